@@ -1,0 +1,112 @@
+package results
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from golden file:\n--- got\n%s\n--- want\n%s", name, got, want)
+	}
+}
+
+func TestWritePGNGolden(t *testing.T) {
+	r := sampleRecord(4)
+	var buf bytes.Buffer
+	if err := WritePGN(&buf, &r, PGNOptions{Event: "Test event"}); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "game.pgn", buf.Bytes())
+}
+
+func TestPGNRoundTrip(t *testing.T) {
+	var buf bytes.Buffer
+	for i := 0; i < 3; i++ {
+		r := sampleRecord(i)
+		if i == 1 {
+			r.Opening = "Base;NotStarted;White[1]"
+			r.White.Time = "st=1"
+		}
+		WritePGN(&buf, &r, PGNOptions{})
+	}
+	games, err := ParsePGN(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(games) != 3 {
+		t.Fatalf("read %d games, want 3", len(games))
+	}
+	g := games[0]
+	if got, want := strings.Join(g.Moves, ";"), "wS1;bS1 wS1-;wQ -wS1"; got != want {
+		t.Errorf("moves = %q, want %q", got, want)
+	}
+	if g.Result != WhiteWins || g.Tags["White"] != "alpha" || g.Tags["Round"] != "1" || g.Tags["TimeControl"] != "10+0.1" {
+		t.Errorf("game = %+v", g)
+	}
+	if got := games[1].GameString(); got != "Base;NotStarted;White[1];bS1 wS1-;wQ -wS1" {
+		t.Errorf("GameString = %q", got)
+	}
+	if games[1].Tags["WhiteTimeControl"] != "st=1" || games[1].Tags["BlackTimeControl"] != "10+0.1" {
+		t.Errorf("per-side time controls lost: %v", games[1].Tags)
+	}
+}
+
+func TestParsePGNMzingaStyle(t *testing.T) {
+	// As MzingaViewer saves a game: multi-line comments, no blank line before the result.
+	in := "[GameType \"Base+M\"]\n[Date \"2024.01.02\"]\n[Event \"\"]\n[Site \"\"]\n[Round \"\"]\n" +
+		"[White \"\"]\n[Black \"\"]\n[Result \"InProgress\"]\n\n{opening\ncomment}\n1. wM\n{nice}\n2. bS1 wM-\n"
+	games, err := ParsePGN(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(games) != 1 || games[0].GameType() != "Base+M" || len(games[0].Moves) != 2 || games[0].Result != "InProgress" {
+		t.Fatalf("games = %+v", games)
+	}
+}
+
+func TestParsePGNErrors(t *testing.T) {
+	for _, in := range []string{"[GameType \"Base\"\n", "[]\n", "12.\n"} {
+		if _, err := ParsePGN(strings.NewReader(in)); err == nil {
+			t.Errorf("ParsePGN(%q) accepted malformed input", in)
+		}
+	}
+}
+
+func FuzzParsePGN(f *testing.F) {
+	var buf bytes.Buffer
+	r := sampleRecord(0)
+	WritePGN(&buf, &r, PGNOptions{})
+	f.Add(buf.String())
+	f.Add("[Result \"Draw\"]\n1. wS1\n{x\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		games, err := ParsePGN(strings.NewReader(in))
+		if err != nil {
+			return
+		}
+		for _, g := range games {
+			for _, m := range g.Moves {
+				if m == "" || strings.Contains(m, "\n") {
+					t.Fatalf("empty or multi-line move %q", m)
+				}
+			}
+		}
+	})
+}

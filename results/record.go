@@ -1,0 +1,117 @@
+package results
+
+import (
+	"time"
+)
+
+// SchemaVersion is the version of the Record layout written by this package.
+const SchemaVersion = 1
+
+// Result values: the GameStateString of a finished game, as UHP and PGN write it.
+const (
+	WhiteWins = "WhiteWins"
+	BlackWins = "BlackWins"
+	Draw      = "Draw"
+)
+
+// Reason says why a game ended. The values are stable: tools may match on them.
+type Reason string
+
+// Every way a game can end.
+const (
+	ReasonQueenSurrounded Reason = "queen-surrounded"   // by the rules: one or both queens surrounded
+	ReasonIllegalMove     Reason = "illegal-move"       // the mover's move was unparsable or not legal
+	ReasonIllegalPass     Reason = "illegal-pass"       // the mover passed while it had legal moves
+	ReasonTimeForfeit     Reason = "time-forfeit"       // the mover's clock fell or it overran its budget
+	ReasonCrash           Reason = "crash"              // an engine exited or could not be started
+	ReasonStall           Reason = "stall"              // an engine stopped answering a command
+	ReasonProtocol        Reason = "protocol-violation" // an engine's output broke UHP
+	ReasonDesync          Reason = "desync"             // an engine's game differs from the referee's
+	ReasonFalseClaim      Reason = "false-claim"        // an engine reported a result the rules do not give
+	ReasonRepetition      Reason = "repetition"         // arbiter adjudication: the position repeated too often
+	ReasonMoveLimit       Reason = "move-limit"         // arbiter adjudication: the game reached the ply limit
+	ReasonForfeit         Reason = "forfeit"            // a player resigned the game (UHP 2.0 "play forfeit")
+)
+
+// IsFault reports whether the reason is a player's misbehaviour rather than a result of play.
+func (r Reason) IsFault() bool {
+	switch r {
+	case ReasonQueenSurrounded, ReasonRepetition, ReasonMoveLimit, ReasonForfeit:
+		return false
+	}
+	return true
+}
+
+// Player describes one side of a game.
+type Player struct {
+	Name string `json:"name"`           // the name the tournament gives the engine
+	ID   string `json:"id,omitempty"`   // what the engine said of itself ("id ..." line)
+	Time string `json:"time,omitempty"` // its time control, as configured (e.g. "10+0.1")
+}
+
+// Move is one ply as the referee recorded it.
+type Move struct {
+	Move string `json:"move"` // MoveString in Mzinga's notation, or "pass"
+	// Millis is the wall time the engine took to answer bestmove, in milliseconds.
+	Millis int64 `json:"ms"`
+	// ClockMillis is the mover's clock after the move, when the game runs on a clock.
+	ClockMillis *int64 `json:"clock_ms,omitempty"`
+}
+
+// Record is one finished game: everything needed to rate it, replay it and explain its end.
+type Record struct {
+	Schema  int    `json:"schema"`
+	Run     string `json:"run"`     // fingerprint of the tournament (config and seed) that scheduled the game
+	Game    int    `json:"game"`    // index of the game in the schedule, from 0
+	Round   int    `json:"round"`   // round number, from 1
+	Pair    int    `json:"pair"`    // index of the game pair (same opening, colours swapped), from 0
+	White   Player `json:"white"`   //
+	Black   Player `json:"black"`   //
+	Opening string `json:"opening"` // the GameString the game started from
+	// OpeningIndex numbers the opening within its source; -1 when none was used.
+	OpeningIndex int    `json:"opening_index"`
+	GameType     string `json:"game_type"`
+	Moves        []Move `json:"moves"` // the plies played after the opening
+	Result       string `json:"result"`
+	Reason       Reason `json:"reason"`
+	// Culprit is the colour ("White" or "Black") whose misbehaviour ended the game, if any.
+	Culprit string `json:"culprit,omitempty"`
+	// Detail says, for a person, exactly why the game ended.
+	Detail string `json:"detail"`
+	// Warnings lists anomalies that did not decide the game (e.g. an engine that disagreed
+	// with the referee about a result the rules had already given).
+	Warnings   []string  `json:"warnings,omitempty"`
+	GameString string    `json:"game_string"` // the final GameString, as the referee holds it
+	Started    time.Time `json:"started"`
+	Finished   time.Time `json:"finished"`
+	Arbiter    string    `json:"arbiter"` // arbiter version
+	Seed       int64     `json:"seed"`
+}
+
+// WhiteScore is the result from White's point of view: 1, 0.5 or 0.
+func (r *Record) WhiteScore() float64 {
+	switch r.Result {
+	case WhiteWins:
+		return 1
+	case BlackWins:
+		return 0
+	}
+	return 0.5
+}
+
+// ScoreOf is the result from the point of view of the named player: 1, 0.5 or 0.
+func (r *Record) ScoreOf(name string) float64 {
+	if r.White.Name == name {
+		return r.WhiteScore()
+	}
+	return 1 - r.WhiteScore()
+}
+
+// Key identifies a game across files: the run it belongs to and its index in the schedule.
+type Key struct {
+	Run  string
+	Game int
+}
+
+// Key returns the record's identity.
+func (r *Record) Key() Key { return Key{r.Run, r.Game} }
