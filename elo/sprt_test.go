@@ -40,7 +40,7 @@ func TestPentanomialLLR(t *testing.T) {
 // four decimals are checked to 1e-4.
 func TestTrinomialLLR(t *testing.T) {
 	tests := []struct {
-		name                                   string
+		name                                 string
 		norm, logi, cute, legacy, fcBayesian float64
 	}{
 		{"P1", 1.98137, 1.88263, 1.8823, 1.9784, 1.9782},
@@ -61,8 +61,8 @@ func TestTrinomialLLR(t *testing.T) {
 // TestTrinomialOnlyLLR checks the LLR columns of the trinomial-only table of §3.7, [0,5].
 func TestTrinomialOnlyLLR(t *testing.T) {
 	tests := []struct {
-		name                                   string
-		wdl                                    WDL
+		name                                 string
+		wdl                                  WDL
 		norm, logi, cute, legacy, fcBayesian float64
 	}{
 		{"60/40/100", WDL{Wins: 60, Losses: 40, Draws: 100}, 0.3864, 0.5349, 0.5399, 0.4106, 0.4053},
