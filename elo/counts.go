@@ -40,7 +40,7 @@ func (c WDL) Add(d WDL) WDL {
 // Swap returns the same games from the second engine's point of view.
 func (c WDL) Swap() WDL { return WDL{c.Losses, c.Draws, c.Wins} }
 
-// freqs returns the counts in the order of their scores 0, ½, 1.
+// counts returns the counts in the order of their scores 0, ½, 1.
 func (c WDL) counts() []float64 {
 	return []float64{float64(c.Losses), float64(c.Draws), float64(c.Wins)}
 }

@@ -22,11 +22,6 @@ func normalCDFRatio(x, s float64) float64 {
 	return normalCDF(x / s)
 }
 
-// normalQuantile returns Φ⁻¹(p).
-func normalQuantile(p float64) float64 {
-	return -math.Sqrt2 * math.Erfcinv(2*p)
-}
-
 // winitzkiErfInv is the approximation of erf⁻¹ that cutechess uses, with its constants
 // (including its π truncated to 13 decimals), so that its printed margins can be reproduced.
 func winitzkiErfInv(x float64) float64 {

@@ -76,6 +76,7 @@ type RatingError struct {
 	Reason  string
 }
 
+// Error implements error.
 func (e *RatingError) Error() string {
 	ids := make([]string, len(e.Players))
 	for i, p := range e.Players {
