@@ -85,3 +85,40 @@ func TestTablesGolden(t *testing.T) {
 	}
 	golden(t, "tables.txt", buf.Bytes())
 }
+
+func TestRatingTableGolden(t *testing.T) {
+	// The 4-player round robin of STATISTICS.md §3.7, 100 games per pair, half with each
+	// colour: the maximum-likelihood ratings are P1 +112.58, P2 +18.04, P3 -27.62, P4 -103.00.
+	points := map[[2]string]int{{"P1", "P2"}: 60, {"P1", "P3"}: 70, {"P1", "P4"}: 80, {"P2", "P3"}: 55, {"P2", "P4"}: 65, {"P3", "P4"}: 60}
+	var recs []Record
+	for _, pair := range [][2]string{{"P1", "P2"}, {"P1", "P3"}, {"P1", "P4"}, {"P2", "P3"}, {"P2", "P4"}, {"P3", "P4"}} {
+		wins := points[pair]
+		for g := 0; g < 100; g++ {
+			white, black := pair[0], pair[1]
+			if g%2 == 1 {
+				white, black = black, white
+			}
+			result := BlackWins
+			if (g < wins) == (white == pair[0]) {
+				result = WhiteWins
+			}
+			recs = append(recs, game("r", len(recs), white, black, result, ReasonQueenSurrounded, ""))
+		}
+	}
+	tally := NewTally(recs, []string{"P1", "P2", "P3", "P4"})
+	r, err := FitRatings(tally, recs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []float64{112.58, 18.04, -27.62, -103.00}
+	for i, w := range want {
+		if d := r.Elo[i] - w; d > 0.6 || d < -0.6 {
+			t.Errorf("%s rating %.2f, want %.2f", tally.Players[i].Name, r.Elo[i], w)
+		}
+	}
+	var buf bytes.Buffer
+	if err := WriteRatingTable(&buf, tally, r); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "ratings.txt", buf.Bytes())
+}

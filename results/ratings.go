@@ -1,0 +1,73 @@
+package results
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+
+	"hivearbiter/elo"
+)
+
+// FitRatings fits maximum-likelihood ratings (Bradley-Terry on the Elo scale, with White's
+// first-move advantage) to the records, for the players of the tally in its order. A player
+// who won or lost every game has no finite maximum-likelihood rating; one virtual draw per
+// pairing, as BayesElo adds, keeps such ratings finite, and is used only when needed.
+func FitRatings(t *Tally, recs []Record) (elo.RatingResult, error) {
+	index := make(map[string]int, len(t.Players))
+	for i, p := range t.Players {
+		index[p.Name] = i
+	}
+	type colours struct{ white, black int }
+	counts := make(map[colours]*elo.WDL)
+	var order []colours
+	for i := range recs {
+		k := colours{index[recs[i].White.Name], index[recs[i].Black.Name]}
+		if counts[k] == nil {
+			counts[k] = &elo.WDL{}
+			order = append(order, k)
+		}
+		*counts[k] = counts[k].Add(wdlOf(recs[i].WhiteScore()))
+	}
+	matches := make([]elo.Match, 0, len(order))
+	for _, k := range order {
+		matches = append(matches, elo.Match{White: k.white, Black: k.black, WDL: *counts[k]})
+	}
+	opts := elo.RatingOptions{WhiteAdvantage: true}
+	r, err := elo.Ratings(len(t.Players), matches, opts)
+	var infinite *elo.RatingError
+	if errors.As(err, &infinite) {
+		opts.VirtualDraws = 1
+		r, err = elo.Ratings(len(t.Players), matches, opts)
+	}
+	return r, err
+}
+
+// WriteRatingTable writes the maximum-likelihood ratings with their 95% intervals, games and
+// score, and the likelihood that each player is stronger than the next one down.
+func WriteRatingTable(w io.Writer, t *Tally, r elo.RatingResult) error {
+	order := make([]int, len(t.Players))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return r.Elo[order[a]] > r.Elo[order[b]] })
+	table := newTable(w)
+	table.Header("Rank", "Name", "Rating", "+/-", "Games", "Score", "LOS next")
+	for rank, i := range order {
+		los := "-"
+		if rank+1 < len(order) {
+			los = fmt.Sprintf("%.1f%%", 100*r.LOS[i][order[rank+1]])
+		}
+		_, upper := r.Interval(i)
+		if err := table.Append(fmt.Sprint(rank+1), t.Players[i].Name, fixed1(r.Elo[i]), fixed1(upper-r.Elo[i]),
+			fmt.Sprint(r.Games[i]), fmt.Sprintf("%.1f%%", 100*r.Score[i]), los); err != nil {
+			return err
+		}
+	}
+	if err := table.Render(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(w, "Maximum-likelihood ratings (Bradley-Terry, mean 0); White's first-move advantage: %s +/- %s Elo\n",
+		fixed1(r.WhiteAdvantage), fixed1(1.959963984540054*r.WhiteAdvantageStdErr))
+	return err
+}
