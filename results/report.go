@@ -168,4 +168,3 @@ func WriteFaults(w io.Writer, t *Tally) error {
 	}
 	return table.Render()
 }
-
