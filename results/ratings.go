@@ -68,6 +68,6 @@ func WriteRatingTable(w io.Writer, t *Tally, r elo.RatingResult) error {
 		return err
 	}
 	_, err := fmt.Fprintf(w, "Maximum-likelihood ratings (Bradley-Terry, mean 0); White's first-move advantage: %s +/- %s Elo\n",
-		fixed1(r.WhiteAdvantage), fixed1(1.959963984540054*r.WhiteAdvantageStdErr))
+		fixed1(r.WhiteAdvantage), fixed1(z95*r.WhiteAdvantageStdErr))
 	return err
 }

@@ -122,3 +122,23 @@ func TestRatingTableGolden(t *testing.T) {
 	}
 	golden(t, "ratings.txt", buf.Bytes())
 }
+
+func TestSummaryGolden(t *testing.T) {
+	var recs []Record
+	add := func(white, black, result string, reason Reason, culprit string) {
+		recs = append(recs, game("r1", len(recs), white, black, result, reason, culprit))
+	}
+	add("A", "B", WhiteWins, ReasonQueenSurrounded, "")
+	add("B", "A", Draw, ReasonMoveLimit, "")
+	add("A", "C", BlackWins, ReasonTimeForfeit, "White")
+	add("C", "A", BlackWins, ReasonQueenSurrounded, "")
+	add("B", "C", WhiteWins, ReasonQueenSurrounded, "")
+	add("C", "B", Draw, ReasonRepetition, "")
+	tally := NewTally(recs, []string{"A", "B", "C"})
+	sprt := &SPRTSummary{Elo0: 0, Elo1: 5, Alpha: 0.05, Beta: 0.05, Model: "normalized", LLR: 0.1, Lower: -2.94, Upper: 2.94, Decision: "continue", Pairs: 1}
+	var buf bytes.Buffer
+	if err := NewSummary("finished", tally, recs, sprt).Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "summary.json", buf.Bytes())
+}

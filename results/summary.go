@@ -1,0 +1,153 @@
+package results
+
+import (
+	"encoding/json"
+	"io"
+	"math"
+	"sort"
+
+	"hivearbiter/elo"
+)
+
+// Summary is the machine-readable outcome of a tournament or of a set of records: what the
+// tables show, as JSON, for CI jobs and dashboards.
+type Summary struct {
+	Status   string            `json:"status"` // finished, H1, H0, inconclusive, interrupted, or "records" for arbiter stats
+	Runs     []string          `json:"runs"`
+	Games    int               `json:"games"`
+	Engines  []EngineSummary   `json:"engines"`
+	Pairings []PairingSummary  `json:"pairings"`
+	Ratings  *RatingsSummary   `json:"ratings,omitempty"`
+	SPRT     *SPRTSummary      `json:"sprt,omitempty"`
+	Faults   map[string]Faults `json:"faults"`
+}
+
+// Faults counts an engine's games lost by misbehaviour, by reason.
+type Faults map[Reason]int
+
+// EngineSummary is one engine's results against the field.
+type EngineSummary struct {
+	Name   string  `json:"name"`
+	Games  int     `json:"games"`
+	Wins   int     `json:"wins"`
+	Draws  int     `json:"draws"`
+	Losses int     `json:"losses"`
+	Points float64 `json:"points"`
+	Score  float64 `json:"score"`
+}
+
+// PairingSummary is the head-to-head statistics of two engines, from First's point of view.
+type PairingSummary struct {
+	First                 string   `json:"first"`
+	Second                string   `json:"second"`
+	Games                 int      `json:"games"`
+	Wins                  int      `json:"wins"`
+	Draws                 int      `json:"draws"`
+	Losses                int      `json:"losses"`
+	Pentanomial           [5]int   `json:"pentanomial"`
+	Unpaired              int      `json:"unpaired"`
+	Elo                   float64  `json:"elo"`
+	EloError              float64  `json:"elo_error"`
+	NormalizedElo         float64  `json:"nelo"`
+	NormalizedEloError    float64  `json:"nelo_error"`
+	LOS                   float64  `json:"los"`
+	DrawRatio             float64  `json:"draw_ratio"`
+	PairsRatio            *float64 `json:"pairs_ratio"` // null when infinite
+	StatisticsPentanomial bool     `json:"statistics_pentanomial"`
+}
+
+// RatingsSummary holds the maximum-likelihood ratings.
+type RatingsSummary struct {
+	Players             []string    `json:"players"`
+	Elo                 []float64   `json:"elo"`
+	Error95             []float64   `json:"error95"`
+	LOS                 [][]float64 `json:"los"`
+	WhiteAdvantage      float64     `json:"white_advantage"`
+	WhiteAdvantageError float64     `json:"white_advantage_error95"`
+}
+
+// SPRTSummary is the state of an SPRT.
+type SPRTSummary struct {
+	Elo0     float64 `json:"elo0"`
+	Elo1     float64 `json:"elo1"`
+	Alpha    float64 `json:"alpha"`
+	Beta     float64 `json:"beta"`
+	Model    string  `json:"model"`
+	LLR      float64 `json:"llr"`
+	Lower    float64 `json:"lower"`
+	Upper    float64 `json:"upper"`
+	Decision string  `json:"decision"` // continue, H0 or H1
+	Pairs    int     `json:"pairs"`
+}
+
+// NewSummary summarises records. sprt, if not nil, is included as given.
+func NewSummary(status string, t *Tally, recs []Record, sprt *SPRTSummary) *Summary {
+	s := &Summary{Status: status, Games: len(recs), SPRT: sprt, Faults: map[string]Faults{},
+		Engines: []EngineSummary{}, Pairings: []PairingSummary{}, Runs: []string{}}
+	runs := map[string]bool{}
+	for i := range recs {
+		if !runs[recs[i].Run] {
+			runs[recs[i].Run] = true
+			s.Runs = append(s.Runs, recs[i].Run)
+		}
+	}
+	sort.Strings(s.Runs)
+	for _, p := range t.Players {
+		s.Engines = append(s.Engines, EngineSummary{Name: p.Name, Games: p.WDL.Games(), Wins: p.WDL.Wins, Draws: p.WDL.Draws,
+			Losses: p.WDL.Losses, Points: p.WDL.Points(), Score: round(p.WDL.Score())})
+		if p.FaultTotal() > 0 {
+			s.Faults[p.Name] = Faults(p.Faults)
+		}
+	}
+	for _, p := range t.Pairings {
+		ptnml := p.Pairs.Pentanomial()
+		paired := ptnml.Pairs() > 0
+		est := elo.TrinomialEstimate(p.WDL)
+		drawRatio := p.WDL.DrawRatio()
+		var pairsRatio *float64
+		if paired {
+			est = elo.PentanomialEstimate(ptnml)
+			drawRatio = ptnml.DrawRatio()
+			if r := ptnml.PairsRatio(); !math.IsInf(r, 0) {
+				r = round(r)
+				pairsRatio = &r
+			}
+		}
+		s.Pairings = append(s.Pairings, PairingSummary{
+			First: p.First, Second: p.Second, Games: p.WDL.Games(), Wins: p.WDL.Wins, Draws: p.WDL.Draws, Losses: p.WDL.Losses,
+			Pentanomial: ptnml, Unpaired: p.Unpaired, Elo: round(est.Elo), EloError: round(est.ErrorMargin),
+			NormalizedElo: round(est.NormalizedElo), NormalizedEloError: round(est.NormalizedErrorMargin),
+			LOS: round(est.LOS), DrawRatio: round(drawRatio), PairsRatio: pairsRatio, StatisticsPentanomial: paired,
+		})
+	}
+	if len(t.Players) > 2 {
+		if r, err := FitRatings(t, recs); err == nil {
+			rs := &RatingsSummary{WhiteAdvantage: round(r.WhiteAdvantage), WhiteAdvantageError: round(z95 * r.WhiteAdvantageStdErr)}
+			for i, p := range t.Players {
+				rs.Players = append(rs.Players, p.Name)
+				rs.Elo = append(rs.Elo, round(r.Elo[i]))
+				rs.Error95 = append(rs.Error95, round(z95*r.StdErr[i]))
+				row := make([]float64, len(r.LOS[i]))
+				for j, v := range r.LOS[i] {
+					row[j] = round(v)
+				}
+				rs.LOS = append(rs.LOS, row)
+			}
+			s.Ratings = rs
+		}
+	}
+	return s
+}
+
+// z95 is the two-sided 95% quantile of the standard normal distribution.
+const z95 = 1.959963984540054
+
+// round keeps four decimals: enough for any table, and stable in golden files.
+func round(x float64) float64 { return math.Round(x*1e4) / 1e4 }
+
+// Write writes the summary as indented JSON.
+func (s *Summary) Write(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(s)
+}
