@@ -1,0 +1,324 @@
+package rules
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// randomGame plays up to plies random legal moves from the start of a game type.
+func randomGame(t *testing.T, gt GameType, rng *rand.Rand, plies int) *Game {
+	t.Helper()
+	g := NewGame(gt)
+	for range plies {
+		moves := g.ValidMoves()
+		if len(moves) == 0 {
+			break
+		}
+		if err := g.PlayMove(moves[rng.IntN(len(moves))]); err != nil {
+			t.Fatalf("%s: playing a generated move: %v", g.GameString(), err)
+		}
+	}
+	return g
+}
+
+// snapshot is everything a position is made of, to compare before and after apply/undo.
+type snapshot struct {
+	top    [NumCells]Piece
+	height [NumCells]uint8
+	cell   [NumPieces]Cell
+	level  [NumPieces]uint8
+	below  [NumPieces]Piece
+	inHand uint32
+	ply    int
+	last   Piece
+	state  GameState
+	hash   uint64
+}
+
+func snap(b *Board) snapshot {
+	return snapshot{b.top, b.height, b.cell, b.level, b.below, b.inHand, b.ply, b.last, b.state, b.hash}
+}
+
+// TestApplyUndoRestores plays random games of every type and, at every ply, applies and undoes
+// every legal move: the position and its hash must come back exactly, and the incremental hash
+// must equal the hash computed from scratch.
+func TestApplyUndoRestores(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	games := 12
+	if testing.Short() {
+		games = 3
+	}
+	for _, gt := range GameTypes {
+		for range games {
+			b := NewBoard(gt)
+			for ply := 0; ply < 120 && !b.State().IsOver(); ply++ {
+				before := snap(b)
+				moves := b.GenerateMoves(nil)
+				for _, m := range moves {
+					b.Apply(m)
+					if got := b.computeHash(); got != b.hash {
+						t.Fatalf("%v ply %d: incremental hash %x, recomputed %x after %s", gt, ply, b.hash, got, b.MoveString(m))
+					}
+					b.Undo()
+					if snap(b) != before {
+						t.Fatalf("%v ply %d: apply/undo of move %x changed the position", gt, ply, m)
+					}
+				}
+				b.Apply(moves[rng.IntN(len(moves))])
+			}
+		}
+	}
+}
+
+// TestMoveStringRoundTrip checks that every generated move, written in Mzinga's notation,
+// parses back to the same move, in random positions of every game type.
+func TestMoveStringRoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, gt := range GameTypes {
+		for range 6 {
+			g := randomGame(t, gt, rng, rng.IntN(80))
+			for _, m := range g.ValidMoves() {
+				s := g.MoveString(m)
+				got, err := g.ParseMove(s)
+				if err != nil || got != m {
+					t.Fatalf("%s: %q parses to %x, %v; want %x", g.GameString(), s, got, err, m)
+				}
+			}
+		}
+	}
+}
+
+// TestEveryAdjacentReferenceAccepted checks Mzinga's input tolerance: a move may name any
+// piece next to its destination, covered pieces and the moving piece included.
+func TestEveryAdjacentReferenceAccepted(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	seps := map[Direction]string{}
+	for sep, d := range leadingSeparator {
+		seps[d.Opposite()] = "L" + string(sep)
+	}
+	for sep, d := range trailingSeparator {
+		seps[d.Opposite()] = "T" + string(sep)
+	}
+	checked := 0
+	for range 20 {
+		g := randomGame(t, BaseMLP, rng, 10+rng.IntN(60))
+		b := g.board
+		for _, m := range g.ValidMoves() {
+			if m == PassMove || b.height[m.To()] != 0 {
+				continue
+			}
+			for d := range Direction(NumDirections) {
+				n := neighbors[m.To()][d]
+				for r := b.top[n]; r != NoPiece; r = b.below[r] {
+					// d points from the destination to the reference; the separator says where
+					// the destination lies from the reference: the opposite way.
+					sep := seps[d]
+					text := m.Piece().String() + " "
+					if sep[0] == 'L' {
+						text += sep[1:] + r.String()
+					} else {
+						text += r.String() + sep[1:]
+					}
+					got, err := g.ParseMove(text)
+					if err != nil || got != m {
+						t.Fatalf("%s: %q parses to %x, %v; want %s", g.GameString(), text, got, err, g.MoveString(m))
+					}
+					checked++
+				}
+			}
+		}
+	}
+	if checked < 1000 {
+		t.Fatalf("only %d spellings checked", checked)
+	}
+}
+
+func TestMoveStringTolerance(t *testing.T) {
+	g := mustGame(t, "Base;InProgress;White[3];wS1;bS1 wS1-;wQ -wS1;bQ bS1-")
+	want, err := g.ParseMove("wQ /wS1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"wQ /wS1", " wQ /wS1 ", "WQ /WS1", "wq /ws1", "wQ  /wS1", "wQ /wS1 garbage", "wQ wQ\\"} {
+		got, err := g.ParseMove(s)
+		if err != nil || got != want {
+			t.Errorf("%q: got %x, %v; want %x", s, got, err, want)
+		}
+	}
+	if err := g.Play("wq  WQ\\"); err != nil {
+		t.Fatal(err)
+	}
+	if got := g.Moves()[4]; got != `wQ wQ\` {
+		t.Errorf("history keeps %q, want the normalized input wQ wQ\\", got)
+	}
+	for _, s := range []string{"", "x", "wQ -", "wQ -x1", "0", "28", "wQ wS1!", "wX1 wS1-", "pass pass"} {
+		_, err := g.ParseMove(s)
+		if _, ok := err.(*MoveStringError); !ok {
+			t.Errorf("%q: got %v, want a MoveStringError", s, err)
+		}
+	}
+}
+
+func TestGameStringErrors(t *testing.T) {
+	tests := []struct {
+		in    string
+		entry int
+	}{
+		{"", 0},
+		{"Base+PM;NotStarted;White[1]", 0},
+		{"base;NotStarted;White[1]", 0},
+		{"Base;Started;White[1]", 1},
+		{"Base;NotStarted;Red[1]", 2},
+		{"Base;NotStarted", 2},
+		{"Base;InProgress;Black[1];wQ", 3},
+		{"Base;InProgress;White[2];wS1;bS1 wS1-;", 5},
+		{"Base;InProgress;White[2];wS1;bS1 wS2-", 4},
+	}
+	for _, tc := range tests {
+		_, err := ParseGameString(tc.in)
+		gse, ok := err.(*GameStringError)
+		if !ok || gse.Entry != tc.entry {
+			t.Errorf("%q: got %v, want error at entry %d", tc.in, err, tc.entry)
+		}
+	}
+	g := mustGame(t, "Base;InProgress;White[5]; wA1; bG1 -wA1")
+	if got := g.GameString(); got != "Base;InProgress;White[2];wA1;bG1 -wA1" {
+		t.Errorf("GameString %q", got)
+	}
+}
+
+func TestUndo(t *testing.T) {
+	g := mustGame(t, "Base;InProgress;White[2];wS1;bS1 wS1-")
+	h := g.Hash()
+	if err := g.Play("wQ -wS1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Undo(1); err != nil || g.Hash() != h || g.GameString() != "Base;InProgress;White[2];wS1;bS1 wS1-" {
+		t.Fatalf("undo: %v %s", err, g.GameString())
+	}
+	if err := g.Undo(3); err == nil {
+		t.Fatal("undoing more plies than played succeeded")
+	}
+	if err := g.Undo(2); err != nil || g.GameString() != "Base;NotStarted;White[1]" {
+		t.Fatalf("undo to start: %v %s", err, g.GameString())
+	}
+}
+
+func TestRepetitions(t *testing.T) {
+	g := mustGame(t, `Base;InProgress;White[3];wS1;bB1 wS1-;wQ \wS1;bQ bB1\`)
+	if g.Repetitions() != 1 {
+		t.Fatalf("repetitions %d", g.Repetitions())
+	}
+	for _, m := range []string{`wQ -wS1`, `bQ bB1-`, `wQ \wS1`, `bQ bB1\`} {
+		if err := g.Play(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if g.Repetitions() != 2 {
+		t.Fatalf("after one cycle: repetitions %d, want 2", g.Repetitions())
+	}
+}
+
+func TestPassAndGameOver(t *testing.T) {
+	g := mustGame(t, `Base;InProgress;White[7];wA1;bS1 wA1-;wQ -wA1;bQ bS1/;wQ \wA1;bA1 bS1\;wQ -wA1;bA2 bQ\;wQ \wA1;bA1 \wQ;wG1 /wQ;bA2 /wG1`)
+	if moves := g.ValidMoves(); len(moves) != 1 || moves[0] != PassMove {
+		t.Fatalf("valid moves %v, want pass alone", g.ValidMoveStrings())
+	}
+	if err := g.Pass(); err != nil {
+		t.Fatal(err)
+	}
+	if g.TurnString() != "Black[7]" {
+		t.Errorf("turn %s after pass", g.TurnString())
+	}
+	over := mustGame(t, `Base;BlackWins;White[7];wS1;bS1 wS1-;wQ \wS1;bQ bS1/;wG1 -wQ;bG1 bQ-;wA1 wG1\;bA1 bQ\;wA2 \wQ;bA2 \bG1;wG2 wQ/;bG1 wG2\`)
+	if over.State() != BlackWins || len(over.ValidMoves()) != 0 {
+		t.Errorf("state %v, %d moves", over.State(), len(over.ValidMoves()))
+	}
+	if !strings.HasPrefix(over.GameString(), "Base;BlackWins;White[7];") {
+		t.Errorf("GameString %s", over.GameString())
+	}
+}
+
+func FuzzParseMove(f *testing.F) {
+	for _, s := range []string{"wS1", "pass", "wQ -wS1", `bB1 wS1\`, "wB1 wS1", " WQ  /ws1 x", "wQ -", "-", "\\"} {
+		f.Add(s)
+	}
+	g := mustGameF(f, "Base+MLP;InProgress;White[4];wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wB1 /wQ;bB1 bQ\\")
+	f.Fuzz(func(t *testing.T, s string) {
+		m, err := g.ParseMove(s)
+		if err != nil {
+			return
+		}
+		// Whatever was accepted is a valid move whose canonical text parses back to it.
+		again, err := g.ParseMove(g.MoveString(m))
+		if err != nil || again != m {
+			t.Fatalf("%q -> %x -> %q -> %x, %v", s, m, g.MoveString(m), again, err)
+		}
+		text, err := parseMoveText(s)
+		if err != nil {
+			t.Fatalf("%q accepted but its text does not parse: %v", s, err)
+		}
+		if norm, err := parseMoveText(text.normalized()); err != nil || norm.normalized() != text.normalized() {
+			t.Fatalf("%q: normalized %q does not round-trip", s, text.normalized())
+		}
+	})
+}
+
+func FuzzParseGameString(f *testing.F) {
+	for _, s := range []string{
+		"Base", "Base;NotStarted;White[1]", "Base+MLP;InProgress;Black[1];wG1",
+		`Base;InProgress;White[3];wS1;bB1 wS1-;wQ \wS1;bQ bB1\`, "Base;;", "Base+M;Draw;Black[2];wM;bM -wM",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		g, err := ParseGameString(s)
+		if err != nil {
+			if _, ok := err.(*GameStringError); !ok {
+				t.Fatalf("%q: untyped error %v", s, err)
+			}
+			return
+		}
+		// Formatting what was parsed and parsing it again gives the same game.
+		again, err := ParseGameString(g.GameString())
+		if err != nil || again.GameString() != g.GameString() || again.Hash() != g.Hash() {
+			t.Fatalf("%q -> %q does not round-trip: %v", s, g.GameString(), err)
+		}
+	})
+}
+
+func mustGameF(f *testing.F, gs string) *Game {
+	g, err := ParseGameString(gs)
+	if err != nil {
+		f.Fatal(err)
+	}
+	return g
+}
+
+func BenchmarkPerft(b *testing.B) {
+	for _, depth := range []int{5, 6} {
+		b.Run("Base+MLP/"+string(rune('0'+depth)), func(b *testing.B) {
+			board := NewBoard(BaseMLP)
+			b.ReportAllocs()
+			var nodes uint64
+			for b.Loop() {
+				nodes = board.Perft(depth)
+			}
+			b.ReportMetric(float64(nodes)*float64(b.N)/b.Elapsed().Seconds()/1e6, "Mnodes/s")
+		})
+	}
+}
+
+func BenchmarkGenerateMoves(b *testing.B) {
+	g, err := ParseGameString(`Base+MLP;InProgress;White[5];wB1;bB1 -wB1;wQ wB1-;bQ /bB1;wB2 wQ-;bQ /wB1;wB2 wQ;bB1 bQ`)
+	if err != nil {
+		b.Fatal(err)
+	}
+	board := g.Board()
+	buf := make([]Move, 0, 256)
+	b.ReportAllocs()
+	for b.Loop() {
+		buf = board.GenerateMoves(buf[:0])
+	}
+}
