@@ -1,0 +1,249 @@
+package arbiter
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"hivearbiter/rules"
+)
+
+// EngineConfig describes one engine of a tournament and how to run it.
+type EngineConfig struct {
+	Name    string   // unique within the tournament
+	Command []string // program and arguments; never run through a shell
+	Dir     string   // working directory
+	Env     []string // extra environment, KEY=VALUE
+	// Options are set with "options set" after the engine starts, in this order (for example
+	// to turn off pondering and helper threads for fair timing).
+	Options []EngineOption
+	Time    TimeControl
+	// Margin is the lateness forgiven on each move before the engine loses on time.
+	Margin time.Duration
+	// FractionalSeconds allows "bestmove time" budgets with fractions of a second. UHP's
+	// hh:mm:ss is whole seconds for most engines; Mzinga and hivebot accept fractions.
+	FractionalSeconds bool
+}
+
+// EngineOption is one UHP engine option to set.
+type EngineOption struct{ Name, Value string }
+
+// SPRTConfig asks for a sequential probability ratio test of the first engine against the
+// second: the run stops when the test accepts a hypothesis.
+type SPRTConfig struct {
+	Elo0, Elo1  float64
+	Alpha, Beta float64
+	Model       string // "normalized" (default) or "logistic"
+}
+
+// Config is a whole tournament.
+type Config struct {
+	Format  Format
+	Engines []EngineConfig
+	Seeds   int // gauntlet: the number of engines at the front that play all the others
+	Rounds  int
+	// GamesPerPairing is 2 for game pairs (one opening, colours swapped) or 1.
+	GamesPerPairing int
+	GameType        string // GameTypeString, e.g. "Base+MLP"
+	Openings        Openings
+	Concurrency     int
+	Seed            int64
+	Adjudication    Adjudication
+	SPRT            *SPRTConfig
+	// Out is the JSON Lines file of game records; running again with the same file resumes.
+	Out string
+	// PGNOut, if set, receives every game as PGN.
+	PGNOut string
+	// JSONOut, if set, receives a JSON summary of the results when the run ends.
+	JSONOut string
+	// TranscriptDir, if set, receives a transcript of every engine process's conversation.
+	TranscriptDir string
+	// RatingInterval prints the result block every this many finished game pairs (0: only at the end).
+	RatingInterval int
+	Event          string
+	// Strict turns any engine misbehaviour into a failing exit.
+	Strict bool
+	// StartTimeout bounds an engine's start-up (its info banner and option setting).
+	StartTimeout time.Duration
+	// CommandTimeout bounds every command but bestmove.
+	CommandTimeout time.Duration
+	// DepthTimeout bounds a depth-limited search.
+	DepthTimeout time.Duration
+}
+
+// Defaults for a tournament's settings.
+const (
+	DefaultMargin         = 200 * time.Millisecond
+	DefaultStartTimeout   = 10 * time.Second
+	DefaultCommandTimeout = 10 * time.Second
+	DefaultDepthTimeout   = 5 * time.Minute
+	DefaultRounds         = 1
+	// DefaultSPRTGames caps an SPRT run whose rounds were not given.
+	DefaultSPRTGames = 20000
+)
+
+// ConfigError reports an invalid tournament configuration.
+type ConfigError struct{ Msg string }
+
+func (e *ConfigError) Error() string { return "arbiter: " + e.Msg }
+
+// Normalize fills in defaults and checks the configuration, returning the first problem.
+func (c *Config) Normalize() error {
+	bad := func(format string, args ...any) error { return &ConfigError{fmt.Sprintf(format, args...)} }
+	if c.Format == "" {
+		c.Format = Match
+		if len(c.Engines) > 2 {
+			c.Format = RoundRobin
+		}
+	}
+	if _, err := ParseFormat(string(c.Format)); err != nil {
+		return bad("%v", errors.Unwrap(err))
+	}
+	if c.Format == Gauntlet && c.Seeds == 0 {
+		c.Seeds = 1
+	}
+	if c.GameType == "" {
+		c.GameType = rules.BaseMLP.String()
+	}
+	if _, err := rules.ParseGameType(c.GameType); err != nil {
+		return bad("game type %q: want one of Base, Base+M, Base+L, Base+P, Base+ML, Base+MP, Base+LP, Base+MLP", c.GameType)
+	}
+	if c.GamesPerPairing == 0 {
+		c.GamesPerPairing = 2
+	}
+	if c.Rounds == 0 {
+		c.Rounds = DefaultRounds
+		if c.SPRT != nil {
+			c.Rounds = DefaultSPRTGames / 2
+		}
+	}
+	if c.Concurrency <= 0 {
+		c.Concurrency = 1
+	}
+	if c.StartTimeout <= 0 {
+		c.StartTimeout = DefaultStartTimeout
+	}
+	if c.CommandTimeout <= 0 {
+		c.CommandTimeout = DefaultCommandTimeout
+	}
+	if c.DepthTimeout <= 0 {
+		c.DepthTimeout = DefaultDepthTimeout
+	}
+	if c.Adjudication.Repetitions < 0 || c.Adjudication.MaxPlies < 0 {
+		return bad("adjudication thresholds cannot be negative")
+	}
+	names := map[string]bool{}
+	for i := range c.Engines {
+		e := &c.Engines[i]
+		if len(e.Command) == 0 || e.Command[0] == "" {
+			return bad("engine %d (%q) has no command", i+1, e.Name)
+		}
+		if e.Name == "" {
+			e.Name = defaultEngineName(e.Command[0])
+		}
+		if names[e.Name] {
+			return bad("two engines are named %q; give each a distinct name", e.Name)
+		}
+		names[e.Name] = true
+		if e.Time.IsZero() {
+			return bad("engine %q has no time control: give st=SECONDS, depth=N or tc=BASE+INC", e.Name)
+		}
+		if e.Margin == 0 {
+			e.Margin = DefaultMargin
+		}
+		if e.Margin < 0 {
+			return bad("engine %q: the time margin cannot be negative", e.Name)
+		}
+	}
+	if c.SPRT != nil {
+		if len(c.Engines) != 2 {
+			return bad("an SPRT compares exactly 2 engines, not %d", len(c.Engines))
+		}
+		s := c.SPRT
+		if s.Model == "" {
+			s.Model = "normalized"
+		}
+		if s.Model != "normalized" && s.Model != "logistic" {
+			return bad("SPRT model %q: want normalized or logistic", s.Model)
+		}
+		if s.Alpha == 0 {
+			s.Alpha = 0.05
+		}
+		if s.Beta == 0 {
+			s.Beta = 0.05
+		}
+		if err := s.Test().Validate(); err != nil {
+			return bad("%s", strings.TrimPrefix(err.Error(), "elo: "))
+		}
+		if c.GamesPerPairing != 2 {
+			return bad("an SPRT counts game pairs: games per pairing must be 2")
+		}
+	}
+	_, err := NewSchedule(c.Format, len(c.Engines), c.Seeds, c.Rounds, c.GamesPerPairing, &OpeningBook{})
+	if err != nil {
+		return &ConfigError{strings.TrimPrefix(err.Error(), "arbiter: ")}
+	}
+	return nil
+}
+
+func defaultEngineName(program string) string {
+	base := program
+	for i := len(base) - 1; i >= 0; i-- {
+		if base[i] == '/' || base[i] == '\\' {
+			base = base[i+1:]
+			break
+		}
+	}
+	return base
+}
+
+// Fingerprint identifies the games a configuration schedules: engines, time controls, format,
+// openings (by content), adjudication and seed. Concurrency, output files and the SPRT
+// bounds do not change which games are played and are left out, so a run can be resumed with
+// more workers or re-tested with other bounds.
+func (c *Config) Fingerprint() (string, error) {
+	var openingData []byte
+	if c.Openings.File != "" {
+		data, err := os.ReadFile(c.Openings.File)
+		if err != nil {
+			return "", &OpeningError{File: c.Openings.File, Err: err}
+		}
+		sum := sha256.Sum256(data)
+		openingData = sum[:]
+	}
+	type engine struct {
+		Name, Time   string
+		Command, Env []string
+		Options      []EngineOption
+		Margin       time.Duration
+		Fractional   bool
+	}
+	// Rounds is left out too: Game(i) does not depend on it, so a finished run can be extended.
+	key := struct {
+		Format               Format
+		Engines              []engine
+		Seeds, Rounds, Games int
+		GameType             string
+		Order                string
+		Start, Plies         int
+		Openings             []byte
+		Seed                 int64
+		Adjudication         Adjudication
+	}{Format: c.Format, Seeds: c.Seeds, Games: c.GamesPerPairing, GameType: c.GameType,
+		Order: c.Openings.Order, Start: c.Openings.Start, Plies: c.Openings.RandomPlies, Openings: openingData,
+		Seed: c.Seed, Adjudication: c.Adjudication}
+	for _, e := range c.Engines {
+		key.Engines = append(key.Engines, engine{e.Name, e.Time.String(), e.Command, e.Env, e.Options, e.Margin, e.FractionalSeconds})
+	}
+	b, err := json.Marshal(key)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:6]), nil
+}

@@ -1,0 +1,194 @@
+package arbiter
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"hivearbiter/results"
+	"hivearbiter/rules"
+)
+
+func testGameConfig() GameConfig {
+	return GameConfig{
+		Run: "test", Index: 0, Round: 1, Opening: "Base+MLP;NotStarted;White[1]", OpeningIndex: -1,
+		CommandTimeout: 300 * time.Millisecond, DepthTimeout: time.Second,
+		Adjudication: Adjudication{MaxPlies: 300},
+	}
+}
+
+func fastSide(name string, p Player) Side {
+	return Side{Name: name, Player: p, Time: TimeControl{MoveTime: 200 * time.Millisecond}, Margin: 50 * time.Millisecond}
+}
+
+func TestPlayGameRandomToTheEnd(t *testing.T) {
+	for seed := uint64(1); seed <= 5; seed++ {
+		cfg := testGameConfig()
+		rec, err := PlayGame(context.Background(), cfg, fastSide("a", newFake("a", seed)), fastSide("b", newFake("b", seed+100)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec.Reason.IsFault() || rec.Culprit != "" {
+			t.Fatalf("seed %d: a game between legal players ended by a fault: %+v", seed, rec)
+		}
+		g, err := rules.ParseGameString(rec.GameString)
+		if err != nil {
+			t.Fatalf("seed %d: the recorded GameString does not load: %v", seed, err)
+		}
+		if g.Ply() != len(rec.Moves) {
+			t.Errorf("seed %d: %d plies in the GameString, %d moves recorded", seed, g.Ply(), len(rec.Moves))
+		}
+		switch rec.Reason {
+		case results.ReasonQueenSurrounded:
+			if g.State().String() != rec.Result {
+				t.Errorf("seed %d: result %s but the rules say %s", seed, rec.Result, g.State())
+			}
+		case results.ReasonMoveLimit:
+			if g.Ply() != cfg.Adjudication.MaxPlies || rec.Result != results.Draw {
+				t.Errorf("seed %d: move limit at ply %d, result %s", seed, g.Ply(), rec.Result)
+			}
+		default:
+			t.Errorf("seed %d: unexpected reason %s", seed, rec.Reason)
+		}
+		if rec.White.ID != "a v1" || rec.White.Time != "st=0.2" || rec.Started.IsZero() || rec.Finished.Before(rec.Started) {
+			t.Errorf("record metadata: %+v", rec)
+		}
+	}
+}
+
+// TestPlayGameTerminations produces every way a game can end through a player's fault.
+func TestPlayGameTerminations(t *testing.T) {
+	tests := []struct {
+		fault   string
+		atPly   int
+		reason  results.Reason
+		detail  string
+		warning string
+	}{
+		{"illegal", 6, results.ReasonIllegalMove, "illegal move", ""},
+		{"unreadable", 4, results.ReasonIllegalMove, `unreadable move "xyzzy"`, ""},
+		{"pass", 3, results.ReasonIllegalPass, "passed although it had", ""},
+		{"hang", 5, results.ReasonTimeForfeit, "loses on time", ""},
+		{"slow", 5, results.ReasonTimeForfeit, "loses on time", ""},
+		{"crash", 7, results.ReasonCrash, "exit status 101", ""},
+		{"crash-newgame", 0, results.ReasonCrash, "failed to start the game", ""},
+		{"garbage", 2, results.ReasonProtocol, "no ok line", ""},
+		{"stall-play", 4, results.ReasonStall, "failed to play", ""},
+		{"reject-play", 4, results.ReasonDesync, "rejected the legal move", ""},
+		{"desync", 6, results.ReasonDesync, "differs from the referee's", ""},
+		{"false-claim", 6, results.ReasonFalseClaim, "claims Draw", ""},
+		{"garbage-state", 6, results.ReasonProtocol, "unknown game state", ""},
+	}
+	for _, tc := range tests {
+		for culprit, name := range []string{"White", "Black"} {
+			t.Run(tc.fault+"/"+name, func(t *testing.T) {
+				players := [2]*fakePlayer{newFake("w", 3), newFake("b", 4)}
+				players[culprit].misbehave(tc.fault, tc.atPly)
+				rec, err := PlayGame(context.Background(), testGameConfig(), fastSide("w", players[0]), fastSide("b", players[1]))
+				if err != nil {
+					t.Fatal(err)
+				}
+				wantResult := results.BlackWins
+				if culprit == 1 {
+					wantResult = results.WhiteWins
+				}
+				if rec.Reason != tc.reason || rec.Culprit != name || rec.Result != wantResult {
+					t.Fatalf("got %s %s culprit %q (%s), want %s %s culprit %s", rec.Result, rec.Reason, rec.Culprit, rec.Detail, wantResult, tc.reason, name)
+				}
+				if !strings.Contains(rec.Detail, tc.detail) || !strings.HasPrefix(rec.Detail, name+" (") {
+					t.Errorf("detail %q does not name the %s player and %q", rec.Detail, name, tc.detail)
+				}
+				if tc.reason == results.ReasonIllegalMove && tc.fault == "illegal" && !strings.Contains(rec.Detail, ": You") {
+					t.Errorf("illegal move detail %q does not give the rule in Mzinga's words", rec.Detail)
+				}
+			})
+		}
+	}
+}
+
+func TestPlayGameAcceptsRespelledMoves(t *testing.T) {
+	w, b := newFake("w", 5), newFake("b", 6)
+	w.misbehave("rewrite", 0)
+	b.misbehave("rewrite", 0)
+	rec, err := PlayGame(context.Background(), testGameConfig(), fastSide("w", w), fastSide("b", b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Reason.IsFault() {
+		t.Fatalf("an engine that spells moves differently was forfeited: %s", rec.Detail)
+	}
+}
+
+func TestPlayGameRepetitionDraw(t *testing.T) {
+	// Both queens shuffle back and forth: the position repeats.
+	opening := "Base;InProgress;White[3];wS1;bS1 wS1-;wQ -wS1;bQ bS1-"
+	cfg := testGameConfig()
+	cfg.Opening = opening
+	cfg.Adjudication = Adjudication{Repetitions: 3}
+	shuffle := func(name string, moves ...string) Player {
+		return &scriptPlayer{fakePlayer: newFake(name, 1), script: moves}
+	}
+	rec, err := PlayGame(context.Background(), cfg,
+		fastSide("w", shuffle("w", "wQ \\wS1", "wQ -wS1", "wQ \\wS1", "wQ -wS1")),
+		fastSide("b", shuffle("b", "bQ bS1\\", "bQ bS1-", "bQ bS1\\", "bQ bS1-")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Reason != results.ReasonRepetition || rec.Result != results.Draw || len(rec.Moves) != 8 {
+		t.Fatalf("got %s %s after %d moves (%s), want a repetition draw after 8", rec.Result, rec.Reason, len(rec.Moves), rec.Detail)
+	}
+}
+
+// scriptPlayer plays a fixed list of moves.
+type scriptPlayer struct {
+	*fakePlayer
+	script []string
+}
+
+func (p *scriptPlayer) BestMove(ctx context.Context, limit Limit) (string, error) {
+	m := p.script[0]
+	p.script = p.script[1:]
+	return m, nil
+}
+
+func TestPlayGameClockForfeit(t *testing.T) {
+	w, b := newFake("w", 1), newFake("b", 2)
+	w.delay = 60 * time.Millisecond // about 1/3 of the clock per move: falls on the fourth
+	tc := TimeControl{Base: 200 * time.Millisecond}
+	rec, err := PlayGame(context.Background(), testGameConfig(),
+		Side{Name: "w", Player: w, Time: tc, Margin: 5 * time.Millisecond},
+		Side{Name: "b", Player: b, Time: tc, Margin: 5 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Reason != results.ReasonTimeForfeit || rec.Culprit != "White" {
+		t.Fatalf("got %s culprit %q (%s), want White to lose on time", rec.Reason, rec.Culprit, rec.Detail)
+	}
+	for i, m := range rec.Moves {
+		if m.ClockMillis == nil {
+			t.Fatalf("move %d has no clock reading in a clock game", i)
+		}
+	}
+}
+
+func TestPlayGameInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	w := newFake("w", 1).misbehave("hang", 4)
+	go func() { time.Sleep(50 * time.Millisecond); cancel() }()
+	cfg := testGameConfig()
+	side := Side{Name: "w", Player: w, Time: TimeControl{MoveTime: time.Hour}}
+	rec, err := PlayGame(ctx, cfg, side, fastSide("b", newFake("b", 2)))
+	if !errors.Is(err, ErrInterrupted) || rec != nil {
+		t.Fatalf("got %+v, %v; want an interrupted game without a record", rec, err)
+	}
+}
+
+func TestPlayGameBadOpening(t *testing.T) {
+	cfg := testGameConfig()
+	cfg.Opening = "Base;InProgress;White[2];wS1;wS2"
+	if _, err := PlayGame(context.Background(), cfg, fastSide("a", newFake("a", 1)), fastSide("b", newFake("b", 2))); err == nil {
+		t.Fatal("an illegal opening was played")
+	}
+}

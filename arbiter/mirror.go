@@ -1,0 +1,78 @@
+package arbiter
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"hivearbiter/results"
+	"hivearbiter/rules"
+)
+
+// mirror follows the game a player reports, so that each GameString it returns is compared with
+// the referee's by meaning, not spelling: engines echo move strings or rewrite them in their own
+// notation, so each reported move is replayed through the rules. Only the moves added since the
+// last verified GameString are replayed, which keeps the check linear in the game's length.
+type mirror struct {
+	moves []string    // the move entries of the last verified GameString, as the player wrote them
+	game  *rules.Game // those moves replayed by the referee
+}
+
+// discrepancy is what a reported GameString got wrong.
+type discrepancy struct {
+	reason  results.Reason
+	detail  string
+	warning bool // noted in the record, but the game goes on (or is already decided by the rules)
+}
+
+// verify checks a reported GameString against the referee's game.
+func (m *mirror) verify(gs string, ref *rules.Game) *discrepancy {
+	fields := strings.Split(gs, ";")
+	if len(fields) < 3 {
+		return &discrepancy{reason: results.ReasonProtocol, detail: fmt.Sprintf("reported %q, which is not a GameString", gs)}
+	}
+	claimed, err := rules.ParseGameState(strings.TrimSpace(fields[1]))
+	if err != nil {
+		return &discrepancy{reason: results.ReasonProtocol, detail: fmt.Sprintf("reported the GameString %q with an unknown game state", gs)}
+	}
+	moves := fields[3:]
+	if len(moves) == 1 && strings.TrimSpace(moves[0]) == "" {
+		moves = nil
+	}
+	differs := func(why string) *discrepancy {
+		return &discrepancy{reason: results.ReasonDesync, detail: fmt.Sprintf("its game differs from the referee's (%s): engine has %q, referee has %q", why, gs, ref.GameString())}
+	}
+	if t, err := rules.ParseGameType(strings.TrimSpace(fields[0])); err != nil || t != ref.GameType() {
+		return differs("game type")
+	}
+	if m.game != nil && len(moves) >= len(m.moves) && slices.Equal(moves[:len(m.moves)], m.moves) {
+		for _, mv := range moves[len(m.moves):] {
+			if err := m.game.Play(mv); err != nil {
+				m.game = nil
+				return differs(err.Error())
+			}
+		}
+	} else {
+		game, err := rules.ParseGameString(gs)
+		if err != nil {
+			m.game = nil
+			return differs(err.Error())
+		}
+		m.game = game
+	}
+	m.moves = append(m.moves[:0], moves...)
+	if m.game.Ply() != ref.Ply() || m.game.Hash() != ref.Hash() {
+		return differs("position")
+	}
+	truth := ref.State()
+	switch {
+	case claimed == truth:
+		return nil
+	case truth.IsOver():
+		return &discrepancy{warning: true, detail: fmt.Sprintf("reported the game as %s, but the rules give %s", claimed, truth)}
+	case claimed.IsOver():
+		return &discrepancy{reason: results.ReasonFalseClaim, detail: fmt.Sprintf("claims %s, but by the rules the game is %s", claimed, truth)}
+	}
+	// NotStarted against InProgress: harmless bookkeeping.
+	return &discrepancy{warning: true, detail: fmt.Sprintf("reported the game as %s instead of %s", claimed, truth)}
+}

@@ -1,0 +1,175 @@
+package arbiter
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// TimeControl is how long an engine may think: a fixed time per move (st), a fixed depth, or a
+// game clock with a base and an increment (tc). Exactly one of the three is set.
+type TimeControl struct {
+	MoveTime  time.Duration // st=SECONDS
+	Depth     int           // depth=N
+	Base      time.Duration // tc=BASE+INC
+	Increment time.Duration
+}
+
+// IsZero reports whether no time control is set.
+func (tc TimeControl) IsZero() bool { return tc == TimeControl{} }
+
+// IsClock reports whether the time control is a game clock.
+func (tc TimeControl) IsClock() bool { return tc.Base > 0 }
+
+// String writes the time control as it is configured: "st=1", "depth=3" or "60+0.5".
+func (tc TimeControl) String() string {
+	switch {
+	case tc.Depth > 0:
+		return "depth=" + strconv.Itoa(tc.Depth)
+	case tc.MoveTime > 0:
+		return "st=" + seconds(tc.MoveTime)
+	case tc.Base > 0:
+		return seconds(tc.Base) + "+" + seconds(tc.Increment)
+	}
+	return "-"
+}
+
+func seconds(d time.Duration) string {
+	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64)
+}
+
+// TimeControlError reports a time control that cannot be parsed.
+type TimeControlError struct {
+	Input  string
+	Reason string
+}
+
+func (e *TimeControlError) Error() string {
+	return fmt.Sprintf("arbiter: time control %q: %s", e.Input, e.Reason)
+}
+
+// ParseTimeControl reads a time control written as engine authors know them: "st=SECONDS",
+// "depth=N" or "tc=BASE+INC" (seconds; the "tc=" prefix is optional, "BASE" alone means no
+// increment).
+func ParseTimeControl(s string) (TimeControl, error) {
+	bad := func(reason string) (TimeControl, error) { return TimeControl{}, &TimeControlError{s, reason} }
+	key, val, ok := strings.Cut(strings.TrimSpace(s), "=")
+	if !ok {
+		key, val = "tc", key
+	}
+	switch key {
+	case "st":
+		d, err := parseSeconds(val)
+		if err != nil || d <= 0 {
+			return bad("st needs a positive number of seconds")
+		}
+		return TimeControl{MoveTime: d}, nil
+	case "depth":
+		n, err := strconv.Atoi(val)
+		if err != nil || n <= 0 {
+			return bad("depth needs a positive whole number")
+		}
+		return TimeControl{Depth: n}, nil
+	case "tc":
+		if strings.Contains(val, "/") {
+			return bad("moves per session are not supported; use BASE+INC in seconds")
+		}
+		baseStr, incStr, hasInc := strings.Cut(val, "+")
+		base, err := parseSeconds(baseStr)
+		if err != nil || base <= 0 {
+			return bad("the base time needs a positive number of seconds, as in tc=60+0.5")
+		}
+		var inc time.Duration
+		if hasInc {
+			if inc, err = parseSeconds(incStr); err != nil || inc < 0 {
+				return bad("the increment needs a number of seconds, as in tc=60+0.5")
+			}
+		}
+		return TimeControl{Base: base, Increment: inc}, nil
+	}
+	return bad(`want "st=SECONDS", "depth=N" or "tc=BASE+INC"`)
+}
+
+func parseSeconds(s string) (time.Duration, error) {
+	f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil {
+		return 0, err
+	}
+	if math.IsNaN(f) || math.IsInf(f, 0) || f > 1e7 {
+		return 0, errors.New("out of range")
+	}
+	return time.Duration(f * float64(time.Second)), nil
+}
+
+// movesToGo is how many more moves a clock budget assumes: Hive games between engines last
+// 30 to 60 moves a side, and a budget spread over 25 leaves time for the long ones.
+const movesToGo = 25
+
+// Clock is the arbiter's game clock for both sides. The arbiter owns time: engines only ever see
+// per-move budgets, because UHP has no clock.
+type Clock struct {
+	tc        [2]TimeControl
+	remaining [2]time.Duration
+	margin    [2]time.Duration
+}
+
+// NewClock starts a clock for a game; index 0 is White, 1 is Black. margin is the lateness
+// forgiven on each move (pipe and scheduling latency).
+func NewClock(white, black TimeControl, whiteMargin, blackMargin time.Duration) *Clock {
+	return &Clock{
+		tc:        [2]TimeControl{white, black},
+		remaining: [2]time.Duration{white.Base, black.Base},
+		margin:    [2]time.Duration{whiteMargin, blackMargin},
+	}
+}
+
+// Remaining is the time left on a side's clock (0 when the side has no clock).
+func (c *Clock) Remaining(side int) time.Duration { return c.remaining[side] }
+
+// Budget is the thinking time to offer a side for its next move: the fixed move time, or for a
+// clock a share of what is left plus the increment, never more than what is left.
+func (c *Clock) Budget(side int) time.Duration {
+	tc := c.tc[side]
+	switch {
+	case tc.MoveTime > 0:
+		return tc.MoveTime
+	case tc.IsClock():
+		rem := c.remaining[side]
+		b := rem/movesToGo + tc.Increment*3/4
+		return max(min(b, rem), 0)
+	}
+	return 0
+}
+
+// Deadline is how long the arbiter waits for the side's answer before it stops the search: the
+// budget (or what is left on the clock) plus the margin. depthTimeout bounds a depth search.
+func (c *Clock) Deadline(side int, depthTimeout time.Duration) time.Duration {
+	tc := c.tc[side]
+	switch {
+	case tc.MoveTime > 0:
+		return tc.MoveTime + c.margin[side]
+	case tc.IsClock():
+		return c.remaining[side] + c.margin[side]
+	}
+	return depthTimeout
+}
+
+// Charge takes the time a side used for a move off its clock and adds the increment. It returns
+// how long the side was allowed for the move and whether it lost on time: it did when it used
+// more than allowed plus the margin.
+func (c *Clock) Charge(side int, used time.Duration) (allowed time.Duration, lost bool) {
+	tc := c.tc[side]
+	switch {
+	case tc.MoveTime > 0:
+		allowed = tc.MoveTime
+	case tc.IsClock():
+		allowed = c.remaining[side]
+		c.remaining[side] = max(c.remaining[side]-used, 0) + tc.Increment
+	default:
+		return 0, false
+	}
+	return allowed, used > allowed+c.margin[side]
+}

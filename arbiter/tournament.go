@@ -1,0 +1,356 @@
+package arbiter
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"hivearbiter/results"
+	"hivearbiter/rules"
+)
+
+// StartFunc starts a player for an engine. worker numbers the worker that will own it, so that
+// transcripts and the like can be told apart.
+type StartFunc func(ctx context.Context, e EngineConfig, worker int) (Player, error)
+
+// Tournament is a configured tournament, ready to run or resume.
+type Tournament struct {
+	cfg      Config
+	run      string
+	schedule *Schedule
+	// Start starts the players: UHP engine processes unless replaced (tests use in-process players).
+	Start StartFunc
+	// Console receives the per-game lines and result blocks; nil discards them.
+	Console io.Writer
+	// Report, if set, writes the result block for the records so far; final marks the last one.
+	Report func(w io.Writer, recs []results.Record, final bool)
+	// ResumeHint is printed when the run is interrupted: the command that resumes it.
+	ResumeHint string
+}
+
+// Outcome is what a run of a tournament produced.
+type Outcome struct {
+	Run       string
+	Scheduled int
+	// Records holds every finished game of the run, resumed ones included, in schedule order.
+	Records     []results.Record
+	Interrupted bool
+	SPRT        *SPRTStatus // nil without an SPRT
+}
+
+// EngineStartError reports an engine that could not be started: the run cannot go on.
+type EngineStartError struct {
+	Engine string
+	Err    error
+}
+
+func (e *EngineStartError) Error() string {
+	return fmt.Sprintf("arbiter: engine %q could not be started: %v", e.Engine, e.Err)
+}
+
+func (e *EngineStartError) Unwrap() error { return e.Err }
+
+// NewTournament checks a configuration, loads its openings and lays out its schedule.
+func NewTournament(cfg Config) (*Tournament, error) {
+	if err := cfg.Normalize(); err != nil {
+		return nil, err
+	}
+	gameType, err := rules.ParseGameType(cfg.GameType)
+	if err != nil {
+		return nil, &ConfigError{err.Error()}
+	}
+	book, err := LoadOpenings(cfg.Openings, gameType, cfg.Seed)
+	if err != nil {
+		return nil, err
+	}
+	schedule, err := NewSchedule(cfg.Format, len(cfg.Engines), cfg.Seeds, cfg.Rounds, cfg.GamesPerPairing, book)
+	if err != nil {
+		return nil, err
+	}
+	run, err := cfg.Fingerprint()
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Out == "" {
+		cfg.Out = "arbiter-" + run + ".jsonl"
+	}
+	return &Tournament{cfg: cfg, run: run, schedule: schedule, Start: UHPStarter(cfg.TranscriptDir, time.Second)}, nil
+}
+
+// Config returns the tournament's configuration with its defaults filled in.
+func (t *Tournament) Config() Config { return t.cfg }
+
+// Run is the tournament's fingerprint, written into every record.
+func (t *Tournament) Run() string { return t.run }
+
+// Schedule returns the tournament's schedule.
+func (t *Tournament) Schedule() *Schedule { return t.schedule }
+
+// finished is a game a worker has played.
+type finished struct {
+	rec *results.Record
+}
+
+// Play runs the games of the schedule that the records file does not hold yet, concurrency
+// at a time, appending each finished game to the records file before it is reported. It stops
+// early when an SPRT reaches a decision. Cancelling ctx interrupts the games in flight: they
+// are not recorded and are played again when the run resumes.
+func (t *Tournament) Play(ctx context.Context) (*Outcome, error) {
+	log, existing, err := results.OpenLog(t.cfg.Out)
+	if err != nil {
+		return nil, err
+	}
+	defer log.Close()
+	out := &Outcome{Run: t.run, Scheduled: t.schedule.Len()}
+	done := make(map[int]bool)
+	for _, r := range existing {
+		if r.Run != t.run {
+			return nil, &ConfigError{fmt.Sprintf("%s holds games of another run (%s, this configuration is %s): use another -out file, or the settings that run was started with", t.cfg.Out, r.Run, t.run)}
+		}
+		done[r.Game] = true
+		out.Records = append(out.Records, r)
+	}
+	pgn, err := t.openPGN(existing)
+	if err != nil {
+		return nil, err
+	}
+	if pgn != nil {
+		defer pgn.Close()
+	}
+	con := &console{w: t.Console}
+	if len(existing) > 0 {
+		con.printf("Resuming run %s: %d of %d games already played (%s)\n", t.run, len(existing), out.Scheduled, t.cfg.Out)
+	}
+	sprt := t.newSPRT()
+	if sprt != nil {
+		for _, r := range existing {
+			sprt.add(&r)
+		}
+		if st := sprt.status(); st.Decision != Continue {
+			out.SPRT = &st
+			t.report(con, out.Records, true)
+			return out, nil
+		}
+	}
+
+	playCtx, stopPlay := context.WithCancel(ctx)
+	defer stopPlay()
+	jobs := make(chan ScheduledGame)
+	played := make(chan finished)
+	group, groupCtx := errgroup.WithContext(playCtx)
+	group.Go(func() error {
+		defer close(jobs)
+		for i := 0; i < t.schedule.Len(); i++ {
+			if done[i] {
+				continue
+			}
+			select {
+			case jobs <- t.schedule.Game(i):
+			case <-groupCtx.Done():
+				return nil
+			}
+		}
+		return nil
+	})
+	for w := 0; w < t.cfg.Concurrency; w++ {
+		group.Go(func() error { return t.worker(groupCtx, w, jobs, played, con) })
+	}
+	var workerErr error
+	go func() {
+		workerErr = group.Wait() // read only after played is closed
+		close(played)
+	}()
+
+	var appendErr error
+	pairsReported := 0
+	for f := range played {
+		if appendErr != nil {
+			continue // drain: the run is stopping
+		}
+		if err := log.Append(f.rec); err != nil {
+			appendErr = err
+			stopPlay()
+			continue
+		}
+		if pgn != nil {
+			if err := results.WritePGN(pgn, f.rec, results.PGNOptions{Event: t.cfg.Event}); err != nil {
+				appendErr = fmt.Errorf("arbiter: writing %s: %w", t.cfg.PGNOut, err)
+				stopPlay()
+				continue
+			}
+		}
+		out.Records = append(out.Records, *f.rec)
+		con.printf("Finished game %d (%s vs %s): %s {%s}\n", f.rec.Game+1, f.rec.White.Name, f.rec.Black.Name, f.rec.Result, f.rec.Detail)
+		if n := completePairs(out.Records, t.schedule.PairGames()); t.cfg.RatingInterval > 0 && n/t.cfg.RatingInterval > pairsReported/t.cfg.RatingInterval {
+			pairsReported = n
+			t.report(con, out.Records, false)
+		}
+		if sprt != nil {
+			sprt.add(f.rec)
+			if st := sprt.status(); st.Decision != Continue && out.SPRT == nil {
+				out.SPRT = &st
+				stopPlay()
+			}
+		}
+	}
+	sort.Slice(out.Records, func(i, j int) bool { return out.Records[i].Game < out.Records[j].Game })
+	if sprt != nil && out.SPRT == nil {
+		st := sprt.status()
+		out.SPRT = &st
+	}
+	if appendErr != nil {
+		return out, appendErr
+	}
+	if workerErr != nil {
+		return out, workerErr
+	}
+	if ctx.Err() != nil {
+		out.Interrupted = true
+		con.printf("Tournament was interrupted after %d of %d games.\n", len(out.Records), out.Scheduled)
+		if t.ResumeHint != "" {
+			con.printf("To resume it, run: %s\n", t.ResumeHint)
+		}
+	}
+	t.report(con, out.Records, true)
+	return out, nil
+}
+
+func (t *Tournament) report(con *console, recs []results.Record, final bool) {
+	if t.Report == nil || con.w == nil {
+		return
+	}
+	con.mu.Lock()
+	defer con.mu.Unlock()
+	t.Report(con.w, recs, final)
+}
+
+// openPGN rewrites the PGN file from the records already played (so that it matches them even
+// if the arbiter was killed between the two writes) and leaves it open for appending.
+func (t *Tournament) openPGN(existing []results.Record) (*os.File, error) {
+	if t.cfg.PGNOut == "" {
+		return nil, nil
+	}
+	f, err := os.Create(t.cfg.PGNOut)
+	if err != nil {
+		return nil, fmt.Errorf("arbiter: %w", err)
+	}
+	for i := range existing {
+		if err := results.WritePGN(f, &existing[i], results.PGNOptions{Event: t.cfg.Event}); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("arbiter: writing %s: %w", t.cfg.PGNOut, err)
+		}
+	}
+	return f, nil
+}
+
+// worker plays the games it is handed. It owns its engine processes: it starts them when first
+// needed, restarts one after it misbehaved, and closes them all when it ends.
+func (t *Tournament) worker(ctx context.Context, id int, jobs <-chan ScheduledGame, out chan<- finished, con *console) error {
+	players := make(map[int]Player)
+	defer func() {
+		closeCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		for _, p := range players {
+			p.Close(closeCtx)
+		}
+	}()
+	seat := func(e int) (Player, error) {
+		if p := players[e]; p != nil {
+			return p, nil
+		}
+		sctx, cancel := context.WithTimeout(ctx, t.cfg.StartTimeout)
+		defer cancel()
+		p, err := t.Start(sctx, t.cfg.Engines[e], id)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return nil, &EngineStartError{Engine: t.cfg.Engines[e].Name, Err: err}
+		}
+		players[e] = p
+		return p, nil
+	}
+	for job := range jobs {
+		white, err := seat(job.White)
+		if err != nil {
+			return ignoreCancel(err)
+		}
+		black, err := seat(job.Black)
+		if err != nil {
+			return ignoreCancel(err)
+		}
+		we, be := t.cfg.Engines[job.White], t.cfg.Engines[job.Black]
+		con.printf("Started game %d of %d (%s vs %s)\n", job.Index+1, t.schedule.Len(), we.Name, be.Name)
+		rec, err := PlayGame(ctx, GameConfig{
+			Run: t.run, Seed: t.cfg.Seed, Index: job.Index, Round: job.Round, Pair: job.Pair,
+			Opening: job.Opening, OpeningIndex: job.OpeningIndex, Adjudication: t.cfg.Adjudication,
+			CommandTimeout: t.cfg.CommandTimeout, DepthTimeout: t.cfg.DepthTimeout,
+		}, Side{Name: we.Name, Player: white, Time: we.Time, Margin: we.Margin},
+			Side{Name: be.Name, Player: black, Time: be.Time, Margin: be.Margin})
+		if errors.Is(err, ErrInterrupted) {
+			con.printf("Game %d (%s vs %s) stopped before its end: not counted\n", job.Index+1, we.Name, be.Name)
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		// An engine that misbehaved is restarted for its next game: it may be hung, dead or
+		// holding a game that is not the referee's.
+		for side, e := range [2]int{job.White, job.Black} {
+			if rec.Culprit == colorName[side] {
+				closeCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+				players[e].Close(closeCtx)
+				cancel()
+				delete(players, e)
+			}
+		}
+		select {
+		case out <- finished{rec}:
+		case <-ctx.Done():
+			return nil
+		}
+	}
+	return nil
+}
+
+func ignoreCancel(err error) error {
+	if errors.Is(err, context.Canceled) {
+		return nil
+	}
+	return err
+}
+
+// completePairs counts the game pairs all of whose games are in recs.
+func completePairs(recs []results.Record, perPair int) int {
+	count := make(map[int]int)
+	n := 0
+	for _, r := range recs {
+		count[r.Pair]++
+		if count[r.Pair] == perPair {
+			n++
+		}
+	}
+	return n
+}
+
+// console serializes the lines that workers and the collector print.
+type console struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (c *console) printf(format string, args ...any) {
+	if c.w == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	fmt.Fprintf(c.w, format, args...)
+}

@@ -1,0 +1,279 @@
+package arbiter
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"hivearbiter/results"
+	"hivearbiter/rules"
+)
+
+// fakeTournament configures a tournament of in-process fake players. An engine's Command names
+// its behaviour: "random" plays random legal moves; "FAULT@PLY" misbehaves from that ply on.
+func fakeTournament(t *testing.T, cfg Config) *Tournament {
+	t.Helper()
+	if cfg.Out == "" {
+		cfg.Out = filepath.Join(t.TempDir(), "games.jsonl")
+	}
+	tour, err := NewTournament(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	seed := uint64(0)
+	tour.Start = func(ctx context.Context, e EngineConfig, worker int) (Player, error) {
+		mu.Lock()
+		seed++
+		s := seed
+		mu.Unlock()
+		p := newFake(e.Name, s)
+		if spec := e.Command[0]; spec != "random" {
+			if spec == "unstartable" {
+				return nil, errors.New("exec: no such file")
+			}
+			fault, ply, _ := strings.Cut(spec, "@")
+			n := 0
+			for _, c := range ply {
+				n = n*10 + int(c-'0')
+			}
+			p.misbehave(fault, n)
+		}
+		return p, nil
+	}
+	return tour
+}
+
+func engine(name, behaviour string) EngineConfig {
+	return EngineConfig{Name: name, Command: []string{behaviour}, Time: TimeControl{MoveTime: 100 * time.Millisecond}, Margin: 50 * time.Millisecond}
+}
+
+func baseConfig(engines ...EngineConfig) Config {
+	return Config{Engines: engines, GameType: "Base+MLP", Concurrency: 2, Seed: 5,
+		Adjudication: Adjudication{MaxPlies: 120}, Openings: Openings{RandomPlies: 2}, CommandTimeout: 300 * time.Millisecond}
+}
+
+func TestTournamentRecordsEveryGameOnce(t *testing.T) {
+	cfg := baseConfig(engine("a", "random"), engine("b", "random"))
+	cfg.Rounds = 3
+	cfg.PGNOut = filepath.Join(t.TempDir(), "games.pgn")
+	tour := fakeTournament(t, cfg)
+	out, err := tour.Play(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Records) != 6 || out.Scheduled != 6 {
+		t.Fatalf("%d records of %d scheduled, want 6", len(out.Records), out.Scheduled)
+	}
+	onDisk, err := results.ReadFile(tour.Config().Out)
+	if err != nil || len(onDisk) != 6 {
+		t.Fatalf("records file holds %d games (%v)", len(onDisk), err)
+	}
+	for i, r := range out.Records {
+		if r.Game != i || r.Run != tour.Run() {
+			t.Errorf("record %d is game %d of run %s", i, r.Game, r.Run)
+		}
+	}
+	// Every PGN the arbiter writes loads back through the referee as the same game.
+	f, err := os.Open(cfg.PGNOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	games, err := results.ParsePGN(f)
+	if err != nil || len(games) != 6 {
+		t.Fatalf("PGN holds %d games (%v)", len(games), err)
+	}
+	// Games are written as they finish, so match them to records by content.
+	recorded := map[string]int{}
+	for _, r := range out.Records {
+		recorded[r.GameString+" "+r.Result]++
+	}
+	for i, g := range games {
+		replayed, err := rules.ParseGameString(g.GameString())
+		if err != nil {
+			t.Fatalf("PGN game %d does not replay: %v", i, err)
+		}
+		key := replayed.GameString() + " " + g.Result
+		if recorded[key] == 0 {
+			t.Errorf("PGN game %d (%s) matches no record", i, key)
+		}
+		recorded[key]--
+	}
+
+	// Running again resumes: nothing is replayed.
+	again := fakeTournament(t, cfg)
+	out2, err := again.Play(context.Background())
+	if err != nil || len(out2.Records) != 6 {
+		t.Fatalf("resume of a finished run: %d records, %v", len(out2.Records), err)
+	}
+	if recs, _ := results.ReadFile(tour.Config().Out); len(recs) != 6 {
+		t.Errorf("resume of a finished run wrote %d records", len(recs))
+	}
+
+	// More rounds extend the same run.
+	cfg.Rounds = 4
+	more := fakeTournament(t, cfg)
+	if more.Run() != tour.Run() {
+		t.Fatal("changing the number of rounds changed the run's identity")
+	}
+	out3, err := more.Play(context.Background())
+	if err != nil || len(out3.Records) != 8 {
+		t.Fatalf("extended run: %d records, %v", len(out3.Records), err)
+	}
+}
+
+func TestTournamentInterruptedResumes(t *testing.T) {
+	cfg := baseConfig(engine("a", "random"), engine("b", "random"))
+	cfg.Rounds = 4
+	cfg.Out = filepath.Join(t.TempDir(), "games.jsonl")
+	ctx, cancel := context.WithCancel(context.Background())
+	tour := fakeTournament(t, cfg)
+	var con lockedBuffer
+	tour.Console = &con
+	go func() {
+		for !strings.Contains(con.String(), "Finished game") {
+			time.Sleep(time.Millisecond)
+		}
+		cancel()
+	}()
+	out, err := tour.Play(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !out.Interrupted || len(out.Records) == 0 || len(out.Records) == 8 {
+		t.Fatalf("interrupted run: interrupted %v with %d records", out.Interrupted, len(out.Records))
+	}
+	resumed, err := fakeTournament(t, cfg).Play(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, _ := results.ReadFile(cfg.Out)
+	seen := map[int]bool{}
+	for _, r := range recs {
+		if seen[r.Game] {
+			t.Fatalf("game %d recorded twice", r.Game)
+		}
+		seen[r.Game] = true
+	}
+	if len(recs) != 8 || len(resumed.Records) != 8 {
+		t.Fatalf("after resume: %d records on disk, %d in the outcome; want 8", len(recs), len(resumed.Records))
+	}
+}
+
+func TestTournamentRefusesAnotherRunsRecords(t *testing.T) {
+	cfg := baseConfig(engine("a", "random"), engine("b", "random"))
+	cfg.Out = filepath.Join(t.TempDir(), "games.jsonl")
+	if _, err := fakeTournament(t, cfg).Play(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Seed = 6
+	_, err := fakeTournament(t, cfg).Play(context.Background())
+	var ce *ConfigError
+	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "another run") {
+		t.Fatalf("err = %v, want a ConfigError about another run", err)
+	}
+}
+
+func TestTournamentEngineThatCannotStart(t *testing.T) {
+	cfg := baseConfig(engine("a", "random"), engine("b", "unstartable"))
+	_, err := fakeTournament(t, cfg).Play(context.Background())
+	var se *EngineStartError
+	if !errors.As(err, &se) || se.Engine != "b" {
+		t.Fatalf("err = %v, want an EngineStartError for b", err)
+	}
+}
+
+func TestTournamentRestartsMisbehavingEngines(t *testing.T) {
+	cfg := baseConfig(engine("a", "random"), engine("b", "crash@4"))
+	cfg.Rounds = 2
+	cfg.Concurrency = 1
+	tour := fakeTournament(t, cfg)
+	starts := 0
+	start := tour.Start
+	tour.Start = func(ctx context.Context, e EngineConfig, worker int) (Player, error) {
+		if e.Name == "b" {
+			starts++
+		}
+		return start(ctx, e, worker)
+	}
+	out, err := tour.Play(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range out.Records {
+		if r.Reason != results.ReasonCrash || r.ScoreOf("b") != 0 {
+			t.Errorf("game %d: %s %s, want b to lose by crash", r.Game, r.Result, r.Reason)
+		}
+	}
+	if starts != 4 {
+		t.Errorf("b was started %d times for 4 games it crashed in, want 4", starts)
+	}
+}
+
+func TestTournamentSPRTStopsDeterministically(t *testing.T) {
+	decisions := map[int]bool{}
+	for run := 0; run < 2; run++ {
+		// "b" forfeits every game by passing illegally: a known, overwhelming bias.
+		cfg := baseConfig(engine("a", "random"), engine("b", "pass@3"))
+		cfg.SPRT = &SPRTConfig{Elo0: 0, Elo1: 10}
+		cfg.Rounds = 100
+		out, err := fakeTournament(t, cfg).Play(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.SPRT == nil || out.SPRT.Decision != AcceptH1 {
+			t.Fatalf("SPRT = %+v, want H1 accepted", out.SPRT)
+		}
+		if len(out.Records) >= 200 {
+			t.Fatalf("the SPRT did not stop the run early: %d games", len(out.Records))
+		}
+		decisions[out.SPRT.Pairs] = true
+	}
+	if len(decisions) != 1 {
+		t.Errorf("the SPRT decided after different numbers of pairs: %v", decisions)
+	}
+}
+
+func TestTournamentGauntletAndRoundRobin(t *testing.T) {
+	for _, format := range []Format{Gauntlet, RoundRobin} {
+		cfg := baseConfig(engine("a", "random"), engine("b", "random"), engine("c", "random"))
+		cfg.Format = format
+		out, err := fakeTournament(t, cfg).Play(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[Format]int{Gauntlet: 4, RoundRobin: 6}[format]
+		if len(out.Records) != want {
+			t.Errorf("%s: %d games, want %d", format, len(out.Records), want)
+		}
+		for _, r := range out.Records {
+			if format == Gauntlet && r.White.Name != "a" && r.Black.Name != "a" {
+				t.Errorf("gauntlet game %d between %s and %s", r.Game, r.White.Name, r.Black.Name)
+			}
+		}
+	}
+}
+
+// lockedBuffer is a strings.Builder safe for concurrent writers and readers.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}

@@ -1,0 +1,370 @@
+package configs
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+
+	"hivearbiter/arbiter"
+)
+
+// Error reports a problem in a configuration file, with its line when known.
+type Error struct {
+	File string
+	Line int    // 0 when unknown
+	Key  string // the offending key, when known
+	Msg  string
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString("configs: ")
+	b.WriteString(e.File)
+	if e.Line > 0 {
+		fmt.Fprintf(&b, ":%d", e.Line)
+	}
+	if e.Key != "" {
+		fmt.Fprintf(&b, ": %s", e.Key)
+	}
+	b.WriteString(": ")
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+// Resolver turns the name of a built-in engine (builtin = "hivebot") into the command that runs
+// it. The arbiter binary resolves "hivebot" to itself.
+type Resolver func(name string) ([]string, error)
+
+// file is the TOML layout of a configuration. Durations are in seconds.
+type file struct {
+	Format         string        `toml:"format"`
+	GameType       string        `toml:"game_type"`
+	Rounds         int           `toml:"rounds"`
+	Games          int           `toml:"games"`
+	Seeds          int           `toml:"seeds"`
+	Concurrency    int           `toml:"concurrency"`
+	Seed           int64         `toml:"seed"`
+	Out            string        `toml:"out"`
+	PGNOut         string        `toml:"pgn_out"`
+	JSONOut        string        `toml:"json_out"`
+	Transcripts    string        `toml:"transcripts"`
+	Event          string        `toml:"event"`
+	RatingInterval int           `toml:"rating_interval"`
+	Strict         bool          `toml:"strict"`
+	StartTimeout   float64       `toml:"start_timeout"`
+	CommandTimeout float64       `toml:"command_timeout"`
+	DepthTimeout   float64       `toml:"depth_timeout"`
+	Openings       openings      `toml:"openings"`
+	Adjudication   adjudication  `toml:"adjudication"`
+	SPRT           *sprt         `toml:"sprt"`
+	Each           engine        `toml:"each"`
+	Engines        []engine      `toml:"engine"`
+	meta           toml.MetaData `toml:"-"`
+}
+
+type openings struct {
+	File  string `toml:"file"`
+	Order string `toml:"order"`
+	Start int    `toml:"start"`
+	Plies int    `toml:"plies"`
+}
+
+type adjudication struct {
+	Repetitions int `toml:"repetitions"`
+	MaxPlies    int `toml:"max_plies"`
+}
+
+type sprt struct {
+	Elo0  float64 `toml:"elo0"`
+	Elo1  float64 `toml:"elo1"`
+	Alpha float64 `toml:"alpha"`
+	Beta  float64 `toml:"beta"`
+	Model string  `toml:"model"`
+}
+
+type engine struct {
+	Name       string            `toml:"name"`
+	Cmd        string            `toml:"cmd"`
+	Args       []string          `toml:"args"`
+	Builtin    string            `toml:"builtin"`
+	Dir        string            `toml:"dir"`
+	Env        []string          `toml:"env"`
+	TC         string            `toml:"tc"`
+	Margin     float64           `toml:"margin"`
+	Fractional *bool             `toml:"fractional_seconds"`
+	Options    map[string]string `toml:"options"`
+	optionKeys []string          // Options in file order
+}
+
+// LoadFile reads a TOML configuration. Unknown keys and bad values are errors that name the
+// file, the line and the key.
+func LoadFile(path string, resolve Resolver) (arbiter.Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return arbiter.Config{}, fmt.Errorf("configs: %w", err)
+	}
+	return Load(path, data, resolve)
+}
+
+var typeErrorPattern = regexp.MustCompile(`^toml: line (\d+) \(last key "([^"]*)"\): (.*)$`)
+
+// Load reads a TOML configuration from data; name is used in error messages.
+func Load(name string, data []byte, resolve Resolver) (arbiter.Config, error) {
+	var f file
+	md, err := toml.Decode(string(data), &f)
+	if err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return arbiter.Config{}, &Error{File: name, Line: pe.Position.Line, Key: pe.LastKey, Msg: pe.Message}
+		}
+		// Type mismatches come back as plain text: "toml: line N (last key "K"): message".
+		if m := typeErrorPattern.FindStringSubmatch(err.Error()); m != nil {
+			line, _ := strconv.Atoi(m[1])
+			return arbiter.Config{}, &Error{File: name, Line: line, Key: m[2], Msg: m[3]}
+		}
+		return arbiter.Config{}, &Error{File: name, Msg: strings.TrimPrefix(err.Error(), "toml: ")}
+	}
+	if undecoded := md.Undecoded(); len(undecoded) > 0 {
+		k := undecoded[0]
+		return arbiter.Config{}, &Error{File: name, Line: lineOfKey(data, k[len(k)-1]), Key: k.String(), Msg: "unknown key"}
+	}
+	orderOptions(&f, md)
+	return f.config(name, data, resolve)
+}
+
+// orderOptions records the order of each engine's options as the file lists them (a TOML table
+// decodes into an unordered map, but engines may care in which order options are set).
+func orderOptions(f *file, md toml.MetaData) {
+	engineIndex := -1
+	for _, k := range md.Keys() {
+		switch {
+		case len(k) == 1 && k[0] == "engine":
+			engineIndex++
+		case len(k) == 3 && k[0] == "engine" && k[1] == "options" && engineIndex >= 0 && engineIndex < len(f.Engines):
+			f.Engines[engineIndex].optionKeys = append(f.Engines[engineIndex].optionKeys, k[2])
+		case len(k) == 3 && k[0] == "each" && k[1] == "options":
+			f.Each.optionKeys = append(f.Each.optionKeys, k[2])
+		}
+	}
+}
+
+// lineOfKey finds the first line that defines key, for error messages.
+func lineOfKey(data []byte, key string) int {
+	re := regexp.MustCompile(`^\s*(\[+\s*)?("?)` + regexp.QuoteMeta(key) + `("?)\s*(=|\])`)
+	for i, line := range strings.Split(string(data), "\n") {
+		if re.MatchString(line) {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+func (f *file) config(name string, data []byte, resolve Resolver) (arbiter.Config, error) {
+	bad := func(key, format string, args ...any) (arbiter.Config, error) {
+		last := key[strings.LastIndex(key, ".")+1:]
+		return arbiter.Config{}, &Error{File: name, Line: lineOfKey(data, last), Key: key, Msg: fmt.Sprintf(format, args...)}
+	}
+	c := arbiter.Config{
+		GameType: f.GameType, Rounds: f.Rounds, GamesPerPairing: f.Games, Seeds: f.Seeds,
+		Concurrency: f.Concurrency, Seed: f.Seed, Out: f.Out, PGNOut: f.PGNOut, JSONOut: f.JSONOut, TranscriptDir: f.Transcripts,
+		Event: f.Event, RatingInterval: f.RatingInterval, Strict: f.Strict,
+		StartTimeout: seconds(f.StartTimeout), CommandTimeout: seconds(f.CommandTimeout), DepthTimeout: seconds(f.DepthTimeout),
+		Openings:     arbiter.Openings{File: f.Openings.File, Order: f.Openings.Order, Start: f.Openings.Start, RandomPlies: f.Openings.Plies},
+		Adjudication: arbiter.Adjudication{Repetitions: f.Adjudication.Repetitions, MaxPlies: f.Adjudication.MaxPlies},
+	}
+	if f.Format != "" {
+		format, err := arbiter.ParseFormat(f.Format)
+		if err != nil {
+			return bad("format", "%q: want match, gauntlet or round-robin", f.Format)
+		}
+		c.Format = format
+	}
+	if f.SPRT != nil {
+		c.SPRT = &arbiter.SPRTConfig{Elo0: f.SPRT.Elo0, Elo1: f.SPRT.Elo1, Alpha: f.SPRT.Alpha, Beta: f.SPRT.Beta, Model: f.SPRT.Model}
+	}
+	for _, v := range []struct {
+		key string
+		val float64
+	}{{"start_timeout", f.StartTimeout}, {"command_timeout", f.CommandTimeout}, {"depth_timeout", f.DepthTimeout}, {"each.margin", f.Each.Margin}} {
+		if v.val < 0 {
+			return bad(v.key, "cannot be negative")
+		}
+	}
+	if len(f.Engines) == 0 {
+		return arbiter.Config{}, &Error{File: name, Msg: "no engines: add an [[engine]] table for each engine"}
+	}
+	for i, e := range f.Engines {
+		key := fmt.Sprintf("engine[%d]", i+1)
+		ec, err := e.withDefaults(f.Each).engineConfig(resolve)
+		if err != nil {
+			var fe fieldError
+			if errors.As(err, &fe) {
+				return bad(key+"."+fe.key, "%s", fe.msg)
+			}
+			return arbiter.Config{}, &Error{File: name, Key: key, Msg: err.Error()}
+		}
+		c.Engines = append(c.Engines, ec)
+	}
+	if err := c.Normalize(); err != nil {
+		var ce *arbiter.ConfigError
+		if errors.As(err, &ce) {
+			return arbiter.Config{}, &Error{File: name, Msg: ce.Msg}
+		}
+		return arbiter.Config{}, &Error{File: name, Msg: err.Error()}
+	}
+	return c, nil
+}
+
+// fieldError names the key of an engine table that is wrong.
+type fieldError struct{ key, msg string }
+
+func (e fieldError) Error() string { return e.key + ": " + e.msg }
+
+// withDefaults fills what the engine leaves unset from the [each] table.
+func (e engine) withDefaults(each engine) engine {
+	if e.TC == "" {
+		e.TC = each.TC
+	}
+	if e.Margin == 0 {
+		e.Margin = each.Margin
+	}
+	if e.Fractional == nil {
+		e.Fractional = each.Fractional
+	}
+	if e.Dir == "" {
+		e.Dir = each.Dir
+	}
+	e.Env = append(append([]string(nil), each.Env...), e.Env...)
+	merged := make(map[string]string)
+	var keys []string
+	for _, k := range each.optionKeys {
+		if _, own := e.Options[k]; !own {
+			merged[k] = each.Options[k]
+			keys = append(keys, k)
+		}
+	}
+	for _, k := range e.optionKeys {
+		merged[k] = e.Options[k]
+		keys = append(keys, k)
+	}
+	e.Options, e.optionKeys = merged, keys
+	return e
+}
+
+func (e engine) engineConfig(resolve Resolver) (arbiter.EngineConfig, error) {
+	ec := arbiter.EngineConfig{Name: e.Name, Dir: e.Dir, Env: e.Env, Margin: seconds(e.Margin)}
+	switch {
+	case e.Builtin != "" && e.Cmd != "":
+		return ec, fieldError{"builtin", "give either cmd or builtin, not both"}
+	case e.Builtin != "":
+		if resolve == nil {
+			return ec, fieldError{"builtin", "built-in engines are not available here"}
+		}
+		cmd, err := resolve(e.Builtin)
+		if err != nil {
+			return ec, fieldError{"builtin", err.Error()}
+		}
+		ec.Command = append(cmd, e.Args...)
+		if e.Fractional == nil {
+			ec.FractionalSeconds = true // the bundled engine accepts fractions of a second
+		}
+	case e.Cmd != "":
+		ec.Command = append([]string{e.Cmd}, e.Args...)
+	default:
+		return ec, fieldError{"cmd", "missing: give the engine's program"}
+	}
+	if e.Fractional != nil {
+		ec.FractionalSeconds = *e.Fractional
+	}
+	if e.TC == "" {
+		return ec, fieldError{"tc", "missing: give st=SECONDS, depth=N or BASE+INC here or in [each]"}
+	}
+	tc, err := arbiter.ParseTimeControl(e.TC)
+	if err != nil {
+		var tce *arbiter.TimeControlError
+		if errors.As(err, &tce) {
+			return ec, fieldError{"tc", fmt.Sprintf("%q: %s", e.TC, tce.Reason)}
+		}
+		return ec, fieldError{"tc", err.Error()}
+	}
+	ec.Time = tc
+	if e.Margin < 0 {
+		return ec, fieldError{"margin", "cannot be negative"}
+	}
+	for _, k := range e.optionKeys {
+		ec.Options = append(ec.Options, arbiter.EngineOption{Name: k, Value: e.Options[k]})
+	}
+	return ec, nil
+}
+
+func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
+
+// ParseEngine reads an engine specification in the style of fastchess and cutechess-cli:
+// key=value words such as cmd=./engine name=dev tc=10+0.1 option.Threads=1. Keys: cmd, name,
+// dir, arg (repeatable), env (KEY=VALUE, repeatable), tc (also st=SECONDS and depth=N),
+// margin (seconds), fractional=true|false, builtin, option.NAME.
+func ParseEngine(words []string, resolve Resolver) (arbiter.EngineConfig, error) {
+	var e engine
+	e.Options = map[string]string{}
+	for _, w := range words {
+		k, v, ok := strings.Cut(w, "=")
+		if !ok {
+			return arbiter.EngineConfig{}, fmt.Errorf("configs: engine setting %q: want key=value", w)
+		}
+		switch {
+		case k == "cmd":
+			e.Cmd = v
+		case k == "name":
+			e.Name = v
+		case k == "dir":
+			e.Dir = v
+		case k == "arg" || k == "args":
+			e.Args = append(e.Args, v)
+		case k == "env":
+			e.Env = append(e.Env, v)
+		case k == "tc":
+			e.TC = v
+		case k == "st" || k == "depth":
+			e.TC = w
+		case k == "builtin":
+			e.Builtin = v
+		case k == "margin", k == "timemargin":
+			f, err := strconv.ParseFloat(v, 64)
+			if err != nil || f < 0 {
+				return arbiter.EngineConfig{}, fmt.Errorf("configs: %s: want a number of seconds", w)
+			}
+			e.Margin = f
+		case k == "fractional":
+			b, err := strconv.ParseBool(v)
+			if err != nil {
+				return arbiter.EngineConfig{}, fmt.Errorf("configs: %s: want true or false", w)
+			}
+			e.Fractional = &b
+		case strings.HasPrefix(k, "option."):
+			name := strings.TrimPrefix(k, "option.")
+			if _, dup := e.Options[name]; !dup {
+				e.optionKeys = append(e.optionKeys, name)
+			}
+			e.Options[name] = v
+		default:
+			return arbiter.EngineConfig{}, fmt.Errorf("configs: unknown engine setting %q (known: cmd, name, dir, arg, env, tc, st, depth, margin, fractional, builtin, option.NAME)", k)
+		}
+	}
+	ec, err := e.engineConfig(resolve)
+	if err != nil {
+		return ec, fmt.Errorf("configs: engine %s", err)
+	}
+	return ec, nil
+}
+
+// MergeEngine fills what an engine specification leaves unset from the -each words, with the
+// engine's own words taking precedence.
+func MergeEngine(each, own []string) []string {
+	return append(append([]string(nil), each...), own...)
+}

@@ -1,0 +1,192 @@
+package configs
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"hivearbiter/arbiter"
+)
+
+func fakeResolver(name string) ([]string, error) {
+	if name != "hivebot" {
+		return nil, errors.New("unknown built-in engine")
+	}
+	return []string{"/bin/arbiter", "hivebot"}, nil
+}
+
+func TestEveryExampleLoads(t *testing.T) {
+	names := Examples()
+	if len(names) < 6 {
+		t.Fatalf("only %d example configs embedded: %v", len(names), names)
+	}
+	for _, name := range names {
+		cfg, err := LoadExample(name, fakeResolver)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if len(cfg.Engines) < 2 {
+			t.Errorf("%s: %d engines", name, len(cfg.Engines))
+		}
+		for _, e := range cfg.Engines {
+			if e.Time.IsZero() || len(e.Command) == 0 {
+				t.Errorf("%s: engine %q has no time control or command", name, e.Name)
+			}
+		}
+	}
+	// The files on disk are the ones embedded: the README points users at them.
+	for _, name := range names {
+		disk, err := os.ReadFile(name)
+		emb, _ := Example(name)
+		if err != nil || string(disk) != string(emb) {
+			t.Errorf("%s on disk differs from the embedded copy", name)
+		}
+	}
+}
+
+func TestLoadDefault(t *testing.T) {
+	cfg, err := LoadExample(DefaultName, fakeResolver)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Format != arbiter.Match || cfg.GameType != "Base+MLP" || cfg.GamesPerPairing != 2 {
+		t.Errorf("default is not a Base+MLP match of game pairs: %+v", cfg)
+	}
+	want := arbiter.TimeControl{Base: 6 * time.Second, Increment: 100 * time.Millisecond}
+	for _, e := range cfg.Engines {
+		if e.Time != want || !e.FractionalSeconds || e.Command[0] != "/bin/arbiter" {
+			t.Errorf("engine %+v: want a 6+0.1 clock, fractional seconds and the built-in command", e)
+		}
+	}
+}
+
+func TestLoadEngineDetails(t *testing.T) {
+	src := `
+format = "gauntlet"
+rounds = 3
+[each]
+tc = "10+0.1"
+margin = 0.5
+options = { Threads = "1", Hash = "16" }
+[[engine]]
+name = "a"
+cmd = "./a"
+args = ["-x", "y"]
+env = ["A=1"]
+options = { Zeta = "z", Alpha = "a", Hash = "64" }
+[[engine]]
+name = "b"
+cmd = "./b"
+tc = "st=2"
+fractional_seconds = true
+[[engine]]
+name = "c"
+cmd = "./c"
+tc = "depth=4"
+`
+	cfg, err := Load("t.toml", []byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b, c := cfg.Engines[0], cfg.Engines[1], cfg.Engines[2]
+	if !reflect.DeepEqual(a.Command, []string{"./a", "-x", "y"}) || !reflect.DeepEqual(a.Env, []string{"A=1"}) {
+		t.Errorf("engine a: %+v", a)
+	}
+	wantOpts := []arbiter.EngineOption{{Name: "Threads", Value: "1"}, {Name: "Zeta", Value: "z"}, {Name: "Alpha", Value: "a"}, {Name: "Hash", Value: "64"}}
+	if !reflect.DeepEqual(a.Options, wantOpts) {
+		t.Errorf("options = %v, want %v (each first, own in file order, own overriding)", a.Options, wantOpts)
+	}
+	if a.Margin != 500*time.Millisecond || a.Time.Base != 10*time.Second {
+		t.Errorf("engine a did not inherit [each]: %+v", a)
+	}
+	if b.Time.MoveTime != 2*time.Second || !b.FractionalSeconds || c.Time.Depth != 4 {
+		t.Errorf("own time controls lost: b %+v c %+v", b.Time, c.Time)
+	}
+	if cfg.Seeds != 1 || cfg.GamesPerPairing != 2 {
+		t.Errorf("defaults not applied: seeds %d games %d", cfg.Seeds, cfg.GamesPerPairing)
+	}
+}
+
+func TestLoadErrorsNameFileLineAndKey(t *testing.T) {
+	tests := []struct {
+		name, src string
+		line      int
+		key, msg  string
+	}{
+		{"unknown top-level key", "rounds = 2\nroundz = 3\n[[engine]]\ncmd=\"a\"\ntc=\"st=1\"\n", 2, "roundz", "unknown key"},
+		{"unknown engine key", "[[engine]]\ncmd = \"a\"\ntc = \"st=1\"\noptoins = {}\n", 4, "engine.optoins", "unknown key"},
+		{"wrong type", "rounds = \"many\"\n", 1, "rounds", ""},
+		{"bad time control", "[[engine]]\ncmd = \"a\"\ntc = \"fast\"\n[[engine]]\ncmd=\"b\"\ntc=\"st=1\"\n", 3, "engine[1].tc", "fast"},
+		{"missing command", "[[engine]]\nname = \"x\"\ntc = \"st=1\"\n", 0, "engine[1].cmd", "missing"},
+		{"bad format", "format = \"swiss\"\n[[engine]]\ncmd=\"a\"\ntc=\"st=1\"\n", 1, "format", "swiss"},
+		{"syntax error", "rounds = = 2\n", 1, "", ""},
+		{"no engines", "rounds = 2\n", 0, "", "no engines"},
+		{"one engine match", "[[engine]]\ncmd=\"a\"\ntc=\"st=1\"\n", 0, "", "exactly 2 engines"},
+		{"duplicate names", "[[engine]]\ncmd=\"./a\"\ntc=\"st=1\"\n[[engine]]\ncmd=\"/x/a\"\ntc=\"st=1\"\n", 0, "", "two engines are named"},
+	}
+	for _, tc := range tests {
+		_, err := Load("bad.toml", []byte(tc.src), nil)
+		var ce *Error
+		if !errors.As(err, &ce) {
+			t.Errorf("%s: err = %v, want a configs.Error", tc.name, err)
+			continue
+		}
+		if ce.File != "bad.toml" || (tc.line != 0 && ce.Line != tc.line) || (tc.key != "" && ce.Key != tc.key) || !strings.Contains(ce.Error(), tc.msg) {
+			t.Errorf("%s: got %q (line %d key %q), want line %d key %q containing %q", tc.name, ce.Error(), ce.Line, ce.Key, tc.line, tc.key, tc.msg)
+		}
+	}
+}
+
+func TestLoadFileMissing(t *testing.T) {
+	if _, err := LoadFile(filepath.Join(t.TempDir(), "none.toml"), nil); err == nil {
+		t.Fatal("a missing file loaded")
+	}
+}
+
+func TestParseEngine(t *testing.T) {
+	each := []string{"tc=10+0.1", "option.Threads=1"}
+	e, err := ParseEngine(MergeEngine(each, []string{"cmd=./dev", "name=dev", "arg=--uhp", "option.Hash=32", "st=1", "margin=0.3", "fractional=true"}), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Name != "dev" || !reflect.DeepEqual(e.Command, []string{"./dev", "--uhp"}) || e.Time.MoveTime != time.Second ||
+		e.Margin != 300*time.Millisecond || !e.FractionalSeconds ||
+		!reflect.DeepEqual(e.Options, []arbiter.EngineOption{{Name: "Threads", Value: "1"}, {Name: "Hash", Value: "32"}}) {
+		t.Errorf("ParseEngine = %+v", e)
+	}
+	b, err := ParseEngine([]string{"builtin=hivebot", "arg=-profile", "arg=weak", "depth=2"}, fakeResolver)
+	if err != nil || !reflect.DeepEqual(b.Command, []string{"/bin/arbiter", "hivebot", "-profile", "weak"}) || !b.FractionalSeconds {
+		t.Errorf("builtin engine = %+v, %v", b, err)
+	}
+	for _, words := range [][]string{{"cmd=x"}, {"cmd=x", "tc=abc"}, {"cmd=x", "tc=1", "colour=red"}, {"cmdx"}, {"cmd=x", "tc=1", "margin=-1"}, {"builtin=x", "tc=1"}} {
+		if _, err := ParseEngine(words, fakeResolver); err == nil {
+			t.Errorf("ParseEngine(%q) accepted bad input", words)
+		}
+	}
+}
+
+func FuzzLoad(f *testing.F) {
+	for _, name := range Examples() {
+		data, _ := Example(name)
+		f.Add(data)
+	}
+	f.Add([]byte("[[engine]]\ncmd=1\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		cfg, err := Load("fuzz.toml", data, fakeResolver)
+		if err != nil {
+			var ce *Error
+			if !errors.As(err, &ce) {
+				t.Fatalf("error of type %T: %v", err, err)
+			}
+			return
+		}
+		if len(cfg.Engines) < 2 {
+			t.Fatalf("a config with %d engines was accepted", len(cfg.Engines))
+		}
+	})
+}
