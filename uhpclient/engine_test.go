@@ -195,7 +195,10 @@ func TestStartFailures(t *testing.T) {
 		scenario string
 		check    func(error) bool
 	}{
-		{"slow-start", func(err error) bool { var te *TimeoutError; return errors.As(err, &te) && errors.Is(err, context.DeadlineExceeded) }},
+		{"slow-start", func(err error) bool {
+			var te *TimeoutError
+			return errors.As(err, &te) && errors.Is(err, context.DeadlineExceeded)
+		}},
 		{"no-banner", func(err error) bool { var pe *ProtocolError; return errors.As(err, &pe) }},
 		{"crash-start", func(err error) bool {
 			var ee *ExitError
