@@ -1,0 +1,113 @@
+package search
+
+import (
+	"slices"
+
+	"hivearbiter/rules"
+)
+
+// Move ordering classes, highest first; within a class, the history score decides.
+const (
+	orderHash      = 7 << 28 // the transposition table's best move
+	orderWin       = 6 << 28 // fills the last cell around the enemy queen
+	orderAttack    = 5 << 28 // a movement that adds a piece next to the enemy queen
+	orderKiller    = 4 << 28 // refuted a sibling position
+	orderMovement  = 2 << 28
+	orderPlacement = 1 << 28
+	historyMax     = 1 << 14
+)
+
+// orderMoves sorts moves best first for alpha-beta: the hash move, wins, attacks on the enemy
+// queen, killers, then movements before placements, each by history. keys is scratch space;
+// the grown slice is returned for reuse.
+func (s *Searcher) orderMoves(moves []rules.Move, keys []uint64, ply int, ttMove rules.Move) []uint64 {
+	b := s.board
+	them := b.ToMove().Opponent()
+	qc := b.CellOf(rules.Queen(them))
+	nearlyOut := qc != rules.NoCell && b.QueenNeighbors(them) == 5
+	killers := s.killers[ply]
+	for _, m := range moves {
+		score := 0
+		if m == rules.PassMove {
+			keys = append(keys, sortKey(0, m))
+			continue
+		}
+		p, to := m.Piece(), m.To()
+		from := b.CellOf(p)
+		switch {
+		case m == ttMove:
+			score = orderHash
+		case qc != rules.NoCell && p != rules.Queen(them) && addsNeighbor(b, qc, from, to):
+			if nearlyOut {
+				score = orderWin
+			} else {
+				score = orderAttack + s.historyScore(m)
+			}
+		case m == killers[0]:
+			score = orderKiller + 1
+		case m == killers[1]:
+			score = orderKiller
+		case from != rules.NoCell:
+			score = orderMovement + s.historyScore(m)
+		default:
+			score = orderPlacement + s.historyScore(m)
+		}
+		keys = append(keys, sortKey(score, m))
+	}
+	slices.Sort(keys)
+	for i, k := range keys {
+		moves[i] = rules.Move(uint32(k))
+	}
+	return keys
+}
+
+// sortKey makes an ascending sort put high scores first, ties broken by the move's value so
+// that the order never depends on how moves were generated.
+func sortKey(score int, m rules.Move) uint64 {
+	return uint64(^uint32(score))<<32 | uint64(m)
+}
+
+// addsNeighbor reports whether a piece going from (a ground cell, or the hand when from is
+// NoCell) to cell to raises the number of occupied cells around the queen at qc, or climbs
+// onto the queen.
+func addsNeighbor(b *rules.Board, qc, from, to rules.Cell) bool {
+	if to == qc {
+		return true
+	}
+	if b.Height(to) != 0 || !adjacent(to, qc) {
+		return false
+	}
+	return from == rules.NoCell || b.Height(from) > 1 || !adjacent(from, qc)
+}
+
+func (s *Searcher) historyScore(m rules.Move) int {
+	return int(s.history[m.Piece()][m.To()]) + historyMax
+}
+
+// rewardCutoff remembers a move that caused a beta cutoff: as a killer for this ply and in
+// the history table, where the moves tried before it lose what it gains.
+func (s *Searcher) rewardCutoff(m rules.Move, ply, depth int, tried []rules.Move) {
+	if m == rules.PassMove {
+		return
+	}
+	if k := &s.killers[ply]; k[0] != m {
+		k[1], k[0] = k[0], m
+	}
+	bonus := int32(min(depth*depth, 400))
+	s.updateHistory(m, bonus)
+	for _, t := range tried {
+		if t != rules.PassMove {
+			s.updateHistory(t, -bonus)
+		}
+	}
+}
+
+// updateHistory moves a history score toward ±historyMax, more slowly the closer it is.
+func (s *Searcher) updateHistory(m rules.Move, bonus int32) {
+	h := &s.history[m.Piece()][m.To()]
+	abs := bonus
+	if abs < 0 {
+		abs = -abs
+	}
+	*h += bonus - *h*abs/historyMax
+}

@@ -1,0 +1,313 @@
+package search
+
+import (
+	"bufio"
+	"context"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"hivearbiter/rules"
+)
+
+// puzzle is one line of a Mzinga search test file: a position, a depth, and the best move.
+type puzzle struct {
+	section string
+	game    string
+	depth   int
+	move    string
+	line    int
+}
+
+// readPuzzles reads a Mzinga test file from the referee's test data (GameString<TAB>depth<TAB>
+// move lines under "# heading" lines).
+func readPuzzles(t testing.TB, name string) []puzzle {
+	t.Helper()
+	f, err := os.Open(filepath.Join("..", "rules", "testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []puzzle
+	section := ""
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimPrefix(sc.Text(), "\ufeff")
+		switch {
+		case strings.TrimSpace(line) == "":
+		case strings.HasPrefix(line, "#"):
+			section = strings.TrimSpace(strings.TrimPrefix(line, "#"))
+		default:
+			fields := strings.Split(line, "\t")
+			if len(fields) != 3 {
+				t.Fatalf("%s:%d: want 3 tab-separated fields, got %d", name, n, len(fields))
+			}
+			depth, err := strconv.Atoi(fields[1])
+			if err != nil {
+				t.Fatalf("%s:%d: depth: %v", name, n, err)
+			}
+			out = append(out, puzzle{section, fields[0], depth, fields[2], n})
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if len(out) == 0 {
+		t.Fatalf("%s: no puzzles", name)
+	}
+	return out
+}
+
+func mustGame(t testing.TB, gs string) *rules.Game {
+	t.Helper()
+	g, err := rules.ParseGameString(gs)
+	if err != nil {
+		t.Fatalf("loading %q: %v", gs, err)
+	}
+	return g
+}
+
+// solve searches a puzzle's position to its depth and returns the move, as Mzinga writes it.
+func solve(t *testing.T, s *Searcher, g *rules.Game, depth int) (string, Result) {
+	t.Helper()
+	s.Clear()
+	res := s.Search(context.Background(), g.Board(), Limits{Depth: depth})
+	if res.Move == rules.NoMove {
+		t.Fatalf("%s: no move", g.GameString())
+	}
+	return g.MoveString(res.Move), res
+}
+
+func TestPuzzlesOneBestMove(t *testing.T) {
+	s := New(Options{HashMB: 16})
+	for _, p := range readPuzzles(t, "PuzzleCandidate_IsOneBestMoveToForceWinPuzzleTest.csv") {
+		if testing.Short() && p.depth > 4 {
+			continue
+		}
+		g := mustGame(t, p.game)
+		want, err := g.ParseMove(p.move)
+		if err != nil {
+			t.Fatalf("line %d: %v", p.line, err)
+		}
+		start := time.Now()
+		got, res := solve(t, s, g, p.depth)
+		t.Logf("line %d (%s): depth %d, %s score %d, %d nodes in %v", p.line, p.section, p.depth, got, res.Score, res.Nodes, time.Since(start))
+		if res.Move != want {
+			t.Errorf("line %d (%s): depth %d: got %s (score %d), want %s", p.line, p.section, p.depth, got, res.Score, p.move)
+		}
+	}
+}
+
+// winsNow returns the moves that end the game at once in the side to move's favour.
+func winsNow(b *rules.Board) []rules.Move {
+	us := b.ToMove()
+	var wins []rules.Move
+	for _, m := range b.GenerateMoves(nil) {
+		b.Apply(m)
+		if st := b.State(); st == rules.WhiteWins && us == rules.White || st == rules.BlackWins && us == rules.Black {
+			wins = append(wins, m)
+		}
+		b.Undo()
+	}
+	return wins
+}
+
+func TestBlocksWinningMove(t *testing.T) {
+	s := New(Options{HashMB: 16})
+	for _, p := range readPuzzles(t, "GameAI_BlockWinningMoveIsBestMoveTest.csv") {
+		g := mustGame(t, p.game)
+		got, res := solve(t, s, g, p.depth)
+		if got == p.move {
+			continue
+		}
+		// Another move is as good if it leaves the opponent no win in one.
+		b := g.Board()
+		b.Apply(res.Move)
+		if wins := winsNow(b); len(wins) > 0 {
+			t.Errorf("line %d: depth %d: got %s, which lets %s win; want %s", p.line, p.depth, got, b.MoveString(wins[0]), p.move)
+		}
+	}
+}
+
+// randomPositions plays random games and returns positions along them, each as a GameString.
+func randomPositions(t testing.TB, seed uint64, games, maxPlies int, types []rules.GameType) []string {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, 99))
+	var out []string
+	for i := range games {
+		g := rules.NewGame(types[i%len(types)])
+		plies := 4 + rng.IntN(maxPlies)
+		for range plies {
+			moves := g.ValidMoves()
+			if len(moves) == 0 {
+				break
+			}
+			if err := g.PlayMove(moves[rng.IntN(len(moves))]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !g.State().IsOver() {
+			out = append(out, g.GameString())
+		}
+	}
+	return out
+}
+
+// positionsWithWin plays random games until each reaches a position where the side to move
+// can win at once, and returns those positions.
+func positionsWithWin(t testing.TB, seed uint64, want int) []*rules.Game {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, 5))
+	var out []*rules.Game
+	for game := 0; len(out) < want && game < 50*want; game++ {
+		g := rules.NewGame(rules.GameTypes[game%len(rules.GameTypes)])
+		for ply := 0; ply < 300 && !g.State().IsOver(); ply++ {
+			if len(winsNow(g.Board())) > 0 {
+				out = append(out, g)
+				break
+			}
+			moves := g.ValidMoves()
+			if err := g.PlayMove(moves[rng.IntN(len(moves))]); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if len(out) < want {
+		t.Fatalf("only %d positions with a win in one", len(out))
+	}
+	return out
+}
+
+// TestFindsWinInOne searches random positions that have a winning move at depths 1 and 3:
+// the search must play a win, and score it as a win next move.
+func TestFindsWinInOne(t *testing.T) {
+	s := New(Options{HashMB: 8})
+	n := 40
+	if testing.Short() {
+		n = 12
+	}
+	for _, g := range positionsWithWin(t, 7, n) {
+		wins := winsNow(g.Board())
+		for _, depth := range []int{1, 3} {
+			_, res := solve(t, s, g, depth)
+			if !slices.Contains(wins, res.Move) || res.Score != Mate-1 {
+				t.Errorf("%s: depth %d: got %s score %d; want one of %d wins, score %d", g.GameString(), depth, g.MoveString(res.Move), res.Score, len(wins), Mate-1)
+			}
+		}
+		// With a time limit too: a proven win ends the search at once.
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		res := s.Search(ctx, g.Board(), Limits{})
+		cancel()
+		if !slices.Contains(wins, res.Move) {
+			t.Errorf("%s: timed search: got %s; want a win", g.GameString(), g.MoveString(res.Move))
+		}
+	}
+}
+
+// TestDeterministic: the same position searched to the same depth gives the same move, score
+// and tree, whatever was searched before, once the searcher is cleared.
+func TestDeterministic(t *testing.T) {
+	positions := randomPositions(t, 11, 6, 40, []rules.GameType{rules.Base, rules.BaseMLP})
+	s := New(Options{HashMB: 8})
+	depth := 3
+	first := make([]Result, len(positions))
+	for i, gs := range positions {
+		_, first[i] = solve(t, s, mustGame(t, gs), depth)
+	}
+	other := New(Options{HashMB: 4})
+	for i := len(positions) - 1; i >= 0; i-- {
+		for _, srch := range []*Searcher{s, other} {
+			_, res := solve(t, srch, mustGame(t, positions[i]), depth)
+			if res.Move != first[i].Move || res.Score != first[i].Score || res.Nodes != first[i].Nodes {
+				t.Errorf("%s: depth %d: got %x/%d/%d nodes, first time %x/%d/%d", positions[i], depth,
+					res.Move, res.Score, res.Nodes, first[i].Move, first[i].Score, first[i].Nodes)
+			}
+		}
+	}
+}
+
+// TestSearchLeavesBoard: a search restores the board it was given.
+func TestSearchLeavesBoard(t *testing.T) {
+	s := New(Options{HashMB: 4})
+	for _, gs := range randomPositions(t, 13, 8, 60, rules.GameTypes) {
+		g := mustGame(t, gs)
+		b := g.Board()
+		h, ply := b.Hash(), b.Ply()
+		s.Search(context.Background(), b, Limits{Depth: 3})
+		if b.Hash() != h || b.Ply() != ply || g.MoveString(b.GenerateMoves(nil)[0]) == "" {
+			t.Fatalf("%s: board changed by the search", gs)
+		}
+	}
+}
+
+// TestAlwaysAnswers: a search stopped before it starts, or after a few nodes, still returns
+// a legal move.
+func TestAlwaysAnswers(t *testing.T) {
+	s := New(Options{HashMB: 4})
+	done, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, gs := range randomPositions(t, 17, 10, 60, rules.GameTypes) {
+		g := mustGame(t, gs)
+		for _, run := range []func() Result{
+			func() Result { return s.Search(done, g.Board(), Limits{}) },
+			func() Result { return s.Search(context.Background(), g.Board(), Limits{Nodes: 10}) },
+		} {
+			res := run()
+			if !slices.Contains(g.ValidMoves(), res.Move) {
+				t.Fatalf("%s: got %x, not a legal move", gs, res.Move)
+			}
+		}
+	}
+	over := mustGame(t, "Base;BlackWins;White[7];wS1;bS1 wS1-;wQ \\wS1;bQ bS1/;wG1 -wQ;bG1 bQ-;wA1 wG1\\;bA1 bQ\\;wA2 \\wQ;bA2 \\bG1;wG2 wQ/;bG1 wG2\\")
+	if over.State() != rules.BlackWins {
+		t.Fatalf("state %v", over.State())
+	}
+	if res := s.Search(context.Background(), over.Board(), Limits{Depth: 2}); res.Move != rules.NoMove {
+		t.Fatalf("finished game: got %x, want NoMove", res.Move)
+	}
+}
+
+// TestDeadline: a search with a context deadline answers before it.
+func TestDeadline(t *testing.T) {
+	s := New(Options{HashMB: 16})
+	positions := randomPositions(t, 19, 4, 50, []rules.GameType{rules.BaseMLP})
+	for _, gs := range positions {
+		budget := 150 * time.Millisecond
+		ctx, cancel := context.WithTimeout(context.Background(), budget)
+		start := time.Now()
+		res := s.Search(ctx, mustGame(t, gs).Board(), Limits{})
+		elapsed := time.Since(start)
+		cancel()
+		if elapsed > budget {
+			t.Errorf("%s: answered after %v, budget %v", gs, elapsed, budget)
+		}
+		if res.Move == rules.NoMove {
+			t.Errorf("%s: no move", gs)
+		}
+	}
+}
+
+func TestMateScores(t *testing.T) {
+	for _, tc := range []struct {
+		score, plies int
+		ok           bool
+	}{{Mate - 1, 1, true}, {-(Mate - 4), 4, true}, {500, 0, false}, {-MateBound + 1, 0, false}} {
+		plies, ok := IsMate(tc.score)
+		if plies != tc.plies || ok != tc.ok {
+			t.Errorf("IsMate(%d) = %d, %v; want %d, %v", tc.score, plies, ok, tc.plies, tc.ok)
+		}
+	}
+	for _, score := range []int{Mate - 3, -(Mate - 7), 123, -45} {
+		for _, ply := range []int{0, 1, 5} {
+			if got := scoreFromTT(scoreToTT(score, ply), ply); got != score {
+				t.Errorf("TT round trip of %d at ply %d: %d", score, ply, got)
+			}
+		}
+	}
+}
