@@ -1,0 +1,261 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"hivearbiter/arbiter"
+	"hivearbiter/configs"
+)
+
+const matchUsage = `match [-config FILE] -engine cmd=PROG [name=N] [tc=B+I|st=S|depth=N] [option.NAME=V]... -engine ... [flags]
+
+Plays a match, gauntlet or round-robin between UHP engines and reports the results.
+Command-line settings override those of -config. Engine settings (after -engine or -each):
+  cmd=PROG name=NAME dir=DIR arg=ARG env=KEY=VALUE builtin=hivebot
+  tc=BASE+INC (a game clock, seconds) | st=SECONDS (per move) | depth=N
+  margin=SECONDS fractional=true|false option.NAME=VALUE
+Multi-word flags:
+  -openings file=FILE order=sequential|random start=N plies=N
+  -sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 model=normalized|logistic`
+
+// multiWordFlags take the key=value words that follow them, as fastchess and cutechess-cli do.
+var multiWordFlags = map[string]bool{"engine": true, "each": true, "openings": true, "sprt": true}
+
+// splitMultiWord separates the multi-word flags from the ordinary ones.
+func splitMultiWord(args []string) (rest []string, groups map[string][][]string) {
+	groups = make(map[string][][]string)
+	for i := 0; i < len(args); i++ {
+		name := strings.TrimLeft(args[i], "-")
+		if !strings.HasPrefix(args[i], "-") || !multiWordFlags[name] {
+			rest = append(rest, args[i])
+			continue
+		}
+		var words []string
+		for i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") && strings.Contains(args[i+1], "=") {
+			i++
+			words = append(words, args[i])
+		}
+		groups[name] = append(groups[name], words)
+	}
+	return rest, groups
+}
+
+// builtinResolver runs bundled engines from the arbiter's own binary, so no second build step
+// is needed: "hivebot" becomes "<this binary> hivebot".
+func builtinResolver(name string) ([]string, error) {
+	if name != "hivebot" {
+		return nil, fmt.Errorf("unknown built-in engine %q (the bundled engine is hivebot)", name)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("cannot find the arbiter's own binary to run hivebot: %w", err)
+	}
+	return []string{exe, "hivebot"}, nil
+}
+
+func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	cfg, err := matchConfig(args, stderr)
+	if err != nil {
+		return err
+	}
+	hint := "arbiter match " + quoteArgs(args)
+	return playTournament(ctx, cfg, hint, stdout)
+}
+
+// matchConfig builds the tournament configuration from a -config file and the flags.
+func matchConfig(args []string, stderr io.Writer) (arbiter.Config, error) {
+	rest, groups := splitMultiWord(args)
+	fs := newFlagSet("match", matchUsage, stderr)
+	var (
+		configFile  = fs.String("config", "", "TOML configuration `file` (see configs/)")
+		format      = fs.String("format", "", "tournament format: match, gauntlet or round-robin")
+		tournament  = fs.String("tournament", "", "same as -format")
+		seeds       = fs.Int("seeds", 0, "gauntlet: number of engines at the front that play all others")
+		rounds      = fs.Int("rounds", 0, "rounds: each pairing plays one game pair per round")
+		games       = fs.Int("games", 0, "games per pairing and round: 2 (a pair, colours swapped) or 1")
+		concurrency = fs.Int("concurrency", 0, "games played at once")
+		gameType    = fs.String("gametype", "", "GameTypeString, e.g. Base+MLP")
+		seed        = fs.Int64("seed", 0, "seed of the schedule and the random openings")
+		out         = fs.String("out", "", "JSON Lines file of game records; the same file resumes the run")
+		pgnOut      = fs.String("pgnout", "", "write every game to this PGN `file` (MzingaViewer format)")
+		jsonOut     = fs.String("json", "", "write a JSON summary of the results to this `file` at the end")
+		transcripts = fs.String("transcripts", "", "write each engine's conversation to a file in this `dir`")
+		repetitions = fs.Int("repetitions", -1, "draw when a position occurs this many times (0: never)")
+		maxPlies    = fs.Int("maxplies", -1, "draw after this many plies (0: no limit)")
+		interval    = fs.Int("ratinginterval", -1, "print the result block every N game pairs (0: at the end only)")
+		event       = fs.String("event", "", "event name for the PGN")
+		strict      = fs.Bool("strict", false, "exit with code 5 when any engine misbehaves")
+	)
+	fs.Func("each", "engine settings applied to every engine (key=value words)", func(string) error { return nil })
+	fs.Func("engine", "an engine (key=value words); give one -engine per engine", func(string) error { return nil })
+	fs.Func("openings", "openings: file=F order=sequential|random start=N plies=N", func(string) error { return nil })
+	fs.Func("sprt", "SPRT: elo0=E elo1=E alpha=A beta=B model=normalized|logistic", func(string) error { return nil })
+	if err := parseFlags(fs, rest); err != nil {
+		return arbiter.Config{}, err
+	}
+	if fs.NArg() > 0 {
+		return arbiter.Config{}, usageError{fmt.Errorf("unexpected argument %q (engine settings follow -engine)", fs.Arg(0))}
+	}
+	var cfg arbiter.Config
+	if *configFile != "" {
+		var err error
+		if cfg, err = configs.LoadFile(*configFile, builtinResolver); err != nil {
+			return cfg, usageError{err}
+		}
+	}
+	var each []string
+	for _, words := range groups["each"] {
+		each = append(each, words...)
+	}
+	if len(groups["engine"]) > 0 {
+		cfg.Engines = nil
+		for _, words := range groups["engine"] {
+			e, err := configs.ParseEngine(configs.MergeEngine(each, words), builtinResolver)
+			if err != nil {
+				return cfg, usageError{err}
+			}
+			cfg.Engines = append(cfg.Engines, e)
+		}
+	} else if len(each) > 0 {
+		return cfg, usageError{errors.New("-each needs engines given with -engine")}
+	}
+	if len(cfg.Engines) == 0 {
+		return cfg, usageError{errors.New("no engines: give -config FILE or one -engine cmd=... per engine (see arbiter match -h)")}
+	}
+	for _, words := range groups["openings"] {
+		if err := applyOpenings(&cfg.Openings, words); err != nil {
+			return cfg, usageError{err}
+		}
+	}
+	for _, words := range groups["sprt"] {
+		s, err := parseSPRT(words)
+		if err != nil {
+			return cfg, usageError{err}
+		}
+		cfg.SPRT = s
+	}
+	if *tournament != "" && *format == "" {
+		*format = *tournament
+	}
+	if *format != "" {
+		f, err := arbiter.ParseFormat(*format)
+		if err != nil {
+			return cfg, usageError{err}
+		}
+		cfg.Format = f
+	}
+	setInt := func(dst *int, v int) {
+		if v > 0 {
+			*dst = v
+		}
+	}
+	setInt(&cfg.Seeds, *seeds)
+	setInt(&cfg.Rounds, *rounds)
+	setInt(&cfg.GamesPerPairing, *games)
+	setInt(&cfg.Concurrency, *concurrency)
+	if *repetitions >= 0 {
+		cfg.Adjudication.Repetitions = *repetitions
+	}
+	if *maxPlies >= 0 {
+		cfg.Adjudication.MaxPlies = *maxPlies
+	}
+	if *interval >= 0 {
+		cfg.RatingInterval = *interval
+	}
+	setString := func(dst *string, v string) {
+		if v != "" {
+			*dst = v
+		}
+	}
+	setString(&cfg.GameType, *gameType)
+	setString(&cfg.Out, *out)
+	setString(&cfg.PGNOut, *pgnOut)
+	setString(&cfg.JSONOut, *jsonOut)
+	setString(&cfg.TranscriptDir, *transcripts)
+	setString(&cfg.Event, *event)
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "seed" {
+			cfg.Seed = *seed
+		}
+	})
+	cfg.Strict = cfg.Strict || *strict
+	if err := cfg.Normalize(); err != nil {
+		return cfg, usageError{err}
+	}
+	return cfg, nil
+}
+
+func applyOpenings(o *arbiter.Openings, words []string) error {
+	for _, w := range words {
+		k, v, _ := strings.Cut(w, "=")
+		switch k {
+		case "file":
+			o.File = v
+		case "order":
+			o.Order = v
+		case "start", "plies":
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 {
+				return fmt.Errorf("-openings %s: want a whole number", w)
+			}
+			if k == "start" {
+				o.Start = n
+			} else {
+				o.RandomPlies = n
+			}
+		case "format":
+			// The format follows from the file name (.pgn or a GameString per line).
+		default:
+			return fmt.Errorf("-openings: unknown setting %q (known: file, order, start, plies)", k)
+		}
+	}
+	return nil
+}
+
+func parseSPRT(words []string) (*arbiter.SPRTConfig, error) {
+	s := &arbiter.SPRTConfig{}
+	for _, w := range words {
+		k, v, _ := strings.Cut(w, "=")
+		if k == "model" {
+			s.Model = v
+			continue
+		}
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return nil, fmt.Errorf("-sprt %s: want a number", w)
+		}
+		switch k {
+		case "elo0":
+			s.Elo0 = f
+		case "elo1":
+			s.Elo1 = f
+		case "alpha":
+			s.Alpha = f
+		case "beta":
+			s.Beta = f
+		default:
+			return nil, fmt.Errorf("-sprt: unknown setting %q (known: elo0, elo1, alpha, beta, model)", k)
+		}
+	}
+	return s, nil
+}
+
+// quoteArgs writes arguments back as a shell command line, for the resume hint.
+func quoteArgs(args []string) string {
+	q := make([]string, len(args))
+	for i, a := range args {
+		if a == "" || strings.ContainsAny(a, " \t\"'\\$`*?;&|<>()") {
+			q[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		} else {
+			q[i] = a
+		}
+	}
+	return strings.Join(q, " ")
+}

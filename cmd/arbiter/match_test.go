@@ -1,0 +1,134 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"hivearbiter/results"
+)
+
+// fakeEngineArgs is an -engine specification running the test binary as a fake UHP engine.
+func fakeEngineArgs(name, scenario string) []string {
+	return []string{"-engine", "cmd=" + os.Args[0], "name=" + name, "env=FAKE_UHP=" + scenario, "env=FAKE_UHP_SEED=7"}
+}
+
+func playMatch(t *testing.T, args ...string) ([]results.Record, string, error) {
+	t.Helper()
+	return playMatchTo(t, filepath.Join(t.TempDir(), "games.jsonl"), args...)
+}
+
+func playMatchTo(t *testing.T, out string, args ...string) ([]results.Record, string, error) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	err := run(context.Background(), append([]string{"match", "-out", out}, args...), &stdout, &stderr)
+	recs, rerr := results.ReadFile(out)
+	if rerr != nil && err == nil {
+		t.Fatalf("reading records: %v", rerr)
+	}
+	return recs, stdout.String() + stderr.String(), err
+}
+
+// TestMatchTerminationsEndToEnd plays real engine processes that misbehave, through the whole
+// stack: process, UHP client, game, adjudication, record.
+func TestMatchTerminationsEndToEnd(t *testing.T) {
+	tests := []struct {
+		scenario string
+		reason   results.Reason
+		detail   string
+	}{
+		{"crash@4", results.ReasonCrash, "exit status 101"},
+		{"hang@4", results.ReasonTimeForfeit, "loses on time"},
+		{"hang-hard@4", results.ReasonTimeForfeit, "loses on time"},
+		{"garbage@4", results.ReasonTimeForfeit, ""},
+		{"illegal@4", results.ReasonIllegalMove, "wQ wQ"},
+		{"pass@4", results.ReasonIllegalPass, "passed although"},
+		{"desync@4", results.ReasonDesync, "differs from the referee's"},
+		{"crash-play@4", results.ReasonCrash, ""},
+		{"hang-play@4", results.ReasonStall, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.scenario, func(t *testing.T) {
+			t.Parallel()
+			args := append(fakeEngineArgs("good", "random"), fakeEngineArgs("bad", tc.scenario)...)
+			args = append(args, "-each", "st=0.3", "fractional=true", "margin=0.1", "-rounds", "1", "-openings", "plies=2")
+			recs, output, err := playMatch(t, args...)
+			if err != nil {
+				t.Fatalf("match failed: %v\n%s", err, output)
+			}
+			if len(recs) != 2 {
+				t.Fatalf("%d records, want 2\n%s", len(recs), output)
+			}
+			for _, r := range recs {
+				if r.Reason != tc.reason || r.ScoreOf("bad") != 0 {
+					t.Errorf("game %d: %s %s {%s}, want bad to lose by %s", r.Game, r.Result, r.Reason, r.Detail, tc.reason)
+				}
+				if !strings.Contains(r.Detail, tc.detail) {
+					t.Errorf("game %d: detail %q lacks %q", r.Game, r.Detail, tc.detail)
+				}
+			}
+			if !strings.Contains(output, "Finished game 2 (") {
+				t.Errorf("no per-game line in the output:\n%s", output)
+			}
+		})
+	}
+}
+
+// TestMatchKilledAndResumed kills the arbiter outright in the middle of a run and resumes it:
+// the records must hold exactly the scheduled games, none twice.
+func TestMatchKilledAndResumed(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "games.jsonl")
+	args := append([]string{"match", "-out", out, "-rounds", "6", "-concurrency", "2", "-openings", "plies=2", "-maxplies", "60",
+		"-each", "st=0.05", "fractional=true"}, append(fakeEngineArgs("a", "random"), fakeEngineArgs("b", "random")...)...)
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "ARBITER_TEST_MAIN=1")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		recs, _ := results.ReadFile(out)
+		if len(recs) >= 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatal("the arbiter recorded no games in 60 s")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	before, _ := results.ReadFile(out)
+	if len(before) >= 12 {
+		t.Fatalf("the run finished before it could be killed (%d games): the test proves nothing", len(before))
+	}
+	var stdout, stderr bytes.Buffer
+	if err := run(context.Background(), args[0:], &stdout, &stderr); err != nil {
+		t.Fatalf("resume failed: %v\n%s%s", err, stdout.String(), stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "Resuming run") {
+		t.Errorf("the resumed run did not say it resumed:\n%s", stdout.String())
+	}
+	recs, err := results.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[int]bool{}
+	for _, r := range recs {
+		if seen[r.Game] {
+			t.Fatalf("game %d recorded twice", r.Game)
+		}
+		seen[r.Game] = true
+	}
+	if len(recs) != 12 {
+		t.Fatalf("%d records after resume, want exactly the 12 scheduled", len(recs))
+	}
+}

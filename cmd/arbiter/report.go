@@ -1,0 +1,78 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"hivearbiter/arbiter"
+	"hivearbiter/results"
+)
+
+// writeReport prints the result tables for the records of a tournament so far: the fastchess
+// result block for two engines, the field table and maximum-likelihood ratings for more, and at
+// the end the engines' misbehaviour counts and the SPRT conclusion.
+func writeReport(w io.Writer, t *arbiter.Tournament, recs []results.Record, final bool) {
+	cfg := t.Config()
+	names := make([]string, len(cfg.Engines))
+	for i, e := range cfg.Engines {
+		names[i] = e.Name
+	}
+	tally := results.NewTally(recs, names)
+	sprt := t.SPRTOf(recs)
+	if len(names) == 2 {
+		info := results.MatchInfo{TimeControl: timeControls(cfg), GameType: cfg.GameType, Openings: openingsDescription(cfg.Openings)}
+		if sprt != nil {
+			info.SPRT = &results.SPRTLine{LLR: sprt.LLR, Lower: sprt.Lower, Upper: sprt.Upper, Elo0: sprt.Test.Elo0, Elo1: sprt.Test.Elo1}
+		}
+		results.WriteMatchBlock(w, tally.Pairing(names[0], names[1]), info)
+	} else {
+		fmt.Fprintf(w, "Results after %d games (%s, %s):\n", len(recs), timeControls(cfg), cfg.GameType)
+		results.WriteFieldTable(w, tally)
+		if ratings, err := results.FitRatings(tally, recs); err == nil {
+			results.WriteRatingTable(w, tally, ratings)
+		} else {
+			fmt.Fprintf(w, "No maximum-likelihood ratings yet: %v\n", err)
+		}
+	}
+	if !final {
+		return
+	}
+	if err := results.WriteFaults(w, tally); err != nil {
+		fmt.Fprintf(w, "faults table: %v\n", err)
+	}
+	if sprt != nil {
+		verdict := "was inconclusive"
+		switch sprt.Decision {
+		case arbiter.AcceptH1:
+			verdict = "completed - H1 was accepted"
+		case arbiter.AcceptH0:
+			verdict = "completed - H0 was accepted"
+		}
+		fmt.Fprintf(w, "SPRT ([%.2f, %.2f], %s) %s after %d game pairs\n", sprt.Test.Elo0, sprt.Test.Elo1, sprt.Test.Model, verdict, sprt.Pairs)
+	}
+	fmt.Fprintf(w, "Finished %s: %d games recorded in %s\n", cfg.Format, len(recs), cfg.Out)
+}
+
+// timeControls describes the engines' time controls: one if they agree, else all of them.
+func timeControls(cfg arbiter.Config) string {
+	var tcs []string
+	for _, e := range cfg.Engines {
+		tc := e.Time.String()
+		if len(tcs) == 0 || tcs[len(tcs)-1] != tc {
+			tcs = append(tcs, tc)
+		}
+	}
+	return strings.Join(tcs, " - ")
+}
+
+func openingsDescription(o arbiter.Openings) string {
+	switch {
+	case o.File != "":
+		return filepath.Base(o.File)
+	case o.RandomPlies > 0:
+		return fmt.Sprintf("random %d-ply openings", o.RandomPlies)
+	}
+	return "empty board"
+}

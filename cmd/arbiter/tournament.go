@@ -1,0 +1,98 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"hivearbiter/arbiter"
+	"hivearbiter/results"
+)
+
+// playTournament runs a tournament to its end (or resumes it) and turns its outcome into the
+// arbiter's exit code.
+func playTournament(ctx context.Context, cfg arbiter.Config, resumeHint string, stdout io.Writer) error {
+	t, err := arbiter.NewTournament(cfg)
+	if err != nil {
+		var ce *arbiter.ConfigError
+		var oe *arbiter.OpeningError
+		if errors.As(err, &ce) || errors.As(err, &oe) {
+			return usageError{err}
+		}
+		return err
+	}
+	cfg = t.Config()
+	t.Console = stdout
+	t.ResumeHint = resumeHint
+	t.Report = func(w io.Writer, recs []results.Record, final bool) { writeReport(w, t, recs, final) }
+	fmt.Fprintf(stdout, "Hive Arbiter %s: %s of %d games (%s), run %s, records in %s\n",
+		arbiter.Version, cfg.Format, t.Schedule().Len(), cfg.GameType, t.Run(), cfg.Out)
+	out, err := t.Play(ctx)
+	if err != nil {
+		var se *arbiter.EngineStartError
+		if errors.As(err, &se) {
+			return exitWith(exitEngines, "%v", err)
+		}
+		return err
+	}
+	if cfg.JSONOut != "" {
+		if err := writeSummaryFile(cfg.JSONOut, summaryOf(t, out)); err != nil {
+			return err
+		}
+	}
+	if out.Interrupted {
+		return exitWith(exitInterrupted, "")
+	}
+	if cfg.Strict {
+		if n := countFaults(out.Records); n > 0 {
+			return exitWith(exitEngines, "strict: %d games ended by engine misbehaviour", n)
+		}
+	}
+	if out.SPRT != nil {
+		switch out.SPRT.Decision {
+		case arbiter.AcceptH0:
+			return exitWith(exitH0, "")
+		case arbiter.Continue:
+			return exitWith(exitInconclusive, "")
+		}
+	}
+	return nil
+}
+
+// countFaults counts the games that ended by a player's misbehaviour.
+func countFaults(recs []results.Record) int {
+	n := 0
+	for _, r := range recs {
+		if r.Reason.IsFault() {
+			n++
+		}
+	}
+	return n
+}
+
+// summaryOf builds the JSON summary of a run's outcome.
+func summaryOf(t *arbiter.Tournament, out *arbiter.Outcome) *results.Summary {
+	cfg := t.Config()
+	names := make([]string, len(cfg.Engines))
+	for i, e := range cfg.Engines {
+		names[i] = e.Name
+	}
+	status := "finished"
+	var sprt *results.SPRTSummary
+	if s := out.SPRT; s != nil {
+		sprt = sprtSummaryOf(s.Test, s.LLR, s.Pairs)
+		switch s.Decision {
+		case arbiter.AcceptH1:
+			status = "H1"
+		case arbiter.AcceptH0:
+			status = "H0"
+		default:
+			status = "inconclusive"
+		}
+	}
+	if out.Interrupted {
+		status = "interrupted"
+	}
+	return results.NewSummary(status, results.NewTally(out.Records, names), out.Records, sprt)
+}
