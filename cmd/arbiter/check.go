@@ -30,7 +30,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var words, rest []string
 	for i := 0; i < len(args); i++ {
 		if a := args[i]; (a == "-engine" || a == "--engine") && i+1 < len(args) {
-			if next := args[i+1]; strings.Contains(strings.Fields(next+" x")[0], "=") {
+			if next := args[i+1]; strings.Contains(strings.Fields(next + " x")[0], "=") {
 				for i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") && strings.Contains(args[i+1], "=") {
 					i++
 					words = append(words, args[i])
