@@ -55,6 +55,15 @@ func fakeEngine(scenario string) {
 	default:
 		say("id Fake v1", "Mosquito;Ladybug;Pillbug", "ok")
 	}
+	switch scenario {
+	case "exits-on-own":
+		return
+	case "stderr-flood":
+		line := strings.Repeat("e", 1000) + "\n"
+		for range 20000 { // 20 MB: more than any pipe buffer
+			os.Stderr.WriteString(line)
+		}
+	}
 	if scenario == "child" {
 		// A child that would outlive the engine if only the engine were killed.
 		c := exec.Command("sleep", "300")
@@ -79,6 +88,9 @@ func fakeEngine(scenario string) {
 		case cmd == "play wQ":
 			say("invalidmove You can't play your Queen Bee on your first turn.", "ok")
 		case strings.HasPrefix(cmd, "play "):
+			if scenario == "hang-play" {
+				time.Sleep(time.Hour)
+			}
 			if scenario == "crash-play" {
 				fmt.Fprintln(os.Stderr, "panic: index out of range")
 				os.Exit(2)
@@ -103,8 +115,14 @@ func fakeEngine(scenario string) {
 			case "no-ok":
 				say("wS1")
 				os.Exit(0)
+			case "garbage":
+				for {
+					out.WriteString("\x00\x07 garbage \xff\n")
+					out.Flush()
+					time.Sleep(time.Millisecond)
+				}
 			case "long-line":
-				out.WriteString(strings.Repeat("x", 1<<20))
+				out.WriteString(strings.Repeat("x", 10<<20))
 				out.Flush()
 				time.Sleep(time.Hour)
 			default:
@@ -296,7 +314,7 @@ func TestOverLongLine(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 	if grew := int64(after.HeapAlloc) - int64(before.HeapAlloc); grew > 512<<10 {
-		t.Errorf("heap grew by %d bytes reading a 1 MiB line with a 4 KiB limit", grew)
+		t.Errorf("heap grew by %d bytes reading a 10 MiB line with a 4 KiB limit", grew)
 	}
 }
 
@@ -405,4 +423,68 @@ func TestNoGoroutineOutlivesItsEngine(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	t.Fatalf("%d goroutines before, %d after", before, runtime.NumGoroutine())
+}
+
+func TestHangDuringPlay(t *testing.T) {
+	e, err := start(t, "hang-play")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	begin := time.Now()
+	_, err = e.Play(ctx, "wS1")
+	var te *TimeoutError
+	if !errors.As(err, &te) || te.Command != "play wS1" {
+		t.Fatalf("got %v", err)
+	}
+	if took := time.Since(begin); took > 200*time.Millisecond+e.cfg.GraceTimeout {
+		t.Errorf("took %v", took)
+	}
+	select {
+	case <-e.exited:
+	case <-time.After(2 * time.Second):
+		t.Fatal("the hung engine was not killed")
+	}
+}
+
+func TestGarbageLinesWithoutOK(t *testing.T) {
+	e, err := start(t, "garbage")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	_, err = e.BestMove(ctx, Limit{Time: time.Second})
+	var te *TimeoutError
+	if !errors.As(err, &te) {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestStderrFloodDoesNotBlock(t *testing.T) {
+	e, err := start(t, "stderr-flood", func(c *Config) { c.StartTimeout = 10 * time.Second })
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if _, err := e.NewGame(ctx, "Base"); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(e.Stderr()); n == 0 || n > stderrLines {
+		t.Errorf("kept %d stderr lines, want between 1 and %d", n, stderrLines)
+	}
+}
+
+func TestEngineExitsOnItsOwn(t *testing.T) {
+	e, err := start(t, "exits-on-own")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.NewGame(context.Background(), "Base")
+	var ee *ExitError
+	if !errors.As(err, &ee) || ee.ExitCode != 0 {
+		t.Fatalf("got %v", err)
+	}
 }
