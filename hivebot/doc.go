@@ -1,0 +1,19 @@
+// Package hivebot is the reference Hive engine: a complete UHP engine (the protocol from
+// package uhpengine, the rules from package rules, the search from package search) that a
+// user can play against, that the arbiter's tests and demos play real games with, and that
+// engine authors can measure themselves against.
+//
+// Strength comes in profiles, chosen by flag (-profile) or option (Profile):
+//
+//	random  a uniformly random legal move (seeded by -seed)
+//	weak    a 2-ply search
+//	medium  a 3-ply search
+//	strong  iterative deepening until the time limit (the default)
+//
+// A MaxDepth option (flag -depth) caps every profile's search. A search that ends by depth
+// rather than time starts from an empty transposition table, so the same position at the
+// same depth always gives the same move.
+//
+// Main is the whole program: cmd/hivebot wraps it, and the arbiter binary runs it as a hidden
+// subcommand so that matches between profiles run hivebot as a real engine process.
+package hivebot

@@ -1,0 +1,92 @@
+package hivebot
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"time"
+
+	"hivearbiter/search"
+	"hivearbiter/uhpengine"
+)
+
+const usage = `usage: hivebot [flags]
+
+hivebot is a Hive engine that speaks the Universal Hive Protocol (UHP) on standard
+input and output. Ctrl-C (SIGINT) stops a running bestmove or perft, which then
+answers at once; "exit" or the end of input ends the engine.
+
+Flags:
+`
+
+// Main runs hivebot with command-line arguments args (without the program name) on the given
+// streams, and returns the exit status: 0 after "exit" or the end of input, 2 for bad flags,
+// 1 if the conversation broke (output failed, or ctx ended).
+func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("hivebot", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	profile := fs.String("profile", Strong.String(), "strength: random, weak (2 plies), medium (3 plies) or strong (iterative deepening to the time limit)")
+	depth := fs.Int("depth", 0, "cap every search at this many plies (0: no cap)")
+	hash := fs.Int("hash", 0, fmt.Sprintf("transposition table size in MB (0: %d)", search.DefaultHashMB))
+	threads := fs.Int("threads", 1, "search threads (accepted for compatibility; the search uses one)")
+	seed := fs.Uint64("seed", 0, "seed for the random profile (0: from the clock)")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, usage)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "hivebot: unexpected arguments %q\n", fs.Args())
+		fs.Usage()
+		return 2
+	}
+	p, err := ParseProfile(*profile)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 2
+	}
+	if *depth < 0 || *hash < 0 || *threads < 1 {
+		fmt.Fprintln(stderr, "hivebot: -depth and -hash must not be negative, -threads must be at least 1")
+		return 2
+	}
+	if *seed == 0 {
+		*seed = uint64(time.Now().UnixNano())
+	}
+	engine := New(Config{Profile: p, MaxDepth: *depth, HashMB: *hash, Threads: *threads, Seed: *seed})
+	server := uhpengine.NewServer(engine)
+
+	// Ctrl-C interrupts the running command, as it does in Mzinga, rather than the engine.
+	interrupts := make(chan os.Signal, 1)
+	signal.Notify(interrupts, os.Interrupt)
+	defer signal.Stop(interrupts)
+	stop := make(chan struct{})
+	watcher := make(chan struct{})
+	go func() {
+		defer close(watcher)
+		for {
+			select {
+			case <-interrupts:
+				server.Interrupt()
+			case <-stop:
+				return
+			}
+		}
+	}()
+	err = server.Serve(ctx, stdin, stdout)
+	close(stop)
+	<-watcher
+	if err != nil {
+		fmt.Fprintf(stderr, "hivebot: %v\n", err)
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,124 @@
+package hivebot
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+
+	"hivearbiter/rules"
+	"hivearbiter/uhpengine"
+)
+
+// matchPlies is where a mini-match game is adjudicated a draw.
+const matchPlies = 300
+
+// playGame plays one game between two engines from a start (a GameTypeString or GameString),
+// refereed by a rules.Game that checks every move, and returns how it ended.
+func playGame(t *testing.T, white, black *Engine, start string) rules.GameState {
+	t.Helper()
+	ctx := context.Background()
+	referee, err := rules.ParseGameString(start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range []*Engine{white, black} {
+		if _, err := e.NewGame(ctx, start); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for referee.Ply() < matchPlies && !referee.State().IsOver() {
+		mover := white
+		if referee.ToMove() == rules.Black {
+			mover = black
+		}
+		move, err := mover.BestMove(ctx, uhpengine.Limit{})
+		if err != nil {
+			t.Fatalf("%s: bestmove: %v", referee.GameString(), err)
+		}
+		if err := referee.Play(move); err != nil {
+			t.Fatalf("%s: %s played %q: %v", referee.GameString(), mover.profile, move, err)
+		}
+		for _, e := range []*Engine{white, black} {
+			if _, err := e.Play(ctx, move); err != nil {
+				t.Fatalf("%s: replaying %q: %v", referee.GameString(), move, err)
+			}
+		}
+	}
+	return referee.State()
+}
+
+// points is what the side of colour c scored in a finished game: 2 for a win, 1 for a draw.
+func points(st rules.GameState, c rules.Color) int {
+	switch {
+	case st == rules.WhiteWins && c == rules.White, st == rules.BlackWins && c == rules.Black:
+		return 2
+	case st == rules.WhiteWins, st == rules.BlackWins:
+		return 0
+	}
+	return 1
+}
+
+// randomOpening plays a few random plies from the start of a game type and returns the
+// GameString, so that two deterministic engines play different games.
+func randomOpening(t *testing.T, gt rules.GameType, plies int, rng *rand.Rand) string {
+	t.Helper()
+	g := rules.NewGame(gt)
+	for range plies {
+		moves := g.ValidMoves()
+		if err := g.PlayMove(moves[rng.IntN(len(moves))]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return g.GameString()
+}
+
+// TestWeakBeatsRandom: the weak profile wins every game against random moves.
+func TestWeakBeatsRandom(t *testing.T) {
+	games := 4
+	if testing.Short() {
+		games = 2
+	}
+	for i := range games {
+		weak := New(Config{Profile: Weak, HashMB: 4})
+		random := New(Config{Profile: Random, Seed: uint64(i + 1)})
+		white, black, weakColor := weak, random, rules.White
+		if i%2 == 1 {
+			white, black, weakColor = random, weak, rules.Black
+		}
+		st := playGame(t, white, black, rules.BaseMLP.String())
+		t.Logf("game %d: weak as %v: %v after %d plies", i, weakColor, st, weak.game.Ply())
+		if points(st, weakColor) != 2 {
+			t.Errorf("game %d: weak as %v did not win: %v", i, weakColor, st)
+		}
+	}
+}
+
+// TestMediumBeatsWeak: over pairs of games from the same random openings, colours swapped,
+// the medium profile scores more than the weak one.
+func TestMediumBeatsWeak(t *testing.T) {
+	pairs := 3
+	if testing.Short() {
+		pairs = 1
+	}
+	rng := rand.New(rand.NewPCG(42, 42))
+	medium, weak := 0, 0
+	for i := range pairs {
+		start := randomOpening(t, rules.BaseMLP, 2, rng)
+		for _, mediumColor := range []rules.Color{rules.White, rules.Black} {
+			m := New(Config{Profile: Medium, HashMB: 8})
+			w := New(Config{Profile: Weak, HashMB: 8})
+			white, black := m, w
+			if mediumColor == rules.Black {
+				white, black = w, m
+			}
+			st := playGame(t, white, black, start)
+			t.Logf("pair %d: medium as %v: %v after %d plies", i, mediumColor, st, m.game.Ply())
+			medium += points(st, mediumColor)
+			weak += points(st, mediumColor.Opponent())
+		}
+	}
+	t.Logf("medium %d, weak %d (half points)", medium, weak)
+	if medium <= weak {
+		t.Errorf("medium scored %d half-points, weak %d: want medium ahead", medium, weak)
+	}
+}
