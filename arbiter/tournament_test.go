@@ -16,7 +16,7 @@ import (
 
 // fakeTournament configures a tournament of in-process fake players. An engine's Command names
 // its behaviour: "random" plays random legal moves; "FAULT@PLY" misbehaves from that ply on.
-func fakeTournament(t *testing.T, cfg Config) *Tournament {
+func fakeTournament(t testing.TB, cfg Config) *Tournament {
 	t.Helper()
 	if cfg.Out == "" {
 		cfg.Out = filepath.Join(t.TempDir(), "games.jsonl")
