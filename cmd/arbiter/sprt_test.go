@@ -1,0 +1,49 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestSPRTExitCodes plays SPRTs between engines of known strength (one loses every game by an
+// illegal move): with the good engine first the test accepts H1 (exit 0), with the bad engine
+// first it accepts H0 (exit 3, the regression signal), and the decision point is the same on a
+// rerun with the same seed.
+func TestSPRTExitCodes(t *testing.T) {
+	good, bad := fakeEngineArgs("good", "random"), fakeEngineArgs("bad", "illegal@2")
+	tests := []struct {
+		name    string
+		engines []string
+		code    int
+		verdict string
+	}{
+		{"H1", append(append([]string{}, good...), bad...), exitOK, "H1 was accepted"},
+		{"H0", append(append([]string{}, bad...), good...), exitH0, "H0 was accepted"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			games := -1
+			for range 2 {
+				out := filepath.Join(t.TempDir(), "sprt.jsonl")
+				args := append([]string{"match", "-out", out, "-rounds", "100", "-concurrency", "2", "-seed", "3",
+					"-openings", "plies=2", "-each", "st=0.2", "fractional=true", "-sprt", "elo0=0", "elo1=10"}, tc.engines...)
+				var stdout, stderr bytes.Buffer
+				err := run(context.Background(), args, &stdout, &stderr)
+				if code := exitCode(err, &stderr); code != tc.code {
+					t.Fatalf("exit code %d, want %d\n%s%s", code, tc.code, stdout.String(), stderr.String())
+				}
+				if !strings.Contains(stdout.String(), tc.verdict) {
+					t.Errorf("output lacks %q:\n%s", tc.verdict, stdout.String())
+				}
+				n := strings.Count(stdout.String(), "Finished game ")
+				if games >= 0 && n != games {
+					t.Errorf("the rerun stopped after %d games, the first run after %d", n, games)
+				}
+				games = n
+			}
+		})
+	}
+}
