@@ -273,7 +273,10 @@ func TestAlwaysAnswers(t *testing.T) {
 	}
 }
 
-// TestDeadline: a search with a context deadline answers before it.
+// TestDeadline: a search with a context deadline answers by it, within the 50 ms the issue
+// allows ("bestmove time 00:00:01 answers within 1 s plus 50 ms"): the search polls the clock
+// every few thousand nodes, which under the race detector on a loaded CI machine can land
+// just past the deadline.
 func TestDeadline(t *testing.T) {
 	s := New(Options{HashMB: 16})
 	positions := randomPositions(t, 19, 4, 50, []rules.GameType{rules.BaseMLP})
@@ -284,8 +287,8 @@ func TestDeadline(t *testing.T) {
 		res := s.Search(ctx, mustGame(t, gs).Board(), Limits{})
 		elapsed := time.Since(start)
 		cancel()
-		if elapsed > budget {
-			t.Errorf("%s: answered after %v, budget %v", gs, elapsed, budget)
+		if elapsed > budget+50*time.Millisecond {
+			t.Errorf("%s: answered after %v, budget %v plus 50 ms", gs, elapsed, budget)
 		}
 		if res.Move == rules.NoMove {
 			t.Errorf("%s: no move", gs)
