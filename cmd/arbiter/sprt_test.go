@@ -32,7 +32,7 @@ func TestSPRTExitCodes(t *testing.T) {
 			for range 2 {
 				out := filepath.Join(t.TempDir(), "sprt.jsonl")
 				args := append([]string{"match", "-out", out, "-rounds", "100", "-concurrency", "2", "-seed", "3",
-					"-openings", "plies=2", "-each", "st=0.2", "fractional=true", "-sprt", "elo0=0", "elo1=10"}, tc.engines...)
+					"-openings", "plies=2", "-each", "st=0.2", "fractional=true", "-sprt", "elo0=0", "elo1=100", "alpha=0.1", "beta=0.1"}, tc.engines...)
 				var stdout, stderr bytes.Buffer
 				err := run(context.Background(), args, &stdout, &stderr)
 				if code := exitCode(err, &stderr); code != tc.code {
