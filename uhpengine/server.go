@@ -6,93 +6,45 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
+	"os"
 	"strings"
 	"sync"
-	"time"
 )
 
-// Info is what the engine says about itself: an id such as "hivebot v0.1.0" and the expansions
-// it plays, such as Mosquito, Ladybug and Pillbug.
-type Info struct {
-	ID           string
-	Capabilities []string
-}
-
-// Limit bounds a search: a fixed depth, or a time. Both zero means until interrupted.
-type Limit struct {
-	Time  time.Duration
-	Depth int
-}
-
-// Option is one engine option: Name;Type;Value;Default[;Extra...], Extra being Min;Max for
-// numbers and the allowed values of an enum.
-type Option struct {
-	Name, Type, Value, Default string
-	Extra                      []string
-}
-
-func (o Option) String() string {
-	return strings.Join(append([]string{o.Name, o.Type, o.Value, o.Default}, o.Extra...), ";")
-}
-
-// Handler is the game side of an engine. Replies may span lines ("\n"-separated); the Server
-// adds the final "ok". Return an *InvalidMoveError to print "invalidmove ...", any other error
-// to print "err ...".
-type Handler interface {
-	Info() Info
-	// NewGame starts a game from "" (Base), a GameTypeString or a GameString (or anything
-	// else the handler understands, such as "remote ..."), and returns the GameString.
-	NewGame(ctx context.Context, arg string) (string, error)
-	// Play plays a MoveString, or "pass", and returns the GameString.
-	Play(ctx context.Context, move string) (string, error)
-	ValidMoves(ctx context.Context) (string, error)
-	// BestMove searches until the limit or until ctx ends (an interrupt), and answers.
-	BestMove(ctx context.Context, limit Limit) (string, error)
-	Undo(ctx context.Context, plies int) (string, error)
-	Options() []Option
-	GetOption(name string) (Option, error)
-	SetOption(name, value string) (Option, error)
-}
-
-// Perfter is a Handler that can count the move tree ("perft [depth]").
-type Perfter interface {
-	Perft(ctx context.Context, depth int, line func(string)) error
-}
-
-// InvalidMoveError is printed as "invalidmove <Message>".
-type InvalidMoveError struct{ Message string }
-
-func (e *InvalidMoveError) Error() string { return "invalidmove " + e.Message }
-
-// Error is printed as "err <Message>".
-type Error struct{ Message string }
-
-func (e *Error) Error() string { return e.Message }
-
-// Mzinga's error texts.
-const (
-	ErrInvalidCommand = "Invalid command. Try 'help' to see a list of valid commands."
-	ErrNoGame         = "No game in progress. Try 'newgame' to start a new game."
-	ErrGameOver       = "The game is over. Try 'newgame' to start a new game."
-)
-
-// MaxLineBytes bounds one input line; longer lines are answered with err and skipped.
+// MaxLineBytes bounds one command line; a longer line is answered with err and skipped.
 const MaxLineBytes = 1 << 20
 
-// Server runs the protocol for a Handler.
+// Server speaks UHP for a Handler, one conversation (one Serve) at a time.
 type Server struct {
-	handler Handler
+	handler    Handler
+	interrupts <-chan os.Signal
 
 	mu     sync.Mutex
-	cancel context.CancelFunc // of the running command
+	cancel context.CancelFunc // of the running command, nil between commands
+}
+
+// ServerOption configures a Server.
+type ServerOption func(*Server)
+
+// WithInterrupts makes each signal received on c while Serve runs interrupt the running
+// command, as Ctrl-C does in Mzinga. Pass a channel given to signal.Notify(c, os.Interrupt):
+// a viewer stops a bestmove with SIGINT and expects the engine to answer, not to exit.
+func WithInterrupts(c <-chan os.Signal) ServerOption {
+	return func(s *Server) { s.interrupts = c }
 }
 
 // NewServer returns a Server for h.
-func NewServer(h Handler) *Server { return &Server{handler: h} }
+func NewServer(h Handler, opts ...ServerOption) *Server {
+	s := &Server{handler: h}
+	for _, opt := range opts {
+		opt(s)
+	}
+	return s
+}
 
-// Interrupt cancels the running command, as Ctrl-C does for Mzinga: a running bestmove
-// answers with the best move found so far. Wire it to os.Interrupt.
+// Interrupt cancels the context of the running command, if any: a running bestmove then
+// answers at once with the best move found so far. It does nothing between commands. It is
+// safe to call from any goroutine.
 func (s *Server) Interrupt() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -101,31 +53,52 @@ func (s *Server) Interrupt() {
 	}
 }
 
-var errLineTooLong = errors.New("line too long")
-
-// Serve prints the banner, then answers commands from in until "exit" or the end of input. It
-// returns nil then, or the error that stopped it (ctx ending or output failing).
+// Serve prints the info banner, then answers the commands read from in, one at a time, until
+// "exit" or the end of in; it returns nil then. Lines that arrive while a command runs wait
+// for it to finish. Serve returns ctx's error once ctx ends (after answering the command
+// running then), and returns an error if in or out fails. If ctx ends while Serve waits for
+// a line, the read under way on in is abandoned to a goroutine that ends with it.
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
-	w := bufio.NewWriter(out)
-	r := bufio.NewReaderSize(in, 64<<10)
-	if err := s.reply(ctx, w, "info", nil); err != nil {
+	if s.interrupts != nil {
+		stop := make(chan struct{})
+		var wg sync.WaitGroup
+		wg.Go(func() {
+			for {
+				select {
+				case <-s.interrupts:
+					s.Interrupt()
+				case <-stop:
+					return
+				}
+			}
+		})
+		defer wg.Wait()
+		defer close(stop)
+	}
+	o := &output{w: bufio.NewWriter(out)}
+	if err := s.execute(ctx, o, "info", nil); err != nil {
 		return err
 	}
+	lines := &lineReader{r: bufio.NewReaderSize(in, 64<<10), results: make(chan lineResult, 1)}
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		line, err := readLine(r)
-		if errors.Is(err, errLineTooLong) {
-			if err := s.write(w, "err Line too long."); err != nil {
+		line, err := lines.next(ctx)
+		switch {
+		case errors.Is(err, errLineTooLong):
+			o.print(fmt.Sprintf("err Invalid command. A command may be at most %d bytes long.", MaxLineBytes))
+			o.print("ok")
+			if err := o.flush(); err != nil {
 				return err
 			}
 			continue
+		case errors.Is(err, io.EOF):
+			return nil
+		case err != nil:
+			return err
 		}
-		if err != nil {
-			return nil // end of input ends the engine
-		}
-		fields := strings.Fields(line)
+		fields := strings.FieldsFunc(line, func(r rune) bool { return r == ' ' || r == '\t' })
 		if len(fields) == 0 {
 			continue
 		}
@@ -133,46 +106,16 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 		if name == "exit" {
 			return nil
 		}
-		if err := s.reply(ctx, w, name, fields[1:]); err != nil {
+		if err := s.execute(ctx, o, name, fields[1:]); err != nil {
 			return err
 		}
 	}
 }
 
-// readLine reads one line, without its end, of at most MaxLineBytes.
-func readLine(r *bufio.Reader) (string, error) {
-	var buf []byte
-	for {
-		chunk, err := r.ReadSlice('\n')
-		if len(buf)+len(chunk) > MaxLineBytes {
-			for errors.Is(err, bufio.ErrBufferFull) {
-				_, err = r.ReadSlice('\n')
-			}
-			return "", errLineTooLong
-		}
-		buf = append(buf, chunk...)
-		if errors.Is(err, bufio.ErrBufferFull) {
-			continue
-		}
-		if err != nil && len(buf) == 0 {
-			return "", err
-		}
-		return strings.TrimRight(string(buf), "\r\n"), nil
-	}
-}
-
-func (s *Server) write(w *bufio.Writer, text string) error {
-	if text != "" {
-		w.WriteString(text)
-		w.WriteByte('\n')
-	}
-	w.WriteString("ok\n")
-	return w.Flush()
-}
-
-// reply runs one command and prints its answer and "ok".
-func (s *Server) reply(ctx context.Context, w *bufio.Writer, name string, args []string) error {
-	cmdCtx, cancel := context.WithCancel(ctx)
+// execute runs one command under its own context, which Interrupt cancels, and prints its
+// reply and "ok".
+func (s *Server) execute(ctx context.Context, o *output, name string, args []string) error {
+	ctx, cancel := context.WithCancel(ctx)
 	s.mu.Lock()
 	s.cancel = cancel
 	s.mu.Unlock()
@@ -182,168 +125,119 @@ func (s *Server) reply(ctx context.Context, w *bufio.Writer, name string, args [
 		s.mu.Unlock()
 		cancel()
 	}()
-	text, err := s.run(cmdCtx, name, args)
+
+	reply, err := s.run(ctx, o, name, args)
 	var invalid *InvalidMoveError
+	var refused *Error
 	switch {
 	case err == nil:
+		o.print(reply)
 	case errors.As(err, &invalid):
-		text = "invalidmove " + invalid.Message
+		o.print("invalidmove " + oneLine(invalid.Message))
+	case errors.As(err, &refused):
+		o.print("err " + oneLine(refused.Message))
 	default:
-		text = "err " + strings.TrimSpace(err.Error())
+		o.print("err " + oneLine(err.Error()))
 	}
-	return s.write(w, text)
+	o.print("ok")
+	return o.flush()
 }
 
-// run dispatches a command; a panic in the handler becomes an error.
-func (s *Server) run(ctx context.Context, name string, args []string) (text string, err error) {
+// run dispatches a command. A panic in the handler becomes an error: no command may bring
+// the engine down.
+func (s *Server) run(ctx context.Context, o *output, name string, args []string) (reply string, err error) {
 	defer func() {
-		if r := recover(); r != nil {
-			text, err = "", fmt.Errorf("%v", r)
+		if p := recover(); p != nil {
+			reply, err = "", fmt.Errorf("%v", p)
 		}
 	}()
-	h := s.handler
-	invalid := &Error{Message: ErrInvalidCommand}
-	rest := strings.Join(args, " ")
-	switch name {
-	case "info":
-		if len(args) != 0 {
-			return "", invalid
+	return s.dispatch(ctx, o, name, args)
+}
+
+// oneLine keeps an error on its line, as clients read only the first line of one.
+func oneLine(s string) string {
+	return strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s)
+}
+
+// output writes replies and remembers the first failure.
+type output struct {
+	w   *bufio.Writer
+	err error
+}
+
+// print writes text, which may hold several lines, ending it with a newline if it lacks one.
+func (o *output) print(text string) {
+	if text == "" || o.err != nil {
+		return
+	}
+	if !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	_, o.err = o.w.WriteString(text)
+}
+
+func (o *output) flush() error {
+	if o.err == nil {
+		o.err = o.w.Flush()
+	}
+	if o.err != nil {
+		return fmt.Errorf("uhpengine: writing a reply: %w", o.err)
+	}
+	return nil
+}
+
+var errLineTooLong = errors.New("uhpengine: line too long")
+
+// lineReader reads one line at a time, only when asked, on a goroutine so that waiting for
+// it can end with a context. Lines not asked for stay in in, or in its buffer.
+type lineReader struct {
+	r       *bufio.Reader
+	results chan lineResult // buffered, so that an abandoned read can still end
+}
+
+type lineResult struct {
+	line string
+	err  error
+}
+
+// next returns the next line without its line end, errLineTooLong for a line longer than
+// MaxLineBytes, io.EOF at the end of the input, or ctx's error.
+func (l *lineReader) next(ctx context.Context) (string, error) {
+	go func() {
+		line, err := readLine(l.r)
+		l.results <- lineResult{line, err}
+	}()
+	select {
+	case res := <-l.results:
+		return res.line, res.err
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
+}
+
+func readLine(r *bufio.Reader) (string, error) {
+	var line []byte
+	tooLong := false
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if !tooLong {
+			line = append(line, chunk...)
+			tooLong = len(line) > MaxLineBytes+2 // room for "\r\n"; the rest is dropped
 		}
-		info := h.Info()
-		return "id " + info.ID + "\n" + strings.Join(info.Capabilities, ";"), nil
-	case "newgame":
-		return h.NewGame(ctx, rest)
-	case "play":
-		if len(args) == 0 {
-			return "", invalid
-		}
-		return h.Play(ctx, rest)
-	case "pass":
-		if len(args) != 0 {
-			return "", invalid
-		}
-		return h.Play(ctx, "pass")
-	case "validmoves":
-		if len(args) != 0 {
-			return "", invalid
-		}
-		return h.ValidMoves(ctx)
-	case "bestmove":
-		limit, ok := parseLimit(args)
-		if !ok {
-			return "", invalid
-		}
-		return h.BestMove(ctx, limit)
-	case "undo":
-		n := 1
-		if len(args) > 1 {
-			return "", invalid
-		}
-		if len(args) == 1 {
-			var err error
-			if n, err = strconv.Atoi(args[0]); err != nil {
-				return "", invalid
+		switch {
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case errors.Is(err, io.EOF):
+			if len(line) == 0 {
+				return "", io.EOF
 			}
+		case err != nil:
+			return "", fmt.Errorf("uhpengine: reading commands: %w", err)
 		}
-		return h.Undo(ctx, n)
-	case "options":
-		return s.options(args)
-	case "perft":
-		p, ok := h.(Perfter)
-		if !ok || len(args) > 1 {
-			return "", invalid
+		text := strings.TrimRight(string(line), "\r\n")
+		if tooLong || len(text) > MaxLineBytes {
+			return "", errLineTooLong
 		}
-		depth := -1 // until interrupted
-		if len(args) == 1 {
-			var err error
-			if depth, err = strconv.Atoi(args[0]); err != nil {
-				return "", invalid
-			}
-		}
-		var lines []string
-		err := p.Perft(ctx, depth, func(l string) { lines = append(lines, l) })
-		return strings.Join(lines, "\n"), err
-	case "help", "?":
-		return help(args)
+		return text, nil
 	}
-	return "", invalid
-}
-
-// parseLimit reads "", "depth N" or "time hh:mm:ss[.fff]".
-func parseLimit(args []string) (Limit, bool) {
-	switch {
-	case len(args) == 0:
-		return Limit{}, true
-	case len(args) != 2:
-		return Limit{}, false
-	case strings.EqualFold(args[0], "depth"):
-		n, err := strconv.Atoi(args[1])
-		return Limit{Depth: n}, err == nil && n > 0
-	case strings.EqualFold(args[0], "time"):
-		d, ok := ParseTime(args[1])
-		return Limit{Time: d}, ok && d > 0
-	}
-	return Limit{}, false
-}
-
-// ParseTime reads UHP's hh:mm:ss, with an optional fraction of a second (hh:mm:ss.fff).
-func ParseTime(s string) (time.Duration, bool) {
-	parts := strings.Split(s, ":")
-	if len(parts) != 3 {
-		return 0, false
-	}
-	h, err1 := strconv.Atoi(parts[0])
-	m, err2 := strconv.Atoi(parts[1])
-	sec, err3 := strconv.ParseFloat(parts[2], 64)
-	if err1 != nil || err2 != nil || err3 != nil || h < 0 || m < 0 || m > 59 || sec < 0 || sec >= 60 || h > 10000 {
-		return 0, false
-	}
-	return time.Duration(h)*time.Hour + time.Duration(m)*time.Minute + time.Duration(sec*float64(time.Second)), true
-}
-
-func (s *Server) options(args []string) (string, error) {
-	h := s.handler
-	invalid := &Error{Message: ErrInvalidCommand}
-	switch {
-	case len(args) == 0:
-		var lines []string
-		for _, o := range h.Options() {
-			lines = append(lines, o.String())
-		}
-		return strings.Join(lines, "\n"), nil
-	case strings.EqualFold(args[0], "get") && len(args) == 2:
-		o, err := h.GetOption(args[1])
-		return o.String(), err
-	case strings.EqualFold(args[0], "set") && len(args) == 3:
-		o, err := h.SetOption(args[1], args[2])
-		return o.String(), err
-	}
-	return "", invalid
-}
-
-var helpTexts = map[string]string{
-	"info":       "info\n  Prints the engine's id and capabilities.",
-	"newgame":    "newgame [GameTypeString|GameString]\n  Starts a new game (Base by default), or loads a GameString.",
-	"play":       "play MoveString\n  Plays a move and prints the new GameString.",
-	"pass":       "pass\n  Passes (legal only when there is no other move).",
-	"validmoves": "validmoves\n  Prints every valid move, separated by semicolons.",
-	"bestmove":   "bestmove [time hh:mm:ss | depth N]\n  Searches and prints the best move; Ctrl-C stops the search early.",
-	"undo":       "undo [N]\n  Takes back N plies (1 by default).",
-	"options":    "options [get NAME | set NAME VALUE]\n  Lists, reads or sets engine options.",
-	"perft":      "perft [N]\n  Counts the move tree to depth N.",
-	"help":       "help [command]\n  Prints help.",
-	"exit":       "exit\n  Ends the engine.",
-}
-
-func help(args []string) (string, error) {
-	if len(args) == 1 {
-		if t, ok := helpTexts[strings.ToLower(args[0])]; ok {
-			return t, nil
-		}
-		return "", &Error{Message: fmt.Sprintf("Unknown command '%s'.", args[0])}
-	}
-	if len(args) > 1 {
-		return "", &Error{Message: ErrInvalidCommand}
-	}
-	return "Available commands:\ninfo\nnewgame\nplay\npass\nvalidmoves\nbestmove\nundo\noptions\nperft\nhelp\nexit\nTry 'help <command>' to see help for a particular command.", nil
 }
