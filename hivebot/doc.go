@@ -6,7 +6,7 @@
 // Strength comes in profiles, chosen by flag (-profile) or option (Profile):
 //
 //	random  a uniformly random legal move (seeded by -seed)
-//	weak    a 2-ply search
+//	weak    a 2-ply search with an aggressive evaluation
 //	medium  a 3-ply search
 //	strong  iterative deepening until the time limit (the default)
 //

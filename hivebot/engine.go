@@ -52,6 +52,16 @@ func (p Profile) Depth() int {
 	return 0
 }
 
+// Aggression returns the evaluation's aggression for the profile (see search.Options): the
+// weak profile's shallow search needs a push toward the enemy queen, or it hoards mobility
+// and never closes a won game.
+func (p Profile) Aggression() int {
+	if p == Weak {
+		return search.MaxAggression
+	}
+	return search.DefaultAggression
+}
+
 // ParseProfile reads a profile name, in any case.
 func ParseProfile(s string) (Profile, error) {
 	if p, ok := profileByName[strings.ToLower(s)]; ok {
@@ -97,7 +107,7 @@ func New(cfg Config) *Engine {
 	}
 	hash = min(max(hash, minHashMB), maxHashMB)
 	return &Engine{
-		searcher: search.New(search.Options{HashMB: hash}),
+		searcher: search.New(search.Options{HashMB: hash, Aggression: cfg.Profile.Aggression()}),
 		profile:  cfg.Profile,
 		maxDepth: min(max(cfg.MaxDepth, 0), maxDepthLimit),
 		rng:      rand.New(rand.NewPCG(cfg.Seed, 0x68697665626f74)),
@@ -280,6 +290,7 @@ func (e *Engine) SetOption(name, value string) (uhpengine.Option, error) {
 	case "Profile":
 		if p, err := ParseProfile(value); err == nil {
 			e.profile = p
+			e.searcher.SetAggression(p.Aggression())
 		}
 	case "MaxDepth":
 		if numErr == nil {

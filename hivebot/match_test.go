@@ -10,7 +10,7 @@ import (
 )
 
 // matchPlies is where a mini-match game is adjudicated a draw.
-const matchPlies = 300
+const matchPlies = 150
 
 // playGame plays one game between two engines from a start (a GameTypeString or GameString),
 // refereed by a rules.Game that checks every move, and returns how it ended.
@@ -74,12 +74,12 @@ func randomOpening(t *testing.T, gt rules.GameType, plies int, rng *rand.Rand) s
 
 // TestWeakBeatsRandom: the weak profile wins every game against random moves.
 func TestWeakBeatsRandom(t *testing.T) {
-	games := 4
+	games := 6
 	if testing.Short() {
 		games = 2
 	}
 	for i := range games {
-		weak := New(Config{Profile: Weak, HashMB: 4})
+		weak := New(Config{Profile: Weak, HashMB: 1})
 		random := New(Config{Profile: Random, Seed: uint64(i + 1)})
 		white, black, weakColor := weak, random, rules.White
 		if i%2 == 1 {
@@ -97,7 +97,7 @@ func TestWeakBeatsRandom(t *testing.T) {
 // the medium profile scores more than the weak one.
 func TestMediumBeatsWeak(t *testing.T) {
 	pairs := 3
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
 		pairs = 1
 	}
 	rng := rand.New(rand.NewPCG(42, 42))
@@ -105,8 +105,8 @@ func TestMediumBeatsWeak(t *testing.T) {
 	for i := range pairs {
 		start := randomOpening(t, rules.BaseMLP, 2, rng)
 		for _, mediumColor := range []rules.Color{rules.White, rules.Black} {
-			m := New(Config{Profile: Medium, HashMB: 8})
-			w := New(Config{Profile: Weak, HashMB: 8})
+			m := New(Config{Profile: Medium, HashMB: 1})
+			w := New(Config{Profile: Weak, HashMB: 1})
 			white, black := m, w
 			if mediumColor == rules.Black {
 				white, black = w, m

@@ -20,6 +20,9 @@
 //   - Mate scores: a win found ply plies away scores Mate-ply, so faster wins and slower
 //     losses are preferred; mate-distance pruning; mate scores are stored in the table
 //     relative to the node. The search stops once a result is proven.
+//   - A win-in-one check at the horizon: when the enemy queen has five neighbours, a leaf
+//     generates its moves and scores a win next move as such, a one-ply extension for the
+//     only tactic that ends a Hive game.
 //   - Repetition: a position repeated since the last placement (placements are
 //     irreversible) scores as a draw, so a winning side makes progress.
 //   - Time: the search polls the clock, its context and an optional node budget every 256
@@ -36,6 +39,9 @@
 // move, mobility (a piece pinned by the one-hive rule, from rules.Board.PinnedPieces, or a
 // crawler with no slide out of its cell, is worth nothing on the board; a movable piece is
 // worth its bug's value, ants most), pieces in hand at a fraction of that, beetles on top of
-// the hive (most on the enemy queen, then next to it), and the pillbug's defensive power next
-// to its own queen (and its attacking power next to the enemy's).
+// the hive (most on the enemy queen, then next to it), the pillbug's defensive power next
+// to its own queen (and its attacking power next to the enemy's), and the empty cells around
+// the enemy queen that an own piece touches (a gradient toward the last cells). Aggression
+// (Options.Aggression) scales the queen terms against the mobility terms; the weights were
+// chosen by self-play matches at equal node counts.
 package search

@@ -52,6 +52,9 @@ func IsMate(score int) (plies int, ok bool) {
 type Options struct {
 	// HashMB is the size of the transposition table in megabytes.
 	HashMB int
+	// Aggression, from MinAggression to MaxAggression, weighs attack against mobility in
+	// the evaluation; 0 means DefaultAggression.
+	Aggression int
 }
 
 // DefaultHashMB is the transposition table size when none is given.
@@ -60,14 +63,15 @@ const DefaultHashMB = 32
 // Searcher searches positions. It keeps its transposition table between searches; it is not
 // safe for concurrent use.
 type Searcher struct {
-	tt      *table
-	hashMB  int
-	history [rules.NumPieces][rules.NumCells]int32
-	killers [MaxPly + 1][2]rules.Move
-	moves   [MaxPly + 1][]rules.Move // the move list of each ply, reused
-	keys    [MaxPly + 1][]uint64     // sort keys of each ply's moves, reused
-	pv      [MaxPly + 1][MaxPly + 1]rules.Move
-	pvLen   [MaxPly + 1]int
+	tt         *table
+	hashMB     int
+	aggression int
+	history    [rules.NumPieces][rules.NumCells]int32
+	killers    [MaxPly + 1][2]rules.Move
+	moves      [MaxPly + 1][]rules.Move // the move list of each ply, reused
+	keys       [MaxPly + 1][]uint64     // sort keys of each ply's moves, reused
+	pv         [MaxPly + 1][MaxPly + 1]rules.Move
+	pvLen      [MaxPly + 1]int
 
 	// per search
 	board     *rules.Board
@@ -87,11 +91,21 @@ func New(opts Options) *Searcher {
 		mb = DefaultHashMB
 	}
 	s := &Searcher{tt: newTable(mb), hashMB: mb}
+	s.SetAggression(opts.Aggression)
 	for i := range s.moves {
 		s.moves[i] = make([]rules.Move, 0, 256)
 		s.keys[i] = make([]uint64, 0, 256)
 	}
 	return s
+}
+
+// SetAggression sets the evaluation's aggression (0 for DefaultAggression; clamped to the
+// range).
+func (s *Searcher) SetAggression(a int) {
+	if a == 0 {
+		a = DefaultAggression
+	}
+	s.aggression = min(max(a, MinAggression), MaxAggression)
 }
 
 // HashMB returns the transposition table size in megabytes.
@@ -312,7 +326,7 @@ func (s *Searcher) negamax(depth, ply, alpha, beta int) int {
 		return 0
 	}
 	if ply >= MaxPly {
-		return Evaluate(b)
+		return evaluate(b, s.aggression)
 	}
 	// A win next move is the best there can be; a loss now the worst.
 	alpha = max(alpha, -(Mate - ply))
@@ -321,7 +335,10 @@ func (s *Searcher) negamax(depth, ply, alpha, beta int) int {
 		return alpha
 	}
 	if depth <= 0 {
-		return Evaluate(b)
+		if s.canWinNow(ply) {
+			return Mate - ply - 1
+		}
+		return evaluate(b, s.aggression)
 	}
 
 	key := b.Hash()
@@ -433,4 +450,31 @@ func scoreFromTT(score, ply int) int {
 		return score + ply
 	}
 	return score
+}
+
+// canWinNow reports whether the side to move can surround the enemy queen with one move.
+func (s *Searcher) canWinNow(ply int) bool {
+	b := s.board
+	us := b.ToMove()
+	them := us.Opponent()
+	qc := b.CellOf(rules.Queen(them))
+	if qc == rules.NoCell || b.QueenNeighbors(them) != 5 {
+		return false
+	}
+	moves := b.GenerateMoves(s.moves[ply][:0])
+	s.moves[ply] = moves
+	won := false
+	for _, m := range moves {
+		if m == rules.PassMove || m.Piece() == rules.Queen(them) || !addsNeighbor(b, qc, b.CellOf(m.Piece()), m.To()) {
+			continue
+		}
+		b.Apply(m)
+		st := b.State()
+		b.Undo()
+		if st == rules.WhiteWins && us == rules.White || st == rules.BlackWins && us == rules.Black {
+			won = true
+			break
+		}
+	}
+	return won
 }

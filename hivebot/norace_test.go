@@ -1,0 +1,5 @@
+//go:build !race
+
+package hivebot
+
+const raceEnabled = false
