@@ -75,7 +75,7 @@ func replyError(engine, command string, lines []string) error {
 			errs = append(errs, strings.TrimSpace(strings.TrimPrefix(l, "err")))
 		case l == "invalidmove" || strings.HasPrefix(l, "invalidmove "):
 			move := strings.TrimSpace(strings.TrimPrefix(command, "play"))
-			return &InvalidMoveError{Engine: engine, Move: move, Message: strings.TrimSpace(strings.TrimPrefix(l, "invalidmove"))}
+			return &InvalidMoveError{Engine: engine, Command: command, Move: move, Message: strings.TrimSpace(strings.TrimPrefix(l, "invalidmove"))}
 		}
 	}
 	if errs != nil {
