@@ -273,7 +273,7 @@ func (e *Engine) exitError(command string) error {
 // Kill ends the engine and its process group at once. It is safe to call more than once.
 func (e *Engine) Kill() error {
 	e.killOnce.Do(func() {
-		killGroup(e.cmd)
+		killGroup(e.cmd.Process)
 		e.stdin.Close()
 	})
 	return nil

@@ -1,18 +1,20 @@
-//go:build !linux && !windows
+//go:build !unix
 
 package uhpclient
 
 import (
-	"os/exec"
+	"errors"
+	"os"
 	"syscall"
 )
 
-func sysProcAttr() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setpgid: true} }
+// Without process groups only the engine itself can be killed.
+func sysProcAttr() *syscall.SysProcAttr { return nil }
 
-func killGroup(cmd *exec.Cmd) {
-	if cmd.Process == nil {
-		return
+func killGroup(p *os.Process) error {
+	err := p.Kill()
+	if errors.Is(err, os.ErrProcessDone) {
+		return nil
 	}
-	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-	cmd.Process.Kill()
+	return err
 }
