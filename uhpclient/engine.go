@@ -7,61 +7,76 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"strconv"
+	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 )
 
 // Config says how to start an engine.
 type Config struct {
-	Command      []string // program and arguments, never run through a shell
-	Dir          string   // working directory
-	Env          []string // KEY=VALUE, added to the arbiter's environment
-	Name         string   // for errors and transcripts; defaults to the program
+	Command []string // program and arguments, never run through a shell
+	Dir     string   // working directory; empty means the arbiter's
+	Env     []string // KEY=VALUE entries added to the arbiter's environment
+	Name    string   // names the engine in errors and transcripts; default the program's base name
+	// StartTimeout bounds reading the startup info block (default 10 s), as does Start's
+	// context.
 	StartTimeout time.Duration
-	// GraceTimeout is how long an interrupted search may take to answer, and how long an engine
-	// may take to exit after "exit", before it is killed. Default 1 s.
+	// GraceTimeout is how long an interrupted search has to answer, an engine has to exit
+	// after "exit", and a process outside the engine's group has to let go of its output,
+	// before the next step is taken by force. Default 1 s.
 	GraceTimeout time.Duration
-	// Transcript, if set, receives every line in ("> ") and out ("< ", stderr "! "), with times.
-	Transcript   io.Writer
-	MaxLineBytes int // default DefaultMaxLineBytes
+	// Transcript, if set, receives every line sent (">"), received ("<") and written to
+	// stderr ("!"), each with the time, as in "15:04:05.000 > play wS1".
+	Transcript io.Writer
+	// MaxLineBytes bounds one line of output (default DefaultMaxLineBytes); a longer line is
+	// a ProtocolError. A reply is bounded to 64 such lines.
+	MaxLineBytes int
 }
 
-// Engine is a running UHP engine. Its methods are safe for one caller at a time; a command
-// that times out or finds the engine dead leaves it broken, and later calls fail fast.
+// Engine is a running UHP engine. It takes one command at a time: a second caller waits for
+// the first, as long as its context allows. After a TimeoutError, ExitError or ProtocolError
+// the engine is dead, and every later command returns that error at once. Its process and
+// goroutines live until Close or Kill, which every Engine needs.
 type Engine struct {
-	cfg   Config
-	cmd   *exec.Cmd
-	stdin io.WriteCloser
-	lines chan lineResult
-	info  Info
+	cfg  Config
+	cmd  *exec.Cmd
+	info Info
 
-	mu     sync.Mutex // one command at a time
-	broken error
+	// The parent's ends of the engine's standard streams. The waiter closes them all once
+	// the process is gone, so that no reader can outlive it.
+	stdin          *os.File
+	stdout, stderr *os.File
 
-	transcriptMu sync.Mutex
-	stderr       ring
+	lines chan lineResult // the stdout reader's lines; closed when it ends
 
-	exited   chan struct{} // closed once the process has been waited for
-	waitErr  error
+	// turn admits one command at a time; unlike a mutex, waiting for it honours a context.
+	turn   chan struct{}
+	broken error // why the engine is unusable, once it is; guarded by turn
+
+	stderrTail ring
+	logMu      sync.Mutex
+
+	kill     chan struct{} // closed by Kill: the stdout reader stops delivering
 	killOnce sync.Once
-	wg       sync.WaitGroup // the reader goroutines
+	killErr  error
+	exited   chan struct{} // closed once the process is reaped and cmd.ProcessState is set
+	done     chan struct{} // closed once the process is reaped and both readers have ended
 }
 
 type lineResult struct {
 	line string
-	err  error
+	err  error // nil or ErrLineTooLong, with the start of the line
 }
 
-// Start runs the engine and reads its startup info block.
+// Start runs the engine and reads its startup info block (its id and capabilities, up to
+// "ok") within Config.StartTimeout and ctx. On error nothing of the engine is left running.
 func Start(ctx context.Context, cfg Config) (*Engine, error) {
 	if len(cfg.Command) == 0 || cfg.Command[0] == "" {
 		return nil, errors.New("uhpclient: no engine command")
 	}
 	if cfg.Name == "" {
-		cfg.Name = cfg.Command[0]
+		cfg.Name = filepath.Base(cfg.Command[0])
 	}
 	if cfg.StartTimeout <= 0 {
 		cfg.StartTimeout = 10 * time.Second
@@ -69,392 +84,376 @@ func Start(ctx context.Context, cfg Config) (*Engine, error) {
 	if cfg.GraceTimeout <= 0 {
 		cfg.GraceTimeout = time.Second
 	}
+	if cfg.MaxLineBytes <= 0 {
+		cfg.MaxLineBytes = DefaultMaxLineBytes
+	}
+	began := time.Now()
+
+	// The pipes are made here rather than by exec.Cmd, so that closing their read ends is
+	// ours to decide: a process that escaped the engine's group with a copy of its stdout
+	// must not keep our readers, or the engine unreaped, alive.
+	var pipes [3][2]*os.File
+	for i := range pipes {
+		r, w, err := os.Pipe()
+		if err != nil {
+			for _, p := range pipes[:i] {
+				p[0].Close()
+				p[1].Close()
+			}
+			return nil, fmt.Errorf("uhpclient: %s: %w", cfg.Name, err)
+		}
+		pipes[i] = [2]*os.File{r, w}
+	}
 	cmd := exec.Command(cfg.Command[0], cfg.Command[1:]...)
 	cmd.Dir = cfg.Dir
 	cmd.Env = append(os.Environ(), cfg.Env...)
 	cmd.SysProcAttr = sysProcAttr()
-	stdin, err := cmd.StdinPipe()
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = pipes[0][0], pipes[1][1], pipes[2][1]
+	err := cmd.Start()
+	// The child has its own copies of its ends; ours would hide its EOF.
+	pipes[0][0].Close()
+	pipes[1][1].Close()
+	pipes[2][1].Close()
 	if err != nil {
+		pipes[0][1].Close()
+		pipes[1][0].Close()
+		pipes[2][0].Close()
 		return nil, fmt.Errorf("uhpclient: %s: %w", cfg.Name, err)
 	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, fmt.Errorf("uhpclient: %s: %w", cfg.Name, err)
+
+	e := &Engine{
+		cfg:    cfg,
+		cmd:    cmd,
+		stdin:  pipes[0][1],
+		stdout: pipes[1][0],
+		stderr: pipes[2][0],
+		lines:  make(chan lineResult, 64),
+		turn:   make(chan struct{}, 1),
+		kill:   make(chan struct{}),
+		exited: make(chan struct{}),
+		done:   make(chan struct{}),
 	}
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		return nil, fmt.Errorf("uhpclient: %s: %w", cfg.Name, err)
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("uhpclient: %s: starting %q: %w", cfg.Name, cfg.Command[0], err)
-	}
-	e := &Engine{cfg: cfg, cmd: cmd, stdin: stdin, lines: make(chan lineResult, 256), exited: make(chan struct{})}
-	e.wg.Add(2)
-	go e.readStdout(stdout)
-	go e.readStderr(stderr)
-	go func() {
-		e.wg.Wait() // Wait must not run before the pipes are drained
-		e.waitErr = cmd.Wait()
-		close(e.exited)
-	}()
+	stdoutDone, stderrDone := make(chan struct{}), make(chan struct{})
+	go e.readStdout(stdoutDone)
+	go e.readStderr(stderrDone)
+	go e.wait(stdoutDone, stderrDone)
 
 	startCtx, cancel := context.WithTimeout(ctx, cfg.StartTimeout)
 	defer cancel()
-	lines, err := e.readReply(startCtx, "info (startup banner)", false)
+	const command = "start"
+	lines, err := e.readReply(startCtx, command, began)
+	if err == nil {
+		err = replyError(cfg.Name, command, lines)
+	}
+	if err == nil {
+		var ok bool
+		if e.info, ok = parseInfo(lines); !ok {
+			err = &ProtocolError{Engine: cfg.Name, Command: command, Msg: `no "id" line in the startup info`, Line: lastLine(lines)}
+		}
+	}
 	if err != nil {
 		e.Kill()
 		return nil, err
 	}
-	info, ok := parseInfo(lines)
-	if !ok {
-		e.Kill()
-		return nil, &ProtocolError{Engine: cfg.Name, Command: "info (startup banner)", Msg: "the banner has no \"id\" line", Line: strings.Join(lines, " | ")}
-	}
-	e.info = info
 	return e, nil
 }
 
-func (e *Engine) readStdout(r io.Reader) {
-	defer e.wg.Done()
+// readStdout owns the engine's stdout: it turns it into lines for whichever command is
+// waiting. Between commands it blocks once the channel is full, and so does the engine.
+func (e *Engine) readStdout(done chan<- struct{}) {
+	defer close(done)
 	defer close(e.lines)
-	rd := NewReader(r, e.cfg.MaxLineBytes)
+	r := NewReader(e.stdout, e.cfg.MaxLineBytes)
 	for {
-		line, err := rd.ReadLine()
-		if err != nil {
-			if errors.Is(err, errLineTooLong) {
-				e.lines <- lineResult{err: err}
-				// Keep draining so that the engine never blocks on a full pipe.
-				io.Copy(io.Discard, r)
-			}
-			return
-		}
-		e.log("< ", line)
-		e.lines <- lineResult{line: line}
-	}
-}
-
-func (e *Engine) readStderr(r io.Reader) {
-	defer e.wg.Done()
-	rd := NewReader(r, e.cfg.MaxLineBytes)
-	for {
-		line, err := rd.ReadLine()
-		if errors.Is(err, errLineTooLong) {
-			e.stderr.add("(over-long stderr line dropped)")
-			io.Copy(io.Discard, r)
+		line, err := r.ReadLine()
+		if err != nil && !errors.Is(err, ErrLineTooLong) {
 			return
 		}
 		if err != nil {
+			e.log("<", line+" [line cut: over the length limit]")
+		} else {
+			e.log("<", line)
+		}
+		select {
+		case e.lines <- lineResult{line: line, err: err}:
+		case <-e.kill:
 			return
 		}
-		e.log("! ", line)
-		e.stderr.add(line)
 	}
 }
 
-func (e *Engine) log(prefix, line string) {
+// readStderr keeps the last lines of stderr for error reports. It reads without pause, so
+// an engine that floods stderr never blocks on it.
+func (e *Engine) readStderr(done chan<- struct{}) {
+	defer close(done)
+	r := NewReader(e.stderr, e.cfg.MaxLineBytes)
+	for {
+		line, err := r.ReadLine()
+		if err != nil && !errors.Is(err, ErrLineTooLong) {
+			return
+		}
+		e.log("!", line)
+		e.stderrTail.add(line)
+	}
+}
+
+// wait reaps the engine, kills what it left in its group, and gives the readers a grace
+// period to reach the end of the output before their pipes are closed under them.
+func (e *Engine) wait(stdoutDone, stderrDone <-chan struct{}) {
+	e.cmd.Wait() // the outcome is in cmd.ProcessState
+	killGroup(e.cmd.Process)
+	close(e.exited)
+	grace := time.NewTimer(e.cfg.GraceTimeout)
+	defer grace.Stop()
+	for stdoutDone != nil || stderrDone != nil {
+		select {
+		case <-stdoutDone:
+			stdoutDone = nil
+		case <-stderrDone:
+			stderrDone = nil
+		case <-grace.C:
+			// A process outside the group still holds the output: stop reading it.
+			e.stdout.Close()
+			e.stderr.Close()
+		}
+	}
+	e.stdin.Close()
+	e.stdout.Close()
+	e.stderr.Close()
+	close(e.done)
+}
+
+func (e *Engine) log(direction, line string) {
 	if e.cfg.Transcript == nil {
 		return
 	}
-	e.transcriptMu.Lock()
-	defer e.transcriptMu.Unlock()
-	fmt.Fprintf(e.cfg.Transcript, "%s %s%s\n", time.Now().Format("15:04:05.000"), prefix, line)
+	e.logMu.Lock()
+	defer e.logMu.Unlock()
+	fmt.Fprintf(e.cfg.Transcript, "%s %s %s\n", time.Now().Format("15:04:05.000"), direction, line)
 }
 
 // Info returns what the engine said about itself at start.
 func (e *Engine) Info() Info { return e.info }
 
-// Stderr returns the last lines the engine wrote to its standard error.
-func (e *Engine) Stderr() []string { return e.stderr.lines() }
+// Stderr returns the last lines the engine wrote to its standard error, oldest first.
+func (e *Engine) Stderr() []string { return e.stderrTail.lines() }
 
-// Send sends one raw command and returns the reply lines without the final "ok". An err or
-// invalidmove reply is returned as an error along with the lines.
+// Send sends a command as it is and returns the reply's lines without the final "ok". An
+// err or invalidmove reply also returns an EngineError or InvalidMoveError. A bestmove sent
+// this way is interrupted on the context's end like BestMove.
 func (e *Engine) Send(ctx context.Context, command string) ([]string, error) {
-	return e.do(ctx, command, false)
+	return e.roundTrip(ctx, command, nil)
 }
 
-func (e *Engine) do(ctx context.Context, command string, interruptible bool) ([]string, error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.broken != nil {
-		return nil, e.broken
-	}
+// roundTrip sends one command and reads its reply. check, if not nil, judges whether the
+// reply answers the command; a reply that does not is a ProtocolError, as fatal as any.
+func (e *Engine) roundTrip(ctx context.Context, command string, check func([]string) *ProtocolError) ([]string, error) {
 	if strings.ContainsAny(command, "\r\n") {
 		return nil, fmt.Errorf("uhpclient: %s: a command cannot span lines: %q", e.cfg.Name, command)
 	}
-	e.log("> ", command)
-	if _, err := io.WriteString(e.stdin, command+"\n"); err != nil {
-		e.broken = e.exitError(command)
+	select {
+	case e.turn <- struct{}{}:
+	default:
+		select {
+		case e.turn <- struct{}{}:
+		case <-ctx.Done():
+			// Another caller's command is running; this one was never sent.
+			return nil, &TimeoutError{Engine: e.cfg.Name, Command: command, Cause: ctx.Err()}
+		}
+	}
+	defer func() { <-e.turn }()
+	if e.broken != nil {
 		return nil, e.broken
 	}
-	lines, err := e.readReply(ctx, command, interruptible)
+	sent := time.Now()
+	if err := ctx.Err(); err != nil {
+		return nil, e.fail(&TimeoutError{Engine: e.cfg.Name, Command: command, Cause: err})
+	}
+	if err := e.write(ctx, command); err != nil {
+		if errors.Is(err, os.ErrDeadlineExceeded) && ctx.Err() != nil {
+			return nil, e.fail(&TimeoutError{Engine: e.cfg.Name, Command: command, After: time.Since(sent), Cause: ctx.Err()})
+		}
+		return nil, e.fail(e.exitError(command))
+	}
+	lines, err := e.readReply(ctx, command, sent)
 	if err != nil {
 		return lines, err
 	}
-	return lines, replyError(e.cfg.Name, command, lines)
+	if err := replyError(e.cfg.Name, command, lines); err != nil {
+		return lines, err
+	}
+	if check != nil {
+		if pe := check(lines); pe != nil {
+			pe.Engine, pe.Command = e.cfg.Name, command
+			return lines, e.fail(pe)
+		}
+	}
+	return lines, nil
 }
 
-// readReply reads lines up to "ok". On a deadline it interrupts (when asked) or kills the
-// engine; either way the engine is broken afterwards.
-func (e *Engine) readReply(ctx context.Context, command string, interruptible bool) ([]string, error) {
-	start := time.Now()
-	var lines []string
+// write sends one line. A write blocks once an engine stops reading and the pipe fills, so
+// the context's end must unblock it as it does every other wait.
+func (e *Engine) write(ctx context.Context, command string) error {
+	e.log(">", command)
+	e.stdin.SetWriteDeadline(time.Time{})
+	fired := make(chan struct{})
+	stop := context.AfterFunc(ctx, func() {
+		e.stdin.SetWriteDeadline(time.Unix(1, 0))
+		close(fired)
+	})
+	_, err := io.WriteString(e.stdin, command+"\n")
+	if !stop() {
+		<-fired
+	}
+	return err
+}
+
+// readReply reads lines up to "ok". When ctx ends first, a bestmove is interrupted and
+// given the grace period to answer; either way the engine is then killed.
+func (e *Engine) readReply(ctx context.Context, command string, sent time.Time) ([]string, error) {
+	rep := reply{max: replyLinesOfMaxLength * e.cfg.MaxLineBytes}
 	for {
 		select {
 		case r, ok := <-e.lines:
-			switch {
-			case !ok:
-				e.broken = e.exitError(command)
-				return lines, e.broken
-			case r.err != nil:
-				e.broken = &ProtocolError{Engine: e.cfg.Name, Command: command, Msg: fmt.Sprintf("a line longer than %d bytes", e.maxLine())}
-				e.Kill()
-				return lines, e.broken
-			case strings.TrimSpace(r.line) == "ok":
-				return lines, nil
+			if !ok {
+				return rep.lines, e.fail(e.exitError(command))
 			}
-			lines = append(lines, r.line)
+			if r.err != nil {
+				return rep.lines, e.fail(&ProtocolError{Engine: e.cfg.Name, Command: command,
+					Msg: fmt.Sprintf("a line longer than %d bytes", e.cfg.MaxLineBytes), Line: r.line})
+			}
+			done, err := rep.add(r.line)
+			if err != nil {
+				return rep.lines, e.fail(&ProtocolError{Engine: e.cfg.Name, Command: command,
+					Msg: fmt.Sprintf("more than %d bytes of reply without ok", rep.max), Line: r.line})
+			}
+			if done {
+				return rep.lines, nil
+			}
 		case <-ctx.Done():
-			if interruptible {
-				lines = e.interrupt(lines)
+			after := time.Since(sent)
+			if verb, _, _ := strings.Cut(command, " "); verb == "bestmove" {
+				e.interrupt()
 			}
-			e.broken = &TimeoutError{Engine: e.cfg.Name, Command: command, After: time.Since(start), Cause: ctx.Err()}
-			e.Kill()
-			return lines, e.broken
+			return rep.lines, e.fail(&TimeoutError{Engine: e.cfg.Name, Command: command, After: after, Cause: ctx.Err()})
 		}
 	}
 }
 
-// interrupt asks a search to stop with SIGINT and waits a grace period for its "ok", so that the
-// engine's last word reaches the transcript.
-func (e *Engine) interrupt(lines []string) []string {
-	if p := e.cmd.Process; p != nil {
-		p.Signal(os.Interrupt)
+// interrupt asks a search to stop with SIGINT, as Mzinga's own viewer does, and waits the
+// grace period for its "ok", so that the engine's last word reaches the transcript.
+func (e *Engine) interrupt() {
+	if err := e.cmd.Process.Signal(os.Interrupt); err != nil {
+		return
 	}
 	grace := time.NewTimer(e.cfg.GraceTimeout)
 	defer grace.Stop()
 	for {
 		select {
 		case r, ok := <-e.lines:
-			if !ok || r.err != nil || strings.TrimSpace(r.line) == "ok" {
-				return lines
+			if !ok || r.err != nil || r.line == "ok" {
+				return
 			}
-			lines = append(lines, r.line)
 		case <-grace.C:
-			return lines
+			return
 		}
 	}
 }
 
-func (e *Engine) maxLine() int {
-	if e.cfg.MaxLineBytes > 0 {
-		return e.cfg.MaxLineBytes
-	}
-	return DefaultMaxLineBytes
+// fail marks the engine unusable for err's reason and kills it.
+func (e *Engine) fail(err error) error {
+	e.broken = err
+	e.Kill()
+	return err
 }
 
-// exitError describes an engine whose output ended: it waits briefly for the exit status.
-func (e *Engine) exitError(command string) error {
+// exitError describes an engine whose output has ended. The process is exiting, or lives on
+// with its stdout closed, which earns it a kill after the grace period.
+func (e *Engine) exitError(command string) *ExitError {
+	grace := time.NewTimer(e.cfg.GraceTimeout)
 	select {
-	case <-e.exited:
-	case <-time.After(e.cfg.GraceTimeout):
+	case <-e.done:
+	case <-grace.C:
 		e.Kill()
-		<-e.exited
 	}
-	ee := &ExitError{Engine: e.cfg.Name, Command: command, ExitCode: -1, Stderr: e.stderr.lines()}
+	grace.Stop()
+	ee := &ExitError{Engine: e.cfg.Name, Command: command, ExitCode: -1, Stderr: e.stderrTail.lines()}
 	if state := e.cmd.ProcessState; state != nil {
 		ee.ExitCode = state.ExitCode()
-		if ws, ok := state.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			ee.Signal = ws.Signal().String()
+		// ProcessState says "signal: killed" on every system that has signals.
+		if sig, ok := strings.CutPrefix(state.String(), "signal: "); ok && ee.ExitCode == -1 {
+			ee.Signal = sig
 		}
 	}
 	return ee
 }
 
-// Kill ends the engine and its process group at once. It is safe to call more than once.
+// Kill kills the engine and its process group at once, and returns once the process is
+// reaped and every goroutine reading from it has ended. It is safe to call more than once
+// and from any goroutine; a running command then returns an ExitError.
 func (e *Engine) Kill() error {
 	e.killOnce.Do(func() {
-		killGroup(e.cmd.Process)
-		e.stdin.Close()
+		close(e.kill)
+		e.killErr = killGroup(e.cmd.Process)
+		if e.killErr != nil {
+			if err := e.cmd.Process.Kill(); err == nil || errors.Is(err, os.ErrProcessDone) {
+				e.killErr = nil
+			}
+		}
+		if e.killErr != nil {
+			e.killErr = fmt.Errorf("uhpclient: %s: kill: %w", e.cfg.Name, e.killErr)
+		}
 	})
-	return nil
+	<-e.done
+	return e.killErr
 }
 
-// Close asks the engine to exit, waits a grace period, then kills it and its process group,
-// and waits until every goroutine reading from it has ended.
+// Close asks the engine to "exit", gives it the grace period, then kills what is left of
+// its process group, and returns once every goroutine reading from it has ended. It returns
+// an error when the engine had to be killed because it did not exit. A command running in
+// another goroutine is waited for, as long as ctx allows, and then killed. Close is safe to
+// call more than once; commands after it return an error wrapping ErrClosed.
 func (e *Engine) Close(ctx context.Context) error {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.broken == nil {
-		e.log("> ", "exit")
-		io.WriteString(e.stdin, "exit\n")
-		e.stdin.Close()
-		e.broken = fmt.Errorf("uhpclient: %s: the engine was closed", e.cfg.Name)
-		grace := time.NewTimer(e.cfg.GraceTimeout)
-		defer grace.Stop()
+	select {
+	case e.turn <- struct{}{}:
+	default:
 		select {
-		case <-e.exited:
-		case <-grace.C:
+		case e.turn <- struct{}{}:
 		case <-ctx.Done():
+			e.Kill()
+			e.turn <- struct{}{}
 		}
 	}
-	e.Kill()
-	// An engine that forked a child holding its pipes is covered by the group kill; drain what
-	// is left so the reader goroutines end.
-	go func() {
-		for range e.lines {
-		}
-	}()
+	defer func() { <-e.turn }()
+	var err error
+	if e.broken == nil {
+		e.broken = fmt.Errorf("uhpclient: %s: %w", e.cfg.Name, ErrClosed)
+		err = e.exit(ctx)
+	}
+	if kerr := e.Kill(); err == nil {
+		err = kerr
+	}
+	return err
+}
+
+// exit sends "exit" and waits for the process to end. It closes stdin as well, for engines
+// that stop at its end; others spin there (Mzinga, MzingaCpp), so the kill that follows is
+// not optional.
+func (e *Engine) exit(ctx context.Context) error {
+	e.log(">", "exit")
+	e.stdin.SetWriteDeadline(time.Now().Add(e.cfg.GraceTimeout))
+	io.WriteString(e.stdin, "exit\n")
+	e.stdin.Close()
+	grace := time.NewTimer(e.cfg.GraceTimeout)
+	defer grace.Stop()
 	select {
 	case <-e.exited:
-	case <-time.After(5 * e.cfg.GraceTimeout):
-		// A process outside the group still holds the pipes; the engine itself is dead.
+		return nil
+	case <-grace.C:
+		return fmt.Errorf("uhpclient: %s: exit: still running after %v; killed", e.cfg.Name, e.cfg.GraceTimeout)
+	case <-ctx.Done():
+		return fmt.Errorf("uhpclient: %s: exit: %w; killed", e.cfg.Name, ctx.Err())
 	}
-	return nil
-}
-
-// NewGame starts a game: arg is empty, a GameTypeString or a GameString. It returns the
-// engine's GameString.
-func (e *Engine) NewGame(ctx context.Context, arg string) (string, error) {
-	return e.gameString(ctx, strings.TrimSpace("newgame "+arg))
-}
-
-// Play plays a move and returns the engine's GameString.
-func (e *Engine) Play(ctx context.Context, move string) (string, error) {
-	return e.gameString(ctx, "play "+move)
-}
-
-// Pass passes and returns the engine's GameString.
-func (e *Engine) Pass(ctx context.Context) (string, error) { return e.gameString(ctx, "pass") }
-
-// Undo takes back n plies and returns the engine's GameString.
-func (e *Engine) Undo(ctx context.Context, n int) (string, error) {
-	return e.gameString(ctx, "undo "+strconv.Itoa(n))
-}
-
-func (e *Engine) gameString(ctx context.Context, command string) (string, error) {
-	lines, err := e.do(ctx, command, false)
-	if err != nil {
-		return "", err
-	}
-	if len(lines) == 0 || !strings.Contains(lines[0], ";") {
-		line := ""
-		if len(lines) > 0 {
-			line = lines[0]
-		}
-		return "", &ProtocolError{Engine: e.cfg.Name, Command: command, Msg: "the reply is not a GameString", Line: line}
-	}
-	return strings.TrimSpace(lines[0]), nil
-}
-
-// ValidMoves returns the engine's list of valid moves.
-func (e *Engine) ValidMoves(ctx context.Context) ([]string, error) {
-	lines, err := e.do(ctx, "validmoves", false)
-	if err != nil {
-		return nil, err
-	}
-	if len(lines) == 0 {
-		return nil, &ProtocolError{Engine: e.cfg.Name, Command: "validmoves", Msg: "no move list"}
-	}
-	var moves []string
-	for _, m := range strings.Split(lines[0], ";") {
-		if m = strings.TrimSpace(m); m != "" {
-			moves = append(moves, m)
-		}
-	}
-	return moves, nil
-}
-
-// Limit bounds a search: a fixed depth, or a time (sent as UHP's hh:mm:ss, with fractions of a
-// second only when FractionalSeconds is set).
-type Limit struct {
-	Time              time.Duration
-	Depth             int
-	FractionalSeconds bool
-}
-
-func (l Limit) command() string {
-	if l.Depth > 0 {
-		return fmt.Sprintf("bestmove depth %d", l.Depth)
-	}
-	return "bestmove time " + FormatTime(l.Time, l.FractionalSeconds)
-}
-
-// FormatTime writes a duration as hh:mm:ss, or hh:mm:ss.fff with fractional set.
-func FormatTime(d time.Duration, fractional bool) string {
-	if d < 0 {
-		d = 0
-	}
-	h := int(d / time.Hour)
-	m := int(d/time.Minute) % 60
-	s := int(d/time.Second) % 60
-	if fractional {
-		ms := int(d/time.Millisecond) % 1000
-		return fmt.Sprintf("%02d:%02d:%02d.%03d", h, m, s, ms)
-	}
-	return fmt.Sprintf("%02d:%02d:%02d", h, m, s)
-}
-
-// BestMove asks for a move. Intermediate lines are allowed: the last line before "ok" is the
-// answer, and of a Mzinga-style "move;depth;score;pv" line the first field. When ctx ends first
-// the search is interrupted with SIGINT, then the engine is killed after the grace period.
-func (e *Engine) BestMove(ctx context.Context, l Limit) (string, error) {
-	command := l.command()
-	lines, err := e.do(ctx, command, true)
-	if err != nil {
-		return "", err
-	}
-	if len(lines) == 0 {
-		return "", &ProtocolError{Engine: e.cfg.Name, Command: command, Msg: "no move in the reply"}
-	}
-	last := lines[len(lines)-1]
-	move, _, _ := strings.Cut(last, ";")
-	if move = strings.TrimSpace(move); move == "" {
-		return "", &ProtocolError{Engine: e.cfg.Name, Command: command, Msg: "no move in the reply", Line: last}
-	}
-	return move, nil
-}
-
-// Options lists the engine's options.
-func (e *Engine) Options(ctx context.Context) ([]Option, error) {
-	lines, err := e.do(ctx, "options", false)
-	if err != nil {
-		return nil, err
-	}
-	var opts []Option
-	for _, l := range lines {
-		o, err := ParseOption(l)
-		if err != nil {
-			return opts, &ProtocolError{Engine: e.cfg.Name, Command: "options", Msg: err.Error(), Line: l}
-		}
-		opts = append(opts, o)
-	}
-	return opts, nil
-}
-
-// GetOption reads one option.
-func (e *Engine) GetOption(ctx context.Context, name string) (Option, error) {
-	return e.option(ctx, "options get "+name, Option{Name: name})
-}
-
-// SetOption sets one option and returns it as the engine reports it (engines that print
-// nothing get the requested value back).
-func (e *Engine) SetOption(ctx context.Context, name, value string) (Option, error) {
-	return e.option(ctx, "options set "+name+" "+value, Option{Name: name, Value: value})
-}
-
-func (e *Engine) option(ctx context.Context, command string, fallback Option) (Option, error) {
-	lines, err := e.do(ctx, command, false)
-	if err != nil {
-		return Option{}, err
-	}
-	if len(lines) == 0 {
-		return fallback, nil
-	}
-	o, err := ParseOption(lines[0])
-	if err != nil {
-		return Option{}, &ProtocolError{Engine: e.cfg.Name, Command: command, Msg: err.Error(), Line: lines[0]}
-	}
-	return o, nil
 }
 
 // ring keeps the last lines of a stream.
@@ -463,7 +462,10 @@ type ring struct {
 	buf []string
 }
 
-const stderrLines = 20
+const (
+	stderrLines    = 20
+	stderrLineSize = 500 // enough to read a panic message, not to keep a flood
+)
 
 func (r *ring) add(line string) {
 	r.mu.Lock()
@@ -472,7 +474,7 @@ func (r *ring) add(line string) {
 		copy(r.buf, r.buf[1:])
 		r.buf = r.buf[:stderrLines-1]
 	}
-	r.buf = append(r.buf, truncate(line, 500))
+	r.buf = append(r.buf, truncate(line, stderrLineSize))
 }
 
 func (r *ring) lines() []string {

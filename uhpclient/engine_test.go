@@ -1,490 +1,727 @@
+//go:build unix
+
 package uhpclient
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
-	"os/exec"
-	"os/signal"
+	"path/filepath"
+	"regexp"
 	"runtime"
+	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 )
 
-// The test binary doubles as the fake engines: FAKE_UHP names the scenario.
 func TestMain(m *testing.M) {
-	if s := os.Getenv("FAKE_UHP"); s != "" {
-		fakeEngine(s)
-		os.Exit(0)
+	if scenario := os.Getenv(fakeEnv); scenario != "" {
+		os.Exit(fakeEngine(scenario))
 	}
 	os.Exit(m.Run())
 }
 
-// fakeEngine is a tiny scripted UHP engine that misbehaves as the scenario says.
-func fakeEngine(scenario string) {
-	out := bufio.NewWriter(os.Stdout)
-	say := func(lines ...string) {
-		for _, l := range lines {
-			out.WriteString(l + "\n")
-		}
-		out.Flush()
+const testGrace = 300 * time.Millisecond
+
+// startFake starts the test binary as the fake engine of a scenario. Whether or not Start
+// succeeds, the test ends by closing the engine and checking that its process is gone and
+// that no goroutine outlived it.
+func startFake(t *testing.T, ctx context.Context, scenario string, configure ...func(*Config)) (*Engine, error) {
+	t.Helper()
+	goroutines := runtime.NumGoroutine()
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	cfg := Config{
+		Command: []string{os.Args[0]},
+		Env: []string{fakeEnv + "=" + scenario, fakePidFile + "=" + pidFile,
+			// The race detector's runtime otherwise sleeps a second before every exit.
+			"GORACE=" + strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0")},
+		Name:         scenario,
+		StartTimeout: 5 * time.Second,
+		GraceTimeout: testGrace,
 	}
-	interrupted := make(chan os.Signal, 1)
-	switch scenario {
-	case "hang-ignore-int", "spin-no-exit":
-		signal.Ignore(os.Interrupt)
-	default:
-		signal.Notify(interrupted, os.Interrupt)
+	for _, f := range configure {
+		f(&cfg)
 	}
-	switch scenario {
-	case "slow-start":
-		time.Sleep(5 * time.Second)
-	case "bom-crlf":
-		out.WriteString("\ufeffid Fake v1\r\nMosquito;Ladybug;Pillbug\r\nok\r\n")
-		out.Flush()
-	case "no-banner":
-		say("hello", "ok")
-	case "crash-start":
-		fmt.Fprintln(os.Stderr, "fatal: cannot load weights")
-		os.Exit(3)
-	default:
-		say("id Fake v1", "Mosquito;Ladybug;Pillbug", "ok")
-	}
-	switch scenario {
-	case "exits-on-own":
-		return
-	case "stderr-flood":
-		line := strings.Repeat("e", 1000) + "\n"
-		for range 20000 { // 20 MB: more than any pipe buffer
-			os.Stderr.WriteString(line)
-		}
-	}
-	if scenario == "child" {
-		// A child that would outlive the engine if only the engine were killed.
-		c := exec.Command("sleep", "300")
-		c.Start()
-		fmt.Fprintf(os.Stderr, "child %d\n", c.Process.Pid)
-	}
-	in := bufio.NewScanner(os.Stdin)
-	for in.Scan() {
-		cmd := strings.TrimSpace(in.Text())
-		switch {
-		case cmd == "exit":
-			if scenario == "spin-no-exit" {
-				for {
-					runtime.Gosched()
-				}
-			}
-			return
-		case cmd == "newgame":
-			say("Base;NotStarted;White[1]", "ok")
-		case strings.HasPrefix(cmd, "newgame "):
-			say(strings.TrimPrefix(cmd, "newgame ")+";NotStarted;White[1]", "ok")
-		case cmd == "play wQ":
-			say("invalidmove You can't play your Queen Bee on your first turn.", "ok")
-		case strings.HasPrefix(cmd, "play "):
-			if scenario == "hang-play" {
-				time.Sleep(time.Hour)
-			}
-			if scenario == "crash-play" {
-				fmt.Fprintln(os.Stderr, "panic: index out of range")
-				os.Exit(2)
-			}
-			say("Base;InProgress;Black[1];"+strings.TrimPrefix(cmd, "play "), "ok")
-		case cmd == "validmoves":
-			say("wS1;wB1;wG1;wA1", "ok")
-		case cmd == "options":
-			say("MaxBranchingFactor;int;256;256;1;512", "PonderDuringIdle;enum;SingleThreaded;SingleThreaded;Disabled;SingleThreaded;MultiThreaded", "ok")
-		case strings.HasPrefix(cmd, "options set "):
-			f := strings.Fields(cmd)
-			say(f[2]+";int;"+f[3]+";32;0;1024", "ok")
-		case strings.HasPrefix(cmd, "bestmove"):
-			switch scenario {
-			case "hang-ignore-int":
-				time.Sleep(time.Hour)
-			case "honour-int":
-				<-interrupted
-				say("wA1", "ok")
-			case "intermediate":
-				say("wS1;1;0.5;wS1", "wB1;2;1.0;wB1 bS1", "wG1;3;2.5;wG1 bS1 wA1", "ok")
-			case "no-ok":
-				say("wS1")
-				os.Exit(0)
-			case "garbage":
-				for {
-					out.WriteString("\x00\x07 garbage \xff\n")
-					out.Flush()
-					time.Sleep(time.Millisecond)
-				}
-			case "long-line":
-				out.WriteString(strings.Repeat("x", 10<<20))
-				out.Flush()
-				time.Sleep(time.Hour)
+	e, err := Start(ctx, cfg)
+	t.Cleanup(func() {
+		if e != nil {
+			e.Close(context.Background())
+			select {
+			case <-e.done:
 			default:
-				say("wS1", "ok")
+				t.Error("Close returned before the engine's goroutines ended")
 			}
-		case cmd == "multi-err":
-			say("err Something failed.", "err Inner exception text.", "ok")
-		default:
-			say("err Invalid command. Try 'help' to see a list of valid commands.", "ok")
 		}
+		checkEngineGone(t, pidFile)
+		checkGoroutines(t, goroutines)
+	})
+	return e, err
+}
+
+// checkEngineGone checks that the fake engine's process no longer exists. The engine is
+// our child and Close or a failed Start reaps it, so it must be gone at once.
+func checkEngineGone(t *testing.T, pidFile string) {
+	t.Helper()
+	data, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Errorf("the fake engine did not write its pid: %v", err)
+		return
+	}
+	pid, _ := strconv.Atoi(string(data))
+	if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
+		t.Errorf("engine process %d is still there after the engine was closed (kill 0: %v)", pid, err)
 	}
 }
 
-func start(t *testing.T, scenario string, mod ...func(*Config)) (*Engine, error) {
+func checkGoroutines(t *testing.T, before int) {
 	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
+	deadline := time.Now().Add(2 * time.Second)
+	for runtime.NumGoroutine() > before {
+		if time.Now().After(deadline) {
+			buf := make([]byte, 1<<16)
+			t.Errorf("%d goroutines before the engine, %d after it:\n%s", before, runtime.NumGoroutine(), buf[:runtime.Stack(buf, true)])
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
-	cfg := Config{Command: []string{exe}, Env: []string{"FAKE_UHP=" + scenario}, Name: scenario,
-		StartTimeout: 2 * time.Second, GraceTimeout: 300 * time.Millisecond}
-	for _, m := range mod {
-		m(&cfg)
+}
+
+// gone reports whether a process that is not our child has ended. It stays a zombie until
+// whoever inherited it reaps it, which may be never in a container.
+func gone(pid int) bool {
+	if syscall.Kill(pid, 0) != nil {
+		return true
 	}
-	e, err := Start(context.Background(), cfg)
-	if e != nil {
-		t.Cleanup(func() { e.Close(context.Background()) })
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	return err != nil || bytes.Contains(stat, []byte(") Z "))
+}
+
+func checkNamesEngine(t *testing.T, err error, name string) {
+	t.Helper()
+	if prefix := "uhpclient: " + name + ": "; !strings.HasPrefix(err.Error(), prefix) {
+		t.Errorf("error %q does not start with %q", err, prefix)
 	}
-	return e, err
 }
 
 func TestNormalConversation(t *testing.T) {
 	var transcript bytes.Buffer
-	e, err := start(t, "normal", func(c *Config) { c.Transcript = &transcript })
+	e, err := startFake(t, t.Context(), "normal", func(c *Config) { c.Transcript = &transcript })
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
-	if e.Info().ID != "Fake v1" || !e.Info().Supports("Base+MLP") || e.Info().Supports("Base+X") {
-		t.Errorf("info %+v", e.Info())
+	ctx := t.Context()
+	info := e.Info()
+	if info.ID != "Fake v1" || !slices.Equal(info.Capabilities, []string{"Mosquito", "Ladybug", "Pillbug"}) || !info.Supports("Base+MLP") {
+		t.Errorf("info %+v", info)
 	}
-	if gs, err := e.NewGame(ctx, "Base"); err != nil || gs != "Base;NotStarted;White[1]" {
-		t.Errorf("newgame: %q %v", gs, err)
+
+	for _, step := range []struct {
+		name string
+		run  func() (string, error)
+		want string
+	}{
+		{"newgame", func() (string, error) { return e.NewGame(ctx, "Base+MLP") }, "Base+MLP;NotStarted;White[1]"},
+		{"newgame default", func() (string, error) { return e.NewGame(ctx, "") }, "Base;NotStarted;White[1]"},
+		{"play", func() (string, error) { return e.Play(ctx, "wS1") }, "Base;InProgress;Black[1];wS1"},
+		{"undo", func() (string, error) { return e.Undo(ctx, 1) }, "Base;NotStarted;White[1]"},
+		{"bestmove depth", func() (string, error) { return e.BestMove(ctx, Limit{Depth: 3}) }, "wS1"},
+		{"bestmove time", func() (string, error) { return e.BestMove(ctx, Limit{Time: 1500 * time.Millisecond}) }, "wS1"},
+		{"bestmove fractional", func() (string, error) {
+			return e.BestMove(ctx, Limit{Time: 1500 * time.Millisecond, FractionalSeconds: true})
+		}, "wS1"},
+	} {
+		if got, err := step.run(); err != nil || got != step.want {
+			t.Errorf("%s: got %q, %v; want %q", step.name, got, err, step.want)
+		}
 	}
-	if gs, err := e.Play(ctx, "wS1"); err != nil || gs != "Base;InProgress;Black[1];wS1" {
-		t.Errorf("play: %q %v", gs, err)
-	}
-	if moves, err := e.ValidMoves(ctx); err != nil || len(moves) != 4 {
-		t.Errorf("validmoves: %v %v", moves, err)
-	}
-	if m, err := e.BestMove(ctx, Limit{Depth: 2}); err != nil || m != "wS1" {
-		t.Errorf("bestmove: %q %v", m, err)
+	if moves, err := e.ValidMoves(ctx); err != nil || !slices.Equal(moves, []string{"wS1", "wB1", "wG1", "wA1"}) {
+		t.Errorf("validmoves: %q, %v", moves, err)
 	}
 	opts, err := e.Options(ctx)
-	if err != nil || len(opts) != 2 || opts[1].Type != "enum" || len(opts[1].Extra) != 3 {
-		t.Errorf("options: %+v %v", opts, err)
+	if err != nil || len(opts) != 2 || opts[1].Name != "PonderDuringIdle" || !slices.Equal(opts[1].Extra, []string{"Disabled", "SingleThreaded", "MultiThreaded"}) {
+		t.Errorf("options: %+v, %v", opts, err)
 	}
-	if o, err := e.SetOption(ctx, "TranspositionTableSizeMB", "64"); err != nil || o.Value != "64" {
-		t.Errorf("options set: %+v %v", o, err)
+	if o, err := e.GetOption(ctx, "MaxBranchingFactor"); err != nil || o.Value != "500" || o.Type != "int" {
+		t.Errorf("options get: %+v, %v", o, err)
 	}
-	_, err = e.Play(ctx, "wQ")
-	var ime *InvalidMoveError
-	if !errors.As(err, &ime) || ime.Move != "wQ" || !strings.Contains(ime.Message, "first turn") {
-		t.Errorf("illegal move: %v", err)
+	if o, err := e.SetOption(ctx, "MaxBranchingFactor", "250"); err != nil || o.Value != "250" || o.Default != "500" {
+		t.Errorf("options set: %+v, %v", o, err)
 	}
-	_, err = e.Send(ctx, "frobnicate")
-	var ee *EngineError
-	if !errors.As(err, &ee) || !strings.HasPrefix(ee.Message, "Invalid command") {
-		t.Errorf("unknown command: %v", err)
+
+	// Refusals leave the engine usable.
+	lines, err := e.Send(ctx, "frobnicate")
+	var engErr *EngineError
+	if !errors.As(err, &engErr) || engErr.Command != "frobnicate" || !strings.HasPrefix(engErr.Message, "Invalid command.") || len(lines) != 1 {
+		t.Errorf("unknown command: %q, %v", lines, err)
+	} else {
+		checkNamesEngine(t, err, "normal")
 	}
-	// After an err reply the engine is still usable.
-	if _, err := e.NewGame(ctx, "Base"); err != nil {
-		t.Errorf("newgame after err: %v", err)
+	_, err = e.Pass(ctx)
+	var invalid *InvalidMoveError
+	if !errors.As(err, &invalid) || invalid.Move != "pass" || !strings.Contains(invalid.Message, "can't pass") {
+		t.Errorf("pass: %v", err)
+	}
+	// A search without limit is the caller's mistake, and is never sent: Mzinga would
+	// search forever.
+	if _, err := e.BestMove(ctx, Limit{}); err == nil || errors.As(err, new(*ProtocolError)) {
+		t.Errorf("bestmove without a limit: %v", err)
+	}
+	if _, err := e.Undo(ctx, 0); err == nil {
+		t.Error("undo 0 was accepted")
+	}
+	if gs, err := e.NewGame(ctx, "Base"); err != nil || gs != "Base;NotStarted;White[1]" {
+		t.Errorf("newgame after refusals: %q, %v", gs, err)
+	}
+
+	if err := e.Close(ctx); err != nil {
+		t.Fatalf("close: %v", err)
 	}
 	if err := e.Close(ctx); err != nil {
-		t.Fatal(err)
+		t.Errorf("second close: %v", err)
 	}
+	if _, err := e.ValidMoves(ctx); !errors.Is(err, ErrClosed) {
+		t.Errorf("validmoves after close: %v", err)
+	}
+
 	log := transcript.String()
-	for _, want := range []string{"> newgame Base", "< Base;NotStarted;White[1]", "> exit"} {
-		if !strings.Contains(log, want) {
-			t.Errorf("transcript lacks %q:\n%s", want, log)
+	for _, want := range []string{"> newgame Base+MLP", "< Base+MLP;NotStarted;White[1]", "< ok",
+		"> bestmove depth 3", "> bestmove time 00:00:01", "> bestmove time 00:00:01.500", "> exit"} {
+		if !regexp.MustCompile(`(?m)^\d\d:\d\d:\d\d\.\d\d\d ` + regexp.QuoteMeta(want) + `$`).MatchString(log) {
+			t.Errorf("the transcript has no line %q:\n%s", want, log)
 		}
+	}
+	if strings.Contains(log, "> bestmove\n") {
+		t.Errorf("a bare bestmove was sent:\n%s", log)
 	}
 }
 
 func TestStartFailures(t *testing.T) {
-	tests := []struct {
+	for _, tc := range []struct {
 		scenario string
+		ctx      func(context.Context) (context.Context, context.CancelFunc)
+		timeout  time.Duration // StartTimeout
 		check    func(error) bool
 	}{
-		{"slow-start", func(err error) bool {
+		{"slow-start", nil, 300 * time.Millisecond, func(err error) bool {
 			var te *TimeoutError
-			return errors.As(err, &te) && errors.Is(err, context.DeadlineExceeded)
+			return errors.As(err, &te) && te.Command == "start" && errors.Is(err, context.DeadlineExceeded)
 		}},
-		{"no-banner", func(err error) bool { var pe *ProtocolError; return errors.As(err, &pe) }},
-		{"crash-start", func(err error) bool {
+		{"slow-start", func(ctx context.Context) (context.Context, context.CancelFunc) {
+			return context.WithTimeout(ctx, 300*time.Millisecond)
+		}, time.Minute, func(err error) bool {
+			return errors.As(err, new(*TimeoutError)) && errors.Is(err, context.DeadlineExceeded)
+		}},
+		{"slow-start", func(ctx context.Context) (context.Context, context.CancelFunc) {
+			ctx, cancel := context.WithCancel(ctx)
+			time.AfterFunc(300*time.Millisecond, cancel)
+			return ctx, cancel
+		}, time.Minute, func(err error) bool {
+			return errors.As(err, new(*TimeoutError)) && errors.Is(err, context.Canceled)
+		}},
+		{"no-banner", nil, 0, func(err error) bool {
+			var pe *ProtocolError
+			return errors.As(err, &pe) && strings.Contains(pe.Msg, `no "id" line`)
+		}},
+		{"crash-start", nil, 0, func(err error) bool {
 			var ee *ExitError
-			return errors.As(err, &ee) && ee.ExitCode == 3 && len(ee.Stderr) == 1 && strings.Contains(ee.Error(), "cannot load weights")
+			return errors.As(err, &ee) && ee.ExitCode == 3 && slices.Equal(ee.Stderr, []string{"fatal: cannot load weights"})
 		}},
-	}
-	for _, tc := range tests {
+	} {
 		t.Run(tc.scenario, func(t *testing.T) {
-			begin := time.Now()
-			_, err := start(t, tc.scenario, func(c *Config) { c.StartTimeout = 500 * time.Millisecond })
-			if !tc.check(err) {
-				t.Fatalf("got %v", err)
+			ctx, cancel := t.Context(), context.CancelFunc(func() {})
+			if tc.ctx != nil {
+				ctx, cancel = tc.ctx(ctx)
 			}
-			if time.Since(begin) > 3*time.Second {
-				t.Errorf("took %v", time.Since(begin))
+			defer cancel()
+			begin := time.Now()
+			e, err := startFake(t, ctx, tc.scenario, func(c *Config) { c.StartTimeout = tc.timeout })
+			if e != nil || err == nil || !tc.check(err) {
+				t.Fatalf("got %v, %v", e, err)
+			}
+			checkNamesEngine(t, err, tc.scenario)
+			if took := time.Since(begin); took > 300*time.Millisecond+2*time.Second {
+				t.Errorf("Start took %v", took)
 			}
 		})
 	}
-	if _, err := Start(context.Background(), Config{Command: []string{"/nonexistent/engine"}}); err == nil {
-		t.Error("a missing program started")
+}
+
+func TestStartWithoutAProgram(t *testing.T) {
+	if _, err := Start(t.Context(), Config{}); err == nil {
+		t.Error("an empty command started")
 	}
+	_, err := Start(t.Context(), Config{Command: []string{"/nonexistent/hive-engine"}})
+	if !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("got %v", err)
+	}
+	checkNamesEngine(t, err, "hive-engine")
 }
 
 func TestBOMAndCRLF(t *testing.T) {
-	e, err := start(t, "bom-crlf")
+	e, err := startFake(t, t.Context(), "bom-crlf")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e.Info().ID != "Fake v1" || len(e.Info().Capabilities) != 3 {
-		t.Fatalf("info %+v", e.Info())
+	if info := e.Info(); info.ID != "Fake v1" || !slices.Equal(info.Capabilities, []string{"Mosquito", "Ladybug", "Pillbug"}) {
+		t.Errorf("info %+v", info)
+	}
+	if gs, err := e.NewGame(t.Context(), "Base"); err != nil || gs != "Base;NotStarted;White[1]" {
+		t.Errorf("newgame: %q, %v", gs, err)
+	}
+	if moves, err := e.ValidMoves(t.Context()); err != nil || !slices.Equal(moves, []string{"wS1", "wB1", "wG1", "wA1"}) {
+		t.Errorf("validmoves: %q, %v", moves, err)
+	}
+	e.Close(t.Context())
+	if stderr := e.Stderr(); !slices.Equal(stderr, []string{"mono: starting"}) {
+		t.Errorf("stderr %q: the byte-order mark or CR was kept", stderr)
 	}
 }
 
 func TestMultiLineErr(t *testing.T) {
-	e, err := start(t, "normal")
+	e, err := startFake(t, t.Context(), "normal")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = e.Send(context.Background(), "multi-err")
-	var ee *EngineError
-	if !errors.As(err, &ee) || ee.Message != "Something failed.; Inner exception text." {
+	// Mzinga on mono: "err Couldn't parse expansion pieces." then "Parameter name: boardString".
+	_, err = e.NewGame(t.Context(), "Foo")
+	var engErr *EngineError
+	if !errors.As(err, &engErr) || engErr.Command != "newgame Foo" ||
+		engErr.Message != "Couldn't parse expansion pieces. Parameter name: boardString" {
 		t.Fatalf("got %v", err)
+	}
+	if _, err := e.NewGame(t.Context(), "Base"); err != nil {
+		t.Errorf("an err reply left the engine unusable: %v", err)
+	}
+}
+
+func TestInvalidMove(t *testing.T) {
+	e, err := startFake(t, t.Context(), "normal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.Play(t.Context(), "wQ")
+	var invalid *InvalidMoveError
+	if !errors.As(err, &invalid) || invalid.Move != "wQ" || invalid.Message != "You can't play your Queen Bee on your first turn." {
+		t.Fatalf("got %v", err)
+	}
+	checkNamesEngine(t, err, "normal")
+	if _, err := e.Play(t.Context(), "wS1"); err != nil {
+		t.Errorf("an invalidmove reply left the engine unusable: %v", err)
 	}
 }
 
 func TestIntermediateBestMoveLines(t *testing.T) {
-	e, err := start(t, "intermediate")
+	e, err := startFake(t, t.Context(), "intermediate")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m, err := e.BestMove(context.Background(), Limit{Time: time.Second}); err != nil || m != "wG1" {
-		t.Fatalf("got %q %v, want the last line's move wG1", m, err)
+	if m, err := e.BestMove(t.Context(), Limit{Time: time.Second}); err != nil || m != "wG1" {
+		t.Fatalf("got %q, %v; want wG1, the first field of the last line", m, err)
 	}
 }
 
-func TestExitWithoutOK(t *testing.T) {
-	e, err := start(t, "no-ok")
+func TestMissingOKThenExit(t *testing.T) {
+	e, err := startFake(t, t.Context(), "no-ok-exit")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = e.BestMove(context.Background(), Limit{Depth: 1})
+	_, err = e.BestMove(t.Context(), Limit{Depth: 1})
 	var ee *ExitError
-	if !errors.As(err, &ee) || ee.ExitCode != 0 {
+	if !errors.As(err, &ee) || ee.ExitCode != 0 || ee.Command != "bestmove depth 1" || !slices.Contains(ee.Stderr, "fatal: search thread died") {
 		t.Fatalf("got %v", err)
 	}
-	// Broken engines fail fast.
-	if _, err := e.NewGame(context.Background(), "Base"); !errors.As(err, &ee) {
-		t.Fatalf("after exit: %v", err)
+	begin := time.Now()
+	if _, err := e.NewGame(t.Context(), "Base"); !errors.As(err, &ee) || time.Since(begin) > 100*time.Millisecond {
+		t.Errorf("a dead engine answered %v after %v", err, time.Since(begin))
+	}
+}
+
+func TestEngineExitsOnItsOwn(t *testing.T) {
+	e, err := startFake(t, t.Context(), "exits-on-own")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.NewGame(t.Context(), "Base")
+	var ee *ExitError
+	if !errors.As(err, &ee) || ee.ExitCode != 0 || ee.Signal != "" {
+		t.Fatalf("got %v", err)
 	}
 }
 
 func TestCrashMidCommand(t *testing.T) {
-	e, err := start(t, "crash-play")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = e.Play(context.Background(), "wS1")
-	var ee *ExitError
-	if !errors.As(err, &ee) || ee.ExitCode != 2 || !strings.Contains(strings.Join(ee.Stderr, "\n"), "index out of range") {
-		t.Fatalf("got %v", err)
+	for _, tc := range []struct {
+		scenario string
+		run      func(*Engine) error
+		check    func(*ExitError) bool
+	}{
+		{"crash-bestmove", func(e *Engine) error { _, err := e.BestMove(t.Context(), Limit{Depth: 1}); return err },
+			func(ee *ExitError) bool {
+				return ee.ExitCode == 101 && ee.Command == "bestmove depth 1" &&
+					strings.Contains(ee.Error(), "exit status 101") && strings.Contains(ee.Error(), "Option::unwrap()")
+			}},
+		{"self-kill", func(e *Engine) error { _, err := e.Play(t.Context(), "wS1"); return err },
+			func(ee *ExitError) bool { return ee.ExitCode == -1 && ee.Signal == "killed" }},
+	} {
+		t.Run(tc.scenario, func(t *testing.T) {
+			e, err := startFake(t, t.Context(), tc.scenario)
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = tc.run(e)
+			var ee *ExitError
+			if !errors.As(err, &ee) || !tc.check(ee) {
+				t.Fatalf("got %v (%+v)", err, ee)
+			}
+			checkNamesEngine(t, err, tc.scenario)
+			if _, err := e.ValidMoves(t.Context()); !errors.As(err, &ee) {
+				t.Errorf("after the crash: %v", err)
+			}
+		})
 	}
 }
 
 func TestOverLongLine(t *testing.T) {
-	e, err := start(t, "long-line", func(c *Config) { c.MaxLineBytes = 4096 })
+	e, err := startFake(t, t.Context(), "long-line")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	_, err = e.BestMove(context.Background(), Limit{Depth: 1})
+	_, err = e.BestMove(t.Context(), Limit{Depth: 1})
 	runtime.ReadMemStats(&after)
 	var pe *ProtocolError
-	if !errors.As(err, &pe) || !strings.Contains(pe.Msg, "longer than 4096") {
+	if !errors.As(err, &pe) || !strings.Contains(pe.Msg, fmt.Sprint(DefaultMaxLineBytes)) || !strings.HasPrefix(pe.Line, "xxxx") {
 		t.Fatalf("got %v", err)
 	}
-	if grew := int64(after.HeapAlloc) - int64(before.HeapAlloc); grew > 512<<10 {
-		t.Errorf("heap grew by %d bytes reading a 10 MiB line with a 4 KiB limit", grew)
+	// The engine wrote 10 MiB on one line; reading it must cost about one line limit.
+	if allocated := after.TotalAlloc - before.TotalAlloc; allocated > 2<<20 {
+		t.Errorf("%d bytes allocated while reading a 10 MiB line with a 64 KiB limit", allocated)
+	}
+	if _, err := e.ValidMoves(t.Context()); !errors.As(err, &pe) {
+		t.Errorf("after the protocol error: %v", err)
 	}
 }
 
-func TestBestMoveTimeoutInterruptsThenKills(t *testing.T) {
-	e, err := start(t, "hang-ignore-int")
+func TestFloodWithoutOK(t *testing.T) {
+	e, err := startFake(t, t.Context(), "flood", func(c *Config) { c.MaxLineBytes = 1024 })
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
 	defer cancel()
-	begin := time.Now()
-	_, err = e.BestMove(ctx, Limit{Time: time.Second})
+	_, err = e.BestMove(ctx, Limit{Depth: 1})
+	var pe *ProtocolError
+	if !errors.As(err, &pe) || !strings.Contains(pe.Msg, "without ok") {
+		t.Fatalf("got %v; want a ProtocolError long before the deadline", err)
+	}
+}
+
+func TestGarbageWithoutOK(t *testing.T) {
+	e, err := startFake(t, t.Context(), "garbage")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
+	defer cancel()
+	_, err = e.Send(ctx, "bestmove depth 1")
 	var te *TimeoutError
 	if !errors.As(err, &te) || !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("got %v", err)
 	}
-	if took := time.Since(begin); took > 200*time.Millisecond+e.cfg.GraceTimeout+time.Second {
+}
+
+func TestWriteToAnEngineThatStoppedReading(t *testing.T) {
+	e, err := startFake(t, t.Context(), "deaf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const deadline = 200 * time.Millisecond
+	ctx, cancel := context.WithTimeout(t.Context(), deadline)
+	defer cancel()
+	begin := time.Now()
+	// Far more than a pipe holds: the write itself blocks.
+	_, err = e.NewGame(ctx, "Base;InProgress;White[2];"+strings.Repeat("wS1;", 1<<18))
+	if !errors.As(err, new(*TimeoutError)) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("got %v", err)
+	}
+	if took := time.Since(begin); took > deadline+time.Second {
 		t.Errorf("took %v", took)
 	}
-	select {
-	case <-e.exited:
-	case <-time.After(2 * time.Second):
-		t.Fatal("the hung engine was not killed")
+}
+
+func TestBestMoveHangIgnoringSIGINT(t *testing.T) {
+	e, err := startFake(t, t.Context(), "hang-ignore-int")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const deadline = 200 * time.Millisecond
+	ctx, cancel := context.WithTimeout(t.Context(), deadline)
+	defer cancel()
+	begin := time.Now()
+	_, err = e.BestMove(ctx, Limit{Time: 5 * time.Second})
+	took := time.Since(begin)
+	var te *TimeoutError
+	if !errors.As(err, &te) || !errors.Is(err, context.DeadlineExceeded) || te.Command != "bestmove time 00:00:05" || te.After < deadline || te.After > deadline+testGrace {
+		t.Fatalf("got %v", err)
+	}
+	checkNamesEngine(t, err, "hang-ignore-int")
+	// Interrupted, given the whole grace period, then killed.
+	if took < deadline+testGrace || took > deadline+testGrace+time.Second {
+		t.Errorf("took %v, want the deadline %v plus the grace %v", took, deadline, testGrace)
+	}
+	if !slices.Contains(e.Stderr(), "SIGINT received and ignored") {
+		t.Errorf("no SIGINT reached the engine: stderr %q", e.Stderr())
+	}
+	begin = time.Now()
+	if _, err := e.BestMove(t.Context(), Limit{Depth: 1}); !errors.As(err, &te) || time.Since(begin) > 100*time.Millisecond {
+		t.Errorf("a timed-out engine answered %v after %v", err, time.Since(begin))
 	}
 }
 
 func TestBestMoveInterruptHonoured(t *testing.T) {
 	var transcript bytes.Buffer
-	e, err := start(t, "honour-int", func(c *Config) { c.Transcript = &transcript })
+	const grace = 3 * time.Second
+	e, err := startFake(t, t.Context(), "honour-int", func(c *Config) {
+		c.Transcript = &transcript
+		c.GraceTimeout = grace
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
 	defer cancel()
-	_, err = e.BestMove(ctx, Limit{})
-	if !errors.Is(err, context.DeadlineExceeded) {
+	begin := time.Now()
+	_, err = e.BestMove(ctx, Limit{Time: time.Minute})
+	if !errors.As(err, new(*TimeoutError)) || !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("got %v", err)
 	}
-	e.Close(context.Background())
-	if !strings.Contains(transcript.String(), "< wA1") {
+	// The engine answered the SIGINT at once, so the grace period was not waited out.
+	if took := time.Since(begin); took > grace/2 {
+		t.Errorf("took %v", took)
+	}
+	e.Close(t.Context())
+	if !regexp.MustCompile(`(?m)< wA1\n.* < ok$`).MatchString(transcript.String()) {
 		t.Errorf("the engine's answer to SIGINT is not in the transcript:\n%s", transcript.String())
 	}
 }
 
-func TestCloseKillsAnEngineThatIgnoresExit(t *testing.T) {
-	e, err := start(t, "spin-no-exit")
-	if err != nil {
-		t.Fatal(err)
-	}
-	begin := time.Now()
-	e.Close(context.Background())
-	if took := time.Since(begin); took > 2*time.Second {
-		t.Errorf("close took %v", took)
-	}
-	if e.cmd.ProcessState == nil {
-		t.Fatal("the process was not reaped")
-	}
-}
-
-func TestCloseKillsChildren(t *testing.T) {
-	e, err := start(t, "child")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var pid int
-	for range 50 {
-		for _, l := range e.Stderr() {
-			fmt.Sscanf(l, "child %d", &pid)
-		}
-		if pid != 0 {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	if pid == 0 {
-		t.Fatal("the fake engine did not report its child")
-	}
-	e.Close(context.Background())
-	for range 50 {
-		if syscall.Kill(pid, 0) != nil {
-			return
-		}
-		// A zombie still answers kill 0 until reaped by init; check its state.
-		if data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)); err == nil && strings.Contains(string(data), ") Z ") {
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Fatalf("child %d outlived its engine", pid)
-}
-
-func TestNoGoroutineOutlivesItsEngine(t *testing.T) {
-	before := runtime.NumGoroutine()
-	for _, s := range []string{"normal", "crash-play", "spin-no-exit"} {
-		e, err := Start(context.Background(), Config{Command: []string{os.Args[0]}, Env: []string{"FAKE_UHP=" + s}, GraceTimeout: 200 * time.Millisecond})
-		if err != nil {
-			t.Fatal(err)
-		}
-		e.Play(context.Background(), "wS1")
-		e.Close(context.Background())
-	}
-	for range 100 {
-		if runtime.NumGoroutine() <= before {
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Fatalf("%d goroutines before, %d after", before, runtime.NumGoroutine())
-}
-
 func TestHangDuringPlay(t *testing.T) {
-	e, err := start(t, "hang-play")
+	const grace = time.Second
+	e, err := startFake(t, t.Context(), "hang-play", func(c *Config) { c.GraceTimeout = grace })
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	const deadline = 200 * time.Millisecond
+	ctx, cancel := context.WithTimeout(t.Context(), deadline)
 	defer cancel()
 	begin := time.Now()
 	_, err = e.Play(ctx, "wS1")
 	var te *TimeoutError
-	if !errors.As(err, &te) || te.Command != "play wS1" {
+	if !errors.As(err, &te) || te.Command != "play wS1" || !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("got %v", err)
 	}
-	if took := time.Since(begin); took > 200*time.Millisecond+e.cfg.GraceTimeout {
+	// Only a search is interrupted first; anything else is killed on the spot.
+	if took := time.Since(begin); took > deadline+grace/2 {
 		t.Errorf("took %v", took)
 	}
-	select {
-	case <-e.exited:
-	case <-time.After(2 * time.Second):
-		t.Fatal("the hung engine was not killed")
+	if slices.Contains(e.Stderr(), "SIGINT received and ignored") {
+		t.Error("a play was interrupted with SIGINT")
 	}
 }
 
-func TestGarbageLinesWithoutOK(t *testing.T) {
-	e, err := start(t, "garbage")
+func TestCloseKillsAnEngineThatIgnoresExit(t *testing.T) {
+	for _, scenario := range []string{"ignore-exit-spin", "ignore-exit-flood"} {
+		t.Run(scenario, func(t *testing.T) {
+			e, err := startFake(t, t.Context(), scenario)
+			if err != nil {
+				t.Fatal(err)
+			}
+			begin := time.Now()
+			err = e.Close(t.Context())
+			if took := time.Since(begin); took < testGrace || took > testGrace+time.Second {
+				t.Errorf("Close took %v, want the grace %v and little more", took, testGrace)
+			}
+			if err == nil || !strings.Contains(err.Error(), "killed") {
+				t.Errorf("Close: %v", err)
+			}
+		})
+	}
+}
+
+func TestStderrFlood(t *testing.T) {
+	e, err := startFake(t, t.Context(), "stderr-flood", func(c *Config) { c.StartTimeout = 10 * time.Second })
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	if _, err := e.NewGame(t.Context(), "Base"); err != nil {
+		t.Fatal(err)
+	}
+	stderr := e.Stderr()
+	if len(stderr) != stderrLines || len(stderr[0]) > stderrLineSize+3 {
+		t.Errorf("kept %d stderr lines of %d bytes, want %d of at most %d", len(stderr), len(stderr[0]), stderrLines, stderrLineSize)
+	}
+}
+
+func TestProtocolErrorsBreakTheEngine(t *testing.T) {
+	for _, tc := range []struct {
+		scenario string
+		run      func(*Engine) error
+		msg      string
+	}{
+		{"bad-gamestring", func(e *Engine) error { _, err := e.Play(t.Context(), "wS1"); return err }, "not a GameString"},
+		{"normal", func(e *Engine) error { _, err := e.GetOption(t.Context(), "Foo"); return err }, `no line for option "Foo"`},
+	} {
+		t.Run(tc.scenario, func(t *testing.T) {
+			e, err := startFake(t, t.Context(), tc.scenario)
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = tc.run(e)
+			var pe *ProtocolError
+			if !errors.As(err, &pe) || !strings.Contains(pe.Msg, tc.msg) {
+				t.Fatalf("got %v", err)
+			}
+			begin := time.Now()
+			if _, err := e.NewGame(t.Context(), "Base"); !errors.As(err, &pe) || time.Since(begin) > 100*time.Millisecond {
+				t.Errorf("after a protocol error: %v after %v", err, time.Since(begin))
+			}
+		})
+	}
+}
+
+func TestChildKilledWithTheGroup(t *testing.T) {
+	e, err := startFake(t, t.Context(), "child")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var child int
+	if _, err := fmt.Sscanf(e.Info().Lines[0], "child %d", &child); err != nil {
+		t.Fatalf("info %q: %v", e.Info().Lines, err)
+	}
+	if err := e.Close(t.Context()); err != nil {
+		t.Errorf("close: %v", err)
+	}
+	for range 100 {
+		if gone(child) {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	syscall.Kill(child, syscall.SIGKILL)
+	t.Fatalf("child %d outlived its engine", child)
+}
+
+func TestEscapedChildDoesNotHoldTheEngine(t *testing.T) {
+	e, err := startFake(t, t.Context(), "escaped-child")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var child int
+	if _, err := fmt.Sscanf(e.Info().Lines[0], "child %d", &child); err != nil {
+		t.Fatalf("info %q: %v", e.Info().Lines, err)
+	}
+	// Out of the group, the child cannot be killed with it; the test cleans up after it.
+	t.Cleanup(func() { syscall.Kill(child, syscall.SIGKILL) })
+	begin := time.Now()
+	e.Close(t.Context())
+	// The readers give up on the pipes the child holds one grace period after the exit.
+	if took := time.Since(begin); took > 2*testGrace+time.Second {
+		t.Errorf("Close took %v", took)
+	}
+	if gone(child) {
+		t.Error("the escaped child was killed: the test shows nothing")
+	}
+}
+
+func TestKillEndsARunningCommand(t *testing.T) {
+	e, err := startFake(t, t.Context(), "hang-ignore-int")
+	if err != nil {
+		t.Fatal(err)
+	}
+	result := make(chan error, 1)
+	go func() {
+		_, err := e.BestMove(t.Context(), Limit{Time: time.Minute})
+		result <- err
+	}()
+	time.Sleep(100 * time.Millisecond)
+	// A second caller waits its turn only as long as its context allows, and is never sent.
+	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
 	defer cancel()
-	_, err = e.BestMove(ctx, Limit{Time: time.Second})
 	var te *TimeoutError
-	if !errors.As(err, &te) {
-		t.Fatalf("got %v", err)
+	if _, err := e.ValidMoves(ctx); !errors.As(err, &te) || te.Command != "validmoves" {
+		t.Errorf("a caller waiting its turn got %v", err)
+	}
+	select {
+	case err := <-result:
+		t.Fatalf("the running bestmove ended early: %v", err)
+	default:
+	}
+	if err := e.Kill(); err != nil {
+		t.Errorf("kill: %v", err)
+	}
+	select {
+	case err := <-result:
+		var ee *ExitError
+		if !errors.As(err, &ee) || ee.Signal != "killed" {
+			t.Errorf("the running bestmove returned %v", err)
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("the running bestmove did not return after Kill")
+	}
+	if err := e.Kill(); err != nil {
+		t.Errorf("second kill: %v", err)
 	}
 }
 
-func TestStderrFloodDoesNotBlock(t *testing.T) {
-	e, err := start(t, "stderr-flood", func(c *Config) { c.StartTimeout = 10 * time.Second })
+func TestCloseEndsARunningCommandWhenItsContextEnds(t *testing.T) {
+	e, err := startFake(t, t.Context(), "hang-ignore-int")
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	result := make(chan error, 1)
+	go func() {
+		_, err := e.BestMove(t.Context(), Limit{Time: time.Minute})
+		result <- err
+	}()
+	time.Sleep(100 * time.Millisecond)
+	ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
 	defer cancel()
-	if _, err := e.NewGame(ctx, "Base"); err != nil {
-		t.Fatal(err)
+	begin := time.Now()
+	e.Close(ctx)
+	if took := time.Since(begin); took > 200*time.Millisecond+time.Second {
+		t.Errorf("Close took %v", took)
 	}
-	if n := len(e.Stderr()); n == 0 || n > stderrLines {
-		t.Errorf("kept %d stderr lines, want between 1 and %d", n, stderrLines)
+	if err := <-result; !errors.As(err, new(*ExitError)) {
+		t.Errorf("the running bestmove returned %v", err)
 	}
 }
 
-func TestEngineExitsOnItsOwn(t *testing.T) {
-	e, err := start(t, "exits-on-own")
+func TestConcurrentCallersTakeTurns(t *testing.T) {
+	e, err := startFake(t, t.Context(), "normal")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = e.NewGame(context.Background(), "Base")
-	var ee *ExitError
-	if !errors.As(err, &ee) || ee.ExitCode != 0 {
-		t.Fatalf("got %v", err)
+	var wg sync.WaitGroup
+	errs := make(chan error, 8*20)
+	for range 8 {
+		wg.Go(func() {
+			for range 20 {
+				if moves, err := e.ValidMoves(t.Context()); err != nil || len(moves) != 4 {
+					errs <- fmt.Errorf("%q, %v", moves, err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
 	}
 }

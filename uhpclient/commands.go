@@ -1,0 +1,342 @@
+package uhpclient
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Info is what the engine says about itself: an "id" line and a capabilities line.
+type Info struct {
+	ID           string   // the id line without "id ", e.g. "Mzinga v0.9.19309"
+	Capabilities []string // the expansions it plays, e.g. Mosquito, Ladybug, Pillbug
+	Lines        []string // the whole info block, for engines that say more
+}
+
+// parseInfo reads an info block: the capabilities are the line after the id line.
+func parseInfo(lines []string) (Info, bool) {
+	info := Info{Lines: lines}
+	for i, l := range lines {
+		id, ok := strings.CutPrefix(l, "id ")
+		if !ok {
+			continue
+		}
+		info.ID = strings.TrimSpace(id)
+		if i+1 < len(lines) {
+			for _, c := range strings.Split(lines[i+1], ";") {
+				if c = strings.TrimSpace(c); c != "" {
+					info.Capabilities = append(info.Capabilities, c)
+				}
+			}
+		}
+		return info, true
+	}
+	return info, false
+}
+
+// Supports reports whether the engine can play a GameTypeString: "Base" always, "Base+ML"
+// only if it advertises Mosquito and Ladybug (in any letter case).
+func (i Info) Supports(gameType string) bool {
+	if gameType == "Base" {
+		return true
+	}
+	expansions, ok := strings.CutPrefix(gameType, "Base+")
+	if !ok || expansions == "" {
+		return false
+	}
+	for _, letter := range expansions {
+		var bug string
+		switch letter {
+		case 'M':
+			bug = "Mosquito"
+		case 'L':
+			bug = "Ladybug"
+		case 'P':
+			bug = "Pillbug"
+		default:
+			return false
+		}
+		if !slices.ContainsFunc(i.Capabilities, func(c string) bool { return strings.EqualFold(c, bug) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// NewGame starts a game and returns the engine's GameString. arg is empty (a Base game), a
+// GameTypeString, or a whole GameString to load.
+func (e *Engine) NewGame(ctx context.Context, arg string) (string, error) {
+	return e.gameString(ctx, strings.TrimSpace("newgame "+strings.TrimSpace(arg)))
+}
+
+// Play plays a MoveString and returns the engine's GameString.
+func (e *Engine) Play(ctx context.Context, move string) (string, error) {
+	return e.gameString(ctx, "play "+strings.TrimSpace(move))
+}
+
+// Pass passes and returns the engine's GameString.
+func (e *Engine) Pass(ctx context.Context) (string, error) {
+	return e.gameString(ctx, "pass")
+}
+
+// Undo takes back n plies (n >= 1) and returns the engine's GameString.
+func (e *Engine) Undo(ctx context.Context, n int) (string, error) {
+	if n < 1 {
+		return "", fmt.Errorf("uhpclient: %s: undo %d: need at least one ply", e.cfg.Name, n)
+	}
+	return e.gameString(ctx, "undo "+strconv.Itoa(n))
+}
+
+func (e *Engine) gameString(ctx context.Context, command string) (string, error) {
+	var gs string
+	_, err := e.roundTrip(ctx, command, func(lines []string) *ProtocolError {
+		gs = lastLine(lines)
+		if !looksLikeGameString(gs) {
+			return &ProtocolError{Msg: "the reply is not a GameString", Line: gs}
+		}
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	return gs, nil
+}
+
+// ValidMoves returns the engine's valid moves: MoveStrings, or the single "pass". An engine
+// may answer an empty list once the game is over (nokamute does).
+func (e *Engine) ValidMoves(ctx context.Context) ([]string, error) {
+	var moves []string
+	_, err := e.roundTrip(ctx, "validmoves", func(lines []string) *ProtocolError {
+		if len(lines) == 0 {
+			return &ProtocolError{Msg: "no move list in the reply"}
+		}
+		list := lastLine(lines)
+		for _, m := range strings.Split(list, ";") {
+			if m = strings.TrimSpace(m); m == "" {
+				continue
+			}
+			if !looksLikeMove(m) {
+				return &ProtocolError{Msg: fmt.Sprintf("%q is not a MoveString", m), Line: list}
+			}
+			moves = append(moves, m)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return moves, nil
+}
+
+// Limit bounds a search: a fixed Depth, or else a Time. UHP writes time as hh:mm:ss, which
+// most engines read as whole seconds: without FractionalSeconds the time is rounded down,
+// but never below one second; with it, milliseconds are sent as hh:mm:ss.fff.
+type Limit struct {
+	Time              time.Duration
+	Depth             int
+	FractionalSeconds bool
+}
+
+func (l Limit) command() (string, error) {
+	switch {
+	case l.Depth > 0:
+		return "bestmove depth " + strconv.Itoa(l.Depth), nil
+	case l.Depth < 0 || l.Time < 0:
+		return "", fmt.Errorf("negative bestmove limit %+v", l)
+	case l.Time > 0:
+		return "bestmove time " + formatTime(l.Time, l.FractionalSeconds), nil
+	}
+	// A bare bestmove searches without end in Mzinga; the caller meant something else.
+	return "", errors.New("bestmove needs a depth or a time")
+}
+
+// formatTime writes a search time as hh:mm:ss, or hh:mm:ss.fff when fractional.
+func formatTime(d time.Duration, fractional bool) string {
+	if !fractional {
+		d = max(d.Truncate(time.Second), time.Second)
+	}
+	h, m, s := int(d/time.Hour), int(d/time.Minute)%60, int(d/time.Second)%60
+	if fractional {
+		return fmt.Sprintf("%02d:%02d:%02d.%03d", h, m, s, int(d/time.Millisecond)%1000)
+	}
+	return fmt.Sprintf("%02d:%02d:%02d", h, m, s)
+}
+
+// BestMove asks for a move within l and returns its MoveString. The engine may print
+// intermediate lines: the last line before "ok" is the answer, and of a Mzinga-style
+// "move;depth;score;pv" line its first field. When ctx ends first, the search is
+// interrupted with SIGINT, given the grace period to answer, and the engine is killed: the
+// error is a TimeoutError.
+func (e *Engine) BestMove(ctx context.Context, l Limit) (string, error) {
+	command, err := l.command()
+	if err != nil {
+		return "", fmt.Errorf("uhpclient: %s: %w", e.cfg.Name, err)
+	}
+	var move string
+	_, err = e.roundTrip(ctx, command, func(lines []string) *ProtocolError {
+		var ok bool
+		if move, ok = bestMoveAnswer(lines); !ok {
+			return &ProtocolError{Msg: "no move in the reply", Line: lastLine(lines)}
+		}
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	return move, nil
+}
+
+func bestMoveAnswer(lines []string) (string, bool) {
+	move, _, _ := strings.Cut(lastLine(lines), ";")
+	move = strings.TrimSpace(move)
+	return move, looksLikeMove(move)
+}
+
+// Option is one engine option as "options" lists it: Name;Type;Value;Default[;Extra...],
+// where Extra is Min;Max for a number and the allowed values for an enum.
+type Option struct {
+	Name, Type, Value, Default string
+	Extra                      []string
+}
+
+// String writes the option back as an "options" line.
+func (o Option) String() string {
+	return strings.Join(append([]string{o.Name, o.Type, o.Value, o.Default}, o.Extra...), ";")
+}
+
+// ParseOption reads one line of an "options" reply.
+func ParseOption(line string) (Option, error) {
+	f := strings.Split(line, ";")
+	if len(f) < 4 || f[0] == "" || f[1] == "" {
+		return Option{}, fmt.Errorf("uhpclient: %q is not an option (want Name;Type;Value;Default[;...])", line)
+	}
+	o := Option{Name: f[0], Type: f[1], Value: f[2], Default: f[3]}
+	if len(f) > 4 {
+		o.Extra = f[4:]
+	}
+	return o, nil
+}
+
+// Options lists the engine's options.
+func (e *Engine) Options(ctx context.Context) ([]Option, error) {
+	var opts []Option
+	_, err := e.roundTrip(ctx, "options", func(lines []string) *ProtocolError {
+		for _, l := range lines {
+			o, err := ParseOption(l)
+			if err != nil {
+				return &ProtocolError{Msg: "not an option line", Line: l}
+			}
+			opts = append(opts, o)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return opts, nil
+}
+
+// GetOption reads one option.
+func (e *Engine) GetOption(ctx context.Context, name string) (Option, error) {
+	return e.option(ctx, "options get "+name, name)
+}
+
+// SetOption sets one option and returns it as the engine then reports it.
+func (e *Engine) SetOption(ctx context.Context, name, value string) (Option, error) {
+	return e.option(ctx, "options set "+name+" "+value, name)
+}
+
+func (e *Engine) option(ctx context.Context, command, name string) (Option, error) {
+	var opt Option
+	_, err := e.roundTrip(ctx, command, func(lines []string) *ProtocolError {
+		for _, l := range lines {
+			if o, err := ParseOption(l); err == nil && strings.EqualFold(o.Name, name) {
+				opt = o
+				return nil
+			}
+		}
+		// MzingaCpp answers a bare "ok" for an option it does not have.
+		return &ProtocolError{Msg: fmt.Sprintf("no line for option %q in the reply", name), Line: lastLine(lines)}
+	})
+	if err != nil {
+		return Option{}, err
+	}
+	return opt, nil
+}
+
+// replyError turns an err or invalidmove reply into its error. The lines after the first
+// such line, up to "ok", belong to its message: Mzinga on mono splits one message over
+// several lines.
+func replyError(engine, command string, lines []string) error {
+	for i, l := range lines {
+		kind, first, ok := errorLine(l)
+		if !ok {
+			continue
+		}
+		parts := []string{first}
+		for _, more := range lines[i+1:] {
+			if _, text, ok := errorLine(more); ok {
+				more = text
+			}
+			parts = append(parts, strings.TrimSpace(more))
+		}
+		message := strings.Join(slices.DeleteFunc(parts, func(s string) bool { return s == "" }), " ")
+		if kind == "err" {
+			return &EngineError{Engine: engine, Command: command, Message: message}
+		}
+		return &InvalidMoveError{Engine: engine, Command: command, Move: moveOf(command), Message: message}
+	}
+	return nil
+}
+
+func errorLine(l string) (kind, message string, ok bool) {
+	for _, kind := range []string{"err", "invalidmove"} {
+		if rest, found := strings.CutPrefix(l, kind); found && (rest == "" || rest[0] == ' ') {
+			return kind, strings.TrimSpace(rest), true
+		}
+	}
+	return "", "", false
+}
+
+// moveOf names the move a command tried, for an InvalidMoveError.
+func moveOf(command string) string {
+	if move, ok := strings.CutPrefix(command, "play "); ok {
+		return strings.TrimSpace(move)
+	}
+	return command
+}
+
+func lastLine(lines []string) string {
+	if len(lines) == 0 {
+		return ""
+	}
+	return strings.TrimSpace(lines[len(lines)-1])
+}
+
+// looksLikeGameString checks the shape, not the content, of a GameString: the referee
+// judges the content, and engines differ in what they echo.
+func looksLikeGameString(s string) bool {
+	f := strings.Split(s, ";")
+	if len(f) < 3 || !strings.HasPrefix(f[0], "Base") {
+		return false
+	}
+	switch f[1] {
+	case "NotStarted", "InProgress", "Draw", "WhiteWins", "BlackWins":
+	default:
+		return false
+	}
+	return (strings.HasPrefix(f[2], "White[") || strings.HasPrefix(f[2], "Black[")) && strings.HasSuffix(f[2], "]")
+}
+
+// looksLikeMove checks the shape of a MoveString as engines write it: "pass", or a piece
+// such as wS1 or bQ, then whatever the engine's notation adds.
+func looksLikeMove(s string) bool {
+	if s == "pass" {
+		return true
+	}
+	return len(s) >= 2 && (s[0] == 'w' || s[0] == 'b') && strings.IndexByte("QSBGAMLP", s[1]) >= 0
+}
