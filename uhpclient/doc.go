@@ -1,12 +1,31 @@
-// Package uhpclient drives a Universal Hive Protocol engine running as a subprocess.
+// Package uhpclient drives a Universal Hive Protocol engine running as a subprocess, and
+// never hangs on one.
 //
-// An Engine is started from a command (never through a shell), reads the engine's startup
-// info block and then sends one command at a time, reading every reply up to its "ok" line.
-// It is built for engines that misbehave: a byte-order mark before the banner, CRLF line ends,
-// multi-line err replies, engines that hang, spin, crash or print without end. Every call takes
-// a context; a bestmove that outlives its deadline is interrupted with SIGINT (as Mzinga's own
-// viewer does), given a grace period, then killed with its whole process group. The errors a
-// caller must tell apart have their own types: the engine's err reply (EngineError), its
-// invalidmove reply (InvalidMoveError), a broken conversation (ProtocolError), a timeout
-// (TimeoutError) and a crash or exit (ExitError).
+// Start runs an engine from a command (never through a shell) and reads its startup info
+// block. An Engine then sends one command at a time and reads its reply: every line up to
+// a line that is exactly "ok". Typed methods (NewGame, Play, Pass, Undo, ValidMoves,
+// BestMove, Options, GetOption, SetOption) check that the reply can answer the command;
+// Send passes any command through. Reader parses engine output on its own, for tests and
+// for any other transport.
+//
+// It is built for engines as they are, not as the protocol describes them: a byte-order
+// mark before the banner and CRLF line ends (Mzinga on mono), err replies over several
+// lines, intermediate bestmove lines, engines that hang, spin, crash, flood their output,
+// ignore "exit" or loop forever once their input ends. Every line and every reply has a
+// size bound, and every call that waits takes a context. A bestmove that outlives its
+// context is interrupted with SIGINT, as Mzinga's own viewer does, given a grace period to
+// answer, then killed; any other command is killed at once. Engines run in a process
+// group of their own, killed as a whole, and on Linux they die with the arbiter.
+//
+// The errors a caller must tell apart have their own types. The engine's own refusals,
+// EngineError (err) and InvalidMoveError (invalidmove), leave it usable. A broken
+// conversation (ProtocolError), a timeout (TimeoutError) or an exit (ExitError, with the
+// exit status and the last lines of stderr) leave it dead, and later calls return the same
+// error at once.
+//
+// Each Engine owns three goroutines: one reads stdout, one drains stderr into a ring of
+// recent lines, one reaps the process. Close (or Kill) returns only after all three have
+// ended, so an Engine that is closed leaves nothing behind. An optional transcript records
+// every line in and out with its time, so that a user can see what an engine said before
+// it was forfeited.
 package uhpclient
