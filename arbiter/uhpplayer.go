@@ -92,14 +92,10 @@ func (p *uhpPlayer) Play(ctx context.Context, move string) (string, error) {
 }
 
 func (p *uhpPlayer) BestMove(ctx context.Context, limit Limit) (string, error) {
-	l := uhpclient.Limit{Depth: limit.Depth}
+	// The client rounds to whole seconds (at least one) for engines without fractions.
+	l := uhpclient.Limit{Depth: limit.Depth, FractionalSeconds: p.fractional}
 	if limit.Depth == 0 {
 		l.Time = limit.Time
-		if !p.fractional {
-			// hh:mm:ss is whole seconds for most engines: round down, but never ask for 0 s.
-			l.Time = max(limit.Time.Truncate(time.Second), time.Second)
-		}
-		l.FractionalSeconds = p.fractional
 	}
 	move, err := p.engine.BestMove(ctx, l)
 	return move, classify(err, true)
