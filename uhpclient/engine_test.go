@@ -641,16 +641,7 @@ func TestEscapedChildDoesNotHoldTheEngine(t *testing.T) {
 }
 
 func TestKillEndsARunningCommand(t *testing.T) {
-	e, err := startFake(t, t.Context(), "hang-ignore-int")
-	if err != nil {
-		t.Fatal(err)
-	}
-	result := make(chan error, 1)
-	go func() {
-		_, err := e.BestMove(t.Context(), Limit{Time: time.Minute})
-		result <- err
-	}()
-	time.Sleep(100 * time.Millisecond)
+	e, result := hungBestMove(t)
 	// A second caller waits its turn only as long as its context allows, and is never sent.
 	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
 	defer cancel()
@@ -681,16 +672,7 @@ func TestKillEndsARunningCommand(t *testing.T) {
 }
 
 func TestCloseEndsARunningCommandWhenItsContextEnds(t *testing.T) {
-	e, err := startFake(t, t.Context(), "hang-ignore-int")
-	if err != nil {
-		t.Fatal(err)
-	}
-	result := make(chan error, 1)
-	go func() {
-		_, err := e.BestMove(t.Context(), Limit{Time: time.Minute})
-		result <- err
-	}()
-	time.Sleep(100 * time.Millisecond)
+	e, result := hungBestMove(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
 	defer cancel()
 	begin := time.Now()
@@ -724,4 +706,21 @@ func TestConcurrentCallersTakeTurns(t *testing.T) {
 	for err := range errs {
 		t.Error(err)
 	}
+}
+
+// hungBestMove starts an engine that hangs in bestmove, ignoring SIGINT, and a bestmove running
+// on it; the channel receives the command's error.
+func hungBestMove(t *testing.T) (*Engine, chan error) {
+	t.Helper()
+	e, err := startFake(t, t.Context(), "hang-ignore-int")
+	if err != nil {
+		t.Fatal(err)
+	}
+	result := make(chan error, 1)
+	go func() {
+		_, err := e.BestMove(t.Context(), Limit{Time: time.Minute})
+		result <- err
+	}()
+	time.Sleep(100 * time.Millisecond)
+	return e, result
 }
