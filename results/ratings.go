@@ -10,28 +10,13 @@ import (
 )
 
 // FitRatings fits maximum-likelihood ratings (Bradley-Terry on the Elo scale, with White's
-// first-move advantage) to the records, for the players of the tally in its order. A player
-// who won or lost every game has no finite maximum-likelihood rating; one virtual draw per
-// pairing, as BayesElo adds, keeps such ratings finite, and is used only when needed.
-func FitRatings(t *Tally, recs []Record) (elo.RatingResult, error) {
-	index := make(map[string]int, len(t.Players))
-	for i, p := range t.Players {
-		index[p.Name] = i
-	}
-	type colours struct{ white, black int }
-	counts := make(map[colours]*elo.WDL)
-	var order []colours
-	for i := range recs {
-		k := colours{index[recs[i].White.Name], index[recs[i].Black.Name]}
-		if counts[k] == nil {
-			counts[k] = &elo.WDL{}
-			order = append(order, k)
-		}
-		*counts[k] = counts[k].Add(wdlOf(recs[i].WhiteScore()))
-	}
-	matches := make([]elo.Match, 0, len(order))
-	for _, k := range order {
-		matches = append(matches, elo.Match{White: k.white, Black: k.black, WDL: *counts[k]})
+// first-move advantage) to the games of the tally, for its players in its order. A player who
+// won or lost every game has no finite maximum-likelihood rating; one virtual draw per pairing,
+// as BayesElo adds, keeps such ratings finite, and is used only when needed.
+func FitRatings(t *Tally) (elo.RatingResult, error) {
+	matches := make([]elo.Match, 0, len(t.colourOrder))
+	for _, k := range t.colourOrder {
+		matches = append(matches, elo.Match{White: k[0], Black: k[1], WDL: *t.colours[k]})
 	}
 	opts := elo.RatingOptions{WhiteAdvantage: true}
 	r, err := elo.Ratings(len(t.Players), matches, opts)

@@ -1,19 +1,47 @@
 package results
 
 import (
+	"slices"
 	"sort"
 
 	"hivearbiter/elo"
 )
 
-// Tally aggregates records into what the result tables show.
+// Tally aggregates records into what the result tables show. It is built one record at a time
+// (Add) and keeps only counts, never the records: its size depends on the number of players,
+// not of games, so a tournament of any length runs in flat memory.
 type Tally struct {
 	// Players lists every player, in the order given to NewTally followed by any others in
 	// the order they first appear.
 	Players []*PlayerTally
 	// Pairings lists every pair of players that met, in the order of Players.
 	Pairings []*PairingTally
+	// Games counts the records added.
+	Games int
+	// Runs lists the runs the records come from, sorted.
+	Runs []string
+
 	byName   map[string]*PlayerTally
+	rank     map[string]int
+	pairings map[[2]string]*PairingTally
+	// colours counts results by (White, Black) player index, for the maximum-likelihood fit.
+	colours     map[[2]int]*elo.WDL
+	colourOrder [][2]int
+	// waiting holds the games whose colour-swapped partner has not been added yet.
+	waiting map[pairKey][]waitingGame
+}
+
+// pairKey names a game pair: its run and its pair index.
+type pairKey struct {
+	run  string
+	pair int
+}
+
+// waitingGame is what a game contributes to its pair once its partner arrives.
+type waitingGame struct {
+	game         int
+	white, black string
+	whiteScore   float64
 }
 
 // PlayerTally is one player's results against the whole field.
@@ -69,92 +97,109 @@ func (p *PlayerTally) FaultTotal() int {
 // Two games form a pair when they share a run and a pair index, have the same two players,
 // and the colours are swapped.
 func NewTally(recs []Record, order []string) *Tally {
-	t := &Tally{byName: make(map[string]*PlayerTally)}
-	rank := make(map[string]int)
-	player := func(name string) *PlayerTally {
-		if p := t.byName[name]; p != nil {
-			return p
-		}
-		p := &PlayerTally{Name: name, Faults: make(map[Reason]int)}
-		t.byName[name] = p
-		rank[name] = len(t.Players)
-		t.Players = append(t.Players, p)
-		return p
+	t := &Tally{
+		byName: make(map[string]*PlayerTally), rank: make(map[string]int),
+		pairings: make(map[[2]string]*PairingTally), colours: make(map[[2]int]*elo.WDL),
+		waiting: make(map[pairKey][]waitingGame),
 	}
 	for _, name := range order {
-		player(name)
+		t.player(name)
 	}
 	for i := range recs {
-		player(recs[i].White.Name)
-		player(recs[i].Black.Name)
+		t.Add(&recs[i])
 	}
-	pairings := make(map[[2]string]*PairingTally)
-	pairing := func(a, b string) (*PairingTally, bool) {
-		swapped := rank[a] > rank[b]
-		if swapped {
-			a, b = b, a
-		}
-		key := [2]string{a, b}
-		if pairings[key] == nil {
-			pairings[key] = &PairingTally{First: a, Second: b}
-		}
-		return pairings[key], swapped
+	return t
+}
+
+func (t *Tally) player(name string) *PlayerTally {
+	if p := t.byName[name]; p != nil {
+		return p
 	}
-	type pairKey struct {
-		run  string
-		pair int
+	p := &PlayerTally{Name: name, Faults: make(map[Reason]int)}
+	t.byName[name] = p
+	t.rank[name] = len(t.Players)
+	t.Players = append(t.Players, p)
+	return p
+}
+
+// pairing returns the head-to-head tally of a and b, and whether b is its First.
+func (t *Tally) pairing(a, b string) (*PairingTally, bool) {
+	swapped := t.rank[a] > t.rank[b]
+	if swapped {
+		a, b = b, a
 	}
-	partners := make(map[pairKey][]*Record)
-	for i := range recs {
-		r := &recs[i]
-		w, b := t.byName[r.White.Name], t.byName[r.Black.Name]
-		ws := r.WhiteScore()
-		w.WDL = w.WDL.Add(wdlOf(ws))
-		b.WDL = b.WDL.Add(wdlOf(1 - ws))
-		if r.Culprit == "White" {
-			w.Faults[r.Reason]++
-		} else if r.Culprit == "Black" {
-			b.Faults[r.Reason]++
-		}
-		p, swapped := pairing(r.White.Name, r.Black.Name)
-		if swapped {
-			p.WDL = p.WDL.Add(wdlOf(1 - ws))
-		} else {
-			p.WDL = p.WDL.Add(wdlOf(ws))
-		}
-		k := pairKey{r.Run, r.Pair}
-		partners[k] = append(partners[k], r)
-	}
-	for _, games := range partners {
-		if len(games) != 2 || games[0].White.Name != games[1].Black.Name || games[0].Black.Name != games[1].White.Name {
-			for _, g := range games {
-				p, _ := pairing(g.White.Name, g.Black.Name)
-				p.Unpaired++
+	key := [2]string{a, b}
+	p := t.pairings[key]
+	if p == nil {
+		p = &PairingTally{First: a, Second: b}
+		t.pairings[key] = p
+		t.Pairings = append(t.Pairings, p)
+		sort.SliceStable(t.Pairings, func(i, j int) bool {
+			pi, pj := t.Pairings[i], t.Pairings[j]
+			if t.rank[pi.First] != t.rank[pj.First] {
+				return t.rank[pi.First] < t.rank[pj.First]
 			}
-			continue
-		}
-		g0, g1 := games[0], games[1]
-		if g1.Game < g0.Game {
+			return t.rank[pi.Second] < t.rank[pj.Second]
+		})
+	}
+	return p, swapped
+}
+
+// Add counts one record. The tally keeps nothing of it but counts (and, until its partner
+// arrives, what a game needs to complete its pair).
+func (t *Tally) Add(r *Record) {
+	t.Games++
+	if i, found := slices.BinarySearch(t.Runs, r.Run); !found {
+		t.Runs = slices.Insert(t.Runs, i, r.Run)
+	}
+	w, b := t.player(r.White.Name), t.player(r.Black.Name)
+	ws := r.WhiteScore()
+	w.WDL = w.WDL.Add(wdlOf(ws))
+	b.WDL = b.WDL.Add(wdlOf(1 - ws))
+	switch r.Culprit {
+	case "White":
+		w.Faults[r.Reason]++
+	case "Black":
+		b.Faults[r.Reason]++
+	}
+	p, swapped := t.pairing(r.White.Name, r.Black.Name)
+	if swapped {
+		p.WDL = p.WDL.Add(wdlOf(1 - ws))
+	} else {
+		p.WDL = p.WDL.Add(wdlOf(ws))
+	}
+	ck := [2]int{t.rank[w.Name], t.rank[b.Name]}
+	if t.colours[ck] == nil {
+		t.colours[ck] = &elo.WDL{}
+		t.colourOrder = append(t.colourOrder, ck)
+	}
+	*t.colours[ck] = t.colours[ck].Add(wdlOf(ws))
+
+	// A game completes a pair when exactly one game of its pair is waiting and it has the
+	// same players with the colours swapped. Otherwise it waits, counted as unpaired.
+	k := pairKey{r.Run, r.Pair}
+	g := waitingGame{game: r.Game, white: r.White.Name, black: r.Black.Name, whiteScore: ws}
+	if q := t.waiting[k]; len(q) == 1 && q[0].white == g.black && q[0].black == g.white {
+		delete(t.waiting, k)
+		p.Unpaired--
+		g0, g1 := q[0], g
+		if g1.game < g0.game {
 			g0, g1 = g1, g0
 		}
-		p, _ := pairing(g0.White.Name, g0.Black.Name)
-		first := p.First
-		p.Pairs.AddPair(g0.ScoreOf(first), g1.ScoreOf(first))
-		a, b := t.byName[g0.White.Name], t.byName[g0.Black.Name]
-		a.Pairs.AddPair(g0.ScoreOf(a.Name), g1.ScoreOf(a.Name))
-		b.Pairs.AddPair(g0.ScoreOf(b.Name), g1.ScoreOf(b.Name))
+		p.Pairs.AddPair(g0.scoreOf(p.First), g1.scoreOf(p.First))
+		w.Pairs.AddPair(g0.scoreOf(w.Name), g1.scoreOf(w.Name))
+		b.Pairs.AddPair(g0.scoreOf(b.Name), g1.scoreOf(b.Name))
+		return
 	}
-	for _, p := range pairings {
-		t.Pairings = append(t.Pairings, p)
+	t.waiting[k] = append(t.waiting[k], g)
+	p.Unpaired++
+}
+
+func (g waitingGame) scoreOf(name string) float64 {
+	if name == g.white {
+		return g.whiteScore
 	}
-	sort.Slice(t.Pairings, func(i, j int) bool {
-		pi, pj := t.Pairings[i], t.Pairings[j]
-		if rank[pi.First] != rank[pj.First] {
-			return rank[pi.First] < rank[pj.First]
-		}
-		return rank[pi.Second] < rank[pj.Second]
-	})
-	return t
+	return 1 - g.whiteScore
 }
 
 func wdlOf(score float64) elo.WDL {

@@ -2,6 +2,8 @@ package results
 
 import (
 	"bytes"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"hivearbiter/elo"
@@ -39,6 +41,49 @@ func TestTallyPairsAndFaults(t *testing.T) {
 	}
 	if tally.Player("B").FaultTotal() != 0 || tally.Pairing("B", "C") != nil {
 		t.Error("faults or pairings invented")
+	}
+}
+
+// TestTallyIsOrderFree adds the same records in many orders, as concurrent workers finish
+// them: the counts, the pairs and the summary are the same, and a pair completes whichever of
+// its games comes first.
+func TestTallyIsOrderFree(t *testing.T) {
+	var recs []Record
+	results := []string{WhiteWins, Draw, BlackWins}
+	for i := 0; i < 60; i++ {
+		white, black := []string{"A", "B", "C"}[i%3], []string{"B", "C", "A"}[i%3]
+		if i%2 == 1 {
+			white, black = recs[i-1].Black.Name, recs[i-1].White.Name
+		}
+		recs = append(recs, game([]string{"r1", "r2"}[i/30], i, white, black, results[(i*7)%3], ReasonQueenSurrounded, ""))
+	}
+	recs = append(recs, game("r2", 60, "A", "B", WhiteWins, ReasonCrash, "Black")) // unpaired
+	want := NewTally(recs, []string{"A", "B", "C"})
+	var wantSummary bytes.Buffer
+	if err := NewSummary("finished", want, nil).Write(&wantSummary); err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for trial := 0; trial < 20; trial++ {
+		shuffled := slices.Clone(recs)
+		rng.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+		got := NewTally(nil, []string{"A", "B", "C"})
+		for i := range shuffled {
+			got.Add(&shuffled[i])
+		}
+		var summary bytes.Buffer
+		if err := NewSummary("finished", got, nil).Write(&summary); err != nil {
+			t.Fatal(err)
+		}
+		if summary.String() != wantSummary.String() {
+			t.Fatalf("order %d gives another summary:\n%s\nwant:\n%s", trial, summary.String(), wantSummary.String())
+		}
+	}
+	if got := want.Pairing("A", "B"); got.Unpaired != 1 || got.Pairs.Pentanomial().Pairs() != 10 {
+		t.Errorf("A vs B: %d pairs, %d unpaired; want 10 and 1", got.Pairs.Pentanomial().Pairs(), got.Unpaired)
+	}
+	if want.Games != 61 || !slices.Equal(want.Runs, []string{"r1", "r2"}) {
+		t.Errorf("games %d runs %v", want.Games, want.Runs)
 	}
 }
 
@@ -106,7 +151,7 @@ func TestRatingTableGolden(t *testing.T) {
 		}
 	}
 	tally := NewTally(recs, []string{"P1", "P2", "P3", "P4"})
-	r, err := FitRatings(tally, recs)
+	r, err := FitRatings(tally)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +182,7 @@ func TestSummaryGolden(t *testing.T) {
 	tally := NewTally(recs, []string{"A", "B", "C"})
 	sprt := &SPRTSummary{Elo0: 0, Elo1: 5, Alpha: 0.05, Beta: 0.05, Model: "normalized", LLR: 0.1, Lower: -2.94, Upper: 2.94, Decision: "continue", Pairs: 1}
 	var buf bytes.Buffer
-	if err := NewSummary("finished", tally, recs, sprt).Write(&buf); err != nil {
+	if err := NewSummary("finished", tally, sprt).Write(&buf); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "summary.json", buf.Bytes())

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"io"
 	"math"
-	"sort"
 
 	"hivearbiter/elo"
 )
@@ -80,18 +79,10 @@ type SPRTSummary struct {
 	Pairs    int     `json:"pairs"`
 }
 
-// NewSummary summarises records. sprt, if not nil, is included as given.
-func NewSummary(status string, t *Tally, recs []Record, sprt *SPRTSummary) *Summary {
-	s := &Summary{Status: status, Games: len(recs), SPRT: sprt, Faults: map[string]Faults{},
-		Engines: []EngineSummary{}, Pairings: []PairingSummary{}, Runs: []string{}}
-	runs := map[string]bool{}
-	for i := range recs {
-		if !runs[recs[i].Run] {
-			runs[recs[i].Run] = true
-			s.Runs = append(s.Runs, recs[i].Run)
-		}
-	}
-	sort.Strings(s.Runs)
+// NewSummary summarises the records of a tally. sprt, if not nil, is included as given.
+func NewSummary(status string, t *Tally, sprt *SPRTSummary) *Summary {
+	s := &Summary{Status: status, Games: t.Games, SPRT: sprt, Faults: map[string]Faults{},
+		Engines: []EngineSummary{}, Pairings: []PairingSummary{}, Runs: append([]string{}, t.Runs...)}
 	for _, p := range t.Players {
 		s.Engines = append(s.Engines, EngineSummary{Name: p.Name, Games: p.WDL.Games(), Wins: p.WDL.Wins, Draws: p.WDL.Draws,
 			Losses: p.WDL.Losses, Points: p.WDL.Points(), Score: round(p.WDL.Score())})
@@ -121,7 +112,7 @@ func NewSummary(status string, t *Tally, recs []Record, sprt *SPRTSummary) *Summ
 		})
 	}
 	if len(t.Players) > 2 {
-		if r, err := FitRatings(t, recs); err == nil {
+		if r, err := FitRatings(t); err == nil {
 			rs := &RatingsSummary{WhiteAdvantage: round(r.WhiteAdvantage), WhiteAdvantageError: round(z95 * r.WhiteAdvantageStdErr)}
 			for i, p := range t.Players {
 				rs.Players = append(rs.Players, p.Name)
