@@ -2,6 +2,7 @@ package arbiter
 
 import (
 	"context"
+	"io"
 	"runtime"
 	"testing"
 )
@@ -25,30 +26,51 @@ func BenchmarkMatchOverhead(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(plies)/1e3, "µs/ply")
 }
 
-// BenchmarkTournamentMemory plays 1,000 short games between instant players and reports the
-// live heap, records included, at the end of a 100-game and of a 1,000-game run.
+// BenchmarkTournamentMemory plays 1,000 short games between instant players and samples the
+// live heap during the run, every 50 game pairs (from the result-table callback): after 100
+// games, after 1,000, and the growth per game in between. Flat memory means a growth of a few
+// bytes per game (the schedule's bookkeeping), not the kilobytes of a game record.
 func BenchmarkTournamentMemory(b *testing.B) {
+	heap := func() float64 {
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return float64(m.HeapAlloc)
+	}
 	for b.Loop() {
-		heap := func() float64 {
-			runtime.GC()
-			var m runtime.MemStats
-			runtime.ReadMemStats(&m)
-			return float64(m.HeapAlloc) / (1 << 20)
-		}
-		run := func(rounds int) float64 {
-			cfg := baseConfig(engine("a", "random"), engine("b", "random"))
-			cfg.Rounds = rounds
-			cfg.Adjudication.MaxPlies = 60
-			tour := fakeTournament(b, cfg)
-			out, err := tour.Play(context.Background())
-			if err != nil || len(out.Records) != 2*rounds {
-				b.Fatalf("%d games, %v", len(out.Records), err)
+		cfg := baseConfig(engine("a", "random"), engine("b", "random"))
+		cfg.Rounds = 500
+		cfg.RatingInterval = 50
+		cfg.Adjudication.MaxPlies = 60
+		tour := fakeTournament(b, cfg)
+		tour.Console = io.Discard
+		samples := map[int]float64{}
+		tour.Report = func(w io.Writer, s Standings, final bool) {
+			if !final {
+				samples[s.Tally.Games] = heap()
 			}
-			h := heap() // with the run's records still held
-			runtime.KeepAlive(out)
-			return h
 		}
-		b.ReportMetric(run(50), "MiB@100games")
-		b.ReportMetric(run(500), "MiB@1000games")
+		out, err := tour.Play(context.Background())
+		if err != nil || out.Tally.Games != 1000 {
+			b.Fatalf("%d games, %v", out.Tally.Games, err)
+		}
+		// Pairs finish out of order, so a sample is taken at the first report past each mark.
+		at := func(games int) (int, float64) {
+			best := -1
+			for n := range samples {
+				if n >= games && (best < 0 || n < best) {
+					best = n
+				}
+			}
+			if best < 0 {
+				b.Fatalf("no heap sample at %d games or later: %v", games, samples)
+			}
+			return best, samples[best]
+		}
+		n100, h100 := at(100)
+		n1000, h1000 := at(1000 - 2*cfg.Concurrency)
+		b.ReportMetric(h100/(1<<20), "MiB@100games")
+		b.ReportMetric(h1000/(1<<20), "MiB@1000games")
+		b.ReportMetric((h1000-h100)/float64(n1000-n100), "B/game")
 	}
 }

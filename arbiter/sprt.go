@@ -43,8 +43,8 @@ type sprtTracker struct {
 	test    elo.SPRT
 	first   string // the engine tested: H1 says it is stronger
 	perPair int
-	pending map[int][]*results.Record
-	next    int // the next pair to count
+	pending map[int][]float64 // the first engine's scores in the games of pairs not yet counted
+	next    int               // the next pair to count
 	penta   elo.Pentanomial
 	decided *SPRTStatus
 }
@@ -55,20 +55,20 @@ func (t *Tournament) newSPRT() *sprtTracker {
 	}
 	return &sprtTracker{
 		test: t.cfg.SPRT.Test(), first: t.cfg.Engines[0].Name, perPair: t.schedule.PairGames(),
-		pending: make(map[int][]*results.Record),
+		pending: make(map[int][]float64),
 	}
 }
 
 // add counts a finished game and every pair it completes in order.
 func (s *sprtTracker) add(r *results.Record) {
-	s.pending[r.Pair] = append(s.pending[r.Pair], r)
+	s.pending[r.Pair] = append(s.pending[r.Pair], r.ScoreOf(s.first))
 	for s.decided == nil && len(s.pending[s.next]) == s.perPair {
-		games := s.pending[s.next]
+		scores := s.pending[s.next]
 		delete(s.pending, s.next)
 		s.next++
 		score := 0.0
-		for _, g := range games {
-			score += g.ScoreOf(s.first)
+		for _, g := range scores {
+			score += g
 		}
 		s.penta[int(2*score+0.5)]++
 		if st := s.current(); st.Decision != Continue {
@@ -90,17 +90,4 @@ func (s *sprtTracker) status() SPRTStatus {
 		return *s.decided
 	}
 	return s.current()
-}
-
-// SPRTOf recomputes the SPRT of a tournament from its records, as the run itself counts it.
-func (t *Tournament) SPRTOf(recs []results.Record) *SPRTStatus {
-	s := t.newSPRT()
-	if s == nil {
-		return nil
-	}
-	for i := range recs {
-		s.add(&recs[i])
-	}
-	st := s.status()
-	return &st
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
 	"sync"
 	"time"
 
@@ -29,20 +28,26 @@ type Tournament struct {
 	Start StartFunc
 	// Console receives the per-game lines and result blocks; nil discards them.
 	Console io.Writer
-	// Report, if set, writes the result block for the records so far; final marks the last one.
-	Report func(w io.Writer, recs []results.Record, final bool)
+	// Report, if set, writes the result tables for the games so far; final marks the last one.
+	Report func(w io.Writer, s Standings, final bool)
 	// ResumeHint is printed when the run is interrupted: the command that resumes it.
 	ResumeHint string
 }
 
+// Standings is where a tournament stands: the counts its result tables are computed from.
+// It holds no game records (they are on disk), so a run's memory does not grow with its games.
+type Standings struct {
+	// Tally counts every finished game of the run, resumed ones included.
+	Tally *results.Tally
+	SPRT  *SPRTStatus // nil without an SPRT
+}
+
 // Outcome is what a run of a tournament produced.
 type Outcome struct {
-	Run       string
-	Scheduled int
-	// Records holds every finished game of the run, resumed ones included, in schedule order.
-	Records     []results.Record
+	Standings
+	Run         string
+	Scheduled   int
 	Interrupted bool
-	SPRT        *SPRTStatus // nil without an SPRT
 }
 
 // EngineStartError reports an engine that could not be started: the run cannot go on.
@@ -108,14 +113,23 @@ func (t *Tournament) Play(ctx context.Context) (*Outcome, error) {
 		return nil, err
 	}
 	defer log.Close()
-	out := &Outcome{Run: t.run, Scheduled: t.schedule.Len()}
-	done := make(map[int]bool)
-	for _, r := range existing {
+	out := &Outcome{Run: t.run, Scheduled: t.schedule.Len(), Standings: Standings{Tally: results.NewTally(nil, t.EngineNames())}}
+	done := make([]bool, t.schedule.Len())
+	pairs := newPairCounter(t.schedule.PairGames())
+	sprt := t.newSPRT()
+	for i := range existing {
+		r := &existing[i]
 		if r.Run != t.run {
 			return nil, &ConfigError{fmt.Sprintf("%s holds games of another run (%s, this configuration is %s): use another -out file, or the settings that run was started with", t.cfg.Out, r.Run, t.run)}
 		}
-		done[r.Game] = true
-		out.Records = append(out.Records, r)
+		if r.Game < len(done) {
+			done[r.Game] = true
+		}
+		out.Tally.Add(r)
+		pairs.add(r.Pair)
+		if sprt != nil {
+			sprt.add(r)
+		}
 	}
 	pgn, err := t.openPGN(existing)
 	if err != nil {
@@ -128,14 +142,11 @@ func (t *Tournament) Play(ctx context.Context) (*Outcome, error) {
 	if len(existing) > 0 {
 		con.printf("Resuming run %s: %d of %d games already played (%s)\n", t.run, len(existing), out.Scheduled, t.cfg.Out)
 	}
-	sprt := t.newSPRT()
+	existing = nil // counted: the records stay on disk only
 	if sprt != nil {
-		for _, r := range existing {
-			sprt.add(&r)
-		}
 		if st := sprt.status(); st.Decision != Continue {
 			out.SPRT = &st
-			t.report(con, out.Records, true)
+			t.report(con, out.Standings, true)
 			return out, nil
 		}
 	}
@@ -169,7 +180,8 @@ func (t *Tournament) Play(ctx context.Context) (*Outcome, error) {
 	}()
 
 	var appendErr error
-	pairsReported := 0
+	var decided *SPRTStatus
+	pairsReported := pairs.complete
 	for f := range played {
 		if appendErr != nil {
 			continue // drain: the run is stopping
@@ -186,24 +198,27 @@ func (t *Tournament) Play(ctx context.Context) (*Outcome, error) {
 				continue
 			}
 		}
-		out.Records = append(out.Records, *f.rec)
+		out.Tally.Add(f.rec)
+		pairs.add(f.rec.Pair)
 		con.printf("Finished game %d (%s vs %s): %s {%s}\n", f.rec.Game+1, f.rec.White.Name, f.rec.Black.Name, f.rec.Result, f.rec.Detail)
-		if n := completePairs(out.Records, t.schedule.PairGames()); t.cfg.RatingInterval > 0 && n/t.cfg.RatingInterval > pairsReported/t.cfg.RatingInterval {
-			pairsReported = n
-			t.report(con, out.Records, false)
-		}
 		if sprt != nil {
 			sprt.add(f.rec)
-			if st := sprt.status(); st.Decision != Continue && out.SPRT == nil {
-				out.SPRT = &st
+			if st := sprt.status(); st.Decision != Continue && decided == nil {
+				decided = &st
 				stopPlay()
 			}
 		}
+		if n := pairs.complete; t.cfg.RatingInterval > 0 && n/t.cfg.RatingInterval > pairsReported/t.cfg.RatingInterval {
+			pairsReported = n
+			t.report(con, t.standings(out.Tally, sprt), false)
+		}
 	}
-	sort.Slice(out.Records, func(i, j int) bool { return out.Records[i].Game < out.Records[j].Game })
-	if sprt != nil && out.SPRT == nil {
-		st := sprt.status()
-		out.SPRT = &st
+	if sprt != nil {
+		out.SPRT = decided
+		if decided == nil {
+			st := sprt.status()
+			out.SPRT = &st
+		}
 	}
 	if appendErr != nil {
 		return out, appendErr
@@ -213,22 +228,41 @@ func (t *Tournament) Play(ctx context.Context) (*Outcome, error) {
 	}
 	if ctx.Err() != nil {
 		out.Interrupted = true
-		con.printf("Tournament was interrupted after %d of %d games.\n", len(out.Records), out.Scheduled)
+		con.printf("Tournament was interrupted after %d of %d games.\n", out.Tally.Games, out.Scheduled)
 		if t.ResumeHint != "" {
 			con.printf("To resume it, run: %s\n", t.ResumeHint)
 		}
 	}
-	t.report(con, out.Records, true)
+	t.report(con, out.Standings, true)
 	return out, nil
 }
 
-func (t *Tournament) report(con *console, recs []results.Record, final bool) {
+// EngineNames lists the engines' names in configuration order.
+func (t *Tournament) EngineNames() []string {
+	names := make([]string, len(t.cfg.Engines))
+	for i, e := range t.cfg.Engines {
+		names[i] = e.Name
+	}
+	return names
+}
+
+// standings is where the run stands now.
+func (t *Tournament) standings(tally *results.Tally, sprt *sprtTracker) Standings {
+	s := Standings{Tally: tally}
+	if sprt != nil {
+		st := sprt.status()
+		s.SPRT = &st
+	}
+	return s
+}
+
+func (t *Tournament) report(con *console, s Standings, final bool) {
 	if t.Report == nil || con.w == nil {
 		return
 	}
 	con.mu.Lock()
 	defer con.mu.Unlock()
-	t.Report(con.w, recs, final)
+	t.Report(con.w, s, final)
 }
 
 // openPGN rewrites the PGN file from the records already played (so that it matches them even
@@ -327,17 +361,24 @@ func ignoreCancel(err error) error {
 	return err
 }
 
-// completePairs counts the game pairs all of whose games are in recs.
-func completePairs(recs []results.Record, perPair int) int {
-	count := make(map[int]int)
-	n := 0
-	for _, r := range recs {
-		count[r.Pair]++
-		if count[r.Pair] == perPair {
-			n++
-		}
+// pairCounter counts the game pairs all of whose games have finished, remembering only the
+// pairs still incomplete.
+type pairCounter struct {
+	perPair  int
+	partial  map[int]int
+	complete int
+}
+
+func newPairCounter(perPair int) *pairCounter {
+	return &pairCounter{perPair: perPair, partial: make(map[int]int)}
+}
+
+func (c *pairCounter) add(pair int) {
+	c.partial[pair]++
+	if c.partial[pair] == c.perPair {
+		delete(c.partial, pair)
+		c.complete++
 	}
-	return n
 }
 
 // console serializes the lines that workers and the collector print.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -67,14 +68,14 @@ func TestTournamentRecordsEveryGameOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(out.Records) != 6 || out.Scheduled != 6 {
-		t.Fatalf("%d records of %d scheduled, want 6", len(out.Records), out.Scheduled)
+	if out.Tally.Games != 6 || out.Scheduled != 6 {
+		t.Fatalf("%d games counted of %d scheduled, want 6", out.Tally.Games, out.Scheduled)
 	}
-	onDisk, err := results.ReadFile(tour.Config().Out)
-	if err != nil || len(onDisk) != 6 {
-		t.Fatalf("records file holds %d games (%v)", len(onDisk), err)
+	onDisk := recordsOf(t, tour)
+	if len(onDisk) != 6 {
+		t.Fatalf("records file holds %d games", len(onDisk))
 	}
-	for i, r := range out.Records {
+	for i, r := range onDisk {
 		if r.Game != i || r.Run != tour.Run() {
 			t.Errorf("record %d is game %d of run %s", i, r.Game, r.Run)
 		}
@@ -91,7 +92,7 @@ func TestTournamentRecordsEveryGameOnce(t *testing.T) {
 	}
 	// Games are written as they finish, so match them to records by content.
 	recorded := map[string]int{}
-	for _, r := range out.Records {
+	for _, r := range onDisk {
 		recorded[r.GameString+" "+r.Result]++
 	}
 	for i, g := range games {
@@ -109,8 +110,8 @@ func TestTournamentRecordsEveryGameOnce(t *testing.T) {
 	// Running again resumes: nothing is replayed.
 	again := fakeTournament(t, cfg)
 	out2, err := again.Play(context.Background())
-	if err != nil || len(out2.Records) != 6 {
-		t.Fatalf("resume of a finished run: %d records, %v", len(out2.Records), err)
+	if err != nil || out2.Tally.Games != 6 {
+		t.Fatalf("resume of a finished run: %d games counted, %v", out2.Tally.Games, err)
 	}
 	if recs, _ := results.ReadFile(tour.Config().Out); len(recs) != 6 {
 		t.Errorf("resume of a finished run wrote %d records", len(recs))
@@ -123,8 +124,8 @@ func TestTournamentRecordsEveryGameOnce(t *testing.T) {
 		t.Fatal("changing the number of rounds changed the run's identity")
 	}
 	out3, err := more.Play(context.Background())
-	if err != nil || len(out3.Records) != 8 {
-		t.Fatalf("extended run: %d records, %v", len(out3.Records), err)
+	if err != nil || out3.Tally.Games != 8 || len(recordsOf(t, more)) != 8 {
+		t.Fatalf("extended run: %d games counted, %v", out3.Tally.Games, err)
 	}
 }
 
@@ -146,8 +147,8 @@ func TestTournamentInterruptedResumes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !out.Interrupted || len(out.Records) == 0 || len(out.Records) == 8 {
-		t.Fatalf("interrupted run: interrupted %v with %d records", out.Interrupted, len(out.Records))
+	if n := len(recordsOf(t, tour)); !out.Interrupted || n == 0 || n == 8 || out.Tally.Games != n {
+		t.Fatalf("interrupted run: interrupted %v with %d records, %d counted", out.Interrupted, n, out.Tally.Games)
 	}
 	resumed, err := fakeTournament(t, cfg).Play(context.Background())
 	if err != nil {
@@ -161,8 +162,8 @@ func TestTournamentInterruptedResumes(t *testing.T) {
 		}
 		seen[r.Game] = true
 	}
-	if len(recs) != 8 || len(resumed.Records) != 8 {
-		t.Fatalf("after resume: %d records on disk, %d in the outcome; want 8", len(recs), len(resumed.Records))
+	if len(recs) != 8 || resumed.Tally.Games != 8 {
+		t.Fatalf("after resume: %d records on disk, %d in the outcome; want 8", len(recs), resumed.Tally.Games)
 	}
 }
 
@@ -202,11 +203,10 @@ func TestTournamentRestartsMisbehavingEngines(t *testing.T) {
 		}
 		return start(ctx, e, worker)
 	}
-	out, err := tour.Play(context.Background())
-	if err != nil {
+	if _, err := tour.Play(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range out.Records {
+	for _, r := range recordsOf(t, tour) {
 		if r.Reason != results.ReasonCrash || r.ScoreOf("b") != 0 {
 			t.Errorf("game %d: %s %s, want b to lose by crash", r.Game, r.Result, r.Reason)
 		}
@@ -230,8 +230,8 @@ func TestTournamentSPRTStopsDeterministically(t *testing.T) {
 		if out.SPRT == nil || out.SPRT.Decision != AcceptH1 {
 			t.Fatalf("SPRT = %+v, want H1 accepted", out.SPRT)
 		}
-		if len(out.Records) >= 200 {
-			t.Fatalf("the SPRT did not stop the run early: %d games", len(out.Records))
+		if out.Tally.Games >= 200 {
+			t.Fatalf("the SPRT did not stop the run early: %d games", out.Tally.Games)
 		}
 		decisions[out.SPRT.Pairs] = true
 	}
@@ -244,20 +244,33 @@ func TestTournamentGauntletAndRoundRobin(t *testing.T) {
 	for _, format := range []Format{Gauntlet, RoundRobin} {
 		cfg := baseConfig(engine("a", "random"), engine("b", "random"), engine("c", "random"))
 		cfg.Format = format
-		out, err := fakeTournament(t, cfg).Play(context.Background())
+		tour := fakeTournament(t, cfg)
+		out, err := tour.Play(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}
 		want := map[Format]int{Gauntlet: 4, RoundRobin: 6}[format]
-		if len(out.Records) != want {
-			t.Errorf("%s: %d games, want %d", format, len(out.Records), want)
+		recs := recordsOf(t, tour)
+		if len(recs) != want || out.Tally.Games != want {
+			t.Errorf("%s: %d games recorded, %d counted, want %d", format, len(recs), out.Tally.Games, want)
 		}
-		for _, r := range out.Records {
+		for _, r := range recs {
 			if format == Gauntlet && r.White.Name != "a" && r.Black.Name != "a" {
 				t.Errorf("gauntlet game %d between %s and %s", r.Game, r.White.Name, r.Black.Name)
 			}
 		}
 	}
+}
+
+// recordsOf reads a tournament's records file, in schedule order.
+func recordsOf(t testing.TB, tour *Tournament) []results.Record {
+	t.Helper()
+	recs, err := results.ReadFile(tour.Config().Out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.SortFunc(recs, func(a, b results.Record) int { return a.Game - b.Game })
+	return recs
 }
 
 // lockedBuffer is a strings.Builder safe for concurrent writers and readers.

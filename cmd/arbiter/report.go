@@ -10,17 +10,13 @@ import (
 	"hivearbiter/results"
 )
 
-// writeReport prints the result tables for the records of a tournament so far: the fastchess
-// result block for two engines, the field table and maximum-likelihood ratings for more, and at
-// the end the engines' misbehaviour counts and the SPRT conclusion.
-func writeReport(w io.Writer, t *arbiter.Tournament, recs []results.Record, final bool) {
+// writeReport prints the result tables of a tournament so far: the fastchess result block for
+// two engines, the field table and maximum-likelihood ratings for more, and at the end the
+// engines' misbehaviour counts and the SPRT conclusion.
+func writeReport(w io.Writer, t *arbiter.Tournament, s arbiter.Standings, final bool) {
 	cfg := t.Config()
-	names := make([]string, len(cfg.Engines))
-	for i, e := range cfg.Engines {
-		names[i] = e.Name
-	}
-	tally := results.NewTally(recs, names)
-	sprt := t.SPRTOf(recs)
+	names := t.EngineNames()
+	tally, sprt := s.Tally, s.SPRT
 	if len(names) == 2 {
 		info := results.MatchInfo{TimeControl: timeControls(cfg), GameType: cfg.GameType, Openings: openingsDescription(cfg.Openings)}
 		if sprt != nil {
@@ -28,9 +24,9 @@ func writeReport(w io.Writer, t *arbiter.Tournament, recs []results.Record, fina
 		}
 		results.WriteMatchBlock(w, tally.Pairing(names[0], names[1]), info)
 	} else {
-		fmt.Fprintf(w, "Results after %d games (%s, %s):\n", len(recs), timeControls(cfg), cfg.GameType)
+		fmt.Fprintf(w, "Results after %d games (%s, %s):\n", tally.Games, timeControls(cfg), cfg.GameType)
 		results.WriteFieldTable(w, tally)
-		if ratings, err := results.FitRatings(tally, recs); err == nil {
+		if ratings, err := results.FitRatings(tally); err == nil {
 			results.WriteRatingTable(w, tally, ratings)
 		} else {
 			fmt.Fprintf(w, "No maximum-likelihood ratings yet: %v\n", err)
@@ -52,7 +48,7 @@ func writeReport(w io.Writer, t *arbiter.Tournament, recs []results.Record, fina
 		}
 		fmt.Fprintf(w, "SPRT ([%.2f, %.2f], %s) %s after %d game pairs\n", sprt.Test.Elo0, sprt.Test.Elo1, sprt.Test.Model, verdict, sprt.Pairs)
 	}
-	fmt.Fprintf(w, "Finished %s: %d games recorded in %s\n", cfg.Format, len(recs), cfg.Out)
+	fmt.Fprintf(w, "Finished %s: %d games recorded in %s\n", cfg.Format, tally.Games, cfg.Out)
 }
 
 // timeControls describes the engines' time controls: one if they agree, else all of them.

@@ -70,7 +70,7 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if err := results.WriteFieldTable(stdout, tally); err != nil {
 			return err
 		}
-		if r, err := results.FitRatings(tally, recs); err == nil {
+		if r, err := results.FitRatings(tally); err == nil {
 			if err := results.WriteRatingTable(stdout, tally, r); err != nil {
 				return err
 			}
@@ -82,7 +82,7 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	if *jsonOut != "" {
-		return writeSummaryFile(*jsonOut, results.NewSummary("records", tally, recs, sprtSummary))
+		return writeSummaryFile(*jsonOut, results.NewSummary("records", tally, sprtSummary))
 	}
 	return nil
 }

@@ -25,7 +25,7 @@ func playTournament(ctx context.Context, cfg arbiter.Config, resumeHint string, 
 	cfg = t.Config()
 	t.Console = stdout
 	t.ResumeHint = resumeHint
-	t.Report = func(w io.Writer, recs []results.Record, final bool) { writeReport(w, t, recs, final) }
+	t.Report = func(w io.Writer, s arbiter.Standings, final bool) { writeReport(w, t, s, final) }
 	fmt.Fprintf(stdout, "Hive Arbiter %s: %s of %d games (%s), run %s, records in %s\n",
 		arbiter.Version, cfg.Format, t.Schedule().Len(), cfg.GameType, t.Run(), cfg.Out)
 	out, err := t.Play(ctx)
@@ -45,7 +45,7 @@ func playTournament(ctx context.Context, cfg arbiter.Config, resumeHint string, 
 		return exitWith(exitInterrupted, "")
 	}
 	if cfg.Strict {
-		if n := countFaults(out.Records); n > 0 {
+		if n := countFaults(out.Tally); n > 0 {
 			return exitWith(exitEngines, "strict: %d games ended by engine misbehaviour", n)
 		}
 	}
@@ -61,23 +61,16 @@ func playTournament(ctx context.Context, cfg arbiter.Config, resumeHint string, 
 }
 
 // countFaults counts the games that ended by a player's misbehaviour.
-func countFaults(recs []results.Record) int {
+func countFaults(t *results.Tally) int {
 	n := 0
-	for _, r := range recs {
-		if r.Reason.IsFault() {
-			n++
-		}
+	for _, p := range t.Players {
+		n += p.FaultTotal()
 	}
 	return n
 }
 
 // summaryOf builds the JSON summary of a run's outcome.
 func summaryOf(t *arbiter.Tournament, out *arbiter.Outcome) *results.Summary {
-	cfg := t.Config()
-	names := make([]string, len(cfg.Engines))
-	for i, e := range cfg.Engines {
-		names[i] = e.Name
-	}
 	status := "finished"
 	var sprt *results.SPRTSummary
 	if s := out.SPRT; s != nil {
@@ -94,5 +87,5 @@ func summaryOf(t *arbiter.Tournament, out *arbiter.Outcome) *results.Summary {
 	if out.Interrupted {
 		status = "interrupted"
 	}
-	return results.NewSummary(status, results.NewTally(out.Records, names), out.Records, sprt)
+	return results.NewSummary(status, out.Tally, sprt)
 }
