@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sync"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -32,6 +31,9 @@ type Tournament struct {
 	Report func(w io.Writer, s Standings, final bool)
 	// ResumeHint is printed when the run is interrupted: the command that resumes it.
 	ResumeHint string
+	// Progress keeps a live status line under the console's lines, redrawn in place: set it
+	// only when Console is a terminal.
+	Progress bool
 }
 
 // Standings is where a tournament stands: the counts its result tables are computed from.
@@ -142,6 +144,25 @@ func (t *Tournament) Play(ctx context.Context) (*Outcome, error) {
 	if len(existing) > 0 {
 		con.printf("Resuming run %s: %d of %d games already played (%s)\n", t.run, len(existing), out.Scheduled, t.cfg.Out)
 	}
+	if t.Progress && t.Console != nil {
+		con.progress = &progressLine{scheduled: out.Scheduled, resumed: len(existing), started: time.Now()}
+		con.update(func(p *progressLine) { p.setStandings(t.EngineNames(), t.standings(out.Tally, sprt)) })
+		ticking := make(chan struct{})
+		defer close(ticking)
+		go func() {
+			tick := time.NewTicker(time.Second)
+			defer tick.Stop()
+			for {
+				select {
+				case <-tick.C:
+					con.redraw()
+				case <-ticking:
+					return
+				}
+			}
+		}()
+	}
+	defer con.stop()
 	existing = nil // counted: the records stay on disk only
 	if sprt != nil {
 		if st := sprt.status(); st.Decision != Continue {
@@ -208,6 +229,7 @@ func (t *Tournament) Play(ctx context.Context) (*Outcome, error) {
 				stopPlay()
 			}
 		}
+		con.update(func(p *progressLine) { p.setStandings(t.EngineNames(), t.standings(out.Tally, sprt)) })
 		if n := pairs.complete; t.cfg.RatingInterval > 0 && n/t.cfg.RatingInterval > pairsReported/t.cfg.RatingInterval {
 			pairsReported = n
 			t.report(con, t.standings(out.Tally, sprt), false)
@@ -226,6 +248,7 @@ func (t *Tournament) Play(ctx context.Context) (*Outcome, error) {
 	if workerErr != nil {
 		return out, workerErr
 	}
+	con.stop()
 	if ctx.Err() != nil {
 		out.Interrupted = true
 		con.printf("Tournament was interrupted after %d of %d games.\n", out.Tally.Games, out.Scheduled)
@@ -260,9 +283,7 @@ func (t *Tournament) report(con *console, s Standings, final bool) {
 	if t.Report == nil || con.w == nil {
 		return
 	}
-	con.mu.Lock()
-	defer con.mu.Unlock()
-	t.Report(con.w, s, final)
+	con.locked(func(w io.Writer) { t.Report(w, s, final) })
 }
 
 // openPGN rewrites the PGN file from the records already played (so that it matches them even
@@ -322,12 +343,14 @@ func (t *Tournament) worker(ctx context.Context, id int, jobs <-chan ScheduledGa
 		}
 		we, be := t.cfg.Engines[job.White], t.cfg.Engines[job.Black]
 		con.printf("Started game %d of %d (%s vs %s)\n", job.Index+1, t.schedule.Len(), we.Name, be.Name)
+		con.update(func(p *progressLine) { p.running++ })
 		rec, err := PlayGame(ctx, GameConfig{
 			Run: t.run, Seed: t.cfg.Seed, Index: job.Index, Round: job.Round, Pair: job.Pair,
 			Opening: job.Opening, OpeningIndex: job.OpeningIndex, Adjudication: t.cfg.Adjudication,
 			CommandTimeout: t.cfg.CommandTimeout, DepthTimeout: t.cfg.DepthTimeout,
 		}, Side{Name: we.Name, Player: white, Time: we.Time, Margin: we.Margin},
 			Side{Name: be.Name, Player: black, Time: be.Time, Margin: be.Margin})
+		con.update(func(p *progressLine) { p.running-- })
 		if errors.Is(err, ErrInterrupted) {
 			con.printf("Game %d (%s vs %s) stopped before its end: not counted\n", job.Index+1, we.Name, be.Name)
 			return nil
@@ -379,19 +402,4 @@ func (c *pairCounter) add(pair int) {
 		delete(c.partial, pair)
 		c.complete++
 	}
-}
-
-// console serializes the lines that workers and the collector print.
-type console struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (c *console) printf(format string, args ...any) {
-	if c.w == nil {
-		return
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	fmt.Fprintf(c.w, format, args...)
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 
 	"hivearbiter/arbiter"
 	"hivearbiter/results"
@@ -25,6 +26,7 @@ func playTournament(ctx context.Context, cfg arbiter.Config, resumeHint string, 
 	cfg = t.Config()
 	t.Console = stdout
 	t.ResumeHint = resumeHint
+	t.Progress = isTerminal(stdout)
 	t.Report = func(w io.Writer, s arbiter.Standings, final bool) { writeReport(w, t, s, final) }
 	fmt.Fprintf(stdout, "Hive Arbiter %s: %s of %d games (%s), run %s, records in %s\n",
 		arbiter.Version, cfg.Format, t.Schedule().Len(), cfg.GameType, t.Run(), cfg.Out)
@@ -88,4 +90,15 @@ func summaryOf(t *arbiter.Tournament, out *arbiter.Outcome) *results.Summary {
 		status = "interrupted"
 	}
 	return results.NewSummary(status, out.Tally, sprt)
+}
+
+// isTerminal reports whether w is a terminal, where a live progress line can be redrawn in
+// place. Pipes, files and CI logs get the per-game lines only.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }

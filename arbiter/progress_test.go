@@ -1,0 +1,93 @@
+package arbiter
+
+import (
+	"context"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"hivearbiter/results"
+)
+
+func TestProgressLineText(t *testing.T) {
+	start := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+	tests := []struct {
+		name string
+		p    progressLine
+		at   time.Duration
+		want string
+	}{
+		{"nothing played", progressLine{scheduled: 100, running: 2}, 3 * time.Second,
+			"[0/100 games, 2 running] | 3s"},
+		{"pace gives the ETA", progressLine{scheduled: 100, played: 25, running: 2, score: "a 15.5 - 9.5 b"}, 50 * time.Second,
+			"[25/100 games, 2 running] a 15.5 - 9.5 b | 50s, ETA 2m30s"},
+		{"resumed games do not count for the pace", progressLine{scheduled: 100, played: 60, resumed: 50, running: 1}, 100 * time.Second,
+			"[60/100 games, 1 running] | 1m40s, ETA 6m40s"},
+		{"sprt", progressLine{scheduled: 2000, played: 1000, running: 2, llr: "LLR 1.20 (-2.94, 2.94)"}, 2 * time.Hour,
+			"[1000/2000 games, 2 running] | LLR 1.20 (-2.94, 2.94) | 2h00m, ETA 2h00m"},
+		{"done has no ETA", progressLine{scheduled: 4, played: 4}, 61 * time.Second,
+			"[4/4 games, 0 running] | 1m01s"},
+		{"too long for a row is cut", progressLine{scheduled: 4, played: 1, score: strings.Repeat("x", 100)}, time.Second,
+			"[1/4 games, 0 running] " + strings.Repeat("x", progressWidth-24) + "…"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.p.started = start
+			if got := tt.p.text(start.Add(tt.at)); got != tt.want {
+				t.Errorf("got  %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestScoreText(t *testing.T) {
+	two := results.NewTally([]results.Record{
+		{Run: "r", Game: 0, White: results.Player{Name: "a"}, Black: results.Player{Name: "b"}, Result: results.WhiteWins},
+		{Run: "r", Game: 1, Pair: 0, White: results.Player{Name: "b"}, Black: results.Player{Name: "a"}, Result: results.Draw},
+	}, []string{"a", "b"})
+	if got, want := scoreText([]string{"a", "b"}, two), "a 1.5 - 0.5 b"; got != want {
+		t.Errorf("two engines: %q, want %q", got, want)
+	}
+	three := results.NewTally([]results.Record{
+		{Run: "r", Game: 0, White: results.Player{Name: "a"}, Black: results.Player{Name: "b"}, Result: results.BlackWins},
+		{Run: "r", Game: 1, White: results.Player{Name: "c"}, Black: results.Player{Name: "b"}, Result: results.Draw},
+	}, []string{"a", "b", "c"})
+	if got, want := scoreText([]string{"a", "b", "c"}, three), "leader b 75.0%"; got != want {
+		t.Errorf("three engines: %q, want %q", got, want)
+	}
+}
+
+var liveLine = regexp.MustCompile(`\[\d+/\d+ games, \d+ running\]`)
+
+// TestTournamentProgressLine runs a tournament with the live line on: every console line is
+// written on a cleared row, the line counts the games, and nothing of it is left at the end.
+func TestTournamentProgressLine(t *testing.T) {
+	cfg := baseConfig(engine("a", "random"), engine("b", "random"))
+	cfg.Rounds = 3
+	tour := fakeTournament(t, cfg)
+	var con lockedBuffer
+	tour.Console = &con
+	tour.Progress = true
+	if _, err := tour.Play(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	out := con.String()
+	if !strings.HasSuffix(out, clearLine) {
+		t.Errorf("the live line is left on screen at the end: %q", out[max(0, len(out)-120):])
+	}
+	for _, l := range strings.Split(strings.TrimSuffix(out, clearLine), "\n") {
+		if strings.Contains(l, "Finished game") && !strings.Contains(l, clearLine+"Finished game") {
+			t.Errorf("a game line written over the live line: %q", l)
+		}
+	}
+	if !strings.Contains(out, "[6/6 games, 0 running] a ") {
+		t.Errorf("the live line never showed 6 of 6 games:\n%q", out)
+	}
+	if all, cleared := liveLine.FindAllStringIndex(out, -1), strings.Count(out, clearLine+"["); len(all) != cleared {
+		t.Errorf("%d of %d live lines drawn without clearing the row first", len(all)-cleared, len(all))
+	}
+	if strings.Count(out, " running]") < 12 {
+		t.Errorf("the live line was drawn %d times for 6 games", strings.Count(out, " running]"))
+	}
+}
