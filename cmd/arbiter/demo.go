@@ -38,7 +38,11 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	cfg.Out = filepath.Join(dir, "demo.jsonl")
 	cfg.PGNOut = filepath.Join(dir, "demo.pgn")
 	fmt.Fprintln(stdout, "Hive Arbiter demo: hivebot (strong profile) against hivebot (weak profile), Base+MLP, game pairs on a 6+0.1 clock.")
-	if err := playTournament(ctx, cfg, "arbiter demo -keep "+dir, stdout); err != nil {
+	hint := "" // a temporary directory is gone when the demo ends: nothing to resume
+	if *keep != "" {
+		hint = "arbiter demo -keep " + quoteArgs([]string{dir})
+	}
+	if err := playTournament(ctx, cfg, hint, stdout); err != nil {
 		return err
 	}
 	fmt.Fprint(stdout, `
