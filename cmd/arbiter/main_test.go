@@ -62,8 +62,13 @@ func fakeEngine(scenario string) {
 		}
 		return gs
 	}
+	// With FAKE_UHP_GAPS, the engine measures the arbiter's latency: the time from the "ok"
+	// that ends its bestmove answer to the next command it reads (BenchmarkArbiterLatency).
+	gaps := &latencyLog{path: os.Getenv("FAKE_UHP_GAPS")}
+	defer gaps.save()
 	in := bufio.NewScanner(os.Stdin)
 	for in.Scan() {
+		gaps.received()
 		fields := strings.Fields(in.Text())
 		if len(fields) == 0 {
 			continue
@@ -148,8 +153,41 @@ func fakeEngine(scenario string) {
 			} else {
 				say(g.MoveString(m), "ok")
 			}
+			gaps.answered()
 		default:
 			say("err Invalid command. Try 'help' to see a list of valid commands.", "ok")
 		}
 	}
+}
+
+// latencyLog collects, in a fake engine, the gaps between answering bestmove and reading the
+// next command, and writes them (in nanoseconds, one per line) to its own file at the end.
+type latencyLog struct {
+	path  string
+	since time.Time
+	gaps  []int64
+}
+
+func (l *latencyLog) answered() {
+	if l.path != "" {
+		l.since = time.Now()
+	}
+}
+
+func (l *latencyLog) received() {
+	if l.path != "" && !l.since.IsZero() {
+		l.gaps = append(l.gaps, time.Since(l.since).Nanoseconds())
+		l.since = time.Time{}
+	}
+}
+
+func (l *latencyLog) save() {
+	if l.path == "" {
+		return
+	}
+	var b strings.Builder
+	for _, g := range l.gaps {
+		fmt.Fprintln(&b, g)
+	}
+	os.WriteFile(fmt.Sprintf("%s.%d", l.path, os.Getpid()), []byte(b.String()), 0o644)
 }
