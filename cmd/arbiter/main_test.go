@@ -33,6 +33,9 @@ func TestMain(m *testing.M) {
 		ctx := context.Background()
 		os.Exit(exitCode(run(ctx, os.Args[1:], os.Stdout, os.Stderr), os.Stderr))
 	}
+	// Under the race detector every process sleeps a second at exit to let reports through;
+	// the engines and arbiters the tests start inherit this and exit at once instead.
+	os.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
 	os.Exit(m.Run())
 }
 
