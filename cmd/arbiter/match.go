@@ -75,21 +75,21 @@ func matchConfig(args []string, stderr io.Writer) (arbiter.Config, error) {
 	fs := newFlagSet("match", matchUsage, stderr)
 	var (
 		configFile  = fs.String("config", "", "TOML configuration `file` (see configs/)")
-		format      = fs.String("format", "", "tournament format: match, gauntlet or round-robin")
+		format      = fs.String("format", "", "tournament format: match, gauntlet or round-robin (default: match for two engines, round-robin for more)")
 		tournament  = fs.String("tournament", "", "same as -format")
-		seeds       = fs.Int("seeds", 0, "gauntlet: number of engines at the front that play all others")
-		rounds      = fs.Int("rounds", 0, "rounds: each pairing plays one game pair per round")
-		games       = fs.Int("games", 0, "games per pairing and round: 2 (a pair, colours swapped) or 1")
-		concurrency = fs.Int("concurrency", 0, "games played at once")
-		gameType    = fs.String("gametype", "", "GameTypeString, e.g. Base+MLP")
-		seed        = fs.Int64("seed", 0, "seed of the schedule and the random openings")
-		out         = fs.String("out", "", "JSON Lines file of game records; the same file resumes the run")
+		seeds       = fs.Int("seeds", 0, "gauntlet: number of engines at the front that play all others (default 1)")
+		rounds      = fs.Int("rounds", 0, "rounds: each pairing plays one game pair per round (default 1; 10000 with -sprt, as a cap)")
+		games       = fs.Int("games", 0, "games per pairing and round: 2 (a pair, colours swapped; the default) or 1")
+		concurrency = fs.Int("concurrency", 0, "games played at once, each with its own engine processes (default 1)")
+		gameType    = fs.String("gametype", "", "GameTypeString such as Base or Base+ML (default Base+MLP)")
+		seed        = fs.Int64("seed", 0, "seed of the schedule and the random openings (default 0)")
+		out         = fs.String("out", "", "JSON Lines `file` of game records; the same file resumes the run (default arbiter-RUN.jsonl)")
 		pgnOut      = fs.String("pgnout", "", "write every game to this PGN `file` (MzingaViewer format)")
 		jsonOut     = fs.String("json", "", "write a JSON summary of the results to this `file` at the end")
 		transcripts = fs.String("transcripts", "", "write each engine's conversation to a file in this `dir`")
-		repetitions = fs.Int("repetitions", -1, "draw when a position occurs this many times (0: never)")
-		maxPlies    = fs.Int("maxplies", -1, "draw after this many plies (0: no limit)")
-		interval    = fs.Int("ratinginterval", -1, "print the result block every N game pairs (0: at the end only)")
+		repetitions = fs.Int("repetitions", 0, "draw when a position occurs this many times (0, the default: never)")
+		maxPlies    = fs.Int("maxplies", 0, "draw after this many plies, opening included (0, the default: no limit)")
+		interval    = fs.Int("ratinginterval", 0, "print the result block every N game pairs (0, the default: at the end only)")
 		event       = fs.String("event", "", "event name for the PGN")
 		strict      = fs.Bool("strict", false, "exit with code 5 when any engine misbehaves")
 	)
@@ -160,13 +160,15 @@ func matchConfig(args []string, stderr io.Writer) (arbiter.Config, error) {
 	setInt(&cfg.Rounds, *rounds)
 	setInt(&cfg.GamesPerPairing, *games)
 	setInt(&cfg.Concurrency, *concurrency)
-	if *repetitions >= 0 {
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	if given["repetitions"] {
 		cfg.Adjudication.Repetitions = *repetitions
 	}
-	if *maxPlies >= 0 {
+	if given["maxplies"] {
 		cfg.Adjudication.MaxPlies = *maxPlies
 	}
-	if *interval >= 0 {
+	if given["ratinginterval"] {
 		cfg.RatingInterval = *interval
 	}
 	setString := func(dst *string, v string) {
@@ -180,11 +182,9 @@ func matchConfig(args []string, stderr io.Writer) (arbiter.Config, error) {
 	setString(&cfg.JSONOut, *jsonOut)
 	setString(&cfg.TranscriptDir, *transcripts)
 	setString(&cfg.Event, *event)
-	fs.Visit(func(f *flag.Flag) {
-		if f.Name == "seed" {
-			cfg.Seed = *seed
-		}
-	})
+	if given["seed"] {
+		cfg.Seed = *seed
+	}
 	cfg.Strict = cfg.Strict || *strict
 	if err := cfg.Normalize(); err != nil {
 		return cfg, usageError{err}
