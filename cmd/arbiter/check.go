@@ -16,7 +16,7 @@ import (
 )
 
 const checkUsage = `check -engine "PROG ARGS..." [-games N] [-plies N] [-seed N]
-       check -engine cmd=PROG [name=N] [arg=A]... [option.NAME=V]...
+       arbiter check -engine cmd=PROG [name=N] [arg=A]... [option.NAME=V]...
 
 Checks that an engine speaks UHP as the arbiter needs: banner and capabilities, newgame for every
 advertised game type, validmoves against the referee over random games, play/undo round trips,
