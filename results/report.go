@@ -40,7 +40,11 @@ func WriteMatchBlock(w io.Writer, p *PairingTally, info MatchInfo) {
 		}
 	}
 	fmt.Fprintln(w, rule)
-	fmt.Fprintf(w, "Results of %s vs %s (%s):\n", p.First, p.Second, strings.Join(details, ", "))
+	if len(details) > 0 {
+		fmt.Fprintf(w, "Results of %s vs %s (%s):\n", p.First, p.Second, strings.Join(details, ", "))
+	} else {
+		fmt.Fprintf(w, "Results of %s vs %s:\n", p.First, p.Second)
+	}
 	ptnml := p.Pairs.Pentanomial()
 	paired := ptnml.Pairs() > 0
 	var est elo.Estimate
@@ -49,7 +53,7 @@ func WriteMatchBlock(w io.Writer, p *PairingTally, info MatchInfo) {
 	} else {
 		est = elo.TrinomialEstimate(p.WDL)
 	}
-	fmt.Fprintf(w, "Elo: %.2f +/- %.2f, nElo: %.2f +/- %.2f\n", est.Elo, est.ErrorMargin, est.NormalizedElo, est.NormalizedErrorMargin)
+	fmt.Fprintln(w, eloLine(est, p.WDL))
 	if paired {
 		fmt.Fprintf(w, "LOS: %.2f %%, DrawRatio: %.2f %%, PairsRatio: %s\n", 100*est.LOS, 100*ptnml.DrawRatio(), ratio(ptnml.PairsRatio()))
 	} else {
@@ -70,6 +74,30 @@ func WriteMatchBlock(w io.Writer, p *PairingTally, info MatchInfo) {
 		fmt.Fprintf(w, "LLR: %.2f (%.1f%%) (%.2f, %.2f) [%.2f, %.2f]\n", s.LLR, 100*pct, s.Lower, s.Upper, s.Elo0, s.Elo1)
 	}
 	fmt.Fprintln(w, rule)
+}
+
+// eloLine prints the Elo estimate with its error bars. Results without spread (every game or
+// pair with the same score) have no error bar: the estimators would print a clamped Elo
+// "+/- 0.00", which reads as certainty, so the line says what happened instead.
+func eloLine(est elo.Estimate, wdl elo.WDL) string {
+	if est.StdErr > 0 || wdl.Games() == 0 {
+		return fmt.Sprintf("Elo: %.2f +/- %.2f, nElo: %.2f +/- %.2f", est.Elo, est.ErrorMargin, est.NormalizedElo, est.NormalizedErrorMargin)
+	}
+	switch est.Score {
+	case 1:
+		return fmt.Sprintf("Elo: +inf, nElo: +inf (all %d games won: no error bar without spread)", wdl.Games())
+	case 0:
+		return fmt.Sprintf("Elo: -inf, nElo: -inf (all %d games lost: no error bar without spread)", wdl.Games())
+	}
+	return fmt.Sprintf("Elo: %.2f, nElo: %.2f (every result alike: no error bar without spread)", noNegativeZero(est.Elo), noNegativeZero(est.NormalizedElo))
+}
+
+// noNegativeZero keeps a value that rounds to zero from printing as "-0.00".
+func noNegativeZero(x float64) float64 {
+	if math.Abs(x) < 0.005 {
+		return 0
+	}
+	return x
 }
 
 // ratio prints a ratio that may be infinite.

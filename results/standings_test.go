@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"hivearbiter/elo"
@@ -104,6 +105,35 @@ func TestMatchBlockTrinomialWithoutPairs(t *testing.T) {
 	var buf bytes.Buffer
 	WriteMatchBlock(&buf, p, MatchInfo{TimeControl: "st=1"})
 	golden(t, "match-block-trinomial.txt", buf.Bytes())
+}
+
+// TestMatchBlockWithoutSpread: a perfect score, or pairs that all score alike, print what
+// happened instead of a clamped Elo with an error bar of zero.
+func TestMatchBlockWithoutSpread(t *testing.T) {
+	tests := []struct {
+		name string
+		p    PairingTally
+		want string
+	}{
+		{"all won", PairingTally{WDL: elo.WDL{Wins: 4}, Pairs: elo.PairCounts{WW: 2}},
+			"Elo: +inf, nElo: +inf (all 4 games won: no error bar without spread)"},
+		{"all lost, unpaired", PairingTally{WDL: elo.WDL{Losses: 3}},
+			"Elo: -inf, nElo: -inf (all 3 games lost: no error bar without spread)"},
+		{"every pair split", PairingTally{WDL: elo.WDL{Wins: 3, Losses: 3}, Pairs: elo.PairCounts{WL: 3}},
+			"Elo: 0.00, nElo: 0.00 (every result alike: no error bar without spread)"},
+		{"spread", PairingTally{WDL: elo.WDL{Wins: 3, Losses: 1}, Pairs: elo.PairCounts{WL: 1, WW: 1}},
+			"Elo: 190.85 +/- 633.86, nElo: 245.67 +/- 340.48"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.p.First, tt.p.Second = "A", "B"
+			var buf bytes.Buffer
+			WriteMatchBlock(&buf, &tt.p, MatchInfo{})
+			if !strings.Contains(buf.String(), "\n"+tt.want+"\n") {
+				t.Errorf("block:\n%s\nwant the line %q", buf.String(), tt.want)
+			}
+		})
+	}
 }
 
 func TestTablesGolden(t *testing.T) {
