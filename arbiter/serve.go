@@ -1,0 +1,819 @@
+package arbiter
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"hivearbiter/results"
+	"hivearbiter/rules"
+	"hivearbiter/uhpengine"
+)
+
+// A Session is "arbiter serve": the arbiter as a UHP engine toward a viewer such as
+// MzingaViewer, the main session of UHP's three-engine model. The viewer's game is the
+// referee's. Two player engines sit at White and Black: every move is refereed, sent to both
+// and their GameStrings cross-checked, as in a match, and bestmove is answered by the engine
+// whose turn it is. UHP 2.0's remote play ("newgame remote", whose "play" returns the
+// opponent's reply, and "play forfeit") lets the viewer play one side against the engine of
+// the other.
+//
+// A player that fails (crashes, stalls, desyncs, answers an illegal move) ends the game as it
+// would in a match: the viewer gets err with the reason, the game is recorded with the
+// player as culprit, and the player is restarted for the next newgame. Every game that ends,
+// by the rules, a forfeit or a failure, is recorded as a match game is (JSON Lines and PGN).
+// A game left unfinished, by a newgame or the end of the session, is not: a record is a
+// result. A finished game may be taken back with undo and played on; if it ends again, that
+// ending is recorded too, as a game of its own.
+//
+// Session implements uhpengine.Handler. The uhpengine.Server calls it one command at a time;
+// it is not safe for concurrent use.
+type Session struct {
+	cfg          SessionConfig
+	run          string
+	players      [2]Player // the engines by seat; nil after a failure, until the next newgame
+	capabilities []string
+	remoteGames  int // remote games started, for RemoteAlternate
+
+	game     *game    // the game being served; nil before the first newgame
+	seats    [2]*seat // the game's sides: g.sides[i].Player is seats[i]
+	remote   int      // the viewer's side in a remote game; -1 otherwise
+	over     string   // why the arbiter ended the game (forfeit, failure); "" while the rules rule
+	recorded bool     // the game's present end is recorded
+	hint     hint
+
+	log      *results.Log // opened at the first record
+	pgn      *os.File
+	nextGame int
+	writeErr error // the first record that could not be written
+}
+
+// SessionConfig configures a Session.
+type SessionConfig struct {
+	// Engines are the players: the first sits at White, the second at Black. In a remote game
+	// the viewer takes one seat and the engine of the other seat is its opponent. Names are
+	// made distinct (-1, -2) when they are not.
+	Engines [2]EngineConfig
+	// Start starts the players: UHP engine processes unless replaced (tests use in-process
+	// players).
+	Start StartFunc
+	// Out is the JSON Lines file of game records, "arbiter-<run>.jsonl" by default. It is
+	// opened at the first record: a session that finishes no game leaves no file.
+	Out string
+	// PGNOut, if set, receives every recorded game as PGN, appended.
+	PGNOut string
+	// TranscriptDir, if set, receives a transcript of every engine process's conversation.
+	TranscriptDir string
+	// Event names the games in the PGN; "Hive Arbiter serve" by default.
+	Event string
+	// GameType is the game type of a remote game whose viewer names none; Base+MLP by default.
+	GameType string
+	// RemoteSide is the side the viewer plays in a remote game that names none.
+	RemoteSide RemoteSide
+	// StartTimeout bounds an engine's start; CommandTimeout every command but bestmove;
+	// DepthTimeout a depth-limited search. The defaults are a tournament's.
+	StartTimeout, CommandTimeout, DepthTimeout time.Duration
+	// Console, if set, receives notices for a person: games recorded, engines restarted.
+	Console io.Writer
+}
+
+// RemoteSide chooses the viewer's side in a remote game. UHP 2.0 leaves the choice to the
+// engine ("newgame remote" may involve matchmaking): the reply shows it, an empty game when
+// the viewer moves first and a game of one move when it moves second.
+type RemoteSide string
+
+// The choices of RemoteSide.
+const (
+	RemoteAlternate RemoteSide = "alternate" // White in the first remote game, Black in the next, and so on
+	RemoteWhite     RemoteSide = "white"
+	RemoteBlack     RemoteSide = "black"
+)
+
+// ViewerName is the viewer's name in the records of remote games.
+const ViewerName = "viewer"
+
+// CapabilityReporter is a Player that says which expansions it plays, as a UHP engine's
+// capabilities line does. A Session offers the viewer the expansions every player plays; a
+// player that does not report any is taken to play Base alone.
+type CapabilityReporter interface {
+	Capabilities() []string
+}
+
+// Capabilities implements CapabilityReporter.
+func (p *uhpPlayer) Capabilities() []string { return p.engine.Info().Capabilities }
+
+// NewSession checks the configuration and starts both engines. The error is a *ConfigError
+// or an *EngineStartError.
+func NewSession(ctx context.Context, cfg SessionConfig) (*Session, error) {
+	engines := cfg.Engines
+	for i := range engines {
+		if engines[i].Name == "" && len(engines[i].Command) > 0 {
+			engines[i].Name = defaultEngineName(engines[i].Command[0])
+		}
+	}
+	if engines[0].Name == engines[1].Name {
+		// Watching an engine play itself is common enough not to insist on names.
+		engines[0].Name += "-1"
+		engines[1].Name += "-2"
+	}
+	tc := Config{Engines: engines[:]}
+	if err := tc.Normalize(); err != nil {
+		return nil, err
+	}
+	cfg.Engines = engines
+	fingerprint, err := tc.Fingerprint()
+	if err != nil {
+		return nil, err
+	}
+	if cfg.GameType == "" {
+		cfg.GameType = rules.BaseMLP.String()
+	}
+	if _, err := rules.ParseGameType(cfg.GameType); err != nil {
+		return nil, &ConfigError{fmt.Sprintf("game type %q: want one of Base, Base+M, Base+L, Base+P, Base+ML, Base+MP, Base+LP, Base+MLP", cfg.GameType)}
+	}
+	switch cfg.RemoteSide {
+	case "":
+		cfg.RemoteSide = RemoteAlternate
+	case RemoteAlternate, RemoteWhite, RemoteBlack:
+	default:
+		return nil, &ConfigError{fmt.Sprintf("remote side %q: want white, black or alternate", cfg.RemoteSide)}
+	}
+	cfg.StartTimeout = orDefault(cfg.StartTimeout, DefaultStartTimeout)
+	cfg.CommandTimeout = orDefault(cfg.CommandTimeout, DefaultCommandTimeout)
+	cfg.DepthTimeout = orDefault(cfg.DepthTimeout, DefaultDepthTimeout)
+	if cfg.Event == "" {
+		cfg.Event = "Hive Arbiter serve"
+	}
+	if cfg.Start == nil {
+		cfg.Start = UHPStarter(cfg.TranscriptDir, time.Second)
+	}
+	// A serve session's games are a run of their own: same engines, same run, numbered on.
+	run := "serve-" + fingerprint
+	if cfg.Out == "" {
+		cfg.Out = "arbiter-" + run + ".jsonl"
+	}
+	s := &Session{cfg: cfg, run: run, remote: -1}
+	for side := range s.players {
+		if err := s.start(ctx, side); err != nil {
+			s.Close(ctx)
+			return nil, err
+		}
+	}
+	s.capabilities = s.commonCapabilities()
+	return s, nil
+}
+
+// orDefault is d, or def when d is not positive.
+func orDefault(d, def time.Duration) time.Duration {
+	if d <= 0 {
+		return def
+	}
+	return d
+}
+
+// start starts the engine of a seat.
+func (s *Session) start(ctx context.Context, side int) error {
+	e := s.cfg.Engines[side]
+	sctx, cancel := context.WithTimeout(ctx, s.cfg.StartTimeout)
+	defer cancel()
+	p, err := s.cfg.Start(sctx, e, side)
+	if err != nil {
+		return &EngineStartError{Engine: e.Name, Err: err}
+	}
+	s.players[side] = p
+	return nil
+}
+
+// drop closes a seat's engine after a failure; the next newgame starts it again.
+func (s *Session) drop(ctx context.Context, side int) {
+	p := s.players[side]
+	if p == nil {
+		return
+	}
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	p.Close(cctx)
+	cancel()
+	s.players[side] = nil
+	s.notice("%s stopped; it will be restarted for the next game", s.cfg.Engines[side].Name)
+}
+
+// Close ends both engines and closes the record files. It returns an error if a record could
+// not be written.
+func (s *Session) Close(ctx context.Context) error {
+	for side := range s.players {
+		if p := s.players[side]; p != nil {
+			p.Close(ctx)
+			s.players[side] = nil
+		}
+	}
+	err := s.writeErr
+	if s.log != nil {
+		err = errors.Join(err, s.log.Close())
+		s.log = nil
+	}
+	if s.pgn != nil {
+		err = errors.Join(err, s.pgn.Close())
+		s.pgn = nil
+	}
+	return err
+}
+
+// Run is the fingerprint of the session's engines that its records carry, "serve-...".
+func (s *Session) Run() string { return s.run }
+
+// Out is the records file.
+func (s *Session) Out() string { return s.cfg.Out }
+
+// Info implements uhpengine.Handler: the id names both players.
+func (s *Session) Info() uhpengine.Info {
+	return uhpengine.Info{
+		ID:           fmt.Sprintf("Hive Arbiter serve v%s (players: %s vs %s)", Version, s.cfg.Engines[0].Name, s.cfg.Engines[1].Name),
+		Capabilities: s.capabilities,
+	}
+}
+
+// commonCapabilities lists the expansions every player reports, in the first one's order.
+func (s *Session) commonCapabilities() []string {
+	var common []string
+	for i, p := range s.players {
+		r, ok := p.(CapabilityReporter)
+		if !ok {
+			return nil
+		}
+		caps := r.Capabilities()
+		if i == 0 {
+			common = slices.Clone(caps)
+			continue
+		}
+		common = slices.DeleteFunc(common, func(c string) bool {
+			return !slices.ContainsFunc(caps, func(d string) bool { return strings.EqualFold(c, d) })
+		})
+	}
+	return common
+}
+
+// plays reports whether every player plays the expansions of a game type.
+func (s *Session) plays(t rules.GameType) bool {
+	for bug, name := range map[rules.Bug]string{rules.Mosquito: "Mosquito", rules.Ladybug: "Ladybug", rules.Pillbug: "Pillbug"} {
+		if t.Has(bug) && !slices.ContainsFunc(s.capabilities, func(c string) bool { return strings.EqualFold(c, name) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// seat is one side of a served game. The viewer chooses the moves: when it plays one, the seat
+// answers the referee's bestmove with it, so that game.ply referees, records and mirrors the
+// viewer's move exactly as it does an engine's. With no move waiting, the player searches.
+type seat struct {
+	Player
+	move string
+}
+
+func (s *seat) BestMove(ctx context.Context, limit Limit) (string, error) {
+	if m := s.move; m != "" {
+		s.move = ""
+		return m, nil
+	}
+	return s.Player.BestMove(ctx, limit)
+}
+
+// viewerBoard is the viewer's own side in a remote game: no engine stands behind it, so it
+// keeps the game itself, and reports it as the referee holds it.
+type viewerBoard struct{ game *rules.Game }
+
+func (v *viewerBoard) ID() string { return ViewerName }
+
+func (v *viewerBoard) NewGame(_ context.Context, gameString string) (string, error) {
+	g, err := rules.ParseGameString(gameString)
+	if err != nil {
+		return "", err
+	}
+	v.game = g
+	return g.GameString(), nil
+}
+
+func (v *viewerBoard) Play(_ context.Context, move string) (string, error) {
+	if err := v.game.Play(move); err != nil {
+		return "", err
+	}
+	return v.game.GameString(), nil
+}
+
+func (v *viewerBoard) BestMove(context.Context, Limit) (string, error) {
+	return "", errors.New("arbiter: the viewer makes its own moves")
+}
+
+func (v *viewerBoard) Close(context.Context) error { return nil }
+
+// hint is the last move an engine suggested, so that the record can give the move its
+// thinking time when the viewer plays it.
+type hint struct {
+	ply    int
+	hash   uint64
+	move   string
+	millis int64
+}
+
+// newGameRequest is what a newgame asks for.
+type newGameRequest struct {
+	remote   bool
+	side     int            // remote: the viewer's side, or -1 for the session's choice
+	gameType rules.GameType // remote: the game type, if hasType
+	hasType  bool
+	start    *rules.Game // otherwise: the game to start from
+}
+
+// parseNewGame reads the argument of newgame: nothing (a Base game), a GameTypeString, a
+// GameString, or "remote" optionally followed by a side (White or Black) and a
+// GameTypeString, in any order.
+func parseNewGame(arg string) (newGameRequest, error) {
+	words := strings.Fields(arg)
+	if len(words) == 0 || !strings.EqualFold(words[0], "remote") {
+		if arg == "" {
+			arg = rules.Base.String()
+		}
+		g, err := rules.ParseGameString(arg)
+		if err != nil {
+			return newGameRequest{}, &uhpengine.Error{Message: gameStringMessage(arg, err)}
+		}
+		return newGameRequest{start: g, side: -1}, nil
+	}
+	req := newGameRequest{remote: true, side: -1}
+	for _, w := range words[1:] {
+		t, err := rules.ParseGameType(w)
+		switch {
+		case strings.EqualFold(w, "white") && req.side < 0:
+			req.side = 0
+		case strings.EqualFold(w, "black") && req.side < 0:
+			req.side = 1
+		case err == nil && !req.hasType:
+			req.gameType, req.hasType = t, true
+		default:
+			return newGameRequest{}, &uhpengine.Error{Message: fmt.Sprintf("Unable to parse '%s': newgame remote takes at most a side (White or Black) and a GameTypeString.", w)}
+		}
+	}
+	return req, nil
+}
+
+// gameStringMessage explains a GameString the referee cannot load, in Mzinga's manner.
+func gameStringMessage(arg string, err error) string {
+	var gse *rules.GameStringError
+	var invalid *rules.InvalidMoveError
+	switch {
+	case errors.As(err, &invalid) && errors.As(err, &gse):
+		return fmt.Sprintf("Unable to play '%s' in GameString: %s", strings.TrimSpace(gse.Text), invalid.Reason)
+	case errors.As(err, &gse):
+		return fmt.Sprintf("Unable to parse '%s' in GameString.", strings.TrimSpace(gse.Text))
+	}
+	return fmt.Sprintf("Unable to parse GameString '%s'.", arg)
+}
+
+// NewGame implements uhpengine.Handler. A game in progress is left unrecorded.
+func (s *Session) NewGame(ctx context.Context, arg string) (string, error) {
+	req, err := parseNewGame(arg)
+	if err != nil {
+		return "", err
+	}
+	s.game = nil
+	start, viewer := req.start, -1
+	if req.remote {
+		t, _ := rules.ParseGameType(s.cfg.GameType)
+		if req.hasType {
+			t = req.gameType
+		}
+		start, viewer = rules.NewGame(t), req.side
+		if viewer < 0 {
+			viewer = s.remoteSide()
+		}
+	}
+	if !s.plays(start.GameType()) {
+		return "", &uhpengine.Error{Message: fmt.Sprintf("Not every player plays %s: together they play %s.", start.GameType(), capabilityText(s.capabilities))}
+	}
+	for side := range s.players {
+		if s.players[side] == nil && side != viewer {
+			if err := s.start(ctx, side); err != nil {
+				return "", &uhpengine.Error{Message: err.Error()}
+			}
+		}
+	}
+	s.begin(ctx, start, viewer)
+	if s.sync(ctx, start.GameString()) {
+		// No move was played: a game that never began is not recorded.
+		detail := s.game.rec.Detail
+		s.dropCulprit(ctx)
+		s.game = nil
+		return "", &uhpengine.Error{Message: detail}
+	}
+	if req.remote {
+		s.remoteGames++
+		if viewer != int(start.ToMove()) {
+			if _, _, err := s.reply(ctx); err != nil {
+				return "", err
+			}
+		}
+	}
+	return s.game.ref.GameString(), nil
+}
+
+func capabilityText(caps []string) string {
+	if len(caps) == 0 {
+		return "Base only"
+	}
+	return "Base and " + strings.Join(caps, ", ")
+}
+
+// remoteSide is the session's choice of the viewer's side for a remote game.
+func (s *Session) remoteSide() int {
+	switch s.cfg.RemoteSide {
+	case RemoteWhite:
+		return 0
+	case RemoteBlack:
+		return 1
+	}
+	return s.remoteGames % 2
+}
+
+// begin sets up the game of a newgame; viewer is the viewer's side in a remote game, or -1.
+func (s *Session) begin(ctx context.Context, start *rules.Game, viewer int) {
+	opening := start.GameString()
+	g := &game{
+		ctx: ctx, ref: start,
+		cfg: GameConfig{Run: s.run, Round: 1, Opening: opening, OpeningIndex: -1,
+			CommandTimeout: s.cfg.CommandTimeout, DepthTimeout: s.cfg.DepthTimeout},
+		rec: &results.Record{
+			Schema: results.SchemaVersion, Run: s.run, Round: 1, Opening: opening, OpeningIndex: -1,
+			GameType: start.GameType().String(), Moves: []results.Move{}, Started: time.Now().UTC(), Arbiter: Version,
+		},
+	}
+	recPlayers := [2]*results.Player{&g.rec.White, &g.rec.Black}
+	for side := range g.sides {
+		e := s.cfg.Engines[side]
+		if side == viewer {
+			s.seats[side] = &seat{Player: &viewerBoard{}}
+			g.sides[side] = Side{Name: ViewerName, Player: s.seats[side]}
+			*recPlayers[side] = results.Player{Name: ViewerName}
+			continue
+		}
+		s.seats[side] = &seat{Player: s.players[side]}
+		g.sides[side] = Side{Name: e.Name, Player: s.seats[side], Margin: e.Margin}
+		*recPlayers[side] = results.Player{Name: e.Name, ID: s.players[side].ID()}
+		if viewer >= 0 {
+			// Against the viewer the engine plays on its own time control; watched games run
+			// on the viewer's limits instead.
+			g.sides[side].Time = e.Time
+			recPlayers[side].Time = e.Time.String()
+		}
+	}
+	g.clock = NewClock(g.sides[0].Time, g.sides[1].Time, g.sides[0].Margin, g.sides[1].Margin)
+	s.game, s.remote, s.over, s.hint = g, viewer, "", hint{}
+	s.recorded = start.State().IsOver() // a finished game loaded by newgame is not a result of ours
+}
+
+// sync starts both players on a GameString and checks what they report. It returns true when
+// a player failed, which the record then describes.
+func (s *Session) sync(ctx context.Context, gameString string) bool {
+	g := s.game
+	g.ctx = ctx
+	for side := range g.sides {
+		cctx, cancel := context.WithTimeout(ctx, g.cfg.CommandTimeout)
+		gs, err := g.sides[side].Player.NewGame(cctx, gameString)
+		cancel()
+		if err != nil {
+			g.fault(side, reasonOf(err), fmt.Sprintf("%s failed to load the game %q: %v", g.who(side), gameString, err))
+			return true
+		}
+		if g.checkGameString(side, gs) {
+			return true
+		}
+	}
+	return false
+}
+
+// dropCulprit restarts the engine that the record blames.
+func (s *Session) dropCulprit(ctx context.Context) {
+	for side, color := range colorName {
+		if s.game.rec.Culprit == color && side != s.remote {
+			s.drop(ctx, side)
+		}
+	}
+}
+
+// live returns the game if there is one to move in.
+func (s *Session) live() (*game, error) {
+	switch {
+	case s.game == nil:
+		return nil, &uhpengine.Error{Message: uhpengine.ErrNoGame}
+	case s.over != "":
+		return nil, s.overError()
+	case s.game.ref.State().IsOver():
+		return nil, &uhpengine.Error{Message: uhpengine.ErrGameOver}
+	}
+	return s.game, nil
+}
+
+func (s *Session) overError() error {
+	return &uhpengine.Error{Message: fmt.Sprintf("The game is over: %s. Try 'newgame' to start a new game.", strings.TrimSuffix(s.over, "."))}
+}
+
+// Play implements uhpengine.Handler: "pass", "forfeit" or a MoveString. In a remote game the
+// reply holds the GameString after the viewer's move, then the opponent's move and the
+// GameString after it.
+func (s *Session) Play(ctx context.Context, move string) (string, error) {
+	g, err := s.live()
+	if err != nil {
+		return "", err
+	}
+	if strings.EqualFold(move, "forfeit") {
+		return s.forfeit(), nil
+	}
+	if _, err := g.ref.ParseMove(move); err != nil {
+		var invalid *rules.InvalidMoveError
+		if errors.As(err, &invalid) {
+			return "", &uhpengine.InvalidMoveError{Message: invalid.Reason}
+		}
+		return "", &uhpengine.InvalidMoveError{Message: fmt.Sprintf("Unable to parse move \"%s\".", move)}
+	}
+	gs, err := s.commit(ctx, move)
+	if err != nil || s.remote < 0 || g.ref.State().IsOver() {
+		return gs, err
+	}
+	answer, after, err := s.reply(ctx)
+	if err != nil {
+		return "", err
+	}
+	return gs + "\n" + answer + "\n" + after, nil
+}
+
+// commit plays a legal move of the viewer's: the referee plays it and both players are sent it.
+func (s *Session) commit(ctx context.Context, move string) (string, error) {
+	g := s.game
+	side := int(g.ref.ToMove())
+	ply, hash := g.ref.Ply(), g.ref.Hash()
+	g.ctx = ctx
+	s.seats[side].move = move
+	ok := g.ply()
+	s.seats[side].move = ""
+	if !ok {
+		return "", s.failed(ctx)
+	}
+	last := &g.rec.Moves[len(g.rec.Moves)-1]
+	if h := s.hint; h.ply == ply && h.hash == hash && h.move == last.Move {
+		last.Millis = h.millis
+	}
+	s.hint = hint{}
+	s.ended()
+	return g.ref.GameString(), nil
+}
+
+// reply has the engine to move in a remote game search, on its own time control, and plays
+// its move as in a match.
+func (s *Session) reply(ctx context.Context) (move, gameString string, err error) {
+	g := s.game
+	g.ctx = ctx
+	if !g.ply() {
+		return "", "", s.failed(ctx)
+	}
+	s.ended()
+	return g.rec.Moves[len(g.rec.Moves)-1].Move, g.ref.GameString(), nil
+}
+
+// forfeit ends the game as a loss for the side to move, and returns the GameString with the
+// result in its state field.
+func (s *Session) forfeit() string {
+	g := s.game
+	side := int(g.ref.ToMove())
+	result := results.BlackWins
+	if side == 1 {
+		result = results.WhiteWins
+	}
+	g.end(result, results.ReasonForfeit, -1, g.who(side)+" forfeited")
+	s.over = g.rec.Detail
+	s.record()
+	fields := strings.SplitN(g.ref.GameString(), ";", 3)
+	fields[1] = result
+	return strings.Join(fields, ";")
+}
+
+// failed ends the game after a player's failure, which game.ply or a check wrote into the
+// record: it records the game, restarts the culprit and returns the err the viewer sees.
+func (s *Session) failed(ctx context.Context) error {
+	g := s.game
+	if g.rec.Result == "" {
+		// ctx ended under a command: the players are in unknown states, and nobody is to blame.
+		for side := range s.players {
+			if side != s.remote {
+				s.drop(ctx, side)
+			}
+		}
+		s.over = "it was interrupted"
+		return &uhpengine.Error{Message: "The game was interrupted: " + context.Cause(ctx).Error()}
+	}
+	s.over = g.rec.Detail
+	s.dropCulprit(ctx)
+	s.record()
+	return &uhpengine.Error{Message: fmt.Sprintf("%s. The game ends %s (%s). Try 'newgame' to start a new game.",
+		strings.TrimSuffix(g.rec.Detail, "."), g.rec.Result, g.rec.Reason)}
+}
+
+// ended records the game once the rules have ended it.
+func (s *Session) ended() {
+	if !s.recorded && s.game.ref.State().IsOver() {
+		s.game.adjudicated()
+		s.record()
+	}
+}
+
+// record writes the game's end to the records file and the PGN.
+func (s *Session) record() {
+	s.recorded = true
+	g := s.game
+	r := *g.rec
+	r.Moves = slices.Clone(r.Moves)
+	r.Warnings = slices.Clone(r.Warnings)
+	r.GameString = g.ref.GameString()
+	r.Finished = time.Now().UTC()
+	if err := s.write(&r); err != nil {
+		s.notice("%v", err)
+		if s.writeErr == nil {
+			s.writeErr = err
+		}
+		return
+	}
+	s.notice("recorded game %d (%s vs %s) in %s: %s {%s}", r.Game+1, r.White.Name, r.Black.Name, s.cfg.Out, r.Result, r.Detail)
+}
+
+func (s *Session) write(r *results.Record) error {
+	if s.log == nil {
+		log, existing, err := results.OpenLog(s.cfg.Out)
+		if err != nil {
+			return err
+		}
+		s.log = log
+		for _, e := range existing {
+			if e.Run == s.run {
+				s.nextGame = max(s.nextGame, e.Game+1)
+			}
+		}
+	}
+	r.Game, r.Pair = s.nextGame, s.nextGame
+	if err := s.log.Append(r); err != nil {
+		return err
+	}
+	s.nextGame++
+	if s.cfg.PGNOut == "" {
+		return nil
+	}
+	if s.pgn == nil {
+		f, err := os.OpenFile(s.cfg.PGNOut, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+		if err != nil {
+			return fmt.Errorf("arbiter: %w", err)
+		}
+		s.pgn = f
+	}
+	if err := results.WritePGN(s.pgn, r, results.PGNOptions{Event: s.cfg.Event}); err != nil {
+		return fmt.Errorf("arbiter: writing %s: %w", s.cfg.PGNOut, err)
+	}
+	return nil
+}
+
+func (s *Session) notice(format string, args ...any) {
+	if s.cfg.Console != nil {
+		fmt.Fprintf(s.cfg.Console, "arbiter serve: "+format+"\n", args...)
+	}
+}
+
+// ValidMoves implements uhpengine.Handler, from the referee.
+func (s *Session) ValidMoves(context.Context) (string, error) {
+	g, err := s.live()
+	if err != nil {
+		return "", err
+	}
+	return strings.Join(g.ref.ValidMoveStrings(), ";"), nil
+}
+
+// BestMove implements uhpengine.Handler: the engine whose turn it is searches, within the
+// viewer's limit or else its own time control, and its answer is checked by the referee but
+// not played: the viewer plays it, or not.
+func (s *Session) BestMove(ctx context.Context, viewerLimit uhpengine.Limit) (string, error) {
+	g, err := s.live()
+	if err != nil {
+		return "", err
+	}
+	side := int(g.ref.ToMove())
+	if side == s.remote {
+		return "", &uhpengine.Error{Message: "In a remote game you make your own moves: bestmove is not available."}
+	}
+	limit, wait := s.searchLimit(side, viewerLimit)
+	wctx, cancel := context.WithTimeout(ctx, wait)
+	start := time.Now()
+	answer, err := s.players[side].BestMove(wctx, limit)
+	used := time.Since(start)
+	cancel()
+	g.ctx = ctx
+	switch reason := reasonOf(err); {
+	case err == nil:
+	case ctx.Err() != nil:
+		return "", s.failed(ctx)
+	case reason == results.ReasonStall || reason == results.ReasonTimeForfeit:
+		if limit.Depth > 0 {
+			reason = results.ReasonStall
+		} else {
+			reason = results.ReasonTimeForfeit
+		}
+		g.fault(side, reason, fmt.Sprintf("%s did not answer %s within %.3f s: %v", g.who(side), limitText(limit), wait.Seconds(), err))
+		return "", s.failed(ctx)
+	default:
+		g.fault(side, reason, fmt.Sprintf("%s failed on bestmove: %v", g.who(side), err))
+		return "", s.failed(ctx)
+	}
+	// The referee judges the answer on a copy of the board: bestmove does not play it.
+	probe := *g
+	probe.ref = g.ref.Clone()
+	move, ok := probe.referee(side, answer)
+	if !ok {
+		return "", s.failed(ctx)
+	}
+	s.hint = hint{ply: g.ref.Ply(), hash: g.ref.Hash(), move: move, millis: used.Milliseconds()}
+	return move, nil
+}
+
+// searchLimit is the limit a seat's engine searches under, and how long to wait for it: the
+// viewer's limit, or else the engine's time control (a clock gives the budget of a first
+// move, since a watched game has no clock). A timed search may end late by the engine's
+// margin; the UHP client sends whole seconds, at least one, unless the engine takes fractions.
+func (s *Session) searchLimit(side int, viewer uhpengine.Limit) (Limit, time.Duration) {
+	e := s.cfg.Engines[side]
+	limit := Limit{Time: viewer.Time, Depth: viewer.Depth}
+	if limit == (Limit{}) {
+		limit = Limit{Time: NewClock(e.Time, e.Time, 0, 0).Budget(0), Depth: e.Time.Depth}
+	}
+	if limit.Depth > 0 {
+		return Limit{Depth: limit.Depth}, s.cfg.DepthTimeout
+	}
+	sent := limit.Time
+	if !e.FractionalSeconds {
+		sent = max(sent.Truncate(time.Second), time.Second)
+	}
+	return limit, sent + e.Margin
+}
+
+func limitText(l Limit) string {
+	if l.Depth > 0 {
+		return fmt.Sprintf("a depth %d search", l.Depth)
+	}
+	return fmt.Sprintf("a %.3f s search", l.Time.Seconds())
+}
+
+// Undo implements uhpengine.Handler: the referee takes the plies back and both players are
+// sent the game as it then stands. In a remote game the viewer must be left to move.
+func (s *Session) Undo(ctx context.Context, plies int) (string, error) {
+	switch {
+	case s.game == nil:
+		return "", &uhpengine.Error{Message: uhpengine.ErrNoGame}
+	case s.over != "":
+		return "", s.overError()
+	}
+	g := s.game
+	back := g.ref.Clone()
+	if err := back.Undo(plies); err != nil {
+		return "", &uhpengine.Error{Message: fmt.Sprintf("Unable to undo %d moves.", plies)}
+	}
+	if s.remote >= 0 && int(back.ToMove()) != s.remote {
+		return "", &uhpengine.Error{Message: fmt.Sprintf("Unable to undo %d moves: in a remote game you (%s) must be left to move.", plies, colorName[s.remote])}
+	}
+	g.ref = back
+	rec := g.rec
+	if n := len(rec.Moves) - plies; n >= 0 {
+		rec.Moves = rec.Moves[:n]
+	} else {
+		// Back into the GameString the game was loaded from: it starts here now.
+		rec.Opening, rec.Moves = back.GameString(), rec.Moves[:0]
+	}
+	rec.Result, rec.Reason, rec.Culprit, rec.Detail = "", "", "", ""
+	s.recorded, s.hint = false, hint{}
+	if s.sync(ctx, back.GameString()) {
+		return "", s.failed(ctx)
+	}
+	return back.GameString(), nil
+}
+
+// Options implements uhpengine.Handler: the session has none of its own.
+func (s *Session) Options() []uhpengine.Option { return nil }
+
+// GetOption implements uhpengine.Handler.
+func (s *Session) GetOption(name string) (uhpengine.Option, error) {
+	return uhpengine.Option{}, &uhpengine.Error{Message: fmt.Sprintf("The option \"%s\" is not valid.", name)}
+}
+
+// SetOption implements uhpengine.Handler.
+func (s *Session) SetOption(name, _ string) (uhpengine.Option, error) {
+	return s.GetOption(name)
+}
+
+var _ uhpengine.Handler = (*Session)(nil)
