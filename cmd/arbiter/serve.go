@@ -1,0 +1,139 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"time"
+
+	"hivearbiter/arbiter"
+	"hivearbiter/configs"
+	"hivearbiter/uhpengine"
+)
+
+const serveUsage = `serve [-config FILE] -engine cmd=PROG [name=N] [tc=...] ... -engine ... [flags]
+
+Speaks UHP as an engine on standard input and output, for a viewer such as MzingaViewer, with
+two player engines behind it: the first plays White, the second Black. Every move the viewer
+plays is refereed and sent to both engines, whose games are cross-checked; "bestmove" asks
+the engine whose turn it is. "newgame remote" (UHP 2.0) lets the viewer play one side against
+the other side's engine, which replies within "play"; "play forfeit" resigns.
+Every game that ends is recorded, as a match game is; an unfinished game is not.
+
+Engine settings (after -engine or -each) are those of "arbiter match -h"; tc (default st=1)
+is used when the viewer's bestmove gives no limit, and by the opponent in a remote game.
+A -config file gives exactly two engines. SIGINT does not end serve (a viewer sends it to stop
+a search, which then runs to its limit); "exit", the end of input or SIGTERM do.`
+
+// serveDefaultTime is the time control of an engine given none: the viewer usually sets the
+// limit, so this serves bare "bestmove" commands and remote replies.
+const serveDefaultTime = "st=1"
+
+func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	return serve(ctx, args, os.Stdin, stdout, stderr)
+}
+
+// serve is runServe with its input given, for tests.
+func serve(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	cfg, err := serveConfig(args, stderr)
+	if err != nil {
+		return err
+	}
+	cfg.Console = stderr
+	// A viewer stops a search with SIGINT, as Mzinga's viewer does: that must not end the
+	// session, which main's signal handling would do.
+	signal.Reset(os.Interrupt)
+	interrupts := make(chan os.Signal, 1)
+	signal.Notify(interrupts, os.Interrupt)
+	defer signal.Stop(interrupts)
+
+	session, err := arbiter.NewSession(ctx, cfg)
+	if err != nil {
+		var ce *arbiter.ConfigError
+		if errors.As(err, &ce) {
+			return usageError{err}
+		}
+		return exitWith(exitEngines, "%v", err)
+	}
+	serveErr := uhpengine.NewServer(session).Serve(ctx, stdin, stdout)
+	closeCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	closeErr := session.Close(closeCtx)
+	switch {
+	case ctx.Err() != nil:
+		return exitWith(exitInterrupted, "")
+	case serveErr != nil:
+		return serveErr
+	}
+	return closeErr
+}
+
+// serveConfig builds the session's configuration from a -config file and the flags.
+func serveConfig(args []string, stderr io.Writer) (arbiter.SessionConfig, error) {
+	rest, groups := splitMultiWord(args)
+	fs := newFlagSet("serve", serveUsage, stderr)
+	var (
+		configFile  = fs.String("config", "", "TOML configuration `file` with two engines (see configs/)")
+		out         = fs.String("out", "", "JSON Lines `file` of game records (default arbiter-serve-<run>.jsonl)")
+		pgnOut      = fs.String("pgnout", "", "append every game to this PGN `file` (MzingaViewer format)")
+		transcripts = fs.String("transcripts", "", "write each engine's conversation to a file in this `dir`")
+		gameType    = fs.String("gametype", "", "GameTypeString of a remote game whose viewer names none (default Base+MLP)")
+		remoteSide  = fs.String("remote-side", "alternate", "the viewer's side in a remote game that names none: white, black or alternate")
+		event       = fs.String("event", "", "event name for the PGN")
+	)
+	fs.Func("each", "engine settings applied to both engines (key=value words)", func(string) error { return nil })
+	fs.Func("engine", "an engine (key=value words); give two, White's first", func(string) error { return nil })
+	if err := parseFlags(fs, rest); err != nil {
+		return arbiter.SessionConfig{}, err
+	}
+	if fs.NArg() > 0 {
+		return arbiter.SessionConfig{}, usageError{fmt.Errorf("unexpected argument %q (engine settings follow -engine)", fs.Arg(0))}
+	}
+	var cfg arbiter.SessionConfig
+	var engines []arbiter.EngineConfig
+	if *configFile != "" {
+		file, err := configs.LoadFile(*configFile, builtinResolver)
+		if err != nil {
+			return cfg, usageError{err}
+		}
+		engines = file.Engines
+		cfg.Out, cfg.PGNOut, cfg.TranscriptDir, cfg.Event = file.Out, file.PGNOut, file.TranscriptDir, file.Event
+		cfg.GameType = file.GameType
+		cfg.StartTimeout, cfg.CommandTimeout, cfg.DepthTimeout = file.StartTimeout, file.CommandTimeout, file.DepthTimeout
+	}
+	each := []string{serveDefaultTime}
+	for _, words := range groups["each"] {
+		each = append(each, words...)
+	}
+	if len(groups["engine"]) > 0 {
+		engines = nil
+		for _, words := range groups["engine"] {
+			e, err := configs.ParseEngine(configs.MergeEngine(each, words), builtinResolver)
+			if err != nil {
+				return cfg, usageError{err}
+			}
+			engines = append(engines, e)
+		}
+	} else if len(groups["each"]) > 0 {
+		return cfg, usageError{errors.New("-each needs engines given with -engine")}
+	}
+	if len(engines) != 2 {
+		return cfg, usageError{fmt.Errorf("serve needs exactly two engines, White's then Black's, not %d: give -config FILE or two -engine cmd=... (see arbiter serve -h)", len(engines))}
+	}
+	cfg.Engines = [2]arbiter.EngineConfig{engines[0], engines[1]}
+	setString := func(dst *string, v string) {
+		if v != "" {
+			*dst = v
+		}
+	}
+	setString(&cfg.Out, *out)
+	setString(&cfg.PGNOut, *pgnOut)
+	setString(&cfg.TranscriptDir, *transcripts)
+	setString(&cfg.GameType, *gameType)
+	setString(&cfg.Event, *event)
+	cfg.RemoteSide = arbiter.RemoteSide(*remoteSide)
+	return cfg, nil
+}
