@@ -71,7 +71,8 @@ type SessionConfig struct {
 	TranscriptDir string
 	// Event names the games in the PGN; "Hive Arbiter serve" by default.
 	Event string
-	// GameType is the game type of a remote game whose viewer names none; Base+MLP by default.
+	// GameType is the game type of a remote game whose viewer names none; by default, every
+	// expansion that all players play.
 	GameType string
 	// RemoteSide is the side the viewer plays in a remote game that names none.
 	RemoteSide RemoteSide
@@ -130,11 +131,10 @@ func NewSession(ctx context.Context, cfg SessionConfig) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cfg.GameType == "" {
-		cfg.GameType = rules.BaseMLP.String()
-	}
-	if _, err := rules.ParseGameType(cfg.GameType); err != nil {
-		return nil, &ConfigError{fmt.Sprintf("game type %q: want one of Base, Base+M, Base+L, Base+P, Base+ML, Base+MP, Base+LP, Base+MLP", cfg.GameType)}
+	if cfg.GameType != "" {
+		if _, err := rules.ParseGameType(cfg.GameType); err != nil {
+			return nil, &ConfigError{fmt.Sprintf("game type %q: want one of Base, Base+M, Base+L, Base+P, Base+ML, Base+MP, Base+LP, Base+MLP", cfg.GameType)}
+		}
 	}
 	switch cfg.RemoteSide {
 	case "":
@@ -165,6 +165,9 @@ func NewSession(ctx context.Context, cfg SessionConfig) (*Session, error) {
 		}
 	}
 	s.capabilities = s.commonCapabilities()
+	if s.cfg.GameType == "" {
+		s.cfg.GameType = s.widestGameType().String()
+	}
 	return s, nil
 }
 
@@ -257,14 +260,28 @@ func (s *Session) commonCapabilities() []string {
 	return common
 }
 
+// expansions names the expansion bugs as UHP capabilities do.
+var expansions = map[rules.Bug]string{rules.Mosquito: "Mosquito", rules.Ladybug: "Ladybug", rules.Pillbug: "Pillbug"}
+
 // plays reports whether every player plays the expansions of a game type.
 func (s *Session) plays(t rules.GameType) bool {
-	for bug, name := range map[rules.Bug]string{rules.Mosquito: "Mosquito", rules.Ladybug: "Ladybug", rules.Pillbug: "Pillbug"} {
+	for bug, name := range expansions {
 		if t.Has(bug) && !slices.ContainsFunc(s.capabilities, func(c string) bool { return strings.EqualFold(c, name) }) {
 			return false
 		}
 	}
 	return true
+}
+
+// widestGameType is the game type with every expansion all players play.
+func (s *Session) widestGameType() rules.GameType {
+	widest := rules.Base
+	for _, t := range rules.GameTypes {
+		if s.plays(t) && len(t.String()) > len(widest.String()) {
+			widest = t
+		}
+	}
+	return widest
 }
 
 // seat is one side of a served game. The viewer chooses the moves: when it plays one, the seat

@@ -119,6 +119,9 @@ func TestSessionInfo(t *testing.T) {
 		t.Errorf("newgame Base+L: %q", msg)
 	}
 	must(sv.NewGame(ctx, "Base+MP"))
+	if gs := must(sv.NewGame(ctx, "remote")); gs != "Base+MP;NotStarted;White[1]" {
+		t.Errorf("a remote game with no game type should have every expansion both play: %q", gs)
+	}
 }
 
 func errOnly(_ string, err error) error { return err }
