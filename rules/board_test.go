@@ -244,7 +244,7 @@ func FuzzParseMove(f *testing.F) {
 	for _, s := range []string{"wS1", "pass", "wQ -wS1", `bB1 wS1\`, "wB1 wS1", " WQ  /ws1 x", "wQ -", "-", "\\"} {
 		f.Add(s)
 	}
-	g := mustGameF(f, "Base+MLP;InProgress;White[4];wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wB1 /wQ;bB1 bQ\\")
+	g := mustGame(f, "Base+MLP;InProgress;White[4];wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wB1 /wQ;bB1 bQ\\")
 	f.Fuzz(func(t *testing.T, s string) {
 		m, err := g.ParseMove(s)
 		if err != nil {
@@ -288,10 +288,12 @@ func FuzzParseGameString(f *testing.F) {
 	})
 }
 
-func mustGameF(f *testing.F, gs string) *Game {
+// mustGame is rulestest.MustParseGame, which the package's internal tests cannot import.
+func mustGame(t testing.TB, gs string) *Game {
+	t.Helper()
 	g, err := ParseGameString(gs)
 	if err != nil {
-		f.Fatal(err)
+		t.Fatalf("loading %q: %v", gs, err)
 	}
 	return g
 }

@@ -1,61 +1,16 @@
-package rules
+package rules_test
 
 import (
-	"bufio"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"hivearbiter/rules"
+	"hivearbiter/rules/rulestest"
 )
-
-// corpusLine is one data line of a Mzinga test file, with the section heading above it.
-type corpusLine struct {
-	section string
-	fields  []string
-	line    int
-}
-
-// readCorpus reads a tab-separated Mzinga test file: "# heading" lines, blank lines, data.
-func readCorpus(t *testing.T, name string) []corpusLine {
-	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var out []corpusLine
-	section := ""
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimPrefix(sc.Text(), "\ufeff")
-		switch {
-		case strings.TrimSpace(line) == "":
-		case strings.HasPrefix(line, "#"):
-			section = strings.TrimSpace(strings.TrimPrefix(line, "#"))
-		default:
-			out = append(out, corpusLine{section: section, fields: strings.Split(line, "\t"), line: n})
-		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if len(out) == 0 {
-		t.Fatalf("%s: no data", name)
-	}
-	return out
-}
-
-func mustGame(t *testing.T, gs string) *Game {
-	t.Helper()
-	g, err := ParseGameString(gs)
-	if err != nil {
-		t.Fatalf("loading %q: %v", gs, err)
-	}
-	return g
-}
 
 func sortedSet(moves []string) []string {
 	out := slices.Clone(moves)
@@ -82,20 +37,20 @@ func TestPerftFromStartPositions(t *testing.T) {
 	if testing.Short() {
 		maxDepth = 5
 	}
-	for _, gt := range GameTypes {
+	for _, gt := range rules.GameTypes {
 		name := "Board_" + strings.ReplaceAll(gt.String(), "+", "") + "_PerftTest.csv"
 		t.Run(gt.String(), func(t *testing.T) {
 			t.Parallel()
 			checked := 0
-			for _, l := range readCorpus(t, name) {
-				depth, _ := strconv.Atoi(l.fields[1])
-				want, _ := strconv.ParseUint(l.fields[2], 10, 64)
+			for _, l := range rulestest.ReadCorpus(t, filepath.Join("testdata", name)) {
+				depth, _ := strconv.Atoi(l.Fields[1])
+				want, _ := strconv.ParseUint(l.Fields[2], 10, 64)
 				if depth > maxDepth {
 					continue
 				}
-				b := mustGame(t, l.fields[0]).Board()
+				b := rulestest.MustParseGame(t, l.Fields[0]).Board()
 				if got := b.Perft(depth); got != want {
-					t.Errorf("%s perft(%d) = %d, want %d", l.fields[0], depth, got, want)
+					t.Errorf("%s perft(%d) = %d, want %d", l.Fields[0], depth, got, want)
 				}
 				checked++
 			}
@@ -121,7 +76,7 @@ func TestPerftMidGame(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			b := mustGame(t, tc.gameString).Board()
+			b := rulestest.MustParseGame(t, tc.gameString).Board()
 			for depth, want := range tc.want {
 				if got := b.Perft(depth); got != want {
 					t.Errorf("perft(%d) = %d, want %d", depth, got, want)
@@ -132,28 +87,28 @@ func TestPerftMidGame(t *testing.T) {
 }
 
 func TestValidMovesFromRealGames(t *testing.T) {
-	lines := readCorpus(t, "Board_ValidMovesFromRealGamesTest.csv")
+	lines := rulestest.ReadCorpus(t, filepath.Join("testdata", "Board_ValidMovesFromRealGamesTest.csv"))
 	if len(lines) != 195 {
 		t.Fatalf("%d positions, want 195", len(lines))
 	}
 	for _, l := range lines {
-		g := mustGame(t, l.fields[0])
-		want := sortedSet(strings.Split(l.fields[1], ";"))
+		g := rulestest.MustParseGame(t, l.Fields[0])
+		want := sortedSet(strings.Split(l.Fields[1], ";"))
 		got := g.ValidMoveStrings()
 		if len(got) != len(sortedSet(got)) {
-			t.Errorf("line %d: duplicate MoveStrings in %v", l.line, got)
+			t.Errorf("line %d: duplicate MoveStrings in %v", l.Line, got)
 		}
 		if missing, extra := diffSets(want, sortedSet(got)); missing != nil || extra != nil {
-			t.Errorf("line %d (%s): missing %v, extra %v", l.line, l.fields[0], missing, extra)
+			t.Errorf("line %d (%s): missing %v, extra %v", l.Line, l.Fields[0], missing, extra)
 		}
 	}
 }
 
 // movesOf returns the MoveStrings of the valid moves of the given pieces.
-func movesOf(g *Game, pieces []Piece) []string {
+func movesOf(g *rules.Game, pieces []rules.Piece) []string {
 	var out []string
 	for _, m := range g.ValidMoves() {
-		if m == PassMove || slices.Contains(pieces, m.Piece()) {
+		if m == rules.PassMove || slices.Contains(pieces, m.Piece()) {
 			out = append(out, g.MoveString(m))
 		}
 	}
@@ -161,13 +116,13 @@ func movesOf(g *Game, pieces []Piece) []string {
 }
 
 // piecesIn returns the moving pieces named by a list of MoveStrings.
-func piecesIn(t *testing.T, moves []string) []Piece {
-	var out []Piece
+func piecesIn(t *testing.T, moves []string) []rules.Piece {
+	var out []rules.Piece
 	for _, m := range moves {
 		if m == "pass" {
 			continue
 		}
-		p, err := ParsePiece(strings.Fields(m)[0])
+		p, err := rules.ParsePiece(strings.Fields(m)[0])
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -181,12 +136,12 @@ func piecesIn(t *testing.T, moves []string) []Piece {
 func TestValidMovesPerBug(t *testing.T) {
 	for _, bug := range []string{"Beetle", "Grasshopper", "Ladybug", "Mosquito", "Pillbug", "QueenBee", "SoldierAnt", "Spider"} {
 		t.Run(bug, func(t *testing.T) {
-			for _, l := range readCorpus(t, "Board_ValidMovesFor"+bug+"Test.csv") {
-				g := mustGame(t, l.fields[0])
-				want := sortedSet(strings.Split(l.fields[1], ";"))
+			for _, l := range rulestest.ReadCorpus(t, filepath.Join("testdata", "Board_ValidMovesFor"+bug+"Test.csv")) {
+				g := rulestest.MustParseGame(t, l.Fields[0])
+				want := sortedSet(strings.Split(l.Fields[1], ";"))
 				got := movesOf(g, piecesIn(t, want))
 				if missing, extra := diffSets(want, got); missing != nil || extra != nil {
-					t.Errorf("line %d (%s): missing %v, extra %v", l.line, l.section, missing, extra)
+					t.Errorf("line %d (%s): missing %v, extra %v", l.Line, l.Section, missing, extra)
 				}
 			}
 		})
@@ -194,27 +149,19 @@ func TestValidMovesPerBug(t *testing.T) {
 }
 
 func TestInvalidMovesByRule(t *testing.T) {
-	lines := readCorpus(t, "Board_InvalidMovesByRuleTest.csv")
+	lines := rulestest.ReadCorpus(t, filepath.Join("testdata", "Board_InvalidMovesByRuleTest.csv"))
 	for _, l := range lines {
-		g := mustGame(t, l.fields[0])
-		err := g.Play(l.fields[1])
-		var ime *InvalidMoveError
-		if !asInvalid(err, &ime) {
-			t.Errorf("line %d: %q after %s: got %v, want invalid move", l.line, l.fields[1], l.fields[0], err)
+		g := rulestest.MustParseGame(t, l.Fields[0])
+		err := g.Play(l.Fields[1])
+		ime, ok := err.(*rules.InvalidMoveError)
+		if !ok {
+			t.Errorf("line %d: %q after %s: got %v, want invalid move", l.Line, l.Fields[1], l.Fields[0], err)
 			continue
 		}
-		if ime.Reason != l.section {
-			t.Errorf("line %d: %q: reason %q, want %q", l.line, l.fields[1], ime.Reason, l.section)
+		if ime.Reason != l.Section {
+			t.Errorf("line %d: %q: reason %q, want %q", l.Line, l.Fields[1], ime.Reason, l.Section)
 		}
 	}
-}
-
-func asInvalid(err error, target **InvalidMoveError) bool {
-	e, ok := err.(*InvalidMoveError)
-	if ok {
-		*target = e
-	}
-	return ok
 }
 
 // TestNokamuteUHPCases runs nokamute's data/uhp_tests.txt: a position and the expected moves
@@ -233,11 +180,11 @@ func TestNokamuteUHPCases(t *testing.T) {
 			return
 		}
 		cases++
-		g := mustGame(t, block[0])
+		g := rulestest.MustParseGame(t, block[0])
 		if len(block) == 1 {
-			want, _ := ParseGameState(strings.Split(block[0], ";")[1])
+			want, _ := rules.ParseGameState(strings.Split(block[0], ";")[1])
 			if name == "Draw by threefold repetition" {
-				want = InProgress
+				want = rules.InProgress
 				if g.Repetitions() != 3 {
 					t.Errorf("%s: repetitions %d, want 3", name, g.Repetitions())
 				}
