@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 	"time"
+
+	"hivearbiter/rules/rulestest"
 )
 
 // midgame is a Base+MLP position from an Online Hive World Championship final, 28 plies in
@@ -18,7 +20,7 @@ func BenchmarkSearch(b *testing.B) {
 		{"midgame", midgame},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
-			g := mustGame(b, bc.game)
+			g := rulestest.MustParseGame(b, bc.game)
 			s := New(Options{HashMB: DefaultHashMB})
 			b.ReportAllocs()
 			var nodes int64
@@ -41,7 +43,7 @@ func BenchmarkSearch(b *testing.B) {
 
 // BenchmarkEvaluate measures the static evaluation alone.
 func BenchmarkEvaluate(b *testing.B) {
-	board := mustGame(b, midgame).Board()
+	board := rulestest.MustParseGame(b, midgame).Board()
 	b.ReportAllocs()
 	for b.Loop() {
 		Evaluate(board)

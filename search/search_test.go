@@ -1,77 +1,19 @@
 package search
 
 import (
-	"bufio"
 	"context"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
 	"hivearbiter/rules"
+	"hivearbiter/rules/rulestest"
 )
 
-// puzzle is one line of a Mzinga search test file: a position, a depth, and the best move.
-type puzzle struct {
-	section string
-	game    string
-	depth   int
-	move    string
-	line    int
-}
-
-// readPuzzles reads a Mzinga test file from the referee's test data (GameString<TAB>depth<TAB>
-// move lines under "# heading" lines).
-func readPuzzles(t testing.TB, name string) []puzzle {
-	t.Helper()
-	f, err := os.Open(filepath.Join("..", "rules", "testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var out []puzzle
-	section := ""
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimPrefix(sc.Text(), "\ufeff")
-		switch {
-		case strings.TrimSpace(line) == "":
-		case strings.HasPrefix(line, "#"):
-			section = strings.TrimSpace(strings.TrimPrefix(line, "#"))
-		default:
-			fields := strings.Split(line, "\t")
-			if len(fields) != 3 {
-				t.Fatalf("%s:%d: want 3 tab-separated fields, got %d", name, n, len(fields))
-			}
-			depth, err := strconv.Atoi(fields[1])
-			if err != nil {
-				t.Fatalf("%s:%d: depth: %v", name, n, err)
-			}
-			out = append(out, puzzle{section, fields[0], depth, fields[2], n})
-		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if len(out) == 0 {
-		t.Fatalf("%s: no puzzles", name)
-	}
-	return out
-}
-
-func mustGame(t testing.TB, gs string) *rules.Game {
-	t.Helper()
-	g, err := rules.ParseGameString(gs)
-	if err != nil {
-		t.Fatalf("loading %q: %v", gs, err)
-	}
-	return g
-}
+// corpus is where the referee keeps Mzinga's test files, the search tests among them.
+var corpus = filepath.Join("..", "rules", "testdata")
 
 // solve searches a puzzle's position to its depth and returns the move, as Mzinga writes it.
 func solve(t *testing.T, s *Searcher, g *rules.Game, depth int) (string, Result) {
@@ -86,20 +28,20 @@ func solve(t *testing.T, s *Searcher, g *rules.Game, depth int) (string, Result)
 
 func TestPuzzlesOneBestMove(t *testing.T) {
 	s := New(Options{HashMB: 16})
-	for _, p := range readPuzzles(t, "PuzzleCandidate_IsOneBestMoveToForceWinPuzzleTest.csv") {
-		if testing.Short() && p.depth > 4 {
+	for _, p := range rulestest.ReadPuzzles(t, filepath.Join(corpus, "PuzzleCandidate_IsOneBestMoveToForceWinPuzzleTest.csv")) {
+		if testing.Short() && p.Depth > 4 {
 			continue
 		}
-		g := mustGame(t, p.game)
-		want, err := g.ParseMove(p.move)
+		g := rulestest.MustParseGame(t, p.GameString)
+		want, err := g.ParseMove(p.BestMove)
 		if err != nil {
-			t.Fatalf("line %d: %v", p.line, err)
+			t.Fatalf("line %d: %v", p.Line, err)
 		}
 		start := time.Now()
-		got, res := solve(t, s, g, p.depth)
-		t.Logf("line %d (%s): depth %d, %s score %d, %d nodes in %v", p.line, p.section, p.depth, got, res.Score, res.Nodes, time.Since(start))
+		got, res := solve(t, s, g, p.Depth)
+		t.Logf("line %d (%s): depth %d, %s score %d, %d nodes in %v", p.Line, p.Section, p.Depth, got, res.Score, res.Nodes, time.Since(start))
 		if res.Move != want {
-			t.Errorf("line %d (%s): depth %d: got %s (score %d), want %s", p.line, p.section, p.depth, got, res.Score, p.move)
+			t.Errorf("line %d (%s): depth %d: got %s (score %d), want %s", p.Line, p.Section, p.Depth, got, res.Score, p.BestMove)
 		}
 	}
 }
@@ -120,43 +62,19 @@ func winsNow(b *rules.Board) []rules.Move {
 
 func TestBlocksWinningMove(t *testing.T) {
 	s := New(Options{HashMB: 16})
-	for _, p := range readPuzzles(t, "GameAI_BlockWinningMoveIsBestMoveTest.csv") {
-		g := mustGame(t, p.game)
-		got, res := solve(t, s, g, p.depth)
-		if got == p.move {
+	for _, p := range rulestest.ReadPuzzles(t, filepath.Join(corpus, "GameAI_BlockWinningMoveIsBestMoveTest.csv")) {
+		g := rulestest.MustParseGame(t, p.GameString)
+		got, res := solve(t, s, g, p.Depth)
+		if got == p.BestMove {
 			continue
 		}
 		// Another move is as good if it leaves the opponent no win in one.
 		b := g.Board()
 		b.Apply(res.Move)
 		if wins := winsNow(b); len(wins) > 0 {
-			t.Errorf("line %d: depth %d: got %s, which lets %s win; want %s", p.line, p.depth, got, b.MoveString(wins[0]), p.move)
+			t.Errorf("line %d: depth %d: got %s, which lets %s win; want %s", p.Line, p.Depth, got, b.MoveString(wins[0]), p.BestMove)
 		}
 	}
-}
-
-// randomPositions plays random games and returns positions along them, each as a GameString.
-func randomPositions(t testing.TB, seed uint64, games, maxPlies int, types []rules.GameType) []string {
-	t.Helper()
-	rng := rand.New(rand.NewPCG(seed, 99))
-	var out []string
-	for i := range games {
-		g := rules.NewGame(types[i%len(types)])
-		plies := 4 + rng.IntN(maxPlies)
-		for range plies {
-			moves := g.ValidMoves()
-			if len(moves) == 0 {
-				break
-			}
-			if err := g.PlayMove(moves[rng.IntN(len(moves))]); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if !g.State().IsOver() {
-			out = append(out, g.GameString())
-		}
-	}
-	return out
 }
 
 // positionsWithWin plays random games until each reaches a position where the side to move
@@ -213,17 +131,17 @@ func TestFindsWinInOne(t *testing.T) {
 // TestDeterministic: the same position searched to the same depth gives the same move, score
 // and tree, whatever was searched before, once the searcher is cleared.
 func TestDeterministic(t *testing.T) {
-	positions := randomPositions(t, 11, 6, 40, []rules.GameType{rules.Base, rules.BaseMLP})
+	positions := rulestest.RandomPositions(t, rand.New(rand.NewPCG(11, 99)), 6, 4, 44, rules.Base, rules.BaseMLP)
 	s := New(Options{HashMB: 8})
 	depth := 3
 	first := make([]Result, len(positions))
 	for i, gs := range positions {
-		_, first[i] = solve(t, s, mustGame(t, gs), depth)
+		_, first[i] = solve(t, s, rulestest.MustParseGame(t, gs), depth)
 	}
 	other := New(Options{HashMB: 4})
 	for i := len(positions) - 1; i >= 0; i-- {
 		for _, srch := range []*Searcher{s, other} {
-			_, res := solve(t, srch, mustGame(t, positions[i]), depth)
+			_, res := solve(t, srch, rulestest.MustParseGame(t, positions[i]), depth)
 			if res.Move != first[i].Move || res.Score != first[i].Score || res.Nodes != first[i].Nodes {
 				t.Errorf("%s: depth %d: got %x/%d/%d nodes, first time %x/%d/%d", positions[i], depth,
 					res.Move, res.Score, res.Nodes, first[i].Move, first[i].Score, first[i].Nodes)
@@ -235,8 +153,8 @@ func TestDeterministic(t *testing.T) {
 // TestSearchLeavesBoard: a search restores the board it was given.
 func TestSearchLeavesBoard(t *testing.T) {
 	s := New(Options{HashMB: 4})
-	for _, gs := range randomPositions(t, 13, 8, 60, rules.GameTypes) {
-		g := mustGame(t, gs)
+	for _, gs := range rulestest.RandomPositions(t, rand.New(rand.NewPCG(13, 99)), 8, 4, 64) {
+		g := rulestest.MustParseGame(t, gs)
 		b := g.Board()
 		h, ply := b.Hash(), b.Ply()
 		s.Search(context.Background(), b, Limits{Depth: 3})
@@ -252,8 +170,8 @@ func TestAlwaysAnswers(t *testing.T) {
 	s := New(Options{HashMB: 4})
 	done, cancel := context.WithCancel(context.Background())
 	cancel()
-	for _, gs := range randomPositions(t, 17, 10, 60, rules.GameTypes) {
-		g := mustGame(t, gs)
+	for _, gs := range rulestest.RandomPositions(t, rand.New(rand.NewPCG(17, 99)), 10, 4, 64) {
+		g := rulestest.MustParseGame(t, gs)
 		for _, run := range []func() Result{
 			func() Result { return s.Search(done, g.Board(), Limits{}) },
 			func() Result { return s.Search(context.Background(), g.Board(), Limits{Nodes: 10}) },
@@ -264,7 +182,7 @@ func TestAlwaysAnswers(t *testing.T) {
 			}
 		}
 	}
-	over := mustGame(t, "Base;BlackWins;White[7];wS1;bS1 wS1-;wQ \\wS1;bQ bS1/;wG1 -wQ;bG1 bQ-;wA1 wG1\\;bA1 bQ\\;wA2 \\wQ;bA2 \\bG1;wG2 wQ/;bG1 wG2\\")
+	over := rulestest.MustParseGame(t, "Base;BlackWins;White[7];wS1;bS1 wS1-;wQ \\wS1;bQ bS1/;wG1 -wQ;bG1 bQ-;wA1 wG1\\;bA1 bQ\\;wA2 \\wQ;bA2 \\bG1;wG2 wQ/;bG1 wG2\\")
 	if over.State() != rules.BlackWins {
 		t.Fatalf("state %v", over.State())
 	}
@@ -279,12 +197,12 @@ func TestAlwaysAnswers(t *testing.T) {
 // just past the deadline.
 func TestDeadline(t *testing.T) {
 	s := New(Options{HashMB: 16})
-	positions := randomPositions(t, 19, 4, 50, []rules.GameType{rules.BaseMLP})
+	positions := rulestest.RandomPositions(t, rand.New(rand.NewPCG(19, 99)), 4, 4, 54, rules.BaseMLP)
 	for _, gs := range positions {
 		budget := 150 * time.Millisecond
 		ctx, cancel := context.WithTimeout(context.Background(), budget)
 		start := time.Now()
-		res := s.Search(ctx, mustGame(t, gs).Board(), Limits{})
+		res := s.Search(ctx, rulestest.MustParseGame(t, gs).Board(), Limits{})
 		elapsed := time.Since(start)
 		cancel()
 		if elapsed > budget+50*time.Millisecond {
