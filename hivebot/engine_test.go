@@ -8,50 +8,20 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"hivearbiter/rules"
+	"hivearbiter/rules/rulestest"
 	"hivearbiter/uhpengine"
 )
 
 // midgame is a Base+MLP position from an Online Hive World Championship final, 28 plies in.
 const midgame = `Base+MLP;InProgress;White[15];wB1;bL /wB1;wQ wB1-;bQ -bL;wA1 \wB1;bM bQ\;wA1 bM\;bA1 /bQ;wA2 wA1-;bA1 wA2\;wM \wQ;bP /bQ;wA3 -wM;bA2 -bP;wA3 -bA2;bA3 /bP;wM wB1;bB1 -bQ;wM bL;bS1 /bA1;wP wQ\;bS1 -wA1;wB2 /wQ;bQ bB1/;wM bM;bS2 bQ/;wB2 bL;bS2 \wQ`
 
-// puzzle is one line of a Mzinga search test file.
-type puzzle struct {
-	game  string
-	depth int
-	move  string
-	line  int
-}
-
-func readPuzzles(t *testing.T, name string) []puzzle {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "rules", "testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []puzzle
-	for i, line := range strings.Split(strings.TrimPrefix(string(data), "\ufeff"), "\n") {
-		line = strings.TrimRight(line, "\r")
-		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		f := strings.Split(line, "\t")
-		if len(f) != 3 {
-			t.Fatalf("%s:%d: want 3 fields", name, i+1)
-		}
-		depth, err := strconv.Atoi(f[1])
-		if err != nil {
-			t.Fatalf("%s:%d: %v", name, i+1, err)
-		}
-		out = append(out, puzzle{f[0], depth, f[2], i + 1})
-	}
-	return out
-}
+// corpus is where the referee keeps Mzinga's test files, the search tests among them.
+var corpus = filepath.Join("..", "rules", "testdata")
 
 // bestMove loads a GameString into an engine and asks it for a move.
 func bestMove(t *testing.T, e *Engine, game string, limit uhpengine.Limit) string {
@@ -84,21 +54,21 @@ func sameMove(t *testing.T, game, a, b string) bool {
 // it leaves the opponent no win in one).
 func TestPuzzles(t *testing.T) {
 	e := New(Config{HashMB: 16})
-	for _, p := range readPuzzles(t, "PuzzleCandidate_IsOneBestMoveToForceWinPuzzleTest.csv") {
-		if testing.Short() && p.depth > 3 {
+	for _, p := range rulestest.ReadPuzzles(t, filepath.Join(corpus, "PuzzleCandidate_IsOneBestMoveToForceWinPuzzleTest.csv")) {
+		if testing.Short() && p.Depth > 3 {
 			continue
 		}
-		got := bestMove(t, e, p.game, uhpengine.Limit{Depth: p.depth})
-		if !sameMove(t, p.game, got, p.move) {
-			t.Errorf("line %d: bestmove depth %d = %s, want %s", p.line, p.depth, got, p.move)
+		got := bestMove(t, e, p.GameString, uhpengine.Limit{Depth: p.Depth})
+		if !sameMove(t, p.GameString, got, p.BestMove) {
+			t.Errorf("line %d: bestmove depth %d = %s, want %s", p.Line, p.Depth, got, p.BestMove)
 		}
 	}
-	for _, p := range readPuzzles(t, "GameAI_BlockWinningMoveIsBestMoveTest.csv") {
-		got := bestMove(t, e, p.game, uhpengine.Limit{Depth: p.depth})
-		if sameMove(t, p.game, got, p.move) {
+	for _, p := range rulestest.ReadPuzzles(t, filepath.Join(corpus, "GameAI_BlockWinningMoveIsBestMoveTest.csv")) {
+		got := bestMove(t, e, p.GameString, uhpengine.Limit{Depth: p.Depth})
+		if sameMove(t, p.GameString, got, p.BestMove) {
 			continue
 		}
-		g, _ := rules.ParseGameString(p.game)
+		g, _ := rules.ParseGameString(p.GameString)
 		if err := g.Play(got); err != nil {
 			t.Fatal(err)
 		}
@@ -106,7 +76,7 @@ func TestPuzzles(t *testing.T) {
 			b := g.Board()
 			b.Apply(m)
 			if b.State().IsOver() && b.State() != rules.Draw {
-				t.Errorf("line %d: bestmove depth %d = %s lets %s win; want %s", p.line, p.depth, got, g.MoveString(m), p.move)
+				t.Errorf("line %d: bestmove depth %d = %s lets %s win; want %s", p.Line, p.Depth, got, g.MoveString(m), p.BestMove)
 			}
 		}
 	}
@@ -116,24 +86,7 @@ func TestPuzzles(t *testing.T) {
 // every game type.
 func testPositions(t *testing.T, random int) []string {
 	t.Helper()
-	out := []string{"Base+MLP", midgame}
-	rng := rand.New(rand.NewPCG(3, 14))
-	for i := 0; len(out) < 2+random; i++ {
-		g := rules.NewGame(rules.GameTypes[i%len(rules.GameTypes)])
-		for range 10 + rng.IntN(70) {
-			moves := g.ValidMoves()
-			if len(moves) == 0 {
-				break
-			}
-			if err := g.PlayMove(moves[rng.IntN(len(moves))]); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if !g.State().IsOver() {
-			out = append(out, g.GameString())
-		}
-	}
-	return out
+	return append([]string{"Base+MLP", midgame}, rulestest.RandomPositions(t, rand.New(rand.NewPCG(3, 14)), random, 10, 80)...)
 }
 
 // uhpSession is hivebot running on pipes, as a client sees it.

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"hivearbiter/rules"
+	"hivearbiter/rules/rulestest"
 	"hivearbiter/uhpengine"
 )
 
@@ -58,20 +59,6 @@ func points(st rules.GameState, c rules.Color) int {
 	return 1
 }
 
-// randomOpening plays a few random plies from the start of a game type and returns the
-// GameString, so that two deterministic engines play different games.
-func randomOpening(t *testing.T, gt rules.GameType, plies int, rng *rand.Rand) string {
-	t.Helper()
-	g := rules.NewGame(gt)
-	for range plies {
-		moves := g.ValidMoves()
-		if err := g.PlayMove(moves[rng.IntN(len(moves))]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return g.GameString()
-}
-
 // TestWeakBeatsRandom: the weak profile wins every game against random moves.
 func TestWeakBeatsRandom(t *testing.T) {
 	games := 6
@@ -103,7 +90,8 @@ func TestMediumBeatsWeak(t *testing.T) {
 	rng := rand.New(rand.NewPCG(42, 42))
 	medium, weak := 0, 0
 	for i := range pairs {
-		start := randomOpening(t, rules.BaseMLP, 2, rng)
+		// A few random plies, so that two deterministic engines play different games.
+		start := rulestest.RandomGame(t, rng, rules.BaseMLP, 2).GameString()
 		for _, mediumColor := range []rules.Color{rules.White, rules.Black} {
 			m := New(Config{Profile: Medium, HashMB: 1})
 			w := New(Config{Profile: Weak, HashMB: 1})
