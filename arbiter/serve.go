@@ -122,12 +122,12 @@ func NewSession(ctx context.Context, cfg SessionConfig) (*Session, error) {
 		engines[0].Name += "-1"
 		engines[1].Name += "-2"
 	}
-	tc := Config{Engines: engines[:]}
-	if err := tc.Normalize(); err != nil {
+	all := Config{Engines: engines[:]}
+	if err := all.Normalize(); err != nil {
 		return nil, err
 	}
 	cfg.Engines = engines
-	fingerprint, err := tc.Fingerprint()
+	fingerprint, err := all.Fingerprint()
 	if err != nil {
 		return nil, err
 	}
@@ -391,13 +391,13 @@ func gameStringMessage(arg string, err error) string {
 	return fmt.Sprintf("Unable to parse GameString '%s'.", arg)
 }
 
-// NewGame implements uhpengine.Handler. A game in progress is left unrecorded.
+// NewGame implements uhpengine.Handler. A game in progress is left unrecorded; a newgame
+// refused for its argument leaves it as it was, as in Mzinga.
 func (s *Session) NewGame(ctx context.Context, arg string) (string, error) {
 	req, err := parseNewGame(arg)
 	if err != nil {
 		return "", err
 	}
-	s.game = nil
 	start, viewer := req.start, -1
 	if req.remote {
 		t, _ := rules.ParseGameType(s.cfg.GameType)
@@ -468,25 +468,26 @@ func (s *Session) begin(ctx context.Context, start *rules.Game, viewer int) {
 			GameType: start.GameType().String(), Moves: []results.Move{}, Started: time.Now().UTC(), Arbiter: Version,
 		},
 	}
-	recPlayers := [2]*results.Player{&g.rec.White, &g.rec.Black}
+	var named [2]results.Player // as the record names them
 	for side := range g.sides {
 		e := s.cfg.Engines[side]
 		if side == viewer {
 			s.seats[side] = &seat{Player: &viewerBoard{}}
 			g.sides[side] = Side{Name: ViewerName, Player: s.seats[side]}
-			*recPlayers[side] = results.Player{Name: ViewerName}
+			named[side] = results.Player{Name: ViewerName}
 			continue
 		}
 		s.seats[side] = &seat{Player: s.players[side]}
 		g.sides[side] = Side{Name: e.Name, Player: s.seats[side], Margin: e.Margin}
-		*recPlayers[side] = results.Player{Name: e.Name, ID: s.players[side].ID()}
+		named[side] = results.Player{Name: e.Name, ID: s.players[side].ID()}
 		if viewer >= 0 {
 			// Against the viewer the engine plays on its own time control; watched games run
 			// on the viewer's limits instead.
 			g.sides[side].Time = e.Time
-			recPlayers[side].Time = e.Time.String()
+			named[side].Time = e.Time.String()
 		}
 	}
+	g.rec.White, g.rec.Black = named[0], named[1]
 	g.clock = NewClock(g.sides[0].Time, g.sides[1].Time, g.sides[0].Margin, g.sides[1].Margin)
 	s.game, s.remote, s.over, s.hint = g, viewer, "", hint{}
 	s.recorded = start.State().IsOver() // a finished game loaded by newgame is not a result of ours
