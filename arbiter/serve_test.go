@@ -202,6 +202,10 @@ func TestSessionRefusesIllegalViewerMoves(t *testing.T) {
 			t.Errorf("player %d was sent an illegal move: %s", seat, p.game.GameString())
 		}
 	}
+	// A refused newgame keeps the game, as in Mzinga.
+	if msg := refusal(t, errOnly(sv.NewGame(ctx, "Base;InProgress;White[1];wQ"))); !strings.HasPrefix(msg, "Unable to play 'wQ' in GameString") {
+		t.Errorf("newgame with an illegal GameString: %q", msg)
+	}
 	if gs := must(sv.Play(ctx, "wQ -wS1")); gs != "Base;InProgress;Black[2];wS1;bS1 wS1-;wQ -wS1" {
 		t.Errorf("the legal move gave %q", gs)
 	}
