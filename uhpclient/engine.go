@@ -251,17 +251,11 @@ func (e *Engine) roundTrip(ctx context.Context, command string, check func([]str
 	if strings.ContainsAny(command, "\r\n") {
 		return nil, fmt.Errorf("uhpclient: %s: a command cannot span lines: %q", e.cfg.Name, command)
 	}
-	select {
-	case e.turn <- struct{}{}:
-	default:
-		select {
-		case e.turn <- struct{}{}:
-		case <-ctx.Done():
-			// Another caller's command is running; this one was never sent.
-			return nil, &TimeoutError{Engine: e.cfg.Name, Command: command, Cause: ctx.Err()}
-		}
+	if !e.takeTurn(ctx) {
+		// Another caller's command is running; this one was never sent.
+		return nil, &TimeoutError{Engine: e.cfg.Name, Command: command, Cause: ctx.Err()}
 	}
-	defer func() { <-e.turn }()
+	defer e.endTurn()
 	if e.broken != nil {
 		return nil, e.broken
 	}
@@ -290,6 +284,26 @@ func (e *Engine) roundTrip(ctx context.Context, command string, check func([]str
 	}
 	return lines, nil
 }
+
+// takeTurn takes the turn to send a command, waiting for a running one as long as ctx
+// allows, and reports whether it got it. Only the wait is bounded by ctx: a free turn is
+// taken even when ctx has already ended, and the caller decides what that means.
+func (e *Engine) takeTurn(ctx context.Context) bool {
+	select {
+	case e.turn <- struct{}{}:
+		return true
+	default:
+	}
+	select {
+	case e.turn <- struct{}{}:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// endTurn gives up the turn that takeTurn took.
+func (e *Engine) endTurn() { <-e.turn }
 
 // write sends one line. A write blocks once an engine stops reading and the pipe fills, so
 // the context's end must unblock it as it does every other wait.
@@ -414,17 +428,12 @@ func (e *Engine) Kill() error {
 // another goroutine is waited for, as long as ctx allows, and then killed. Close is safe to
 // call more than once; commands after it return an error wrapping ErrClosed.
 func (e *Engine) Close(ctx context.Context) error {
-	select {
-	case e.turn <- struct{}{}:
-	default:
-		select {
-		case e.turn <- struct{}{}:
-		case <-ctx.Done():
-			e.Kill()
-			e.turn <- struct{}{}
-		}
+	if !e.takeTurn(ctx) {
+		// A running command ends once the engine is dead, and gives up its turn.
+		e.Kill()
+		e.turn <- struct{}{}
 	}
-	defer func() { <-e.turn }()
+	defer e.endTurn()
 	var err error
 	if e.broken == nil {
 		e.broken = fmt.Errorf("uhpclient: %s: %w", e.cfg.Name, ErrClosed)
