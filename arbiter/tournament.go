@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strings"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -22,6 +24,7 @@ type StartFunc func(ctx context.Context, e EngineConfig, worker int) (Player, er
 type Tournament struct {
 	cfg      Config
 	run      string
+	gameType rules.GameType
 	schedule *Schedule
 	// Start starts the players: UHP engine processes unless replaced (tests use in-process players).
 	Start StartFunc
@@ -88,7 +91,7 @@ func NewTournament(cfg Config) (*Tournament, error) {
 	if cfg.Out == "" {
 		cfg.Out = "arbiter-" + run + ".jsonl"
 	}
-	return &Tournament{cfg: cfg, run: run, schedule: schedule, Start: UHPStarter(cfg.TranscriptDir, time.Second)}, nil
+	return &Tournament{cfg: cfg, run: run, gameType: gameType, schedule: schedule, Start: UHPStarter(cfg.TranscriptDir, time.Second)}, nil
 }
 
 // Config returns the tournament's configuration with its defaults filled in.
@@ -329,6 +332,17 @@ func (t *Tournament) worker(ctx context.Context, id int, jobs <-chan ScheduledGa
 			}
 			return nil, &EngineStartError{Engine: t.cfg.Engines[e].Name, Err: err}
 		}
+		// An engine that does not play the game type would lose every game on its first
+		// newgame: say so once, before any game, instead.
+		if r, ok := p.(CapabilityReporter); ok {
+			if missing := MissingExpansions(t.gameType, r.Capabilities()); len(missing) > 0 {
+				closeCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+				p.Close(closeCtx)
+				cancel()
+				return nil, &EngineStartError{Engine: t.cfg.Engines[e].Name, Err: &ExpansionError{
+					GameType: t.gameType, Missing: missing, Capabilities: r.Capabilities()}}
+			}
+		}
 		players[e] = p
 		return p, nil
 	}
@@ -375,6 +389,36 @@ func (t *Tournament) worker(ctx context.Context, id int, jobs <-chan ScheduledGa
 		}
 	}
 	return nil
+}
+
+// ExpansionError is an engine that does not advertise an expansion the game type needs.
+type ExpansionError struct {
+	GameType     rules.GameType
+	Missing      []string
+	Capabilities []string
+}
+
+func (e *ExpansionError) Error() string {
+	caps := "none"
+	if len(e.Capabilities) > 0 {
+		caps = strings.Join(e.Capabilities, ";")
+	}
+	return fmt.Sprintf("it does not play %s, which %s needs (its capabilities: %s)", strings.Join(e.Missing, ", "), e.GameType, caps)
+}
+
+// MissingExpansions lists the expansions of a game type that are not among a UHP engine's
+// capabilities (compared without regard to case), in the order Mosquito, Ladybug, Pillbug.
+func MissingExpansions(t rules.GameType, capabilities []string) []string {
+	var missing []string
+	for _, x := range []struct {
+		bug  rules.Bug
+		name string
+	}{{rules.Mosquito, "Mosquito"}, {rules.Ladybug, "Ladybug"}, {rules.Pillbug, "Pillbug"}} {
+		if t.Has(x.bug) && !slices.ContainsFunc(capabilities, func(c string) bool { return strings.EqualFold(strings.TrimSpace(c), x.name) }) {
+			missing = append(missing, x.name)
+		}
+	}
+	return missing
 }
 
 func ignoreCancel(err error) error {

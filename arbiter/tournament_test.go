@@ -290,3 +290,62 @@ func (l *lockedBuffer) String() string {
 	defer l.mu.Unlock()
 	return l.b.String()
 }
+
+func TestMissingExpansions(t *testing.T) {
+	tests := []struct {
+		gameType string
+		caps     []string
+		want     []string
+	}{
+		{"Base", nil, nil},
+		{"Base+MLP", []string{"Mosquito", "Ladybug", "Pillbug"}, nil},
+		{"Base+MLP", []string{"pillbug", " mosquito ", "LADYBUG"}, nil},
+		{"Base+MLP", []string{"Ladybug"}, []string{"Mosquito", "Pillbug"}},
+		{"Base+P", []string{"Mosquito", "Ladybug"}, []string{"Pillbug"}},
+		{"Base+ML", nil, []string{"Mosquito", "Ladybug"}},
+	}
+	for _, tt := range tests {
+		gt, err := rules.ParseGameType(tt.gameType)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := MissingExpansions(gt, tt.caps); !slices.Equal(got, tt.want) {
+			t.Errorf("%s with %q: missing %q, want %q", tt.gameType, tt.caps, got, tt.want)
+		}
+	}
+}
+
+// capsPlayer is a fake player that reports capabilities, as a UHP engine does.
+type capsPlayer struct {
+	*fakePlayer
+	caps []string
+}
+
+func (p capsPlayer) Capabilities() []string { return p.caps }
+
+// TestTournamentEngineWithoutTheExpansions: an engine that does not advertise an expansion of
+// the game type stops the run before any game, with an error that names what is missing.
+func TestTournamentEngineWithoutTheExpansions(t *testing.T) {
+	cfg := baseConfig(engine("a", "random"), engine("b", "random"))
+	tour := fakeTournament(t, cfg)
+	start := tour.Start
+	tour.Start = func(ctx context.Context, e EngineConfig, worker int) (Player, error) {
+		p, err := start(ctx, e, worker)
+		if err != nil || e.Name != "b" {
+			return p, err
+		}
+		return capsPlayer{p.(*fakePlayer), []string{"Mosquito", "Ladybug"}}, nil
+	}
+	_, err := tour.Play(context.Background())
+	var se *EngineStartError
+	var xe *ExpansionError
+	if !errors.As(err, &se) || se.Engine != "b" || !errors.As(err, &xe) {
+		t.Fatalf("err = %v, want an EngineStartError with an ExpansionError for b", err)
+	}
+	if want := "does not play Pillbug, which Base+MLP needs (its capabilities: Mosquito;Ladybug)"; !strings.Contains(err.Error(), want) {
+		t.Errorf("err = %q, want it to say %q", err, want)
+	}
+	if recs := recordsOf(t, tour); len(recs) != 0 {
+		t.Errorf("%d games recorded, want none", len(recs))
+	}
+}
