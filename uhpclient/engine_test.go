@@ -65,6 +65,50 @@ func startFake(t *testing.T, ctx context.Context, scenario string, configure ...
 	return e, err
 }
 
+// mustStartFake is startFake for the tests of a running engine: a failed Start ends the
+// test.
+func mustStartFake(t *testing.T, scenario string, configure ...func(*Config)) *Engine {
+	t.Helper()
+	e, err := startFake(t, t.Context(), scenario, configure...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// checkTimesOut runs a command that the fake engine does not answer in time, under a context
+// that ends after deadline. The command must fail with a TimeoutError for that deadline that
+// names the engine and the command, and not before the deadline. It returns the error and
+// how long the command took.
+func checkTimesOut(t *testing.T, e *Engine, deadline time.Duration, command string, run func(context.Context) error) (*TimeoutError, time.Duration) {
+	t.Helper()
+	begin := time.Now()
+	ctx, cancel := context.WithTimeout(t.Context(), deadline)
+	defer cancel()
+	err := run(ctx)
+	took := time.Since(begin)
+	var te *TimeoutError
+	if !errors.As(err, &te) || !errors.Is(err, context.DeadlineExceeded) || te.Command != command {
+		t.Fatalf("got %.300v; want a TimeoutError for %.100q after %v", err, command, deadline)
+	}
+	checkNamesEngine(t, err, e.cfg.Name)
+	if took < deadline {
+		t.Errorf("%.100s gave up after %v, before its deadline %v", command, took, deadline)
+	}
+	return te, took
+}
+
+// checkStaysBroken checks the promise that after a TimeoutError, ExitError or
+// ProtocolError the engine is dead: a later command returns that same error, at once.
+func checkStaysBroken(t *testing.T, e *Engine, broke error, command string) {
+	t.Helper()
+	begin := time.Now()
+	_, err := e.Send(t.Context(), command)
+	if took := time.Since(begin); !errors.Is(err, broke) || took > 100*time.Millisecond {
+		t.Errorf("%s after %.300v: got %.300v after %v; want the same error at once", command, broke, err, took)
+	}
+}
+
 // checkEngineGone checks that the fake engine's process no longer exists. The engine is
 // our child and Close or a failed Start reaps it, so it must be gone at once.
 func checkEngineGone(t *testing.T, pidFile string) {
@@ -112,10 +156,7 @@ func checkNamesEngine(t *testing.T, err error, name string) {
 
 func TestNormalConversation(t *testing.T) {
 	var transcript bytes.Buffer
-	e, err := startFake(t, t.Context(), "normal", func(c *Config) { c.Transcript = &transcript })
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := mustStartFake(t, "normal", func(c *Config) { c.Transcript = &transcript })
 	ctx := t.Context()
 	info := e.Info()
 	if info.ID != "Fake v1" || !slices.Equal(info.Capabilities, []string{"Mosquito", "Ladybug", "Pillbug"}) || !info.Supports("Base+MLP") {
@@ -265,10 +306,7 @@ func TestStartWithoutAProgram(t *testing.T) {
 }
 
 func TestBOMAndCRLF(t *testing.T) {
-	e, err := startFake(t, t.Context(), "bom-crlf")
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := mustStartFake(t, "bom-crlf")
 	if info := e.Info(); info.ID != "Fake v1" || !slices.Equal(info.Capabilities, []string{"Mosquito", "Ladybug", "Pillbug"}) {
 		t.Errorf("info %+v", info)
 	}
@@ -285,12 +323,9 @@ func TestBOMAndCRLF(t *testing.T) {
 }
 
 func TestMultiLineErr(t *testing.T) {
-	e, err := startFake(t, t.Context(), "normal")
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := mustStartFake(t, "normal")
 	// Mzinga on mono: "err Couldn't parse expansion pieces." then "Parameter name: boardString".
-	_, err = e.NewGame(t.Context(), "Foo")
+	_, err := e.NewGame(t.Context(), "Foo")
 	var engErr *EngineError
 	if !errors.As(err, &engErr) || engErr.Command != "newgame Foo" ||
 		engErr.Message != "Couldn't parse expansion pieces. Parameter name: boardString" {
@@ -302,11 +337,8 @@ func TestMultiLineErr(t *testing.T) {
 }
 
 func TestInvalidMove(t *testing.T) {
-	e, err := startFake(t, t.Context(), "normal")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = e.Play(t.Context(), "wQ")
+	e := mustStartFake(t, "normal")
+	_, err := e.Play(t.Context(), "wQ")
 	var invalid *InvalidMoveError
 	if !errors.As(err, &invalid) || invalid.Move != "wQ" || invalid.Message != "You can't play your Queen Bee on your first turn." {
 		t.Fatalf("got %v", err)
@@ -318,37 +350,25 @@ func TestInvalidMove(t *testing.T) {
 }
 
 func TestIntermediateBestMoveLines(t *testing.T) {
-	e, err := startFake(t, t.Context(), "intermediate")
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := mustStartFake(t, "intermediate")
 	if m, err := e.BestMove(t.Context(), Limit{Time: time.Second}); err != nil || m != "wG1" {
 		t.Fatalf("got %q, %v; want wG1, the first field of the last line", m, err)
 	}
 }
 
 func TestMissingOKThenExit(t *testing.T) {
-	e, err := startFake(t, t.Context(), "no-ok-exit")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = e.BestMove(t.Context(), Limit{Depth: 1})
+	e := mustStartFake(t, "no-ok-exit")
+	_, err := e.BestMove(t.Context(), Limit{Depth: 1})
 	var ee *ExitError
 	if !errors.As(err, &ee) || ee.ExitCode != 0 || ee.Command != "bestmove depth 1" || !slices.Contains(ee.Stderr, "fatal: search thread died") {
 		t.Fatalf("got %v", err)
 	}
-	begin := time.Now()
-	if _, err := e.NewGame(t.Context(), "Base"); !errors.As(err, &ee) || time.Since(begin) > 100*time.Millisecond {
-		t.Errorf("a dead engine answered %v after %v", err, time.Since(begin))
-	}
+	checkStaysBroken(t, e, err, "newgame Base")
 }
 
 func TestEngineExitsOnItsOwn(t *testing.T) {
-	e, err := startFake(t, t.Context(), "exits-on-own")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = e.NewGame(t.Context(), "Base")
+	e := mustStartFake(t, "exits-on-own")
+	_, err := e.NewGame(t.Context(), "Base")
 	var ee *ExitError
 	if !errors.As(err, &ee) || ee.ExitCode != 0 || ee.Signal != "" {
 		t.Fatalf("got %v", err)
@@ -370,31 +390,23 @@ func TestCrashMidCommand(t *testing.T) {
 			func(ee *ExitError) bool { return ee.ExitCode == -1 && ee.Signal == "killed" }},
 	} {
 		t.Run(tc.scenario, func(t *testing.T) {
-			e, err := startFake(t, t.Context(), tc.scenario)
-			if err != nil {
-				t.Fatal(err)
-			}
-			err = tc.run(e)
+			e := mustStartFake(t, tc.scenario)
+			err := tc.run(e)
 			var ee *ExitError
 			if !errors.As(err, &ee) || !tc.check(ee) {
 				t.Fatalf("got %v (%+v)", err, ee)
 			}
 			checkNamesEngine(t, err, tc.scenario)
-			if _, err := e.ValidMoves(t.Context()); !errors.As(err, &ee) {
-				t.Errorf("after the crash: %v", err)
-			}
+			checkStaysBroken(t, e, err, "validmoves")
 		})
 	}
 }
 
 func TestOverLongLine(t *testing.T) {
-	e, err := startFake(t, t.Context(), "long-line")
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := mustStartFake(t, "long-line")
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	_, err = e.BestMove(t.Context(), Limit{Depth: 1})
+	_, err := e.BestMove(t.Context(), Limit{Depth: 1})
 	runtime.ReadMemStats(&after)
 	var pe *ProtocolError
 	if !errors.As(err, &pe) || !strings.Contains(pe.Msg, fmt.Sprint(DefaultMaxLineBytes)) || !strings.HasPrefix(pe.Line, "xxxx") {
@@ -404,19 +416,14 @@ func TestOverLongLine(t *testing.T) {
 	if allocated := after.TotalAlloc - before.TotalAlloc; allocated > 2<<20 {
 		t.Errorf("%d bytes allocated while reading a 10 MiB line with a 64 KiB limit", allocated)
 	}
-	if _, err := e.ValidMoves(t.Context()); !errors.As(err, &pe) {
-		t.Errorf("after the protocol error: %v", err)
-	}
+	checkStaysBroken(t, e, err, "validmoves")
 }
 
 func TestFloodWithoutOK(t *testing.T) {
-	e, err := startFake(t, t.Context(), "flood", func(c *Config) { c.MaxLineBytes = 1024 })
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := mustStartFake(t, "flood", func(c *Config) { c.MaxLineBytes = 1024 })
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
 	defer cancel()
-	_, err = e.BestMove(ctx, Limit{Depth: 1})
+	_, err := e.BestMove(ctx, Limit{Depth: 1})
 	var pe *ProtocolError
 	if !errors.As(err, &pe) || !strings.Contains(pe.Msg, "without ok") {
 		t.Fatalf("got %v; want a ProtocolError long before the deadline", err)
@@ -424,54 +431,37 @@ func TestFloodWithoutOK(t *testing.T) {
 }
 
 func TestGarbageWithoutOK(t *testing.T) {
-	e, err := startFake(t, t.Context(), "garbage")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
-	defer cancel()
-	_, err = e.Send(ctx, "bestmove depth 1")
-	var te *TimeoutError
-	if !errors.As(err, &te) || !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("got %v", err)
-	}
+	e := mustStartFake(t, "garbage")
+	checkTimesOut(t, e, 300*time.Millisecond, "bestmove depth 1", func(ctx context.Context) error {
+		_, err := e.Send(ctx, "bestmove depth 1")
+		return err
+	})
 }
 
 func TestWriteToAnEngineThatStoppedReading(t *testing.T) {
-	e, err := startFake(t, t.Context(), "deaf")
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := mustStartFake(t, "deaf")
 	const deadline = 200 * time.Millisecond
-	ctx, cancel := context.WithTimeout(t.Context(), deadline)
-	defer cancel()
-	begin := time.Now()
 	// Far more than a pipe holds: the write itself blocks.
-	_, err = e.NewGame(ctx, "Base;InProgress;White[2];"+strings.Repeat("wS1;", 1<<18))
-	if !errors.As(err, new(*TimeoutError)) || !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("got %v", err)
-	}
-	if took := time.Since(begin); took > deadline+time.Second {
+	game := "Base;InProgress;White[2];" + strings.Repeat("wS1;", 1<<18)
+	_, took := checkTimesOut(t, e, deadline, "newgame "+game, func(ctx context.Context) error {
+		_, err := e.NewGame(ctx, game)
+		return err
+	})
+	if took > deadline+time.Second {
 		t.Errorf("took %v", took)
 	}
 }
 
 func TestBestMoveHangIgnoringSIGINT(t *testing.T) {
-	e, err := startFake(t, t.Context(), "hang-ignore-int")
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := mustStartFake(t, "hang-ignore-int")
 	const deadline = 200 * time.Millisecond
-	ctx, cancel := context.WithTimeout(t.Context(), deadline)
-	defer cancel()
-	begin := time.Now()
-	_, err = e.BestMove(ctx, Limit{Time: 5 * time.Second})
-	took := time.Since(begin)
-	var te *TimeoutError
-	if !errors.As(err, &te) || !errors.Is(err, context.DeadlineExceeded) || te.Command != "bestmove time 00:00:05" || te.After < deadline || te.After > deadline+testGrace {
-		t.Fatalf("got %v", err)
+	te, took := checkTimesOut(t, e, deadline, "bestmove time 00:00:05", func(ctx context.Context) error {
+		_, err := e.BestMove(ctx, Limit{Time: 5 * time.Second})
+		return err
+	})
+	if te.After < deadline || te.After > deadline+testGrace {
+		t.Errorf("gave up %v after sending, want the deadline %v", te.After, deadline)
 	}
-	checkNamesEngine(t, err, "hang-ignore-int")
 	// Interrupted, given the whole grace period, then killed.
 	if took < deadline+testGrace || took > deadline+testGrace+time.Second {
 		t.Errorf("took %v, want the deadline %v plus the grace %v", took, deadline, testGrace)
@@ -479,31 +469,22 @@ func TestBestMoveHangIgnoringSIGINT(t *testing.T) {
 	if !slices.Contains(e.Stderr(), "SIGINT received and ignored") {
 		t.Errorf("no SIGINT reached the engine: stderr %q", e.Stderr())
 	}
-	begin = time.Now()
-	if _, err := e.BestMove(t.Context(), Limit{Depth: 1}); !errors.As(err, &te) || time.Since(begin) > 100*time.Millisecond {
-		t.Errorf("a timed-out engine answered %v after %v", err, time.Since(begin))
-	}
+	checkStaysBroken(t, e, te, "bestmove depth 1")
 }
 
 func TestBestMoveInterruptHonoured(t *testing.T) {
 	var transcript bytes.Buffer
 	const grace = 3 * time.Second
-	e, err := startFake(t, t.Context(), "honour-int", func(c *Config) {
+	e := mustStartFake(t, "honour-int", func(c *Config) {
 		c.Transcript = &transcript
 		c.GraceTimeout = grace
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
-	defer cancel()
-	begin := time.Now()
-	_, err = e.BestMove(ctx, Limit{Time: time.Minute})
-	if !errors.As(err, new(*TimeoutError)) || !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("got %v", err)
-	}
+	_, took := checkTimesOut(t, e, 200*time.Millisecond, "bestmove time 00:01:00", func(ctx context.Context) error {
+		_, err := e.BestMove(ctx, Limit{Time: time.Minute})
+		return err
+	})
 	// The engine answered the SIGINT at once, so the grace period was not waited out.
-	if took := time.Since(begin); took > grace/2 {
+	if took > grace/2 {
 		t.Errorf("took %v", took)
 	}
 	e.Close(t.Context())
@@ -514,21 +495,14 @@ func TestBestMoveInterruptHonoured(t *testing.T) {
 
 func TestHangDuringPlay(t *testing.T) {
 	const grace = time.Second
-	e, err := startFake(t, t.Context(), "hang-play", func(c *Config) { c.GraceTimeout = grace })
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := mustStartFake(t, "hang-play", func(c *Config) { c.GraceTimeout = grace })
 	const deadline = 200 * time.Millisecond
-	ctx, cancel := context.WithTimeout(t.Context(), deadline)
-	defer cancel()
-	begin := time.Now()
-	_, err = e.Play(ctx, "wS1")
-	var te *TimeoutError
-	if !errors.As(err, &te) || te.Command != "play wS1" || !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("got %v", err)
-	}
+	_, took := checkTimesOut(t, e, deadline, "play wS1", func(ctx context.Context) error {
+		_, err := e.Play(ctx, "wS1")
+		return err
+	})
 	// Only a search is interrupted first; anything else is killed on the spot.
-	if took := time.Since(begin); took > deadline+grace/2 {
+	if took > deadline+grace/2 {
 		t.Errorf("took %v", took)
 	}
 	if slices.Contains(e.Stderr(), "SIGINT received and ignored") {
@@ -539,12 +513,9 @@ func TestHangDuringPlay(t *testing.T) {
 func TestCloseKillsAnEngineThatIgnoresExit(t *testing.T) {
 	for _, scenario := range []string{"ignore-exit-spin", "ignore-exit-flood"} {
 		t.Run(scenario, func(t *testing.T) {
-			e, err := startFake(t, t.Context(), scenario)
-			if err != nil {
-				t.Fatal(err)
-			}
+			e := mustStartFake(t, scenario)
 			begin := time.Now()
-			err = e.Close(t.Context())
+			err := e.Close(t.Context())
 			if took := time.Since(begin); took < testGrace || took > testGrace+time.Second {
 				t.Errorf("Close took %v, want the grace %v and little more", took, testGrace)
 			}
@@ -556,10 +527,7 @@ func TestCloseKillsAnEngineThatIgnoresExit(t *testing.T) {
 }
 
 func TestStderrFlood(t *testing.T) {
-	e, err := startFake(t, t.Context(), "stderr-flood", func(c *Config) { c.StartTimeout = 10 * time.Second })
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := mustStartFake(t, "stderr-flood", func(c *Config) { c.StartTimeout = 10 * time.Second })
 	if _, err := e.NewGame(t.Context(), "Base"); err != nil {
 		t.Fatal(err)
 	}
@@ -579,28 +547,19 @@ func TestProtocolErrorsBreakTheEngine(t *testing.T) {
 		{"normal", func(e *Engine) error { _, err := e.GetOption(t.Context(), "Foo"); return err }, `no line for option "Foo"`},
 	} {
 		t.Run(tc.scenario, func(t *testing.T) {
-			e, err := startFake(t, t.Context(), tc.scenario)
-			if err != nil {
-				t.Fatal(err)
-			}
-			err = tc.run(e)
+			e := mustStartFake(t, tc.scenario)
+			err := tc.run(e)
 			var pe *ProtocolError
 			if !errors.As(err, &pe) || !strings.Contains(pe.Msg, tc.msg) {
 				t.Fatalf("got %v", err)
 			}
-			begin := time.Now()
-			if _, err := e.NewGame(t.Context(), "Base"); !errors.As(err, &pe) || time.Since(begin) > 100*time.Millisecond {
-				t.Errorf("after a protocol error: %v after %v", err, time.Since(begin))
-			}
+			checkStaysBroken(t, e, err, "newgame Base")
 		})
 	}
 }
 
 func TestChildKilledWithTheGroup(t *testing.T) {
-	e, err := startFake(t, t.Context(), "child")
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := mustStartFake(t, "child")
 	var child int
 	if _, err := fmt.Sscanf(e.Info().Lines[0], "child %d", &child); err != nil {
 		t.Fatalf("info %q: %v", e.Info().Lines, err)
@@ -619,10 +578,7 @@ func TestChildKilledWithTheGroup(t *testing.T) {
 }
 
 func TestEscapedChildDoesNotHoldTheEngine(t *testing.T) {
-	e, err := startFake(t, t.Context(), "escaped-child")
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := mustStartFake(t, "escaped-child")
 	var child int
 	if _, err := fmt.Sscanf(e.Info().Lines[0], "child %d", &child); err != nil {
 		t.Fatalf("info %q: %v", e.Info().Lines, err)
@@ -686,10 +642,7 @@ func TestCloseEndsARunningCommandWhenItsContextEnds(t *testing.T) {
 }
 
 func TestConcurrentCallersTakeTurns(t *testing.T) {
-	e, err := startFake(t, t.Context(), "normal")
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := mustStartFake(t, "normal")
 	var wg sync.WaitGroup
 	errs := make(chan error, 8*20)
 	for range 8 {
@@ -712,10 +665,7 @@ func TestConcurrentCallersTakeTurns(t *testing.T) {
 // on it; the channel receives the command's error.
 func hungBestMove(t *testing.T) (*Engine, chan error) {
 	t.Helper()
-	e, err := startFake(t, t.Context(), "hang-ignore-int")
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := mustStartFake(t, "hang-ignore-int")
 	result := make(chan error, 1)
 	go func() {
 		_, err := e.BestMove(t.Context(), Limit{Time: time.Minute})
