@@ -6,8 +6,8 @@ import (
 	"testing"
 )
 
-// randomGame plays up to plies random legal moves from the start of a game type.
-func randomGame(t *testing.T, gt GameType, rng *rand.Rand, plies int) *Game {
+// randomGame is rulestest.RandomGame, which the package's internal tests cannot import.
+func randomGame(t testing.TB, rng *rand.Rand, gt GameType, plies int) *Game {
 	t.Helper()
 	g := NewGame(gt)
 	for range plies {
@@ -77,7 +77,7 @@ func TestMoveStringRoundTrip(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, gt := range GameTypes {
 		for range 6 {
-			g := randomGame(t, gt, rng, rng.IntN(80))
+			g := randomGame(t, rng, gt, rng.IntN(80))
 			for _, m := range g.ValidMoves() {
 				s := g.MoveString(m)
 				got, err := g.ParseMove(s)
@@ -102,7 +102,7 @@ func TestEveryAdjacentReferenceAccepted(t *testing.T) {
 	}
 	checked := 0
 	for range 20 {
-		g := randomGame(t, BaseMLP, rng, 10+rng.IntN(60))
+		g := randomGame(t, rng, BaseMLP, 10+rng.IntN(60))
 		b := g.board
 		for _, m := range g.ValidMoves() {
 			if m == PassMove || b.height[m.To()] != 0 {
