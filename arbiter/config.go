@@ -153,6 +153,10 @@ func (c *Config) Normalize() error {
 		if e.Time.IsZero() {
 			return bad("engine %q has no time control: give st=SECONDS, depth=N or tc=BASE+INC", e.Name)
 		}
+		if e.Time.MoveTime > 0 && e.Time.MoveTime < time.Second && !e.FractionalSeconds {
+			// The engine would be sent "bestmove time 00:00:01" and lose on time for using it.
+			return bad("engine %q: %s is under a second, but UHP's bestmove time counts whole seconds: give fractional=true if the engine reads fractions (as Mzinga and hivebot do), or st=1 or more", e.Name, e.Time)
+		}
 		if e.Margin == 0 {
 			e.Margin = DefaultMargin
 		}

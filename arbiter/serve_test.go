@@ -43,7 +43,7 @@ func newServed(t *testing.T, f faults) *served {
 	sv := &served{dir: t.TempDir()}
 	var cfg SessionConfig
 	for side, name := range []string{"alpha", "beta"} {
-		cfg.Engines[side] = EngineConfig{Name: name, Command: []string{name}, Time: TimeControl{MoveTime: 100 * time.Millisecond}, Margin: 50 * time.Millisecond}
+		cfg.Engines[side] = EngineConfig{Name: name, Command: []string{name}, Time: TimeControl{MoveTime: 100 * time.Millisecond}, FractionalSeconds: true, Margin: 50 * time.Millisecond}
 	}
 	cfg.Start = func(_ context.Context, e EngineConfig, seat int) (Player, error) {
 		p := newFake(e.Name, uint64(10*seat+len(sv.started[seat])+1))

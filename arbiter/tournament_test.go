@@ -51,7 +51,7 @@ func fakeTournament(t testing.TB, cfg Config) *Tournament {
 }
 
 func engine(name, behaviour string) EngineConfig {
-	return EngineConfig{Name: name, Command: []string{behaviour}, Time: TimeControl{MoveTime: 100 * time.Millisecond}, Margin: 50 * time.Millisecond}
+	return EngineConfig{Name: name, Command: []string{behaviour}, Time: TimeControl{MoveTime: 100 * time.Millisecond}, FractionalSeconds: true, Margin: 50 * time.Millisecond}
 }
 
 func baseConfig(engines ...EngineConfig) Config {
