@@ -32,7 +32,7 @@ type command struct {
 var commands = []command{
 	{name: "demo", summary: "play the embedded demo match (what \"arbiter\" alone runs)", run: runDemo},
 	{name: "match", summary: "play a match, gauntlet or round-robin between UHP engines", run: runMatch},
-	{name: "serve", summary: "be a UHP engine for a viewer, refereeing two engines (watch or play)", hidden: true, run: runServe},
+	{name: "serve", summary: "be a UHP engine for a viewer, refereeing two engines (watch or play)", run: runServe},
 	{name: "check", summary: "check that an engine speaks UHP as the arbiter needs", run: runCheck},
 	{name: "stats", summary: "recompute every table from game records (several files merge)", run: runStats},
 	{name: "sprt-calc", summary: "compute an SPRT's LLR, bounds and Elo lines from counts", run: runSPRTCalc},

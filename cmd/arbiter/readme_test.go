@@ -85,6 +85,15 @@ func TestREADMEExamples(t *testing.T) {
 				if _, err := matchConfig(args[1:], &stderr); err != nil {
 					t.Fatalf("%v\n%s", err, stderr.String())
 				}
+			case "serve":
+				// A viewer's first moves, on the input serve reads.
+				viewer := strings.NewReader("newgame Base+MLP\nplay wS1\nbestmove depth 1\nexit\n")
+				if err := serve(context.Background(), args[1:], viewer, &stdout, &stderr); err != nil {
+					t.Fatalf("%v\n%s%s", err, stdout.String(), stderr.String())
+				}
+				if !strings.Contains(stdout.String(), "Base+MLP;InProgress;Black[1];wS1\nok\n") {
+					t.Errorf("serve did not play the viewer's move:\n%s%s", stdout.String(), stderr.String())
+				}
 			case "check":
 				// "PROG ARGS" is one argument in the shell; rejoin what the quotes held.
 				engine := strings.Join(args[2:], " ")
