@@ -260,17 +260,9 @@ func (s *Session) commonCapabilities() []string {
 	return common
 }
 
-// expansions names the expansion bugs as UHP capabilities do.
-var expansions = map[rules.Bug]string{rules.Mosquito: "Mosquito", rules.Ladybug: "Ladybug", rules.Pillbug: "Pillbug"}
-
 // plays reports whether every player plays the expansions of a game type.
 func (s *Session) plays(t rules.GameType) bool {
-	for bug, name := range expansions {
-		if t.Has(bug) && !slices.ContainsFunc(s.capabilities, func(c string) bool { return strings.EqualFold(c, name) }) {
-			return false
-		}
-	}
-	return true
+	return len(MissingExpansions(t, s.capabilities)) == 0
 }
 
 // widestGameType is the game type with every expansion all players play.
