@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -28,6 +29,47 @@ type EngineConfig struct {
 	// FractionalSeconds allows "bestmove time" budgets with fractions of a second. UHP's
 	// hh:mm:ss is whole seconds for most engines; Mzinga and hivebot accept fractions.
 	FractionalSeconds bool
+}
+
+// Shard is one of Count shares of a schedule: the game pairs whose index is Index-1 modulo
+// Count. The zero Shard is the whole schedule. Every shard of a run has the run's fingerprint,
+// and whole pairs stay in one shard, so the shards' records merge into the run's.
+type Shard struct {
+	Index, Count int // 1 <= Index <= Count
+}
+
+// ParseShard reads "K/N", the K-th of N shards.
+func ParseShard(s string) (Shard, error) {
+	k, n, ok := strings.Cut(s, "/")
+	index, err1 := strconv.Atoi(strings.TrimSpace(k))
+	count, err2 := strconv.Atoi(strings.TrimSpace(n))
+	sh := Shard{Index: index, Count: count}
+	if !ok || err1 != nil || err2 != nil {
+		return Shard{}, &ConfigError{fmt.Sprintf("shard %q: want K/N, the K-th of N shares of the schedule, such as 2/4", s)}
+	}
+	return sh, sh.validate()
+}
+
+func (s Shard) validate() error {
+	if s == (Shard{}) {
+		return nil
+	}
+	if s.Count < 1 || s.Index < 1 || s.Index > s.Count {
+		return &ConfigError{fmt.Sprintf("shard %d/%d: want K/N with 1 <= K <= N", s.Index, s.Count)}
+	}
+	return nil
+}
+
+// Has reports whether the shard plays the game pair with this index.
+func (s Shard) Has(pair int) bool {
+	return s.Count <= 1 || pair%s.Count == s.Index-1
+}
+
+func (s Shard) String() string {
+	if s.Count == 0 {
+		return "all"
+	}
+	return fmt.Sprintf("%d/%d", s.Index, s.Count)
 }
 
 // EngineOption is one UHP engine option to set.
@@ -55,6 +97,9 @@ type Config struct {
 	Seed            int64
 	Adjudication    Adjudication
 	SPRT            *SPRTConfig
+	// Shard, if set, plays one share of the schedule's game pairs, so that one run can be
+	// spread over several machines or jobs; their records merge (arbiter stats).
+	Shard Shard
 	// Out is the JSON Lines file of game records; running again with the same file resumes.
 	Out string
 	// PGNOut, if set, receives every game as PGN.
@@ -163,6 +208,12 @@ func (c *Config) Normalize() error {
 		if e.Margin < 0 {
 			return bad("engine %q: the time margin cannot be negative", e.Name)
 		}
+	}
+	if err := c.Shard.validate(); err != nil {
+		return err
+	}
+	if c.SPRT != nil && c.Shard.Count > 1 {
+		return bad("an SPRT stops its run at a bound, which one shard cannot decide for all: play the shards with -rounds and test their merged records with arbiter stats -sprt")
 	}
 	if c.SPRT != nil {
 		if len(c.Engines) != 2 {

@@ -50,7 +50,8 @@ type Standings struct {
 // Outcome is what a run of a tournament produced.
 type Outcome struct {
 	Standings
-	Run         string
+	Run string
+	// Scheduled counts the games the run plays: the schedule, or its shard's share of it.
 	Scheduled   int
 	Interrupted bool
 }
@@ -90,6 +91,9 @@ func NewTournament(cfg Config) (*Tournament, error) {
 	}
 	if cfg.Out == "" {
 		cfg.Out = "arbiter-" + run + ".jsonl"
+		if cfg.Shard.Count > 1 {
+			cfg.Out = fmt.Sprintf("arbiter-%s-shard%dof%d.jsonl", run, cfg.Shard.Index, cfg.Shard.Count)
+		}
 	}
 	return &Tournament{cfg: cfg, run: run, gameType: gameType, schedule: schedule, Start: UHPStarter(cfg.TranscriptDir, time.Second)}, nil
 }
@@ -99,6 +103,21 @@ func (t *Tournament) Config() Config { return t.cfg }
 
 // Run is the tournament's fingerprint, written into every record.
 func (t *Tournament) Run() string { return t.run }
+
+// Plays reports whether this tournament plays game i of the schedule: every game, unless it
+// is one shard of the run.
+func (t *Tournament) Plays(i int) bool { return t.cfg.Shard.Has(i / t.schedule.PairGames()) }
+
+// Scheduled counts the games this tournament plays: the whole schedule, or its shard's share.
+func (t *Tournament) Scheduled() int {
+	n := 0
+	for i := 0; i < t.schedule.Len(); i++ {
+		if t.Plays(i) {
+			n++
+		}
+	}
+	return n
+}
 
 // Schedule returns the tournament's schedule.
 func (t *Tournament) Schedule() *Schedule { return t.schedule }
@@ -118,7 +137,7 @@ func (t *Tournament) Play(ctx context.Context) (*Outcome, error) {
 		return nil, err
 	}
 	defer log.Close()
-	out := &Outcome{Run: t.run, Scheduled: t.schedule.Len(), Standings: Standings{Tally: results.NewTally(nil, t.EngineNames())}}
+	out := &Outcome{Run: t.run, Scheduled: t.Scheduled(), Standings: Standings{Tally: results.NewTally(nil, t.EngineNames())}}
 	done := make([]bool, t.schedule.Len())
 	pairs := newPairCounter(t.schedule.PairGames())
 	sprt := t.newSPRT()
@@ -183,7 +202,7 @@ func (t *Tournament) Play(ctx context.Context) (*Outcome, error) {
 	group.Go(func() error {
 		defer close(jobs)
 		for i := 0; i < t.schedule.Len(); i++ {
-			if done[i] {
+			if done[i] || !t.Plays(i) {
 				continue
 			}
 			select {

@@ -3,6 +3,7 @@ package arbiter
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -347,5 +348,83 @@ func TestTournamentEngineWithoutTheExpansions(t *testing.T) {
 	}
 	if recs := recordsOf(t, tour); len(recs) != 0 {
 		t.Errorf("%d games recorded, want none", len(recs))
+	}
+}
+
+// TestTournamentShards plays a run as three shards into three files, as three machines would:
+// together they hold every scheduled game once, under one run, and each holds whole pairs.
+func TestTournamentShards(t *testing.T) {
+	dir := t.TempDir()
+	var all []results.Record
+	runs := map[string]bool{}
+	for k := 1; k <= 3; k++ {
+		cfg := baseConfig(engine("a", "random"), engine("b", "random"))
+		cfg.Rounds = 6
+		cfg.Shard = Shard{Index: k, Count: 3}
+		cfg.Out = filepath.Join(dir, fmt.Sprintf("shard%d.jsonl", k))
+		tour := fakeTournament(t, cfg)
+		out, err := tour.Play(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs := recordsOf(t, tour)
+		if out.Scheduled != 4 || len(recs) != 4 {
+			t.Fatalf("shard %d: %d games scheduled, %d recorded; want 4 of the 12", k, out.Scheduled, len(recs))
+		}
+		pairs := map[int]int{}
+		for _, r := range recs {
+			pairs[r.Pair]++
+			if r.Pair%3 != k-1 {
+				t.Errorf("shard %d played pair %d", k, r.Pair)
+			}
+		}
+		for p, n := range pairs {
+			if n != 2 {
+				t.Errorf("shard %d holds %d games of pair %d", k, n, p)
+			}
+		}
+		runs[tour.Run()] = true
+		all = append(all, recs...)
+	}
+	if len(runs) != 1 {
+		t.Errorf("the shards have different runs: %v", runs)
+	}
+	seen := map[int]bool{}
+	for _, r := range all {
+		if seen[r.Game] {
+			t.Errorf("game %d played by two shards", r.Game)
+		}
+		seen[r.Game] = true
+	}
+	if len(seen) != 12 {
+		t.Errorf("the shards played %d distinct games, want the 12 scheduled", len(seen))
+	}
+}
+
+func TestParseShard(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want Shard
+		err  bool
+	}{
+		{"1/1", Shard{1, 1}, false},
+		{"2/4", Shard{2, 4}, false},
+		{" 3 / 3 ", Shard{3, 3}, false},
+		{"0/4", Shard{}, true},
+		{"5/4", Shard{}, true},
+		{"2", Shard{}, true},
+		{"a/b", Shard{}, true},
+		{"1/0", Shard{}, true},
+	} {
+		got, err := ParseShard(tt.in)
+		if (err != nil) != tt.err || (!tt.err && got != tt.want) {
+			t.Errorf("ParseShard(%q) = %v, %v", tt.in, got, err)
+		}
+	}
+	cfg := baseConfig(engine("a", "random"), engine("b", "random"))
+	cfg.Shard = Shard{1, 2}
+	cfg.SPRT = &SPRTConfig{Elo0: 0, Elo1: 5}
+	if err := cfg.Normalize(); err == nil || !strings.Contains(err.Error(), "one shard cannot decide") {
+		t.Errorf("an SPRT in a shard: err = %v", err)
 	}
 }
