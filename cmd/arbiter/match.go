@@ -92,6 +92,7 @@ func matchConfig(args []string, stderr io.Writer) (arbiter.Config, error) {
 		interval    = fs.Int("ratinginterval", 0, "print the result block every N game pairs (0, the default: at the end only)")
 		event       = fs.String("event", "", "event name for the PGN")
 		strict      = fs.Bool("strict", false, "exit with code 5 when any engine misbehaves")
+		shard       = fs.String("shard", "", "play only the K-th of N shares of the game pairs (`K/N`), e.g. one per machine; merge the records with arbiter stats")
 	)
 	fs.Func("each", "engine settings applied to every engine (key=value words)", func(string) error { return nil })
 	fs.Func("engine", "an engine (key=value words); give one -engine per engine", func(string) error { return nil })
@@ -186,6 +187,13 @@ func matchConfig(args []string, stderr io.Writer) (arbiter.Config, error) {
 		cfg.Seed = *seed
 	}
 	cfg.Strict = cfg.Strict || *strict
+	if *shard != "" {
+		s, err := arbiter.ParseShard(*shard)
+		if err != nil {
+			return cfg, usageError{err}
+		}
+		cfg.Shard = s
+	}
 	if err := cfg.Normalize(); err != nil {
 		return cfg, usageError{err}
 	}

@@ -56,14 +56,22 @@ func TestREADMEExamples(t *testing.T) {
 		t.Fatalf("found %d arbiter examples in the README", len(cmds))
 	}
 	dir := t.TempDir()
-	shard := filepath.Join(dir, "shard1.jsonl")
-	// Records for the stats example, from a short real match of fake engines.
-	if recs, out, err := playMatchTo(t, shard, append(append(fakeEngineArgs("a", "random"), fakeEngineArgs("b", "random")...),
-		"-each", "st=0.05", "fractional=true", "-rounds", "2", "-openings", "plies=2")...); err != nil || len(recs) != 4 {
-		t.Fatalf("making records: %v\n%s", err, out)
+	// Records for the stats example: the two shards of a short real match of fake engines.
+	shardGames := map[int]bool{}
+	for k := 1; k <= 2; k++ {
+		shard := filepath.Join(dir, fmt.Sprintf("shard%d.jsonl", k))
+		recs, out, err := playMatchTo(t, shard, append(append(fakeEngineArgs("a", "random"), fakeEngineArgs("b", "random")...),
+			"-each", "st=0.05", "fractional=true", "-rounds", "4", "-openings", "plies=2", "-shard", fmt.Sprintf("%d/2", k))...)
+		if err != nil || len(recs) != 4 {
+			t.Fatalf("making records of shard %d/2: %d games, %v\n%s", k, len(recs), err, out)
+		}
+		for _, r := range recs {
+			shardGames[r.Game] = true
+		}
 	}
-	shard2, _ := os.ReadFile(shard)
-	os.WriteFile(filepath.Join(dir, "shard2.jsonl"), shard2, 0o644)
+	if len(shardGames) != 8 {
+		t.Fatalf("the two shards played %d distinct games of the 8 scheduled", len(shardGames))
+	}
 
 	for _, args := range cmds {
 		name := strings.Join(args, " ")
@@ -99,6 +107,13 @@ func TestREADMEExamples(t *testing.T) {
 				engine := strings.Join(args[2:], " ")
 				if err := run(context.Background(), []string{"check", "-engine", engine, "-games", "1", "-plies", "6"}, &stdout, &stderr); err != nil {
 					t.Fatalf("%v\n%s%s", err, stdout.String(), stderr.String())
+				}
+			case "stats":
+				if err := run(context.Background(), args, &stdout, &stderr); err != nil {
+					t.Fatalf("%v\n%s%s", err, stdout.String(), stderr.String())
+				}
+				if !strings.Contains(stdout.String(), "8 games from 2 file(s)") {
+					t.Errorf("stats did not merge the two shards:\n%s", stdout.String())
 				}
 			default:
 				if err := run(context.Background(), args, &stdout, &stderr); err != nil {

@@ -28,8 +28,13 @@ func playTournament(ctx context.Context, cfg arbiter.Config, resumeHint string, 
 	t.ResumeHint = resumeHint
 	t.Progress = isTerminal(stdout)
 	t.Report = func(w io.Writer, s arbiter.Standings, final bool) { writeReport(w, t, s, final) }
-	fmt.Fprintf(stdout, "Hive Arbiter %s: %s of %d games (%s), run %s, records in %s\n",
-		arbiter.Version, cfg.Format, t.Schedule().Len(), cfg.GameType, t.Run(), cfg.Out)
+	if cfg.Shard.Count > 1 {
+		fmt.Fprintf(stdout, "Hive Arbiter %s: shard %s of a %s of %d games: %d games (%s), run %s, records in %s\n",
+			arbiter.Version, cfg.Shard, cfg.Format, t.Schedule().Len(), t.Scheduled(), cfg.GameType, t.Run(), cfg.Out)
+	} else {
+		fmt.Fprintf(stdout, "Hive Arbiter %s: %s of %d games (%s), run %s, records in %s\n",
+			arbiter.Version, cfg.Format, t.Schedule().Len(), cfg.GameType, t.Run(), cfg.Out)
+	}
 	out, err := t.Play(ctx)
 	if err != nil {
 		var se *arbiter.EngineStartError
