@@ -3,17 +3,15 @@ package hivebot
 import (
 	"bytes"
 	"context"
-	"flag"
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files")
+	"hivearbiter/internal/golden"
+)
 
 // perftTiming matches the measured part of a perft line, which no golden file can fix.
 var perftTiming = regexp.MustCompile(`in +[0-9,]+ ms\. +[0-9,.a-zA-Z]+ KN/s$`)
@@ -77,41 +75,7 @@ func TestTranscripts(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := transcript(t, string(script))
-			golden := filepath.Join("testdata", name+".golden")
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("transcript differs from %s (run with -update to accept):\n%s", golden, diffLines(string(want), got))
-			}
+			golden.Check(t, filepath.Join("testdata", name+".golden"), []byte(got))
 		})
 	}
-}
-
-// diffLines shows the first lines where two texts differ.
-func diffLines(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	var b strings.Builder
-	shown := 0
-	for i := 0; i < max(len(w), len(g)) && shown < 10; i++ {
-		var wl, gl string
-		if i < len(w) {
-			wl = w[i]
-		}
-		if i < len(g) {
-			gl = g[i]
-		}
-		if wl != gl {
-			b.WriteString("line " + strconv.Itoa(i+1) + ":\n  want: " + wl + "\n  got:  " + gl + "\n")
-			shown++
-		}
-	}
-	return b.String()
 }

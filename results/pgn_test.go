@@ -2,30 +2,17 @@ package results
 
 import (
 	"bytes"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"hivearbiter/internal/golden"
 )
 
-var update = flag.Bool("update", false, "rewrite golden files")
-
-func golden(t *testing.T, name string, got []byte) {
+// checkGolden compares output with the golden file testdata/name.
+func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from golden file:\n--- got\n%s\n--- want\n%s", name, got, want)
-	}
+	golden.Check(t, filepath.Join("testdata", name), got)
 }
 
 func TestWritePGNGolden(t *testing.T) {
@@ -34,7 +21,7 @@ func TestWritePGNGolden(t *testing.T) {
 	if err := WritePGN(&buf, &r, PGNOptions{Event: "Test event"}); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "game.pgn", buf.Bytes())
+	checkGolden(t, "game.pgn", buf.Bytes())
 }
 
 func TestPGNRoundTrip(t *testing.T) {

@@ -97,14 +97,14 @@ func TestMatchBlockGolden(t *testing.T) {
 	var buf bytes.Buffer
 	WriteMatchBlock(&buf, p, MatchInfo{TimeControl: "10+0.1", GameType: "Base+MLP", Openings: "UHO_Lichess_4852_v1.epd",
 		SPRT: &SPRTLine{LLR: 2.28238, Lower: -2.944439, Upper: 2.944439, Elo0: 0, Elo1: 5}})
-	golden(t, "match-block.txt", buf.Bytes())
+	checkGolden(t, "match-block.txt", buf.Bytes())
 }
 
 func TestMatchBlockTrinomialWithoutPairs(t *testing.T) {
 	p := &PairingTally{First: "A", Second: "B", WDL: elo.WDL{Wins: 60, Draws: 100, Losses: 40}}
 	var buf bytes.Buffer
 	WriteMatchBlock(&buf, p, MatchInfo{TimeControl: "st=1"})
-	golden(t, "match-block-trinomial.txt", buf.Bytes())
+	checkGolden(t, "match-block-trinomial.txt", buf.Bytes())
 }
 
 // TestMatchBlockWithoutSpread: a perfect score, or pairs that all score alike, print what
@@ -158,7 +158,7 @@ func TestTablesGolden(t *testing.T) {
 	if err := WriteFaults(&buf, tally); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "tables.txt", buf.Bytes())
+	checkGolden(t, "tables.txt", buf.Bytes())
 }
 
 func TestRatingTableGolden(t *testing.T) {
@@ -195,7 +195,7 @@ func TestRatingTableGolden(t *testing.T) {
 	if err := WriteRatingTable(&buf, tally, r); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "ratings.txt", buf.Bytes())
+	checkGolden(t, "ratings.txt", buf.Bytes())
 }
 
 func TestSummaryGolden(t *testing.T) {
@@ -215,5 +215,5 @@ func TestSummaryGolden(t *testing.T) {
 	if err := NewSummary("finished", tally, sprt).Write(&buf); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "summary.json", buf.Bytes())
+	checkGolden(t, "summary.json", buf.Bytes())
 }

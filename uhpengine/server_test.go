@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -13,9 +12,9 @@ import (
 	"strings"
 	"testing"
 	"time"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files")
+	"hivearbiter/internal/golden"
+)
 
 // serve runs a whole session on input and returns the output.
 func serve(t *testing.T, h Handler, input string) string {
@@ -84,19 +83,7 @@ func TestTranscripts(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := transcript(string(input), serve(t, tc.handler(), string(input)))
-			golden := filepath.Join("testdata", tc.name+".golden")
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got != string(want) {
-				t.Errorf("transcript differs from %s (rerun with -update to accept):\n%s", golden, got)
-			}
+			golden.Check(t, filepath.Join("testdata", tc.name+".golden"), []byte(got))
 		})
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"hivearbiter/internal/golden"
 )
 
 // readmeCommands returns the "arbiter ..." command lines of the README's shell examples, with
@@ -180,12 +182,6 @@ func TestREADMEHelp(t *testing.T) {
 		}
 		return
 	}
-	gotLines, wantLines := strings.Split(got, "\n"), strings.Split(want.String(), "\n")
-	for i := 0; i < len(gotLines) && i < len(wantLines); i++ {
-		if gotLines[i] != wantLines[i] {
-			t.Fatalf("the README's command reference differs from the -h texts at its line %d:\nREADME: %q\nbinary: %q\n"+
-				"Run: go test ./cmd/arbiter -run TestREADMEHelp -update-readme", i+1, gotLines[i], wantLines[i])
-		}
-	}
-	t.Fatalf("the README's command reference has %d lines, the -h texts %d.\nRun: go test ./cmd/arbiter -run TestREADMEHelp -update-readme", len(gotLines), len(wantLines))
+	t.Fatalf("the README's command reference (got) differs from the -h texts (want):\n%s"+
+		"Run: go test ./cmd/arbiter -run TestREADMEHelp -update-readme", golden.Diff(want.String(), got))
 }

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -15,11 +14,10 @@ import (
 	"testing"
 	"time"
 
+	"hivearbiter/internal/golden"
 	"hivearbiter/results"
 	"hivearbiter/rules"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 // quietRace keeps engine processes built with -race from sleeping a second as they exit.
 var quietRace = []string{"-each", "env=GORACE=atexit_sleep_ms=0"}
@@ -189,20 +187,7 @@ func TestServeTranscripts(t *testing.T) {
 				t.Fatalf("serve: %v\n%s", err, v.stderr.String())
 			}
 			got := "# arbiter serve " + strings.Join(args, " ") + "\n" + v.transcript.String() + recordSummary(t, out)
-			golden := filepath.Join("testdata", "serve", name+".golden")
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("transcript differs from %s (run with -update to accept):\n%s", golden, firstDifference(string(want), got))
-			}
+			golden.Check(t, filepath.Join("testdata", "serve", name+".golden"), []byte(got))
 		})
 	}
 }
@@ -245,24 +230,6 @@ func replayedPlies(r results.Record) (int, bool) {
 	}
 	final, err := rules.ParseGameString(r.GameString)
 	return g.Ply() - start, err == nil && final.Hash() == g.Hash() && final.Ply() == g.Ply()
-}
-
-// firstDifference shows where two texts part.
-func firstDifference(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := 0; i < max(len(w), len(g)); i++ {
-		var wl, gl string
-		if i < len(w) {
-			wl = w[i]
-		}
-		if i < len(g) {
-			gl = g[i]
-		}
-		if wl != gl {
-			return fmt.Sprintf("line %d:\n  want %q\n  got  %q", i+1, wl, gl)
-		}
-	}
-	return ""
 }
 
 // TestServeEngineFailures has a fake engine desync or crash in the middle of a watched game:
