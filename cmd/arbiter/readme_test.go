@@ -63,7 +63,7 @@ func TestREADMEExamples(t *testing.T) {
 	for k := 1; k <= 2; k++ {
 		shard := filepath.Join(dir, fmt.Sprintf("shard%d.jsonl", k))
 		recs, out, err := playMatchTo(t, shard, append(append(fakeEngineArgs("a", "random"), fakeEngineArgs("b", "random")...),
-			"-each", "st=0.05", "fractional=true", "-rounds", "4", "-openings", "plies=2", "-shard", fmt.Sprintf("%d/2", k))...)
+			"-each", "st=0.05", "fractional=true", "-rounds", "4", "-maxplies", "100", "-openings", "plies=2", "-shard", fmt.Sprintf("%d/2", k))...)
 		if err != nil || len(recs) != 4 {
 			t.Fatalf("making records of shard %d/2: %d games, %v\n%s", k, len(recs), err, out)
 		}
