@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -45,6 +46,31 @@ func splitMultiWord(args []string) (rest []string, groups map[string][][]string)
 		groups[name] = append(groups[name], words)
 	}
 	return rest, groups
+}
+
+// enginesFromFlags builds the engines of the -engine flags, each one's words merged over those
+// of every -each flag, which are merged over defaults. Without -engine it returns nil (the
+// engines come from -config); -each alone is an error.
+func enginesFromFlags(groups map[string][][]string, defaults ...string) ([]arbiter.EngineConfig, error) {
+	each := slices.Clone(defaults)
+	for _, words := range groups["each"] {
+		each = append(each, words...)
+	}
+	if len(groups["engine"]) == 0 {
+		if len(groups["each"]) > 0 {
+			return nil, errors.New("-each needs engines given with -engine")
+		}
+		return nil, nil
+	}
+	var engines []arbiter.EngineConfig
+	for _, words := range groups["engine"] {
+		e, err := configs.ParseEngine(configs.MergeEngine(each, words), builtinResolver)
+		if err != nil {
+			return nil, err
+		}
+		engines = append(engines, e)
+	}
+	return engines, nil
 }
 
 // builtinResolver runs bundled engines from the arbiter's own binary, so no second build step
@@ -111,21 +137,12 @@ func matchConfig(args []string, stderr io.Writer) (arbiter.Config, error) {
 			return cfg, usageError{err}
 		}
 	}
-	var each []string
-	for _, words := range groups["each"] {
-		each = append(each, words...)
+	engines, err := enginesFromFlags(groups)
+	if err != nil {
+		return cfg, usageError{err}
 	}
-	if len(groups["engine"]) > 0 {
-		cfg.Engines = nil
-		for _, words := range groups["engine"] {
-			e, err := configs.ParseEngine(configs.MergeEngine(each, words), builtinResolver)
-			if err != nil {
-				return cfg, usageError{err}
-			}
-			cfg.Engines = append(cfg.Engines, e)
-		}
-	} else if len(each) > 0 {
-		return cfg, usageError{errors.New("-each needs engines given with -engine")}
+	if engines != nil {
+		cfg.Engines = engines
 	}
 	if len(cfg.Engines) == 0 {
 		return cfg, usageError{errors.New("no engines: give -config FILE or one -engine cmd=... per engine (see arbiter match -h)")}

@@ -104,21 +104,12 @@ func serveConfig(args []string, stderr io.Writer) (arbiter.SessionConfig, error)
 		cfg.GameType = file.GameType
 		cfg.StartTimeout, cfg.CommandTimeout, cfg.DepthTimeout = file.StartTimeout, file.CommandTimeout, file.DepthTimeout
 	}
-	each := []string{serveDefaultTime}
-	for _, words := range groups["each"] {
-		each = append(each, words...)
+	fromFlags, err := enginesFromFlags(groups, serveDefaultTime)
+	if err != nil {
+		return cfg, usageError{err}
 	}
-	if len(groups["engine"]) > 0 {
-		engines = nil
-		for _, words := range groups["engine"] {
-			e, err := configs.ParseEngine(configs.MergeEngine(each, words), builtinResolver)
-			if err != nil {
-				return cfg, usageError{err}
-			}
-			engines = append(engines, e)
-		}
-	} else if len(groups["each"]) > 0 {
-		return cfg, usageError{errors.New("-each needs engines given with -engine")}
+	if fromFlags != nil {
+		engines = fromFlags
 	}
 	if len(engines) != 2 {
 		return cfg, usageError{fmt.Errorf("serve needs exactly two engines, White's then Black's, not %d: give -config FILE or two -engine cmd=... (see arbiter serve -h)", len(engines))}
