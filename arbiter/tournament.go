@@ -137,7 +137,8 @@ func (t *Tournament) Play(ctx context.Context) (*Outcome, error) {
 		return nil, err
 	}
 	defer log.Close()
-	out := &Outcome{Run: t.run, Scheduled: t.Scheduled(), Standings: Standings{Tally: results.NewTally(nil, t.EngineNames())}}
+	names := t.EngineNames()
+	out := &Outcome{Run: t.run, Scheduled: t.Scheduled(), Standings: Standings{Tally: results.NewTally(nil, names)}}
 	done := make([]bool, t.schedule.Len())
 	pairs := newPairCounter(t.schedule.PairGames())
 	sprt := t.newSPRT()
@@ -168,7 +169,7 @@ func (t *Tournament) Play(ctx context.Context) (*Outcome, error) {
 	}
 	if t.Progress && t.Console != nil {
 		con.progress = &progressLine{scheduled: out.Scheduled, resumed: len(existing), started: time.Now()}
-		con.update(func(p *progressLine) { p.setStandings(t.EngineNames(), t.standings(out.Tally, sprt)) })
+		con.update(func(p *progressLine) { p.setStandings(names, t.standings(out.Tally, sprt)) })
 		ticking := make(chan struct{})
 		defer close(ticking)
 		go func() {
@@ -223,7 +224,6 @@ func (t *Tournament) Play(ctx context.Context) (*Outcome, error) {
 	}()
 
 	var appendErr error
-	var decided *SPRTStatus
 	pairsReported := pairs.complete
 	for f := range played {
 		if appendErr != nil {
@@ -245,25 +245,18 @@ func (t *Tournament) Play(ctx context.Context) (*Outcome, error) {
 		pairs.add(f.rec.Pair)
 		con.printf("Finished game %d (%s vs %s): %s {%s}\n", f.rec.Game+1, f.rec.White.Name, f.rec.Black.Name, f.rec.Result, f.rec.Detail)
 		if sprt != nil {
-			sprt.add(f.rec)
-			if st := sprt.status(); st.Decision != Continue && decided == nil {
-				decided = &st
+			// The tracker keeps its decision, and the pair it came at, whatever finishes later.
+			if sprt.add(f.rec); sprt.status().Decision != Continue {
 				stopPlay()
 			}
 		}
-		con.update(func(p *progressLine) { p.setStandings(t.EngineNames(), t.standings(out.Tally, sprt)) })
+		con.update(func(p *progressLine) { p.setStandings(names, t.standings(out.Tally, sprt)) })
 		if n := pairs.complete; t.cfg.RatingInterval > 0 && n/t.cfg.RatingInterval > pairsReported/t.cfg.RatingInterval {
 			pairsReported = n
 			t.report(con, t.standings(out.Tally, sprt), false)
 		}
 	}
-	if sprt != nil {
-		out.SPRT = decided
-		if decided == nil {
-			st := sprt.status()
-			out.SPRT = &st
-		}
-	}
+	out.SPRT = t.standings(out.Tally, sprt).SPRT
 	if appendErr != nil {
 		return out, appendErr
 	}
