@@ -45,6 +45,9 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := playTournament(ctx, cfg, hint, stdout); err != nil {
 		return err
 	}
+	if *keep == "" {
+		fmt.Fprintln(stdout, "(The demo's records and PGN were in a temporary directory, removed now; \"arbiter demo -keep DIR\" keeps them.)")
+	}
 	fmt.Fprint(stdout, `
 To run a real match against your own engine:
   arbiter match -engine cmd=./my-engine name=mine -engine builtin=hivebot name=hivebot \
