@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -56,6 +57,9 @@ type Engine struct {
 
 	stderrTail ring
 	logMu      sync.Mutex
+
+	// searching is set while a bestmove that was sent waits for its answer, for Interrupt.
+	searching atomic.Bool
 
 	kill     chan struct{} // closed by Kill: the stdout reader stops delivering
 	killOnce sync.Once
@@ -269,6 +273,10 @@ func (e *Engine) roundTrip(ctx context.Context, command string, check func([]str
 		}
 		return nil, e.fail(e.exitError(command))
 	}
+	if verb, _, _ := strings.Cut(command, " "); verb == "bestmove" {
+		e.searching.Store(true) // from now on Interrupt reaches this search
+		defer e.searching.Store(false)
+	}
 	lines, err := e.readReply(ctx, command, sent)
 	if err != nil {
 		return lines, err
@@ -372,6 +380,21 @@ func (e *Engine) interrupt() {
 			return
 		}
 	}
+}
+
+// Interrupt asks a running bestmove to stop now, as a viewer's Ctrl-C does: the engine gets
+// SIGINT, and BestMove returns the move it then answers (its best so far), leaving the engine
+// usable. Between searches Interrupt does nothing. It is safe to call from any goroutine,
+// while BestMove runs. An engine that ignores SIGINT answers when its search ends, or is
+// stopped by BestMove's context as usual.
+func (e *Engine) Interrupt() error {
+	if !e.searching.Load() {
+		return nil
+	}
+	if err := e.cmd.Process.Signal(os.Interrupt); err != nil && !errors.Is(err, os.ErrProcessDone) {
+		return fmt.Errorf("uhpclient: %s: interrupting the search: %w", e.cfg.Name, err)
+	}
+	return nil
 }
 
 // fail marks the engine unusable for err's reason and kills it.

@@ -674,3 +674,49 @@ func hungBestMove(t *testing.T) (*Engine, chan error) {
 	time.Sleep(100 * time.Millisecond)
 	return e, result
 }
+
+// TestInterruptReturnsTheEnginesMove: a viewer's interrupt (Engine.Interrupt, from another
+// goroutine) stops the search, BestMove returns the move the engine then answers, and the
+// engine stays usable. Between searches Interrupt does nothing.
+func TestInterruptReturnsTheEnginesMove(t *testing.T) {
+	// An engine that reports every SIGINT on stderr gets none between searches, nor after a
+	// search it answered.
+	normal := mustStartFake(t, "normal")
+	if err := normal.Interrupt(); err != nil {
+		t.Fatalf("Interrupt between searches: %v", err)
+	}
+	if _, err := normal.BestMove(t.Context(), Limit{Depth: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if err := normal.Interrupt(); err != nil {
+		t.Fatalf("Interrupt after a search: %v", err)
+	}
+	if _, err := normal.NewGame(t.Context(), "Base"); err != nil {
+		t.Fatal(err)
+	}
+	normal.Close(t.Context())
+	if slices.Contains(normal.Stderr(), "SIGINT received and ignored") {
+		t.Error("Interrupt signalled an engine that was not searching")
+	}
+
+	e := mustStartFake(t, "honour-int")
+	go func() {
+		time.Sleep(100 * time.Millisecond)
+		if err := e.Interrupt(); err != nil {
+			t.Errorf("Interrupt: %v", err)
+		}
+	}()
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	begin := time.Now()
+	move, err := e.BestMove(ctx, Limit{Time: time.Minute})
+	if err != nil || move != "wA1" {
+		t.Fatalf("BestMove = %q, %v; want the engine's answer to the interrupt, wA1", move, err)
+	}
+	if took := time.Since(begin); took > 10*time.Second {
+		t.Errorf("the interrupted search took %v", took)
+	}
+	if _, err := e.NewGame(t.Context(), "Base"); err != nil {
+		t.Errorf("the engine is not usable after an interrupted search: %v", err)
+	}
+}
