@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"hivearbiter/results"
@@ -32,7 +33,7 @@ import (
 // ending is recorded too, as a game of its own.
 //
 // Session implements uhpengine.Handler. The uhpengine.Server calls it one command at a time;
-// it is not safe for concurrent use.
+// it is not safe for concurrent use, except for Interrupt.
 type Session struct {
 	cfg          SessionConfig
 	run          string
@@ -51,6 +52,9 @@ type Session struct {
 	pgn      *os.File
 	nextGame int
 	writeErr error // the first record that could not be written
+
+	searchMu  sync.Mutex
+	searching Player // the player whose bestmove a command waits for, for Interrupt
 }
 
 // SessionConfig configures a Session.
@@ -281,7 +285,8 @@ func (s *Session) widestGameType() rules.GameType {
 // viewer's move exactly as it does an engine's. With no move waiting, the player searches.
 type seat struct {
 	Player
-	move string
+	move    string
+	session *Session
 }
 
 func (s *seat) BestMove(ctx context.Context, limit Limit) (string, error) {
@@ -289,7 +294,7 @@ func (s *seat) BestMove(ctx context.Context, limit Limit) (string, error) {
 		s.move = ""
 		return m, nil
 	}
-	return s.Player.BestMove(ctx, limit)
+	return s.session.search(ctx, s.Player, limit)
 }
 
 // viewerBoard is the viewer's own side in a remote game: no engine stands behind it, so it
@@ -464,12 +469,12 @@ func (s *Session) begin(ctx context.Context, start *rules.Game, viewer int) {
 	for side := range g.sides {
 		e := s.cfg.Engines[side]
 		if side == viewer {
-			s.seats[side] = &seat{Player: &viewerBoard{}}
+			s.seats[side] = &seat{Player: &viewerBoard{}, session: s}
 			g.sides[side] = Side{Name: ViewerName, Player: s.seats[side]}
 			named[side] = results.Player{Name: ViewerName}
 			continue
 		}
-		s.seats[side] = &seat{Player: s.players[side]}
+		s.seats[side] = &seat{Player: s.players[side], session: s}
 		g.sides[side] = Side{Name: e.Name, Player: s.seats[side], Margin: e.Margin}
 		named[side] = results.Player{Name: e.Name, ID: s.players[side].ID()}
 		if viewer >= 0 {
@@ -722,7 +727,7 @@ func (s *Session) BestMove(ctx context.Context, viewerLimit uhpengine.Limit) (st
 	limit, wait := s.searchLimit(side, viewerLimit)
 	wctx, cancel := context.WithTimeout(ctx, wait)
 	start := time.Now()
-	answer, err := s.players[side].BestMove(wctx, limit)
+	answer, err := s.search(wctx, s.players[side], limit)
 	used := time.Since(start)
 	cancel()
 	g.ctx = ctx
@@ -751,6 +756,41 @@ func (s *Session) BestMove(ctx context.Context, viewerLimit uhpengine.Limit) (st
 	}
 	s.hint = hint{ply: g.ref.Ply(), hash: g.ref.Hash(), move: move, millis: used.Milliseconds()}
 	return move, nil
+}
+
+// Interrupter is a Player whose running search can be stopped early, as a viewer's Ctrl-C
+// stops it: BestMove then returns the player's best move so far.
+type Interrupter interface {
+	Interrupt() error
+}
+
+// Interrupt implements Interrupter.
+func (p *uhpPlayer) Interrupt() error { return p.engine.Interrupt() }
+
+// Interrupt stops the engine search that a command is waiting for (a viewer's bestmove, or an
+// engine's reply in a remote game), as the viewer's Ctrl-C asks: the engine answers its best
+// move so far, and the command goes on with it. It does nothing when no search runs. It is
+// safe to call from any goroutine, while a command runs.
+func (s *Session) Interrupt() {
+	s.searchMu.Lock()
+	p := s.searching
+	s.searchMu.Unlock()
+	if i, ok := p.(Interrupter); ok {
+		i.Interrupt()
+	}
+}
+
+// search runs a player's bestmove where Interrupt can reach it.
+func (s *Session) search(ctx context.Context, p Player, limit Limit) (string, error) {
+	s.searchMu.Lock()
+	s.searching = p
+	s.searchMu.Unlock()
+	defer func() {
+		s.searchMu.Lock()
+		s.searching = nil
+		s.searchMu.Unlock()
+	}()
+	return p.BestMove(ctx, limit)
 }
 
 // searchLimit is the limit a seat's engine searches under, and how long to wait for it: the

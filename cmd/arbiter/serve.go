@@ -25,8 +25,9 @@ Every game that ends is recorded, as a match game is; an unfinished game is not.
 
 Engine settings (after -engine or -each) are those of "arbiter match -h"; tc (default st=1)
 is used when the viewer's bestmove gives no limit, and by the opponent in a remote game.
-A -config file gives exactly two engines. SIGINT does not end serve (a viewer sends it to stop
-a search, which then runs to its limit); "exit", the end of input or SIGTERM do.`
+A -config file gives exactly two engines. SIGINT does not end serve: as in Mzinga, it stops
+the engine search under way, whose best move so far is the answer; "exit", the end of input
+or SIGTERM end serve.`
 
 // serveDefaultTime is the time control of an engine given none: the viewer usually sets the
 // limit, so this serves bare "bestmove" commands and remote replies.
@@ -43,8 +44,8 @@ func serve(ctx context.Context, args []string, stdin io.Reader, stdout, stderr i
 		return err
 	}
 	cfg.Console = stderr
-	// A viewer stops a search with SIGINT, as Mzinga's viewer does: that must not end the
-	// session, which main's signal handling would do.
+	// A viewer stops a search with SIGINT, as Mzinga's viewer does: that must stop the
+	// engine's search, not end the session, which main's signal handling would do.
 	signal.Reset(os.Interrupt)
 	interrupts := make(chan os.Signal, 1)
 	signal.Notify(interrupts, os.Interrupt)
@@ -58,7 +59,22 @@ func serve(ctx context.Context, args []string, stdin io.Reader, stdout, stderr i
 		}
 		return exitWith(exitEngines, "%v", err)
 	}
+	forwarding := make(chan struct{})
+	forwarded := make(chan struct{})
+	go func() {
+		defer close(forwarded)
+		for {
+			select {
+			case <-interrupts:
+				session.Interrupt()
+			case <-forwarding:
+				return
+			}
+		}
+	}()
 	serveErr := uhpengine.NewServer(session).Serve(ctx, stdin, stdout)
+	close(forwarding)
+	<-forwarded
 	closeCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
 	closeErr := session.Close(closeCtx)
