@@ -48,6 +48,14 @@ func splitMultiWord(args []string) (rest []string, groups map[string][][]string)
 	return rest, groups
 }
 
+// overrideString sets *dst to a flag's value when the flag was given (not empty), so that
+// the command line overrides a -config file.
+func overrideString(dst *string, v string) {
+	if v != "" {
+		*dst = v
+	}
+}
+
 // enginesFromFlags builds the engines of the -engine flags, each one's words merged over those
 // of every -each flag, which are merged over defaults. Without -engine it returns nil (the
 // engines come from -config); -each alone is an error.
@@ -189,17 +197,12 @@ func matchConfig(args []string, stderr io.Writer) (arbiter.Config, error) {
 	if given["ratinginterval"] {
 		cfg.RatingInterval = *interval
 	}
-	setString := func(dst *string, v string) {
-		if v != "" {
-			*dst = v
-		}
-	}
-	setString(&cfg.GameType, *gameType)
-	setString(&cfg.Out, *out)
-	setString(&cfg.PGNOut, *pgnOut)
-	setString(&cfg.JSONOut, *jsonOut)
-	setString(&cfg.TranscriptDir, *transcripts)
-	setString(&cfg.Event, *event)
+	overrideString(&cfg.GameType, *gameType)
+	overrideString(&cfg.Out, *out)
+	overrideString(&cfg.PGNOut, *pgnOut)
+	overrideString(&cfg.JSONOut, *jsonOut)
+	overrideString(&cfg.TranscriptDir, *transcripts)
+	overrideString(&cfg.Event, *event)
 	if given["seed"] {
 		cfg.Seed = *seed
 	}

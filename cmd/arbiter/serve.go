@@ -131,16 +131,11 @@ func serveConfig(args []string, stderr io.Writer) (arbiter.SessionConfig, error)
 		return cfg, usageError{fmt.Errorf("serve needs exactly two engines, White's then Black's, not %d: give -config FILE or two -engine cmd=... (see arbiter serve -h)", len(engines))}
 	}
 	cfg.Engines = [2]arbiter.EngineConfig{engines[0], engines[1]}
-	setString := func(dst *string, v string) {
-		if v != "" {
-			*dst = v
-		}
-	}
-	setString(&cfg.Out, *out)
-	setString(&cfg.PGNOut, *pgnOut)
-	setString(&cfg.TranscriptDir, *transcripts)
-	setString(&cfg.GameType, *gameType)
-	setString(&cfg.Event, *event)
+	overrideString(&cfg.Out, *out)
+	overrideString(&cfg.PGNOut, *pgnOut)
+	overrideString(&cfg.TranscriptDir, *transcripts)
+	overrideString(&cfg.GameType, *gameType)
+	overrideString(&cfg.Event, *event)
 	cfg.RemoteSide = arbiter.RemoteSide(*remoteSide)
 	return cfg, nil
 }
