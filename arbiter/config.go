@@ -14,21 +14,25 @@ import (
 	"hivearbiter/rules"
 )
 
-// EngineConfig describes one engine of a tournament and how to run it.
+// EngineConfig describes one engine of a tournament and how to reach it. The settings every
+// protocol shares are fields; those of one protocol are in Settings, checked by the protocol.
 type EngineConfig struct {
-	Name    string   // unique within the tournament
-	Command []string // program and arguments; never run through a shell
-	Dir     string   // working directory
-	Env     []string // extra environment, KEY=VALUE
-	// Options are set with "options set" after the engine starts, in this order (for example
-	// to turn off pondering and helper threads for fair timing).
+	Name string // unique within the tournament
+	// Protocol is the protocol the engine speaks ("uhp" when empty); see RegisterProtocol.
+	Protocol string
+	Command  []string // program and arguments; never run through a shell
+	Dir      string   // working directory
+	Env      []string // extra environment, KEY=VALUE
+	// Addr is the HOST:PORT of a player reached over TCP instead of started as a program.
+	Addr string
+	// Options are the engine's own options, set after it starts, in this order (for example to
+	// turn off pondering and helper threads for fair timing).
 	Options []EngineOption
-	Time    TimeControl
+	// Settings are protocol-specific settings (for UHP, fractional=true), by key.
+	Settings map[string]string
+	Time     TimeControl
 	// Margin is the lateness forgiven on each move before the engine loses on time.
 	Margin time.Duration
-	// FractionalSeconds allows "bestmove time" budgets with fractions of a second. UHP's
-	// hh:mm:ss is whole seconds for most engines; Mzinga and hivebot accept fractions.
-	FractionalSeconds bool
 }
 
 // Shard is one of Count shares of a schedule: the game pairs whose index is Index-1 modulo
@@ -72,7 +76,7 @@ func (s Shard) String() string {
 	return fmt.Sprintf("%d/%d", s.Index, s.Count)
 }
 
-// EngineOption is one UHP engine option to set.
+// EngineOption is one of an engine's own options to set.
 type EngineOption struct{ Name, Value string }
 
 // SPRTConfig asks for a sequential probability ratio test of the first engine against the
@@ -185,22 +189,29 @@ func (c *Config) Normalize() error {
 	names := map[string]bool{}
 	for i := range c.Engines {
 		e := &c.Engines[i]
-		if len(e.Command) == 0 || e.Command[0] == "" {
-			return bad("engine %d (%q) has no command", i+1, e.Name)
+		if (len(e.Command) == 0 || e.Command[0] == "") && e.Addr == "" {
+			return bad("engine %d (%q) has no command: give cmd=PROGRAM, or addr=HOST:PORT for a player reached over TCP", i+1, e.Name)
 		}
 		if e.Name == "" {
-			e.Name = defaultEngineName(e.Command[0])
+			if len(e.Command) > 0 {
+				e.Name = defaultEngineName(e.Command[0])
+			} else {
+				e.Name = e.Addr
+			}
 		}
 		if names[e.Name] {
 			return bad("two engines are named %q; give each a distinct name", e.Name)
 		}
 		names[e.Name] = true
 		if e.Time.IsZero() {
-			return bad("engine %q has no time control: give st=SECONDS, depth=N or tc=BASE+INC", e.Name)
+			return bad("engine %q has no time control: give st=SECONDS, depth=N, nodes=N or tc=BASE+INC", e.Name)
 		}
-		if e.Time.MoveTime > 0 && e.Time.MoveTime < time.Second && !e.FractionalSeconds {
-			// The engine would be sent "bestmove time 00:00:01" and lose on time for using it.
-			return bad("engine %q: %s is under a second, but UHP's bestmove time counts whole seconds: give fractional=true if the engine reads fractions (as Mzinga and hivebot do), or st=1 or more", e.Name, e.Time)
+		proto, err := LookupProtocol(e.ProtocolName())
+		if err != nil {
+			return bad("engine %q: %s", e.Name, strings.TrimPrefix(err.Error(), "arbiter: "))
+		}
+		if err := proto.Check(*e); err != nil {
+			return bad("engine %q: %s", e.Name, strings.TrimPrefix(err.Error(), "arbiter: "))
 		}
 		if e.Margin == 0 {
 			e.Margin = DefaultMargin
@@ -257,10 +268,12 @@ func defaultEngineName(program string) string {
 	return base
 }
 
-// Fingerprint identifies the games a configuration schedules: engines, time controls, format,
-// openings (by content), adjudication and seed. Concurrency, output files and the SPRT
-// bounds do not change which games are played and are left out, so a run can be resumed with
-// more workers or re-tested with other bounds.
+// Fingerprint identifies the games a configuration schedules: engines (by name, protocol, time
+// control, options and protocol settings), format, openings (by content), adjudication and
+// seed. How an engine is reached (its program, directory, environment or address) differs
+// from machine to machine running the same run and is left out, as are concurrency, output
+// files and the SPRT bounds, which do not change which games are played: a run can be resumed
+// with more workers, re-tested with other bounds, or spread over machines.
 func (c *Config) Fingerprint() (string, error) {
 	var openingData []byte
 	if c.Openings.File != "" {
@@ -272,11 +285,10 @@ func (c *Config) Fingerprint() (string, error) {
 		openingData = sum[:]
 	}
 	type engine struct {
-		Name, Time   string
-		Command, Env []string
-		Options      []EngineOption
-		Margin       time.Duration
-		Fractional   bool
+		Name, Protocol, Time string
+		Options              []EngineOption
+		Settings             map[string]string
+		Margin               time.Duration
 	}
 	// Rounds is left out too: Game(i) does not depend on it, so a finished run can be extended.
 	key := struct {
@@ -293,7 +305,7 @@ func (c *Config) Fingerprint() (string, error) {
 		Order: c.Openings.Order, Start: c.Openings.Start, Plies: c.Openings.RandomPlies, Openings: openingData,
 		Seed: c.Seed, Adjudication: c.Adjudication}
 	for _, e := range c.Engines {
-		key.Engines = append(key.Engines, engine{e.Name, e.Time.String(), e.Command, e.Env, e.Options, e.Margin, e.FractionalSeconds})
+		key.Engines = append(key.Engines, engine{e.Name, e.ProtocolName(), e.Time.String(), e.Options, e.Settings, e.Margin})
 	}
 	b, err := json.Marshal(key)
 	if err != nil {

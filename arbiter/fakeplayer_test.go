@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"hivearbiter/results"
@@ -26,6 +27,9 @@ type fakePlayer struct {
 	closed  bool
 	started int      // newgame count
 	spelled []string // respelled moves of the current game, for the "rewrite" fault
+	// plays is the widest game type the player says it plays, when playsKnown.
+	plays      rules.GameType
+	playsKnown bool
 }
 
 func newFake(name string, seed uint64) *fakePlayer {
@@ -37,7 +41,40 @@ func (p *fakePlayer) misbehave(fault string, atPly int) *fakePlayer {
 	return p
 }
 
-func (p *fakePlayer) ID() string { return p.name + " v1" }
+func (p *fakePlayer) Info() PlayerInfo {
+	return PlayerInfo{ID: p.name + " v1", ReportsState: true, Expansions: p.plays, ExpansionsKnown: p.playsKnown}
+}
+
+// fakeProtocol is the test protocol: it enters fake players through the same seam as a real
+// protocol. An engine's command is its behaviour (see fakeTournament).
+type fakeProtocol struct{}
+
+func init() { RegisterProtocol("fake", fakeProtocol{}) }
+
+func (fakeProtocol) Check(e EngineConfig) error {
+	if unknown := e.UnknownSettings(); len(unknown) > 0 {
+		return &ConfigError{Msg: "unknown fake setting " + strings.Join(unknown, ", ")}
+	}
+	return nil
+}
+
+var fakeSeed atomic.Uint64
+
+func (fakeProtocol) Start(ctx context.Context, e EngineConfig, env StartEnv) (Player, error) {
+	p := newFake(e.Name, fakeSeed.Add(1))
+	if spec := e.Command[0]; spec != "random" {
+		if spec == "unstartable" {
+			return nil, errors.New("exec: no such file")
+		}
+		fault, ply, _ := strings.Cut(spec, "@")
+		n := 0
+		for _, c := range ply {
+			n = n*10 + int(c-'0')
+		}
+		p.misbehave(fault, n)
+	}
+	return p, nil
+}
 
 func (p *fakePlayer) due(fault string) bool {
 	return p.fault == fault && p.game != nil && p.game.Ply() >= p.atPly

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -59,34 +60,20 @@ var colorName = [2]string{"White", "Black"}
 // record. Player failures end the game with a result; the error is non-nil only when the game
 // could not be played at all (an invalid opening) or was interrupted through ctx.
 func PlayGame(ctx context.Context, cfg GameConfig, white, black Side) (*results.Record, error) {
-	ref, err := rules.ParseGameString(cfg.Opening)
+	g, err := NewGame(cfg, white, black)
 	if err != nil {
-		return nil, fmt.Errorf("arbiter: opening %d: %w", cfg.OpeningIndex, err)
+		return nil, err
 	}
-	g := &game{
-		ctx: ctx, cfg: cfg, ref: ref,
-		sides: [2]Side{white, black},
-		clock: NewClock(white.Time, black.Time, white.Margin, black.Margin),
-		rec: &results.Record{
-			Schema: results.SchemaVersion, Run: cfg.Run, Game: cfg.Index, Round: cfg.Round, Pair: cfg.Pair,
-			White:   results.Player{Name: white.Name, ID: white.Player.ID(), Time: white.Time.String()},
-			Black:   results.Player{Name: black.Name, ID: black.Player.ID(), Time: black.Time.String()},
-			Opening: cfg.Opening, OpeningIndex: cfg.OpeningIndex, GameType: ref.GameType().String(),
-			Moves: []results.Move{}, Started: time.Now().UTC(), Arbiter: Version, Seed: cfg.Seed,
-		},
+	for ok := g.Start(ctx); ok && g.Step(ctx); {
 	}
-	g.play()
-	if ctx.Err() != nil {
-		return nil, fmt.Errorf("%w: %w", ErrInterrupted, context.Cause(ctx))
-	}
-	g.rec.GameString = ref.GameString()
-	g.rec.Finished = time.Now().UTC()
-	return g.rec, nil
+	return g.Finish(ctx)
 }
 
-// game is the state of one game in progress.
-type game struct {
-	ctx     context.Context
+// Game is one refereed game in progress, played a step at a time: PlayGame plays it to its
+// end; a session that serves the game to a viewer drives it move by move. The referee's game
+// is the truth; each step is checked against it, and the first failure ends the game with a
+// result against the side that failed.
+type Game struct {
 	cfg     GameConfig
 	ref     *rules.Game // the referee's game: the truth
 	sides   [2]Side
@@ -95,65 +82,120 @@ type game struct {
 	rec     *results.Record
 }
 
-// play runs the game to its end, filling in the record's result.
-func (g *game) play() {
-	for side := range g.sides {
-		ctx, cancel := context.WithTimeout(g.ctx, g.cfg.CommandTimeout)
-		gs, err := g.sides[side].Player.NewGame(ctx, g.cfg.Opening)
-		cancel()
-		if err != nil {
-			g.fault(side, reasonOf(err), fmt.Sprintf("%s failed to start the game: %v", g.who(side), err))
-			return
-		}
-		if g.checkGameString(side, gs) {
-			return
-		}
+// NewGame sets up a game from its configuration; nothing is sent to the players yet.
+func NewGame(cfg GameConfig, white, black Side) (*Game, error) {
+	ref, err := rules.ParseGameString(cfg.Opening)
+	if err != nil {
+		return nil, fmt.Errorf("arbiter: opening %d: %w", cfg.OpeningIndex, err)
 	}
-	if g.adjudicated() {
-		return
-	}
-	for !g.ref.State().IsOver() {
-		if g.ctx.Err() != nil {
-			return
+	named := func(s Side) results.Player {
+		p := results.Player{Name: s.Name, ID: s.Player.Info().ID}
+		if !s.Time.IsZero() {
+			p.Time = s.Time.String()
 		}
-		if !g.ply() || g.adjudicated() {
-			return
-		}
+		return p
 	}
+	return &Game{
+		cfg: cfg, ref: ref,
+		sides: [2]Side{white, black},
+		clock: NewClock(white.Time, black.Time, white.Margin, black.Margin),
+		rec: &results.Record{
+			Schema: results.SchemaVersion, Run: cfg.Run, Game: cfg.Index, Round: cfg.Round, Pair: cfg.Pair,
+			White: named(white), Black: named(black),
+			Opening: cfg.Opening, OpeningIndex: cfg.OpeningIndex, GameType: ref.GameType().String(),
+			Moves: []results.Move{}, Started: time.Now().UTC(), Arbiter: Version, Seed: cfg.Seed,
+		},
+	}, nil
 }
 
-// ply asks the side to move for a move, referees it and mirrors it to both players.
-// It returns false when the game ended.
-func (g *game) ply() bool {
-	side := int(g.ref.ToMove())
-	budget := g.clock.Budget(side)
-	limit := Limit{Time: budget, Depth: g.sides[side].Time.Depth}
-	ctx, cancel := context.WithTimeout(g.ctx, g.clock.Deadline(side, g.cfg.DepthTimeout))
+// Start sends the opening to both players and checks what they report. It returns false when
+// the game ended: a player failed, or the opening is already decided.
+func (g *Game) Start(ctx context.Context) bool {
+	return g.Load(ctx, g.cfg.Opening) && !g.adjudicated()
+}
+
+// Load starts both players on a GameString of the game in progress (the referee's position,
+// after an undo say) and checks what they report. It returns false when a player failed.
+func (g *Game) Load(ctx context.Context, gameString string) bool {
+	for side := range g.sides {
+		cctx, cancel := context.WithTimeout(ctx, g.cfg.CommandTimeout)
+		gs, err := g.sides[side].Player.NewGame(cctx, gameString)
+		cancel()
+		if ctx.Err() != nil {
+			return false
+		}
+		if err != nil {
+			g.fault(side, reasonOf(err), fmt.Sprintf("%s failed to start the game: %v", g.who(side), err))
+			return false
+		}
+		if g.checkGameString(side, gs) {
+			return false
+		}
+	}
+	return true
+}
+
+// Step plays one ply: the side to move is asked for its move under its time control, and the
+// move is refereed and sent to both players. It returns false when the game ended or ctx was
+// cancelled.
+func (g *Game) Step(ctx context.Context) bool {
+	if g.Over() || ctx.Err() != nil {
+		return false
+	}
+	side := g.ToMove()
+	limit := Limit{Time: g.clock.Budget(side), Depth: g.sides[side].Time.Depth, Nodes: g.sides[side].Time.Nodes,
+		Clock: g.clock.State(g.ref.Ply())}
+	if limit.Depth > 0 || limit.Nodes > 0 {
+		limit.Time = 0
+	}
+	answer, used, ok := g.Think(ctx, g.sides[side].Player, limit, g.clock.Deadline(side, g.cfg.DepthTimeout))
+	if !ok {
+		return false
+	}
+	_, lost := g.clock.Charge(side, used)
+	if lost && limit.Depth == 0 && limit.Nodes == 0 {
+		g.fault(side, results.ReasonTimeForfeit, g.timeDetail(side, used, limit))
+		return false
+	}
+	return g.Commit(ctx, answer, used) && !g.adjudicated()
+}
+
+// Think asks a player for the side to move's move under limit, waiting at most wait, and
+// returns its answer, unchecked, with the time it took. It is the one place that judges a
+// search that failed: a search past its limit is a time forfeit, one of a depth or node limit
+// that outlived its watchdog is a stall. It returns false when the game ended, or ctx was
+// cancelled. The player is usually the side's own; a session asks the engine behind a seat.
+func (g *Game) Think(ctx context.Context, p Player, limit Limit, wait time.Duration) (string, time.Duration, bool) {
+	side := g.ToMove()
+	wctx, cancel := context.WithTimeout(ctx, wait)
 	start := time.Now()
-	answer, err := g.sides[side].Player.BestMove(ctx, limit)
+	answer, err := p.BestMove(wctx, limit)
 	used := time.Since(start)
 	cancel()
-	if g.ctx.Err() != nil {
-		return false
+	if ctx.Err() != nil {
+		return "", used, false
 	}
-	allowed, lost := g.clock.Charge(side, used)
-	if err != nil {
-		switch reason := reasonOf(err); reason {
-		case results.ReasonStall, results.ReasonTimeForfeit:
-			if limit.Depth > 0 {
-				g.fault(side, results.ReasonStall, fmt.Sprintf("%s did not finish its depth %d search within %s: %v", g.who(side), limit.Depth, g.cfg.DepthTimeout, err))
-			} else {
-				g.fault(side, results.ReasonTimeForfeit, g.timeDetail(side, used, allowed))
-			}
-		default:
-			g.fault(side, reason, fmt.Sprintf("%s failed on bestmove: %v", g.who(side), err))
+	if err == nil {
+		return answer, used, true
+	}
+	switch reason := reasonOf(err); reason {
+	case results.ReasonStall, results.ReasonTimeForfeit:
+		if limit.Depth > 0 || limit.Nodes > 0 {
+			g.fault(side, results.ReasonStall, fmt.Sprintf("%s did not finish its %s within %s: %v", g.who(side), limitText(limit), wait, err))
+		} else {
+			g.fault(side, results.ReasonTimeForfeit, g.timeDetail(side, used, limit))
 		}
-		return false
+	default:
+		g.fault(side, reason, fmt.Sprintf("%s failed on bestmove: %v", g.who(side), err))
 	}
-	if lost {
-		g.fault(side, results.ReasonTimeForfeit, g.timeDetail(side, used, allowed))
-		return false
-	}
+	return "", used, false
+}
+
+// Commit referees a move of the side to move (its answer to bestmove, or a viewer's move),
+// records it with the time it took, and sends it to both players. It returns false when the
+// game ended: the move was illegal, or a player failed to play it.
+func (g *Game) Commit(ctx context.Context, answer string, used time.Duration) bool {
+	side := g.ToMove()
 	move, ok := g.referee(side, answer)
 	if !ok {
 		return false
@@ -165,10 +207,10 @@ func (g *game) ply() bool {
 	}
 	g.rec.Moves = append(g.rec.Moves, rm)
 	for s := range g.sides {
-		ctx, cancel := context.WithTimeout(g.ctx, g.cfg.CommandTimeout)
-		gs, err := g.sides[s].Player.Play(ctx, move)
+		cctx, cancel := context.WithTimeout(ctx, g.cfg.CommandTimeout)
+		gs, err := g.sides[s].Player.Play(cctx, move)
 		cancel()
-		if g.ctx.Err() != nil {
+		if ctx.Err() != nil {
 			return false
 		}
 		if err != nil {
@@ -187,9 +229,102 @@ func (g *game) ply() bool {
 	return true
 }
 
+// Check referees a move of the side to move without playing it: its MoveString in Mzinga's
+// notation, or the error that says why it is not legal.
+func (g *Game) Check(answer string) (string, error) {
+	probe := g.ref.Clone()
+	if strings.EqualFold(strings.TrimSpace(answer), "pass") {
+		return "pass", probe.Pass()
+	}
+	m, err := probe.ParseMove(answer)
+	if err != nil {
+		return "", err
+	}
+	return probe.MoveString(m), nil
+}
+
+// Undo takes plies back on the referee's board and in the record; the players must then be
+// sent the position with Load. A game undone past its opening starts from the position reached.
+func (g *Game) Undo(plies int) error {
+	back := g.ref.Clone()
+	if err := back.Undo(plies); err != nil {
+		return err
+	}
+	g.ref = back
+	rec := g.rec
+	if n := len(rec.Moves) - plies; n >= 0 {
+		rec.Moves = rec.Moves[:n]
+	} else {
+		rec.Opening, rec.Moves = back.GameString(), rec.Moves[:0]
+	}
+	rec.Result, rec.Reason, rec.Culprit, rec.Detail = "", "", "", ""
+	return nil
+}
+
+// Forfeit ends the game as a loss for side, for a reason of the arbiter's or a viewer's (a
+// resignation, say): culprit names no one.
+func (g *Game) Forfeit(side int, reason results.Reason, detail string) {
+	result := results.WhiteWins
+	if side == 0 {
+		result = results.BlackWins
+	}
+	g.end(result, reason, -1, detail)
+}
+
+// Over reports whether the game has a result.
+func (g *Game) Over() bool { return g.rec.Result != "" }
+
+// ToMove is the side to move: 0 for White, 1 for Black.
+func (g *Game) ToMove() int { return int(g.ref.ToMove()) }
+
+// Position returns a copy of the referee's game as it stands.
+func (g *Game) Position() *rules.Game { return g.ref.Clone() }
+
+// GameString is the referee's GameString of the game as it stands.
+func (g *Game) GameString() string { return g.ref.GameString() }
+
+// Record returns the game's record as it stands (the moves so far, and the result once the
+// game is over), with the referee's final GameString. It is a copy.
+func (g *Game) Record() *results.Record {
+	r := *g.rec
+	r.Moves = slices.Clone(g.rec.Moves)
+	r.Warnings = slices.Clone(g.rec.Warnings)
+	r.GameString = g.ref.GameString()
+	return &r
+}
+
+// LastMove is the last move recorded, and false before the first.
+func (g *Game) LastMove() (results.Move, bool) {
+	if len(g.rec.Moves) == 0 {
+		return results.Move{}, false
+	}
+	return g.rec.Moves[len(g.rec.Moves)-1], true
+}
+
+// Finish returns the record of a game that has ended, or ErrInterrupted when ctx stopped it
+// first.
+func (g *Game) Finish(ctx context.Context) (*results.Record, error) {
+	if ctx.Err() != nil {
+		return nil, fmt.Errorf("%w: %w", ErrInterrupted, context.Cause(ctx))
+	}
+	g.rec.GameString = g.ref.GameString()
+	g.rec.Finished = time.Now().UTC()
+	return g.rec, nil
+}
+
+func limitText(l Limit) string {
+	switch {
+	case l.Depth > 0:
+		return fmt.Sprintf("depth %d search", l.Depth)
+	case l.Nodes > 0:
+		return fmt.Sprintf("%d-node search", l.Nodes)
+	}
+	return fmt.Sprintf("%.3f s search", l.Time.Seconds())
+}
+
 // referee checks the mover's answer and plays it on the referee's board. It returns the move in
 // Mzinga's notation, which is what both players are sent, or false when the answer forfeits.
-func (g *game) referee(side int, answer string) (string, bool) {
+func (g *Game) referee(side int, answer string) (string, bool) {
 	if strings.EqualFold(strings.TrimSpace(answer), "pass") {
 		if err := g.ref.Pass(); err != nil {
 			n := len(g.ref.ValidMoves())
@@ -217,7 +352,7 @@ func (g *game) referee(side int, answer string) (string, bool) {
 }
 
 // adjudicated ends the game if the rules or the arbiter's adjudication say it is over.
-func (g *game) adjudicated() bool {
+func (g *Game) adjudicated() bool {
 	switch st := g.ref.State(); st {
 	case rules.WhiteWins, rules.BlackWins, rules.Draw:
 		g.rec.Result = st.String()
@@ -245,7 +380,7 @@ func (g *game) adjudicated() bool {
 }
 
 // fault ends the game as a loss for the side that misbehaved.
-func (g *game) fault(side int, reason results.Reason, detail string) {
+func (g *Game) fault(side int, reason results.Reason, detail string) {
 	result := results.WhiteWins
 	if side == 0 {
 		result = results.BlackWins
@@ -253,7 +388,7 @@ func (g *game) fault(side int, reason results.Reason, detail string) {
 	g.end(result, reason, side, detail)
 }
 
-func (g *game) end(result string, reason results.Reason, culprit int, detail string) {
+func (g *Game) end(result string, reason results.Reason, culprit int, detail string) {
 	g.rec.Result, g.rec.Reason, g.rec.Detail = result, reason, detail
 	if culprit >= 0 {
 		g.rec.Culprit = colorName[culprit]
@@ -261,18 +396,28 @@ func (g *game) end(result string, reason results.Reason, culprit int, detail str
 }
 
 // who names a side for a person: "White (name)".
-func (g *game) who(side int) string {
+func (g *Game) who(side int) string {
 	return fmt.Sprintf("%s (%s)", colorName[side], g.sides[side].Name)
 }
 
-func (g *game) timeDetail(side int, used, allowed time.Duration) string {
+// timeDetail says how a side lost on time: what it used of what it was allowed (its budget,
+// or on a clock what the clock had left).
+func (g *Game) timeDetail(side int, used time.Duration, limit Limit) string {
+	allowed := limit.Time
+	if limit.Clock != nil && g.sides[side].Time.IsClock() {
+		allowed = limit.Clock.Remaining[side]
+	}
 	return fmt.Sprintf("%s loses on time: used %.3f s of %.3f s allowed (%d ms over)",
 		g.who(side), used.Seconds(), allowed.Seconds(), (used - allowed).Milliseconds())
 }
 
 // checkGameString compares the GameString a player reported with the referee's game and ends
-// the game when they disagree. It returns true when the game ended.
-func (g *game) checkGameString(side int, gs string) bool {
+// the game when they disagree; a player that does not report its state is not checked. It
+// returns true when the game ended.
+func (g *Game) checkGameString(side int, gs string) bool {
+	if !g.sides[side].Player.Info().ReportsState {
+		return false
+	}
 	d := g.mirrors[side].verify(gs, g.ref)
 	switch {
 	case d == nil:

@@ -7,18 +7,21 @@ import (
 	"time"
 
 	"hivearbiter/results"
+	"hivearbiter/rules"
 )
 
-// Player is one side of a game as the arbiter sees it. The UHP engine client is one
-// implementation; a player that speaks another protocol joins a tournament by implementing
-// these methods. Moves are MoveStrings in Mzinga's notation; "pass" passes.
+// Player is one side of a game as the arbiter sees it, whatever protocol it speaks. Moves are
+// MoveStrings in Mzinga's notation; "pass" passes. A protocol is one package that implements
+// Player and registers how its players start (RegisterProtocol).
 type Player interface {
-	// ID is what the player says it is (for a UHP engine, its "id" line).
-	ID() string
-	// NewGame starts a game from a GameString (a GameTypeString alone starts an empty board)
-	// and returns the GameString the player holds afterwards.
+	// Info is what the player said about itself when it started.
+	Info() PlayerInfo
+	// NewGame starts a game from a GameString (a GameTypeString alone starts an empty board).
+	// A player that reports its state (PlayerInfo.ReportsState) returns the GameString it holds
+	// afterwards; any other returns "".
 	NewGame(ctx context.Context, gameString string) (string, error)
-	// Play makes a move on the player's board and returns the player's GameString after it.
+	// Play makes a move on the player's board and, if it reports its state, returns the
+	// player's GameString after it.
 	Play(ctx context.Context, move string) (string, error)
 	// BestMove asks the player for its move. The context's deadline is the watchdog: past it
 	// the player must give up the search and return an error.
@@ -27,10 +30,43 @@ type Player interface {
 	Close(ctx context.Context) error
 }
 
-// Limit bounds one search: a thinking time or a depth.
+// PlayerInfo is what a player says about itself.
+type PlayerInfo struct {
+	// ID names the program and its version (for a UHP engine, its "id" line).
+	ID string
+	// Expansions is the widest game type the player plays, when it says so (ExpansionsKnown).
+	// A player that does not say is asked to play and fails the game if it cannot.
+	Expansions      rules.GameType
+	ExpansionsKnown bool
+	// ReportsState is true for a player that answers newgame and play with its GameString, as
+	// UHP engines do: every such answer is cross-checked against the referee. A player that
+	// keeps no state of its own, or does not report it, is not cross-checked.
+	ReportsState bool
+}
+
+// Interrupter is a Player whose running search can be stopped early, answering its best move so
+// far, as a viewer's Ctrl-C stops Mzinga's search.
+type Interrupter interface {
+	Interrupt() error
+}
+
+// Limit bounds one search. Exactly one of Time, Depth and Nodes is set; Clock is set as well
+// when the side plays on a game clock, for protocols that understand clocks.
 type Limit struct {
+	// Time is the thinking time offered for this move: the fixed move time, or the arbiter's
+	// budget from the clock.
 	Time  time.Duration
 	Depth int
+	Nodes int64
+	Clock *ClockState
+}
+
+// ClockState is both sides' clocks at the moment a side is asked to move.
+type ClockState struct {
+	Remaining [2]time.Duration // White's, then Black's time left
+	Increment [2]time.Duration
+	// Plies counts the plies played so far, opening included; the side to move is Plies%2.
+	Plies int
 }
 
 // PlayerError is a player's failure, classified for adjudication. Player implementations

@@ -9,11 +9,13 @@ import (
 	"time"
 )
 
-// TimeControl is how long an engine may think: a fixed time per move (st), a fixed depth, or a
-// game clock with a base and an increment (tc). Exactly one of the three is set.
+// TimeControl is how long an engine may think: a fixed time per move (st), a fixed depth, a
+// fixed number of nodes (for protocols that count them), or a game clock with a base and an
+// increment (tc). Exactly one of them is set.
 type TimeControl struct {
 	MoveTime  time.Duration // st=SECONDS
 	Depth     int           // depth=N
+	Nodes     int64         // nodes=N
 	Base      time.Duration // tc=BASE+INC
 	Increment time.Duration
 }
@@ -29,6 +31,8 @@ func (tc TimeControl) String() string {
 	switch {
 	case tc.Depth > 0:
 		return "depth=" + strconv.Itoa(tc.Depth)
+	case tc.Nodes > 0:
+		return "nodes=" + strconv.FormatInt(tc.Nodes, 10)
 	case tc.MoveTime > 0:
 		return "st=" + seconds(tc.MoveTime)
 	case tc.Base > 0:
@@ -52,7 +56,7 @@ func (e *TimeControlError) Error() string {
 }
 
 // ParseTimeControl reads a time control written as engine authors know them: "st=SECONDS",
-// "depth=N" or "tc=BASE+INC" (seconds; the "tc=" prefix is optional, "BASE" alone means no
+// "depth=N", "nodes=N" or "tc=BASE+INC" (seconds; the "tc=" prefix is optional, "BASE" alone means no
 // increment).
 func ParseTimeControl(s string) (TimeControl, error) {
 	bad := func(reason string) (TimeControl, error) { return TimeControl{}, &TimeControlError{s, reason} }
@@ -73,6 +77,12 @@ func ParseTimeControl(s string) (TimeControl, error) {
 			return bad("depth needs a positive whole number")
 		}
 		return TimeControl{Depth: n}, nil
+	case "nodes":
+		n, err := strconv.ParseInt(val, 10, 64)
+		if err != nil || n <= 0 {
+			return bad("nodes needs a positive whole number")
+		}
+		return TimeControl{Nodes: n}, nil
 	case "tc":
 		if strings.Contains(val, "/") {
 			return bad("moves per session are not supported; use BASE+INC in seconds")
@@ -90,7 +100,7 @@ func ParseTimeControl(s string) (TimeControl, error) {
 		}
 		return TimeControl{Base: base, Increment: inc}, nil
 	}
-	return bad(`want "st=SECONDS", "depth=N" or "tc=BASE+INC"`)
+	return bad(`want "st=SECONDS", "depth=N", "nodes=N" or "tc=BASE+INC"`)
 }
 
 func parseSeconds(s string) (time.Duration, error) {
@@ -145,7 +155,8 @@ func (c *Clock) Budget(side int) time.Duration {
 }
 
 // Deadline is how long the arbiter waits for the side's answer before it stops the search: the
-// budget (or what is left on the clock) plus the margin. depthTimeout bounds a depth search.
+// budget (or what is left on the clock) plus the margin. depthTimeout bounds a depth or node
+// search.
 func (c *Clock) Deadline(side int, depthTimeout time.Duration) time.Duration {
 	tc := c.tc[side]
 	switch {
@@ -172,4 +183,17 @@ func (c *Clock) Charge(side int, used time.Duration) (allowed time.Duration, los
 		return 0, false
 	}
 	return allowed, used > allowed+c.margin[side]
+}
+
+// State is both clocks as they stand before the ply with this index: what a side to move on a
+// game clock is told. It is nil when neither side plays on a clock.
+func (c *Clock) State(plies int) *ClockState {
+	if !c.tc[0].IsClock() && !c.tc[1].IsClock() {
+		return nil
+	}
+	return &ClockState{
+		Remaining: c.remaining,
+		Increment: [2]time.Duration{c.tc[0].Increment, c.tc[1].Increment},
+		Plies:     plies,
+	}
 }

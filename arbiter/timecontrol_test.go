@@ -15,6 +15,7 @@ func TestParseTimeControl(t *testing.T) {
 		{"st=1", TimeControl{MoveTime: time.Second}, "st=1"},
 		{"st=0.25", TimeControl{MoveTime: 250 * time.Millisecond}, "st=0.25"},
 		{"depth=3", TimeControl{Depth: 3}, "depth=3"},
+		{"nodes=50000", TimeControl{Nodes: 50000}, "nodes=50000"},
 		{"tc=60+0.5", TimeControl{Base: time.Minute, Increment: 500 * time.Millisecond}, "60+0.5"},
 		{"10+0.1", TimeControl{Base: 10 * time.Second, Increment: 100 * time.Millisecond}, "10+0.1"},
 		{"tc=30", TimeControl{Base: 30 * time.Second}, "30+0"},
@@ -36,7 +37,7 @@ func TestParseTimeControl(t *testing.T) {
 }
 
 func TestParseTimeControlErrors(t *testing.T) {
-	for _, in := range []string{"", "st=0", "st=-1", "st=x", "depth=0", "depth=2.5", "tc=40/60+1", "tc=+1", "tc=10+-1", "nodes=100", "tc=NaN", "st=1e300"} {
+	for _, in := range []string{"", "st=0", "st=-1", "st=x", "depth=0", "depth=2.5", "tc=40/60+1", "tc=+1", "tc=10+-1", "nodes=0", "nodes=1.5", "movetime=100", "tc=NaN", "st=1e300"} {
 		_, err := ParseTimeControl(in)
 		var tce *TimeControlError
 		if !errors.As(err, &tce) {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strings"
 	"time"
 
@@ -26,7 +25,7 @@ type Tournament struct {
 	run      string
 	gameType rules.GameType
 	schedule *Schedule
-	// Start starts the players: UHP engine processes unless replaced (tests use in-process players).
+	// Start starts the players: through their protocols (StartPlayer) unless replaced.
 	Start StartFunc
 	// Console receives the per-game lines and result blocks; nil discards them.
 	Console io.Writer
@@ -95,7 +94,11 @@ func NewTournament(cfg Config) (*Tournament, error) {
 			cfg.Out = fmt.Sprintf("arbiter-%s-shard%dof%d.jsonl", run, cfg.Shard.Index, cfg.Shard.Count)
 		}
 	}
-	return &Tournament{cfg: cfg, run: run, gameType: gameType, schedule: schedule, Start: UHPStarter(cfg.TranscriptDir, time.Second)}, nil
+	t := &Tournament{cfg: cfg, run: run, gameType: gameType, schedule: schedule}
+	t.Start = func(ctx context.Context, e EngineConfig, worker int) (Player, error) {
+		return StartPlayer(ctx, e, StartEnv{Worker: worker, TranscriptDir: cfg.TranscriptDir, Grace: time.Second})
+	}
+	return t, nil
 }
 
 // Config returns the tournament's configuration with its defaults filled in.
@@ -346,14 +349,11 @@ func (t *Tournament) worker(ctx context.Context, id int, jobs <-chan ScheduledGa
 		}
 		// An engine that does not play the game type would lose every game on its first
 		// newgame: say so once, before any game, instead.
-		if r, ok := p.(CapabilityReporter); ok {
-			if missing := MissingExpansions(t.gameType, r.Capabilities()); len(missing) > 0 {
-				closeCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-				p.Close(closeCtx)
-				cancel()
-				return nil, &EngineStartError{Engine: t.cfg.Engines[e].Name, Err: &ExpansionError{
-					GameType: t.gameType, Missing: missing, Capabilities: r.Capabilities()}}
-			}
+		if err := checkExpansions(t.gameType, p.Info()); err != nil {
+			closeCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			p.Close(closeCtx)
+			cancel()
+			return nil, &EngineStartError{Engine: t.cfg.Engines[e].Name, Err: err}
 		}
 		players[e] = p
 		return p, nil
@@ -403,34 +403,31 @@ func (t *Tournament) worker(ctx context.Context, id int, jobs <-chan ScheduledGa
 	return nil
 }
 
-// ExpansionError is an engine that does not advertise an expansion the game type needs.
+// ExpansionError is a player that does not play an expansion the game type needs.
 type ExpansionError struct {
-	GameType     rules.GameType
-	Missing      []string
-	Capabilities []string
+	GameType rules.GameType
+	Missing  []rules.Bug
+	Plays    rules.GameType // the widest game type the player plays
 }
 
 func (e *ExpansionError) Error() string {
-	caps := "none"
-	if len(e.Capabilities) > 0 {
-		caps = strings.Join(e.Capabilities, ";")
+	names := make([]string, len(e.Missing))
+	for i, b := range e.Missing {
+		names[i] = b.String()
 	}
-	return fmt.Sprintf("it does not play %s, which %s needs (its capabilities: %s)", strings.Join(e.Missing, ", "), e.GameType, caps)
+	return fmt.Sprintf("it does not play %s, which %s needs (it plays %s)", strings.Join(names, ", "), e.GameType, e.Plays)
 }
 
-// MissingExpansions lists the expansions of a game type that are not among a UHP engine's
-// capabilities (compared without regard to case), in the order Mosquito, Ladybug, Pillbug.
-func MissingExpansions(t rules.GameType, capabilities []string) []string {
-	var missing []string
-	for _, x := range []struct {
-		bug  rules.Bug
-		name string
-	}{{rules.Mosquito, "Mosquito"}, {rules.Ladybug, "Ladybug"}, {rules.Pillbug, "Pillbug"}} {
-		if t.Has(x.bug) && !slices.ContainsFunc(capabilities, func(c string) bool { return strings.EqualFold(strings.TrimSpace(c), x.name) }) {
-			missing = append(missing, x.name)
-		}
+// checkExpansions returns an ExpansionError when a player that says which expansions it plays
+// lacks one that the game type needs.
+func checkExpansions(t rules.GameType, info PlayerInfo) error {
+	if !info.ExpansionsKnown {
+		return nil
 	}
-	return missing
+	if missing := t.Missing(info.Expansions); len(missing) > 0 {
+		return &ExpansionError{GameType: t, Missing: missing, Plays: info.Expansions}
+	}
+	return nil
 }
 
 func ignoreCancel(err error) error {

@@ -27,32 +27,11 @@ func fakeTournament(t testing.TB, cfg Config) *Tournament {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var mu sync.Mutex
-	seed := uint64(0)
-	tour.Start = func(ctx context.Context, e EngineConfig, worker int) (Player, error) {
-		mu.Lock()
-		seed++
-		s := seed
-		mu.Unlock()
-		p := newFake(e.Name, s)
-		if spec := e.Command[0]; spec != "random" {
-			if spec == "unstartable" {
-				return nil, errors.New("exec: no such file")
-			}
-			fault, ply, _ := strings.Cut(spec, "@")
-			n := 0
-			for _, c := range ply {
-				n = n*10 + int(c-'0')
-			}
-			p.misbehave(fault, n)
-		}
-		return p, nil
-	}
 	return tour
 }
 
 func engine(name, behaviour string) EngineConfig {
-	return EngineConfig{Name: name, Command: []string{behaviour}, Time: TimeControl{MoveTime: 100 * time.Millisecond}, FractionalSeconds: true, Margin: 50 * time.Millisecond}
+	return EngineConfig{Name: name, Command: []string{behaviour}, Protocol: "fake", Time: TimeControl{MoveTime: 100 * time.Millisecond}, Margin: 50 * time.Millisecond}
 }
 
 func baseConfig(engines ...EngineConfig) Config {
@@ -292,38 +271,6 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
-func TestMissingExpansions(t *testing.T) {
-	tests := []struct {
-		gameType string
-		caps     []string
-		want     []string
-	}{
-		{"Base", nil, nil},
-		{"Base+MLP", []string{"Mosquito", "Ladybug", "Pillbug"}, nil},
-		{"Base+MLP", []string{"pillbug", " mosquito ", "LADYBUG"}, nil},
-		{"Base+MLP", []string{"Ladybug"}, []string{"Mosquito", "Pillbug"}},
-		{"Base+P", []string{"Mosquito", "Ladybug"}, []string{"Pillbug"}},
-		{"Base+ML", nil, []string{"Mosquito", "Ladybug"}},
-	}
-	for _, tt := range tests {
-		gt, err := rules.ParseGameType(tt.gameType)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := MissingExpansions(gt, tt.caps); !slices.Equal(got, tt.want) {
-			t.Errorf("%s with %q: missing %q, want %q", tt.gameType, tt.caps, got, tt.want)
-		}
-	}
-}
-
-// capsPlayer is a fake player that reports capabilities, as a UHP engine does.
-type capsPlayer struct {
-	*fakePlayer
-	caps []string
-}
-
-func (p capsPlayer) Capabilities() []string { return p.caps }
-
 // TestTournamentEngineWithoutTheExpansions: an engine that does not advertise an expansion of
 // the game type stops the run before any game, with an error that names what is missing.
 func TestTournamentEngineWithoutTheExpansions(t *testing.T) {
@@ -335,7 +282,9 @@ func TestTournamentEngineWithoutTheExpansions(t *testing.T) {
 		if err != nil || e.Name != "b" {
 			return p, err
 		}
-		return capsPlayer{p.(*fakePlayer), []string{"Mosquito", "Ladybug"}}, nil
+		f := p.(*fakePlayer)
+		f.plays, f.playsKnown = rules.BaseML, true
+		return f, nil
 	}
 	_, err := tour.Play(context.Background())
 	var se *EngineStartError
@@ -343,7 +292,7 @@ func TestTournamentEngineWithoutTheExpansions(t *testing.T) {
 	if !errors.As(err, &se) || se.Engine != "b" || !errors.As(err, &xe) {
 		t.Fatalf("err = %v, want an EngineStartError with an ExpansionError for b", err)
 	}
-	if want := "does not play Pillbug, which Base+MLP needs (its capabilities: Mosquito;Ladybug)"; !strings.Contains(err.Error(), want) {
+	if want := "does not play Pillbug, which Base+MLP needs (it plays Base+ML)"; !strings.Contains(err.Error(), want) {
 		t.Errorf("err = %q, want it to say %q", err, want)
 	}
 	if recs := recordsOf(t, tour); len(recs) != 0 {

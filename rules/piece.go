@@ -148,6 +148,44 @@ func (t GameType) Has(b Bug) bool {
 	return b < NumBugs
 }
 
+// expansionBugs are the bugs that expansions add, in the order of their GameTypeString letters.
+var expansionBugs = [...]struct {
+	bug Bug
+	bit GameType
+}{{Mosquito, BaseM}, {Ladybug, BaseL}, {Pillbug, BaseP}}
+
+// Expansions lists the expansion bugs of the game type, in the order Mosquito, Ladybug, Pillbug.
+func (t GameType) Expansions() []Bug {
+	var bugs []Bug
+	for _, x := range expansionBugs {
+		if t&x.bit != 0 {
+			bugs = append(bugs, x.bug)
+		}
+	}
+	return bugs
+}
+
+// Missing lists the expansion bugs of t that the game type plays does not include: what a
+// player who plays the game type plays lacks for t.
+func (t GameType) Missing(plays GameType) []Bug {
+	return (t &^ plays).Expansions()
+}
+
+// ParseExpansions reads a list of expansion names, such as the capabilities UHP engines
+// advertise ("Mosquito;Ladybug;Pillbug"), into the widest game type they make up. Names are
+// compared without regard to case or surrounding space; names of no expansion are ignored.
+func ParseExpansions(names []string) GameType {
+	t := Base
+	for _, n := range names {
+		for _, x := range expansionBugs {
+			if strings.EqualFold(strings.TrimSpace(n), x.bug.String()) {
+				t |= x.bit
+			}
+		}
+	}
+	return t
+}
+
 // GameTypeError is a GameTypeString that is not one of the eight.
 type GameTypeError struct{ Text string }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hivearbiter/rules"
 	"slices"
 	"strconv"
 	"strings"
@@ -44,28 +45,23 @@ func (i Info) Supports(gameType string) bool {
 	if gameType == "Base" {
 		return true
 	}
-	expansions, ok := strings.CutPrefix(gameType, "Base+")
-	if !ok || expansions == "" {
+	letters, ok := strings.CutPrefix(gameType, "Base+")
+	if !ok || letters == "" {
 		return false
 	}
-	for _, letter := range expansions {
-		var bug string
-		switch letter {
-		case 'M':
-			bug = "Mosquito"
-		case 'L':
-			bug = "Ladybug"
-		case 'P':
-			bug = "Pillbug"
-		default:
+	want := rules.Base
+	for _, letter := range letters {
+		t, err := rules.ParseGameType("Base+" + string(letter))
+		if err != nil {
 			return false
 		}
-		if !slices.ContainsFunc(i.Capabilities, func(c string) bool { return strings.EqualFold(c, bug) }) {
-			return false
-		}
+		want |= t
 	}
-	return true
+	return len(want.Missing(i.Expansions())) == 0
 }
+
+// Expansions is the widest game type the engine's capabilities make up.
+func (i Info) Expansions() rules.GameType { return rules.ParseExpansions(i.Capabilities) }
 
 // NewGame starts a game and returns the engine's GameString. arg is empty (a Base game), a
 // GameTypeString, or a whole GameString to load.

@@ -13,6 +13,7 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/configs"
+	"hivearbiter/enginecheck"
 )
 
 const checkUsage = `check -engine "PROG ARGS..." [-games N] [-plies N] [-seed N]
@@ -70,7 +71,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usageError{errors.New(`give the engine to check: -engine "PROG ARGS..."`)}
 	}
 	fmt.Fprintf(stdout, "Checking %s\n", strings.Join(engine.Command, " "))
-	checks, err := arbiter.Check(ctx, engine, arbiter.CheckOptions{Games: *games, Plies: *plies, Seed: *seed, Margin: 500 * time.Millisecond})
+	checks, err := enginecheck.Check(ctx, engine, enginecheck.Options{Games: *games, Plies: *plies, Seed: *seed, Margin: 500 * time.Millisecond})
 	table := tablewriter.NewTable(stdout,
 		tablewriter.WithSymbols(tw.NewSymbols(tw.StyleASCII)),
 		tablewriter.WithHeaderAutoFormat(tw.Off),

@@ -1,4 +1,4 @@
-package arbiter
+package enginecheck
 
 import (
 	"context"
@@ -9,19 +9,20 @@ import (
 	"strings"
 	"time"
 
+	"hivearbiter/arbiter"
 	"hivearbiter/rules"
 	"hivearbiter/uhpclient"
 )
 
-// CheckResult is the outcome of one compliance check of an engine.
-type CheckResult struct {
+// Result is the outcome of one compliance check of an engine.
+type Result struct {
 	Name   string
 	Passed bool
 	Detail string
 }
 
-// CheckOptions tunes a compliance check.
-type CheckOptions struct {
+// Options tunes a compliance check.
+type Options struct {
 	Games  int           // random games whose valid moves are compared with the referee's
 	Plies  int           // plies per random game
 	Margin time.Duration // lateness forgiven on timed searches
@@ -33,7 +34,7 @@ type CheckOptions struct {
 // trips, newgame with a GameString, timed and fixed-depth searches, and the replies to an
 // illegal move, an unknown command and the options. It returns one result per check; err is
 // set only when the engine cannot be started at all.
-func Check(ctx context.Context, e EngineConfig, opts CheckOptions) ([]CheckResult, error) {
+func Check(ctx context.Context, e arbiter.EngineConfig, opts Options) ([]Result, error) {
 	if opts.Games <= 0 {
 		opts.Games = 3
 	}
@@ -47,7 +48,7 @@ func Check(ctx context.Context, e EngineConfig, opts CheckOptions) ([]CheckResul
 	eng, err := uhpclient.Start(startCtx, uhpclient.Config{Command: e.Command, Dir: e.Dir, Env: e.Env, Name: e.Name})
 	cancel()
 	if err != nil {
-		return []CheckResult{{Name: "start and banner", Detail: err.Error()}}, err
+		return []Result{{Name: "start and banner", Detail: err.Error()}}, err
 	}
 	c := &checker{ctx: ctx, eng: eng, opts: opts, rng: rand.New(rand.NewPCG(opts.Seed, 7))}
 	defer func() { eng.Close(context.WithoutCancel(ctx)) }()
@@ -71,14 +72,14 @@ func Check(ctx context.Context, e EngineConfig, opts CheckOptions) ([]CheckResul
 type checker struct {
 	ctx     context.Context
 	eng     *uhpclient.Engine
-	opts    CheckOptions
+	opts    Options
 	rng     *rand.Rand
-	results []CheckResult
+	results []Result
 	types   []rules.GameType // the game types the engine advertises
 }
 
 func (c *checker) add(name string, passed bool, detail string) {
-	c.results = append(c.results, CheckResult{Name: name, Passed: passed, Detail: detail})
+	c.results = append(c.results, Result{Name: name, Passed: passed, Detail: detail})
 }
 
 // call runs one command under a per-command timeout.

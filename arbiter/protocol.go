@@ -1,0 +1,112 @@
+package arbiter
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// DefaultProtocol is the protocol of an engine whose settings name none.
+const DefaultProtocol = "uhp"
+
+// Protocol starts the players of one protocol. Each protocol lives in its own package, which
+// registers it by name from an init function; the arbiter never imports one.
+type Protocol interface {
+	// Check validates the settings of an engine of this protocol before any game is played:
+	// how it is reached (a command or an address) and its protocol-specific settings.
+	Check(e EngineConfig) error
+	// Start starts a player and completes the protocol's handshake. The context bounds the
+	// start-up.
+	Start(ctx context.Context, e EngineConfig, env StartEnv) (Player, error)
+}
+
+// StartEnv is what a protocol is told about where its player will run.
+type StartEnv struct {
+	// Worker numbers the worker that will own the player, so that transcripts can be told apart.
+	Worker int
+	// TranscriptDir, if set, receives a transcript of the player's conversation.
+	TranscriptDir string
+	// Grace is how long a player is given to exit or answer after being asked to stop, before
+	// it is killed.
+	Grace time.Duration
+}
+
+var (
+	protocolsMu sync.RWMutex
+	protocols   = map[string]Protocol{}
+)
+
+// RegisterProtocol makes a protocol available under a name (as in proto=NAME). It panics when
+// the name is taken, as database/sql's Register does: that is a programming error.
+func RegisterProtocol(name string, p Protocol) {
+	protocolsMu.Lock()
+	defer protocolsMu.Unlock()
+	if _, dup := protocols[name]; dup || p == nil {
+		panic("arbiter: RegisterProtocol called twice, or with nil, for " + name)
+	}
+	protocols[name] = p
+}
+
+// Protocols lists the registered protocols' names, sorted.
+func Protocols() []string {
+	protocolsMu.RLock()
+	defer protocolsMu.RUnlock()
+	names := make([]string, 0, len(protocols))
+	for n := range protocols {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// LookupProtocol finds a registered protocol.
+func LookupProtocol(name string) (Protocol, error) {
+	protocolsMu.RLock()
+	p, ok := protocols[name]
+	protocolsMu.RUnlock()
+	if !ok {
+		known := Protocols()
+		if len(known) == 0 {
+			return nil, &ConfigError{fmt.Sprintf("protocol %q: no protocol is registered in this program", name)}
+		}
+		return nil, &ConfigError{fmt.Sprintf("protocol %q: want one of %s", name, strings.Join(known, ", "))}
+	}
+	return p, nil
+}
+
+// StartPlayer starts a player for an engine through its protocol.
+func StartPlayer(ctx context.Context, e EngineConfig, env StartEnv) (Player, error) {
+	p, err := LookupProtocol(e.ProtocolName())
+	if err != nil {
+		return nil, err
+	}
+	return p.Start(ctx, e, env)
+}
+
+// ProtocolName is the engine's protocol, DefaultProtocol when it names none.
+func (e EngineConfig) ProtocolName() string {
+	if e.Protocol == "" {
+		return DefaultProtocol
+	}
+	return e.Protocol
+}
+
+// Setting returns a protocol-specific setting of the engine, "" when unset.
+func (e EngineConfig) Setting(key string) string { return e.Settings[key] }
+
+// UnknownSettings lists the engine's protocol-specific settings that are not among known,
+// sorted: a protocol's Check refuses them.
+func (e EngineConfig) UnknownSettings(known ...string) []string {
+	var unknown []string
+	for k := range e.Settings {
+		if !slices.Contains(known, k) {
+			unknown = append(unknown, k)
+		}
+	}
+	sort.Strings(unknown)
+	return unknown
+}

@@ -1,0 +1,15 @@
+// Package uhpplayer enters engines that speak the Universal Hive Protocol (UHP) in the
+// arbiter's games: it adapts package uhpclient's engine process to arbiter.Player and
+// registers itself as protocol "uhp", the default. Importing it (for its side effect) is what
+// makes UHP engines available to a program:
+//
+//	import _ "hivearbiter/uhpplayer"
+//
+// A UHP engine reports its GameString after every newgame and play, so its game is
+// cross-checked against the referee's; it advertises the expansions it plays; a search can be
+// interrupted with SIGINT, after which the engine answers its best move so far.
+//
+// Its protocol-specific setting is fractional=true|false: whether the engine reads "bestmove
+// time" budgets with fractions of a second (Mzinga and hivebot do; most engines count whole
+// seconds).
+package uhpplayer
