@@ -3,6 +3,7 @@ package configs
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"regexp"
 	"strconv"
@@ -90,6 +91,8 @@ type sprt struct {
 
 type engine struct {
 	Name       string            `toml:"name"`
+	Proto      string            `toml:"proto"`
+	Addr       string            `toml:"addr"`
 	Cmd        string            `toml:"cmd"`
 	Args       []string          `toml:"args"`
 	Builtin    string            `toml:"builtin"`
@@ -99,6 +102,9 @@ type engine struct {
 	Margin     float64           `toml:"margin"`
 	Fractional *bool             `toml:"fractional_seconds"`
 	Options    map[string]string `toml:"options"`
+	// Settings are the protocol's own settings (fractional for UHP, transport for the Hive
+	// API, ...), checked by the protocol.
+	Settings   map[string]string `toml:"settings"`
 	optionKeys []string          // Options in file order
 }
 
@@ -240,6 +246,14 @@ func (e engine) withDefaults(each engine) engine {
 	if e.Dir == "" {
 		e.Dir = each.Dir
 	}
+	if e.Proto == "" {
+		e.Proto = each.Proto
+	}
+	if len(each.Settings) > 0 {
+		settings := maps.Clone(each.Settings)
+		maps.Copy(settings, e.Settings)
+		e.Settings = settings
+	}
 	e.Env = append(append([]string(nil), each.Env...), e.Env...)
 	merged := make(map[string]string)
 	var keys []string
@@ -258,7 +272,16 @@ func (e engine) withDefaults(each engine) engine {
 }
 
 func (e engine) engineConfig(resolve Resolver) (arbiter.EngineConfig, error) {
-	ec := arbiter.EngineConfig{Name: e.Name, Dir: e.Dir, Env: e.Env, Margin: seconds(e.Margin)}
+	ec := arbiter.EngineConfig{Name: e.Name, Protocol: e.Proto, Addr: e.Addr, Dir: e.Dir, Env: e.Env, Margin: seconds(e.Margin)}
+	if len(e.Settings) > 0 {
+		ec.Settings = maps.Clone(e.Settings)
+	}
+	setting := func(k, v string) {
+		if ec.Settings == nil {
+			ec.Settings = map[string]string{}
+		}
+		ec.Settings[k] = v
+	}
 	switch {
 	case e.Builtin != "" && e.Cmd != "":
 		return ec, fieldError{"builtin", "give either cmd or builtin, not both"}
@@ -271,19 +294,20 @@ func (e engine) engineConfig(resolve Resolver) (arbiter.EngineConfig, error) {
 			return ec, fieldError{"builtin", err.Error()}
 		}
 		ec.Command = append(cmd, e.Args...)
-		if e.Fractional == nil {
-			ec.FractionalSeconds = true // the bundled engine accepts fractions of a second
+		if e.Fractional == nil && e.Proto == "" {
+			setting("fractional", "true") // the bundled engine accepts fractions of a second
 		}
 	case e.Cmd != "":
 		ec.Command = append([]string{e.Cmd}, e.Args...)
+	case e.Addr != "":
 	default:
-		return ec, fieldError{"cmd", "missing: give the engine's program"}
+		return ec, fieldError{"cmd", "missing: give the engine's program (or addr=HOST:PORT for a player reached over TCP)"}
 	}
 	if e.Fractional != nil {
-		ec.FractionalSeconds = *e.Fractional
+		setting("fractional", strconv.FormatBool(*e.Fractional))
 	}
 	if e.TC == "" {
-		return ec, fieldError{"tc", "missing: give st=SECONDS, depth=N or BASE+INC here or in [each]"}
+		return ec, fieldError{"tc", "missing: give st=SECONDS, depth=N, nodes=N or BASE+INC here or in [each]"}
 	}
 	tc, err := arbiter.ParseTimeControl(e.TC)
 	if err != nil {
@@ -306,9 +330,10 @@ func (e engine) engineConfig(resolve Resolver) (arbiter.EngineConfig, error) {
 func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
 
 // ParseEngine reads an engine specification in the style of fastchess and cutechess-cli:
-// key=value words such as cmd=./engine name=dev tc=10+0.1 option.Threads=1. Keys: cmd, name,
-// dir, arg (repeatable), env (KEY=VALUE, repeatable), tc (also st=SECONDS and depth=N),
-// margin (seconds), fractional=true|false, builtin, option.NAME.
+// key=value words such as cmd=./engine name=dev tc=10+0.1 option.Threads=1. Keys: proto, cmd,
+// addr, name, dir, arg (repeatable), env (KEY=VALUE, repeatable), tc (also st=SECONDS,
+// depth=N and nodes=N), margin (seconds), builtin, option.NAME; any other key is a setting of
+// the engine's protocol (fractional=true for UHP, say), which the protocol checks.
 func ParseEngine(words []string, resolve Resolver) (arbiter.EngineConfig, error) {
 	var e engine
 	e.Options = map[string]string{}
@@ -330,8 +355,12 @@ func ParseEngine(words []string, resolve Resolver) (arbiter.EngineConfig, error)
 			e.Env = append(e.Env, v)
 		case k == "tc":
 			e.TC = v
-		case k == "st" || k == "depth":
+		case k == "st" || k == "depth" || k == "nodes":
 			e.TC = w
+		case k == "proto":
+			e.Proto = v
+		case k == "addr":
+			e.Addr = v
 		case k == "builtin":
 			e.Builtin = v
 		case k == "margin", k == "timemargin":
@@ -352,13 +381,26 @@ func ParseEngine(words []string, resolve Resolver) (arbiter.EngineConfig, error)
 				e.optionKeys = append(e.optionKeys, name)
 			}
 			e.Options[name] = v
+		case k == "" || strings.ContainsAny(k, " \t"):
+			return arbiter.EngineConfig{}, fmt.Errorf("configs: engine setting %q: want key=value", w)
 		default:
-			return arbiter.EngineConfig{}, fmt.Errorf("configs: unknown engine setting %q (known: cmd, name, dir, arg, env, tc, st, depth, margin, fractional, builtin, option.NAME)", k)
+			// A protocol's own setting: the protocol says whether it knows it.
+			if e.Settings == nil {
+				e.Settings = map[string]string{}
+			}
+			e.Settings[k] = v
 		}
 	}
 	ec, err := e.engineConfig(resolve)
 	if err != nil {
 		return ec, fmt.Errorf("configs: engine %s", err)
+	}
+	proto, err := arbiter.LookupProtocol(ec.ProtocolName())
+	if err == nil {
+		err = proto.Check(ec)
+	}
+	if err != nil {
+		return ec, fmt.Errorf("configs: engine: %s", strings.TrimPrefix(err.Error(), "arbiter: "))
 	}
 	return ec, nil
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
+	_ "hivearbiter/uhpplayer" // the default protocol, which Normalize checks engines against
 )
 
 func fakeResolver(name string) ([]string, error) {
@@ -59,7 +60,7 @@ func TestLoadDefault(t *testing.T) {
 	}
 	want := arbiter.TimeControl{Base: 6 * time.Second, Increment: 100 * time.Millisecond}
 	for _, e := range cfg.Engines {
-		if e.Time != want || !e.FractionalSeconds || e.Command[0] != "/bin/arbiter" {
+		if e.Time != want || e.Setting("fractional") != "true" || e.Command[0] != "/bin/arbiter" {
 			t.Errorf("engine %+v: want a 6+0.1 clock, fractional seconds and the built-in command", e)
 		}
 	}
@@ -104,7 +105,7 @@ tc = "depth=4"
 	if a.Margin != 500*time.Millisecond || a.Time.Base != 10*time.Second {
 		t.Errorf("engine a did not inherit [each]: %+v", a)
 	}
-	if b.Time.MoveTime != 2*time.Second || !b.FractionalSeconds || c.Time.Depth != 4 {
+	if b.Time.MoveTime != 2*time.Second || b.Setting("fractional") != "true" || c.Time.Depth != 4 {
 		t.Errorf("own time controls lost: b %+v c %+v", b.Time, c.Time)
 	}
 	if cfg.Seeds != 1 || cfg.GamesPerPairing != 2 {
@@ -156,12 +157,12 @@ func TestParseEngine(t *testing.T) {
 		t.Fatal(err)
 	}
 	if e.Name != "dev" || !reflect.DeepEqual(e.Command, []string{"./dev", "--uhp"}) || e.Time.MoveTime != time.Second ||
-		e.Margin != 300*time.Millisecond || !e.FractionalSeconds ||
+		e.Margin != 300*time.Millisecond || e.Setting("fractional") != "true" ||
 		!reflect.DeepEqual(e.Options, []arbiter.EngineOption{{Name: "Threads", Value: "1"}, {Name: "Hash", Value: "32"}}) {
 		t.Errorf("ParseEngine = %+v", e)
 	}
 	b, err := ParseEngine([]string{"builtin=hivebot", "arg=-profile", "arg=weak", "depth=2"}, fakeResolver)
-	if err != nil || !reflect.DeepEqual(b.Command, []string{"/bin/arbiter", "hivebot", "-profile", "weak"}) || !b.FractionalSeconds {
+	if err != nil || !reflect.DeepEqual(b.Command, []string{"/bin/arbiter", "hivebot", "-profile", "weak"}) || b.Setting("fractional") != "true" {
 		t.Errorf("builtin engine = %+v, %v", b, err)
 	}
 	for _, words := range [][]string{{"cmd=x"}, {"cmd=x", "tc=abc"}, {"cmd=x", "tc=1", "colour=red"}, {"cmdx"}, {"cmd=x", "tc=1", "margin=-1"}, {"builtin=x", "tc=1"}} {
