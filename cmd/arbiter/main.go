@@ -13,11 +13,14 @@ import (
 	"syscall"
 )
 
-func main() {
+func main() { os.Exit(runProcess(os.Args[1:])) }
+
+// runProcess is the whole process: Ctrl-C and SIGTERM (what a cancelled CI job sends) cancel
+// the run's context, so that a match stops cleanly, and the error becomes the exit status.
+func runProcess(args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
-	os.Exit(exitCode(err, os.Stderr))
+	defer stop()
+	return exitCode(run(ctx, args, os.Stdout, os.Stderr), os.Stderr)
 }
 
 // command is one subcommand of the arbiter binary.

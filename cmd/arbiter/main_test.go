@@ -30,8 +30,7 @@ func TestMain(m *testing.M) {
 	case len(os.Args) > 1 && os.Args[1] == "hivebot":
 		os.Exit(exitCode(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr), os.Stderr))
 	case os.Getenv("ARBITER_TEST_MAIN") == "1":
-		ctx := context.Background()
-		os.Exit(exitCode(run(ctx, os.Args[1:], os.Stdout, os.Stderr), os.Stderr))
+		os.Exit(runProcess(os.Args[1:]))
 	}
 	// Under the race detector every process sleeps a second at exit to let reports through;
 	// the engines and arbiters the tests start inherit this and exit at once instead.
@@ -52,6 +51,9 @@ func fakeEngine(scenario string) {
 			out.WriteString(l + "\n")
 		}
 		out.Flush()
+	}
+	if name == "slow-start" { // a banner that comes late: an interrupt during start-up
+		time.Sleep(5 * time.Second)
 	}
 	say("id fake-"+name+" v1.0", "Mosquito;Ladybug;Pillbug", "ok")
 	var g *rules.Game
@@ -148,6 +150,8 @@ func fakeEngine(scenario string) {
 			case due("pass"):
 				say("pass", "ok")
 				continue
+			case due("think"): // uses most of a 5 s budget, so that no game ends soon
+				time.Sleep(4 * time.Second)
 			}
 			moves := g.ValidMoves()
 			m := moves[rng.IntN(len(moves))]

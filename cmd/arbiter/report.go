@@ -12,18 +12,23 @@ import (
 
 // writeReport prints the result tables of a tournament so far: the fastchess result block for
 // two engines, the field table and maximum-likelihood ratings for more, and at the end the
-// engines' misbehaviour counts and the SPRT conclusion.
-func writeReport(w io.Writer, t *arbiter.Tournament, s arbiter.Standings, final bool) {
+// engines' misbehaviour counts and the SPRT conclusion. stopped marks a run cut short by
+// Ctrl-C or SIGTERM: its last lines say so rather than that it finished.
+func writeReport(w io.Writer, t *arbiter.Tournament, s arbiter.Standings, final, stopped bool) {
 	cfg := t.Config()
 	names := t.EngineNames()
 	tally, sprt := s.Tally, s.SPRT
-	if len(names) == 2 {
+	switch {
+	case tally.Games == 0:
+		// Nothing to rate: a table of zeros would read as results.
+		fmt.Fprintln(w, "No game has finished yet: no results to show.")
+	case len(names) == 2:
 		info := results.MatchInfo{TimeControl: timeControls(cfg), GameType: cfg.GameType, Openings: openingsDescription(cfg.Openings)}
 		if sprt != nil {
 			info.SPRT = &results.SPRTLine{LLR: sprt.LLR, Lower: sprt.Lower, Upper: sprt.Upper, Elo0: sprt.Test.Elo0, Elo1: sprt.Test.Elo1}
 		}
 		results.WriteMatchBlock(w, tally.Pairing(names[0], names[1]), info)
-	} else {
+	default:
 		fmt.Fprintf(w, "Results after %d games (%s, %s):\n", tally.Games, timeControls(cfg), cfg.GameType)
 		results.WriteFieldTable(w, tally)
 		if ratings, err := results.FitRatings(tally); err == nil {
@@ -38,6 +43,10 @@ func writeReport(w io.Writer, t *arbiter.Tournament, s arbiter.Standings, final 
 	if err := results.WriteFaults(w, tally); err != nil {
 		fmt.Fprintf(w, "faults table: %v\n", err)
 	}
+	if stopped {
+		fmt.Fprintf(w, "Stopped %s: %s recorded in %s\n", cfg.Format, plural(tally.Games, "game"), cfg.Out)
+		return
+	}
 	if sprt != nil {
 		verdict := "was inconclusive"
 		switch sprt.Decision {
@@ -48,7 +57,15 @@ func writeReport(w io.Writer, t *arbiter.Tournament, s arbiter.Standings, final 
 		}
 		fmt.Fprintf(w, "SPRT ([%.2f, %.2f], %s) %s after %d game pairs\n", sprt.Test.Elo0, sprt.Test.Elo1, sprt.Test.Model, verdict, sprt.Pairs)
 	}
-	fmt.Fprintf(w, "Finished %s: %d games recorded in %s\n", cfg.Format, tally.Games, cfg.Out)
+	fmt.Fprintf(w, "Finished %s: %s recorded in %s\n", cfg.Format, plural(tally.Games, "game"), cfg.Out)
+}
+
+// plural writes a count with its noun, in the singular for one: "1 game", "2 games".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // timeControls describes the engines' time controls: one if they agree, else all of them.

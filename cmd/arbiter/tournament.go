@@ -27,13 +27,13 @@ func playTournament(ctx context.Context, cfg arbiter.Config, resumeHint string, 
 	t.Console = stdout
 	t.ResumeHint = resumeHint
 	t.Progress = isTerminal(stdout)
-	t.Report = func(w io.Writer, s arbiter.Standings, final bool) { writeReport(w, t, s, final) }
+	t.Report = func(w io.Writer, s arbiter.Standings, final bool) { writeReport(w, t, s, final, ctx.Err() != nil) }
 	if cfg.Shard.Count > 1 {
-		fmt.Fprintf(stdout, "Hive Arbiter %s: shard %s of a %s of %d games: %d games (%s), run %s, records in %s\n",
-			arbiter.Version, cfg.Shard, cfg.Format, t.Schedule().Len(), t.Scheduled(), cfg.GameType, t.Run(), cfg.Out)
+		fmt.Fprintf(stdout, "Hive Arbiter %s: shard %s of a %s of %s: %s (%s), run %s, records in %s\n",
+			arbiter.Version, cfg.Shard, cfg.Format, plural(t.Schedule().Len(), "game"), plural(t.Scheduled(), "game"), cfg.GameType, t.Run(), cfg.Out)
 	} else {
-		fmt.Fprintf(stdout, "Hive Arbiter %s: %s of %d games (%s), run %s, records in %s\n",
-			arbiter.Version, cfg.Format, t.Schedule().Len(), cfg.GameType, t.Run(), cfg.Out)
+		fmt.Fprintf(stdout, "Hive Arbiter %s: %s of %s (%s), run %s, records in %s\n",
+			arbiter.Version, cfg.Format, plural(t.Schedule().Len(), "game"), cfg.GameType, t.Run(), cfg.Out)
 	}
 	out, err := t.Play(ctx)
 	if err != nil {
