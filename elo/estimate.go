@@ -1,6 +1,9 @@
 package elo
 
-import "math"
+import (
+	"fmt"
+	"math"
+)
 
 // eloPerNatural is 800/ln 10, the factor between normalized Elo and the t-value
 // (s-½)/σ of a single game.
@@ -37,8 +40,12 @@ func clampedElo(s float64) float64 {
 // Score and LOS are 0.5 and every other field is 0. A score of 0 or 1 is clamped to [0.001,
 // 0.999] (fishtest's clamp), so Elo stays within about ±1200. When the results have no spread
 // (all draws, all wins) the standard error and the Elo margin are 0, the LOS is 1, 0 or 0.5
-// according to the sign of Score - ½, and the normalized Elo is 0.
+// according to the sign of Score - ½, and the normalized Elo is 0. These stand-ins keep
+// arithmetic safe; Degeneracy says when they are not estimates, and anything shown to a person
+// or a script must say what Degeneracy says rather than print them.
 type Estimate struct {
+	// Degeneracy is Regular for an estimate with an error bar, or says why there is none.
+	Degeneracy Degeneracy
 	// Score is the mean score per game in [0, 1].
 	Score float64
 	// StdErr is the standard error of Score.
@@ -57,6 +64,58 @@ type Estimate struct {
 	// known: z·(800/ln 10)/√games.
 	NormalizedErrorMargin float64
 }
+
+// Degeneracy says whether an Estimate is an ordinary number with an error bar, and if not, why.
+type Degeneracy int
+
+const (
+	// Regular: the results have spread; every field is a finite estimate.
+	Regular Degeneracy = iota
+	// NoResults: there is nothing to estimate from; every figure is undefined.
+	NoResults
+	// AllWon: the first engine won every game. Elo and normalized Elo are +infinity (the
+	// maximum-likelihood estimate); no error bar is defined.
+	AllWon
+	// AllLost: the first engine lost every game: Elo and normalized Elo are -infinity.
+	AllLost
+	// NoSpread: every game (or pair) scored alike, neither all won nor all lost. Elo is a
+	// finite number, but its error bar is not defined, and the normalized Elo, (Score-½)/σ with
+	// σ = 0, is infinite (or undefined when Score is ½).
+	NoSpread
+)
+
+var degeneracyNames = [...]string{Regular: "regular", NoResults: "no-results", AllWon: "all-won", AllLost: "all-lost", NoSpread: "no-spread"}
+
+// String returns the name used in JSON summaries: regular, no-results, all-won, all-lost or
+// no-spread.
+func (d Degeneracy) String() string {
+	if d < 0 || int(d) >= len(degeneracyNames) {
+		return fmt.Sprintf("Degeneracy(%d)", int(d))
+	}
+	return degeneracyNames[d]
+}
+
+// EloDefined reports whether Elo is a finite estimate (it is a stand-in otherwise).
+func (e Estimate) EloDefined() bool {
+	return e.Degeneracy == Regular || e.Degeneracy == NoSpread
+}
+
+// MarginDefined reports whether the error margins are defined: only with spread.
+func (e Estimate) MarginDefined() bool { return e.Degeneracy == Regular }
+
+// NormalizedEloInfinity returns +1 or -1 when the normalized Elo is infinite, else 0.
+func (e Estimate) NormalizedEloInfinity() int {
+	switch {
+	case e.Degeneracy == AllWon, e.Degeneracy == NoSpread && e.Score > 0.5:
+		return 1
+	case e.Degeneracy == AllLost, e.Degeneracy == NoSpread && e.Score < 0.5:
+		return -1
+	}
+	return 0
+}
+
+// NormalizedEloDefined reports whether NormalizedElo is a finite estimate.
+func (e Estimate) NormalizedEloDefined() bool { return e.Degeneracy == Regular }
 
 // Interval returns the 95% confidence interval of the Elo difference, the images of
 // Score ± z·StdErr. It is not symmetric around Elo.
@@ -154,7 +213,7 @@ func estimate(scores, counts []float64, gamesPerUnit float64) Estimate {
 		n += c
 	}
 	if n == 0 {
-		return Estimate{Score: 0.5, LOS: 0.5}
+		return Estimate{Degeneracy: NoResults, Score: 0.5, LOS: 0.5}
 	}
 	pdf := make([]float64, len(counts))
 	for i, c := range counts {
@@ -170,8 +229,15 @@ func estimate(scores, counts []float64, gamesPerUnit float64) Estimate {
 		LOS:                   normalCDFRatio(s-0.5, se),
 		NormalizedErrorMargin: z95 * eloPerNatural / math.Sqrt(gamesPerUnit*n),
 	}
-	if v > 0 {
+	switch {
+	case v > 0:
 		e.NormalizedElo = eloPerNatural * (s - 0.5) / math.Sqrt(gamesPerUnit*v)
+	case s == 1:
+		e.Degeneracy = AllWon
+	case s == 0:
+		e.Degeneracy = AllLost
+	default:
+		e.Degeneracy = NoSpread
 	}
 	return e
 }

@@ -227,12 +227,13 @@ func TestEstimateDegenerate(t *testing.T) {
 		los        float64
 		eloSign    int
 		zeroMargin bool
+		degeneracy Degeneracy
 	}{
-		{"no games", WDL{}, Pentanomial{}, 0.5, 0, true},
-		{"all draws", WDL{Draws: 10}, Pentanomial{2: 5}, 0.5, 0, true},
-		{"all wins", WDL{Wins: 10}, Pentanomial{4: 5}, 1, 1, true},
-		{"all losses", WDL{Losses: 10}, Pentanomial{0: 5}, 0, -1, true},
-		{"one loss", WDL{Wins: 9, Losses: 1}, Pentanomial{4: 4, 2: 1}, -1, 1, false},
+		{"no games", WDL{}, Pentanomial{}, 0.5, 0, true, NoResults},
+		{"all draws", WDL{Draws: 10}, Pentanomial{2: 5}, 0.5, 0, true, NoSpread},
+		{"all wins", WDL{Wins: 10}, Pentanomial{4: 5}, 1, 1, true, AllWon},
+		{"all losses", WDL{Losses: 10}, Pentanomial{0: 5}, 0, -1, true, AllLost},
+		{"one loss", WDL{Wins: 9, Losses: 1}, Pentanomial{4: 4, 2: 1}, -1, 1, false, Regular},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -257,6 +258,10 @@ func TestEstimateDegenerate(t *testing.T) {
 				}
 				if tt.zeroMargin != (e.ErrorMargin == 0) {
 					t.Errorf("ErrorMargin = %v", e.ErrorMargin)
+				}
+				// The stand-ins above must never be mistaken for estimates.
+				if e.Degeneracy != tt.degeneracy {
+					t.Errorf("Degeneracy = %v, want %v", e.Degeneracy, tt.degeneracy)
 				}
 			}
 			n, m := FishtestNormalizedElo(tt.penta)

@@ -53,7 +53,7 @@ func WriteMatchBlock(w io.Writer, p *PairingTally, info MatchInfo) {
 	} else {
 		est = elo.TrinomialEstimate(p.WDL)
 	}
-	fmt.Fprintln(w, eloLine(est, p.WDL))
+	fmt.Fprintln(w, EloLine(est, p.WDL.Games()))
 	if paired {
 		fmt.Fprintf(w, "LOS: %.2f %%, DrawRatio: %.2f %%, PairsRatio: %s\n", 100*est.LOS, 100*ptnml.DrawRatio(), ratio(ptnml.PairsRatio()))
 	} else {
@@ -76,20 +76,65 @@ func WriteMatchBlock(w io.Writer, p *PairingTally, info MatchInfo) {
 	fmt.Fprintln(w, rule)
 }
 
-// eloLine prints the Elo estimate with its error bars. Results without spread (every game or
-// pair with the same score) have no error bar: the estimators would print a clamped Elo
-// "+/- 0.00", which reads as certainty, so the line says what happened instead.
-func eloLine(est elo.Estimate, wdl elo.WDL) string {
-	if est.StdErr > 0 || wdl.Games() == 0 {
+// EloLine prints an Elo estimate from games games with its error bars, as the result block
+// shows it. An estimate without spread has no error bar and may be infinite: the line says so
+// ("+inf", "undefined") instead of printing the clamped stand-ins of elo.Estimate, which read
+// as certainty.
+func EloLine(est elo.Estimate, games int) string {
+	switch est.Degeneracy {
+	case elo.Regular:
 		return fmt.Sprintf("Elo: %.2f +/- %.2f, nElo: %.2f +/- %.2f", est.Elo, est.ErrorMargin, est.NormalizedElo, est.NormalizedErrorMargin)
+	case elo.NoResults:
+		return "Elo: undefined, nElo: undefined (no games)"
+	case elo.AllWon:
+		return fmt.Sprintf("Elo: +inf, nElo: +inf (all %d games won: no error bar without spread)", games)
+	case elo.AllLost:
+		return fmt.Sprintf("Elo: -inf, nElo: -inf (all %d games lost: no error bar without spread)", games)
 	}
-	switch est.Score {
-	case 1:
-		return fmt.Sprintf("Elo: +inf, nElo: +inf (all %d games won: no error bar without spread)", wdl.Games())
-	case 0:
-		return fmt.Sprintf("Elo: -inf, nElo: -inf (all %d games lost: no error bar without spread)", wdl.Games())
+	return fmt.Sprintf("Elo: %.2f, nElo: %s (every result alike: no error bar without spread)", noNegativeZero(est.Elo), normalizedText(est))
+}
+
+// eloText and the functions below print one figure of an estimate for a table cell: the number,
+// or what stands in its place.
+func eloText(est elo.Estimate) string {
+	switch {
+	case est.EloDefined():
+		return fixed1(est.Elo)
+	case est.Degeneracy == elo.AllWon:
+		return "+inf"
+	case est.Degeneracy == elo.AllLost:
+		return "-inf"
 	}
-	return fmt.Sprintf("Elo: %.2f, nElo: %.2f (every result alike: no error bar without spread)", noNegativeZero(est.Elo), noNegativeZero(est.NormalizedElo))
+	return "-"
+}
+
+func normalizedText(est elo.Estimate) string {
+	switch {
+	case est.NormalizedEloDefined():
+		return fmt.Sprintf("%.2f", est.NormalizedElo)
+	case est.NormalizedEloInfinity() > 0:
+		return "+inf"
+	case est.NormalizedEloInfinity() < 0:
+		return "-inf"
+	}
+	return "undefined"
+}
+
+func tableNormalized(est elo.Estimate) string {
+	if est.NormalizedEloDefined() {
+		return fixed1(est.NormalizedElo)
+	}
+	if t := normalizedText(est); t != "undefined" {
+		return t
+	}
+	return "-"
+}
+
+func marginText(est elo.Estimate, margin float64) string {
+	if !est.MarginDefined() {
+		return "-"
+	}
+	return fixed1(margin)
 }
 
 // noNegativeZero keeps a value that rounds to zero from printing as "-0.00".
@@ -145,7 +190,7 @@ func WriteFieldTable(w io.Writer, t *Tally) error {
 			ptnmlText = fmt.Sprintf("[%d, %d, %d, %d, %d]", ptnml[0], ptnml[1], ptnml[2], ptnml[3], ptnml[4])
 		}
 		if err := table.Append(fmt.Sprint(i+1), p.Name,
-			fixed1(est.Elo), fixed1(est.ErrorMargin), fixed1(est.NormalizedElo), fixed1(est.NormalizedErrorMargin),
+			eloText(est), marginText(est, est.ErrorMargin), tableNormalized(est), marginText(est, est.NormalizedErrorMargin),
 			fmt.Sprint(p.WDL.Games()), fmt.Sprintf("%.1f%%", 100*p.WDL.Score()),
 			fmt.Sprintf("%.1f%%", 100*p.WDL.DrawRatio()), ptnmlText); err != nil {
 			return err

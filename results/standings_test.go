@@ -2,6 +2,7 @@ package results
 
 import (
 	"bytes"
+	"encoding/json"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -120,7 +121,7 @@ func TestMatchBlockWithoutSpread(t *testing.T) {
 		{"all lost, unpaired", PairingTally{WDL: elo.WDL{Losses: 3}},
 			"Elo: -inf, nElo: -inf (all 3 games lost: no error bar without spread)"},
 		{"every pair split", PairingTally{WDL: elo.WDL{Wins: 3, Losses: 3}, Pairs: elo.PairCounts{WL: 3}},
-			"Elo: 0.00, nElo: 0.00 (every result alike: no error bar without spread)"},
+			"Elo: 0.00, nElo: undefined (every result alike: no error bar without spread)"},
 		{"spread", PairingTally{WDL: elo.WDL{Wins: 3, Losses: 1}, Pairs: elo.PairCounts{WL: 1, WW: 1}},
 			"Elo: 190.85 +/- 633.86, nElo: 245.67 +/- 340.48"},
 	}
@@ -216,4 +217,68 @@ func TestSummaryGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkGolden(t, "summary.json", buf.Bytes())
+}
+
+// TestSummaryInfiniteEstimates: a perfect or a zero score has no finite Elo. The JSON must say
+// so (null and a flag) rather than write a clamped ±1199.8 and a normalized Elo of 0, which a
+// script reads as "equal".
+func TestSummaryInfiniteEstimates(t *testing.T) {
+	var recs []Record
+	for i := 0; i < 4; i++ {
+		recs = append(recs, game("r", 2*i, "strong", "weak", WhiteWins, ReasonQueenSurrounded, ""))
+		recs = append(recs, game("r", 2*i+1, "weak", "strong", BlackWins, ReasonQueenSurrounded, ""))
+	}
+	for i := range recs {
+		recs[i].Pair = i / 2
+	}
+	for _, order := range [][]string{{"strong", "weak"}, {"weak", "strong"}} {
+		var buf bytes.Buffer
+		if err := NewSummary("finished", NewTally(recs, order), nil).Write(&buf); err != nil {
+			t.Fatal(err)
+		}
+		var s struct {
+			Pairings []map[string]any `json:"pairings"`
+		}
+		if err := json.Unmarshal(buf.Bytes(), &s); err != nil {
+			t.Fatal(err)
+		}
+		p := s.Pairings[0]
+		wantFlag, wantInf := "all-won", 1.0
+		if order[0] == "weak" {
+			wantFlag, wantInf = "all-lost", -1.0
+		}
+		if p["estimate"] != wantFlag || p["elo_infinity"] != wantInf {
+			t.Errorf("%v first: estimate %v, elo_infinity %v; want %q, %v", order[0], p["estimate"], p["elo_infinity"], wantFlag, wantInf)
+		}
+		for _, k := range []string{"elo", "elo_error", "nelo", "nelo_error"} {
+			if v, ok := p[k]; !ok || v != nil {
+				t.Errorf("%v first: %s = %v, want null", order[0], k, v)
+			}
+		}
+	}
+}
+
+// TestFieldTableInfiniteEstimates: a player who lost every game shows -inf, not -1199.8.
+func TestFieldTableInfiniteEstimates(t *testing.T) {
+	var recs []Record
+	for i, pair := range [][2]string{{"a", "c"}, {"c", "a"}, {"b", "c"}, {"c", "b"}, {"a", "b"}, {"b", "a"}} {
+		result := WhiteWins
+		if pair[0] == "c" || pair[0] == "b" && pair[1] == "a" {
+			result = BlackWins
+		}
+		r := game("r", i, pair[0], pair[1], result, ReasonQueenSurrounded, "")
+		r.Pair = i / 2
+		recs = append(recs, r)
+	}
+	var buf bytes.Buffer
+	if err := WriteFieldTable(&buf, NewTally(recs, nil)); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(buf.String(), "\n") {
+		if strings.Contains(line, "|    c |") {
+			if !strings.Contains(line, "-inf") || strings.Contains(line, "1199") {
+				t.Errorf("c lost every game: %q", line)
+			}
+		}
+	}
 }

@@ -37,18 +37,24 @@ type EngineSummary struct {
 
 // PairingSummary is the head-to-head statistics of two engines, from First's point of view.
 type PairingSummary struct {
-	First                 string   `json:"first"`
-	Second                string   `json:"second"`
-	Games                 int      `json:"games"`
-	Wins                  int      `json:"wins"`
-	Draws                 int      `json:"draws"`
-	Losses                int      `json:"losses"`
-	Pentanomial           [5]int   `json:"pentanomial"`
-	Unpaired              int      `json:"unpaired"`
-	Elo                   float64  `json:"elo"`
-	EloError              float64  `json:"elo_error"`
-	NormalizedElo         float64  `json:"nelo"`
-	NormalizedEloError    float64  `json:"nelo_error"`
+	First       string `json:"first"`
+	Second      string `json:"second"`
+	Games       int    `json:"games"`
+	Wins        int    `json:"wins"`
+	Draws       int    `json:"draws"`
+	Losses      int    `json:"losses"`
+	Pentanomial [5]int `json:"pentanomial"`
+	Unpaired    int    `json:"unpaired"`
+	// Estimate is "regular" when Elo, nElo and their errors are all numbers; otherwise it says
+	// why some are null: "all-won" and "all-lost" (Elo and nElo are +/-infinity), "no-spread"
+	// (every game or pair scored alike: Elo is a number, nElo and the errors are not) or
+	// "no-results".
+	Estimate              string   `json:"estimate"`
+	Elo                   *float64 `json:"elo"`                    // null when infinite or undefined
+	EloError              *float64 `json:"elo_error"`              // null without spread
+	NormalizedElo         *float64 `json:"nelo"`                   // null when infinite or undefined
+	NormalizedEloError    *float64 `json:"nelo_error"`             // null without spread
+	EloInfinity           int      `json:"elo_infinity,omitempty"` // +1 or -1 when Elo is +/-infinity
 	LOS                   float64  `json:"los"`
 	DrawRatio             float64  `json:"draw_ratio"`
 	PairsRatio            *float64 `json:"pairs_ratio"` // null when infinite
@@ -106,9 +112,10 @@ func NewSummary(status string, t *Tally, sprt *SPRTSummary) *Summary {
 		}
 		s.Pairings = append(s.Pairings, PairingSummary{
 			First: p.First, Second: p.Second, Games: p.WDL.Games(), Wins: p.WDL.Wins, Draws: p.WDL.Draws, Losses: p.WDL.Losses,
-			Pentanomial: ptnml, Unpaired: p.Unpaired, Elo: round(est.Elo), EloError: round(est.ErrorMargin),
-			NormalizedElo: round(est.NormalizedElo), NormalizedEloError: round(est.NormalizedErrorMargin),
-			LOS: round(est.LOS), DrawRatio: round(drawRatio), PairsRatio: pairsRatio, StatisticsPentanomial: paired,
+			Pentanomial: ptnml, Unpaired: p.Unpaired, Estimate: est.Degeneracy.String(),
+			Elo: defined(est.EloDefined(), est.Elo), EloError: defined(est.MarginDefined(), est.ErrorMargin),
+			NormalizedElo: defined(est.NormalizedEloDefined(), est.NormalizedElo), NormalizedEloError: defined(est.MarginDefined(), est.NormalizedErrorMargin),
+			EloInfinity: eloInfinity(est), LOS: round(est.LOS), DrawRatio: round(drawRatio), PairsRatio: pairsRatio, StatisticsPentanomial: paired,
 		})
 	}
 	if len(t.Players) > 2 {
@@ -128,6 +135,25 @@ func NewSummary(status string, t *Tally, sprt *SPRTSummary) *Summary {
 		}
 	}
 	return s
+}
+
+// defined returns x rounded, or nil (JSON null) when it is not an estimate.
+func defined(ok bool, x float64) *float64 {
+	if !ok {
+		return nil
+	}
+	r := round(x)
+	return &r
+}
+
+func eloInfinity(est elo.Estimate) int {
+	switch est.Degeneracy {
+	case elo.AllWon:
+		return 1
+	case elo.AllLost:
+		return -1
+	}
+	return 0
 }
 
 // z95 is the two-sided 95% quantile of the standard normal distribution.

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"hivearbiter/internal/golden"
 )
 
 var decisionPattern = regexp.MustCompile(`accepted after \d+ game pairs`)
@@ -49,6 +51,33 @@ func TestSPRTExitCodes(t *testing.T) {
 				}
 				decidedAt = at
 			}
+		})
+	}
+}
+
+// TestSPRTCalcGolden checks what sprt-calc prints, against reference vector P1 and for counts
+// without spread, whose Elo is infinite or has no error bar: those must say so, never print a
+// normalized Elo of 0 that a reader takes for "equal".
+func TestSPRTCalcGolden(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+	}{
+		{"p1", []string{"-ptnml", "100,1500,3000,1600,120", "-elo0", "0", "-elo1", "5"}},
+		{"all-won", []string{"-ptnml", "0,0,0,0,10"}},
+		{"all-lost", []string{"-ptnml", "10,0,0,0,0"}},
+		{"all-even", []string{"-ptnml", "0,0,10,0,0"}},
+		{"no-pairs", []string{"-ptnml", "0,0,0,0,0"}},
+		{"wdl", []string{"-wdl", "60,100,40"}},
+		{"wdl-all-won", []string{"-wdl", "10,0,0"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			if err := run(context.Background(), append([]string{"sprt-calc"}, tc.args...), &stdout, &stderr); err != nil {
+				t.Fatalf("%v\n%s", err, stderr.String())
+			}
+			golden.Check(t, filepath.Join("testdata", "sprt-calc", tc.name+".golden"), stdout.Bytes())
 		})
 	}
 }

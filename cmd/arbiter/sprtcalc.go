@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
@@ -54,8 +55,12 @@ func runSPRTCalc(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		ptnml := elo.Pentanomial{counts[0], counts[1], counts[2], counts[3], counts[4]}
 		llr = test.LLR(ptnml)
 		est := elo.PentanomialEstimate(ptnml)
-		fmt.Fprintf(stdout, "Elo: %.2f +/- %.2f, nElo: %.2f +/- %.2f\n", est.Elo, est.ErrorMargin, est.NormalizedElo, est.NormalizedErrorMargin)
-		fmt.Fprintf(stdout, "LOS: %.2f %%, DrawRatio: %.2f %%, PairsRatio: %.2f\n", 100*est.LOS, 100*ptnml.DrawRatio(), ptnml.PairsRatio())
+		fmt.Fprintln(stdout, results.EloLine(est, ptnml.Games()))
+		pairsRatio := fmt.Sprintf("%.2f", ptnml.PairsRatio())
+		if math.IsInf(ptnml.PairsRatio(), 1) {
+			pairsRatio = "inf" // as the result block writes it
+		}
+		fmt.Fprintf(stdout, "LOS: %.2f %%, DrawRatio: %.2f %%, PairsRatio: %s\n", 100*est.LOS, 100*ptnml.DrawRatio(), pairsRatio)
 		fmt.Fprintf(stdout, "Pairs: %d, Points: %.1f (%.2f %%)\n", ptnml.Pairs(), ptnml.Points(), 100*ptnml.Score())
 		fmt.Fprintf(stdout, "Ptnml(0-2): [%d, %d, %d, %d, %d]\n", ptnml[0], ptnml[1], ptnml[2], ptnml[3], ptnml[4])
 	} else {
@@ -66,7 +71,7 @@ func runSPRTCalc(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		p.WDL = elo.WDL{Wins: counts[0], Draws: counts[1], Losses: counts[2]}
 		llr = test.LLRTrinomial(p.WDL)
 		est := elo.TrinomialEstimate(p.WDL)
-		fmt.Fprintf(stdout, "Elo: %.2f +/- %.2f, nElo: %.2f +/- %.2f\n", est.Elo, est.ErrorMargin, est.NormalizedElo, est.NormalizedErrorMargin)
+		fmt.Fprintln(stdout, results.EloLine(est, p.WDL.Games()))
 		fmt.Fprintf(stdout, "LOS: %.2f %%, DrawRatio: %.2f %%\n", 100*est.LOS, 100*p.WDL.DrawRatio())
 		fmt.Fprintf(stdout, "Games: %d, Wins: %d, Losses: %d, Draws: %d, Points: %.1f (%.2f %%)\n",
 			p.WDL.Games(), p.WDL.Wins, p.WDL.Losses, p.WDL.Draws, p.WDL.Points(), 100*p.WDL.Score())
