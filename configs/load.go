@@ -79,6 +79,15 @@ type openings struct {
 type adjudication struct {
 	Repetitions int `toml:"repetitions"`
 	MaxPlies    int `toml:"max_plies"`
+	MaxMoves    int `toml:"max_moves"` // moves of each side, as fastchess's -maxmoves: 2 plies each
+}
+
+// Settings says which of the settings that have a default of their own (in the arbiter
+// command, not in arbiter.Config, whose zero values mean "none") a file sets, so that the
+// caller applies its defaults to the others only.
+type Settings struct {
+	Openings  bool // an [openings] table
+	MoveLimit bool // adjudication.max_plies or adjudication.max_moves, 0 included
 }
 
 type sprt struct {
@@ -111,37 +120,86 @@ type engine struct {
 // LoadFile reads a TOML configuration. Unknown keys and bad values are errors that name the
 // file, the line and the key.
 func LoadFile(path string, resolve Resolver) (arbiter.Config, error) {
+	c, _, err := LoadFileSettings(path, resolve)
+	return c, err
+}
+
+// LoadFileSettings is LoadFile that also says which defaulted settings the file sets.
+func LoadFileSettings(path string, resolve Resolver) (arbiter.Config, Settings, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return arbiter.Config{}, fmt.Errorf("configs: %w", err)
+		if errors.Is(err, os.ErrNotExist) {
+			return arbiter.Config{}, Settings{}, fmt.Errorf("configs: %s: no such file", path)
+		}
+		return arbiter.Config{}, Settings{}, fmt.Errorf("configs: %s: %w", path, errors.Unwrap(err))
 	}
-	return Load(path, data, resolve)
+	return load(path, data, resolve)
 }
 
 var typeErrorPattern = regexp.MustCompile(`^toml: line (\d+) \(last key "([^"]*)"\): (.*)$`)
 
 // Load reads a TOML configuration from data; name is used in error messages.
 func Load(name string, data []byte, resolve Resolver) (arbiter.Config, error) {
+	c, _, err := load(name, data, resolve)
+	return c, err
+}
+
+func load(name string, data []byte, resolve Resolver) (arbiter.Config, Settings, error) {
 	var f file
 	md, err := toml.Decode(string(data), &f)
 	if err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
-			return arbiter.Config{}, &Error{File: name, Line: pe.Position.Line, Key: pe.LastKey, Msg: pe.Message}
+			return arbiter.Config{}, Settings{}, &Error{File: name, Line: pe.Position.Line, Key: pe.LastKey, Msg: pe.Message}
 		}
 		// Type mismatches come back as plain text: "toml: line N (last key "K"): message".
 		if m := typeErrorPattern.FindStringSubmatch(err.Error()); m != nil {
 			line, _ := strconv.Atoi(m[1])
-			return arbiter.Config{}, &Error{File: name, Line: line, Key: m[2], Msg: m[3]}
+			return arbiter.Config{}, Settings{}, &Error{File: name, Line: line, Key: m[2], Msg: m[3]}
 		}
-		return arbiter.Config{}, &Error{File: name, Msg: strings.TrimPrefix(err.Error(), "toml: ")}
+		return arbiter.Config{}, Settings{}, &Error{File: name, Msg: strings.TrimPrefix(err.Error(), "toml: ")}
 	}
 	if undecoded := md.Undecoded(); len(undecoded) > 0 {
-		k := undecoded[0]
-		return arbiter.Config{}, &Error{File: name, Line: lineOfKey(data, k[len(k)-1]), Key: k.String(), Msg: "unknown key"}
+		var problems []error
+		for _, k := range undecoded {
+			msg := "unknown key"
+			if hint := keyHint(k); hint != "" {
+				msg += "; " + hint
+			}
+			problems = append(problems, &Error{File: name, Line: lineOfKey(data, k[len(k)-1]), Key: k.String(), Msg: msg})
+		}
+		return arbiter.Config{}, Settings{}, errors.Join(problems...)
 	}
 	orderOptions(&f, md)
-	return f.config(name, data, resolve)
+	settings := Settings{
+		Openings:  md.IsDefined("openings"),
+		MoveLimit: md.IsDefined("adjudication", "max_plies") || md.IsDefined("adjudication", "max_moves"),
+	}
+	c, err := f.config(name, data, resolve, md)
+	return c, settings, err
+}
+
+// topLevelKeys gives, for the other spellings of a run setting (normalized: lower case, no
+// '_' or '-'), where the file spells it: the command line's names and fastchess's.
+var topLevelKeys = map[string]string{
+	"json": "json_out", "jsonout": "json_out", "pgnout": "pgn_out", "pgn": "pgn_out",
+	"gametype": "game_type", "maxplies": "max_plies in [adjudication]", "maxmoves": "max_moves in [adjudication]",
+	"repetitions": "repetitions in [adjudication]", "ratinginterval": "rating_interval", "tournament": "format",
+	"starttimeout": "start_timeout", "commandtimeout": "command_timeout", "depthtimeout": "depth_timeout",
+	"transcript": "transcripts", "srand": "seed", "plies": "plies in [openings]", "book": "file in [openings]",
+	"elo0": "elo0 in [sprt]", "elo1": "elo1 in [sprt]",
+}
+
+// keyHint suggests the right spelling of an unknown key of the run settings ("" if none).
+func keyHint(k toml.Key) string {
+	if len(k) > 2 || len(k) == 2 && k[0] != "adjudication" && k[0] != "openings" && k[0] != "sprt" {
+		return "" // an engine's keys, or a table's own
+	}
+	norm := strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(k[len(k)-1]))
+	if right, ok := topLevelKeys[norm]; ok {
+		return "did you mean " + right + "?"
+	}
+	return ""
 }
 
 // orderOptions records the order of each engine's options as the file lists them (a TOML table
@@ -171,7 +229,7 @@ func lineOfKey(data []byte, key string) int {
 	return 0
 }
 
-func (f *file) config(name string, data []byte, resolve Resolver) (arbiter.Config, error) {
+func (f *file) config(name string, data []byte, resolve Resolver, md toml.MetaData) (arbiter.Config, error) {
 	bad := func(key, format string, args ...any) (arbiter.Config, error) {
 		last := key[strings.LastIndex(key, ".")+1:]
 		return arbiter.Config{}, &Error{File: name, Line: lineOfKey(data, last), Key: key, Msg: fmt.Sprintf(format, args...)}
@@ -183,6 +241,34 @@ func (f *file) config(name string, data []byte, resolve Resolver) (arbiter.Confi
 		StartTimeout: seconds(f.StartTimeout), CommandTimeout: seconds(f.CommandTimeout), DepthTimeout: seconds(f.DepthTimeout),
 		Openings:     arbiter.Openings{File: f.Openings.File, Order: f.Openings.Order, Start: f.Openings.Start, RandomPlies: f.Openings.Plies},
 		Adjudication: arbiter.Adjudication{Repetitions: f.Adjudication.Repetitions, MaxPlies: f.Adjudication.MaxPlies},
+	}
+	// Impossible values of the run settings are all reported at once, each with its line.
+	var problems []error
+	check := func(ok bool, key, format string, args ...any) {
+		if !ok {
+			last := key[strings.LastIndex(key, ".")+1:]
+			problems = append(problems, &Error{File: name, Line: lineOfKey(data, last), Key: key, Msg: fmt.Sprintf(format, args...)})
+		}
+	}
+	defined := func(key ...string) bool { return md.IsDefined(key...) }
+	check(!defined("rounds") || f.Rounds >= 1, "rounds", "%d: want 1 or more", f.Rounds)
+	check(!defined("games") || f.Games == 1 || f.Games == 2, "games", "%d: want 2 (a game pair) or 1", f.Games)
+	check(!defined("concurrency") || f.Concurrency >= 1, "concurrency", "%d: want 1 or more", f.Concurrency)
+	check(!defined("seeds") || f.Seeds >= 1, "seeds", "%d: want 1 or more", f.Seeds)
+	check(f.RatingInterval >= 0, "rating_interval", "%d: want 0 (at the end only) or more", f.RatingInterval)
+	check(f.Adjudication.Repetitions == 0 || f.Adjudication.Repetitions >= 2, "adjudication.repetitions", "%d: want 2 or more, or 0 for never", f.Adjudication.Repetitions)
+	check(f.Adjudication.MaxPlies >= 0, "adjudication.max_plies", "%d: want 0 (no limit) or more", f.Adjudication.MaxPlies)
+	check(f.Adjudication.MaxMoves >= 0, "adjudication.max_moves", "%d: want 0 (no limit) or more", f.Adjudication.MaxMoves)
+	check(!defined("adjudication", "max_plies") || !defined("adjudication", "max_moves") || f.Adjudication.MaxPlies == 2*f.Adjudication.MaxMoves,
+		"adjudication.max_moves", "%d disagrees with max_plies = %d: give one (a move is one ply of each side)", f.Adjudication.MaxMoves, f.Adjudication.MaxPlies)
+	check(f.Openings.Start >= 0, "openings.start", "%d: want 0 or more", f.Openings.Start)
+	check(f.Openings.Plies >= 0, "openings.plies", "%d: want 0 or more", f.Openings.Plies)
+	check(f.Openings.File == "" || f.Openings.Plies == 0, "openings.plies", "file and plies exclude each other: the openings come from the file, or are random plies")
+	if defined("adjudication", "max_moves") {
+		c.Adjudication.MaxPlies = 2 * f.Adjudication.MaxMoves
+	}
+	if len(problems) > 0 {
+		return arbiter.Config{}, errors.Join(problems...)
 	}
 	if f.Format != "" {
 		format, err := arbiter.ParseFormat(f.Format)

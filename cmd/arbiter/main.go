@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 )
 
@@ -117,7 +118,7 @@ func exitCode(err error, stderr io.Writer) int {
 	var ue usageError
 	if ee, ok := asExitError(err); ok {
 		if ee.msg != "" {
-			fmt.Fprintln(stderr, "arbiter:", ee.msg)
+			printError(stderr, ee.msg)
 		}
 		return ee.code
 	}
@@ -125,10 +126,21 @@ func exitCode(err error, stderr io.Writer) int {
 	case err == nil, errors.Is(err, errHelpShown):
 		return exitOK
 	case errors.As(err, &ue):
-		fmt.Fprintln(stderr, "arbiter:", err)
+		printError(stderr, err.Error())
 		return exitUsage
 	default:
-		fmt.Fprintln(stderr, "arbiter:", err)
+		printError(stderr, err.Error())
 		return exitFailure
+	}
+}
+
+// printError prints an error, one problem a line, each after "arbiter: " once: the packages'
+// own prefixes, which say where an error came from to a programmer, only stutter for a user.
+func printError(w io.Writer, msg string) {
+	for _, line := range strings.Split(msg, "\n") {
+		for _, prefix := range []string{"arbiter: ", "configs: ", "results: "} {
+			line = strings.TrimPrefix(line, prefix)
+		}
+		fmt.Fprintln(w, "arbiter:", line)
 	}
 }

@@ -13,7 +13,8 @@ import (
 
 // playTournament runs a tournament to its end (or resumes it) and turns its outcome into the
 // arbiter's exit code.
-func playTournament(ctx context.Context, cfg arbiter.Config, resumeHint string, stdout io.Writer) error {
+// configFile is the -config file, if any, which no output may overwrite.
+func playTournament(ctx context.Context, cfg arbiter.Config, configFile, resumeHint string, stdout io.Writer) error {
 	t, err := arbiter.NewTournament(cfg)
 	if err != nil {
 		var ce *arbiter.ConfigError
@@ -24,6 +25,9 @@ func playTournament(ctx context.Context, cfg arbiter.Config, resumeHint string, 
 		return err
 	}
 	cfg = t.Config()
+	if err := checkFiles(runFiles(cfg, configFile), cfg.TranscriptDir); err != nil {
+		return err
+	}
 	t.Console = stdout
 	t.ResumeHint = resumeHint
 	t.Progress = isTerminal(stdout)

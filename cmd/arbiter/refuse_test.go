@@ -1,0 +1,99 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestRefusedCommandLines: a command line or configuration that cannot give the run the user
+// asked for is refused before any game, with exit code 2, a sentence per problem that names
+// the flag, key or file, and nothing created on disk.
+func TestRefusedCommandLines(t *testing.T) {
+	engines := append(fakeEngineArgs("a", "random"), fakeEngineArgs("b", "random")...)
+	tests := []struct {
+		name  string
+		args  []string // "DIR" is replaced by the test's directory
+		files map[string]string
+		want  []string // in the error output, one problem each
+	}{
+		{"negative rounds", []string{"-rounds", "-5"}, nil, []string{"-rounds -5: want 1 or more"}},
+		{"zero rounds", []string{"-rounds", "0"}, nil, []string{"-rounds 0"}},
+		{"negative concurrency", []string{"-concurrency", "-1"}, nil, []string{"-concurrency -1"}},
+		{"zero games", []string{"-games", "0"}, nil, []string{"-games 0: want 2"}},
+		{"negative rating interval", []string{"-ratinginterval", "-1"}, nil, []string{"-ratinginterval -1"}},
+		{"seeds in a match", []string{"-seeds", "5"}, nil, []string{"-seeds 5: seeds are the engines"}},
+		{"repetitions 1", []string{"-repetitions", "1"}, nil, []string{"-repetitions 1: want 2 or more"}},
+		{"format and tournament", []string{"-format", "match", "-tournament", "gauntlet"}, nil, []string{"-format match and -tournament gauntlet disagree"}},
+		{"openings file and plies", []string{"-openings", "file=DIR/book.txt", "plies=4"}, map[string]string{"book.txt": "Base+MLP\n"}, []string{"file= and plies= exclude each other"}},
+		{"tc and depth", []string{"-each", "tc=10+0.1", "depth=4"}, nil, []string{"-each tc=10+0.1 depth=4: give one limit"}},
+		{"maxmoves and maxplies", []string{"-maxmoves", "10", "-maxplies", "30"}, nil, []string{"-maxmoves 10 and -maxplies 30 disagree"}},
+		{"pgnout with a fastchess key", []string{"-pgnout", "notation=san"}, nil, []string{"-pgnout notation=san"}},
+		{"json in a missing directory", []string{"-json", "DIR/nope/summary.json"}, nil, []string{"-json DIR/nope/summary.json: the directory DIR/nope does not exist"}},
+		{"json is a directory", []string{"-json", "DIR"}, nil, []string{"-json DIR: is a directory"}},
+		{"out and json alike", []string{"-out", "DIR/x", "-json", "DIR/x"}, nil, []string{"-out and -json name the same file"}},
+		{"pgnout is the records file", []string{"-out", "DIR/x.jsonl", "-pgnout", "DIR/./x.jsonl"}, nil, []string{"-out and -pgnout name the same file"}},
+		{"json over the openings", []string{"-openings", "file=DIR/book.txt", "-json", "DIR/book.txt"}, map[string]string{"book.txt": "Base+MLP\n"}, []string{"-json and -openings file= name the same file"}},
+		{"transcripts is a file", []string{"-transcripts", "DIR/book.txt"}, map[string]string{"book.txt": "Base+MLP\n"}, []string{"-transcripts DIR/book.txt: is a file"}},
+		{"every problem at once", []string{"-rounds", "0", "-concurrency", "-1", "-games", "3"}, nil, []string{"-rounds 0", "-concurrency -1", "-games 3"}},
+		{"missing config", []string{"-config", "DIR/nope.toml"}, nil, []string{"DIR/nope.toml: no such file"}},
+		{"config values", []string{"-config", "DIR/bad.toml"}, map[string]string{"bad.toml": "rounds = -5\nconcurrency = -1\nrating_interval = -1\n[adjudication]\nrepetitions = 1\n[[engine]]\ncmd = \"x\"\ntc = \"st=1\"\n[[engine]]\ncmd = \"y\"\ntc = \"st=1\"\n"},
+			[]string{"bad.toml:1: rounds: -5", "bad.toml:2: concurrency: -1", "bad.toml:3: rating_interval: -1", "bad.toml:5: adjudication.repetitions: 1"}},
+		{"config key spelled as the flag", []string{"-config", "DIR/bad.toml"}, map[string]string{"bad.toml": "json = \"x.json\"\n[[engine]]\ncmd = \"x\"\ntc = \"st=1\"\n"}, []string{"bad.toml:1: json: unknown key; did you mean json_out?"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			t.Chdir(dir) // a default records file would land here
+			for name, text := range tc.files {
+				if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			before := listDir(t, dir)
+			args := []string{"match"}
+			for _, a := range tc.args {
+				args = append(args, strings.ReplaceAll(a, "DIR", dir))
+			}
+			if !slices.Contains(tc.args, "-config") {
+				args = append(args, engines...)
+				if !slices.Contains(tc.args, "-each") {
+					args = append(args, "-each", "st=1")
+				}
+			}
+			var stdout, stderr bytes.Buffer
+			code := exitCode(run(context.Background(), args, &stdout, &stderr), &stderr)
+			if code != exitUsage {
+				t.Errorf("exit code %d, want %d\n%s%s", code, exitUsage, stdout.String(), stderr.String())
+			}
+			text := strings.ReplaceAll(stderr.String(), dir, "DIR")
+			for _, want := range tc.want {
+				if !strings.Contains(text, want) {
+					t.Errorf("the error output lacks %q:\n%s", want, text)
+				}
+			}
+			for _, line := range strings.Split(strings.TrimSpace(text), "\n") {
+				if !strings.HasPrefix(line, "arbiter: ") || strings.HasPrefix(line, "arbiter: arbiter:") {
+					t.Errorf("line %q: want one \"arbiter: \" prefix", line)
+				}
+			}
+			if after := listDir(t, dir); !slices.Equal(before, after) {
+				t.Errorf("the refused run changed %s: %v, then %v", dir, before, after)
+			}
+		})
+	}
+}
+
+func listDir(t *testing.T, dir string) []string {
+	t.Helper()
+	var names []string
+	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		names = append(names, path)
+		return nil
+	})
+	return names
+}
