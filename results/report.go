@@ -18,7 +18,9 @@ type MatchInfo struct {
 	TimeControl string // "10+0.1"; "10+0.1 - st=1" when the engines differ
 	GameType    string
 	Openings    string // where the openings came from, e.g. "openings.txt" or "random 4 plies"
-	SPRT        *SPRTLine
+	// MoveLimit is the adjudication that ends long games, e.g. "draw at move 200"; "" for none.
+	MoveLimit string
+	SPRT      *SPRTLine
 }
 
 // SPRTLine is the state of an SPRT, for the LLR line of a result block.
@@ -34,7 +36,7 @@ type SPRTLine struct {
 func WriteMatchBlock(w io.Writer, p *PairingTally, info MatchInfo) {
 	const rule = "--------------------------------------------------"
 	var details []string
-	for _, s := range []string{info.TimeControl, info.GameType, info.Openings} {
+	for _, s := range []string{info.TimeControl, info.GameType, info.Openings, info.MoveLimit} {
 		if s != "" {
 			details = append(details, s)
 		}

@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -130,5 +132,30 @@ func TestMatchKilledAndResumed(t *testing.T) {
 	}
 	if len(recs) != 12 {
 		t.Fatalf("%d records after resume, want exactly the 12 scheduled", len(recs))
+	}
+}
+
+// TestMoveLimit: -maxmoves counts moves of each side (two plies a move) as fastchess does, the
+// default limit is on, and the result block says what the limit is.
+func TestMoveLimit(t *testing.T) {
+	engines := append(fakeEngineArgs("a", "random"), fakeEngineArgs("b", "random")...)
+	cfg, _, err := matchConfig(append(slices.Clone(engines), "-each", "st=1"), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Adjudication.MaxPlies != 2*defaultMaxMoves || cfg.Openings.RandomPlies != defaultOpeningPlies {
+		t.Errorf("defaults: %d plies, %d opening plies; want %d and %d", cfg.Adjudication.MaxPlies, cfg.Openings.RandomPlies, 2*defaultMaxMoves, defaultOpeningPlies)
+	}
+	recs, output, err := playMatch(t, append(engines, "-each", "st=0.05", "fractional=true", "-maxmoves", "3", "-openings", "plies=0")...)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, output)
+	}
+	for _, r := range recs {
+		if r.Reason == results.ReasonMoveLimit && len(r.Moves) != 6 {
+			t.Errorf("game %d drawn by the move limit after %d plies, want 6", r.Game, len(r.Moves))
+		}
+	}
+	if !strings.Contains(output, "draw at move 3):") {
+		t.Errorf("the result block does not show the move limit:\n%s", output)
 	}
 }

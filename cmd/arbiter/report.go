@@ -23,13 +23,14 @@ func writeReport(w io.Writer, t *arbiter.Tournament, s arbiter.Standings, final,
 		// Nothing to rate: a table of zeros would read as results.
 		fmt.Fprintln(w, "No game has finished yet: no results to show.")
 	case len(names) == 2:
-		info := results.MatchInfo{TimeControl: timeControls(cfg), GameType: cfg.GameType, Openings: openingsDescription(cfg.Openings)}
+		info := results.MatchInfo{TimeControl: timeControls(cfg), GameType: cfg.GameType, Openings: openingsDescription(cfg.Openings),
+			MoveLimit: moveLimit(cfg.Adjudication)}
 		if sprt != nil {
 			info.SPRT = &results.SPRTLine{LLR: sprt.LLR, Lower: sprt.Lower, Upper: sprt.Upper, Elo0: sprt.Test.Elo0, Elo1: sprt.Test.Elo1}
 		}
 		results.WriteMatchBlock(w, tally.Pairing(names[0], names[1]), info)
 	default:
-		fmt.Fprintf(w, "Results after %d games (%s, %s):\n", tally.Games, timeControls(cfg), cfg.GameType)
+		fmt.Fprintf(w, "Results after %s (%s, %s, %s):\n", plural(tally.Games, "game"), timeControls(cfg), cfg.GameType, moveLimit(cfg.Adjudication))
 		results.WriteFieldTable(w, tally)
 		if ratings, err := results.FitRatings(tally); err == nil {
 			results.WriteRatingTable(w, tally, ratings)
@@ -88,4 +89,16 @@ func openingsDescription(o arbiter.Openings) string {
 		return fmt.Sprintf("random %d-ply openings", o.RandomPlies)
 	}
 	return "empty board"
+}
+
+// moveLimit describes the move limit, in fastchess's moves (one of each side) when the limit
+// is a whole number of them.
+func moveLimit(a arbiter.Adjudication) string {
+	switch {
+	case a.MaxPlies == 0:
+		return "no move limit"
+	case a.MaxPlies%2 == 0:
+		return fmt.Sprintf("draw at move %d", a.MaxPlies/2)
+	}
+	return fmt.Sprintf("draw at ply %d", a.MaxPlies)
 }
