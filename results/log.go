@@ -27,6 +27,16 @@ func (e *LineError) Error() string {
 
 func (e *LineError) Unwrap() error { return e.Err }
 
+// LockedError reports a records file that another run is writing: two writers would
+// interleave their records and corrupt the file for both.
+type LockedError struct{ Path string }
+
+func (e *LockedError) Error() string {
+	return fmt.Sprintf("results: %s is being written by another run of the arbiter: wait for it to end, or give this run another records file (-out)", e.Path)
+}
+
+var errLocked = errors.New("locked")
+
 // Log is a JSON Lines file of records open for appending. Each Append is written whole and
 // synced to disk before it returns, so a record that was reported is never lost.
 type Log struct {
@@ -35,13 +45,22 @@ type Log struct {
 }
 
 // OpenLog opens (creating it if needed) the records file at path for appending and returns the
-// records it already holds. A last line cut short by a killed process is dropped and the file
+// records it already holds. It locks the file against other writers: while one Log is open,
+// opening another on the same file fails with a *LockedError. A last line cut short by a killed process is dropped and the file
 // truncated to the last complete record; any other unreadable line is an error, and the file is
 // left untouched.
 func OpenLog(path string) (*Log, []Record, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, nil, fmt.Errorf("results: %w", err)
+	}
+	// One writer at a time: the lock is held until Close (or the process ends).
+	if err := lockFile(f); err != nil {
+		f.Close()
+		if errors.Is(err, errLocked) {
+			return nil, nil, &LockedError{Path: path}
+		}
+		return nil, nil, fmt.Errorf("results: locking %s: %w", path, err)
 	}
 	recs, good, err := readRecords(path, f)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -162,4 +163,25 @@ func TestRecordScores(t *testing.T) {
 			t.Errorf("%s: white %v beta %v", tc.result, r.WhiteScore(), r.ScoreOf("beta"))
 		}
 	}
+}
+
+// TestLogRefusesSecondWriter: two runs appending to one records file would interleave their
+// bytes; the second is refused while the first holds the file, and may go on after it closes.
+func TestLogRefusesSecondWriter(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "games.jsonl")
+	first, _, err := OpenLog(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = OpenLog(path)
+	var le *LockedError
+	if !errors.As(err, &le) || !strings.Contains(err.Error(), "another run") {
+		t.Fatalf("second writer: %v, want a LockedError", err)
+	}
+	first.Close()
+	second, _, err := OpenLog(path)
+	if err != nil {
+		t.Fatalf("after the first writer closed: %v", err)
+	}
+	second.Close()
 }

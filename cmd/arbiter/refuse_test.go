@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"hivearbiter/results"
 )
 
 // TestRefusedCommandLines: a command line or configuration that cannot give the run the user
@@ -96,4 +98,26 @@ func listDir(t *testing.T, dir string) []string {
 		return nil
 	})
 	return names
+}
+
+// TestSecondWriterRefused: a second run on a records file that a run is writing is refused
+// with exit code 2 and a sentence that says why, and the first run's file is left alone.
+func TestSecondWriterRefused(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "games.jsonl")
+	first, _, err := results.OpenLog(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer first.Close()
+	args := append([]string{"match", "-out", out, "-each", "st=0.05", "fractional=true"}, fakeEngines("random", "a", "b")...)
+	var stdout, stderr bytes.Buffer
+	if code := exitCode(run(context.Background(), args, &stdout, &stderr), &stderr); code != exitUsage {
+		t.Errorf("exit code %d, want %d\n%s%s", code, exitUsage, stdout.String(), stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "is being written by another run") {
+		t.Errorf("stderr: %s", stderr.String())
+	}
+	if info, err := os.Stat(out); err != nil || info.Size() != 0 {
+		t.Errorf("the first run's file was written to: %v %v", info, err)
+	}
 }

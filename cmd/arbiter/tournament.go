@@ -42,8 +42,13 @@ func playTournament(ctx context.Context, cfg arbiter.Config, configFile, resumeH
 	out, err := t.Play(ctx)
 	if err != nil {
 		var se *arbiter.EngineStartError
-		if errors.As(err, &se) {
+		var le *results.LockedError
+		var ce *arbiter.ConfigError
+		switch {
+		case errors.As(err, &se):
 			return exitWith(exitEngines, "%v", err)
+		case errors.As(err, &le), errors.As(err, &ce):
+			return usageError{err}
 		}
 		return err
 	}
