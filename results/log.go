@@ -40,8 +40,48 @@ var errLocked = errors.New("locked")
 // Log is a JSON Lines file of records open for appending. Each Append is written whole and
 // synced to disk before it returns, so a record that was reported is never lost.
 type Log struct {
-	path string
-	f    *os.File
+	path   string
+	f      *os.File
+	damage Damage
+}
+
+// ReadOptions say how to read a records file that is damaged.
+type ReadOptions struct {
+	// SkipBad passes over lines that are not records (reported in Damage) instead of
+	// refusing the file.
+	SkipBad bool
+}
+
+// Damage is what reading a records file found wrong, and passed over or repaired.
+type Damage struct {
+	Path string
+	// Skipped lists the lines that are not records, passed over with ReadOptions.SkipBad.
+	Skipped []LineError
+	// CutTail is the length in bytes of a last line without its newline: a write cut short by
+	// a killed process. Readers ignore it; OpenLog removes it from the file.
+	CutTail int64
+}
+
+// Any reports whether anything was found wrong.
+func (d Damage) Any() bool { return len(d.Skipped) > 0 || d.CutTail > 0 }
+
+// Lines says what was found, one sentence a line, for a person; removed says whether the cut
+// tail was removed from the file (by OpenLog) or only ignored.
+func (d Damage) Lines(removed bool) []string {
+	var lines []string
+	if n := len(d.Skipped); n > 0 {
+		first := d.Skipped[0]
+		lines = append(lines, fmt.Sprintf("%s: skipped %d line(s) that are not game records (the first, line %d: %v); the file is left as it is",
+			d.Path, n, first.Line, first.Err))
+	}
+	if d.CutTail > 0 {
+		verb := "ignored"
+		if removed {
+			verb = "removed it from the file"
+		}
+		lines = append(lines, fmt.Sprintf("%s: the last line (%d bytes) was cut short, by a run killed while it wrote a game; %s, and that game is not counted", d.Path, d.CutTail, verb))
+	}
+	return lines
 }
 
 // OpenLog opens (creating it if needed) the records file at path for appending and returns the
@@ -50,6 +90,12 @@ type Log struct {
 // truncated to the last complete record; any other unreadable line is an error, and the file is
 // left untouched.
 func OpenLog(path string) (*Log, []Record, error) {
+	return OpenLogWith(path, ReadOptions{})
+}
+
+// OpenLogWith is OpenLog with options for a damaged file. What it found wrong, and repaired, is
+// in the Log's Damage: a caller must tell the user.
+func OpenLogWith(path string, opts ReadOptions) (*Log, []Record, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, nil, fmt.Errorf("results: %w", err)
@@ -62,7 +108,7 @@ func OpenLog(path string) (*Log, []Record, error) {
 		}
 		return nil, nil, fmt.Errorf("results: locking %s: %w", path, err)
 	}
-	recs, good, err := readRecords(path, f)
+	recs, damage, good, err := readRecords(path, f, opts)
 	if err != nil {
 		f.Close()
 		return nil, nil, err
@@ -75,8 +121,12 @@ func OpenLog(path string) (*Log, []Record, error) {
 		f.Close()
 		return nil, nil, fmt.Errorf("results: %w", err)
 	}
-	return &Log{path: path, f: f}, recs, nil
+	return &Log{path: path, f: f, damage: damage}, recs, nil
 }
+
+// Damage is what OpenLogWith found wrong with the file: the lines it skipped and the cut-short
+// last line it removed.
+func (l *Log) Damage() Damage { return l.damage }
 
 // Path is the file the log writes to.
 func (l *Log) Path() string { return l.path }
@@ -105,24 +155,39 @@ func (l *Log) Close() error {
 	return nil
 }
 
-// readRecords reads every complete record from r. It returns the records and the offset just
-// after the last complete line; an incomplete final line (no newline) is not an error.
-func readRecords(path string, r io.Reader) ([]Record, int64, error) {
+// readRecords reads every complete record from r. It returns the records, what it found wrong,
+// and the offset just after the last complete line; an incomplete final line (no newline) is
+// not an error. A line that is not a record is an error, or with opts.SkipBad is skipped.
+func readRecords(path string, r io.Reader, opts ReadOptions) ([]Record, Damage, int64, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	var (
 		recs   []Record
 		offset int64
 		line   int
+		damage = Damage{Path: path}
 	)
+	bad := func(err error) error {
+		le := LineError{path, line, err}
+		if !opts.SkipBad {
+			return &le
+		}
+		damage.Skipped = append(damage.Skipped, le)
+		return nil
+	}
 	for {
 		b, err := readLine(br)
 		if errors.Is(err, io.EOF) {
 			// b holds an unterminated tail, if any: a write cut short. Drop it.
-			return recs, offset, nil
+			damage.CutTail = int64(len(b))
+			return recs, damage, offset, nil
 		}
 		line++
 		if err != nil {
-			return nil, 0, &LineError{path, line, err}
+			if err := bad(err); err != nil {
+				return nil, damage, 0, err
+			}
+			// readLine has not consumed the rest of an over-long line: it cannot go on.
+			return recs, damage, offset, nil
 		}
 		offset += int64(len(b))
 		b = bytes.TrimSpace(b)
@@ -131,10 +196,16 @@ func readRecords(path string, r io.Reader) ([]Record, int64, error) {
 		}
 		var rec Record
 		if err := json.Unmarshal(b, &rec); err != nil {
-			return nil, 0, &LineError{path, line, err}
+			if err := bad(fmt.Errorf("not a game record (%v)", err)); err != nil {
+				return nil, damage, 0, err
+			}
+			continue
 		}
 		if rec.Schema != SchemaVersion {
-			return nil, 0, &LineError{path, line, fmt.Errorf("record schema %d, this arbiter reads %d", rec.Schema, SchemaVersion)}
+			if err := bad(fmt.Errorf("record schema %d, this arbiter reads %d", rec.Schema, SchemaVersion)); err != nil {
+				return nil, damage, 0, err
+			}
+			continue
 		}
 		recs = append(recs, rec)
 	}
@@ -159,30 +230,47 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 
 // ReadFile returns the complete records of a records file.
 func ReadFile(path string) ([]Record, error) {
+	recs, _, err := ReadFileWith(path, ReadOptions{})
+	return recs, err
+}
+
+// ReadFileWith returns the complete records of a records file and what it found wrong.
+func ReadFileWith(path string, opts ReadOptions) ([]Record, Damage, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("results: %w", err)
+		return nil, Damage{}, fmt.Errorf("results: %w", err)
 	}
 	defer f.Close()
-	recs, _, err := readRecords(path, f)
-	return recs, err
+	recs, damage, _, err := readRecords(path, f, opts)
+	return recs, damage, err
 }
 
 // ReadFiles reads and merges several records files (shards of one run, or the files of a run
 // resumed elsewhere). A game that appears in more than one file is kept once; two different
 // records for the same game are an error. The result is ordered by run, then game index.
 func ReadFiles(paths ...string) ([]Record, error) {
+	recs, _, err := ReadFilesWith(ReadOptions{}, paths...)
+	return recs, err
+}
+
+// ReadFilesWith is ReadFiles with options for damaged files; it returns what it found wrong
+// with each file that had damage.
+func ReadFilesWith(opts ReadOptions, paths ...string) ([]Record, []Damage, error) {
 	seen := make(map[Key]int)
 	var all []Record
+	var damages []Damage
 	for _, p := range paths {
-		recs, err := ReadFile(p)
+		recs, damage, err := ReadFileWith(p, opts)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
+		}
+		if damage.Any() {
+			damages = append(damages, damage)
 		}
 		for _, r := range recs {
 			if i, ok := seen[r.Key()]; ok {
 				if !sameGame(&all[i], &r) {
-					return nil, fmt.Errorf("results: %s: game %d of run %s is recorded twice with different outcomes", p, r.Game, r.Run)
+					return nil, nil, fmt.Errorf("results: %s: game %d of run %s is recorded twice with different outcomes", p, r.Game+1, r.Run)
 				}
 				continue
 			}
@@ -196,7 +284,7 @@ func ReadFiles(paths ...string) ([]Record, error) {
 		}
 		return all[i].Game < all[j].Game
 	})
-	return all, nil
+	return all, damages, nil
 }
 
 func sameGame(a, b *Record) bool {

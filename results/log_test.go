@@ -1,6 +1,7 @@
 package results
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -184,4 +185,34 @@ func TestLogRefusesSecondWriter(t *testing.T) {
 		t.Fatalf("after the first writer closed: %v", err)
 	}
 	second.Close()
+}
+
+// TestLogSaysWhatItRepaired: OpenLog removes a cut-short last line and says so in Damage; with
+// SkipBad it passes over a corrupt line in the middle, leaves it in the file, and says so.
+func TestLogSaysWhatItRepaired(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "games.jsonl")
+	r0, r2 := sampleRecord(0), sampleRecord(2)
+	b0, _ := json.Marshal(&r0)
+	b2, _ := json.Marshal(&r2)
+	content := string(b0) + "\nnot json\n" + string(b2) + "\n" + `{"schema":1,"ga`
+	os.WriteFile(path, []byte(content), 0o644)
+	log, recs, err := OpenLogWith(path, ReadOptions{SkipBad: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer log.Close()
+	d := log.Damage()
+	if len(recs) != 2 || len(d.Skipped) != 1 || d.Skipped[0].Line != 2 || d.CutTail != 15 {
+		t.Fatalf("%d records, damage %+v", len(recs), d)
+	}
+	text := strings.Join(d.Lines(true), "\n")
+	for _, want := range []string{"skipped 1 line(s)", "line 2", "cut short", "removed it from the file"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("%q lacks %q", text, want)
+		}
+	}
+	after, _ := os.ReadFile(path)
+	if string(after) != strings.TrimSuffix(content, `{"schema":1,"ga`) {
+		t.Errorf("file after repair: %q", after)
+	}
 }

@@ -11,7 +11,7 @@ import (
 	"hivearbiter/results"
 )
 
-const statsUsage = `stats [-sprt elo0=E elo1=E alpha=A beta=B model=M] [-json FILE] RECORDS.jsonl...
+const statsUsage = `stats [-sprt elo0=E elo1=E alpha=A beta=B model=M] [-json FILE] [-skip-bad] RECORDS.jsonl...
 
 Recomputes every table from game records: the result block for two engines, the field table and
 maximum-likelihood ratings for more, and the engines' misbehaviour counts. Several files are
@@ -21,6 +21,7 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	rest, groups := splitMultiWord(args)
 	fs := newFlagSet("stats", statsUsage, stderr)
 	jsonOut := fs.String("json", "", "also write a JSON summary to this `file`")
+	skipBad := fs.Bool("skip-bad", false, "pass over lines of a records file that are not game records (each file's count is printed)")
 	fs.Func("sprt", "SPRT of the first engine: elo0=E elo1=E alpha=A beta=B model=normalized|logistic", func(string) error { return nil })
 	if err := parseFlags(fs, rest); err != nil {
 		return err
@@ -28,9 +29,28 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if fs.NArg() == 0 {
 		return usageError{errors.New("stats needs at least one records file")}
 	}
-	recs, err := results.ReadFiles(fs.Args()...)
+	if *jsonOut != "" {
+		var files []namedFile
+		for _, p := range fs.Args() {
+			files = append(files, namedFile{"records file", p, false})
+		}
+		files = append(files, namedFile{"-json", *jsonOut, true}, namedFile{"-json (its temporary file)", *jsonOut + ".tmp", true})
+		if err := checkFiles(files, ""); err != nil {
+			return err
+		}
+	}
+	recs, damages, err := results.ReadFilesWith(results.ReadOptions{SkipBad: *skipBad}, fs.Args()...)
+	var le *results.LineError
+	if errors.As(err, &le) {
+		return usageError{fmt.Errorf("%s:%d: %v: the file is damaged; arbiter stats -skip-bad passes over such lines and says how many", le.Path, le.Line, le.Err)}
+	}
 	if err != nil {
 		return err
+	}
+	for _, d := range damages {
+		for _, line := range d.Lines(false) {
+			fmt.Fprintln(stdout, "Warning:", line)
+		}
 	}
 	if len(recs) == 0 {
 		return fmt.Errorf("no game records in %v", fs.Args())
