@@ -62,9 +62,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if readErr != nil {
 		r.goFailed(fmt.Sprintf("reading go test's output: %v", readErr))
 	}
-	if raceOff != "" {
-		r.raceOff = raceOff
-	}
+	r.raceOff = raceOff
 	r.summary()
 	if r.failed() > 0 {
 		return errFailed
