@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"hivearbiter/results"
 	"hivearbiter/rules"
 )
 
@@ -115,8 +116,11 @@ type Config struct {
 	// RatingInterval prints the result block every this many finished game pairs (0: only at the end).
 	RatingInterval int
 	Event          string
-	// Strict turns any engine misbehaviour into a failing exit.
+	// Strict stops the run at the first engine misbehaviour and fails it.
 	Strict bool
+	// SkipBadRecords resumes past lines of the records file that are not records (they stay
+	// in the file; their games are played again) instead of refusing the file.
+	SkipBadRecords bool
 	// StartTimeout bounds an engine's start-up (its info banner and option setting).
 	StartTimeout time.Duration
 	// CommandTimeout bounds every command but bestmove.
@@ -313,4 +317,34 @@ func (c *Config) Fingerprint() (string, error) {
 	}
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:6]), nil
+}
+
+// differences names what the records' run and this configuration disagree on, as far as a
+// record says (engines, time controls, game type, seed): the words for a user told that a
+// records file belongs to another run.
+func (c *Config) differences(r *results.Record) string {
+	var diffs []string
+	times := map[string]string{}
+	for _, e := range c.Engines {
+		times[e.Name] = e.Time.String()
+	}
+	for _, p := range []results.Player{r.White, r.Black} {
+		tc, ok := times[p.Name]
+		switch {
+		case !ok:
+			diffs = append(diffs, fmt.Sprintf("its engine %q is not among this run's engines", p.Name))
+		case p.Time != "" && p.Time != tc:
+			diffs = append(diffs, fmt.Sprintf("engine %q plays %s there, %s here", p.Name, p.Time, tc))
+		}
+	}
+	if r.GameType != "" && r.GameType != c.GameType {
+		diffs = append(diffs, fmt.Sprintf("game type %s there, %s here", r.GameType, c.GameType))
+	}
+	if r.Seed != c.Seed {
+		diffs = append(diffs, fmt.Sprintf("seed %d there, %d here", r.Seed, c.Seed))
+	}
+	if len(diffs) == 0 {
+		return "the records agree on engines, time controls, game type and seed, so the difference is in settings they do not hold: format, openings, adjudication (-maxmoves, -repetitions), engine options or margins"
+	}
+	return strings.Join(diffs, "; ")
 }

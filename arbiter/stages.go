@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -281,7 +282,25 @@ type collector struct {
 	observers []Observer
 	stop      func() // stops the run: the SPRT decided
 	mu        sync.Mutex
-	reported  int // complete pairs at the last periodic report
+	reported  int             // complete pairs at the last periodic report
+	warned    map[string]bool // engines whose first warning was shown
+}
+
+// warnOnce shows an engine's first warning (an anomaly that did not decide a game) on the
+// console; the others are in the records, and arbiter stats counts them.
+func (c *collector) warnOnce(r *results.Record) {
+	for _, w := range r.Warnings {
+		for _, name := range []string{r.White.Name, r.Black.Name} {
+			if c.warned[name] || !strings.Contains(w, "("+name+")") {
+				continue
+			}
+			if c.warned == nil {
+				c.warned = map[string]bool{}
+			}
+			c.warned[name] = true
+			c.con.printf("Warning: game %d: %s (%s's further warnings are only in the records; arbiter stats counts them)\n", r.Game+1, w, name)
+		}
+	}
 }
 
 // pgnWriter appends games to the PGN file, if there is one.
@@ -311,6 +330,12 @@ func (c *collector) collect(r *results.Record) error {
 	}
 	c.count(r)
 	c.con.printf("Finished game %d (%s vs %s): %s {%s}\n", r.Game+1, r.White.Name, r.Black.Name, r.Result, r.Detail)
+	c.warnOnce(r)
+	if c.t.cfg.Strict && r.Reason.IsFault() && !c.out.StrictStop {
+		c.out.StrictStop = true
+		c.con.printf("Strict: stopping at the first misbehaviour (game %d, %s); the games in flight are not counted\n", r.Game+1, r.Reason)
+		c.stop()
+	}
 	standings := c.t.standings(c.out.Tally, c.sprt)
 	if standings.SPRT != nil && standings.SPRT.Decision != Continue {
 		c.stop()

@@ -55,6 +55,8 @@ type Outcome struct {
 	// Scheduled counts the games the run plays: the schedule, or its shard's share of it.
 	Scheduled   int
 	Interrupted bool
+	// StrictStop marks a Strict run stopped at its first misbehaving engine.
+	StrictStop bool
 }
 
 // EngineStartError reports an engine that could not be started: the run cannot go on.
@@ -133,7 +135,7 @@ func (t *Tournament) Schedule() *Schedule { return t.schedule }
 // played again when the run resumes. The games are played by the tournament's Runner, this
 // machine's engines unless replaced.
 func (t *Tournament) Play(ctx context.Context) (*Outcome, error) {
-	log, existing, err := results.OpenLog(t.cfg.Out)
+	log, existing, err := results.OpenLogWith(t.cfg.Out, results.ReadOptions{SkipBad: t.cfg.SkipBadRecords})
 	if err != nil {
 		return nil, err
 	}
@@ -146,7 +148,8 @@ func (t *Tournament) Play(ctx context.Context) (*Outcome, error) {
 	for i := range existing {
 		r := &existing[i]
 		if r.Run != t.run {
-			return nil, &ConfigError{fmt.Sprintf("%s holds games of another run (%s, this configuration is %s): use another -out file, or the settings that run was started with", t.cfg.Out, r.Run, t.run)}
+			return nil, &ConfigError{fmt.Sprintf("%s holds games of another run (%s; this configuration is run %s): %s. Use another -out file, or the settings that run was started with",
+				t.cfg.Out, r.Run, t.run, t.cfg.differences(r))}
 		}
 		if r.Game < len(done) {
 			done[r.Game] = true
@@ -169,8 +172,21 @@ func (t *Tournament) Play(ctx context.Context) (*Outcome, error) {
 	con := &console{w: t.Console}
 	col.con = con
 	col.reported = out.Tally.CompletePairs()
+	for _, line := range log.Damage().Lines(true) {
+		con.printf("Warning: %s\n", line)
+	}
 	if len(existing) > 0 {
-		con.printf("Resuming run %s: %d of %d games already played (%s)\n", t.run, len(existing), out.Scheduled, t.cfg.Out)
+		played := 0
+		for i := range done {
+			if done[i] && t.Plays(i) {
+				played++
+			}
+		}
+		con.printf("Resuming run %s from %s: %d of the %d scheduled games already played, %d to play\n",
+			t.run, t.cfg.Out, played, out.Scheduled, out.Scheduled-played)
+		if extra := len(existing) - played; extra > 0 {
+			con.printf("(%d more games in the file lie beyond this schedule, as after fewer -rounds: they count in the tables)\n", extra)
+		}
 	}
 	existing = nil // counted: the records stay on disk only
 	if t.Progress && t.Console != nil {

@@ -189,7 +189,8 @@ func matchConfig(args []string, stderr io.Writer) (arbiter.Config, string, error
 		maxMoves       = fs.Int("maxmoves", 0, fmt.Sprintf("draw after this many moves of each side, opening included, as in fastchess (default %d; 0: no limit)", defaultMaxMoves))
 		interval       = fs.Int("ratinginterval", 0, "print the result block every N game pairs (0, the default: at the end only)")
 		event          = fs.String("event", "", "event name for the PGN")
-		strict         = fs.Bool("strict", false, "exit with code 5 when any engine misbehaves")
+		strict         = fs.Bool("strict", false, "stop at the first engine misbehaviour and exit with code 5")
+		skipBad        = fs.Bool("skip-bad", false, "resume past lines of the -out file that are not game records (they stay in the file; their games are played again)")
 		shard          = fs.String("shard", "", "play only the K-th of N shares of the game pairs (`K/N`), e.g. one per machine; merge the records with arbiter stats")
 		startTimeout   = fs.Float64("starttimeout", 0, "seconds an engine may take to start (its info banner and options) (default 10)")
 		commandTimeout = fs.Float64("commandtimeout", 0, "seconds an engine may take to answer any command but bestmove (default 10)")
@@ -353,6 +354,7 @@ func matchConfig(args []string, stderr io.Writer) (arbiter.Config, string, error
 		cfg.Seed = *seed
 	}
 	cfg.Strict = cfg.Strict || *strict
+	cfg.SkipBadRecords = *skipBad
 	if *shard != "" {
 		if s, err := arbiter.ParseShard(*shard); err != nil {
 			bad("-shard %s: want K/N, the K-th of N shares, such as 2/4", *shard)

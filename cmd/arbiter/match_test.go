@@ -159,3 +159,92 @@ func TestMoveLimit(t *testing.T) {
 		t.Errorf("the result block does not show the move limit:\n%s", output)
 	}
 }
+
+// TestResumeDamagedRecords: a records file with a corrupt line in the middle is refused with
+// its line number and the flag that goes on; with -skip-bad the run resumes, says what it
+// skipped and what it removed (a cut-short last line), and plays the missing games.
+func TestResumeDamagedRecords(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "games.jsonl")
+	args := append(fakeEngines("random", "a", "b"), "-each", "st=0.05", "fractional=true", "-rounds", "2")
+	recs, output, err := playMatchTo(t, out, args...)
+	if err != nil || len(recs) != 4 {
+		t.Fatalf("%d records, %v\n%s", len(recs), err, output)
+	}
+	data, _ := os.ReadFile(out)
+	lines := strings.SplitAfter(string(data), "\n")
+	os.WriteFile(out, []byte(lines[0]+"garbage\n"+lines[2]+lines[3]+`{"schema":1,"ga`), 0o644)
+
+	var stdout, stderr bytes.Buffer
+	err = run(context.Background(), append([]string{"match", "-out", out}, args...), &stdout, &stderr)
+	if code := exitCode(err, &stderr); code != exitUsage || !strings.Contains(stderr.String(), "games.jsonl:2:") || !strings.Contains(stderr.String(), "add -skip-bad") {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	stdout.Reset()
+	if err := run(context.Background(), append([]string{"match", "-out", out, "-skip-bad"}, args...), &stdout, &stderr); err != nil {
+		t.Fatalf("%v\n%s", err, stdout.String())
+	}
+	for _, want := range []string{"skipped 1 line(s)", "cut short", "removed it from the file", "3 of the 4 scheduled games already played, 1 to play"} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, stdout.String())
+		}
+	}
+	recs, _, err = results.ReadFileWith(out, results.ReadOptions{SkipBad: true})
+	if err != nil || len(recs) != 4 {
+		t.Errorf("after the resume: %d records, %v; want the 4 scheduled", len(recs), err)
+	}
+}
+
+// TestRecordsOfAnotherRun: a records file of another configuration is refused with exit code 2,
+// naming the settings that differ.
+func TestRecordsOfAnotherRun(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "games.jsonl")
+	engines := fakeEngines("random", "a", "b")
+	if recs, output, err := playMatchTo(t, out, append(engines, "-each", "st=0.05", "fractional=true")...); err != nil || len(recs) != 2 {
+		t.Fatalf("%d records, %v\n%s", len(recs), err, output)
+	}
+	var stdout, stderr bytes.Buffer
+	err := run(context.Background(), append([]string{"match", "-out", out, "-seed", "5", "-each", "st=0.1", "fractional=true"}, engines...), &stdout, &stderr)
+	if code := exitCode(err, &stderr); code != exitUsage {
+		t.Errorf("exit code %d, want %d", code, exitUsage)
+	}
+	for _, want := range []string{"holds games of another run", `engine "a" plays st=0.05 there, st=0.1 here`, "seed 0 there, 5 here"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
+		}
+	}
+}
+
+// TestStrictStopsAtFirstMisbehaviour: -strict ends the run at the first game an engine lost by
+// misbehaving, with exit code 5.
+func TestStrictStopsAtFirstMisbehaviour(t *testing.T) {
+	args := append(append(fakeEngineArgs("good", "random"), fakeEngineArgs("bad", "illegal@4")...),
+		"-each", "st=0.05", "fractional=true", "-rounds", "5", "-strict")
+	recs, output, err := playMatch(t, args...)
+	if code := exitCode(err, io.Discard); code != exitEngines {
+		t.Errorf("exit code %d, want %d", code, exitEngines)
+	}
+	if len(recs) >= 10 || !strings.Contains(output, "Strict: stopping at the first misbehaviour") {
+		t.Errorf("%d games recorded of 10:\n%s", len(recs), output)
+	}
+}
+
+// TestWarningsOnConsole: an engine's warnings (anomalies that decide nothing) were only in the
+// records; the console shows each engine's first one, once.
+func TestWarningsOnConsole(t *testing.T) {
+	args := append(append(fakeEngineArgs("good", "random"), fakeEngineArgs("sloppy", "wrong-state")...),
+		"-each", "st=0.05", "fractional=true", "-rounds", "2", "-openings", "plies=0")
+	recs, output, err := playMatch(t, args...)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, output)
+	}
+	warned := 0
+	for _, r := range recs {
+		warned += len(r.Warnings)
+	}
+	if warned < 2 {
+		t.Fatalf("%d warnings in the records: the scenario did not work\n%s", warned, output)
+	}
+	if n := strings.Count(output, "Warning: game"); n != 1 || !strings.Contains(output, "(sloppy)") {
+		t.Errorf("%d warning lines on the console, want 1 naming sloppy:\n%s", n, output)
+	}
+}

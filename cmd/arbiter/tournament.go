@@ -44,9 +44,13 @@ func playTournament(ctx context.Context, cfg arbiter.Config, configFile, resumeH
 		var se *arbiter.EngineStartError
 		var le *results.LockedError
 		var ce *arbiter.ConfigError
+		var line *results.LineError
 		switch {
 		case errors.As(err, &se):
 			return exitWith(exitEngines, "%v", err)
+		case errors.As(err, &line):
+			return usageError{fmt.Errorf("%s:%d: %v: the records file is damaged. To resume without that line, add -skip-bad (the line stays in the file, and its game, if it was one, is played again); arbiter stats -skip-bad %s reads the rest",
+				line.Path, line.Line, line.Err, line.Path)}
 		case errors.As(err, &le), errors.As(err, &ce):
 			return usageError{err}
 		}
