@@ -49,7 +49,7 @@ func WritePGN(w io.Writer, r *Record, opt PGNOptions) error {
 	if r.Detail != "" {
 		tag("TerminationDetails", r.Detail)
 	}
-	tag("Game", strconv.Itoa(r.Game))
+	tag("Game", strconv.Itoa(r.Game+1)) // numbered from 1, as on the console; the record's index is from 0
 	opening := OpeningMoves(r.Opening)
 	if len(opening) > 0 {
 		tag("Opening", r.Opening)

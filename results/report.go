@@ -27,6 +27,14 @@ type MatchInfo struct {
 type SPRTLine struct {
 	LLR, Lower, Upper float64
 	Elo0, Elo1        float64
+	// Pairs counts the game pairs LLR is computed from: those up to the decision, in schedule
+	// order, when the test decided (0: not said).
+	Pairs int
+	// AllPairs and AllLLR, when AllPairs differs from Pairs, are the pairs the block counts
+	// (games in flight at the decision finish after it) and the LLR over them, which is what
+	// arbiter stats -sprt computes from the records.
+	AllPairs int
+	AllLLR   float64
 }
 
 // WriteMatchBlock writes the result block engine authors know from fastchess: Elo and
@@ -73,7 +81,11 @@ func WriteMatchBlock(w io.Writer, p *PairingTally, info MatchInfo) {
 		} else if s.LLR < 0 && s.Lower != 0 {
 			pct = s.LLR / s.Lower
 		}
-		fmt.Fprintf(w, "LLR: %.2f (%.1f%%) (%.2f, %.2f) [%.2f, %.2f]\n", s.LLR, 100*pct, s.Lower, s.Upper, s.Elo0, s.Elo1)
+		fmt.Fprintf(w, "LLR: %.2f (%.1f%%) (%.2f, %.2f) [%.2f, %.2f]", s.LLR, 100*pct, s.Lower, s.Upper, s.Elo0, s.Elo1)
+		if s.Pairs > 0 && s.AllPairs != s.Pairs {
+			fmt.Fprintf(w, " at the decision, after %d pairs; %.2f over all %d pairs above", s.Pairs, s.AllLLR, s.AllPairs)
+		}
+		fmt.Fprintln(w)
 	}
 	fmt.Fprintln(w, rule)
 }

@@ -282,3 +282,16 @@ func TestFieldTableInfiniteEstimates(t *testing.T) {
 		}
 	}
 }
+
+// TestMatchBlockSPRTCounts: after an SPRT decided, games in flight still finish and are
+// counted; the LLR line says which pairs its LLR is from and gives the LLR over all pairs
+// shown (what arbiter stats -sprt computes), instead of a frozen LLR beside a later count.
+func TestMatchBlockSPRTCounts(t *testing.T) {
+	p := &PairingTally{First: "A", Second: "B", WDL: elo.WDL{Wins: 30, Draws: 20, Losses: 10}, Pairs: elo.PairCounts{WW: 10, WD: 5, DD: 5, WL: 5, LD: 5}}
+	var buf bytes.Buffer
+	WriteMatchBlock(&buf, p, MatchInfo{SPRT: &SPRTLine{LLR: 2.95, Lower: -2.94, Upper: 2.94, Elo1: 5, Pairs: 28, AllPairs: 30, AllLLR: 3.08}})
+	want := "LLR: 2.95 (100.3%) (-2.94, 2.94) [0.00, 5.00] at the decision, after 28 pairs; 3.08 over all 30 pairs above\n"
+	if !strings.Contains(buf.String(), want) {
+		t.Errorf("block:\n%s\nwant the line %q", buf.String(), want)
+	}
+}

@@ -25,10 +25,15 @@ func writeReport(w io.Writer, t *arbiter.Tournament, s arbiter.Standings, final,
 	case len(names) == 2:
 		info := results.MatchInfo{TimeControl: timeControls(cfg), GameType: cfg.GameType, Openings: openingsDescription(cfg.Openings),
 			MoveLimit: moveLimit(cfg.Adjudication)}
+		pairing := tally.Pairing(names[0], names[1])
 		if sprt != nil {
-			info.SPRT = &results.SPRTLine{LLR: sprt.LLR, Lower: sprt.Lower, Upper: sprt.Upper, Elo0: sprt.Test.Elo0, Elo1: sprt.Test.Elo1}
+			// After a decision the games in flight still finish and are counted: say which
+			// pairs the LLR is from, and give the LLR over all of them, as stats -sprt does.
+			all := pairing.Pairs.Pentanomial()
+			info.SPRT = &results.SPRTLine{LLR: sprt.LLR, Lower: sprt.Lower, Upper: sprt.Upper, Elo0: sprt.Test.Elo0, Elo1: sprt.Test.Elo1,
+				Pairs: sprt.Pairs, AllPairs: all.Pairs(), AllLLR: sprt.Test.LLR(all)}
 		}
-		results.WriteMatchBlock(w, tally.Pairing(names[0], names[1]), info)
+		results.WriteMatchBlock(w, pairing, info)
 	default:
 		fmt.Fprintf(w, "Results after %s (%s, %s, %s):\n", plural(tally.Games, "game"), timeControls(cfg), cfg.GameType, moveLimit(cfg.Adjudication))
 		results.WriteFieldTable(w, tally)
