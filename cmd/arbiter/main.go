@@ -12,6 +12,8 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+
+	"hivearbiter/arbiter"
 )
 
 func main() { os.Exit(runProcess(os.Args[1:])) }
@@ -40,6 +42,7 @@ var commands = []command{
 	{name: "check", summary: "check that an engine speaks UHP as the arbiter needs", run: runCheck},
 	{name: "stats", summary: "recompute every table from game records (several files merge)", run: runStats},
 	{name: "sprt-calc", summary: "compute an SPRT's LLR, bounds and Elo lines from counts", run: runSPRTCalc},
+	{name: "config", summary: "print an example configuration: arbiter config show match (or list)", run: runConfig},
 	{name: "perft", summary: "count the move tree of a position (checks and times the referee)", run: runPerft},
 	{name: "hivebot", summary: "run the bundled engine on stdin/stdout (as builtin=hivebot does)", hidden: true, run: runHivebot},
 }
@@ -53,6 +56,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	switch name {
 	case "-h", "-help", "--help", "help":
 		printUsage(stdout)
+		return nil
+	case "-version", "--version", "-v", "version":
+		fmt.Fprintf(stdout, "Hive Arbiter %s\n", arbiter.Version)
 		return nil
 	}
 	for _, c := range commands {
@@ -78,7 +84,7 @@ func printUsage(w io.Writer) {
 		}
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, `Run "arbiter <command> -h" for the flags of a command.`)
+	fmt.Fprintln(w, `Run "arbiter <command> -h" for the flags of a command, "arbiter -version" for the version.`)
 }
 
 // usageError marks a mistake in the command line or configuration (exit code 2).

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 
 	"hivearbiter/arbiter"
 	"hivearbiter/results"
@@ -28,6 +29,7 @@ func playTournament(ctx context.Context, cfg arbiter.Config, configFile, resumeH
 	if err := checkFiles(runFiles(cfg, configFile), cfg.TranscriptDir); err != nil {
 		return err
 	}
+	warnSetup(stdout, t)
 	t.Console = stdout
 	t.ResumeHint = resumeHint
 	t.Progress = isTerminal(stdout)
@@ -119,4 +121,30 @@ func isTerminal(w io.Writer) bool {
 	}
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// warnSetup says what in a valid configuration will likely spoil the run: more games at once
+// than cores (engines then share cores, and their clocks run while they wait), and game pairs
+// that share an opening (deterministic engines replay the same games).
+func warnSetup(w io.Writer, t *arbiter.Tournament) {
+	cfg := t.Config()
+	// Each game runs two engines, which think in turn: one core per game.
+	if n := runtime.NumCPU(); cfg.Concurrency > n {
+		fmt.Fprintf(w, "Warning: -concurrency %d is more than the %d cores here: engines will wait for a core while their clocks run\n", cfg.Concurrency, n)
+	}
+	s := t.Schedule()
+	seen := map[string]bool{}
+	pairs, repeats := 0, 0
+	for i := 0; i < s.Len(); i += s.PairGames() {
+		g := s.Game(i)
+		key := fmt.Sprintf("%d-%d-%s", min(g.White, g.Black), max(g.White, g.Black), g.Opening)
+		if seen[key] {
+			repeats++
+		}
+		seen[key] = true
+		pairs++
+	}
+	if repeats > 0 {
+		fmt.Fprintf(w, "Warning: %d of %d game pairs repeat an opening of the same engines: deterministic engines will replay the same games (more -openings plies=, or a larger file=, vary them)\n", repeats, pairs)
+	}
 }

@@ -1,0 +1,43 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"hivearbiter/configs"
+)
+
+const configUsage = `config list | config show NAME
+
+Prints the example configurations built into the arbiter (the files of configs/ in its source),
+so that one can be copied after "go install": arbiter config show match > my-match.toml`
+
+func runConfig(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("config", configUsage, stderr)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	names := configs.Examples()
+	switch {
+	case fs.NArg() == 1 && fs.Arg(0) == "list":
+		for _, n := range names {
+			fmt.Fprintln(stdout, strings.TrimSuffix(n, ".toml"))
+		}
+		return nil
+	case fs.NArg() == 2 && fs.Arg(0) == "show":
+		name := fs.Arg(1)
+		if !strings.HasSuffix(name, ".toml") {
+			name += ".toml"
+		}
+		data, err := configs.Example(name)
+		if err != nil {
+			return usageError{fmt.Errorf("config show %s: no such example (have %s)", fs.Arg(1), strings.ReplaceAll(strings.Join(names, ", "), ".toml", ""))}
+		}
+		_, err = stdout.Write(data)
+		return err
+	}
+	return usageError{errors.New("config: want \"config list\" or \"config show NAME\" (see arbiter config -h)")}
+}
