@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
+	"strings"
 
 	"hivearbiter/elo"
 	"hivearbiter/results"
@@ -21,6 +24,7 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	rest, groups := splitMultiWord(args)
 	fs := newFlagSet("stats", statsUsage, stderr)
 	jsonOut := fs.String("json", "", "also write a JSON summary to this `file`")
+	mergeNames := fs.Bool("merge-names", false, "count an engine that plays under several time controls as one player (they are kept apart by default)")
 	skipBad := fs.Bool("skip-bad", false, "pass over lines of a records file that are not game records (each file's count is printed)")
 	fs.Func("sprt", "SPRT of the first engine: elo0=E elo1=E alpha=A beta=B model=normalized|logistic", func(string) error { return nil })
 	if err := parseFlags(fs, rest); err != nil {
@@ -55,8 +59,21 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(recs) == 0 {
 		return fmt.Errorf("no game records in %v", fs.Args())
 	}
+	warnings := warningCounts(recs) // by the engines' own names
+	if !*mergeNames {
+		for _, line := range separateTimeControls(recs) {
+			fmt.Fprintln(stdout, "Warning:", line)
+		}
+	}
 	tally := results.NewTally(recs, nil)
 	fmt.Fprintf(stdout, "%d games from %d file(s)\n", len(recs), fs.NArg())
+	if len(tally.Runs) > 1 {
+		fmt.Fprintf(stdout, "Warning: the records come from %d different runs (%s), merged into one table: the shards and resumes of one run share its id, other runs may differ in any setting\n",
+			len(tally.Runs), strings.Join(tally.Runs, ", "))
+	}
+	if warnings != "" {
+		fmt.Fprintln(stdout, warnings)
+	}
 	var sprtSummary *results.SPRTSummary
 	if len(tally.Players) == 2 {
 		first, second := tally.Players[0].Name, tally.Players[1].Name
@@ -128,4 +145,55 @@ func writeSummaryFile(path string, s *results.Summary) error {
 		return err
 	}
 	return os.Rename(tmp, path)
+}
+
+// separateTimeControls renames the players of engines that play under more than one time
+// control to "NAME [TC]", so that they are rated apart, and says so.
+func separateTimeControls(recs []results.Record) []string {
+	times := map[string]map[string]bool{}
+	for _, r := range recs {
+		for _, p := range []results.Player{r.White, r.Black} {
+			if times[p.Name] == nil {
+				times[p.Name] = map[string]bool{}
+			}
+			times[p.Name][p.Time] = true
+		}
+	}
+	var lines []string
+	for _, name := range slices.Sorted(maps.Keys(times)) {
+		if tcs := times[name]; len(tcs) > 1 {
+			lines = append(lines, fmt.Sprintf("engine %s plays under %d time controls (%s): rated apart as \"%s [TC]\"; -merge-names rates it as one player",
+				name, len(tcs), strings.Join(slices.Sorted(maps.Keys(tcs)), ", "), name))
+		}
+	}
+	for i := range recs {
+		for _, p := range []*results.Player{&recs[i].White, &recs[i].Black} {
+			if len(times[p.Name]) > 1 {
+				p.Name = fmt.Sprintf("%s [%s]", p.Name, p.Time)
+			}
+		}
+	}
+	return lines
+}
+
+// warningCounts counts each engine's warnings (anomalies that decided nothing), "" if none.
+func warningCounts(recs []results.Record) string {
+	counts := map[string]int{}
+	for _, r := range recs {
+		for _, w := range r.Warnings {
+			for _, name := range []string{r.White.Name, r.Black.Name} {
+				if strings.Contains(w, "("+name+")") {
+					counts[name]++
+				}
+			}
+		}
+	}
+	if len(counts) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, name := range slices.Sorted(maps.Keys(counts)) {
+		parts = append(parts, fmt.Sprintf("%s %d", name, counts[name]))
+	}
+	return "Warnings in the records (anomalies that decided no game): " + strings.Join(parts, ", ")
 }

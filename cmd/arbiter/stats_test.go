@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -42,5 +43,34 @@ func TestStatsDamagedRecords(t *testing.T) {
 	}
 	if after, _ := os.ReadFile(damaged); string(after) != content {
 		t.Error("stats changed the records file")
+	}
+}
+
+// TestStatsKeepsUnrelatedApart: stats warns when files of different runs are merged, keeps an
+// engine that played under two time controls apart (unless -merge-names), and counts warnings.
+func TestStatsKeepsUnrelatedApart(t *testing.T) {
+	dir := t.TempDir()
+	fast, slow := filepath.Join(dir, "fast.jsonl"), filepath.Join(dir, "slow.jsonl")
+	engines := append(fakeEngineArgs("a", "random"), fakeEngineArgs("b", "wrong-state")...)
+	for _, f := range []struct{ path, st string }{{fast, "st=0.05"}, {slow, "st=0.1"}} {
+		if _, output, err := playMatchTo(t, f.path, append(slices.Clone(engines), "-each", f.st, "fractional=true", "-openings", "plies=0")...); err != nil {
+			t.Fatalf("%v\n%s", err, output)
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	if err := run(context.Background(), []string{"stats", fast, slow}, &stdout, &stderr); err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	for _, want := range []string{"come from 2 different runs", "engine a plays under 2 time controls (st=0.05, st=0.1)", "a [st=0.05]", "Warnings in the records (anomalies that decided no game): b 4", "b [st=0.1] "} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("stats output lacks %q:\n%s", want, stdout.String())
+		}
+	}
+	stdout.Reset()
+	if err := run(context.Background(), []string{"stats", "-merge-names", fast, slow}, &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(stdout.String(), "[st=") {
+		t.Errorf("-merge-names kept the players apart:\n%s", stdout.String())
 	}
 }
