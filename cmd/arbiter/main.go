@@ -106,14 +106,27 @@ func newFlagSet(name, usage string, stderr io.Writer) *flag.FlagSet {
 }
 
 // parseFlags parses a subcommand's flags; -h prints usage and ends the command successfully.
+// A mistake gets one sentence that names the flag and where the help is, not the whole help
+// text, which would bury it.
 func parseFlags(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return errHelpShown
-		}
-		return usageError{err}
+	out := fs.Output()
+	fs.SetOutput(io.Discard)
+	err := fs.Parse(args)
+	fs.SetOutput(out)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, flag.ErrHelp):
+		fs.Usage()
+		return errHelpShown
 	}
-	return nil
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
+		msg = "unknown flag " + name
+	} else if name, ok := strings.CutPrefix(msg, "flag needs an argument: "); ok {
+		msg = name + " needs a value"
+	}
+	return usageError{fmt.Errorf("%s (arbiter %s -h lists the flags)", msg, fs.Name())}
 }
 
 // errHelpShown ends a command after its -h text was printed.

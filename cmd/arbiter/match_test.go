@@ -223,7 +223,7 @@ func TestStrictStopsAtFirstMisbehaviour(t *testing.T) {
 	if code := exitCode(err, io.Discard); code != exitEngines {
 		t.Errorf("exit code %d, want %d", code, exitEngines)
 	}
-	if len(recs) >= 10 || !strings.Contains(output, "Strict: stopping at the first misbehaviour") {
+	if len(recs) >= 10 || !strings.Contains(output, "Strict: stopping at the first misbehaviour") || strings.Contains(output, "Finished match") {
 		t.Errorf("%d games recorded of 10:\n%s", len(recs), output)
 	}
 }

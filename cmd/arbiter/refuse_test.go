@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"hivearbiter/results"
 )
@@ -119,5 +120,19 @@ func TestSecondWriterRefused(t *testing.T) {
 	}
 	if info, err := os.Stat(out); err != nil || info.Size() != 0 {
 		t.Errorf("the first run's file was written to: %v %v", info, err)
+	}
+}
+
+// TestFlagMistakes: a mistyped flag gets one sentence naming it, not the whole help text; a
+// flag spelled as its TOML key is understood.
+func TestFlagMistakes(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	code := exitCode(run(context.Background(), []string{"match", "-rouns", "3"}, &stdout, &stderr), &stderr)
+	if code != exitUsage || stderr.String() != "arbiter: unknown flag -rouns (arbiter match -h lists the flags)\n" {
+		t.Errorf("exit %d, stderr %q", code, stderr.String())
+	}
+	cfg, _, err := matchConfig(append(fakeEngines("random", "a", "b"), "-each", "st=1", "-max_plies", "30", "-json_out=x.json", "-start_timeout", "20"), &stderr)
+	if err != nil || cfg.Adjudication.MaxPlies != 30 || cfg.JSONOut != "x.json" || cfg.StartTimeout != 20*time.Second {
+		t.Errorf("TOML spellings: %v, %d plies, json %q, start timeout %v", err, cfg.Adjudication.MaxPlies, cfg.JSONOut, cfg.StartTimeout)
 	}
 }

@@ -49,8 +49,12 @@ func writeReport(w io.Writer, t *arbiter.Tournament, s arbiter.Standings, final,
 	if err := results.WriteFaults(w, tally); err != nil {
 		fmt.Fprintf(w, "faults table: %v\n", err)
 	}
-	if stopped {
+	switch {
+	case stopped:
 		fmt.Fprintf(w, "Stopped %s: %s recorded in %s\n", cfg.Format, plural(tally.Games, "game"), cfg.Out)
+		return
+	case cfg.Strict && countFaults(tally) > 0:
+		fmt.Fprintf(w, "Stopped %s at the first misbehaviour (-strict): %s recorded in %s\n", cfg.Format, plural(tally.Games, "game"), cfg.Out)
 		return
 	}
 	if sprt != nil {
