@@ -264,9 +264,9 @@ func (t *Tournament) openPGN(existing []results.Record) (*os.File, error) {
 	if t.cfg.PGNOut == "" {
 		return nil, nil
 	}
-	f, err := os.Create(t.cfg.PGNOut)
+	f, err := results.CreateLocked(t.cfg.PGNOut)
 	if err != nil {
-		return nil, fmt.Errorf("arbiter: %w", err)
+		return nil, err
 	}
 	for i := range existing {
 		if err := results.WritePGN(f, &existing[i], results.PGNOptions{Event: t.cfg.Event}); err != nil {

@@ -32,7 +32,7 @@ func (e *LineError) Unwrap() error { return e.Err }
 type LockedError struct{ Path string }
 
 func (e *LockedError) Error() string {
-	return fmt.Sprintf("results: %s is being written by another run of the arbiter: wait for it to end, or give this run another records file (-out)", e.Path)
+	return fmt.Sprintf("results: %s is being written by another run of the arbiter: wait for it to end, or give this run a file of its own", e.Path)
 }
 
 var errLocked = errors.New("locked")
@@ -290,4 +290,26 @@ func ReadFilesWith(opts ReadOptions, paths ...string) ([]Record, []Damage, error
 func sameGame(a, b *Record) bool {
 	return a.Result == b.Result && a.Reason == b.Reason && a.GameString == b.GameString &&
 		a.White.Name == b.White.Name && a.Black.Name == b.Black.Name
+}
+
+// CreateLocked creates or truncates the file at path, as os.Create does, after taking the same
+// lock as OpenLog: a second run writing the same file (a PGN, say) gets a *LockedError, and
+// the first run's file is not truncated under it.
+func CreateLocked(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("results: %w", err)
+	}
+	if err := lockFile(f); err != nil {
+		f.Close()
+		if errors.Is(err, errLocked) {
+			return nil, &LockedError{Path: path}
+		}
+		return nil, fmt.Errorf("results: locking %s: %w", path, err)
+	}
+	if err := f.Truncate(0); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("results: %w", err)
+	}
+	return f, nil
 }

@@ -216,3 +216,23 @@ func TestLogSaysWhatItRepaired(t *testing.T) {
 		t.Errorf("file after repair: %q", after)
 	}
 }
+
+// TestCreateLockedRefusesSecondWriter: two runs writing one PGN file would interleave games; the
+// second is refused before it truncates the first one's file.
+func TestCreateLockedRefusesSecondWriter(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "games.pgn")
+	first, err := CreateLocked(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer first.Close()
+	first.WriteString("[GameType \"Base\"]\n")
+	_, err = CreateLocked(path)
+	var le *LockedError
+	if !errors.As(err, &le) {
+		t.Fatalf("second writer: %v, want a LockedError", err)
+	}
+	if data, _ := os.ReadFile(path); len(data) == 0 {
+		t.Error("the second writer truncated the first one's file")
+	}
+}
