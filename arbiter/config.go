@@ -6,7 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -319,11 +322,81 @@ func (c *Config) Fingerprint() (string, error) {
 	return hex.EncodeToString(sum[:6]), nil
 }
 
-// differences names what the records' run and this configuration disagree on, as far as a
-// record says (engines, time controls, game type, seed): the words for a user told that a
-// records file belongs to another run.
+// RunSettings are the settings that decide which games a run plays (those its fingerprint
+// covers), as a user names them: written into every record, so that a records file of another
+// run can be told apart by what differs.
+func (c *Config) RunSettings() map[string]string {
+	m := map[string]string{
+		"-format":      string(c.Format),
+		"-games":       strconv.Itoa(c.GamesPerPairing),
+		"-gametype":    c.GameType,
+		"-seed":        strconv.FormatInt(c.Seed, 10),
+		"-repetitions": strconv.Itoa(c.Adjudication.Repetitions),
+		"-maxplies":    strconv.Itoa(c.Adjudication.MaxPlies),
+		"-openings":    c.Openings.describe(),
+	}
+	if c.Format == Gauntlet {
+		m["-seeds"] = strconv.Itoa(c.Seeds)
+	}
+	for _, e := range c.Engines {
+		parts := []string{e.ProtocolName(), e.Time.String(), "margin=" + strconv.FormatFloat(e.Margin.Seconds(), 'g', -1, 64)}
+		for _, o := range e.Options {
+			parts = append(parts, "option."+o.Name+"="+o.Value)
+		}
+		for _, k := range slices.Sorted(maps.Keys(e.Settings)) {
+			parts = append(parts, k+"="+e.Settings[k])
+		}
+		m["engine "+e.Name] = strings.Join(parts, " ")
+	}
+	return m
+}
+
+// describe names the openings' source as the -openings words that give it.
+func (o Openings) describe() string {
+	var words []string
+	switch {
+	case o.File != "":
+		words = append(words, "file="+filepath.Base(o.File))
+	case o.RandomPlies > 0:
+		words = append(words, fmt.Sprintf("plies=%d", o.RandomPlies))
+	default:
+		words = append(words, "plies=0")
+	}
+	if o.Order != "" {
+		words = append(words, "order="+o.Order)
+	}
+	if o.Start > 0 {
+		words = append(words, fmt.Sprintf("start=%d", o.Start))
+	}
+	return strings.Join(words, " ")
+}
+
+// differences names what the records' run and this configuration disagree on: every run
+// setting when the record holds them, else what a record says (engines, time controls, game
+// type, seed). It is what a user told that a records file belongs to another run needs.
 func (c *Config) differences(r *results.Record) string {
 	var diffs []string
+	if r.Settings != nil {
+		mine := c.RunSettings()
+		for _, k := range slices.Sorted(maps.Keys(mine)) {
+			theirs, ok := r.Settings[k]
+			switch {
+			case !ok:
+				diffs = append(diffs, fmt.Sprintf("%s: not in that run, %s here", k, mine[k]))
+			case theirs != mine[k]:
+				diffs = append(diffs, fmt.Sprintf("%s: %s there, %s here", k, theirs, mine[k]))
+			}
+		}
+		for _, k := range slices.Sorted(maps.Keys(r.Settings)) {
+			if _, ok := mine[k]; !ok {
+				diffs = append(diffs, fmt.Sprintf("%s: %s there, not in this run", k, r.Settings[k]))
+			}
+		}
+		if len(diffs) > 0 {
+			return "they differ in " + strings.Join(diffs, "; ")
+		}
+		return "the settings agree, so the openings file's content must differ"
+	}
 	times := map[string]string{}
 	for _, e := range c.Engines {
 		times[e.Name] = e.Time.String()
@@ -344,7 +417,7 @@ func (c *Config) differences(r *results.Record) string {
 		diffs = append(diffs, fmt.Sprintf("seed %d there, %d here", r.Seed, c.Seed))
 	}
 	if len(diffs) == 0 {
-		return "the records agree on engines, time controls, game type and seed, so the difference is in settings they do not hold: format, openings, adjudication (-maxmoves, -repetitions), engine options or margins"
+		return "the records (of an older arbiter) agree on engines, time controls, game type and seed, so the difference is in settings they do not hold: format, openings, adjudication (-maxmoves, -repetitions), engine options or margins"
 	}
-	return strings.Join(diffs, "; ")
+	return "they differ in " + strings.Join(diffs, "; ")
 }

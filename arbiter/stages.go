@@ -320,6 +320,9 @@ func (c *collector) collect(r *results.Record) error {
 	if r.Run != c.t.run {
 		return fmt.Errorf("arbiter: a game of another run (%s) reached the collector of run %s", r.Run, c.t.run)
 	}
+	if r.Settings == nil {
+		r.Settings = c.t.cfg.RunSettings()
+	}
 	if err := c.log.Append(r); err != nil {
 		return err
 	}

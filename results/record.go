@@ -86,6 +86,10 @@ type Record struct {
 	Finished   time.Time `json:"finished"`
 	Arbiter    string    `json:"arbiter"` // arbiter version
 	Seed       int64     `json:"seed"`
+	// Settings are the run's settings that decide its games, by the flag that sets them
+	// (e.g. "-maxplies": "400", "engine dev": "uhp st=1 margin=200ms"), so that a records file
+	// of another run can be told apart by what differs. Absent in records of older arbiters.
+	Settings map[string]string `json:"settings,omitempty"`
 }
 
 // WhiteScore is the result from White's point of view: 1, 0.5 or 0.

@@ -207,7 +207,7 @@ func TestRecordsOfAnotherRun(t *testing.T) {
 	if code := exitCode(err, &stderr); code != exitUsage {
 		t.Errorf("exit code %d, want %d", code, exitUsage)
 	}
-	for _, want := range []string{"holds games of another run", `engine "a" plays st=0.05 there, st=0.1 here`, "seed 0 there, 5 here"} {
+	for _, want := range []string{"holds games of another run", "engine a: uhp st=0.05 margin=0.2 fractional=true there, uhp st=0.1 margin=0.2 fractional=true here", "-seed: 0 there, 5 here"} {
 		if !strings.Contains(stderr.String(), want) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
 		}
