@@ -131,8 +131,13 @@ func TestFlagMistakes(t *testing.T) {
 	if code != exitUsage || stderr.String() != "arbiter: unknown flag -rouns (arbiter match -h lists the flags)\n" {
 		t.Errorf("exit %d, stderr %q", code, stderr.String())
 	}
-	cfg, _, err := matchConfig(append(fakeEngines("random", "a", "b"), "-each", "st=1", "-max_plies", "30", "-json_out=x.json", "-start_timeout", "20"), &stderr)
+	cfg, _, err := matchConfig(append(fakeEngines("random", "a", "b"), "-each", "st=1", "-max_plies", "30", "-json_out=x.json", "-start_timeout", "20",
+		"-pgnout", "file=x.pgn", "-repeat"), &stderr)
 	if err != nil || cfg.Adjudication.MaxPlies != 30 || cfg.JSONOut != "x.json" || cfg.StartTimeout != 20*time.Second {
 		t.Errorf("TOML spellings: %v, %d plies, json %q, start timeout %v", err, cfg.Adjudication.MaxPlies, cfg.JSONOut, cfg.StartTimeout)
+	}
+	// fastchess's spellings: -pgnout file=NAME, and -repeat for -games 2.
+	if cfg.PGNOut != "x.pgn" || cfg.GamesPerPairing != 2 {
+		t.Errorf("-pgnout file=x.pgn gave %q, -repeat gave %d games per pairing", cfg.PGNOut, cfg.GamesPerPairing)
 	}
 }
