@@ -53,7 +53,12 @@ type Estimate struct {
 	// Elo is the logistic Elo difference, EloFromScore(Score).
 	Elo float64
 	// ErrorMargin is half the width of the 95% confidence interval for Elo, the "±" figure.
+	// When Unbounded, the interval reaches a score of 0 or 1 and ErrorMargin is a clamped
+	// stand-in.
 	ErrorMargin float64
+	// Unbounded reports that the 95% interval of the score reaches 0 or 1, where Elo is
+	// infinite: too few games for a finite Elo interval (fastchess prints nan there).
+	Unbounded bool
 	// LOS is the likelihood of superiority, the probability in [0, 1] that the first engine
 	// is the stronger.
 	LOS float64
@@ -103,6 +108,9 @@ func (e Estimate) EloDefined() bool {
 // MarginDefined reports whether the error margins are defined: only with spread.
 func (e Estimate) MarginDefined() bool { return e.Degeneracy == Regular }
 
+// EloMarginFinite reports whether ErrorMargin is a finite estimate: defined, and not Unbounded.
+func (e Estimate) EloMarginFinite() bool { return e.MarginDefined() && !e.Unbounded }
+
 // NormalizedEloInfinity returns +1 or -1 when the normalized Elo is infinite, else 0.
 func (e Estimate) NormalizedEloInfinity() int {
 	switch {
@@ -148,6 +156,7 @@ func CutechessEstimate(c WDL) Estimate {
 	}
 	zc := math.Sqrt2 * winitzkiErfInv(2*0.975-1)
 	e.ErrorMargin = (clampedElo(e.Score+zc*e.StdErr) - clampedElo(e.Score-zc*e.StdErr)) / 2
+	e.Unbounded = e.StdErr > 0 && (e.Score+zc*e.StdErr >= 1 || e.Score-zc*e.StdErr <= 0)
 	e.LOS = 0.5
 	if decisive := c.Wins + c.Losses; decisive > 0 {
 		e.LOS = 0.5 + 0.5*math.Erf(float64(c.Wins-c.Losses)/math.Sqrt(2*float64(decisive)))
@@ -169,6 +178,7 @@ func OpenBenchEstimate(p Pentanomial) Estimate {
 	up := clampedElo(e.Score+t*e.StdErr) - e.Elo
 	down := e.Elo - clampedElo(e.Score-t*e.StdErr)
 	e.ErrorMargin = max(up, down)
+	e.Unbounded = e.StdErr > 0 && (e.Score+t*e.StdErr >= 1 || e.Score-t*e.StdErr <= 0)
 	return e
 }
 
@@ -228,6 +238,7 @@ func estimate(scores, counts []float64, gamesPerUnit float64) Estimate {
 		ErrorMargin:           (clampedElo(s+z95*se) - clampedElo(s-z95*se)) / 2,
 		LOS:                   normalCDFRatio(s-0.5, se),
 		NormalizedErrorMargin: z95 * eloPerNatural / math.Sqrt(gamesPerUnit*n),
+		Unbounded:             se > 0 && (s+z95*se >= 1 || s-z95*se <= 0),
 	}
 	switch {
 	case v > 0:

@@ -298,3 +298,23 @@ func TestStudentTQuantile(t *testing.T) {
 	}
 	near(t, "z", -math.Sqrt2*math.Erfcinv(2*0.975), z95, 1e-12)
 }
+
+// TestEstimateUnbounded: with few results the 95% interval of the score can pass 0 or 1, where
+// Elo is infinite; the clamped ErrorMargin must then be flagged, not taken for an estimate.
+func TestEstimateUnbounded(t *testing.T) {
+	tests := []struct {
+		name      string
+		penta     Pentanomial
+		unbounded bool
+	}{
+		{"two pairs", Pentanomial{2: 1, 4: 1}, true},
+		{"reference vector P3", Pentanomial{5, 40, 90, 50, 8}, false},
+		{"no spread", Pentanomial{4: 5}, false},
+	}
+	for _, tt := range tests {
+		e := PentanomialEstimate(tt.penta)
+		if e.Unbounded != tt.unbounded || e.EloMarginFinite() != (tt.unbounded == false && e.Degeneracy == Regular) {
+			t.Errorf("%s: Unbounded = %v, EloMarginFinite = %v; want Unbounded %v", tt.name, e.Unbounded, e.EloMarginFinite(), tt.unbounded)
+		}
+	}
+}

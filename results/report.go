@@ -97,6 +97,9 @@ func WriteMatchBlock(w io.Writer, p *PairingTally, info MatchInfo) {
 func EloLine(est elo.Estimate, games int) string {
 	switch est.Degeneracy {
 	case elo.Regular:
+		if est.Unbounded {
+			return fmt.Sprintf("Elo: %.2f +/- inf, nElo: %.2f +/- %.2f (too few games for a finite Elo interval)", est.Elo, est.NormalizedElo, est.NormalizedErrorMargin)
+		}
 		return fmt.Sprintf("Elo: %.2f +/- %.2f, nElo: %.2f +/- %.2f", est.Elo, est.ErrorMargin, est.NormalizedElo, est.NormalizedErrorMargin)
 	case elo.NoResults:
 		return "Elo: undefined, nElo: undefined (no games)"
@@ -142,6 +145,13 @@ func tableNormalized(est elo.Estimate) string {
 		return t
 	}
 	return "-"
+}
+
+func eloMarginText(est elo.Estimate) string {
+	if est.MarginDefined() && est.Unbounded {
+		return "inf"
+	}
+	return marginText(est, est.ErrorMargin)
 }
 
 func marginText(est elo.Estimate, margin float64) string {
@@ -204,7 +214,7 @@ func WriteFieldTable(w io.Writer, t *Tally) error {
 			ptnmlText = fmt.Sprintf("[%d, %d, %d, %d, %d]", ptnml[0], ptnml[1], ptnml[2], ptnml[3], ptnml[4])
 		}
 		if err := table.Append(fmt.Sprint(i+1), p.Name,
-			eloText(est), marginText(est, est.ErrorMargin), tableNormalized(est), marginText(est, est.NormalizedErrorMargin),
+			eloText(est), eloMarginText(est), tableNormalized(est), marginText(est, est.NormalizedErrorMargin),
 			fmt.Sprint(p.WDL.Games()), fmt.Sprintf("%.1f%%", 100*p.WDL.Score()),
 			fmt.Sprintf("%.1f%%", 100*p.WDL.DrawRatio()), ptnmlText); err != nil {
 			return err

@@ -122,8 +122,12 @@ func TestMatchBlockWithoutSpread(t *testing.T) {
 			"Elo: -inf, nElo: -inf (all 3 games lost: no error bar without spread)"},
 		{"every pair split", PairingTally{WDL: elo.WDL{Wins: 3, Losses: 3}, Pairs: elo.PairCounts{WL: 3}},
 			"Elo: 0.00, nElo: undefined (every result alike: no error bar without spread)"},
-		{"spread", PairingTally{WDL: elo.WDL{Wins: 3, Losses: 1}, Pairs: elo.PairCounts{WL: 1, WW: 1}},
-			"Elo: 190.85 +/- 633.86, nElo: 245.67 +/- 340.48"},
+		// Two pairs: the 95% interval of the score passes 1, where Elo is infinite. The clamped
+		// figure (633.86) was printed as if it were an estimate.
+		{"too few games", PairingTally{WDL: elo.WDL{Wins: 3, Losses: 1}, Pairs: elo.PairCounts{WL: 1, WW: 1}},
+			"Elo: 190.85 +/- inf, nElo: 245.67 +/- 340.48 (too few games for a finite Elo interval)"},
+		{"spread", PairingTally{WDL: elo.WDL{Wins: 30, Losses: 10, Draws: 20}, Pairs: elo.PairCounts{WW: 10, WD: 5, DD: 5, WL: 5, LD: 5}},
+			"Elo: 120.41 +/- 79.10, nElo: 148.15 +/- 87.91"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

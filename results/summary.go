@@ -50,11 +50,12 @@ type PairingSummary struct {
 	// (every game or pair scored alike: Elo is a number, nElo and the errors are not) or
 	// "no-results".
 	Estimate              string   `json:"estimate"`
-	Elo                   *float64 `json:"elo"`                    // null when infinite or undefined
-	EloError              *float64 `json:"elo_error"`              // null without spread
-	NormalizedElo         *float64 `json:"nelo"`                   // null when infinite or undefined
-	NormalizedEloError    *float64 `json:"nelo_error"`             // null without spread
-	EloInfinity           int      `json:"elo_infinity,omitempty"` // +1 or -1 when Elo is +/-infinity
+	Elo                   *float64 `json:"elo"`                           // null when infinite or undefined
+	EloError              *float64 `json:"elo_error"`                     // null without spread, or when unbounded
+	EloErrorUnbounded     bool     `json:"elo_error_unbounded,omitempty"` // too few games: the 95% interval reaches infinity
+	NormalizedElo         *float64 `json:"nelo"`                          // null when infinite or undefined
+	NormalizedEloError    *float64 `json:"nelo_error"`                    // null without spread
+	EloInfinity           int      `json:"elo_infinity,omitempty"`        // +1 or -1 when Elo is +/-infinity
 	LOS                   float64  `json:"los"`
 	DrawRatio             float64  `json:"draw_ratio"`
 	PairsRatio            *float64 `json:"pairs_ratio"` // null when infinite
@@ -113,7 +114,7 @@ func NewSummary(status string, t *Tally, sprt *SPRTSummary) *Summary {
 		s.Pairings = append(s.Pairings, PairingSummary{
 			First: p.First, Second: p.Second, Games: p.WDL.Games(), Wins: p.WDL.Wins, Draws: p.WDL.Draws, Losses: p.WDL.Losses,
 			Pentanomial: ptnml, Unpaired: p.Unpaired, Estimate: est.Degeneracy.String(),
-			Elo: defined(est.EloDefined(), est.Elo), EloError: defined(est.MarginDefined(), est.ErrorMargin),
+			Elo: defined(est.EloDefined(), est.Elo), EloError: defined(est.EloMarginFinite(), est.ErrorMargin), EloErrorUnbounded: est.MarginDefined() && est.Unbounded,
 			NormalizedElo: defined(est.NormalizedEloDefined(), est.NormalizedElo), NormalizedEloError: defined(est.MarginDefined(), est.NormalizedErrorMargin),
 			EloInfinity: eloInfinity(est), LOS: round(est.LOS), DrawRatio: round(drawRatio), PairsRatio: pairsRatio, StatisticsPentanomial: paired,
 		})
