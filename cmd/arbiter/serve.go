@@ -133,10 +133,21 @@ func serveConfig(args []string, stderr io.Writer) (serve.SessionConfig, error) {
 	}
 	cfg.Engines = [2]arbiter.EngineConfig{engines[0], engines[1]}
 	overrideString(&cfg.Out, *out)
-	overrideString(&cfg.PGNOut, *pgnOut)
+	if *pgnOut != "" {
+		name, err := pgnFileValue(*pgnOut)
+		if err != nil {
+			return cfg, err
+		}
+		cfg.PGNOut = name
+	}
 	overrideString(&cfg.TranscriptDir, *transcripts)
 	overrideString(&cfg.GameType, *gameType)
 	overrideString(&cfg.Event, *event)
 	cfg.RemoteSide = serve.RemoteSide(*remoteSide)
+	// As in match: every output is checked before an engine starts, and none may be another.
+	files := []namedFile{{"-out", cfg.Out, true}, {"-pgnout", cfg.PGNOut, true}, {"-config", *configFile, false}}
+	if err := checkFiles(files, cfg.TranscriptDir); err != nil {
+		return cfg, err
+	}
 	return cfg, nil
 }

@@ -315,6 +315,8 @@ func TestServeCommandLine(t *testing.T) {
 		{[]string{"-engine", "builtin=hivebot", "-engine", "builtin=hivebot", "-each", "tc=fast"}, `"fast"`},
 		{[]string{"-each", "st=1"}, "-each needs engines"},
 		{[]string{"-engine", "builtin=hivebot", "-engine", "builtin=hivebot", "extra"}, `unexpected argument "extra"`},
+		{[]string{"-engine", "builtin=hivebot", "-engine", "builtin=hivebot", "-pgnout", filepath.Join(dir, "none.jsonl")}, "-out and -pgnout name the same file"},
+		{[]string{"-engine", "builtin=hivebot", "-engine", "builtin=hivebot", "-pgnout", filepath.Join(dir, "nope", "x.pgn")}, "does not exist"},
 	}
 	for _, tc := range tests {
 		var stdout, stderr bytes.Buffer
