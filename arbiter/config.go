@@ -332,7 +332,7 @@ func (c *Config) RunSettings() map[string]string {
 		"-gametype":    c.GameType,
 		"-seed":        strconv.FormatInt(c.Seed, 10),
 		"-repetitions": strconv.Itoa(c.Adjudication.Repetitions),
-		"-maxplies":    strconv.Itoa(c.Adjudication.MaxPlies),
+		"move limit":   moveLimitText(c.Adjudication.MaxPlies),
 		"-openings":    c.Openings.describe(),
 	}
 	if c.Format == Gauntlet {
@@ -349,6 +349,17 @@ func (c *Config) RunSettings() map[string]string {
 		m["engine "+e.Name] = strings.Join(parts, " ")
 	}
 	return m
+}
+
+// moveLimitText says a move limit as -maxmoves (moves of each side) gives it, or in plies.
+func moveLimitText(plies int) string {
+	switch {
+	case plies == 0:
+		return "none"
+	case plies%2 == 0:
+		return fmt.Sprintf("%d moves (-maxmoves)", plies/2)
+	}
+	return fmt.Sprintf("%d plies (-maxplies)", plies)
 }
 
 // describe names the openings' source as the -openings words that give it.
