@@ -23,6 +23,18 @@ func main() { os.Exit(runProcess(os.Args[1:])) }
 func runProcess(args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		select {
+		case <-ctx.Done():
+			// Stopping takes a moment (engines are asked to exit); a second signal, with the
+			// default handling restored, ends the process at once. Finished games are on disk.
+			stop()
+			fmt.Fprintln(os.Stderr, "arbiter: stopping; interrupt again to quit at once")
+		case <-done:
+		}
+	}()
 	return exitCode(run(ctx, args, os.Stdout, os.Stderr), os.Stderr)
 }
 
