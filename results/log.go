@@ -238,6 +238,9 @@ func ReadFile(path string) ([]Record, error) {
 func ReadFileWith(path string, opts ReadOptions) ([]Record, Damage, error) {
 	f, err := os.Open(path)
 	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, Damage{}, missingFile{path}
+		}
 		return nil, Damage{}, fmt.Errorf("results: %w", err)
 	}
 	defer f.Close()
@@ -313,3 +316,9 @@ func CreateLocked(path string) (*os.File, error) {
 	}
 	return f, nil
 }
+
+// missingFile is a records file that does not exist; it matches os.ErrNotExist.
+type missingFile struct{ path string }
+
+func (e missingFile) Error() string { return "results: " + e.path + ": no such file" }
+func (e missingFile) Unwrap() error { return os.ErrNotExist }

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"regexp"
 	"strings"
 	"syscall"
 
@@ -137,9 +138,14 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 		msg = "unknown flag " + name
 	} else if name, ok := strings.CutPrefix(msg, "flag needs an argument: "); ok {
 		msg = name + " needs a value"
+	} else if m := invalidFlagValue.FindStringSubmatch(msg); m != nil {
+		msg = fmt.Sprintf("%s %s: not a valid value (%s)", m[2], m[1], m[3])
 	}
-	return usageError{fmt.Errorf("%s (arbiter %s -h lists the flags)", msg, fs.Name())}
+	return usageError{fmt.Errorf("%s; arbiter %s -h lists the flags", msg, fs.Name())}
 }
+
+// invalidFlagValue matches the flag package's error for a value it cannot parse.
+var invalidFlagValue = regexp.MustCompile(`^invalid (?:boolean )?value "(.*)" for (?:flag )?(-\S+): (.*)$`)
 
 // errHelpShown ends a command after its -h text was printed.
 var errHelpShown = errors.New("help shown")

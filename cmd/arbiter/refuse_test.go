@@ -128,8 +128,19 @@ func TestSecondWriterRefused(t *testing.T) {
 func TestFlagMistakes(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	code := exitCode(run(context.Background(), []string{"match", "-rouns", "3"}, &stdout, &stderr), &stderr)
-	if code != exitUsage || stderr.String() != "arbiter: unknown flag -rouns (arbiter match -h lists the flags)\n" {
+	if code != exitUsage || stderr.String() != "arbiter: unknown flag -rouns; arbiter match -h lists the flags\n" {
 		t.Errorf("exit %d, stderr %q", code, stderr.String())
+	}
+	for args, want := range map[string]string{
+		"stats nope.jsonl":  "arbiter: nope.jsonl: no such file\n",
+		"match -rounds x":   "arbiter: -rounds x: not a valid value (parse error); arbiter match -h lists the flags\n",
+		"match -strict=may": "arbiter: -strict may: not a valid value (parse error); arbiter match -h lists the flags\n",
+	} {
+		stderr.Reset()
+		code := exitCode(run(context.Background(), strings.Fields(args), &stdout, &stderr), &stderr)
+		if code != exitUsage || stderr.String() != want {
+			t.Errorf("%s: exit %d, stderr %q; want 2 and %q", args, code, stderr.String(), want)
+		}
 	}
 	cfg, _, err := matchConfig(append(fakeEngines("random", "a", "b"), "-each", "st=1", "-max_plies", "30", "-json_out=x.json", "-start_timeout", "20",
 		"-pgnout", "file=x.pgn", "-repeat"), &stderr)

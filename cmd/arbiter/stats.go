@@ -48,6 +48,9 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if errors.As(err, &le) {
 		return usageError{fmt.Errorf("%s:%d: %v: the file is damaged; arbiter stats -skip-bad passes over such lines and says how many", le.Path, le.Line, le.Err)}
 	}
+	if errors.Is(err, os.ErrNotExist) {
+		return usageError{err}
+	}
 	if err != nil {
 		return err
 	}
