@@ -16,20 +16,23 @@ type namedFile struct {
 	flag  string // "-out", "-openings file=", ...
 	path  string
 	write bool // an output: it must be writable and must not name an input
+	// derived marks a file that follows from another's name (FILE.tmp of -json): it only
+	// must not be another file, its directory being the other's.
+	derived bool
 }
 
 // runFiles lists the files a tournament reads and writes. configFile is the -config file, if any.
 func runFiles(cfg arbiter.Config, configFile string) []namedFile {
 	files := []namedFile{
-		{"-out", cfg.Out, true},
-		{"-pgnout", cfg.PGNOut, true},
-		{"-json", cfg.JSONOut, true},
-		{"-openings file=", cfg.Openings.File, false},
-		{"-config", configFile, false},
+		{flag: "-out", path: cfg.Out, write: true},
+		{flag: "-pgnout", path: cfg.PGNOut, write: true},
+		{flag: "-json", path: cfg.JSONOut, write: true},
+		{flag: "-openings file=", path: cfg.Openings.File},
+		{flag: "-config", path: configFile},
 	}
 	if cfg.JSONOut != "" {
 		// The summary is written to FILE.tmp first, then renamed over FILE.
-		files = append(files, namedFile{"-json (its temporary file)", cfg.JSONOut + ".tmp", true})
+		files = append(files, namedFile{flag: "-json (its temporary file)", path: cfg.JSONOut + ".tmp", write: true, derived: true})
 	}
 	return files
 }
@@ -41,7 +44,7 @@ func runFiles(cfg arbiter.Config, configFile string) []namedFile {
 func checkFiles(files []namedFile, transcripts string) error {
 	var problems []error
 	for _, f := range files {
-		if f.path != "" && f.write {
+		if f.path != "" && f.write && !f.derived {
 			if err := checkWritable(f.path); err != nil {
 				problems = append(problems, fmt.Errorf("%s %s: %v", f.flag, f.path, err))
 			}
@@ -52,7 +55,15 @@ func checkFiles(files []namedFile, transcripts string) error {
 			if a.path == "" || b.path == "" || !a.write && !b.write || !sameFile(a.path, b.path) {
 				continue
 			}
-			problems = append(problems, fmt.Errorf("%s and %s name the same file (%s): each output needs a file of its own", a.flag, b.flag, a.path))
+			if a.write && b.write {
+				problems = append(problems, fmt.Errorf("%s and %s name the same file (%s): each output needs a file of its own", a.flag, b.flag, a.path))
+				continue
+			}
+			out, in := a, b
+			if !a.write {
+				out, in = b, a
+			}
+			problems = append(problems, fmt.Errorf("%s %s would overwrite the %s file: give it another name", out.flag, out.path, in.flag))
 		}
 	}
 	if transcripts != "" {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"hivearbiter/internal/golden"
 	"hivearbiter/results"
 )
 
@@ -40,7 +42,7 @@ func TestRefusedCommandLines(t *testing.T) {
 		{"json is a directory", []string{"-json", "DIR"}, nil, []string{"-json DIR: is a directory"}},
 		{"out and json alike", []string{"-out", "DIR/x", "-json", "DIR/x"}, nil, []string{"-out and -json name the same file"}},
 		{"pgnout is the records file", []string{"-out", "DIR/x.jsonl", "-pgnout", "DIR/./x.jsonl"}, nil, []string{"-out and -pgnout name the same file"}},
-		{"json over the openings", []string{"-openings", "file=DIR/book.txt", "-json", "DIR/book.txt"}, map[string]string{"book.txt": "Base+MLP\n"}, []string{"-json and -openings file= name the same file"}},
+		{"json over the openings", []string{"-openings", "file=DIR/book.txt", "-json", "DIR/book.txt"}, map[string]string{"book.txt": "Base+MLP\n"}, []string{"-json DIR/book.txt would overwrite the -openings file= file"}},
 		{"transcripts is a file", []string{"-transcripts", "DIR/book.txt"}, map[string]string{"book.txt": "Base+MLP\n"}, []string{"-transcripts DIR/book.txt: is a file"}},
 		{"every problem at once", []string{"-rounds", "0", "-concurrency", "-1", "-games", "3"}, nil, []string{"-rounds 0", "-concurrency -1", "-games 3"}},
 		{"missing config", []string{"-config", "DIR/nope.toml"}, nil, []string{"DIR/nope.toml: no such file"}},
@@ -48,6 +50,7 @@ func TestRefusedCommandLines(t *testing.T) {
 			[]string{"bad.toml:1: rounds: -5", "bad.toml:2: concurrency: -1", "bad.toml:3: rating_interval: -1", "bad.toml:5: adjudication.repetitions: 1"}},
 		{"config key spelled as the flag", []string{"-config", "DIR/bad.toml"}, map[string]string{"bad.toml": "json = \"x.json\"\n[[engine]]\ncmd = \"x\"\ntc = \"st=1\"\n"}, []string{"bad.toml:1: json: unknown key; did you mean json_out?"}},
 	}
+	var all strings.Builder // every message, for a person to read in the golden file
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -74,6 +77,7 @@ func TestRefusedCommandLines(t *testing.T) {
 				t.Errorf("exit code %d, want %d\n%s%s", code, exitUsage, stdout.String(), stderr.String())
 			}
 			text := strings.ReplaceAll(stderr.String(), dir, "DIR")
+			fmt.Fprintf(&all, "# %s\n%s\n", tc.name, text)
 			for _, want := range tc.want {
 				if !strings.Contains(text, want) {
 					t.Errorf("the error output lacks %q:\n%s", want, text)
@@ -89,6 +93,7 @@ func TestRefusedCommandLines(t *testing.T) {
 			}
 		})
 	}
+	golden.Check(t, filepath.Join("testdata", "refused.golden"), []byte(all.String()))
 }
 
 func listDir(t *testing.T, dir string) []string {

@@ -36,9 +36,9 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *jsonOut != "" {
 		var files []namedFile
 		for _, p := range fs.Args() {
-			files = append(files, namedFile{"records file", p, false})
+			files = append(files, namedFile{"records", p, false, false})
 		}
-		files = append(files, namedFile{"-json", *jsonOut, true}, namedFile{"-json (its temporary file)", *jsonOut + ".tmp", true})
+		files = append(files, namedFile{"-json", *jsonOut, true, false}, namedFile{"-json (its temporary file)", *jsonOut + ".tmp", true, true})
 		if err := checkFiles(files, ""); err != nil {
 			return err
 		}
