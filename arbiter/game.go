@@ -201,6 +201,9 @@ func (g *Game) Commit(ctx context.Context, answer string, used time.Duration) bo
 		return false
 	}
 	rm := results.Move{Move: move, Millis: used.Milliseconds()}
+	if r, ok := g.sides[side].Player.(SearchReporter); ok {
+		rm.Info = r.TakeSearchInfo()
+	}
 	if g.sides[side].Time.IsClock() {
 		left := g.clock.Remaining(side).Milliseconds()
 		rm.ClockMillis = &left
@@ -307,6 +310,7 @@ func (g *Game) Finish(ctx context.Context) (*results.Record, error) {
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInterrupted, context.Cause(ctx))
 	}
+	g.askFinishers(ctx)
 	g.rec.GameString = g.ref.GameString()
 	g.rec.Finished = time.Now().UTC()
 	return g.rec, nil
@@ -392,6 +396,37 @@ func (g *Game) end(result string, reason results.Reason, culprit int, detail str
 	g.rec.Result, g.rec.Reason, g.rec.Detail = result, reason, detail
 	if culprit >= 0 {
 		g.rec.Culprit = colorName[culprit]
+	}
+}
+
+// askFinishers tells the players that keep their own idea of the game (Finisher) that it
+// ended, and notes where they disagree with the rules. A game that ended by a player's fault
+// is not asked about: the culprit may be dead, and the result does not rest on the position.
+func (g *Game) askFinishers(ctx context.Context) {
+	if !g.Over() || g.rec.Reason.IsFault() {
+		return
+	}
+	truth := g.ref.State()
+	for side := range g.sides {
+		f, ok := g.sides[side].Player.(Finisher)
+		if !ok {
+			continue
+		}
+		cctx, cancel := context.WithTimeout(ctx, g.cfg.CommandTimeout)
+		claim, err := f.GameOver(cctx, g.rec.Result)
+		cancel()
+		if err != nil {
+			g.rec.Warnings = append(g.rec.Warnings, fmt.Sprintf("%s could not say how the game ended: %v", g.who(side), err))
+			continue
+		}
+		said, perr := rules.ParseGameState(claim)
+		switch {
+		case claim == "" || (perr == nil && (said == truth || !said.IsOver() && !truth.IsOver())):
+		case perr == nil && said.IsOver() && !truth.IsOver():
+			g.rec.Warnings = append(g.rec.Warnings, fmt.Sprintf("%s: false claim: says the game is %s, but by the rules it is %s", g.who(side), said, truth))
+		default:
+			g.rec.Warnings = append(g.rec.Warnings, fmt.Sprintf("%s says the game is %s, but the rules give %s", g.who(side), claim, truth))
+		}
 	}
 }
 
