@@ -400,16 +400,15 @@ func (g *Game) end(result string, reason results.Reason, culprit int, detail str
 }
 
 // askFinishers tells the players that keep their own idea of the game (Finisher) that it
-// ended, and notes where they disagree with the rules. A game that ended by a player's fault
-// is not asked about: the culprit may be dead, and the result does not rest on the position.
+// ended, and notes where they disagree with the rules. A culprit is not asked: it may be dead.
 func (g *Game) askFinishers(ctx context.Context) {
-	if !g.Over() || g.rec.Reason.IsFault() {
+	if !g.Over() {
 		return
 	}
 	truth := g.ref.State()
 	for side := range g.sides {
 		f, ok := g.sides[side].Player.(Finisher)
-		if !ok {
+		if !ok || g.rec.Culprit == colorName[side] {
 			continue
 		}
 		cctx, cancel := context.WithTimeout(ctx, g.cfg.CommandTimeout)
