@@ -67,6 +67,10 @@ type Result struct {
 	PV     []rules.Move
 }
 
+// maxMillis caps the numbers of go (a century of milliseconds), so that durations cannot
+// overflow.
+const maxMillis = 100 * 365 * 24 * 3600 * 1000
+
 // movesToGo is how many more moves a clock search assumes, as the arbiter's own clock does.
 const movesToGo = 25
 
@@ -391,7 +395,7 @@ func ParseGo(args []string, side rules.Color) (Limit, error) {
 		if _, dup := values[args[i]]; dup {
 			return l, fmt.Errorf("go: %s given twice", args[i])
 		}
-		values[args[i]] = n
+		values[args[i]] = min(n, maxMillis)
 	}
 	one := func(key string) (int64, bool) {
 		n, ok := values[key]
