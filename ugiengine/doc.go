@@ -22,7 +22,8 @@
 //     search runs while commands are read; only "isready", "stop" and "quit" are served
 //     during it, others get "info error". Every go gets exactly one "bestmove", after a final
 //     "info depth D score cp S nodes N time MS nps X pv ..." line: at the search's end, on
-//     "stop", or at once for a forced pass ("bestmove pass"). A go that cannot be searched
+//     "stop" (the only end of "go infinite", even of a search that finished), or at once for
+//     a forced pass ("bestmove pass"). A go that cannot be searched
 //     (a finished game, bad arguments) gets "info error" and "bestmove 0000".
 //   - "query p1turn" (true|false), "query gameover" (true|false), "query result"
 //     (p1win|p2win|draw|none), each answered "response V".

@@ -91,6 +91,9 @@ type search struct {
 	done    chan Result
 	started time.Time
 	game    *rules.Game
+	// infinite searches answer on stop only; held keeps a result that came before it.
+	infinite bool
+	held     *Result
 }
 
 // Serve answers the commands read from in until "quit" or the end of in, and returns nil
@@ -126,14 +129,19 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	stopSearch := func() {
 		if running != nil {
 			running.cancel()
-			s.finish(w, running, <-running.done)
+			res := running.held
+			if res == nil {
+				r := <-running.done
+				res = &r
+			}
+			s.finish(w, running, *res)
 			running = nil
 		}
 	}
 	defer stopSearch()
 	for {
 		var done chan Result
-		if running != nil {
+		if running != nil && running.held == nil {
 			done = running.done
 		}
 		select {
@@ -147,6 +155,11 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 			}
 			return fmt.Errorf("ugiengine: reading commands: %w", err)
 		case res := <-done:
+			if running.infinite {
+				// "go infinite" answers only when stopped, however soon the search ends.
+				running.held = &res
+				continue
+			}
 			s.finish(w, running, res)
 			running = nil
 		case line := <-lines:
@@ -242,7 +255,7 @@ func (s *Server) startGo(ctx context.Context, w io.Writer, args []string) *searc
 		fmt.Fprintln(w, "bestmove 0000")
 		return nil
 	}
-	run := &search{done: make(chan Result, 1), started: time.Now(), game: g}
+	run := &search{done: make(chan Result, 1), started: time.Now(), game: g, infinite: limit == Limit{}}
 	moves := g.ValidMoves()
 	if len(moves) == 1 && moves[0] == rules.PassMove {
 		run.cancel = func() {}

@@ -2,5 +2,7 @@ package main
 
 // The protocols the arbiter's players may speak: each registers itself with package arbiter.
 import (
-	_ "hivearbiter/uhpplayer" // proto=uhp, the default
+	_ "hivearbiter/gamestringplayer" // proto=gamestring, the one-engine model
+	_ "hivearbiter/ugiplayer"        // proto=ugi
+	_ "hivearbiter/uhpplayer"        // proto=uhp, the default
 )
