@@ -138,7 +138,10 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 			running = nil
 		}
 	}
-	defer stopSearch()
+	defer func() {
+		stopSearch()
+		w.Flush()
+	}()
 	for {
 		var done chan Result
 		if running != nil && running.held == nil {
