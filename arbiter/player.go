@@ -50,23 +50,6 @@ type Interrupter interface {
 	Interrupt() error
 }
 
-// SearchReporter is a Player that reports what its last search found (depth, score, nodes,
-// principal variation), as UGI engines do in their info lines. The arbiter takes the report
-// when it records the player's move; a player that has none returns nil.
-type SearchReporter interface {
-	TakeSearchInfo() *results.SearchInfo
-}
-
-// Finisher is a Player that keeps its own idea of how the game stands and is told when the
-// game ends: a UGI engine, asked "query gameover" and "query result", or a one-engine player,
-// told the result. GameOver is given the game's result (WhiteWins, BlackWins or Draw) and
-// returns the GameStateString the player believes (InProgress when it holds the game
-// unfinished), or "" when it has no opinion. The arbiter compares the claim with the state the
-// rules give and records any disagreement as a warning: the game's result stands.
-type Finisher interface {
-	GameOver(ctx context.Context, result string) (claim string, err error)
-}
-
 // Limit bounds one search. Exactly one of Time, Depth and Nodes is set; Clock is set as well
 // when the side plays on a game clock, for protocols that understand clocks.
 type Limit struct {
@@ -108,4 +91,21 @@ func reasonOf(err error) results.Reason {
 		return results.ReasonStall
 	}
 	return results.ReasonProtocol
+}
+
+// SearchReporter is a Player that reports what its last search found (depth, score, nodes,
+// principal variation), as UGI engines do in their info lines. The arbiter takes the report
+// when it records the player's move; a player that has none returns nil.
+type SearchReporter interface {
+	TakeSearchInfo() *results.SearchInfo
+}
+
+// Finisher is a Player that keeps its own idea of how the game stands and is told when the
+// game ends: a UGI engine, asked "query gameover" and "query result", or a one-engine player,
+// told the result. GameOver is given the game's result (WhiteWins, BlackWins or Draw) and
+// returns the GameStateString the player believes (InProgress when it holds the game
+// unfinished), or "" when it has no opinion. The arbiter compares the claim with the state the
+// rules give and records any disagreement as a warning: the game's result stands.
+type Finisher interface {
+	GameOver(ctx context.Context, result string) (claim string, err error)
 }
