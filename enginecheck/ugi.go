@@ -37,7 +37,7 @@ func CheckUGI(ctx context.Context, e arbiter.EngineConfig, opts Options) ([]Resu
 		return []Result{{Name: "ugi: id lines and ugiok", Detail: err.Error()}}, err
 	}
 	defer func() { eng.Close(context.WithoutCancel(ctx)) }()
-	c := &ugiChecker{checker: checker{ctx: ctx, opts: opts, rng: rand.New(rand.NewPCG(opts.Seed, 7))}, eng: eng}
+	c := &ugiChecker{ctx: ctx, opts: opts, rng: rand.New(rand.NewPCG(opts.Seed, 7)), eng: eng}
 	hello := eng.Hello()
 	c.add("ugi: id lines and ugiok", hello.Name != "",
 		fmt.Sprintf("id name %q, id author %q, %d options", hello.Name, hello.Author, len(hello.Options)))
@@ -59,20 +59,32 @@ func CheckUGI(ctx context.Context, e arbiter.EngineConfig, opts Options) ([]Resu
 	return c.results, nil
 }
 
+// ugiChecker runs the UGI checks. It shares nothing with the UHP checker but the shape of
+// its results, so that either can change alone.
 type ugiChecker struct {
-	checker
-	eng   *ugiplayer.Engine
-	types []rules.GameType
+	ctx     context.Context
+	opts    Options
+	rng     *rand.Rand
+	eng     *ugiplayer.Engine
+	types   []rules.GameType // the game types the engine accepts
+	results []Result
+}
+
+// ugiTimeout bounds each command of the check but the searches.
+const ugiTimeout = 5 * time.Second
+
+func (c *ugiChecker) add(name string, passed bool, detail string) {
+	c.results = append(c.results, Result{Name: name, Passed: passed, Detail: detail})
 }
 
 func (c *ugiChecker) sync(commands ...string) error {
-	ctx, cancel := context.WithTimeout(c.ctx, checkTimeout)
+	ctx, cancel := context.WithTimeout(c.ctx, ugiTimeout)
 	defer cancel()
 	return c.eng.Sync(ctx, commands...)
 }
 
 func (c *ugiChecker) query(position, question string) (string, error) {
-	ctx, cancel := context.WithTimeout(c.ctx, checkTimeout)
+	ctx, cancel := context.WithTimeout(c.ctx, ugiTimeout)
 	defer cancel()
 	if position != "" {
 		if err := c.eng.Send(ctx, position); err != nil {
@@ -234,7 +246,7 @@ func (c *ugiChecker) searches() {
 // stop, a second stop being ignored.
 func (c *ugiChecker) infinite() {
 	const name = "go infinite: readyok while searching, one bestmove after stop"
-	ctx, cancel := context.WithTimeout(c.ctx, checkTimeout)
+	ctx, cancel := context.WithTimeout(c.ctx, ugiTimeout)
 	defer cancel()
 	fail := func(format string, args ...any) { c.add(name, false, fmt.Sprintf(format, args...)) }
 	g := rules.NewGame(rules.Base)
@@ -300,7 +312,7 @@ func (c *ugiChecker) forcedPass() {
 		c.add(name, false, err.Error())
 		return
 	}
-	ctx, cancel := context.WithTimeout(c.ctx, checkTimeout)
+	ctx, cancel := context.WithTimeout(c.ctx, ugiTimeout)
 	defer cancel()
 	if err := c.eng.Send(ctx, positionOf(g)); err != nil {
 		c.add(name, false, err.Error())
