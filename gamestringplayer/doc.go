@@ -30,6 +30,10 @@
 //	gameover RESULT GAMESTRING  the game ended: RESULT is WhiteWins, BlackWins or Draw (a
 //	                            game may end by the arbiter's adjudication or a forfeit while
 //	                            the GameString still says InProgress). Answer nothing.
+//	validmoves M1;M2;...        only with the setting validmoves=true: the legal moves, in
+//	                            Mzinga's notation as UHP's validmoves lists them, sent just
+//	                            before each GameString that asks you to move. A bot then needs
+//	                            no rules at all: it picks one of them.
 //
 // From the player, only when it is to move, one line: a MoveString in Mzinga's notation
 // ("wS1", "bS1 wS1-", "wQ \wS1"), or "pass" when nothing else is legal. Blank lines are
@@ -49,20 +53,20 @@
 //	...
 //	> gameover BlackWins Base+MLP;BlackWins;White[12];...
 //
-// The loop of a bot in Python (choose_move is the bot):
+// A whole bot in Python, run with validmoves=true, that plays a random legal move:
 //
-//	import sys
-//	colour = None
+//	import random, sys
+//	colour, moves = None, []
 //	for line in sys.stdin:
-//	    words = line.split()
-//	    if not words or words[0] in ("err", "gameover"):
-//	        continue
+//	    words = line.split(" ", 1)
 //	    if words[0] == "newgame":
-//	        colour = words[1]
-//	        continue
-//	    fields = line.strip().split(";")
-//	    if fields[1] in ("NotStarted", "InProgress") and fields[2].startswith(colour):
-//	        print(choose_move(fields), flush=True)
+//	        colour = line.split()[1]
+//	    elif words[0] == "validmoves":
+//	        moves = words[1].strip().split(";")
+//	    elif words[0] not in ("err", "gameover"):
+//	        fields = line.strip().split(";")
+//	        if fields[1] in ("NotStarted", "InProgress") and fields[2].startswith(colour):
+//	            print(random.choice(moves), flush=True)
 //
 // The arbiter checks every answer with its referee; a player that answers an illegal move,
 // answers too late, or goes away loses the game, and is started (or connected to) anew for its

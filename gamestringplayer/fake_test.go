@@ -50,11 +50,13 @@ func TestMain(m *testing.M) {
 
 // bot is a player of the one-engine model, as simple as the package documentation's: it
 // reads lines, remembers its colour from newgame, and answers every GameString that has it to
-// move. "first" plays the first legal move in sorted order, "random" a random one; the other
+// move. "first" plays the first legal move in sorted order, "random" a random one, "listed" a
+// random one of those the arbiter lists (validmoves=true) without any rules; the other
 // scenarios misbehave. It returns its exit code.
 func bot(in io.Reader, out io.Writer, scenario string, log io.Writer) int {
 	rng := rand.New(rand.NewPCG(1, 2))
 	colour := ""
+	var listed []string
 	sc := bufio.NewScanner(in)
 	for sc.Scan() {
 		line := sc.Text()
@@ -69,8 +71,16 @@ func bot(in io.Reader, out io.Writer, scenario string, log io.Writer) int {
 			colour = words[1]
 			continue
 		}
+		if words[0] == "validmoves" {
+			listed = strings.Split(strings.TrimPrefix(line, "validmoves "), ";")
+			continue
+		}
 		fields := strings.Split(line, ";")
 		if len(fields) < 3 || !strings.HasPrefix(fields[2], colour) || (fields[1] != "NotStarted" && fields[1] != "InProgress") {
+			continue
+		}
+		if scenario == "listed" { // no rules at all: one of the moves the arbiter listed
+			fmt.Fprintln(out, listed[rng.IntN(len(listed))])
 			continue
 		}
 		g, err := rules.ParseGameString(line)

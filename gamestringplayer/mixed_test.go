@@ -13,7 +13,7 @@ import (
 )
 
 // TestMixedRoundRobin plays a refereed round-robin of hivebot over UHP, hivebot over UGI and a
-// random bot of the one-engine model: one tournament, three protocols, every move checked by
+// random bot of the one-engine model that keeps no rules: one tournament, three protocols, every move checked by
 // the same referee.
 func TestMixedRoundRobin(t *testing.T) {
 	dir := t.TempDir()
@@ -21,8 +21,9 @@ func TestMixedRoundRobin(t *testing.T) {
 	uhp, ugi := hivebot, hivebot
 	uhp.Name, uhp.Protocol, uhp.Time = "hivebot-uhp", "uhp", arbiter.TimeControl{Depth: 1}
 	ugi.Name, ugi.Protocol, ugi.Time = "hivebot-ugi", "ugi", arbiter.TimeControl{Base: 20 * time.Second, Increment: 100 * time.Millisecond}
+	// The bot keeps no rules: it plays one of the moves it is sent.
 	bot := arbiter.EngineConfig{Name: "random-bot", Protocol: "gamestring", Command: []string{os.Args[0]},
-		Env: []string{fakeEnv + "=random"}, Time: arbiter.TimeControl{MoveTime: time.Second}}
+		Env: []string{fakeEnv + "=listed"}, Settings: map[string]string{"validmoves": "true"}, Time: arbiter.TimeControl{MoveTime: time.Second}}
 	out := filepath.Join(dir, "games.jsonl")
 	tour, err := arbiter.NewTournament(arbiter.Config{
 		Format: arbiter.RoundRobin, Engines: []arbiter.EngineConfig{uhp, ugi, bot}, GameType: "Base+MLP",

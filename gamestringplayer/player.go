@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
 
@@ -30,8 +31,11 @@ func (Protocol) Check(e arbiter.EngineConfig) error {
 	if hasCommand == (e.Addr != "") {
 		return &arbiter.ConfigError{Msg: "a one-engine player is a program (cmd=PROGRAM) or a listener (addr=HOST:PORT): give one"}
 	}
-	if unknown := e.UnknownSettings(); len(unknown) > 0 {
-		return &arbiter.ConfigError{Msg: fmt.Sprintf("unknown gamestring setting %s (the protocol has none)", strings.Join(unknown, ", "))}
+	if unknown := e.UnknownSettings(SettingValidMoves); len(unknown) > 0 {
+		return &arbiter.ConfigError{Msg: fmt.Sprintf("unknown gamestring setting %s (known: %s)", strings.Join(unknown, ", "), SettingValidMoves)}
+	}
+	if _, err := validMovesOf(e); err != nil {
+		return err
 	}
 	if len(e.Options) > 0 {
 		return &arbiter.ConfigError{Msg: "a one-engine player has no options to set"}
@@ -42,11 +46,31 @@ func (Protocol) Check(e arbiter.EngineConfig) error {
 	return nil
 }
 
+// SettingValidMoves is the setting (validmoves=true) that sends the player the legal moves
+// before each GameString that asks it to move.
+const SettingValidMoves = "validmoves"
+
+func validMovesOf(e arbiter.EngineConfig) (bool, error) {
+	v := e.Setting(SettingValidMoves)
+	if v == "" {
+		return false, nil
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		return false, &arbiter.ConfigError{Msg: fmt.Sprintf("validmoves=%s: want true or false", v)}
+	}
+	return b, nil
+}
+
 var transcriptSeq atomic.Int64
 
 // Start implements arbiter.Protocol: it starts the program or connects to the listener.
 // Nothing is said until the player's first game.
 func (Protocol) Start(ctx context.Context, e arbiter.EngineConfig, env arbiter.StartEnv) (arbiter.Player, error) {
+	validMoves, err := validMovesOf(e)
+	if err != nil {
+		return nil, err
+	}
 	cfg := linepeer.Config{Command: e.Command, Dir: e.Dir, Env: e.Env, Addr: e.Addr, Name: e.Name, Grace: env.Grace}
 	var transcript *os.File
 	if env.TranscriptDir != "" {
@@ -67,7 +91,7 @@ func (Protocol) Start(ctx context.Context, e arbiter.EngineConfig, env arbiter.S
 		}
 		return nil, err
 	}
-	return &Player{peer: peer, name: e.Name, transcript: transcript}, nil
+	return &Player{peer: peer, name: e.Name, transcript: transcript, validMoves: validMoves}, nil
 }
 
 func safeFileName(s string) string {
@@ -85,6 +109,7 @@ type Player struct {
 	peer       *linepeer.Peer
 	name       string
 	transcript *os.File
+	validMoves bool // send the legal moves before each prompt
 	opening    string
 	game       *rules.Game
 	seated     bool // this game's newgame line was sent
@@ -129,6 +154,11 @@ func (p *Player) BestMove(ctx context.Context, _ arbiter.Limit) (string, error) 
 	if !p.seated {
 		p.seated = true
 		if err := p.peer.Send(ctx, fmt.Sprintf("newgame %s %s", p.game.ToMove(), p.opening)); err != nil {
+			return "", p.classify(err, true)
+		}
+	}
+	if p.validMoves {
+		if err := p.peer.Send(ctx, "validmoves "+strings.Join(p.game.ValidMoveStrings(), ";")); err != nil {
 			return "", p.classify(err, true)
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"hivearbiter/gamestringplayer"
 	"hivearbiter/internal/golden"
 	"hivearbiter/results"
+	"hivearbiter/rules"
 )
 
 func start(t *testing.T, e arbiter.EngineConfig) arbiter.Player {
@@ -147,6 +148,7 @@ func TestCheck(t *testing.T) {
 		{},
 		{Command: []string{"bot"}, Addr: "localhost:1"},
 		{Command: []string{"bot"}, Settings: map[string]string{"fractional": "true"}},
+		{Command: []string{"bot"}, Settings: map[string]string{"validmoves": "yes please"}},
 		{Command: []string{"bot"}, Time: arbiter.TimeControl{Depth: 3}},
 		{Command: []string{"bot"}, Options: []arbiter.EngineOption{{Name: "x", Value: "y"}}},
 	} {
@@ -169,4 +171,30 @@ func FuzzParseAnswer(f *testing.F) {
 			t.Errorf("%q: got %q", line, move)
 		}
 	})
+}
+
+// TestValidMoves: with validmoves=true a bot that keeps no rules is sent the legal moves just
+// before each GameString that asks it to move.
+func TestValidMoves(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "bot.log")
+	e := program("listed", log)
+	e.Settings = map[string]string{gamestringplayer.SettingValidMoves: "true"}
+	bot, other := start(t, e), start(t, program("first", ""))
+	rec := play(t, "Base", 4, side("bot", bot), side("other", other))
+	if rec.Reason != results.ReasonMoveLimit {
+		t.Fatalf("%s %s: %s", rec.Result, rec.Reason, rec.Detail)
+	}
+	bot.Close(t.Context())
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(b), "\n")
+	want := "validmoves " + strings.Join(rules.NewGame(rules.Base).ValidMoveStrings(), ";")
+	if len(lines) < 3 || lines[0] != "newgame White Base;NotStarted;White[1]" || lines[1] != want || lines[2] != "Base;NotStarted;White[1]" {
+		t.Errorf("the bot was sent:\n%s", b)
+	}
+	if n := strings.Count(string(b), "\nvalidmoves "); n != 2 {
+		t.Errorf("%d validmoves lines, want 2 (one per prompt: White moves twice in four plies):\n%s", n, b)
+	}
 }
