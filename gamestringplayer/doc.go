@@ -17,7 +17,11 @@
 //
 // # Wire format
 //
-// Lines end in "\n" ("\r\n" is accepted from the player). From the arbiter:
+// Lines end in "\n" ("\r\n" is accepted from the player). The player speaks first: when it
+// starts (or when the arbiter connects), it prints one line, its name, such as "randombot 1.0".
+// The arbiter waits for it (within the start timeout) before any game, so that a slow start
+// is not charged to the first move, and records it as the player's id. Then, from the
+// arbiter:
 //
 //	newgame COLOUR GAMESTRING   a game starts: you play COLOUR (White or Black) from GAMESTRING
 //	                            (an empty board such as "Base+MLP;NotStarted;White[1]", or
@@ -43,6 +47,7 @@
 //
 // A game seen from White:
 //
+//	< randombot 1.0
 //	> newgame White Base+MLP;NotStarted;White[1]
 //	> Base+MLP;NotStarted;White[1]
 //	< wS1
@@ -56,6 +61,7 @@
 // A whole bot in Python, run with validmoves=true, that plays a random legal move:
 //
 //	import random, sys
+//	print("randombot 1.0", flush=True)
 //	colour, moves = None, []
 //	for line in sys.stdin:
 //	    words = line.split(" ", 1)

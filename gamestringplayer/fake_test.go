@@ -54,6 +54,10 @@ func TestMain(m *testing.M) {
 // random one of those the arbiter lists (validmoves=true) without any rules; the other
 // scenarios misbehave. It returns its exit code.
 func bot(in io.Reader, out io.Writer, scenario string, log io.Writer) int {
+	if scenario == "mute" {
+		time.Sleep(time.Minute)
+	}
+	fmt.Fprintln(out, "bot "+scenario)
 	rng := rand.New(rand.NewPCG(1, 2))
 	colour := ""
 	var listed []string

@@ -48,6 +48,11 @@ func TestMixedRoundRobin(t *testing.T) {
 	}
 	for _, r := range recs {
 		t.Logf("%s vs %s: %s %s (%d plies)", r.White.Name, r.Black.Name, r.Result, r.Reason, len(r.Moves))
+		for _, p := range []results.Player{r.White, r.Black} {
+			if want := map[string]string{"random-bot": "bot listed"}[p.Name]; want != "" && p.ID != want {
+				t.Errorf("game %d: %s has the id %q, want its greeting %q", r.Game, p.Name, p.ID, want)
+			}
+		}
 		if r.Reason.IsFault() || len(r.Warnings) > 0 {
 			t.Errorf("game %d, %s vs %s: %s %s: %s %q", r.Game, r.White.Name, r.Black.Name, r.Result, r.Reason, r.Detail, r.Warnings)
 		}

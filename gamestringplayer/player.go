@@ -64,8 +64,8 @@ func validMovesOf(e arbiter.EngineConfig) (bool, error) {
 
 var transcriptSeq atomic.Int64
 
-// Start implements arbiter.Protocol: it starts the program or connects to the listener.
-// Nothing is said until the player's first game.
+// Start implements arbiter.Protocol: it starts the program or connects to the listener, and
+// waits for the player's greeting within ctx.
 func (Protocol) Start(ctx context.Context, e arbiter.EngineConfig, env arbiter.StartEnv) (arbiter.Player, error) {
 	validMoves, err := validMovesOf(e)
 	if err != nil {
@@ -84,14 +84,31 @@ func (Protocol) Start(ctx context.Context, e arbiter.EngineConfig, env arbiter.S
 		}
 		transcript, cfg.Transcript = f, f
 	}
-	peer, err := linepeer.Start(ctx, cfg)
-	if err != nil {
+	closeTranscript := func() {
 		if transcript != nil {
 			transcript.Close()
 		}
+	}
+	peer, err := linepeer.Start(ctx, cfg)
+	if err != nil {
+		closeTranscript()
 		return nil, err
 	}
-	return &Player{peer: peer, name: e.Name, transcript: transcript, validMoves: validMoves}, nil
+	// The player speaks first: its greeting says it is ready, so that its start-up (an
+	// interpreter's, say) is not charged to its first move.
+	var hello string
+	for strings.TrimSpace(hello) == "" {
+		if hello, err = peer.Next(ctx, "a greeting (a one-engine player prints its name first)"); err != nil {
+			peer.Kill()
+			closeTranscript()
+			return nil, fmt.Errorf("gamestringplayer: %w", err)
+		}
+	}
+	hello = strings.TrimSpace(hello)
+	if len(hello) > 100 {
+		hello = hello[:100]
+	}
+	return &Player{peer: peer, name: e.Name, id: hello, transcript: transcript, validMoves: validMoves}, nil
 }
 
 func safeFileName(s string) string {
@@ -108,6 +125,7 @@ func safeFileName(s string) string {
 type Player struct {
 	peer       *linepeer.Peer
 	name       string
+	id         string // the player's greeting
 	transcript *os.File
 	validMoves bool // send the legal moves before each prompt
 	opening    string
@@ -118,9 +136,9 @@ type Player struct {
 
 var _ arbiter.Finisher = (*Player)(nil)
 
-// Info implements arbiter.Player: a one-engine player says nothing of itself and keeps no
-// state of its own.
-func (p *Player) Info() arbiter.PlayerInfo { return arbiter.PlayerInfo{ID: p.name} }
+// Info implements arbiter.Player: the player's greeting is its id; it keeps no state of its
+// own.
+func (p *Player) Info() arbiter.PlayerInfo { return arbiter.PlayerInfo{ID: p.id} }
 
 // NewGame implements arbiter.Player. The player is told of the game when it is first to move,
 // for only then is its colour known.

@@ -143,6 +143,22 @@ func TestFaults(t *testing.T) {
 	}
 }
 
+// TestNoGreeting: a player that does not say its name first fails to start, in bounded time.
+func TestNoGreeting(t *testing.T) {
+	e := program("mute", "")
+	e.Protocol = gamestringplayer.Name
+	ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
+	defer cancel()
+	begin := time.Now()
+	_, err := arbiter.StartPlayer(ctx, e, arbiter.StartEnv{Grace: 300 * time.Millisecond})
+	if err == nil || !strings.Contains(err.Error(), "prints its name first") {
+		t.Fatalf("got %v", err)
+	}
+	if took := time.Since(begin); took > 2*time.Second {
+		t.Errorf("took %v", took)
+	}
+}
+
 func TestCheck(t *testing.T) {
 	for _, bad := range []arbiter.EngineConfig{
 		{},
