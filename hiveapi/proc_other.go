@@ -1,0 +1,18 @@
+//go:build !unix
+
+package hiveapi
+
+import (
+	"errors"
+	"net"
+	"os"
+	"syscall"
+)
+
+func sysProcAttr() *syscall.SysProcAttr { return nil }
+
+func killGroup(p *os.Process) error { return p.Kill() }
+
+func ipcPair() (net.Conn, *os.File, error) {
+	return nil, nil, errors.New("hiveapi: transport=ipc needs Unix sockets")
+}
