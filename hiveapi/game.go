@@ -171,7 +171,7 @@ func normalize(t Turn) (Turn, error) {
 	point := func(s string) (string, error) {
 		p, err := ParsePoint(s)
 		if err != nil {
-			return "", err
+			return "", fmt.Errorf("%q is not a cell: a point is \"row,col\" with row+col even", s)
 		}
 		return p.String(), nil
 	}

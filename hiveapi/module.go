@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -244,7 +245,9 @@ func (m *module) request(ctx context.Context, requestType string, build func(id 
 			}
 			resp, err := ParseResponse(in.data)
 			if err != nil {
-				return nil, in.data, m.fail(&arbiter.PlayerError{Reason: results.ReasonProtocol, Err: fmt.Errorf("hiveapi: %s answered %s with %w", m.cfg.Name, requestType, err)})
+				var re *ReplyError
+				errors.As(err, &re)
+				return nil, in.data, m.fail(&arbiter.PlayerError{Reason: results.ReasonProtocol, Err: fmt.Errorf("hiveapi: %s answered %s with %s, which is %s", m.cfg.Name, requestType, re.Text, re.Why)})
 			}
 			if got := resp.ID(); got != id {
 				if i := slices.Index(m.stale, got); i >= 0 || (got == "" && len(m.stale) > 0) {
@@ -256,7 +259,7 @@ func (m *module) request(ctx context.Context, requestType string, build func(id 
 				}
 			}
 			if resp.Success != nil && !*resp.Success {
-				return nil, in.data, m.fail(&arbiter.PlayerError{Reason: results.ReasonCrash, Err: fmt.Errorf("hiveapi: %s failed on %s (success:false): error %s", m.cfg.Name, requestType, Quote(resp.Error))})
+				return nil, in.data, m.fail(&arbiter.PlayerError{Reason: results.ReasonCrash, Err: fmt.Errorf("hiveapi: %s failed on %s (success:false): error %s", m.cfg.Name, requestType, thrown(resp.Error))})
 			}
 			if resp.ResponseType != "" && resp.ResponseType != requestType {
 				return nil, in.data, m.fail(&arbiter.PlayerError{Reason: results.ReasonProtocol, Err: fmt.Errorf("hiveapi: %s answered %s with response_type %q: %s", m.cfg.Name, requestType, resp.ResponseType, Quote(in.data))})
@@ -264,6 +267,15 @@ func (m *module) request(ctx context.Context, requestType string, build func(id 
 			return resp, in.data, nil
 		}
 	}
+}
+
+// thrown quotes the error a module reports it threw: a JSON string as its text.
+func thrown(raw json.RawMessage) string {
+	var text string
+	if json.Unmarshal(raw, &text) == nil {
+		return Quote([]byte(text))
+	}
+	return Quote(raw)
 }
 
 // timedOut records a request whose reply did not come in time. Over TCP its late reply is
