@@ -102,7 +102,7 @@ func ReadLine(r *bufio.Reader) ([]byte, error) {
 				continue
 			}
 			if errors.Is(err, io.EOF) && len(bytes.TrimSpace(line)) > 0 {
-				return line, nil // a last line without its end
+				return bytes.TrimRight(line, "\r"), nil // a last line without its end
 			}
 			return nil, err
 		}

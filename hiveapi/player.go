@@ -163,6 +163,9 @@ func (p *Player) restart(ctx context.Context) error {
 	if id == "" {
 		id = p.cfg.Name
 	}
+	// The record says what kind of player this is: the API echoes no state, so nothing the
+	// module holds was cross-checked against the referee.
+	id += fmt.Sprintf(" (Hive API %s over %s; not cross-checked)", SystemVersion, p.cfg.Transport)
 	p.mod, p.id = mod, id
 	return nil
 }

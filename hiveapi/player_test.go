@@ -125,7 +125,11 @@ func TestTransportsPlayGames(t *testing.T) {
 				if rec.Reason.IsFault() || len(rec.Moves) == 0 {
 					t.Fatalf("%s after %d moves: %s: %s", rec.Result, len(rec.Moves), rec.Reason, rec.Detail)
 				}
-				if want := "fake-" + scenario + " 0.0.1 by the tests"; rec.White.ID != want {
+				wire := transport
+				if transport == "tcp-addr" {
+					wire = TransportTCP
+				}
+				if want := "fake-" + scenario + " 0.0.1 by the tests (Hive API 0.1.0 over " + wire + "; not cross-checked)"; rec.White.ID != want {
 					t.Errorf("White's ID %q, want %q", rec.White.ID, want)
 				}
 			})
