@@ -1,9 +1,8 @@
 package arbiter
 
 import (
-	"context"
-	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -58,36 +57,47 @@ func TestScoreText(t *testing.T) {
 	}
 }
 
-var liveLine = regexp.MustCompile(`\[\d+/\d+ games, \d+ running\]`)
+// TestConsoleTickRace redraws the live line from a fast ticker while lines are printed, the
+// figures updated and the line stopped: under -race, any access to the line outside the lock
+// is reported.
+func TestConsoleTickRace(t *testing.T) {
+	var out lockedWriter
+	c := &console{w: &out}
+	c.startProgress(&progressLine{scheduled: 10, started: time.Now()})
+	stopTicking := c.tick(50 * time.Microsecond)
+	var wg sync.WaitGroup
+	for i := range 4 {
+		wg.Go(func() {
+			for j := range 50 {
+				c.printf("line %d.%d\n", i, j)
+				c.update(func(p *progressLine) { p.running++ })
+			}
+		})
+	}
+	wg.Wait()
+	c.stop()
+	time.Sleep(20 * time.Millisecond) // the ticker goes on redrawing a stopped line
+	c.update(func(p *progressLine) { t.Error("a stopped line was updated") })
+	stopTicking()
+	if n := strings.Count(out.String(), "line "); n != 200 {
+		t.Errorf("%d lines printed, want 200", n)
+	}
+}
 
-// TestTournamentProgressLine runs a tournament with the live line on: every console line is
-// written on a cleared row, the line counts the games, and nothing of it is left at the end.
-func TestTournamentProgressLine(t *testing.T) {
-	cfg := baseConfig(engine("a", "random"), engine("b", "random"))
-	cfg.Rounds = 3
-	tour := fakeTournament(t, cfg)
-	var con lockedBuffer
-	tour.Console = &con
-	tour.Progress = true
-	if _, err := tour.Play(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	out := con.String()
-	if !strings.HasSuffix(out, clearLine) {
-		t.Errorf("the live line is left on screen at the end: %q", out[max(0, len(out)-120):])
-	}
-	for _, l := range strings.Split(strings.TrimSuffix(out, clearLine), "\n") {
-		if strings.Contains(l, "Finished game") && !strings.Contains(l, clearLine+"Finished game") {
-			t.Errorf("a game line written over the live line: %q", l)
-		}
-	}
-	if !strings.Contains(out, "[6/6 games, 0 running] a ") {
-		t.Errorf("the live line never showed 6 of 6 games:\n%q", out)
-	}
-	if all, cleared := liveLine.FindAllStringIndex(out, -1), strings.Count(out, clearLine+"["); len(all) != cleared {
-		t.Errorf("%d of %d live lines drawn without clearing the row first", len(all)-cleared, len(all))
-	}
-	if strings.Count(out, " running]") < 12 {
-		t.Errorf("the live line was drawn %d times for 6 games", strings.Count(out, " running]"))
-	}
+// lockedWriter is a buffer safe for concurrent writes.
+type lockedWriter struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (w *lockedWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.Write(p)
+}
+
+func (w *lockedWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.String()
 }
