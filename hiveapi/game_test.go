@@ -2,8 +2,10 @@ package hiveapi
 
 import (
 	"encoding/json"
+	"maps"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"hivearbiter/rules"
@@ -199,4 +201,64 @@ func moveStrings(g *rules.Game, moves []rules.Move) []string {
 		out = append(out, g.MoveString(m))
 	}
 	return out
+}
+
+// TestForfeitIsAPass checks a pass both ways: when nothing else is legal, possible_turns offers
+// Forfeit alone, the Forfeit turn is the referee's pass, and the history records it.
+func TestForfeitIsAPass(t *testing.T) {
+	// From nokamute's UHP tests: White, its pieces all placed and pinned, must pass.
+	const before = `Base+P;InProgress;White[15];wP;bS1 wP-;wQ /wP;bQ bS1-;wB1 -wQ;bB1 bS1\;wG1 wB1\;bB1 wP\;wS1 wG1\;bQ bS1/;wB1 -wP;bB1 wQ;wG2 wS1\;bB1 wB1;wG3 wG2\;bA1 bQ\;wS2 wG3-;bA1 bS1\;wA1 wS2/;bA1 bQ\;wA2 wA1/;bA1 bS1\;wA3 wA2/;bA1 bQ\;wB2 wA3/;bA1 wB2/`
+	g, err := LoadGame(before)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := g.State().PossibleTurns; !got.Forfeit || got.Placement != nil || got.Movement != nil || got.SpecialAbility != nil {
+		t.Fatalf("possible_turns %+v, want Forfeit alone", got)
+	}
+	move, err := g.MoveString(Turn{TurnType: Forfeit})
+	if err != nil || move != "pass" {
+		t.Fatalf("Forfeit is %q (%v), want pass", move, err)
+	}
+	if err := g.Play(move); err != nil {
+		t.Fatal(err)
+	}
+	st := g.State()
+	if last := st.TurnHistory[len(st.TurnHistory)-1]; last != (Turn{TurnType: Forfeit}) || st.TurnNumber != len(st.TurnHistory) || st.PlayerTurn != Black {
+		t.Fatalf("after the pass: last turn %+v, turn_number %d of %d turns, %s to play", last, st.TurnNumber, len(st.TurnHistory), st.PlayerTurn)
+	}
+	if _, err := g.Move(Turn{TurnType: Forfeit}); err == nil || !strings.Contains(err.Error(), "may not forfeit") {
+		t.Fatalf("Black's Forfeit with turns to play: %v", err)
+	}
+}
+
+// TestPillbugThrowIsItsSpecialAbility pins the split of a thrown piece's moves: the queen next
+// to White's pillbug slides to two cells itself (Movement); the two cells only a throw reaches
+// are a Special Ability of the pillbug.
+func TestPillbugThrowIsItsSpecialAbility(t *testing.T) {
+	g, err := LoadGame("Base+P;InProgress;White[3];wP;bP wP-;wQ -wP;bQ bP-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := g.State()
+	sortAll := func(m map[string][]string) map[string][]string {
+		for _, v := range m {
+			slices.Sort(v)
+		}
+		return m
+	}
+	if got, want := sortAll(st.PossibleTurns.Movement), map[string][]string{"-1,-1": {"-2,0", "1,-1"}}; !maps.EqualFunc(got, want, slices.Equal) {
+		t.Errorf("Movement %v, want %v", got, want)
+	}
+	got := st.PossibleTurns.SpecialAbility
+	if len(got) != 1 || !maps.EqualFunc(sortAll(got["0,0"]), map[string][]string{"-1,-1": {"-1,1", "2,0"}}, slices.Equal) {
+		t.Errorf("Special Ability %v, want the pillbug at 0,0 to throw the queen at -1,-1 to -1,1 or 2,0", got)
+	}
+	move, err := g.MoveString(Turn{TurnType: SpecialAbility, AbilityUser: "0,0", Source: "-1,-1", Destination: "2,0"})
+	if err != nil || move != `wQ wP\` {
+		t.Fatalf(`the throw is %q (%v), want wQ wP\`, move, err)
+	}
+	_, err = g.Move(Turn{TurnType: Movement, Source: "-1,-1", Destination: "2,0"})
+	if err == nil || !strings.Contains(err.Error(), `offered as {"turn_type":"Special Ability","ability_user":"0,0"`) {
+		t.Fatalf("the throw as the queen's own Movement: %v", err)
+	}
 }

@@ -13,9 +13,9 @@ import (
 // random positions of every game type, the moves of the pieces in play (own movement and
 // special abilities together) are exactly GenerateMoves' moves that are not placements.
 func TestPieceAndAbilityMovesPartitionMovements(t *testing.T) {
-	n := 4000
+	n := abilityPositions
 	if testing.Short() {
-		n = 400
+		n = min(n, 400)
 	}
 	rng := rand.New(rand.NewPCG(16, 1))
 	abilities := 0
