@@ -371,7 +371,8 @@ func (g *Game) offer() *offer {
 	return o
 }
 
-// State is the game as the API's game_state.
+// State is the game as the API's game_state. Its PossibleTurns are the Game's own, kept
+// until the next move: read them, do not change them.
 func (g *Game) State() *GameState {
 	b := g.board
 	t := b.GameType()

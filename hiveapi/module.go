@@ -319,9 +319,9 @@ func (m *module) exitError(when string) error {
 	return &arbiter.PlayerError{Reason: results.ReasonCrash, Err: errors.New("hiveapi: " + what)}
 }
 
-// close ends the conversation: the module is told by the end of its input, given the grace
-// period to exit, then killed with its process group. Every goroutine has ended when it
-// returns.
+// close ends the conversation: the module is told by the end of its input (a TCP server the
+// arbiter started, which outlives its connections, by SIGTERM), given the grace period to
+// exit, then killed with its process group. Every goroutine has ended when it returns.
 func (m *module) close(ctx context.Context) error {
 	var err error
 	m.closing.Do(func() {
@@ -329,6 +329,9 @@ func (m *module) close(ctx context.Context) error {
 			m.out.Close()
 		}
 		if m.cmd != nil && m.cmd.Process != nil {
+			if m.cfg.Transport == TransportTCP {
+				terminateGroup(m.cmd.Process)
+			}
 			select {
 			case <-m.exited:
 			case <-time.After(m.cfg.Grace):

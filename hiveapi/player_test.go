@@ -8,7 +8,9 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -294,4 +296,45 @@ func fakeCommand(e arbiter.EngineConfig) *exec.Cmd {
 	c.Env = append(os.Environ(), e.Env...)
 	c.Stderr = os.Stderr
 	return c
+}
+
+// TestCloseLeavesNothing checks that closing a player whose module hangs ends its process
+// and every goroutine the player started, on each transport.
+func TestCloseLeavesNothing(t *testing.T) {
+	for _, transport := range []string{TransportStdio, TransportIPC, TransportTCP} {
+		t.Run(transport, func(t *testing.T) {
+			goroutines := runtime.NumGoroutine()
+			ctx := context.Background()
+			p, err := arbiter.StartPlayer(ctx, fakeEngine(t, "hang", transport, "hang"), arbiter.StartEnv{Grace: testGrace})
+			if err != nil {
+				t.Fatal(err)
+			}
+			proc := p.(*Player).mod.cmd.Process
+			p.NewGame(ctx, "Base")
+			short, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
+			_, err = p.BestMove(short, arbiter.Limit{Time: 50 * time.Millisecond})
+			cancel()
+			if err == nil {
+				t.Fatal("a hung module answered")
+			}
+			start := time.Now()
+			if err := p.Close(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if err := p.Close(ctx); err != nil {
+				t.Fatalf("closing twice: %v", err)
+			}
+			if d := time.Since(start); d > testGrace+time.Second {
+				t.Errorf("Close took %s", d)
+			}
+			if err := proc.Signal(syscall.Signal(0)); err == nil {
+				t.Errorf("process %d is still running", proc.Pid)
+			}
+			for deadline := time.Now().Add(2 * time.Second); runtime.NumGoroutine() > goroutines; time.Sleep(10 * time.Millisecond) {
+				if time.Now().After(deadline) {
+					t.Fatalf("%d goroutines after Close, %d before Start", runtime.NumGoroutine(), goroutines)
+				}
+			}
+		})
+	}
 }

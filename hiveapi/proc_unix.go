@@ -21,6 +21,12 @@ func killGroup(p *os.Process) error {
 	return nil
 }
 
+// terminateGroup asks a module's process group to end (SIGTERM): a TCP server does not end
+// when its connection closes.
+func terminateGroup(p *os.Process) {
+	syscall.Kill(-p.Pid, syscall.SIGTERM)
+}
+
 // ipcPair makes the channel Node's fork gives a child: a connected pair of Unix stream
 // sockets. The arbiter keeps the connection; the child inherits the file.
 func ipcPair() (net.Conn, *os.File, error) {
