@@ -154,6 +154,9 @@ func fakeModule(scenario string, r *bufio.Reader, w io.Writer, frames bool) int 
 		case "cheat-cell": // a cell that does not exist: row+col odd
 			send(merge(reply, map[string]any{"turn_type": Placement, "piece_type": "Spider", "destination": "1,0"}))
 			continue
+		case "forfeit": // gives up its turn while it has others
+			send(merge(reply, map[string]any{"turn_type": Forfeit}))
+			continue
 		case "cheat-far": // a cell that exists, far from the hive
 			send(merge(reply, map[string]any{"turn_type": Placement, "piece_type": "Spider", "destination": "40,0"}))
 			continue

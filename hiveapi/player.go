@@ -230,6 +230,11 @@ func (p *Player) BestMove(ctx context.Context, limit arbiter.Limit) (string, err
 	if err != nil {
 		return "", err
 	}
+	if resp.TurnType == Forfeit {
+		// The API's Forfeit is a pass: the referee judges it, and names a pass that was not
+		// forced as such.
+		return "pass", nil
+	}
 	move, err := p.game.MoveString(resp.Turn)
 	var te *TurnError
 	if errors.As(err, &te) {

@@ -162,6 +162,7 @@ func TestMisbehavingModulesLose(t *testing.T) {
 		{"cheat-far", TransportIPC, results.ReasonIllegalMove, "White may not place a piece at 40,0"},
 		{"cheat-piece", TransportStdio, results.ReasonIllegalMove, "White may not place a Queen Bee now"},
 		{"cheat-opponent", TransportTCP, results.ReasonIllegalMove, "is not White's"},
+		{"forfeit", TransportIPC, results.ReasonIllegalPass, "passed although it had 7 legal moves"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.scenario+"/"+tt.transport, func(t *testing.T) {
