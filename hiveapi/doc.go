@@ -16,10 +16,13 @@
 //
 //   - standard input and output, one JSON object per line each way (cmd=PROG transport=stdio);
 //   - Node's IPC channel, as Node's fork gives it: a Unix socket pair whose end the child finds
-//     through NODE_CHANNEL_FD, one JSON object per line (cmd=node arg=MODULE.js transport=ipc);
+//     through NODE_CHANNEL_FD, one JSON object per line (cmd=node arg=ai/ai-local-fork.js
+//     arg=MODULE transport=ipc runs a Trylobot module unchanged);
 //   - TCP, the module being the server, each message framed "<length>#<json>"
-//     (addr=HOST:PORT; with cmd= as well the arbiter starts the server and connects once it
-//     listens).
+//     (addr=HOST:PORT; with cmd= as well the arbiter starts the server, say cmd=node
+//     arg=ai/ai-tcp-server.js arg=MODULE arg=PORT, and connects once it listens).
+//
+// testdata holds a small module of our own (forager.js) and a wrapper for each transport.
 //
 // The API has no think-time limit: each request carries a response_deadline from the
 // arbiter's clock, and the arbiter enforces it. A module that answers late, garbles its

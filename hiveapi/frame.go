@@ -46,7 +46,7 @@ func ReadFrame(r *bufio.Reader) ([]byte, error) {
 			continue
 		default:
 			rest, _ := r.Peek(min(r.Buffered(), 60))
-			return nil, &FrameError{Why: fmt.Sprintf("want <length>#<json>, read %s", Quote(append(append(digits, c), rest...)))}
+			return nil, &FrameError{Why: fmt.Sprintf("want <length>#<json>, read %s", quote(append(append(digits, c), rest...)))}
 		}
 		break
 	}
@@ -59,7 +59,7 @@ func ReadFrame(r *bufio.Reader) ([]byte, error) {
 		c, size, err := r.ReadRune()
 		if err != nil {
 			if errors.Is(err, io.EOF) {
-				return nil, &FrameError{Why: fmt.Sprintf("the stream ended after %d of %d characters: %s", units, n, Quote(msg.Bytes()))}
+				return nil, &FrameError{Why: fmt.Sprintf("the stream ended after %d of %d characters: %s", units, n, quote(msg.Bytes()))}
 			}
 			return nil, err
 		}
@@ -93,7 +93,7 @@ func ReadLine(r *bufio.Reader) ([]byte, error) {
 			chunk, err := r.ReadSlice('\n')
 			line = append(line, chunk...)
 			if len(line) > MaxMessage {
-				return nil, &FrameError{Why: fmt.Sprintf("a line longer than %d bytes: %s", MaxMessage, Quote(line[:100]))}
+				return nil, &FrameError{Why: fmt.Sprintf("a line longer than %d bytes: %s", MaxMessage, quote(line[:100]))}
 			}
 			if err == nil {
 				break

@@ -84,11 +84,11 @@ func ParseResponse(data []byte) (*Response, error) {
 		if !json.Valid(trimmed) {
 			why = "not JSON"
 		}
-		return nil, &ReplyError{Text: Quote(data), Why: why}
+		return nil, &ReplyError{Text: quote(data), Why: why}
 	}
 	var r Response
 	if err := json.Unmarshal(trimmed, &r); err != nil {
-		return nil, &ReplyError{Text: Quote(data), Why: err.Error()}
+		return nil, &ReplyError{Text: quote(data), Why: err.Error()}
 	}
 	return &r, nil
 }
@@ -96,8 +96,8 @@ func ParseResponse(data []byte) (*Response, error) {
 // maxQuote bounds how much of a reply an error quotes.
 const maxQuote = 300
 
-// Quote writes what a module sent for a person to read: quoted, and cut short when long.
-func Quote(data []byte) string {
+// quote writes what a module sent for a person to read: quoted, and cut short when long.
+func quote(data []byte) string {
 	if len(data) <= maxQuote {
 		return strconv.Quote(string(data))
 	}

@@ -255,14 +255,14 @@ func (m *module) request(ctx context.Context, requestType string, build func(id 
 					continue // the late answer to a request that timed out
 				}
 				if got != "" {
-					return nil, in.data, m.fail(&arbiter.PlayerError{Reason: results.ReasonProtocol, Err: fmt.Errorf("hiveapi: %s answered request %q while %q was the one outstanding: %s", m.cfg.Name, got, id, Quote(in.data))})
+					return nil, in.data, m.fail(&arbiter.PlayerError{Reason: results.ReasonProtocol, Err: fmt.Errorf("hiveapi: %s answered request %q while %q was the one outstanding: %s", m.cfg.Name, got, id, quote(in.data))})
 				}
 			}
 			if resp.Success != nil && !*resp.Success {
 				return nil, in.data, m.fail(&arbiter.PlayerError{Reason: results.ReasonCrash, Err: fmt.Errorf("hiveapi: %s failed on %s (success:false): error %s", m.cfg.Name, requestType, thrown(resp.Error))})
 			}
 			if resp.ResponseType != "" && resp.ResponseType != requestType {
-				return nil, in.data, m.fail(&arbiter.PlayerError{Reason: results.ReasonProtocol, Err: fmt.Errorf("hiveapi: %s answered %s with response_type %q: %s", m.cfg.Name, requestType, resp.ResponseType, Quote(in.data))})
+				return nil, in.data, m.fail(&arbiter.PlayerError{Reason: results.ReasonProtocol, Err: fmt.Errorf("hiveapi: %s answered %s with response_type %q: %s", m.cfg.Name, requestType, resp.ResponseType, quote(in.data))})
 			}
 			return resp, in.data, nil
 		}
@@ -273,9 +273,9 @@ func (m *module) request(ctx context.Context, requestType string, build func(id 
 func thrown(raw json.RawMessage) string {
 	var text string
 	if json.Unmarshal(raw, &text) == nil {
-		return Quote([]byte(text))
+		return quote([]byte(text))
 	}
-	return Quote(raw)
+	return quote(raw)
 }
 
 // timedOut records a request whose reply did not come in time. Over TCP its late reply is
@@ -314,7 +314,7 @@ func (m *module) exitError(when string) error {
 		}
 	}
 	if s := m.stderr.String(); s != "" {
-		what += "; it wrote: " + Quote([]byte(s))
+		what += "; it wrote: " + quote([]byte(s))
 	}
 	return &arbiter.PlayerError{Reason: results.ReasonCrash, Err: errors.New("hiveapi: " + what)}
 }

@@ -154,7 +154,7 @@ func (p *Player) restart(ctx context.Context) error {
 	if resp.Active != nil && !*resp.Active {
 		mod.close(ctx)
 		return &arbiter.PlayerError{Reason: results.ReasonProtocol,
-			Err: fmt.Errorf("hiveapi: %s says it is not active (active:false in its Greetings): its owner does not consider it usable; the reply was %s", p.cfg.Name, Quote(raw))}
+			Err: fmt.Errorf("hiveapi: %s says it is not active (active:false in its Greetings): its owner does not consider it usable; the reply was %s", p.cfg.Name, quote(raw))}
 	}
 	id := strings.TrimSpace(strings.Join([]string{firstOf(resp.Name, resp.LongName), resp.Version}, " "))
 	if resp.Author != "" {
@@ -239,7 +239,7 @@ func (p *Player) BestMove(ctx context.Context, limit arbiter.Limit) (string, err
 	var te *TurnError
 	if errors.As(err, &te) {
 		return "", &arbiter.PlayerError{Reason: results.ReasonIllegalMove,
-			Err: fmt.Errorf("hiveapi: %s chose a turn it was not offered, %s: %s", p.cfg.Name, Quote(raw), te.Why)}
+			Err: fmt.Errorf("hiveapi: %s chose a turn it was not offered, %s: %s", p.cfg.Name, quote(raw), te.Why)}
 	}
 	return move, err
 }
