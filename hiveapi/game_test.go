@@ -108,7 +108,7 @@ func TestRoundTripRandomPositions(t *testing.T) {
 	if len(byType) != len(rules.GameTypes) || abilities == 0 {
 		t.Fatalf("positions by game type %v, %d special abilities: the test misses cases", byType, abilities)
 	}
-	t.Logf("%d positions (%v by game type), %d legal moves round-tripped, %d of them special abilities", positions, byType[rules.Base], moves, abilities)
+	t.Logf("%d positions (by game type: %v), %d legal moves round-tripped, %d of them special abilities", positions, byType, moves, abilities)
 }
 
 func throughJSON(t *testing.T, st *GameState) *GameState {
