@@ -89,7 +89,8 @@ func NewGame(cfg GameConfig, white, black Side) (*Game, error) {
 		return nil, fmt.Errorf("arbiter: opening %d: %w", cfg.OpeningIndex, err)
 	}
 	named := func(s Side) results.Player {
-		p := results.Player{Name: s.Name, ID: s.Player.Info().ID}
+		info := s.Player.Info()
+		p := results.Player{Name: s.Name, ID: info.ID, NotCrossChecked: !info.ReportsState}
 		if !s.Time.IsZero() {
 			p.Time = s.Time.String()
 		}

@@ -47,6 +47,10 @@ type Player struct {
 	Name string `json:"name"`           // the name the tournament gives the engine
 	ID   string `json:"id,omitempty"`   // what the engine said of itself ("id ..." line)
 	Time string `json:"time,omitempty"` // its time control, as configured (e.g. "10+0.1")
+	// NotCrossChecked marks a player that reports no game state of its own (a UGI engine, a
+	// Hive API module, a one-engine bot): its moves are refereed, but there is no game of its
+	// to cross-check against the referee's.
+	NotCrossChecked bool `json:"not_cross_checked,omitempty"`
 }
 
 // Move is one ply as the referee recorded it.
