@@ -4,7 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"sort"
+	"strconv"
+	"strings"
 
 	"hivearbiter/elo"
 )
@@ -25,8 +28,35 @@ func FitRatings(t *Tally) (elo.RatingResult, error) {
 		opts.VirtualDraws = 1
 		r, err = elo.Ratings(len(t.Players), matches, opts)
 	}
+	if errors.As(err, &infinite) {
+		return r, t.ratingError(infinite)
+	}
 	return r, err
 }
+
+// ratingError says which players have no rating, by name: elo numbers them.
+func (t *Tally) ratingError(e *elo.RatingError) error {
+	name := func(i int) string {
+		if i >= 0 && i < len(t.Players) {
+			return t.Players[i].Name
+		}
+		return fmt.Sprint(i)
+	}
+	names := make([]string, len(e.Players))
+	for i, p := range e.Players {
+		names[i] = name(p)
+	}
+	reason := playerNumber.ReplaceAllStringFunc(e.Reason, func(m string) string {
+		i, _ := strconv.Atoi(strings.TrimPrefix(m, "player "))
+		return name(i)
+	})
+	if len(names) == 0 {
+		return fmt.Errorf("results: no finite ratings: %s", reason)
+	}
+	return fmt.Errorf("results: no finite ratings for %s: %s", strings.Join(names, ", "), reason)
+}
+
+var playerNumber = regexp.MustCompile(`player \d+`)
 
 // WriteRatingTable writes the maximum-likelihood ratings with their 95% intervals, games and
 // score, and the likelihood that each player is stronger than the next one down.

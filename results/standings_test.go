@@ -299,3 +299,13 @@ func TestMatchBlockSPRTCounts(t *testing.T) {
 		t.Errorf("block:\n%s\nwant the line %q", buf.String(), want)
 	}
 }
+
+// TestRatingErrorNamesPlayers: when the field has no finite ratings, the message names the
+// players, not elo's indices.
+func TestRatingErrorNamesPlayers(t *testing.T) {
+	recs := []Record{game("r", 0, "a", "b", Draw, ReasonMoveLimit, ""), game("r", 1, "c", "d", Draw, ReasonMoveLimit, "")}
+	_, err := FitRatings(NewTally(recs, nil))
+	if err == nil || err.Error() != "results: no finite ratings for c, d: not connected by games to a" {
+		t.Errorf("err = %v", err)
+	}
+}

@@ -40,7 +40,7 @@ func writeReport(w io.Writer, t *arbiter.Tournament, s arbiter.Standings, final,
 		if ratings, err := results.FitRatings(tally); err == nil {
 			results.WriteRatingTable(w, tally, ratings)
 		} else {
-			fmt.Fprintf(w, "No maximum-likelihood ratings yet: %v\n", err)
+			fmt.Fprintf(w, "No maximum-likelihood ratings yet: %s\n", strings.TrimPrefix(err.Error(), "results: "))
 		}
 	}
 	if !final {

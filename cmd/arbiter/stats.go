@@ -115,7 +115,7 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 				return err
 			}
 		} else {
-			fmt.Fprintf(stdout, "No maximum-likelihood ratings: %v\n", err)
+			fmt.Fprintf(stdout, "No maximum-likelihood ratings: %s\n", strings.TrimPrefix(err.Error(), "results: "))
 		}
 	}
 	if err := results.WriteFaults(stdout, tally); err != nil {
