@@ -11,7 +11,7 @@ import (
 // Summary is the machine-readable outcome of a tournament or of a set of records: what the
 // tables show, as JSON, for CI jobs and dashboards.
 type Summary struct {
-	Status   string            `json:"status"` // finished, H1, H0, inconclusive, interrupted, or "records" for arbiter stats
+	Status   string            `json:"status"` // finished, H1, H0, inconclusive, interrupted, strict-stop, or "records" for arbiter stats
 	Runs     []string          `json:"runs"`
 	Games    int               `json:"games"`
 	Engines  []EngineSummary   `json:"engines"`

@@ -218,8 +218,11 @@ func TestRecordsOfAnotherRun(t *testing.T) {
 // misbehaving, with exit code 5.
 func TestStrictStopsAtFirstMisbehaviour(t *testing.T) {
 	args := append(append(fakeEngineArgs("good", "random"), fakeEngineArgs("bad", "illegal@4")...),
-		"-each", "st=0.05", "fractional=true", "-rounds", "5", "-strict")
+		"-each", "st=0.05", "fractional=true", "-rounds", "5", "-strict", "-json", filepath.Join(t.TempDir(), "summary.json"))
 	recs, output, err := playMatch(t, args...)
+	if data, _ := os.ReadFile(args[len(args)-1]); !strings.Contains(string(data), `"status": "strict-stop"`) {
+		t.Errorf("summary: %s", data)
+	}
 	if code := exitCode(err, io.Discard); code != exitEngines {
 		t.Errorf("exit code %d, want %d", code, exitEngines)
 	}

@@ -106,8 +106,11 @@ func summaryOf(t *arbiter.Tournament, out *arbiter.Outcome) *results.Summary {
 			status = "inconclusive"
 		}
 	}
-	if out.Interrupted {
+	switch {
+	case out.Interrupted:
 		status = "interrupted"
+	case out.StrictStop:
+		status = "strict-stop"
 	}
 	return results.NewSummary(status, out.Tally, sprt)
 }
