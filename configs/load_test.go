@@ -192,3 +192,48 @@ func FuzzLoad(f *testing.F) {
 		}
 	})
 }
+
+// TestLoadRunSettings: max_moves counts moves of each side (two plies), Settings says which
+// defaulted settings a file sets, and impossible values are reported together, each with its
+// line and key.
+func TestLoadRunSettings(t *testing.T) {
+	const engines = "[[engine]]\ncmd = \"x\"\ntc = \"st=1\"\n[[engine]]\ncmd = \"y\"\ntc = \"st=1\"\n"
+	tests := []struct {
+		name     string
+		text     string
+		plies    int
+		settings Settings
+		errs     []string
+	}{
+		{"nothing set", engines, 0, Settings{}, nil},
+		{"max_moves", "[adjudication]\nmax_moves = 150\n" + engines, 300, Settings{MoveLimit: true}, nil},
+		{"no limit, said", "[adjudication]\nmax_plies = 0\n[openings]\nplies = 0\n" + engines, 0, Settings{MoveLimit: true, Openings: true}, nil},
+		{"disagreeing limits", "[adjudication]\nmax_plies = 100\nmax_moves = 100\n" + engines, 0, Settings{},
+			[]string{"x.toml:3: adjudication.max_moves: 100 disagrees with max_plies = 100"}},
+		{"file and plies", "[openings]\nfile = \"book.txt\"\nplies = 4\n" + engines, 0, Settings{},
+			[]string{"x.toml:3: openings.plies: file and plies exclude each other"}},
+		{"several at once", "rounds = 0\ngames = 3\nseeds = 0\n" + engines, 0, Settings{},
+			[]string{"x.toml:1: rounds: 0", "x.toml:2: games: 3", "x.toml:3: seeds: 0"}},
+		{"flag spellings", "maxplies = 3\npgnout = \"x.pgn\"\n" + engines, 0, Settings{},
+			[]string{"maxplies: unknown key; did you mean max_plies in [adjudication]?", "pgnout: unknown key; did you mean pgn_out?"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg, settings, err := load("x.toml", []byte(tt.text), fakeResolver)
+			if tt.errs == nil {
+				if err != nil || cfg.Adjudication.MaxPlies != tt.plies || settings != tt.settings {
+					t.Errorf("%v: %d plies, %+v; want %d, %+v", err, cfg.Adjudication.MaxPlies, settings, tt.plies, tt.settings)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatal("accepted")
+			}
+			for _, want := range tt.errs {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("error %q lacks %q", err, want)
+				}
+			}
+		})
+	}
+}
