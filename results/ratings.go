@@ -12,11 +12,19 @@ import (
 	"hivearbiter/elo"
 )
 
+// Ratings are the maximum-likelihood ratings of a tally's players.
+type Ratings struct {
+	elo.RatingResult
+	// VirtualDraws is the number of virtual draws added to each pairing to keep the ratings
+	// finite (0 unless a player won or lost every game): a prior, which the tables must say.
+	VirtualDraws float64
+}
+
 // FitRatings fits maximum-likelihood ratings (Bradley-Terry on the Elo scale, with White's
 // first-move advantage) to the games of the tally, for its players in its order. A player who
 // won or lost every game has no finite maximum-likelihood rating; one virtual draw per pairing,
 // as BayesElo adds, keeps such ratings finite, and is used only when needed.
-func FitRatings(t *Tally) (elo.RatingResult, error) {
+func FitRatings(t *Tally) (Ratings, error) {
 	matches := make([]elo.Match, 0, len(t.colourOrder))
 	for _, k := range t.colourOrder {
 		matches = append(matches, elo.Match{White: k[0], Black: k[1], WDL: *t.colours[k]})
@@ -29,9 +37,9 @@ func FitRatings(t *Tally) (elo.RatingResult, error) {
 		r, err = elo.Ratings(len(t.Players), matches, opts)
 	}
 	if errors.As(err, &infinite) {
-		return r, t.ratingError(infinite)
+		return Ratings{}, t.ratingError(infinite)
 	}
-	return r, err
+	return Ratings{RatingResult: r, VirtualDraws: opts.VirtualDraws}, err
 }
 
 // ratingError says which players have no rating, by name: elo numbers them.
@@ -60,7 +68,7 @@ var playerNumber = regexp.MustCompile(`player \d+`)
 
 // WriteRatingTable writes the maximum-likelihood ratings with their 95% intervals, games and
 // score, and the likelihood that each player is stronger than the next one down.
-func WriteRatingTable(w io.Writer, t *Tally, r elo.RatingResult) error {
+func WriteRatingTable(w io.Writer, t *Tally, r Ratings) error {
 	order := make([]int, len(t.Players))
 	for i := range order {
 		order[i] = i
@@ -82,7 +90,14 @@ func WriteRatingTable(w io.Writer, t *Tally, r elo.RatingResult) error {
 	if err := table.Render(); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintf(w, "Maximum-likelihood ratings (Bradley-Terry, mean 0); White's first-move advantage: %s +/- %s Elo\n",
-		fixed1(r.WhiteAdvantage), fixed1(z95*r.WhiteAdvantageStdErr))
-	return err
+	if _, err := fmt.Fprintf(w, "Maximum-likelihood ratings (Bradley-Terry, mean 0); White's first-move advantage: %s +/- %s Elo\n",
+		fixed1(r.WhiteAdvantage), fixed1(z95*r.WhiteAdvantageStdErr)); err != nil {
+		return err
+	}
+	if r.VirtualDraws > 0 {
+		// Without them an engine that won or lost every game would be rated +/-infinity.
+		_, err := fmt.Fprintf(w, "(An engine won or lost every game: %g virtual draw(s) per pairing, as BayesElo adds, keep the ratings finite.)\n", r.VirtualDraws)
+		return err
+	}
+	return nil
 }

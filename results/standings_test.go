@@ -309,3 +309,33 @@ func TestRatingErrorNamesPlayers(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// TestRatingTableSaysVirtualDraws: the ratings of a field where an engine lost every game are
+// finite only by a prior (virtual draws); the table and the JSON must say so.
+func TestRatingTableSaysVirtualDraws(t *testing.T) {
+	var recs []Record
+	for i, pair := range [][2]string{{"a", "c"}, {"c", "a"}, {"b", "c"}, {"c", "b"}, {"a", "b"}, {"b", "a"}} {
+		result := Draw
+		if pair[0] == "c" {
+			result = BlackWins
+		} else if pair[1] == "c" {
+			result = WhiteWins
+		}
+		recs = append(recs, game("r", i, pair[0], pair[1], result, ReasonQueenSurrounded, ""))
+	}
+	tally := NewTally(recs, nil)
+	r, err := FitRatings(tally)
+	if err != nil || r.VirtualDraws != 1 {
+		t.Fatalf("FitRatings: %v, %v virtual draws", err, r.VirtualDraws)
+	}
+	var buf bytes.Buffer
+	if err := WriteRatingTable(&buf, tally, r); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "1 virtual draw(s) per pairing") {
+		t.Errorf("the table does not say the ratings rest on virtual draws:\n%s", buf.String())
+	}
+	if s := NewSummary("records", tally, nil); s.Ratings == nil || s.Ratings.VirtualDraws != 1 {
+		t.Errorf("summary ratings: %+v", s.Ratings)
+	}
+}

@@ -70,6 +70,9 @@ type RatingsSummary struct {
 	LOS                 [][]float64 `json:"los"`
 	WhiteAdvantage      float64     `json:"white_advantage"`
 	WhiteAdvantageError float64     `json:"white_advantage_error95"`
+	// VirtualDraws is the number of draws added to each pairing to keep the ratings finite
+	// (BayesElo's prior): 0 unless an engine won or lost every game.
+	VirtualDraws float64 `json:"virtual_draws"`
 }
 
 // SPRTSummary is the state of an SPRT.
@@ -121,7 +124,7 @@ func NewSummary(status string, t *Tally, sprt *SPRTSummary) *Summary {
 	}
 	if len(t.Players) > 2 {
 		if r, err := FitRatings(t); err == nil {
-			rs := &RatingsSummary{WhiteAdvantage: round(r.WhiteAdvantage), WhiteAdvantageError: round(z95 * r.WhiteAdvantageStdErr)}
+			rs := &RatingsSummary{WhiteAdvantage: round(r.WhiteAdvantage), WhiteAdvantageError: round(z95 * r.WhiteAdvantageStdErr), VirtualDraws: r.VirtualDraws}
 			for i, p := range t.Players {
 				rs.Players = append(rs.Players, p.Name)
 				rs.Elo = append(rs.Elo, round(r.Elo[i]))
