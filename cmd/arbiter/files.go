@@ -16,9 +16,6 @@ type namedFile struct {
 	flag  string // "-out", "-openings file=", ...
 	path  string
 	write bool // an output: it must be writable and must not name an input
-	// derived marks a file that follows from another's name (FILE.tmp of -json): it only
-	// must not be another file, its directory being the other's.
-	derived bool
 }
 
 // runFiles lists the files a tournament reads and writes. configFile is the -config file, if any.
@@ -30,10 +27,6 @@ func runFiles(cfg arbiter.Config, configFile string) []namedFile {
 		{flag: "-openings file=", path: cfg.Openings.File},
 		{flag: "-config", path: configFile},
 	}
-	if cfg.JSONOut != "" {
-		// The summary is written to FILE.tmp first, then renamed over FILE.
-		files = append(files, namedFile{flag: "-json (its temporary file)", path: cfg.JSONOut + ".tmp", write: true, derived: true})
-	}
 	return files
 }
 
@@ -44,7 +37,7 @@ func runFiles(cfg arbiter.Config, configFile string) []namedFile {
 func checkFiles(files []namedFile, transcripts string) error {
 	var problems []error
 	for _, f := range files {
-		if f.path != "" && f.write && !f.derived {
+		if f.path != "" && f.write {
 			if err := checkWritable(f.path); err != nil {
 				problems = append(problems, fmt.Errorf("%s %s: %v", f.flag, f.path, err))
 			}

@@ -145,7 +145,7 @@ func serveConfig(args []string, stderr io.Writer) (serve.SessionConfig, error) {
 	overrideString(&cfg.Event, *event)
 	cfg.RemoteSide = serve.RemoteSide(*remoteSide)
 	// As in match: every output is checked before an engine starts, and none may be another.
-	files := []namedFile{{"-out", cfg.Out, true, false}, {"-pgnout", cfg.PGNOut, true, false}, {"-config", *configFile, false, false}}
+	files := []namedFile{{"-out", cfg.Out, true}, {"-pgnout", cfg.PGNOut, true}, {"-config", *configFile, false}}
 	if err := checkFiles(files, cfg.TranscriptDir); err != nil {
 		return cfg, err
 	}

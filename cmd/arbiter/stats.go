@@ -7,6 +7,7 @@ import (
 	"io"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -36,9 +37,9 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *jsonOut != "" {
 		var files []namedFile
 		for _, p := range fs.Args() {
-			files = append(files, namedFile{"records", p, false, false})
+			files = append(files, namedFile{flag: "records", path: p})
 		}
-		files = append(files, namedFile{"-json", *jsonOut, true, false}, namedFile{"-json (its temporary file)", *jsonOut + ".tmp", true, true})
+		files = append(files, namedFile{flag: "-json", path: *jsonOut, write: true})
 		if err := checkFiles(files, ""); err != nil {
 			return err
 		}
@@ -133,23 +134,28 @@ func sprtSummaryOf(test elo.SPRT, llr float64, pairs int) *results.SPRTSummary {
 		LLR: llr, Lower: lower, Upper: upper, Decision: test.Status(llr).String(), Pairs: pairs}
 }
 
-// writeSummaryFile writes a JSON summary atomically: a reader never sees half a file.
+// writeSummaryFile writes a JSON summary atomically: a reader never sees half a file. The
+// temporary file has a name of its own, so two runs writing one summary do not mix theirs.
 func writeSummaryFile(path string, s *results.Summary) error {
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return err
 	}
 	if err := s.Write(f); err != nil {
 		f.Close()
+		os.Remove(f.Name())
 		return err
 	}
 	if err := f.Close(); err != nil {
+		os.Remove(f.Name())
 		return err
 	}
-	return os.Rename(tmp, path)
+	if err := os.Chmod(f.Name(), 0o644); err != nil { // CreateTemp makes it private
+		os.Remove(f.Name())
+		return err
+	}
+	return os.Rename(f.Name(), path)
 }
-
 // separateTimeControls renames the players of engines that play under more than one time
 // control to "NAME [TC]", so that they are rated apart, and says so.
 func separateTimeControls(recs []results.Record) []string {
