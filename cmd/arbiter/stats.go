@@ -156,6 +156,7 @@ func writeSummaryFile(path string, s *results.Summary) error {
 	}
 	return os.Rename(f.Name(), path)
 }
+
 // separateTimeControls renames the players of engines that play under more than one time
 // control to "NAME [TC]", so that they are rated apart, and says so.
 func separateTimeControls(recs []results.Record) []string {
