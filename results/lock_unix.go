@@ -18,3 +18,14 @@ func lockFile(f *os.File) error {
 	}
 	return err
 }
+
+// lockedByWriter reports whether another open file holds f's exclusive lock: a run is writing
+// the file now. It takes a shared lock to find out, and gives it back at once.
+func lockedByWriter(f *os.File) bool {
+	err := syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB)
+	if err != nil {
+		return errors.Is(err, syscall.EWOULDBLOCK)
+	}
+	syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	return false
+}

@@ -58,8 +58,11 @@ type Damage struct {
 	// Skipped lists the lines that are not records, passed over with ReadOptions.SkipBad.
 	Skipped []LineError
 	// CutTail is the length in bytes of a last line without its newline: a write cut short by
-	// a killed process. Readers ignore it; OpenLog removes it from the file.
+	// a killed process, or under way. Readers ignore it; OpenLog removes it from the file.
 	CutTail int64
+	// Live reports that a run was writing the file while it was read: a cut tail is a game
+	// being written, not damage.
+	Live bool
 }
 
 // Any reports whether anything was found wrong.
@@ -79,7 +82,11 @@ func (d Damage) Lines(removed bool) []string {
 		if removed {
 			verb = "removed it from the file"
 		}
-		lines = append(lines, fmt.Sprintf("%s: the last line (%d bytes) was cut short, by a run killed while it wrote a game; %s, and that game is not counted", d.Path, d.CutTail, verb))
+		if d.Live {
+			lines = append(lines, fmt.Sprintf("%s: a run is writing this file; the game it was writing as it was read is not counted", d.Path))
+		} else {
+			lines = append(lines, fmt.Sprintf("%s: the last line (%d bytes) was cut short, by a run killed while it wrote a game; %s, and that game is not counted", d.Path, d.CutTail, verb))
+		}
 	}
 	return lines
 }
@@ -245,6 +252,7 @@ func ReadFileWith(path string, opts ReadOptions) ([]Record, Damage, error) {
 	}
 	defer f.Close()
 	recs, damage, _, err := readRecords(path, f, opts)
+	damage.Live = damage.CutTail > 0 && lockedByWriter(f)
 	return recs, damage, err
 }
 

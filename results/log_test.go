@@ -236,3 +236,21 @@ func TestCreateLockedRefusesSecondWriter(t *testing.T) {
 		t.Error("the second writer truncated the first one's file")
 	}
 }
+
+// TestReadFileOfLiveRun: a file that a run is writing ends in a line under way; a reader says
+// so rather than call it the damage of a killed run.
+func TestReadFileOfLiveRun(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "games.jsonl")
+	log, _, err := OpenLog(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer log.Close()
+	r := sampleRecord(0)
+	log.Append(&r)
+	log.f.WriteString(`{"schema":1,"ga`) // as if caught in the middle of a write
+	_, d, err := ReadFileWith(path, ReadOptions{})
+	if err != nil || !d.Live || !strings.Contains(strings.Join(d.Lines(false), "\n"), "a run is writing this file") {
+		t.Errorf("%v, damage %+v: %q", err, d, d.Lines(false))
+	}
+}
