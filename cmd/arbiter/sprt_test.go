@@ -67,7 +67,6 @@ func TestSPRTCalcGolden(t *testing.T) {
 		{"all-won", []string{"-ptnml", "0,0,0,0,10"}},
 		{"all-lost", []string{"-ptnml", "10,0,0,0,0"}},
 		{"all-even", []string{"-ptnml", "0,0,10,0,0"}},
-		{"no-pairs", []string{"-ptnml", "0,0,0,0,0"}},
 		{"wdl", []string{"-wdl", "60,100,40"}},
 		{"wdl-all-won", []string{"-wdl", "10,0,0"}},
 	}
@@ -79,5 +78,12 @@ func TestSPRTCalcGolden(t *testing.T) {
 			}
 			golden.Check(t, filepath.Join("testdata", "sprt-calc", tc.name+".golden"), stdout.Bytes())
 		})
+	}
+	// No counts: nothing to estimate, and a LOS of 50 % would be made up.
+	for _, counts := range [][]string{{"-ptnml", "0,0,0,0,0"}, {"-wdl", "0,0,0"}} {
+		var stdout, stderr bytes.Buffer
+		if code := exitCode(run(context.Background(), append([]string{"sprt-calc"}, counts...), &stdout, &stderr), &stderr); code != exitUsage {
+			t.Errorf("sprt-calc %v: exit %d, want %d\n%s", counts, code, exitUsage, stdout.String())
+		}
 	}
 }

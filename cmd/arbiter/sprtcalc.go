@@ -53,6 +53,9 @@ func runSPRTCalc(ctx context.Context, args []string, stdout, stderr io.Writer) e
 			return usageError{fmt.Errorf("the %s model is trinomial only: give -wdl", model)}
 		}
 		ptnml := elo.Pentanomial{counts[0], counts[1], counts[2], counts[3], counts[4]}
+		if ptnml.Pairs() == 0 {
+			return usageError{errors.New("-ptnml: every count is 0: there is nothing to compute from")}
+		}
 		llr = test.LLR(ptnml)
 		est := elo.PentanomialEstimate(ptnml)
 		fmt.Fprintln(stdout, results.EloLine(est, ptnml.Games()))
@@ -69,6 +72,9 @@ func runSPRTCalc(ctx context.Context, args []string, stdout, stderr io.Writer) e
 			return usageError{fmt.Errorf("-wdl: %w", err)}
 		}
 		p.WDL = elo.WDL{Wins: counts[0], Draws: counts[1], Losses: counts[2]}
+		if p.WDL.Games() == 0 {
+			return usageError{errors.New("-wdl: every count is 0: there is nothing to compute from")}
+		}
 		llr = test.LLRTrinomial(p.WDL)
 		est := elo.TrinomialEstimate(p.WDL)
 		fmt.Fprintln(stdout, results.EloLine(est, p.WDL.Games()))
