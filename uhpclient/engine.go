@@ -30,8 +30,9 @@ type Config struct {
 	// Transcript, if set, receives every line sent (">"), received ("<") and written to
 	// stderr ("!"), each with the time, as in "15:04:05.000 > play wS1".
 	Transcript io.Writer
-	// MaxLineBytes bounds one line of output (default DefaultMaxLineBytes); a longer line is
-	// a ProtocolError. A reply is bounded to 64 such lines.
+	// MaxLineBytes bounds one line of output (default DefaultMaxLineBytes, which holds the
+	// GameString of a game of 100,000 plies); a longer line is a ProtocolError. A reply is
+	// bounded to 64 such lines, or 4 MiB if less.
 	MaxLineBytes int
 }
 
@@ -190,7 +191,8 @@ func (e *Engine) readStdout(done chan<- struct{}) {
 // an engine that floods stderr never blocks on it.
 func (e *Engine) readStderr(done chan<- struct{}) {
 	defer close(done)
-	r := NewReader(e.stderr, e.cfg.MaxLineBytes)
+	// Only the start of a line is kept: a long line costs no more than a short one.
+	r := NewReader(e.stderr, stderrLineSize)
 	for {
 		line, err := r.ReadLine()
 		if err != nil && !errors.Is(err, ErrLineTooLong) {
@@ -333,7 +335,7 @@ func (e *Engine) write(ctx context.Context, command string) error {
 // readReply reads lines up to "ok". When ctx ends first, a bestmove is interrupted and
 // given the grace period to answer; either way the engine is then killed.
 func (e *Engine) readReply(ctx context.Context, command string, sent time.Time) ([]string, error) {
-	rep := reply{max: replyLinesOfMaxLength * e.cfg.MaxLineBytes}
+	rep := reply{max: replyBound(e.cfg.MaxLineBytes)}
 	for {
 		select {
 		case r, ok := <-e.lines:

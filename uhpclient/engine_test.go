@@ -403,13 +403,14 @@ func TestCrashMidCommand(t *testing.T) {
 }
 
 func TestOverLongLine(t *testing.T) {
-	e := mustStartFake(t, "long-line")
+	const limit = 64 << 10
+	e := mustStartFake(t, "long-line", func(c *Config) { c.MaxLineBytes = limit })
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	_, err := e.BestMove(t.Context(), Limit{Depth: 1})
 	runtime.ReadMemStats(&after)
 	var pe *ProtocolError
-	if !errors.As(err, &pe) || !strings.Contains(pe.Msg, fmt.Sprint(DefaultMaxLineBytes)) || !strings.HasPrefix(pe.Line, "xxxx") {
+	if !errors.As(err, &pe) || !strings.Contains(pe.Msg, fmt.Sprint(limit)) || !strings.HasPrefix(pe.Line, "xxxx") {
 		t.Fatalf("got %v", err)
 	}
 	// The engine wrote 10 MiB on one line; reading it must cost about one line limit.
@@ -718,5 +719,18 @@ func TestInterruptReturnsTheEnginesMove(t *testing.T) {
 	}
 	if _, err := e.NewGame(t.Context(), "Base"); err != nil {
 		t.Errorf("the engine is not usable after an interrupted search: %v", err)
+	}
+}
+
+// A long game's GameString is one line far over 64 KiB: the default limit must hold it, or
+// the engine that reports it forfeits a game it did nothing wrong in.
+func TestLongGameStringFitsTheDefaultLimit(t *testing.T) {
+	e := mustStartFake(t, "long-game")
+	gs, err := e.NewGame(t.Context(), "Base")
+	if err != nil {
+		t.Fatalf("newgame: %v", err)
+	}
+	if len(gs) < 75_000 {
+		t.Errorf("got a GameString of %d bytes; the fake sends about 80,000", len(gs))
 	}
 }

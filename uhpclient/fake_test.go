@@ -105,6 +105,9 @@ func fakeEngine(scenario string) int {
 			say("err Invalid command.", "ok")
 		case cmd == "exit":
 			return 0
+		case verb == "newgame" && scenario == "long-game":
+			// The GameString of a 9,000-ply game, as an engine echoes it.
+			say("Base;InProgress;Black[4500];wS1"+strings.Repeat(";bS1 wS1-;wS1 -bS1", 4500), "ok")
 		case verb == "newgame" && strings.Contains(arg, ";"):
 			say(arg, "ok")
 		case verb == "newgame" && (arg == "" || arg == "Base" || strings.HasPrefix(arg, "Base+")):
