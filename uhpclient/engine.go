@@ -28,7 +28,8 @@ type Config struct {
 	// before the next step is taken by force. Default 1 s.
 	GraceTimeout time.Duration
 	// Transcript, if set, receives every line sent (">"), received ("<") and written to
-	// stderr ("!"), each with the time, as in "15:04:05.000 > play wS1".
+	// stderr ("!"), and the notes of the client and its caller ("*": a SIGINT, the start of a
+	// game), each with the time, as in "15:04:05.000 > play wS1".
 	Transcript io.Writer
 	// MaxLineBytes bounds one line of output (default DefaultMaxLineBytes, which holds the
 	// GameString of a game of 100,000 plies); a longer line is a ProtocolError. A reply is
@@ -61,6 +62,11 @@ type Engine struct {
 
 	// searching is set while a bestmove that was sent waits for its answer, for Interrupt.
 	searching atomic.Bool
+	// searchSent is when that bestmove was sent (Unix nanoseconds), and interruptedAt how long
+	// after it Interrupt sent SIGINT (0: not yet), so that an engine that dies of the signal
+	// is told when it got it.
+	searchSent    atomic.Int64
+	interruptedAt atomic.Int64
 
 	kill     chan struct{} // closed by Kill: the stdout reader stops delivering
 	killOnce sync.Once
@@ -91,6 +97,10 @@ func Start(ctx context.Context, cfg Config) (*Engine, error) {
 	}
 	if cfg.MaxLineBytes <= 0 {
 		cfg.MaxLineBytes = DefaultMaxLineBytes
+	}
+	if err := CheckProgram(cfg.Command[0], cfg.Dir); err != nil {
+		err.(*ProgramError).Engine = cfg.Name
+		return nil, err
 	}
 	began := time.Now()
 
@@ -123,7 +133,14 @@ func Start(ctx context.Context, cfg Config) (*Engine, error) {
 		pipes[0][1].Close()
 		pipes[1][0].Close()
 		pipes[2][0].Close()
-		return nil, fmt.Errorf("uhpclient: %s: %w", cfg.Name, err)
+		// CheckProgram found nothing wrong, but the system refuses the program (a binary
+		// for another system, say): say which program, and the system's reason.
+		reason := err
+		if pe, ok := errors.AsType[*os.PathError](err); ok {
+			reason = pe.Err
+		}
+		return nil, &ProgramError{Engine: cfg.Name, Program: cfg.Command[0],
+			Problem: fmt.Sprintf("the program %q cannot be run: %v", cfg.Command[0], reason), Err: reason}
 	}
 
 	e := &Engine{
@@ -153,7 +170,11 @@ func Start(ctx context.Context, cfg Config) (*Engine, error) {
 	if err == nil {
 		var ok bool
 		if e.info, ok = parseInfo(lines); !ok {
-			err = &ProtocolError{Engine: cfg.Name, Command: command, Msg: `no "id" line in the startup info`, Line: lastLine(lines)}
+			err = &ProtocolError{Engine: cfg.Name, Command: command,
+				Msg: fmt.Sprintf(`it printed %s, then "ok", with no "id" line: %s`, quoteLines(lines), bannerRule)}
+			if len(lines) == 0 {
+				err = &ProtocolError{Engine: cfg.Name, Command: command, Msg: `it printed "ok" alone: ` + bannerRule}
+			}
 		}
 	}
 	if err != nil {
@@ -229,6 +250,14 @@ func (e *Engine) wait(stdoutDone, stderrDone <-chan struct{}) {
 	close(e.done)
 }
 
+// Note writes a line of the caller's into the transcript, marked "*": where a game begins, why
+// a search was interrupted. Without a transcript it does nothing.
+func (e *Engine) Note(text string) {
+	for _, line := range strings.Split(text, "\n") {
+		e.log("*", line)
+	}
+}
+
 func (e *Engine) log(direction, line string) {
 	if e.cfg.Transcript == nil {
 		return
@@ -276,6 +305,8 @@ func (e *Engine) roundTrip(ctx context.Context, command string, check func([]str
 		return nil, e.fail(e.exitError(command))
 	}
 	if verb, _, _ := strings.Cut(command, " "); verb == "bestmove" {
+		e.searchSent.Store(sent.UnixNano())
+		e.interruptedAt.Store(0)
 		e.searching.Store(true) // from now on Interrupt reaches this search
 		defer e.searching.Store(false)
 	}
@@ -340,7 +371,11 @@ func (e *Engine) readReply(ctx context.Context, command string, sent time.Time) 
 		select {
 		case r, ok := <-e.lines:
 			if !ok {
-				return rep.lines, e.fail(e.exitError(command))
+				ee := e.exitError(command)
+				if e.searching.Load() {
+					ee.Interrupted = time.Duration(e.interruptedAt.Load())
+				}
+				return rep.lines, e.fail(ee)
 			}
 			if r.err != nil {
 				return rep.lines, e.fail(&ProtocolError{Engine: e.cfg.Name, Command: command,
@@ -355,31 +390,43 @@ func (e *Engine) readReply(ctx context.Context, command string, sent time.Time) 
 				return rep.lines, nil
 			}
 		case <-ctx.Done():
-			after := time.Since(sent)
+			te := &TimeoutError{Engine: e.cfg.Name, Command: command, After: time.Since(sent), Cause: ctx.Err(), Lines: rep.lines}
 			if verb, _, _ := strings.Cut(command, " "); verb == "bestmove" {
-				e.interrupt()
+				te.Interrupt = e.interrupt(command, sent)
 			}
-			return rep.lines, e.fail(&TimeoutError{Engine: e.cfg.Name, Command: command, After: after, Cause: ctx.Err()})
+			return rep.lines, e.fail(te)
 		}
 	}
 }
 
-// interrupt asks a search to stop with SIGINT, as Mzinga's own viewer does, and waits the
-// grace period for its "ok", so that the engine's last word reaches the transcript.
-func (e *Engine) interrupt() {
+// interrupt asks a search whose time is up to stop with SIGINT, as Mzinga's own viewer does,
+// and waits the grace period for its "ok", so that the engine's last word reaches the
+// transcript and the error can say what became of it.
+func (e *Engine) interrupt(command string, sent time.Time) *InterruptOutcome {
+	out := &InterruptOutcome{At: time.Since(sent)}
+	e.Note(fmt.Sprintf("SIGINT after %s: no answer in the time allowed", seconds(out.At)))
 	if err := e.cmd.Process.Signal(os.Interrupt); err != nil {
-		return
+		out.Exited = e.exitError(command)
+		return out
 	}
 	grace := time.NewTimer(e.cfg.GraceTimeout)
 	defer grace.Stop()
 	for {
 		select {
 		case r, ok := <-e.lines:
-			if !ok || r.err != nil || r.line == "ok" {
-				return
+			switch {
+			case !ok:
+				out.Exited = e.exitError(command)
+				return out
+			case r.err != nil:
+				return out
+			case r.line == "ok":
+				out.Answer = true
+				return out
 			}
+			out.Lines = append(out.Lines, r.line)
 		case <-grace.C:
-			return
+			return out
 		}
 	}
 }
@@ -389,10 +436,16 @@ func (e *Engine) interrupt() {
 // usable. Between searches Interrupt does nothing. It is safe to call from any goroutine,
 // while BestMove runs. An engine that ignores SIGINT answers when its search ends, or is
 // stopped by BestMove's context as usual.
-func (e *Engine) Interrupt() error {
+func (e *Engine) Interrupt() error { return e.stopSearch("the caller stops the search") }
+
+// stopSearch is Interrupt, with the reason written to the transcript.
+func (e *Engine) stopSearch(why string) error {
 	if !e.searching.Load() {
 		return nil
 	}
+	at := time.Since(time.Unix(0, e.searchSent.Load()))
+	e.interruptedAt.CompareAndSwap(0, int64(at))
+	e.Note(fmt.Sprintf("SIGINT after %s: %s", seconds(at), why))
 	if err := e.cmd.Process.Signal(os.Interrupt); err != nil && !errors.Is(err, os.ErrProcessDone) {
 		return fmt.Errorf("uhpclient: %s: interrupting the search: %w", e.cfg.Name, err)
 	}
