@@ -88,10 +88,15 @@ func NewGame(cfg GameConfig, white, black Side) (*Game, error) {
 	if err != nil {
 		return nil, fmt.Errorf("arbiter: opening %d: %w", cfg.OpeningIndex, err)
 	}
+	started := time.Now().UTC()
 	named := func(s Side) results.Player {
 		p := results.Player{Name: s.Name, ID: s.Player.Info().ID}
 		if !s.Time.IsZero() {
 			p.Time = s.Time.String()
+		}
+		if t, ok := s.Player.(Transcribed); ok {
+			p.Transcript = t.MarkGame(GameMark{Run: cfg.Run, Index: cfg.Index, White: white.Name, Black: black.Name,
+				Opening: cfg.Opening, Started: started})
 		}
 		return p
 	}
@@ -103,7 +108,7 @@ func NewGame(cfg GameConfig, white, black Side) (*Game, error) {
 			Schema: results.SchemaVersion, Run: cfg.Run, Game: cfg.Index, Round: cfg.Round, Pair: cfg.Pair,
 			White: named(white), Black: named(black),
 			Opening: cfg.Opening, OpeningIndex: cfg.OpeningIndex, GameType: ref.GameType().String(),
-			Moves: []results.Move{}, Started: time.Now().UTC(), Arbiter: Version, Seed: cfg.Seed,
+			Moves: []results.Move{}, Started: started, Arbiter: Version, Seed: cfg.Seed,
 		},
 	}, nil
 }
@@ -174,6 +179,11 @@ func (g *Game) Think(ctx context.Context, p Player, limit Limit, wait time.Durat
 	answer, err := p.BestMove(wctx, limit)
 	used := time.Since(start)
 	cancel()
+	if w, ok := p.(Warner); ok {
+		for _, warning := range w.Warnings() {
+			g.rec.Warnings = append(g.rec.Warnings, fmt.Sprintf("%s: %s", g.who(side), warning))
+		}
+	}
 	if ctx.Err() != nil {
 		return "", used, false
 	}

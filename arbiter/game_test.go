@@ -194,3 +194,33 @@ func TestPlayGameBadOpening(t *testing.T) {
 		t.Fatal("an illegal opening was played")
 	}
 }
+
+// warningPlayer warns of something after its first search, as a UHP engine whose budget had
+// to be rounded does.
+type warningPlayer struct {
+	*arbitertest.Player
+	searches int
+}
+
+func (p *warningPlayer) BestMove(ctx context.Context, l arbiter.Limit) (string, error) {
+	p.searches++
+	return p.Player.BestMove(ctx, l)
+}
+
+func (p *warningPlayer) Warnings() []string {
+	if p.searches == 1 {
+		return []string{"its budget was rounded"}
+	}
+	return nil
+}
+
+func TestPlayerWarningsReachTheRecord(t *testing.T) {
+	white := &warningPlayer{Player: arbitertest.New("a", 1)}
+	rec, err := arbiter.PlayGame(t.Context(), testGameConfig(), fastSide("a", white), fastSide("b", arbitertest.New("b", 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(strings.Join(rec.Warnings, "\n"), "White (a): its budget was rounded"); n != 1 {
+		t.Errorf("the warning is in the record %d times: %q", n, rec.Warnings)
+	}
+}

@@ -110,3 +110,50 @@ func (e EngineConfig) UnknownSettings(known ...string) []string {
 	sort.Strings(unknown)
 	return unknown
 }
+
+// ClosestName returns the name among known that a mistyped name most likely meant: the nearest
+// by edit distance, if it is near enough (at most 2 edits, fewer for short names), or one that
+// differs only in case, underscores and dashes (fractional_seconds for fractional-seconds).
+func ClosestName(name string, known []string) (string, bool) {
+	squash := func(s string) string {
+		return strings.NewReplacer("_", "", "-", "", ".", "").Replace(strings.ToLower(s))
+	}
+	best, bestDistance := "", -1
+	for _, k := range known {
+		if squash(k) == squash(name) {
+			return k, true
+		}
+		if d := editDistance(strings.ToLower(name), strings.ToLower(k)); bestDistance < 0 || d < bestDistance {
+			best, bestDistance = k, d
+		}
+	}
+	limit := 2
+	if len(name) <= 4 {
+		limit = 1
+	}
+	if bestDistance < 0 || bestDistance > limit {
+		return "", false
+	}
+	return best, true
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

@@ -128,7 +128,6 @@ func TestLoadErrorsNameFileLineAndKey(t *testing.T) {
 		{"syntax error", "rounds = = 2\n", 1, "", ""},
 		{"no engines", "rounds = 2\n", 0, "", "no engines"},
 		{"one engine match", "[[engine]]\ncmd=\"a\"\ntc=\"st=1\"\n", 0, "", "exactly 2 engines"},
-		{"sub-second st in whole seconds", "[[engine]]\ncmd=\"a\"\ntc=\"st=0.5\"\n[[engine]]\ncmd=\"b\"\ntc=\"st=1\"\n", 0, "", "st=0.5 is under a second"},
 		{"duplicate names", "[[engine]]\ncmd=\"./a\"\ntc=\"st=1\"\n[[engine]]\ncmd=\"/x/a\"\ntc=\"st=1\"\n", 0, "", "two engines are named"},
 	}
 	for _, tc := range tests {

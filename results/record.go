@@ -47,6 +47,8 @@ type Player struct {
 	Name string `json:"name"`           // the name the tournament gives the engine
 	ID   string `json:"id,omitempty"`   // what the engine said of itself ("id ..." line)
 	Time string `json:"time,omitempty"` // its time control, as configured (e.g. "10+0.1")
+	// Transcript is the file holding the engine's conversation in this game (-transcripts).
+	Transcript string `json:"transcript,omitempty"`
 }
 
 // Move is one ply as the referee recorded it.
