@@ -167,4 +167,3 @@ func TestGamesAreMarkedInTheTranscript(t *testing.T) {
 		t.Errorf("the transcript lacks %q:\n%s", want, data)
 	}
 }
-
