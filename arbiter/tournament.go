@@ -387,7 +387,7 @@ func (t *Tournament) worker(ctx context.Context, id int, jobs <-chan ScheduledGa
 		// An engine that misbehaved is restarted for its next game: it may be hung, dead or
 		// holding a game that is not the referee's.
 		for side, e := range [2]int{job.White, job.Black} {
-			if rec.Culprit == colorName[side] {
+			if rec.Culprit == colorName[side] || t.cfg.Engines[e].Restart { // restart=on: a fresh process per game
 				closeCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 				players[e].Close(closeCtx)
 				cancel()
