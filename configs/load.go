@@ -92,21 +92,21 @@ type sprt struct {
 }
 
 type engine struct {
-	Name       string            `toml:"name"`
-	Proto      string            `toml:"proto"`
-	Addr       string            `toml:"addr"`
-	Cmd        string            `toml:"cmd"`
-	Args       []string          `toml:"args"`
-	Builtin    string            `toml:"builtin"`
-	Dir        string            `toml:"dir"`
-	Env        []string          `toml:"env"`
-	TC         string            `toml:"tc"`
-	Margin     float64           `toml:"margin"`
-	Fractional *bool             `toml:"fractional_seconds"`
+	Name       string   `toml:"name"`
+	Proto      string   `toml:"proto"`
+	Addr       string   `toml:"addr"`
+	Cmd        string   `toml:"cmd"`
+	Args       []string `toml:"args"`
+	Builtin    string   `toml:"builtin"`
+	Dir        string   `toml:"dir"`
+	Env        []string `toml:"env"`
+	TC         string   `toml:"tc"`
+	Margin     float64  `toml:"margin"`
+	Fractional *bool    `toml:"fractional_seconds"`
 	// FractionalFlag is the command line's spelling, fractional, accepted in a file too.
-	FractionalFlag *bool  `toml:"fractional"`
-	Restart        *onOff `toml:"restart"`
-	Options    map[string]string `toml:"options"`
+	FractionalFlag *bool             `toml:"fractional"`
+	Restart        *onOff            `toml:"restart"`
+	Options        map[string]string `toml:"options"`
 	// Settings are the protocol's own settings (fractional for UHP, transport for the Hive
 	// API, ...), checked by the protocol.
 	Settings   map[string]string `toml:"settings"`
