@@ -440,7 +440,9 @@ func (g *Game) checkGameString(side int, gs string) bool {
 	if !g.sides[side].Player.Info().ReportsState {
 		return false
 	}
-	d := g.mirrors[side].verify(gs, g.ref)
+	adj := g.cfg.Adjudication
+	drawn := adj.Repetitions > 0 && g.ref.Repetitions() >= adj.Repetitions || adj.MaxPlies > 0 && g.ref.Ply() >= adj.MaxPlies
+	d := g.mirrors[side].verify(gs, g.ref, drawn)
 	switch {
 	case d == nil:
 		return false

@@ -224,3 +224,67 @@ func TestPlayerWarningsReachTheRecord(t *testing.T) {
 		t.Errorf("the warning is in the record %d times: %q", n, rec.Warnings)
 	}
 }
+
+// repetitionClaimer plays a fixed line of moves and, as nokamute does, reports a draw once its
+// position has occurred three times.
+type repetitionClaimer struct {
+	name  string
+	moves []string
+	game  *rules.Game
+}
+
+func (p *repetitionClaimer) Info() arbiter.PlayerInfo {
+	return arbiter.PlayerInfo{ID: p.name, ReportsState: true}
+}
+
+func (p *repetitionClaimer) report() string {
+	gs := p.game.GameString()
+	if p.game.Repetitions() >= 3 {
+		gs = strings.Replace(gs, ";InProgress;", ";Draw;", 1)
+	}
+	return gs
+}
+
+func (p *repetitionClaimer) NewGame(ctx context.Context, gs string) (string, error) {
+	g, err := rules.ParseGameString(gs)
+	p.game = g
+	if err != nil {
+		return "", err
+	}
+	return p.report(), nil
+}
+
+func (p *repetitionClaimer) Play(ctx context.Context, move string) (string, error) {
+	if err := p.game.Play(move); err != nil {
+		return "", err
+	}
+	return p.report(), nil
+}
+
+func (p *repetitionClaimer) BestMove(ctx context.Context, l arbiter.Limit) (string, error) {
+	return p.moves[p.game.Ply()], nil
+}
+
+func (p *repetitionClaimer) Close(ctx context.Context) error { return nil }
+
+// An engine that claims a draw by threefold repetition is right when the arbiter adjudicates
+// repetitions (-repetitions 3): the game is a draw by repetition, not a false claim.
+func TestRepetitionClaimWithRepetitionAdjudication(t *testing.T) {
+	line := strings.Split(`wS1;bB1 wS1-;wQ \wS1;bQ bB1\;wQ -wS1;bQ bB1-;wQ \wS1;bQ bB1\;wQ -wS1;bQ bB1-;wQ \wS1;bQ bB1\;wQ -wS1;bQ bB1-`, ";")
+	for _, tc := range []struct {
+		repetitions int
+		reason      results.Reason
+	}{{3, results.ReasonRepetition}, {0, results.ReasonFalseClaim}} {
+		cfg := testGameConfig()
+		cfg.Opening = "Base"
+		cfg.Adjudication.Repetitions = tc.repetitions
+		rec, err := arbiter.PlayGame(t.Context(), cfg,
+			fastSide("a", &repetitionClaimer{name: "a", moves: line}), fastSide("b", &repetitionClaimer{name: "b", moves: line}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec.Reason != tc.reason {
+			t.Errorf("repetitions %d: game ended by %s (%s); want %s", tc.repetitions, rec.Reason, rec.Detail, tc.reason)
+		}
+	}
+}
