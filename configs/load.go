@@ -8,6 +8,7 @@ import (
 	"os"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -354,7 +355,7 @@ func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Se
 func ParseEngine(words []string, resolve Resolver) (arbiter.EngineConfig, error) {
 	var e engine
 	e.Options = map[string]string{}
-	for _, w := range words {
+	for _, w := range splitSpecification(words) {
 		k, v, ok := strings.Cut(w, "=")
 		if !ok {
 			return arbiter.EngineConfig{}, fmt.Errorf("configs: engine setting %q: want key=value", w)
@@ -446,6 +447,30 @@ func ParseEngine(words []string, resolve Resolver) (arbiter.EngineConfig, error)
 		return ec, fmt.Errorf("configs: engine: %s", strings.TrimPrefix(err.Error(), "arbiter: "))
 	}
 	return ec, nil
+}
+
+// splitSpecification splits a word that is a whole specification quoted as one, such as
+// "cmd=./engine dir=/opt/engine": when every space-separated field of it is a key=value word of
+// a known key. A value with spaces (name=My Engine, arg=--hash 64) stays one word.
+func splitSpecification(words []string) []string {
+	var out []string
+	for _, w := range words {
+		fields := strings.Fields(w)
+		split := len(fields) > 1
+		for _, f := range fields {
+			k, _, ok := strings.Cut(f, "=")
+			if !ok || !(slices.Contains(engineWords, k) || strings.HasPrefix(k, "option.") || k == "fractional") {
+				split = false
+				break
+			}
+		}
+		if split {
+			out = append(out, fields...)
+		} else {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // engineWords are the keys of an engine specification on the command line, for suggestions.

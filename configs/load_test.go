@@ -257,3 +257,16 @@ func TestLoadSpellingsAndSuggestions(t *testing.T) {
 		}
 	}
 }
+
+// "cmd=X dir=Y" quoted as one word (as the README's check example is) is two settings; a
+// value with spaces stays one.
+func TestParseEngineSplitsAQuotedSpecification(t *testing.T) {
+	e, err := ParseEngine([]string{"cmd=./dev dir=/tmp name=dev", "tc=1"}, nil)
+	if err != nil || !reflect.DeepEqual(e.Command, []string{"./dev"}) || e.Dir != "/tmp" || e.Name != "dev" {
+		t.Errorf("got %+v, %v", e, err)
+	}
+	e, err = ParseEngine([]string{"cmd=./dev", "name=My Engine", "arg=--hash 64", "tc=1"}, nil)
+	if err != nil || e.Name != "My Engine" || !reflect.DeepEqual(e.Command, []string{"./dev", "--hash 64"}) {
+		t.Errorf("got %+v, %v", e, err)
+	}
+}
