@@ -474,7 +474,7 @@ func (c *checker) interrupt() {
 		c.survivesInterrupt = took < interruptAt+c.opts.Grace
 		if !c.survivesInterrupt {
 			c.fail(name, fmt.Sprintf("it answered %s only after %v, %v after SIGINT: it must stop its search at once", move,
-				took.Round(time.Millisecond), (took - interruptAt).Round(time.Millisecond)))
+				took.Round(time.Millisecond), (took-interruptAt).Round(time.Millisecond)))
 			return
 		}
 		c.pass(name, fmt.Sprintf("interrupted at %v, answered %s at %v, and answers validmoves after it", interruptAt,
