@@ -15,6 +15,7 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/results"
+	"hivearbiter/rules"
 )
 
 // The test binary doubles as the engine, as in os/exec's tests: with fakeEnv set it runs
@@ -28,8 +29,9 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// fakeEngine answers newgame with the game type and bestmove with wS1: at once when the time
-// is in fractions of a second, when SIGINT comes otherwise ("honour-int"), or never.
+// fakeEngine plays the first valid move of its game. It reads "bestmove time" as whole
+// seconds, as most engines do, and thinks that long unless SIGINT stops it first ("honour-int"
+// and "normal"; "slow-start" waits a minute before its banner).
 func fakeEngine(scenario string) int {
 	sigint := make(chan os.Signal, 1)
 	signal.Notify(sigint, os.Interrupt)
@@ -37,6 +39,7 @@ func fakeEngine(scenario string) int {
 		time.Sleep(time.Minute)
 	}
 	fmt.Println("id Fake v1\nMosquito;Ladybug;Pillbug\nok")
+	g := rules.NewGame(rules.Base)
 	in := bufio.NewScanner(os.Stdin)
 	for in.Scan() {
 		verb, arg, _ := strings.Cut(in.Text(), " ")
@@ -44,12 +47,29 @@ func fakeEngine(scenario string) int {
 		case "exit":
 			return 0
 		case "newgame":
-			fmt.Printf("%s;NotStarted;White[1]\nok\n", arg)
-		case "bestmove":
-			if !strings.Contains(arg, ".") {
-				<-sigint
+			var err error
+			if g, err = rules.ParseGameString(arg); err != nil {
+				fmt.Printf("err %v\nok\n", err)
+				continue
 			}
-			fmt.Println("wS1\nok")
+			fmt.Printf("%s\nok\n", g.GameString())
+		case "play", "pass":
+			if verb == "pass" {
+				arg = "pass"
+			}
+			if err := g.Play(arg); err != nil {
+				fmt.Printf("invalidmove %v\nok\n", err)
+				continue
+			}
+			fmt.Printf("%s\nok\n", g.GameString())
+		case "bestmove":
+			var h, m, s int
+			fmt.Sscanf(strings.TrimPrefix(arg, "time "), "%d:%d:%d", &h, &m, &s)
+			select {
+			case <-time.After(time.Duration(h*3600+m*60+s) * time.Second):
+			case <-sigint:
+			}
+			fmt.Printf("%s\nok\n", g.ValidMoveStrings()[0])
 		default:
 			fmt.Println("err Invalid command.\nok")
 		}
@@ -165,5 +185,28 @@ func TestGamesAreMarkedInTheTranscript(t *testing.T) {
 	}
 	if want := `* game 7 begins (run abc, "game": 7 in its record): w (White) vs b (Black) from "Base" at `; !strings.Contains(string(data), want) {
 		t.Errorf("the transcript lacks %q:\n%s", want, data)
+	}
+}
+
+// The README's first example, tc=10+0.1, for an engine that reads whole seconds: every budget
+// is under a second and cannot be sent as it is, and no move is lost on time for it.
+func TestClockGameOfAWholeSecondEngine(t *testing.T) {
+	tc := arbiter.TimeControl{Base: 10 * time.Second, Increment: 100 * time.Millisecond}
+	side := func(name string) arbiter.Side {
+		e := fakeConfig("normal")
+		e.Name, e.Time = name, tc
+		return arbiter.Side{Name: name, Player: start(t, e, arbiter.StartEnv{Grace: time.Second}), Time: tc, Margin: arbiter.DefaultMargin}
+	}
+	cfg := arbiter.GameConfig{Run: "t", Opening: "Base", CommandTimeout: 2 * time.Second, DepthTimeout: time.Minute,
+		Adjudication: arbiter.Adjudication{MaxPlies: 6}}
+	rec, err := arbiter.PlayGame(t.Context(), cfg, side("a"), side("b"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Reason != results.ReasonMoveLimit {
+		t.Fatalf("the game ended by %s: %s", rec.Reason, rec.Detail)
+	}
+	if len(rec.Warnings) != 2 || !strings.HasPrefix(rec.Warnings[0], "White (a): its budget of 0.4") {
+		t.Errorf("warnings %q; want one per engine", rec.Warnings)
 	}
 }
