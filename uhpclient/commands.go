@@ -181,15 +181,13 @@ func (e *Engine) BestMove(ctx context.Context, l Limit) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("uhpclient: %s: %w", e.cfg.Name, err)
 	}
+	var stop *searchStop
 	if l.Rounded() {
-		// Interrupt acts only once the command is sent, and only on this search: a timer that
-		// fires before or after it does nothing.
-		why := fmt.Sprintf("the budget of %s is up (sent as %s to an engine that reads whole seconds)", seconds(l.Time), formatTime(l.Time, false))
-		stop := time.AfterFunc(l.Time, func() { e.stopSearch(why) })
-		defer stop.Stop()
+		stop = &searchStop{after: l.Time,
+			why: fmt.Sprintf("the budget of %s is up (sent as %s to an engine that reads whole seconds)", seconds(l.Time), formatTime(l.Time, false))}
 	}
 	var move string
-	_, err = e.roundTrip(ctx, command, func(lines []string) *ProtocolError {
+	_, err = e.search(ctx, command, stop, func(lines []string) *ProtocolError {
 		var ok bool
 		if move, ok = bestMoveAnswer(lines); !ok {
 			return &ProtocolError{Msg: NotAMove(lastLine(lines))}

@@ -61,7 +61,10 @@ type Engine struct {
 	logMu      sync.Mutex
 
 	// searching is set while a bestmove that was sent waits for its answer, for Interrupt.
+	// searchMu makes its end and a SIGINT exclusive, so that none is sent for a search whose
+	// "ok" was read.
 	searching atomic.Bool
+	searchMu  sync.Mutex
 	// searchSent is when that bestmove was sent (Unix nanoseconds), and interruptedAt how long
 	// after it Interrupt sent SIGINT (0: not yet), so that an engine that dies of the signal
 	// is told when it got it.
@@ -283,6 +286,17 @@ func (e *Engine) Send(ctx context.Context, command string) ([]string, error) {
 // roundTrip sends one command and reads its reply. check, if not nil, judges whether the
 // reply answers the command; a reply that does not is a ProtocolError, as fatal as any.
 func (e *Engine) roundTrip(ctx context.Context, command string, check func([]string) *ProtocolError) ([]string, error) {
+	return e.search(ctx, command, nil, check)
+}
+
+// searchStop stops a search with SIGINT a time after its command was sent.
+type searchStop struct {
+	after time.Duration
+	why   string // for the transcript
+}
+
+// search is roundTrip for a command that may be a bestmove, stopped as stop says if not nil.
+func (e *Engine) search(ctx context.Context, command string, stop *searchStop, check func([]string) *ProtocolError) ([]string, error) {
 	if strings.ContainsAny(command, "\r\n") {
 		return nil, fmt.Errorf("uhpclient: %s: a command cannot span lines: %q", e.cfg.Name, command)
 	}
@@ -308,7 +322,12 @@ func (e *Engine) roundTrip(ctx context.Context, command string, check func([]str
 		e.searchSent.Store(sent.UnixNano())
 		e.interruptedAt.Store(0)
 		e.searching.Store(true) // from now on Interrupt reaches this search
-		defer e.searching.Store(false)
+		defer e.endSearch()
+		if stop != nil {
+			// Counted from the command, not from the call: the call may have waited its turn.
+			timer := time.AfterFunc(stop.after-time.Since(sent), func() { e.stopSearch(stop.why) })
+			defer timer.Stop()
+		}
 	}
 	lines, err := e.readReply(ctx, command, sent)
 	if err != nil {
@@ -387,6 +406,7 @@ func (e *Engine) readReply(ctx context.Context, command string, sent time.Time) 
 					Msg: fmt.Sprintf("more than %d bytes of reply without ok", rep.max), Line: r.line})
 			}
 			if done {
+				e.endSearch()
 				return rep.lines, nil
 			}
 		case <-ctx.Done():
@@ -438,8 +458,17 @@ func (e *Engine) interrupt(command string, sent time.Time) *InterruptOutcome {
 // stopped by BestMove's context as usual.
 func (e *Engine) Interrupt() error { return e.stopSearch("the caller stops the search") }
 
+// endSearch marks the end of a search, once its reply was read or given up on.
+func (e *Engine) endSearch() {
+	e.searchMu.Lock()
+	e.searching.Store(false)
+	e.searchMu.Unlock()
+}
+
 // stopSearch is Interrupt, with the reason written to the transcript.
 func (e *Engine) stopSearch(why string) error {
+	e.searchMu.Lock()
+	defer e.searchMu.Unlock()
 	if !e.searching.Load() {
 		return nil
 	}

@@ -899,3 +899,33 @@ func TestNoteMarksTheTranscript(t *testing.T) {
 		t.Errorf("no note in the transcript:\n%s", transcript.String())
 	}
 }
+
+// A rounded budget is counted from when its bestmove is sent, not from when BestMove was
+// called: a caller that waits for its turn neither stops another caller's search early nor
+// goes unstopped itself.
+func TestRoundedBudgetCountsFromTheCommand(t *testing.T) {
+	e := mustStartFake(t, "honour-int")
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+	defer cancel()
+	first := make(chan time.Duration)
+	go func() {
+		begin := time.Now()
+		if _, err := e.BestMove(ctx, Limit{Time: 600 * time.Millisecond}); err != nil {
+			t.Error(err)
+		}
+		first <- time.Since(begin)
+	}()
+	time.Sleep(50 * time.Millisecond)
+	begin := time.Now()
+	move, err := e.BestMove(ctx, Limit{Time: 300 * time.Millisecond})
+	took := time.Since(begin)
+	if err != nil || move != "wA1" {
+		t.Fatalf("the second search: %q, %v", move, err)
+	}
+	if d := <-first; d < 600*time.Millisecond {
+		t.Errorf("the first search was stopped after %v, before its budget of 0.6 s", d)
+	}
+	if took > 550*time.Millisecond+300*time.Millisecond+200*time.Millisecond {
+		t.Errorf("the second search took %v: it was not stopped 0.3 s after it was sent", took)
+	}
+}
