@@ -298,6 +298,17 @@ func (c *checker) validMoves() {
 
 // sameGame checks that a GameString the engine returned is the referee's game.
 func sameGame(gs string, ref *rules.Game) error {
+	if fields := strings.Split(gs, ";"); len(fields) > 3 {
+		for i, f := range fields[3:] {
+			if strings.TrimSpace(f) != "" {
+				continue
+			}
+			if i == len(fields)-4 {
+				return fmt.Errorf("returned a malformed GameString (it ends with \";\"): %q", gs)
+			}
+			return fmt.Errorf("returned a malformed GameString (entry %d is empty): %q", i+4, gs)
+		}
+	}
 	g, err := rules.ParseGameString(gs)
 	if err != nil {
 		return fmt.Errorf("returned a GameString that does not load (%s): %q", strings.TrimPrefix(err.Error(), "rules: "), gs)

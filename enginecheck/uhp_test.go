@@ -63,6 +63,10 @@ func fakeEngine(scenario string) {
 				say("err "+err.Error(), "ok")
 				continue
 			}
+			if scenario == "trailing-semicolon" {
+				say(g.GameString()+";", "ok")
+				continue
+			}
 			say(g.GameString(), "ok")
 		case "play":
 			if err := g.Play(arg); err != nil {
@@ -180,6 +184,7 @@ func TestCheckSaysWhatIsWrong(t *testing.T) {
 		{"accepts-illegal", "illegal move", []string{"accepted the illegal move play wQ", "You can't play your Queen Bee on your first turn"}},
 		{"nokamute-validmoves", "validmoves", []string{"missing 1: ", "in Base"}},
 		{"crash-depth", "bestmove depth 1", []string{"exited (exit status 3)"}},
+		{"trailing-semicolon", "newgame with a full GameString", []string{`malformed GameString (it ends with ";")`}},
 	} {
 		t.Run(tc.scenario, func(t *testing.T) {
 			t.Parallel()
