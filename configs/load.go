@@ -422,6 +422,10 @@ func ParseEngine(words []string, resolve Resolver) (arbiter.EngineConfig, error)
 		case k == "" || strings.ContainsAny(k, " \t"):
 			return arbiter.EngineConfig{}, fmt.Errorf("configs: engine setting %q: want key=value", w)
 		default:
+			if near, ok := arbiter.ClosestName(k, runFlags); ok {
+				return arbiter.EngineConfig{}, fmt.Errorf("configs: %s is a setting of the run, not of an engine: give -%s VALUE (%s in a config file)",
+					w, near, runKeys[near])
+			}
 			if near, ok := arbiter.ClosestName(k, engineWords); ok {
 				return arbiter.EngineConfig{}, fmt.Errorf("configs: unknown engine setting %s: did you mean %s?", w, near)
 			}
@@ -472,6 +476,17 @@ func splitSpecification(words []string) []string {
 	}
 	return out
 }
+
+// runKeys are the settings of a whole run that users also try among an engine's, by the
+// command line's flag, with the config file's key.
+var runKeys = map[string]string{
+	"start-timeout": "start_timeout", "command-timeout": "command_timeout", "depth-timeout": "depth_timeout",
+	"maxplies": "max_plies in [adjudication]", "repetitions": "repetitions in [adjudication]",
+	"concurrency": "concurrency", "rounds": "rounds", "games": "games", "gametype": "game_type",
+}
+
+// runFlags are runKeys' flags.
+var runFlags = slices.Sorted(maps.Keys(runKeys))
 
 // engineWords are the keys of an engine specification on the command line, for suggestions.
 var engineWords = []string{"cmd", "name", "dir", "arg", "args", "env", "tc", "st", "depth", "nodes", "proto", "addr",

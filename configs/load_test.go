@@ -270,3 +270,17 @@ func TestParseEngineSplitsAQuotedSpecification(t *testing.T) {
 		t.Errorf("got %+v, %v", e, err)
 	}
 }
+
+// A setting of the run given among an engine's settings says where it belongs.
+func TestParseEngineRunSettingsSayWhereTheyGo(t *testing.T) {
+	for _, tc := range []struct{ word, want string }{
+		{"start_timeout=30", "-start-timeout"},
+		{"command-timeout=30", "-command-timeout"},
+		{"maxplies=300", "-maxplies"},
+	} {
+		_, err := ParseEngine([]string{"cmd=./dev", "tc=1", tc.word}, nil)
+		if err == nil || !strings.Contains(err.Error(), "a setting of the run") || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: got %v; want it to name %s", tc.word, err, tc.want)
+		}
+	}
+}
