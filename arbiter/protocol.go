@@ -24,6 +24,27 @@ type Protocol interface {
 	Start(ctx context.Context, e EngineConfig, env StartEnv) (Player, error)
 }
 
+// Locator is a Protocol that can tell before a run, beyond the settings Check judges, whether
+// an engine can be reached at all: that its program exists and can be run, say. Check leaves
+// that out, because a configuration is also read on machines that do not run it (stats,
+// shards prepared elsewhere).
+type Locator interface {
+	Locate(e EngineConfig) error
+}
+
+// LocateEngine asks the engine's protocol whether the engine can be reached, so that a run can
+// refuse a missing program before its first game. It returns nil when the protocol cannot tell.
+func LocateEngine(e EngineConfig) error {
+	p, err := LookupProtocol(e.ProtocolName())
+	if err != nil {
+		return err
+	}
+	if l, ok := p.(Locator); ok {
+		return l.Locate(e)
+	}
+	return nil
+}
+
 // StartEnv is what a protocol is told about where its player will run.
 type StartEnv struct {
 	// Worker numbers the worker that will own the player, so that transcripts can be told apart.

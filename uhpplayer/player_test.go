@@ -210,3 +210,16 @@ func TestClockGameOfAWholeSecondEngine(t *testing.T) {
 		t.Errorf("warnings %q; want one per engine", rec.Warnings)
 	}
 }
+
+// A run can refuse a missing program before its first game, in one sentence.
+func TestLocate(t *testing.T) {
+	if err := arbiter.LocateEngine(fakeConfig("normal")); err != nil {
+		t.Errorf("the test binary: %v", err)
+	}
+	e := fakeConfig("normal")
+	e.Command, e.Dir = []string{"./nope"}, t.TempDir()
+	err := arbiter.LocateEngine(e)
+	if err == nil || !strings.Contains(err.Error(), `engine "fake": the program "./nope" does not exist in `) || !strings.Contains(err.Error(), "give cmd=") {
+		t.Errorf("got %v", err)
+	}
+}
