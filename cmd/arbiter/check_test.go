@@ -75,3 +75,14 @@ func TestCheckReportGolden(t *testing.T) {
 	}
 	golden.Check(t, filepath.Join("testdata", "check", "illegal.golden"), got.Bytes())
 }
+
+// The README writes check's engine as one quoted word; key=value words in it are split as
+// match splits them.
+func TestCheckEngineAsOneQuotedWord(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	words := fakeEngineArgs("fake", "random")[1:]
+	args := []string{"check", "-games", "1", "-plies", "4", "-engine", strings.Join(words, " ")}
+	if err := run(context.Background(), args, &stdout, &stderr); err != nil {
+		t.Fatalf("check failed: %v\n%s%s", err, stdout.String(), stderr.String())
+	}
+}
