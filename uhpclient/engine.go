@@ -391,6 +391,7 @@ func (e *Engine) readReply(ctx context.Context, command string, sent time.Time) 
 		case r, ok := <-e.lines:
 			if !ok {
 				ee := e.exitError(command)
+				ee.Lines = rep.lines
 				if e.searching.Load() {
 					ee.Interrupted = time.Duration(e.interruptedAt.Load())
 				}

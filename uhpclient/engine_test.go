@@ -363,6 +363,9 @@ func TestMissingOKThenExit(t *testing.T) {
 	if !errors.As(err, &ee) || ee.ExitCode != 0 || ee.Command != "bestmove depth 1" || !slices.Contains(ee.Stderr, "fatal: search thread died") {
 		t.Fatalf("got %v", err)
 	}
+	if !strings.Contains(err.Error(), `it printed "wS1"`) {
+		t.Errorf("%q does not quote what the engine printed before it exited", err)
+	}
 	checkStaysBroken(t, e, err, "newgame Base")
 }
 

@@ -134,6 +134,8 @@ type ExitError struct {
 	// Interrupted, when not zero, is how long after the command was sent the engine was sent
 	// the SIGINT that stopped its search (Engine.Interrupt): it exited instead of answering.
 	Interrupted time.Duration
+	// Lines are what it printed of its reply before it exited, quoted (cut) in the message.
+	Lines []string
 }
 
 func (e *ExitError) how() string {
@@ -148,6 +150,9 @@ func (e *ExitError) Error() string {
 	if e.Interrupted > 0 {
 		s = fmt.Sprintf("uhpclient: %s: %s: interrupted with SIGINT at %s, the engine exited (%s) instead of answering its best move so far",
 			e.Engine, e.Command, seconds(e.Interrupted), e.how())
+	}
+	if len(e.Lines) > 0 {
+		s += "; before, " + printed(e.Lines)
 	}
 	if len(e.Stderr) > 0 {
 		tail := e.Stderr[max(0, len(e.Stderr)-3):]

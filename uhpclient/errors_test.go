@@ -32,6 +32,8 @@ func TestErrorTextsGolden(t *testing.T) {
 			Interrupt: &InterruptOutcome{At: 1200 * ms, Lines: []string{"wS1"}, Answer: true}},
 		&ExitError{Engine: "py", Command: "bestmove time 00:00:01", ExitCode: 130, Interrupted: 475 * ms,
 			Stderr: []string{"Traceback (most recent call last):", "KeyboardInterrupt"}},
+		&ExitError{Engine: "x", Command: "bestmove time 00:00:01", ExitCode: -1, Signal: "interrupt", Interrupted: 300 * ms,
+			Lines: []string{"\x00\x01 not a move", "still searching"}},
 		&ExitError{Engine: "nokamute", Command: "bestmove time 00:00:01", ExitCode: 101,
 			Stderr: []string{"thread 'main' panicked at src/player.rs:168:50:", "called `Option::unwrap()` on a `None` value"}},
 		&ProtocolError{Engine: "x", Command: "bestmove time 00:00:01", Msg: NotAMove("FPwB2 wB1")},
