@@ -349,9 +349,13 @@ func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Se
 
 // ParseEngine reads an engine specification in the style of fastchess and cutechess-cli:
 // key=value words such as cmd=./engine name=dev tc=10+0.1 option.Threads=1. Keys: proto, cmd,
-// addr, name, dir, arg (repeatable), env (KEY=VALUE, repeatable), tc (also st=SECONDS,
-// depth=N and nodes=N), margin (seconds), builtin, option.NAME; any other key is a setting of
-// the engine's protocol (fractional=true for UHP, say), which the protocol checks.
+// addr, name, dir, arg (one argument, repeatable), args (split on spaces as fastchess does,
+// quotes keeping an argument whole), env (KEY=VALUE, repeatable), tc (also st=SECONDS, depth=N
+// and nodes=N), margin (seconds), timemargin (milliseconds, as in fastchess), restart=on|off,
+// builtin, option.NAME; any other key is a setting of the engine's protocol (fractional=true
+// for UHP, say), which the protocol checks. A key that is nearly a known one, or a setting of
+// the run, is refused with the name meant. A word that holds a whole specification, such as
+// "cmd=./engine dir=/opt", is split into its settings.
 func ParseEngine(words []string, resolve Resolver) (arbiter.EngineConfig, error) {
 	var e engine
 	e.Options = map[string]string{}
