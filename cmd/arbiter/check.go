@@ -85,7 +85,8 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		more = " (run with -v to see each detail whole)"
 	}
 	if err != nil {
-		return exitWith(exitEngines, "the engine could not be started, so nothing else was checked%s", more)
+		// The table cuts the detail; the reason the engine did not start is said whole.
+		return exitWith(exitEngines, "the engine could not be started, so nothing else was checked: %v", err)
 	}
 	notRun := ""
 	if skipped > 0 {

@@ -86,3 +86,15 @@ func TestCheckEngineAsOneQuotedWord(t *testing.T) {
 		t.Fatalf("check failed: %v\n%s%s", err, stdout.String(), stderr.String())
 	}
 }
+
+// An engine that cannot start is told why in full, not cut to the table's width.
+func TestCheckEngineThatCannotStart(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	err := run(context.Background(), []string{"check", "-engine", "cmd=./no-such-engine dir=" + t.TempDir()}, &stdout, &stderr)
+	if code := exitCode(err, &stderr); code != exitEngines {
+		t.Fatalf("exit code %d, want %d", code, exitEngines)
+	}
+	if !strings.Contains(stderr.String(), `the program "./no-such-engine" does not exist in `) || !strings.Contains(stdout.String(), "| skip ") {
+		t.Errorf("stdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
+	}
+}
