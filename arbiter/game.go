@@ -364,7 +364,7 @@ func (g *Game) illegal(side int, answer string, err error) {
 	var ime *rules.InvalidMoveError
 	switch {
 	case !errors.As(err, &ime):
-		g.fault(side, results.ReasonIllegalMove, fmt.Sprintf("%s played the unreadable move %q", g.who(side), answer))
+		g.fault(side, results.ReasonIllegalMove, fmt.Sprintf("%s answered %q, which is not a MoveString", g.who(side), answer))
 	case ime.Reason == rules.ReasonPassWithMoves:
 		n := len(g.ref.ValidMoves())
 		g.fault(side, results.ReasonIllegalPass, fmt.Sprintf("%s passed although it had %d legal moves", g.who(side), n))

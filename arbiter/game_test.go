@@ -70,7 +70,7 @@ func TestPlayGameTerminations(t *testing.T) {
 		warning string
 	}{
 		{"illegal", 6, results.ReasonIllegalMove, "illegal move", ""},
-		{"unreadable", 4, results.ReasonIllegalMove, `unreadable move "xyzzy"`, ""},
+		{"unreadable", 4, results.ReasonIllegalMove, `answered "xyzzy", which is not a MoveString`, ""},
 		{"pass", 3, results.ReasonIllegalPass, "passed although it had", ""},
 		{"hang", 5, results.ReasonTimeForfeit, "loses on time", ""},
 		{"slow", 5, results.ReasonTimeForfeit, "loses on time", ""},
