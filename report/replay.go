@@ -85,6 +85,7 @@ type replay struct {
 	game     *rules.Game
 	track    tracker
 	moves    []string
+	opening  int // how many of the moves are the opening's
 	deltas   strings.Builder
 	err      error
 }
@@ -102,6 +103,7 @@ func newReplay(opening string) *replay {
 	for _, m := range start.Moves() {
 		r.play(m)
 	}
+	r.opening = len(r.moves)
 	return r
 }
 
