@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -244,4 +245,52 @@ func clockText(ms int64) string {
 	s := float64(ms) / 1000
 	m := int(s / 60)
 	return fmt.Sprintf("%d:%04.1f", m, s-60*float64(m))
+}
+
+// TestLivePageInBrowser plays a game into a live page and checks that every move shows on the
+// game's board within a second, on the referee's position, and that the finished game can be
+// replayed.
+func TestLivePageInBrowser(t *testing.T) {
+	b := newBrowser(t, 1280, 900)
+	recs := synthetic{engines: []string{"new", "old"}, games: 2, minPlies: 24, maxPlies: 24, times: []string{"10+0.1"}}.
+		records(rand.New(rand.NewPCG(12, 12)))
+	live := NewLive(Options{Engines: []string{"new", "old"}, SPRT: sprtTest, Planned: 2})
+	srv := httptest.NewServer(live)
+	defer func() { srv.CloseClientConnections(); srv.Close() }() // the page's event stream never ends by itself
+	live.GameFinished(&recs[0])
+	b.open(t, srv.URL+"/")
+
+	rec := &recs[1]
+	want := refereePositions(t, rec)
+	openingPlies := len(want) - 1 - len(rec.Moves)
+	live.GameStarted(rec.Game, rec.White, rec.Black, rec.Opening)
+	status := fmt.Sprintf("#status-%d", rec.Game)
+	var slowest, total time.Duration
+	for i, m := range rec.Moves {
+		ply := openingPlies + i + 1
+		began := time.Now()
+		live.MovePlayed(rec.Game, m, "")
+		var shown bool
+		b.run(t, chromedp.Poll(fmt.Sprintf(`((document.querySelector(%q) || {}).textContent || "").startsWith("ply %d: ")`, status, ply), &shown,
+			chromedp.WithPollingInterval(5*time.Millisecond), chromedp.WithPollingTimeout(time.Second)))
+		slowest, total = max(slowest, time.Since(began)), total+time.Since(began)
+		if got := b.drawnStacks(t, fmt.Sprintf(`.running [data-game="%d"]`, rec.Game)); !equalStacks(got, want[ply]) {
+			t.Fatalf("ply %d: the live board shows %v, the referee has %v", ply, got, want[ply])
+		}
+	}
+	t.Logf("%d moves, each on the page within %v (%v on average)", len(rec.Moves), slowest, total/time.Duration(len(rec.Moves)))
+	live.GameFinished(rec)
+	var shown bool
+	b.run(t, chromedp.Poll(`document.querySelectorAll('#games tbody tr').length == 2 && document.querySelectorAll('.running .game').length == 0`, &shown,
+		chromedp.WithPollingTimeout(time.Second)))
+	b.run(t, chromedp.Click(`#games tbody tr[data-game="1"]`, chromedp.ByQuery))
+	if got := b.drawnStacks(t, "#board"); !equalStacks(got, want[len(want)-1]) {
+		t.Errorf("the finished game replays to %v, the referee has %v", got, want[len(want)-1])
+	}
+	var llrPoints int
+	b.run(t, chromedp.Evaluate(`hiveReport.charts.llr.data[0].length`, &llrPoints))
+	if llrPoints != 1 {
+		t.Errorf("the LLR chart has %d points after one game pair", llrPoints)
+	}
+	b.noErrors(t)
 }
