@@ -156,8 +156,8 @@ func (b *browser) drawnStacks(t *testing.T, board string) stacks {
 }
 
 // refereePositions replays a record through the referee and returns the position after each ply
-// (index 0 is the empty board), opening included.
-func refereePositions(t *testing.T, rec *results.Record) []stacks {
+// (index 0 is the empty board) and each ply's MoveString in Mzinga's notation, opening included.
+func refereePositions(t *testing.T, rec *results.Record) ([]stacks, []string) {
 	t.Helper()
 	start, err := rules.ParseGameString(rec.Opening)
 	if err != nil {
@@ -169,13 +169,19 @@ func refereePositions(t *testing.T, rec *results.Record) []stacks {
 	for _, m := range rec.Moves {
 		moves = append(moves, m.Move)
 	}
+	var canonical []string
 	for _, m := range moves {
+		mv, err := g.ParseMove(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		canonical = append(canonical, g.MoveString(mv))
 		if err := g.Play(m); err != nil {
 			t.Fatal(err)
 		}
 		out = append(out, refereeStacks(g.Board()))
 	}
-	return out
+	return out, canonical
 }
 
 func TestReportInBrowser(t *testing.T) {
@@ -208,8 +214,7 @@ func TestReportInBrowser(t *testing.T) {
 	// Replay game 3 from its first ply to its last with the arrow key, checking the board, the
 	// move and the clocks against the referee at every ply.
 	rec := &recs[3]
-	want := refereePositions(t, rec)
-	moves := strings.Split(Build([]results.Record{*rec}, Options{}).List[0].Moves, ";")
+	want, moves := refereePositions(t, rec)
 	openingPlies := len(want) - 1 - len(rec.Moves)
 	b.run(t, chromedp.Click(`#games tbody tr[data-game="3"]`, chromedp.ByQuery), chromedp.KeyEvent(kb.Home))
 	for ply := range want {
@@ -261,7 +266,7 @@ func TestLivePageInBrowser(t *testing.T) {
 	b.open(t, srv.URL+"/")
 
 	rec := &recs[1]
-	want := refereePositions(t, rec)
+	want, _ := refereePositions(t, rec)
 	openingPlies := len(want) - 1 - len(rec.Moves)
 	live.GameStarted(rec.Game, rec.White, rec.Black, rec.Opening)
 	status := fmt.Sprintf("#status-%d", rec.Game)

@@ -125,17 +125,19 @@ type Game struct {
 	Type    string `json:"type"`
 	// OpeningPlies is how many of the plies are the opening's.
 	OpeningPlies int `json:"open"`
-	// Moves is every ply's MoveString, opening included, joined by ";".
-	Moves string `json:"moves"`
-	// Deltas holds deltaWidth characters per ply (see replay.go): the piece that moved and
-	// where it went, enough to rebuild the referee's position at any ply.
+	// Deltas holds deltaWidth characters per ply, opening included (see replay.go): the
+	// parts of its MoveString, enough to rebuild the referee's position at any ply and to
+	// write the move.
 	Deltas string `json:"x"`
 	// Millis is the thinking time of each ply after the opening.
 	Millis []int64 `json:"ms"`
-	// Clock is the mover's clock after each ply after the opening, -1 without a clock; absent
-	// when neither side played on a clock. StartClock is each side's clock before its first move.
-	Clock      []int64   `json:"clock,omitempty"`
+	// StartClock and Increment are each side's clock before its first move and its increment,
+	// in milliseconds, when either side plays on a clock (-1 for a side that does not).
+	// ClockDrift is, for each ply after the opening, the mover's recorded clock less the clock
+	// predicted from them (see clocks).
 	StartClock *[2]int64 `json:"clock0,omitempty"`
+	Increment  *[2]int64 `json:"inc,omitempty"`
+	ClockDrift []int64   `json:"drift,omitempty"`
 	Warnings   []string  `json:"warn,omitempty"`
 	// Error says why the game could not be replayed to its end.
 	Error string `json:"error,omitempty"`
@@ -232,7 +234,7 @@ func (c *collector) add(r *results.Record) {
 	light.Moves, light.GameString, light.Detail, light.Warnings = nil, "", "", nil
 	c.recs = append(c.recs, &light)
 
-	c.addOpening(r, g)
+	c.addOpening(r)
 	c.addEnd(r, w, b)
 	c.addTimes(r, w, b, g.OpeningPlies)
 	plies := g.OpeningPlies + len(r.Moves)
@@ -246,49 +248,28 @@ func (c *collector) add(r *results.Record) {
 func gameOf(r *results.Record, w, b int) Game {
 	moves := make([]string, len(r.Moves))
 	ms := make([]int64, len(r.Moves))
-	var clock []int64
 	for i, m := range r.Moves {
 		moves[i], ms[i] = m.Move, m.Millis
-		if m.ClockMillis != nil && clock == nil {
-			clock = make([]int64, len(r.Moves))
-			for j := range clock {
-				clock[j] = -1
-			}
-		}
-		if m.ClockMillis != nil {
-			clock[i] = *m.ClockMillis
-		}
 	}
 	rp := replayGame(r.Opening, moves)
 	g := Game{
 		Index: r.Game, Round: r.Round, Pair: r.Pair, White: w, Black: b,
 		Result: r.Result, Reason: string(r.Reason), Culprit: r.Culprit, Detail: r.Detail,
 		Type: cmp.Or(rp.gameType, r.GameType), OpeningPlies: rp.opening,
-		Moves: strings.Join(rp.moves, ";"), Deltas: rp.deltas.String(), Millis: ms, Clock: clock,
-		Warnings: r.Warnings,
+		Deltas: rp.deltas.String(), Millis: ms, Warnings: r.Warnings,
 	}
 	if rp.err != nil {
 		g.Error = rp.err.Error()
 	}
-	if clock != nil {
-		g.StartClock = &[2]int64{startClock(r.White.Time), startClock(r.Black.Time)}
+	if c, ok := newClocks(r.White.Time, r.Black.Time); ok {
+		start, inc := c.left, c.inc
+		g.StartClock, g.Increment = &start, &inc
+		g.ClockDrift = make([]int64, len(r.Moves))
+		for i, m := range r.Moves {
+			g.ClockDrift[i] = c.drift((g.OpeningPlies+i)%2, m)
+		}
 	}
 	return g
-}
-
-// startClock is the clock before a side's first move: the base of a "B+I" time control, -1
-// for a time control without a clock.
-func startClock(tc string) int64 {
-	tc = strings.TrimPrefix(tc, "tc=")
-	if strings.Contains(tc, "=") {
-		return -1
-	}
-	base, _, _ := strings.Cut(tc, "+")
-	f, err := strconv.ParseFloat(base, 64)
-	if err != nil || f <= 0 {
-		return -1
-	}
-	return int64(f*1000 + 0.5)
 }
 
 // openingTally is the results of one opening, for White and for the first engine: which one
@@ -302,12 +283,20 @@ type openingTally struct {
 	firstPoints float64
 }
 
-func (c *collector) addOpening(r *results.Record, g Game) {
+// openingMoves returns the MoveStrings of an opening GameString, joined by ";".
+func openingMoves(gameString string) string {
+	fields := strings.SplitN(gameString, ";", 4)
+	if len(fields) < 4 {
+		return ""
+	}
+	return fields[3]
+}
+
+func (c *collector) addOpening(r *results.Record) {
 	key := fmt.Sprintf("%d;%s", r.OpeningIndex, r.Opening)
 	o := c.openings[key]
 	if o == nil {
-		moves := strings.Split(g.Moves, ";")
-		o = &openingTally{index: r.OpeningIndex, moves: strings.Join(moves[:min(g.OpeningPlies, len(moves))], ";")}
+		o = &openingTally{index: r.OpeningIndex, moves: openingMoves(r.Opening)}
 		c.openings[key] = o
 		c.openKeys = append(c.openKeys, key)
 	}

@@ -30,9 +30,9 @@ var sprtTest = &elo.SPRT{Elo0: 0, Elo1: 10, Alpha: 0.05, Beta: 0.05, Model: elo.
 func TestMatchDataGolden(t *testing.T) {
 	recs := synthetic{engines: []string{"new", "old"}, games: 8, minPlies: 6, maxPlies: 14, times: []string{"st=0.2", "10+0.1"}}.
 		records(rand.New(rand.NewPCG(7, 7)))
-	recs[5].Moves = append(recs[5].Moves, results.Move{Move: "wQ wQ-", Millis: 5})
+	recs[5].Moves = append(recs[5].Moves, results.Move{Move: "wQ bZ9", Millis: 5})
 	d := Build(recs, Options{Title: "new vs old", SPRT: sprtTest})
-	if !strings.Contains(d.List[5].Error, "wQ wQ-") {
+	if !strings.Contains(d.List[5].Error, "wQ bZ9") {
 		t.Errorf("game 5: error %q, want one naming the bad move", d.List[5].Error)
 	}
 	if n := len(d.Progress.SPRT.LLR); n != 4 {

@@ -10,7 +10,6 @@ import (
 	"net"
 	"net/http"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -41,6 +40,7 @@ type Live struct {
 type liveGame struct {
 	game   Game
 	replay *replay
+	clocks clocks
 }
 
 var (
@@ -60,25 +60,26 @@ func (l *Live) GameStarted(game int, white, black results.Player, opening string
 	rp := newReplay(opening)
 	g := Game{
 		Index: game, White: l.coll.engine(white.Name), Black: l.coll.engine(black.Name), Type: rp.gameType,
-		OpeningPlies: rp.opening, Moves: strings.Join(rp.moves, ";"), Deltas: rp.deltas.String(), Millis: []int64{},
+		OpeningPlies: rp.opening, Deltas: rp.deltas.String(), Millis: []int64{},
 	}
 	if rp.err != nil {
 		g.Error = rp.err.Error()
 	}
-	if w, b := startClock(white.Time), startClock(black.Time); w >= 0 || b >= 0 {
-		g.StartClock = &[2]int64{w, b}
+	c, clocked := newClocks(white.Time, black.Time)
+	if clocked {
+		start, inc := c.left, c.inc
+		g.StartClock, g.Increment, g.ClockDrift = &start, &inc, []int64{}
 	}
-	l.running[game] = &liveGame{game: g, replay: rp}
+	l.running[game] = &liveGame{game: g, replay: rp, clocks: c}
 	l.broadcast("start", g)
 }
 
 // moveEvent is one ply of a game in progress, for the page.
 type moveEvent struct {
 	Game   int    `json:"n"`
-	Move   string `json:"move"`
 	Delta  string `json:"x"`
 	Millis int64  `json:"ms"`
-	Clock  *int64 `json:"clock,omitempty"`
+	Drift  *int64 `json:"drift,omitempty"`
 }
 
 // MovePlayed replays the move on the game's board and sends it to the pages.
@@ -95,22 +96,15 @@ func (l *Live) MovePlayed(game int, move results.Move, gameString string) {
 		return
 	}
 	g := &lg.game
-	g.Moves = strings.Join(lg.replay.moves, ";")
 	g.Deltas += d
 	g.Millis = append(g.Millis, move.Millis)
-	if move.ClockMillis != nil && g.Clock == nil {
-		g.Clock = make([]int64, len(g.Millis)-1, len(g.Millis))
-		for i := range g.Clock {
-			g.Clock[i] = -1
-		}
+	ev := moveEvent{Game: game, Delta: d, Millis: move.Millis}
+	if g.ClockDrift != nil {
+		drift := lg.clocks.drift((lg.replay.plies-1)%2, move)
+		g.ClockDrift = append(g.ClockDrift, drift)
+		ev.Drift = &drift
 	}
-	if g.Clock != nil {
-		g.Clock = append(g.Clock, -1)
-		if move.ClockMillis != nil {
-			g.Clock[len(g.Clock)-1] = *move.ClockMillis
-		}
-	}
-	l.broadcast("move", moveEvent{Game: game, Move: move.Move, Delta: d, Millis: move.Millis, Clock: move.ClockMillis})
+	l.broadcast("move", ev)
 }
 
 // finishEvent is a finished game and the standings after it, for the page.

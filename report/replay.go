@@ -7,85 +7,68 @@ import (
 	"hivearbiter/rules"
 )
 
-// The page draws positions from deltas: each ply moves one piece to the top of a cell, which is
-// all a Hive move does to a position (placing, moving, climbing and a pillbug's throw alike).
-// A ply is written as five characters of deltaDigits: the piece (index in rules' enumeration),
-// then the destination's q and r as two digits each, offset by coordBias. A pass is ".....".
+// The page rebuilds positions from deltas: each ply moves one piece to the top of a cell, which
+// is all a Hive move does to a position (placing, moving, climbing and a pillbug's throw
+// alike). A ply is written as the three parts of its MoveString in Mzinga's notation, which
+// names the destination by a piece already on the board: the piece that moves, the reference
+// piece, and the direction from the destination to the reference (or onTop of it). The page
+// places the first piece at (0, 0) and every other one next to (or on) its reference, so it
+// needs no rules to follow the game, and writes the MoveString back from the same three parts.
+//
+// Each part is one character of deltaDigits: a piece is its index in rules' enumeration, a
+// direction is rules' Direction or onTop. The first piece has noReference; a pass is passDelta.
 const (
-	deltaDigits = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_"
-	deltaWidth  = 5
-	coordBias   = 2048
-	passDelta   = "....."
+	deltaDigits = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef"
+	deltaWidth  = 3
+	noReference = '.'
+	onTop       = 6
+	passDelta   = "..."
 )
 
-// axial is a cell in unbounded axial coordinates. The referee's board is a 32 x 32 torus; a hive
-// that drifts across its seam would jump on the page, so positions are unwrapped: a piece lands
-// next to (or on) a piece already placed, whose unwrapped cell is known.
-type axial struct{ Q, R int }
-
-// directionDeltas are the axial steps of rules' six directions, in rules' order.
-var directionDeltas = [rules.NumDirections]axial{{0, -1}, {1, -1}, {1, 0}, {0, 1}, {-1, 1}, {-1, 0}}
-
-// tracker follows a game's pieces in unwrapped coordinates, ply by ply, as the referee moves
-// them on its torus.
-type tracker struct {
-	wrapped [rules.NumPieces]rules.Cell // the referee's cell of each piece on the board
-	at      [rules.NumPieces]axial
-	placed  [rules.NumPieces]bool
+// separators maps the separator of a MoveString's reference, and whether it comes before the
+// reference's name, to the direction from the destination to the reference. Mzinga writes
+// "wS1 -bA1" for the cell east of bA1, whose neighbour to the west is bA1.
+var separators = map[[2]byte]rules.Direction{
+	{'\\', 0}: rules.NorthWest, {'/', 1}: rules.NorthEast, {'-', 1}: rules.East,
+	{'\\', 1}: rules.SouthEast, {'/', 0}: rules.SouthWest, {'-', 0}: rules.West,
 }
 
-// move records that piece p went to cell to, and returns its unwrapped destination.
-func (t *tracker) move(p rules.Piece, to rules.Cell) (axial, error) {
-	dest, found := axial{}, false
-	first := true
-	for q := range rules.Piece(rules.NumPieces) {
-		if q == p || !t.placed[q] {
-			continue
-		}
-		first = false
-		if t.wrapped[q] == to {
-			dest, found = t.at[q], true
-			break
-		}
-		for d := range rules.Direction(rules.NumDirections) {
-			if t.wrapped[q].Neighbor(d) == to {
-				step := directionDeltas[d]
-				dest, found = axial{t.at[q].Q + step.Q, t.at[q].R + step.R}, true
-				break
-			}
-		}
-		if found {
-			break
-		}
+// delta encodes one ply from its MoveString in Mzinga's canonical notation ("wS1", "wB1 bQ",
+// "wA1 -bS1", "pass").
+func delta(canonical string) (string, error) {
+	if canonical == "pass" {
+		return passDelta, nil
 	}
-	if !found && !first {
-		return axial{}, fmt.Errorf("report: %v lands on cell %d, away from the hive", p, to)
+	name, ref, hasRef := strings.Cut(canonical, " ")
+	p, err := rules.ParsePiece(name)
+	if err != nil {
+		return "", err
 	}
-	t.wrapped[p], t.at[p], t.placed[p] = to, dest, true
-	return dest, nil
+	if !hasRef {
+		return string([]byte{deltaDigits[p], noReference, noReference}), nil
+	}
+	dir := rules.Direction(onTop)
+	if sep := ref[0]; strings.IndexByte(`-/\`, sep) >= 0 {
+		dir, ref = separators[[2]byte{sep, 1}], ref[1:]
+	} else if sep := ref[len(ref)-1]; strings.IndexByte(`-/\`, sep) >= 0 {
+		dir, ref = separators[[2]byte{sep, 0}], ref[:len(ref)-1]
+	}
+	r, err := rules.ParsePiece(ref)
+	if err != nil {
+		return "", err
+	}
+	return string([]byte{deltaDigits[p], deltaDigits[r], deltaDigits[dir]}), nil
 }
 
-// delta encodes one ply for the page.
-func delta(p rules.Piece, at axial) string {
-	var b [deltaWidth]byte
-	b[0] = deltaDigits[p]
-	for i, v := range [2]int{at.Q + coordBias, at.R + coordBias} {
-		b[1+2*i] = deltaDigits[(v>>6)&63]
-		b[2+2*i] = deltaDigits[v&63]
-	}
-	return string(b[:])
-}
-
-// replay is a game replayed through the referee: every ply's MoveString and delta, opening
-// included. A game can be replayed all at once (a record) or ply by ply (a game in progress).
-// When a ply does not replay (a corrupt record) the plies before it are kept and err says why;
-// later plies are ignored.
+// replay is a game replayed through the referee: every ply's delta, opening included. A game
+// can be replayed all at once (a record) or ply by ply (a game in progress). When a ply does
+// not replay (a corrupt record) the plies before it are kept and err says why; later plies
+// are ignored.
 type replay struct {
 	gameType string
 	game     *rules.Game
-	track    tracker
-	moves    []string
-	opening  int // how many of the moves are the opening's
+	plies    int
+	opening  int // how many of the plies are the opening's
 	deltas   strings.Builder
 	err      error
 }
@@ -103,7 +86,7 @@ func newReplay(opening string) *replay {
 	for _, m := range start.Moves() {
 		r.play(m)
 	}
-	r.opening = len(r.moves)
+	r.opening = r.plies
 	return r
 }
 
@@ -123,10 +106,10 @@ func (r *replay) play(text string) string {
 	}
 	d, err := r.step(text)
 	if err != nil {
-		r.err = fmt.Errorf("report: ply %d (%s): %w", len(r.moves)+1, text, err)
+		r.err = fmt.Errorf("report: ply %d (%s): %w", r.plies+1, text, err)
 		return ""
 	}
-	r.moves = append(r.moves, text)
+	r.plies++
 	r.deltas.WriteString(d)
 	return d
 }
@@ -136,13 +119,9 @@ func (r *replay) step(text string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	d := passDelta
-	if !m.IsPass() {
-		at, err := r.track.move(m.Piece(), m.To())
-		if err != nil {
-			return "", err
-		}
-		d = delta(m.Piece(), at)
+	d, err := delta(r.game.MoveString(m))
+	if err != nil {
+		return "", err
 	}
 	return d, r.game.Play(text)
 }

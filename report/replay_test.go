@@ -29,28 +29,38 @@ func refereeStacks(b *rules.Board) stacks {
 	return s
 }
 
+// axial is a cell in unbounded axial coordinates, as the page places pieces.
+type axial struct{ Q, R int }
+
+// directionSteps are the axial steps of rules' six directions, in rules' order.
+var directionSteps = [rules.NumDirections]axial{{0, -1}, {1, -1}, {1, 0}, {0, 1}, {-1, 1}, {-1, 0}}
+
 // wrap returns the referee's cell of an unwrapped one.
 func wrap(a axial) rules.Cell { return rules.Cell(a.Q&31 | (a.R&31)<<5) }
 
-// decodeDelta reads one ply of the page's deltas, as the page's script does.
-func decodeDelta(d string) (p rules.Piece, at axial, pass bool) {
-	if d == passDelta {
-		return rules.NoPiece, axial{}, true
-	}
-	digit := func(i int) int { return strings.IndexByte(deltaDigits, d[i]) }
-	return rules.Piece(digit(0)), axial{digit(1)<<6 | digit(2) - coordBias, digit(3)<<6 | digit(4) - coordBias}, false
-}
-
-// pageStacks applies the first plies of deltas, as the page's script does, and returns the
+// pageStacks applies the first plies of deltas as the page's script does, and returns the
 // position on the referee's torus.
 func pageStacks(t *testing.T, deltas string, plies int) stacks {
 	t.Helper()
 	where := map[rules.Piece]axial{}
 	cells := map[axial][]rules.Piece{}
+	digit := func(c byte) int { return strings.IndexByte(deltaDigits, c) }
 	for i := range plies {
-		p, at, pass := decodeDelta(deltas[i*deltaWidth : (i+1)*deltaWidth])
-		if pass {
+		d := deltas[i*deltaWidth : (i+1)*deltaWidth]
+		if d == passDelta {
 			continue
+		}
+		p := rules.Piece(digit(d[0]))
+		var at axial
+		if d[1] != noReference {
+			ref, ok := where[rules.Piece(digit(d[1]))]
+			if !ok {
+				t.Fatalf("ply %d: reference %c is not on the board", i+1, d[1])
+			}
+			at = ref
+			if dir := digit(d[2]); dir != onTop {
+				at = axial{ref.Q - directionSteps[dir].Q, ref.R - directionSteps[dir].R}
+			}
 		}
 		if from, ok := where[p]; ok {
 			st := cells[from]
@@ -95,6 +105,9 @@ func TestReplayMatchesReferee(t *testing.T) {
 		if r.err != nil {
 			t.Fatalf("game %d: %v", i, r.err)
 		}
+		if r.plies != len(moves) {
+			t.Fatalf("game %d: %d plies replayed of %d", i, r.plies, len(moves))
+		}
 		deltas := r.deltas.String()
 		g := rules.NewGame(gt)
 		for ply := 0; ply <= len(moves); ply++ {
@@ -115,7 +128,24 @@ func TestReplayKeepsPliesBeforeABadOne(t *testing.T) {
 	if r.err == nil || !strings.Contains(r.err.Error(), "ply 3 (wQ bS1-)") {
 		t.Fatalf("err = %v, want one naming ply 3", r.err)
 	}
-	if len(r.moves) != 2 || r.deltas.Len() != 2*deltaWidth {
-		t.Fatalf("kept %v (%q), want the two good plies", r.moves, r.deltas.String())
+	if r.plies != 2 || r.deltas.Len() != 2*deltaWidth {
+		t.Fatalf("kept %d plies (%q), want the two good plies", r.plies, r.deltas.String())
+	}
+}
+
+func TestDelta(t *testing.T) {
+	for _, tc := range []struct{ move, want string }{
+		{"wS1", "1.."}, {"pass", "..."}, {"bB1 wQ", "H06"},
+		{`wA1 bS1\`, "8F0"}, {"wA1 /bS1", "8F1"}, {"wA1 -bS1", "8F2"},
+		{`wA1 \bS1`, "8F3"}, {"wA1 bS1/", "8F4"}, {"wA1 bS1-", "8F5"},
+	} {
+		if got, err := delta(tc.move); err != nil || got != tc.want {
+			t.Errorf("delta(%q) = %q, %v; want %q", tc.move, got, err, tc.want)
+		}
+	}
+	for _, bad := range []string{"", "xQ", "wA1 -", "wA1 -zz"} {
+		if got, err := delta(bad); err == nil {
+			t.Errorf("delta(%q) = %q, want an error", bad, got)
+		}
 	}
 }

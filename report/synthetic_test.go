@@ -75,9 +75,9 @@ func (s synthetic) play(rng *rand.Rand, rec *results.Record) {
 	}
 	limit := s.minPlies + rng.IntN(s.maxPlies-s.minPlies+1)
 	tcs := [2]string{rec.White.Time, rec.Black.Time}
-	var clock [2]int64
+	var clock, inc [2]int64
 	for i, tc := range tcs {
-		clock[i] = startClock(tc)
+		clock[i], inc[i] = clockOf(tc)
 	}
 	for g.Ply() < limit && !g.State().IsOver() {
 		side := g.Ply() % 2
@@ -90,7 +90,9 @@ func (s synthetic) play(rng *rand.Rand, rec *results.Record) {
 		used := int64(20 + rng.ExpFloat64()*150)
 		mv := results.Move{Move: text, Millis: used}
 		if clock[side] >= 0 {
-			clock[side] = max(clock[side]-used, 0) + 100
+			// The arbiter's clock runs on durations and records milliseconds: a record's
+			// clock can be a millisecond off the one predicted from its times.
+			clock[side] = max(clock[side]-used, 0) + inc[side] - int64(rng.IntN(2))
 			left := clock[side]
 			mv.ClockMillis = &left
 		}

@@ -7,8 +7,10 @@
   const PIECES = ['wQ', 'wS1', 'wS2', 'wB1', 'wB2', 'wG1', 'wG2', 'wG3', 'wA1', 'wA2', 'wA3', 'wM', 'wL', 'wP',
     'bQ', 'bS1', 'bS2', 'bB1', 'bB2', 'bG1', 'bG2', 'bG3', 'bA1', 'bA2', 'bA3', 'bM', 'bL', 'bP'];
   const BUG_COLOURS = { Q: '#e8a900', S: '#9c6b30', B: '#7a4fd6', G: '#2f9e44', A: '#1971c2', M: '#868e96', L: '#e03131', P: '#0ca678' };
-  const DIGITS = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_';
-  const DELTA_WIDTH = 5, COORD_BIAS = 2048;
+  const DIGITS = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef';
+  const DELTA_WIDTH = 3, ON_TOP = 6;
+  // The axial steps of the six directions, clockwise from north-west, as package rules has them.
+  const STEPS = [[0, -1], [1, -1], [1, 0], [0, 1], [-1, 1], [-1, 0]];
   const ENGINE_COLOURS = ['#1971c2', '#e8590c', '#2f9e44', '#c2255c', '#6741d9', '#0c8599', '#5c940d', '#d6336c'];
   const PAGE_ROWS = 100;
   const SVG = 'http://www.w3.org/2000/svg';
@@ -30,31 +32,50 @@
 
   // ---- Positions: the deltas of package report, applied in order ----
 
+  // decodePly returns a ply's piece, its reference piece (-1 for the first piece) and the
+  // direction from the destination to the reference, or null for a pass.
   function decodePly(game, i) {
     const s = game.x.substr(i * DELTA_WIDTH, DELTA_WIDTH);
     if (s[0] === '.') return null;
-    const d = k => DIGITS.indexOf(s[k]);
-    return { piece: d(0), q: (d(1) << 6 | d(2)) - COORD_BIAS, r: (d(3) << 6 | d(4)) - COORD_BIAS };
+    return { piece: DIGITS.indexOf(s[0]), ref: s[1] === '.' ? -1 : DIGITS.indexOf(s[1]), dir: DIGITS.indexOf(s[2]) };
   }
 
   function plyCount(game) { return game.x.length / DELTA_WIDTH; }
 
-  // position returns the stacks (bottom first) by "q,r" after the first plies, and the last
-  // piece moved.
+  // moveText writes a ply in Mzinga's notation.
+  function moveText(game, i) {
+    const m = decodePly(game, i);
+    if (!m) return 'pass';
+    const p = PIECES[m.piece];
+    if (m.ref < 0) return p;
+    const r = PIECES[m.ref];
+    return p + ' ' + [r + '\\', '/' + r, '-' + r, '\\' + r, r + '/', r + '-', r][m.dir];
+  }
+
+  function moveList(game) { return Array.from({ length: plyCount(game) }, (_, i) => moveText(game, i)); }
+
+  // position returns the stacks (bottom first) by "q,r" after the first plies, and the cell
+  // of the last piece moved. The first piece goes to (0, 0), every other one next to (or on)
+  // its reference.
   function position(game, plies) {
     const cells = new Map(), where = new Map();
     let last = null;
     for (let i = 0; i < plies; i++) {
       const m = decodePly(game, i);
       if (!m) { last = null; continue; }
+      let q = 0, r = 0;
+      if (m.ref >= 0) {
+        [q, r] = where.get(m.ref);
+        if (m.dir !== ON_TOP) { q -= STEPS[m.dir][0]; r -= STEPS[m.dir][1]; }
+      }
       const from = where.get(m.piece);
       if (from !== undefined) {
-        const st = cells.get(from);
+        const key = from[0] + ',' + from[1], st = cells.get(key);
         st.pop();
-        if (st.length === 0) cells.delete(from);
+        if (st.length === 0) cells.delete(key);
       }
-      const key = m.q + ',' + m.r;
-      where.set(m.piece, key);
+      const key = q + ',' + r;
+      where.set(m.piece, [q, r]);
       if (!cells.has(key)) cells.set(key, []);
       cells.get(key).push(m.piece);
       last = key;
@@ -120,16 +141,17 @@
     return m + ':' + (s - 60 * m).toFixed(1).padStart(4, '0');
   }
   function resultText(r) { return { WhiteWins: '1-0', BlackWins: '0-1', Draw: '½-½' }[r] || '*'; }
-  function moveList(game) { return game.moves === '' ? [] : game.moves.split(';'); }
 
-  // clocksAt returns each side's clock after the first plies: the clock after its last move,
-  // or its starting clock.
+  // clocksAt returns each side's clock after the first plies (null without clocks), charging
+  // each move as the arbiter does: the clock before it, less the thinking time (not below
+  // zero), plus the increment, plus the drift the data records (rounding).
   function clocksAt(game, plies) {
-    if (!game.clock) return null;
-    const c = game.clock0 ? game.clock0.slice() : [-1, -1];
+    if (!game.clock0) return null;
+    const c = game.clock0.slice();
     for (let i = game.open; i < plies; i++) {
-      const v = game.clock[i - game.open];
-      if (v !== undefined && v >= 0) c[i % 2] = v;
+      const side = i % 2, j = i - game.open;
+      if (c[side] < 0 || game.ms[j] === undefined) continue;
+      c[side] = Math.max(c[side] - game.ms[j], 0) + game.inc[side] + ((game.drift && game.drift[j]) || 0);
     }
     return c;
   }
@@ -438,13 +460,9 @@
       const m = JSON.parse(e.data), r = state.running.get(m.n);
       if (!r) return;
       const g = r.game;
-      g.moves = g.moves ? g.moves + ';' + m.move : m.move;
       g.x += m.x;
       g.ms.push(m.ms);
-      if (m.clock !== undefined) {
-        if (!g.clock) g.clock = g.ms.slice(0, -1).map(() => -1);
-        g.clock.push(m.clock);
-      } else if (g.clock) g.clock.push(-1);
+      if (g.clock0) (g.drift = g.drift || []).push(m.drift || 0);
       r.draw();
     });
     es.addEventListener('finish', e => {
@@ -462,7 +480,14 @@
     const node = document.getElementById('data');
     if (node.type === 'application/json') return JSON.parse(node.textContent);
     // Large reports embed their data gzipped and base64-encoded.
-    const bin = Uint8Array.from(atob(node.textContent.trim()), c => c.charCodeAt(0));
+    const b64 = node.textContent.trim();
+    let bin;
+    if (Uint8Array.fromBase64) bin = Uint8Array.fromBase64(b64);
+    else {
+      const text = atob(b64);
+      bin = new Uint8Array(text.length);
+      for (let i = 0; i < text.length; i++) bin[i] = text.charCodeAt(i);
+    }
     const text = await new Response(new Blob([bin]).stream().pipeThrough(new DecompressionStream('gzip'))).text();
     return JSON.parse(text);
   }
@@ -475,6 +500,7 @@
     state.data = d;
     renderSummary(d);
     drawList(document.getElementById('list-host'));
+    state.readyMs = performance.now(); // since navigation started
     document.body.dataset.ready = '1';
   }
 
