@@ -18,3 +18,27 @@ type Observer interface {
 	// GameFinished hands over a finished game's record, once it is recorded.
 	GameFinished(rec *results.Record)
 }
+
+// Observers hands every event to each of its observers, in order.
+type Observers []Observer
+
+// GameStarted tells every observer.
+func (os Observers) GameStarted(game int, white, black results.Player, opening string) {
+	for _, o := range os {
+		o.GameStarted(game, white, black, opening)
+	}
+}
+
+// MovePlayed tells every observer.
+func (os Observers) MovePlayed(game int, move results.Move, gameString string) {
+	for _, o := range os {
+		o.MovePlayed(game, move, gameString)
+	}
+}
+
+// GameFinished tells every observer.
+func (os Observers) GameFinished(rec *results.Record) {
+	for _, o := range os {
+		o.GameFinished(rec)
+	}
+}
