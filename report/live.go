@@ -50,6 +50,9 @@ var (
 
 // NewLive returns a live page for a match described by opts.
 func NewLive(opts Options) *Live {
+	if opts.Title == "" {
+		opts.Title = "Hive Arbiter: live"
+	}
 	return &Live{coll: newCollector(opts), running: make(map[int]*liveGame), subs: make(map[chan []byte]struct{})}
 }
 

@@ -179,20 +179,20 @@
       const m = ply > 0 ? moves[ply - 1] : '';
       const ms = ply > game.open && game.ms[ply - 1 - game.open] !== undefined ? ' (' + (game.ms[ply - 1 - game.open] / 1000).toFixed(2) + ' s)' : '';
       const list = el('div', { class: 'plylist' });
-      moves.forEach((mv, i) => {
-        if (i % 2 === 0) list.append(String(i / 2 + 1) + '. ');
-        list.append(el('span', { class: i + 1 === ply ? 'cur' : null, on: { click: () => self.go(i + 1) } }, mv), ' ');
-      });
+      const plySpan = i => el('span', { class: i + 1 === ply ? 'cur' : null, on: { click: () => self.go(i + 1) } }, moves[i]);
+      for (let i = 0; i < moves.length; i += 2) {
+        list.append(el('div', {}, el('span', { class: 'turn' }, String(i / 2 + 1) + '.'), plySpan(i), i + 1 < moves.length ? plySpan(i + 1) : null));
+      }
       const ended = game.r && ply === n;
       info.replaceChildren(
         el('h3', {}, 'Game ' + game.n + ' · round ' + game.round + ' · ' + game.type),
         who(0, d.engines[game.w]), who(1, d.engines[game.b]),
         el('div', { class: 'move', id: 'move' }, ply === 0 ? 'start' : 'ply ' + ply + (ply <= game.open ? ' (opening)' : '') + ': ' + m + ms),
         el('div', { class: 'controls' },
-          el('button', { title: 'first ply (Home)', on: { click: () => self.go(0) } }, '⏮'),
+          el('button', { title: 'first ply (Home)', on: { click: () => self.go(0) } }, '|◀'),
           el('button', { title: 'previous ply (←)', id: 'prev', on: { click: () => self.step(-1) } }, '◀'),
           el('button', { title: 'next ply (→)', id: 'next', on: { click: () => self.step(1) } }, '▶'),
-          el('button', { title: 'last ply (End)', on: { click: () => self.go(n) } }, '⏭'),
+          el('button', { title: 'last ply (End)', on: { click: () => self.go(n) } }, '▶|'),
           el('span', { class: 'note' }, ply + ' / ' + n)),
         list,
         el('div', { class: 'ending' + (ended || game.error ? '' : ' hidden'), id: 'ending' },
@@ -235,7 +235,10 @@
       if (state.charts[name]) state.charts[name].destroy();
       opts.width = chartWidth(host);
       opts.height = opts.height || 240;
-      state.charts[name] = new uPlot(opts, data, host);
+      const u = new uPlot(opts, data, host);
+      // Band edges are drawn but not named in the legend.
+      opts.series.forEach((s, i) => { if (s.edge) u.root.querySelectorAll('.u-legend .u-series')[i].style.display = 'none'; });
+      state.charts[name] = u;
     }
     pendingCharts = [];
   }
@@ -261,8 +264,8 @@
       d.progress.elo.forEach((c, i) => {
         const col = ENGINE_COLOURS[i % ENGINE_COLOURS.length];
         series.push({ label: c.engine, stroke: col, width: 2 });
-        series.push({ label: c.engine + ' upper', stroke: col + '55', width: 1 });
-        series.push({ label: c.engine + ' lower', stroke: col + '55', width: 1 });
+        series.push({ label: c.engine + ' upper', stroke: col + '55', width: 1, edge: true, points: { show: false } });
+        series.push({ label: c.engine + ' lower', stroke: col + '55', width: 1, edge: true, points: { show: false } });
         data.push(c.elo, c.upper, c.lower);
         bands.push({ series: [3 * i + 2, 3 * i + 3], fill: col + '22' });
       });
