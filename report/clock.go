@@ -1,11 +1,6 @@
 package report
 
-import (
-	"strconv"
-	"strings"
-
-	"hivearbiter/results"
-)
+import "hivearbiter/results"
 
 // clocks follows both sides' clocks through a game so that the page's data can hold them
 // compactly. The page predicts a side's clock after a move as the arbiter charges it: the
@@ -38,24 +33,11 @@ func (c *clocks) drift(side int, m results.Move) int64 {
 }
 
 // clockOf reads the base and increment, in milliseconds, of a time control as records write
-// it ("60+0.5", "tc=10"); the base is -1 for one without a clock ("st=1", "depth=3").
+// it; the base is -1 for one without a clock ("st=1", "depth=3").
 func clockOf(tc string) (base, inc int64) {
-	tc = strings.TrimPrefix(tc, "tc=")
-	if strings.Contains(tc, "=") {
+	l := results.ParseTimeLimits(tc)
+	if l.BaseMillis == 0 {
 		return -1, 0
 	}
-	b, i, _ := strings.Cut(tc, "+")
-	base, inc = millis(b), millis(i)
-	if base <= 0 {
-		return -1, 0
-	}
-	return base, max(inc, 0)
-}
-
-func millis(seconds string) int64 {
-	f, err := strconv.ParseFloat(seconds, 64)
-	if err != nil || f < 0 || f > 1e7 {
-		return -1
-	}
-	return int64(f*1000 + 0.5)
+	return l.BaseMillis, l.IncrementMillis
 }

@@ -66,10 +66,10 @@ func (ts *Timings) engine(name string) *Timing {
 // clock, from the time it had left before the move.
 func (ts *Timings) Add(r *Record) {
 	sides := [2]*Timing{ts.engine(r.White.Name), ts.engine(r.Black.Name)}
-	controls := [2]moveBudget{budgetOf(r.White.Time), budgetOf(r.Black.Time)}
+	controls := [2]TimeLimits{ParseTimeLimits(r.White.Time), ParseTimeLimits(r.Black.Time)}
 	var clock [2]int64
 	for s := range clock {
-		clock[s] = controls[s].baseMillis
+		clock[s] = controls[s].BaseMillis
 	}
 	side := openingPlies(r.Opening) % 2
 	for _, m := range r.Moves {
@@ -77,8 +77,8 @@ func (ts *Timings) Add(r *Record) {
 		t.Moves++
 		t.MillisTotal += m.Millis
 		t.MillisMax = max(t.MillisMax, m.Millis)
-		allowed := controls[side].moveMillis
-		if controls[side].baseMillis > 0 {
+		allowed := controls[side].MoveMillis
+		if controls[side].BaseMillis > 0 {
 			allowed = clock[side]
 		}
 		if allowed > 0 && m.Millis > allowed {
@@ -97,24 +97,30 @@ func (ts *Timings) Add(r *Record) {
 	}
 }
 
-// moveBudget is what a time control allows a move: a fixed time, or the clock's base (a move
-// on a clock may use all that is left). Both are zero for a depth limit.
-type moveBudget struct {
-	moveMillis int64
-	baseMillis int64
+// TimeLimits is a time control as records write it ("st=1.5", "60+0.5", "depth=4"), in
+// milliseconds: a fixed time per move, or a clock's base and increment. All are zero for a
+// depth limit, or for text that is no time control.
+type TimeLimits struct {
+	MoveMillis      int64
+	BaseMillis      int64
+	IncrementMillis int64
 }
 
-// budgetOf reads a time control as records write it: "st=1.5", "60+0.5" or "depth=4".
-func budgetOf(tc string) moveBudget {
+// ParseTimeLimits reads a time control as records write it (Player.Time).
+func ParseTimeLimits(tc string) TimeLimits {
 	if s, ok := strings.CutPrefix(tc, "st="); ok {
-		return moveBudget{moveMillis: millis(s)}
+		return TimeLimits{MoveMillis: millis(s)}
 	}
 	tc = strings.TrimPrefix(tc, "tc=")
 	if strings.Contains(tc, "=") {
-		return moveBudget{}
+		return TimeLimits{}
 	}
-	base, _, _ := strings.Cut(tc, "+")
-	return moveBudget{baseMillis: millis(base)}
+	base, inc, _ := strings.Cut(tc, "+")
+	l := TimeLimits{BaseMillis: millis(base), IncrementMillis: millis(inc)}
+	if l.BaseMillis == 0 {
+		return TimeLimits{}
+	}
+	return l
 }
 
 func millis(seconds string) int64 {

@@ -15,9 +15,9 @@ func timedGame(idx int, white, black Player, opening string, ms []int64, culprit
 	side := openingPlies(opening) % 2
 	for _, m := range ms {
 		mv := Move{Move: "x", Millis: m}
-		if b := budgetOf(sides[side].Time); b.baseMillis > 0 {
+		if l := ParseTimeLimits(sides[side].Time); l.BaseMillis > 0 {
 			if clock[side] < 0 {
-				clock[side] = b.baseMillis
+				clock[side] = l.BaseMillis
 			}
 			clock[side] = max(clock[side]-m, 0) + 100 // an increment of 0.1 s
 			left := clock[side]
@@ -61,20 +61,21 @@ func TestTimeTableGolden(t *testing.T) {
 	checkGolden(t, "time-table.txt", buf.Bytes())
 }
 
-func TestBudgetOf(t *testing.T) {
+func TestParseTimeLimits(t *testing.T) {
 	for _, tc := range []struct {
 		in   string
-		want moveBudget
+		want TimeLimits
 	}{
-		{"st=1.5", moveBudget{moveMillis: 1500}},
-		{"60+0.5", moveBudget{baseMillis: 60000}},
-		{"tc=10", moveBudget{baseMillis: 10000}},
-		{"depth=4", moveBudget{}},
-		{"", moveBudget{}},
-		{"-", moveBudget{}},
+		{"st=1.5", TimeLimits{MoveMillis: 1500}},
+		{"60+0.5", TimeLimits{BaseMillis: 60000, IncrementMillis: 500}},
+		{"tc=10", TimeLimits{BaseMillis: 10000}},
+		{"depth=4", TimeLimits{}},
+		{"", TimeLimits{}},
+		{"-", TimeLimits{}},
+		{"x+1", TimeLimits{}},
 	} {
-		if got := budgetOf(tc.in); got != tc.want {
-			t.Errorf("budgetOf(%q) = %+v, want %+v", tc.in, got, tc.want)
+		if got := ParseTimeLimits(tc.in); got != tc.want {
+			t.Errorf("ParseTimeLimits(%q) = %+v, want %+v", tc.in, got, tc.want)
 		}
 	}
 }
