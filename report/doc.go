@@ -8,4 +8,8 @@
 // statistics with package elo, in schedule order as the arbiter's SPRT counts them, and every
 // position of every game by replaying it through package rules. The page's script only draws;
 // its charts use uPlot, embedded so that a report opens offline.
+//
+// Build and Write make a report of records. A running match tells its pages what happens
+// through an Observer: File keeps a report file up to date, and Live serves the live page
+// (Listen keeps it on loopback unless told otherwise).
 package report

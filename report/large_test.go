@@ -11,10 +11,15 @@ import (
 )
 
 // TestLargeReport measures a report of 10,000 games (random legal games of 30 to 90 plies, of
-// two engines on a clock): it must stay under 5 MB and open in a browser in under 2 s.
+// two engines on a clock): it must stay under 5 MB and open in a browser in under 2 s. Making
+// the games takes most of its 20 s, so it is skipped with -short and under the race detector
+// (go test ./report runs it).
 func TestLargeReport(t *testing.T) {
 	if testing.Short() {
-		t.Skip("a report of 10,000 games takes a while to make")
+		t.Skip("a report of 10,000 games takes a while to make (go test ./report runs it)")
+	}
+	if raceEnabled {
+		t.Skip("the race detector makes a report of 10,000 games too slow to make (go test ./report runs it)")
 	}
 	b := newBrowser(t, 1280, 900)
 	began := time.Now()

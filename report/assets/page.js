@@ -394,7 +394,10 @@
     document.getElementById('sub').textContent = d.engines.join(' · ') + ' — ' + d.games + (d.planned ? ' of ' + d.planned : '') + ' games' + (live ? ' (live)' : '');
     document.getElementById('tables').textContent = d.tables;
     const prog = document.getElementById('progress');
-    if (prog) prog.firstChild.style.width = (d.planned ? 100 * d.games / d.planned : 0).toFixed(1) + '%';
+    if (prog) {
+      prog.hidden = !d.planned;
+      prog.firstChild.style.width = (d.planned ? 100 * d.games / d.planned : 0).toFixed(1) + '%';
+    }
     drawCharts(d, document.getElementById('charts'));
     document.getElementById('timing-host').replaceChildren(timingTable(d));
   }
