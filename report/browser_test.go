@@ -90,21 +90,22 @@ func (b *browser) run(t *testing.T, actions ...chromedp.Action) {
 	}
 }
 
-// noErrors fails the test if a page logged an error or threw.
+// noErrors fails the test if a page logged an error or threw. The page's own list is read
+// first: the round trip lets the browser's earlier console events reach the listener.
 func (b *browser) noErrors(t *testing.T) {
 	t.Helper()
-	b.mu.Lock()
-	logged := b.errors
-	b.mu.Unlock()
-	for _, e := range logged {
-		t.Error(e)
-	}
 	var pageErrors []string
 	if err := chromedp.Run(b.ctx, chromedp.Evaluate(`window.hiveReport ? window.hiveReport.errors : ["no hiveReport"]`, &pageErrors)); err != nil {
 		t.Error(err)
 	}
 	for _, e := range pageErrors {
 		t.Error("page: " + e)
+	}
+	b.mu.Lock()
+	logged := b.errors
+	b.mu.Unlock()
+	for _, e := range logged {
+		t.Error(e)
 	}
 }
 
