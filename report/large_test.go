@@ -48,9 +48,11 @@ func TestLargeReport(t *testing.T) {
 		t.Errorf("the report is %.2f MB, want under 5 MB", float64(fi.Size())/1e6)
 	}
 	b.open(t, "file://"+path)
-	var ready float64
-	b.run(t, chromedp.Evaluate(`hiveReport.readyMs`, &ready))
-	t.Logf("the browser drew the report %.0f ms after navigation started", ready)
+	var ms struct{ Start, Data, Ready float64 }
+	b.run(t, chromedp.Evaluate(`({Start: hiveReport.startMs, Data: hiveReport.dataMs, Ready: hiveReport.readyMs})`, &ms))
+	ready := ms.Ready
+	t.Logf("the browser drew the report %.0f ms after navigation started: the page loaded in %.0f ms, its data was decoded in %.0f ms, drawn in %.0f ms",
+		ready, ms.Start, ms.Data-ms.Start, ms.Ready-ms.Data)
 	if ready > 2000 {
 		t.Errorf("the report took %.0f ms to open, want under 2 s", ready)
 	}

@@ -502,7 +502,9 @@
     const isLive = document.body.dataset.mode === 'live';
     skeleton(isLive);
     if (isLive) { live(); return; }
+    state.startMs = performance.now(); // the page's HTML is parsed
     const d = await loadData();
+    state.dataMs = performance.now();
     state.data = d;
     renderSummary(d);
     drawList(document.getElementById('list-host'));
