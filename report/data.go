@@ -188,7 +188,6 @@ func Build(recs []results.Record, opts Options) *Data {
 // collector accumulates records into a page's data, one record at a time.
 type collector struct {
 	opts    Options
-	tally   *results.Tally
 	timings *results.Timings
 	engines []string
 	index   map[string]int
@@ -204,7 +203,7 @@ type collector struct {
 
 func newCollector(opts Options) *collector {
 	c := &collector{
-		opts: opts, tally: results.NewTally(nil, opts.Engines), timings: results.NewTimings(nil, opts.Engines),
+		opts: opts, timings: results.NewTimings(nil, opts.Engines),
 		index: make(map[string]int), openings: make(map[string]*openingTally), ends: make(map[results.Reason]*[][3]int),
 	}
 	for _, e := range opts.Engines {
@@ -224,7 +223,6 @@ func (c *collector) engine(name string) int {
 }
 
 func (c *collector) add(r *results.Record) {
-	c.tally.Add(r)
 	c.timings.Add(r)
 	w, b := c.engine(r.White.Name), c.engine(r.Black.Name)
 	g := gameOf(r, w, b)
@@ -370,7 +368,13 @@ func (c *collector) data() *Data {
 	if d.List == nil {
 		d.List = []Game{}
 	}
-	d.Tables = tablesText(c.tally, c.opts.SPRT)
+	// The tally is made afresh in the engines' order: a live page learns engines as games
+	// start, before their games finish.
+	recs := make([]results.Record, len(c.recs))
+	for i, r := range c.recs {
+		recs[i] = *r
+	}
+	d.Tables = tablesText(results.NewTally(recs, c.engines), c.opts.SPRT)
 	d.Progress = progressOf(c.recs, c.engines, c.opts.SPRT)
 
 	d.Openings.Of = "White"
@@ -428,7 +432,9 @@ func (c *collector) data() *Data {
 		}
 		d.Times = append(d.Times, mt)
 	}
-	for _, t := range c.timings.Engines {
+	timings := slices.Clone(c.timings.Engines)
+	slices.SortStableFunc(timings, func(a, b *results.Timing) int { return cmp.Compare(c.index[a.Name], c.index[b.Name]) })
+	for _, t := range timings {
 		d.Timing = append(d.Timing, TimingRow{Engine: t.Name, Moves: t.Moves, MeanMillis: num(t.MeanMillis()),
 			MaxMillis: t.MillisMax, Overruns: t.Overruns, Faults: t.Faults})
 	}

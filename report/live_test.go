@@ -118,3 +118,18 @@ func TestLiveEvents(t *testing.T) {
 		t.Errorf("got %s %s, want the finished game and the standings", ev, data)
 	}
 }
+
+// TestLiveEngineOrder checks that a live page that learns its engines as games start, in an
+// order other than the records', names the same first engine in its tables and its curves.
+func TestLiveEngineOrder(t *testing.T) {
+	recs := synthetic{engines: []string{"a", "b"}, games: 2, minPlies: 4, maxPlies: 4, times: []string{"st=1"}}.
+		records(rand.New(rand.NewPCG(5, 5)))
+	live := NewLive(Options{})
+	live.GameStarted(recs[1].Game, recs[1].White, recs[1].Black, recs[1].Opening) // b plays White
+	live.GameFinished(&recs[0])                                                    // a played White
+	live.GameFinished(&recs[1])
+	d := live.Data()
+	if d.Engines[0] != "b" || d.Progress.Elo[0].Engine != "b" || !strings.Contains(d.Tables, "Results of b vs a") || d.Timing[0].Engine != "b" {
+		t.Errorf("engines %v, Elo curve of %s, time table first %s, tables:\n%s", d.Engines, d.Progress.Elo[0].Engine, d.Timing[0].Engine, d.Tables)
+	}
+}
