@@ -85,7 +85,8 @@ type moveEvent struct {
 	Drift  *int64 `json:"drift,omitempty"`
 }
 
-// MovePlayed replays the move on the game's board and sends it to the pages.
+// MovePlayed replays the move on the game's board and sends it to the pages. Live follows the
+// game with its own replay, so it does not need the GameString.
 func (l *Live) MovePlayed(game int, move results.Move, gameString string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()

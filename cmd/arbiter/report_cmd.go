@@ -31,13 +31,6 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if fs.NArg() == 0 {
 		return usageError{errors.New("report needs at least one records file")}
 	}
-	recs, err := results.ReadFiles(fs.Args()...)
-	if err != nil {
-		return err
-	}
-	if len(recs) == 0 {
-		return fmt.Errorf("no game records in %v", fs.Args())
-	}
 	opts := report.Options{Title: *title}
 	for _, words := range groups["sprt"] {
 		test, err := sprtTestOf(words)
@@ -45,6 +38,13 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return usageError{err}
 		}
 		opts.SPRT = &test
+	}
+	recs, err := results.ReadFiles(fs.Args()...)
+	if err != nil {
+		return err
+	}
+	if len(recs) == 0 {
+		return fmt.Errorf("no game records in %v", fs.Args())
 	}
 	d := report.Build(recs, opts)
 	if opts.Title == "" {
