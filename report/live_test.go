@@ -126,7 +126,7 @@ func TestLiveEngineOrder(t *testing.T) {
 		records(rand.New(rand.NewPCG(5, 5)))
 	live := NewLive(Options{})
 	live.GameStarted(recs[1].Game, recs[1].White, recs[1].Black, recs[1].Opening) // b plays White
-	live.GameFinished(&recs[0])                                                    // a played White
+	live.GameFinished(&recs[0])                                                   // a played White
 	live.GameFinished(&recs[1])
 	d := live.Data()
 	if d.Engines[0] != "b" || d.Progress.Elo[0].Engine != "b" || !strings.Contains(d.Tables, "Results of b vs a") || d.Timing[0].Engine != "b" {
