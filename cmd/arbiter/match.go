@@ -95,11 +95,11 @@ func builtinResolver(name string) ([]string, error) {
 }
 
 func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	matchArgs, pages, err := splitPageFlags(args)
+	_, pages, err := splitPageFlags(args)
 	if err != nil {
 		return err
 	}
-	cfg, err := matchConfig(matchArgs, stderr)
+	cfg, err := matchConfig(args, stderr)
 	if err != nil {
 		return err
 	}
@@ -117,6 +117,10 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 // matchConfig builds the tournament configuration from a -config file and the flags.
 func matchConfig(args []string, stderr io.Writer) (arbiter.Config, error) {
+	args, _, err := splitPageFlags(args) // the pages of the run are not the tournament's
+	if err != nil {
+		return arbiter.Config{}, err
+	}
 	rest, groups := splitMultiWord(args)
 	fs := newFlagSet("match", matchUsage, stderr)
 	var (

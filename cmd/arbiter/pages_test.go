@@ -49,3 +49,14 @@ func TestSplitPageFlags(t *testing.T) {
 		t.Error("-report without a file: no error")
 	}
 }
+
+// TestMatchConfigTakesPageFlags checks that every reader of match's command line (the README
+// test, -config checks) accepts the page flags.
+func TestMatchConfigTakesPageFlags(t *testing.T) {
+	var stderr strings.Builder
+	args := append(append(fakeEngineArgs("a", "random"), fakeEngineArgs("b", "random")...), "-each", "st=1", "-report", "run.html", "-http", "127.0.0.1:8080", "-rounds", "3")
+	cfg, err := matchConfig(args, &stderr)
+	if err != nil || cfg.Rounds != 3 {
+		t.Errorf("rounds %d, %v\n%s", cfg.Rounds, err, stderr.String())
+	}
+}
