@@ -19,6 +19,8 @@ var (
 	uPlotJS string
 	//go:embed assets/uPlot.min.css
 	uPlotCSS string
+	//go:embed assets/uPlot.LICENSE
+	uPlotLicense string
 	//go:embed assets/page.js
 	pageJS string
 	//go:embed assets/page.css
@@ -36,7 +38,10 @@ func page(w io.Writer, title, mode, dataScript string) error {
 	b.WriteString("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
 	b.WriteString("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
 	fmt.Fprintf(&b, "<title>%s</title>\n", html.EscapeString(title))
-	b.WriteString("<!-- uPlot (MIT license, https://github.com/leeoniya/uPlot) -->\n<style>\n")
+	// Every page carries a copy of uPlot, so it carries uPlot's license too.
+	b.WriteString("<!-- The charts are drawn by uPlot, https://github.com/leeoniya/uPlot:\n\n")
+	b.WriteString(uPlotLicense)
+	b.WriteString("-->\n<style>\n")
 	b.WriteString(uPlotCSS)
 	b.WriteString("\n")
 	b.WriteString(pageCSS)
