@@ -35,6 +35,7 @@ var commands = []command{
 	{name: "serve", summary: "be a UHP engine for a viewer, refereeing two engines (watch or play)", run: runServe},
 	{name: "check", summary: "check that an engine speaks UHP as the arbiter needs", run: runCheck},
 	{name: "stats", summary: "recompute every table from game records (several files merge)", run: runStats},
+	{name: "report", summary: "write an HTML report of game records: charts and every game replayable", run: runReport},
 	{name: "sprt-calc", summary: "compute an SPRT's LLR, bounds and Elo lines from counts", run: runSPRTCalc},
 	{name: "perft", summary: "count the move tree of a position (checks and times the referee)", run: runPerft},
 	{name: "hivebot", summary: "run the bundled engine on stdin/stdout (as builtin=hivebot does)", hidden: true, run: runHivebot},

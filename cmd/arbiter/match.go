@@ -24,7 +24,7 @@ Command-line settings override those of -config. Engine settings (after -engine 
   margin=SECONDS fractional=true|false option.NAME=VALUE
 Multi-word flags:
   -openings file=FILE order=sequential|random start=N plies=N
-  -sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 model=normalized|logistic`
+  -sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 model=normalized|logistic` + pagesUsage
 
 // multiWordFlags take the key=value words that follow them, as fastchess and cutechess-cli do.
 var multiWordFlags = map[string]bool{"engine": true, "each": true, "openings": true, "sprt": true}
@@ -95,16 +95,32 @@ func builtinResolver(name string) ([]string, error) {
 }
 
 func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	_, pages, err := splitPageFlags(args)
+	if err != nil {
+		return err
+	}
 	cfg, err := matchConfig(args, stderr)
 	if err != nil {
 		return err
 	}
 	hint := "arbiter match " + quoteArgs(args)
-	return playTournament(ctx, cfg, hint, stdout)
+	stopPages, err := pages.start(ctx, cfg, stdout)
+	if err != nil {
+		return err
+	}
+	err = playTournament(ctx, cfg, hint, stdout)
+	if perr := stopPages(); err == nil {
+		err = perr
+	}
+	return err
 }
 
 // matchConfig builds the tournament configuration from a -config file and the flags.
 func matchConfig(args []string, stderr io.Writer) (arbiter.Config, error) {
+	args, _, err := splitPageFlags(args) // the pages of the run are not the tournament's
+	if err != nil {
+		return arbiter.Config{}, err
+	}
 	rest, groups := splitMultiWord(args)
 	fs := newFlagSet("match", matchUsage, stderr)
 	var (

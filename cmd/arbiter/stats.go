@@ -11,7 +11,7 @@ import (
 	"hivearbiter/results"
 )
 
-const statsUsage = `stats [-sprt elo0=E elo1=E alpha=A beta=B model=M] [-json FILE] RECORDS.jsonl...
+const statsUsage = `stats [-sprt elo0=E elo1=E alpha=A beta=B model=M] [-time] [-json FILE] RECORDS.jsonl...
 
 Recomputes every table from game records: the result block for two engines, the field table and
 maximum-likelihood ratings for more, and the engines' misbehaviour counts. Several files are
@@ -21,6 +21,7 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	rest, groups := splitMultiWord(args)
 	fs := newFlagSet("stats", statsUsage, stderr)
 	jsonOut := fs.String("json", "", "also write a JSON summary to this `file`")
+	timeTable := fs.Bool("time", false, "also print each engine's average and longest time per move, overruns within the margin and faults")
 	fs.Func("sprt", "SPRT of the first engine: elo0=E elo1=E alpha=A beta=B model=normalized|logistic", func(string) error { return nil })
 	if err := parseFlags(fs, rest); err != nil {
 		return err
@@ -80,6 +81,15 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if err := results.WriteFaults(stdout, tally); err != nil {
 		return err
+	}
+	if *timeTable {
+		order := make([]string, len(tally.Players))
+		for i, p := range tally.Players {
+			order[i] = p.Name
+		}
+		if err := results.WriteTimeTable(stdout, results.NewTimings(recs, order)); err != nil {
+			return err
+		}
 	}
 	if *jsonOut != "" {
 		return writeSummaryFile(*jsonOut, results.NewSummary("records", tally, sprtSummary))
