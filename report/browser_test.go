@@ -3,10 +3,9 @@ package report
 import (
 	"context"
 	"fmt"
+	"hivearbiter/internal/testenv"
 	"math/rand/v2"
 	"net/http/httptest"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -22,24 +21,6 @@ import (
 	"hivearbiter/rules"
 )
 
-// needProgram returns the path of a program a test cannot do without. When it is missing the
-// test fails under CI=true, so that a CI job never passes by skipping, and skips with the way to
-// install it otherwise.
-//
-// TODO: use internal/testenv.NeedProgram once it is on main; this is its behaviour.
-func needProgram(t testing.TB, name, install string) string {
-	t.Helper()
-	path, err := exec.LookPath(name)
-	if err == nil {
-		return path
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("%s is needed by this test: %s", name, install)
-	}
-	t.Skipf("%s is not installed (%s); skipping", name, install)
-	return ""
-}
-
 // browser is a headless Chromium driven over the DevTools protocol, which records every
 // console error and uncaught exception of the pages it shows.
 type browser struct {
@@ -50,7 +31,7 @@ type browser struct {
 
 func newBrowser(t *testing.T, width, height int) *browser {
 	t.Helper()
-	path := needProgram(t, "chromium", "apt-get install chromium")
+	path := testenv.NeedChromium(t)
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
 		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
