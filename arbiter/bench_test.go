@@ -1,7 +1,9 @@
-package arbiter
+package arbiter_test
 
 import (
 	"context"
+	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/arbitertest"
 	"io"
 	"runtime"
 	"testing"
@@ -17,7 +19,7 @@ func BenchmarkMatchOverhead(b *testing.B) {
 	seed := uint64(0)
 	for b.Loop() {
 		seed++
-		rec, err := PlayGame(context.Background(), testGameConfig(), fastSide("a", newFake("a", seed)), fastSide("b", newFake("b", seed+1000)))
+		rec, err := arbiter.PlayGame(context.Background(), testGameConfig(), fastSide("a", arbitertest.New("a", seed)), fastSide("b", arbitertest.New("b", seed+1000)))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -45,7 +47,7 @@ func BenchmarkTournamentMemory(b *testing.B) {
 		tour := fakeTournament(b, cfg)
 		tour.Console = io.Discard
 		samples := map[int]float64{}
-		tour.Report = func(w io.Writer, s Standings, final bool) {
+		tour.Report = func(w io.Writer, s arbiter.Standings, final bool) {
 			if !final {
 				samples[s.Tally.Games] = heap()
 			}

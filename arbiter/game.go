@@ -161,10 +161,12 @@ func (g *Game) Step(ctx context.Context) bool {
 }
 
 // Think asks a player for the side to move's move under limit, waiting at most wait, and
-// returns its answer, unchecked, with the time it took. It is the one place that judges a
-// search that failed: a search past its limit is a time forfeit, one of a depth or node limit
-// that outlived its watchdog is a stall. It returns false when the game ended, or ctx was
-// cancelled. The player is usually the side's own; a session asks the engine behind a seat.
+// returns its answer, checked by the referee but not played, in Mzinga's notation, with the
+// time it took. It is the one place that judges a search that failed: a timed search that
+// outlived its wait is a time forfeit, a depth or node search that outlived its watchdog a
+// stall; an answer that is no legal move loses too. It returns false when the game ended, or
+// ctx was cancelled. The player is usually the side's own; a session asks the engine behind a
+// seat.
 func (g *Game) Think(ctx context.Context, p Player, limit Limit, wait time.Duration) (string, time.Duration, bool) {
 	side := g.ToMove()
 	wctx, cancel := context.WithTimeout(ctx, wait)
@@ -175,20 +177,25 @@ func (g *Game) Think(ctx context.Context, p Player, limit Limit, wait time.Durat
 	if ctx.Err() != nil {
 		return "", used, false
 	}
-	if err == nil {
-		return answer, used, true
-	}
-	switch reason := reasonOf(err); reason {
-	case results.ReasonStall, results.ReasonTimeForfeit:
-		if limit.Depth > 0 || limit.Nodes > 0 {
-			g.fault(side, results.ReasonStall, fmt.Sprintf("%s did not finish its %s within %s: %v", g.who(side), limitText(limit), wait, err))
-		} else {
-			g.fault(side, results.ReasonTimeForfeit, g.timeDetail(side, used, limit))
+	if err != nil {
+		switch reason := reasonOf(err); reason {
+		case results.ReasonStall, results.ReasonTimeForfeit:
+			if limit.Depth > 0 || limit.Nodes > 0 {
+				g.fault(side, results.ReasonStall, fmt.Sprintf("%s did not finish its %s within %s: %v", g.who(side), limitText(limit), wait, err))
+			} else {
+				g.fault(side, results.ReasonTimeForfeit, fmt.Sprintf("%s loses on time: it did not answer its %s within %.3f s: %v", g.who(side), limitText(limit), wait.Seconds(), err))
+			}
+		default:
+			g.fault(side, reason, fmt.Sprintf("%s failed on bestmove: %v", g.who(side), err))
 		}
-	default:
-		g.fault(side, reason, fmt.Sprintf("%s failed on bestmove: %v", g.who(side), err))
+		return "", used, false
 	}
-	return "", used, false
+	move, err := g.Check(answer)
+	if err != nil {
+		g.illegal(side, answer, err)
+		return "", used, false
+	}
+	return move, used, true
 }
 
 // Commit referees a move of the side to move (its answer to bestmove, or a viewer's move),
@@ -230,18 +237,22 @@ func (g *Game) Commit(ctx context.Context, answer string, used time.Duration) bo
 }
 
 // Check referees a move of the side to move without playing it: its MoveString in Mzinga's
-// notation, or the error that says why it is not legal.
+// notation, or the error that says why it is not legal (a *rules.InvalidMoveError naming the
+// rule, or a *rules.MoveStringError for text that is no move).
 func (g *Game) Check(answer string) (string, error) {
-	probe := g.ref.Clone()
-	if strings.EqualFold(strings.TrimSpace(answer), "pass") {
-		return "pass", probe.Pass()
-	}
-	m, err := probe.ParseMove(answer)
+	m, err := g.ref.ParseMove(strings.TrimSpace(answer))
 	if err != nil {
 		return "", err
 	}
-	return probe.MoveString(m), nil
+	return g.ref.MoveString(m), nil
 }
+
+// State is where the referee's game stands.
+func (g *Game) State() rules.GameState { return g.ref.State() }
+
+// Adjudicate ends the game if the rules or the arbiter's adjudication say it is over, and
+// reports whether it is.
+func (g *Game) Adjudicate() bool { return g.Over() || g.adjudicated() }
 
 // Undo takes plies back on the referee's board and in the record; the players must then be
 // sent the position with Load. A game undone past its opening starts from the position reached.
@@ -325,22 +336,9 @@ func limitText(l Limit) string {
 // referee checks the mover's answer and plays it on the referee's board. It returns the move in
 // Mzinga's notation, which is what both players are sent, or false when the answer forfeits.
 func (g *Game) referee(side int, answer string) (string, bool) {
-	if strings.EqualFold(strings.TrimSpace(answer), "pass") {
-		if err := g.ref.Pass(); err != nil {
-			n := len(g.ref.ValidMoves())
-			g.fault(side, results.ReasonIllegalPass, fmt.Sprintf("%s passed although it had %d legal moves", g.who(side), n))
-			return "", false
-		}
-		return "pass", true
-	}
-	m, err := g.ref.ParseMove(answer)
+	m, err := g.ref.ParseMove(strings.TrimSpace(answer))
 	if err != nil {
-		var ime *rules.InvalidMoveError
-		if errors.As(err, &ime) {
-			g.fault(side, results.ReasonIllegalMove, fmt.Sprintf("%s played the illegal move %q: %s", g.who(side), answer, ime.Reason))
-		} else {
-			g.fault(side, results.ReasonIllegalMove, fmt.Sprintf("%s played the unreadable move %q", g.who(side), answer))
-		}
+		g.illegal(side, answer, err)
 		return "", false
 	}
 	canonical := g.ref.MoveString(m)
@@ -349,6 +347,20 @@ func (g *Game) referee(side int, answer string) (string, bool) {
 		panic(fmt.Sprintf("arbiter: referee rejects the move it accepted: %q in %s: %v", answer, g.ref.GameString(), err))
 	}
 	return canonical, true
+}
+
+// illegal ends the game for a side whose answer is not a legal move.
+func (g *Game) illegal(side int, answer string, err error) {
+	var ime *rules.InvalidMoveError
+	switch {
+	case !errors.As(err, &ime):
+		g.fault(side, results.ReasonIllegalMove, fmt.Sprintf("%s played the unreadable move %q", g.who(side), answer))
+	case ime.Reason == rules.ReasonPassWithMoves:
+		n := len(g.ref.ValidMoves())
+		g.fault(side, results.ReasonIllegalPass, fmt.Sprintf("%s passed although it had %d legal moves", g.who(side), n))
+	default:
+		g.fault(side, results.ReasonIllegalMove, fmt.Sprintf("%s played the illegal move %q: %s", g.who(side), answer, ime.Reason))
+	}
 }
 
 // adjudicated ends the game if the rules or the arbiter's adjudication say it is over.

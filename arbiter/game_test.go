@@ -1,8 +1,10 @@
-package arbiter
+package arbiter_test
 
 import (
 	"context"
 	"errors"
+	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/arbitertest"
 	"strings"
 	"testing"
 	"time"
@@ -11,22 +13,22 @@ import (
 	"hivearbiter/rules"
 )
 
-func testGameConfig() GameConfig {
-	return GameConfig{
+func testGameConfig() arbiter.GameConfig {
+	return arbiter.GameConfig{
 		Run: "test", Index: 0, Round: 1, Opening: "Base+MLP;NotStarted;White[1]", OpeningIndex: -1,
 		CommandTimeout: 300 * time.Millisecond, DepthTimeout: time.Second,
-		Adjudication: Adjudication{MaxPlies: 300},
+		Adjudication: arbiter.Adjudication{MaxPlies: 300},
 	}
 }
 
-func fastSide(name string, p Player) Side {
-	return Side{Name: name, Player: p, Time: TimeControl{MoveTime: 200 * time.Millisecond}, Margin: 50 * time.Millisecond}
+func fastSide(name string, p arbiter.Player) arbiter.Side {
+	return arbiter.Side{Name: name, Player: p, Time: arbiter.TimeControl{MoveTime: 200 * time.Millisecond}, Margin: 50 * time.Millisecond}
 }
 
 func TestPlayGameRandomToTheEnd(t *testing.T) {
 	for seed := uint64(1); seed <= 5; seed++ {
 		cfg := testGameConfig()
-		rec, err := PlayGame(context.Background(), cfg, fastSide("a", newFake("a", seed)), fastSide("b", newFake("b", seed+100)))
+		rec, err := arbiter.PlayGame(context.Background(), cfg, fastSide("a", arbitertest.New("a", seed)), fastSide("b", arbitertest.New("b", seed+100)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -84,9 +86,9 @@ func TestPlayGameTerminations(t *testing.T) {
 	for _, tc := range tests {
 		for culprit, name := range []string{"White", "Black"} {
 			t.Run(tc.fault+"/"+name, func(t *testing.T) {
-				players := [2]*fakePlayer{newFake("w", 3), newFake("b", 4)}
-				players[culprit].misbehave(tc.fault, tc.atPly)
-				rec, err := PlayGame(context.Background(), testGameConfig(), fastSide("w", players[0]), fastSide("b", players[1]))
+				players := [2]*arbitertest.Player{arbitertest.New("w", 3), arbitertest.New("b", 4)}
+				players[culprit].Misbehave(tc.fault, tc.atPly)
+				rec, err := arbiter.PlayGame(context.Background(), testGameConfig(), fastSide("w", players[0]), fastSide("b", players[1]))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -109,10 +111,10 @@ func TestPlayGameTerminations(t *testing.T) {
 }
 
 func TestPlayGameAcceptsRespelledMoves(t *testing.T) {
-	w, b := newFake("w", 5), newFake("b", 6)
-	w.misbehave("rewrite", 0)
-	b.misbehave("rewrite", 0)
-	rec, err := PlayGame(context.Background(), testGameConfig(), fastSide("w", w), fastSide("b", b))
+	w, b := arbitertest.New("w", 5), arbitertest.New("b", 6)
+	w.Misbehave("rewrite", 0)
+	b.Misbehave("rewrite", 0)
+	rec, err := arbiter.PlayGame(context.Background(), testGameConfig(), fastSide("w", w), fastSide("b", b))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,11 +128,11 @@ func TestPlayGameRepetitionDraw(t *testing.T) {
 	opening := "Base;InProgress;White[3];wS1;bS1 wS1-;wQ -wS1;bQ bS1-"
 	cfg := testGameConfig()
 	cfg.Opening = opening
-	cfg.Adjudication = Adjudication{Repetitions: 3}
-	shuffle := func(name string, moves ...string) Player {
-		return &scriptPlayer{fakePlayer: newFake(name, 1), script: moves}
+	cfg.Adjudication = arbiter.Adjudication{Repetitions: 3}
+	shuffle := func(name string, moves ...string) arbiter.Player {
+		return &scriptPlayer{Player: arbitertest.New(name, 1), script: moves}
 	}
-	rec, err := PlayGame(context.Background(), cfg,
+	rec, err := arbiter.PlayGame(context.Background(), cfg,
 		fastSide("w", shuffle("w", "wQ \\wS1", "wQ -wS1", "wQ \\wS1", "wQ -wS1")),
 		fastSide("b", shuffle("b", "bQ bS1\\", "bQ bS1-", "bQ bS1\\", "bQ bS1-")))
 	if err != nil {
@@ -143,23 +145,23 @@ func TestPlayGameRepetitionDraw(t *testing.T) {
 
 // scriptPlayer plays a fixed list of moves.
 type scriptPlayer struct {
-	*fakePlayer
+	*arbitertest.Player
 	script []string
 }
 
-func (p *scriptPlayer) BestMove(ctx context.Context, limit Limit) (string, error) {
+func (p *scriptPlayer) BestMove(ctx context.Context, limit arbiter.Limit) (string, error) {
 	m := p.script[0]
 	p.script = p.script[1:]
 	return m, nil
 }
 
 func TestPlayGameClockForfeit(t *testing.T) {
-	w, b := newFake("w", 1), newFake("b", 2)
-	w.delay = 60 * time.Millisecond // about 1/3 of the clock per move: falls on the fourth
-	tc := TimeControl{Base: 200 * time.Millisecond}
-	rec, err := PlayGame(context.Background(), testGameConfig(),
-		Side{Name: "w", Player: w, Time: tc, Margin: 5 * time.Millisecond},
-		Side{Name: "b", Player: b, Time: tc, Margin: 5 * time.Millisecond})
+	w, b := arbitertest.New("w", 1), arbitertest.New("b", 2)
+	w.SetDelay(60 * time.Millisecond) // about 1/3 of the clock per move: falls on the fourth
+	tc := arbiter.TimeControl{Base: 200 * time.Millisecond}
+	rec, err := arbiter.PlayGame(context.Background(), testGameConfig(),
+		arbiter.Side{Name: "w", Player: w, Time: tc, Margin: 5 * time.Millisecond},
+		arbiter.Side{Name: "b", Player: b, Time: tc, Margin: 5 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,12 +177,12 @@ func TestPlayGameClockForfeit(t *testing.T) {
 
 func TestPlayGameInterrupted(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	w := newFake("w", 1).misbehave("hang", 4)
+	w := arbitertest.New("w", 1).Misbehave("hang", 4)
 	go func() { time.Sleep(50 * time.Millisecond); cancel() }()
 	cfg := testGameConfig()
-	side := Side{Name: "w", Player: w, Time: TimeControl{MoveTime: time.Hour}}
-	rec, err := PlayGame(ctx, cfg, side, fastSide("b", newFake("b", 2)))
-	if !errors.Is(err, ErrInterrupted) || rec != nil {
+	side := arbiter.Side{Name: "w", Player: w, Time: arbiter.TimeControl{MoveTime: time.Hour}}
+	rec, err := arbiter.PlayGame(ctx, cfg, side, fastSide("b", arbitertest.New("b", 2)))
+	if !errors.Is(err, arbiter.ErrInterrupted) || rec != nil {
 		t.Fatalf("got %+v, %v; want an interrupted game without a record", rec, err)
 	}
 }
@@ -188,7 +190,7 @@ func TestPlayGameInterrupted(t *testing.T) {
 func TestPlayGameBadOpening(t *testing.T) {
 	cfg := testGameConfig()
 	cfg.Opening = "Base;InProgress;White[2];wS1;wS2"
-	if _, err := PlayGame(context.Background(), cfg, fastSide("a", newFake("a", 1)), fastSide("b", newFake("b", 2))); err == nil {
+	if _, err := arbiter.PlayGame(context.Background(), cfg, fastSide("a", arbitertest.New("a", 1)), fastSide("b", arbitertest.New("b", 2))); err == nil {
 		t.Fatal("an illegal opening was played")
 	}
 }

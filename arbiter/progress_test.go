@@ -1,8 +1,6 @@
 package arbiter
 
 import (
-	"context"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -55,39 +53,5 @@ func TestScoreText(t *testing.T) {
 	}, []string{"a", "b", "c"})
 	if got, want := scoreText([]string{"a", "b", "c"}, three), "leader b 75.0%"; got != want {
 		t.Errorf("three engines: %q, want %q", got, want)
-	}
-}
-
-var liveLine = regexp.MustCompile(`\[\d+/\d+ games, \d+ running\]`)
-
-// TestTournamentProgressLine runs a tournament with the live line on: every console line is
-// written on a cleared row, the line counts the games, and nothing of it is left at the end.
-func TestTournamentProgressLine(t *testing.T) {
-	cfg := baseConfig(engine("a", "random"), engine("b", "random"))
-	cfg.Rounds = 3
-	tour := fakeTournament(t, cfg)
-	var con lockedBuffer
-	tour.Console = &con
-	tour.Progress = true
-	if _, err := tour.Play(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	out := con.String()
-	if !strings.HasSuffix(out, clearLine) {
-		t.Errorf("the live line is left on screen at the end: %q", out[max(0, len(out)-120):])
-	}
-	for _, l := range strings.Split(strings.TrimSuffix(out, clearLine), "\n") {
-		if strings.Contains(l, "Finished game") && !strings.Contains(l, clearLine+"Finished game") {
-			t.Errorf("a game line written over the live line: %q", l)
-		}
-	}
-	if !strings.Contains(out, "[6/6 games, 0 running] a ") {
-		t.Errorf("the live line never showed 6 of 6 games:\n%q", out)
-	}
-	if all, cleared := liveLine.FindAllStringIndex(out, -1), strings.Count(out, clearLine+"["); len(all) != cleared {
-		t.Errorf("%d of %d live lines drawn without clearing the row first", len(all)-cleared, len(all))
-	}
-	if strings.Count(out, " running]") < 12 {
-		t.Errorf("the live line was drawn %d times for 6 games", strings.Count(out, " running]"))
 	}
 }

@@ -1,11 +1,14 @@
-package arbiter
+package arbiter_test
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/arbitertest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -18,25 +21,25 @@ import (
 
 // fakeTournament configures a tournament of in-process fake players. An engine's Command names
 // its behaviour: "random" plays random legal moves; "FAULT@PLY" misbehaves from that ply on.
-func fakeTournament(t testing.TB, cfg Config) *Tournament {
+func fakeTournament(t testing.TB, cfg arbiter.Config) *arbiter.Tournament {
 	t.Helper()
 	if cfg.Out == "" {
 		cfg.Out = filepath.Join(t.TempDir(), "games.jsonl")
 	}
-	tour, err := NewTournament(cfg)
+	tour, err := arbiter.NewTournament(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return tour
 }
 
-func engine(name, behaviour string) EngineConfig {
-	return EngineConfig{Name: name, Command: []string{behaviour}, Protocol: "fake", Time: TimeControl{MoveTime: 100 * time.Millisecond}, Margin: 50 * time.Millisecond}
+func engine(name, behaviour string) arbiter.EngineConfig {
+	return arbiter.EngineConfig{Name: name, Command: []string{behaviour}, Protocol: arbitertest.Name, Time: arbiter.TimeControl{MoveTime: 100 * time.Millisecond}, Margin: 50 * time.Millisecond}
 }
 
-func baseConfig(engines ...EngineConfig) Config {
-	return Config{Engines: engines, GameType: "Base+MLP", Concurrency: 2, Seed: 5,
-		Adjudication: Adjudication{MaxPlies: 120}, Openings: Openings{RandomPlies: 2}, CommandTimeout: 300 * time.Millisecond}
+func baseConfig(engines ...arbiter.EngineConfig) arbiter.Config {
+	return arbiter.Config{Engines: engines, GameType: "Base+MLP", Concurrency: 2, Seed: 5,
+		Adjudication: arbiter.Adjudication{MaxPlies: 120}, Openings: arbiter.Openings{RandomPlies: 2}, CommandTimeout: 300 * time.Millisecond}
 }
 
 func TestTournamentRecordsEveryGameOnce(t *testing.T) {
@@ -155,18 +158,18 @@ func TestTournamentRefusesAnotherRunsRecords(t *testing.T) {
 	}
 	cfg.Seed = 6
 	_, err := fakeTournament(t, cfg).Play(context.Background())
-	var ce *ConfigError
+	var ce *arbiter.ConfigError
 	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "another run") {
-		t.Fatalf("err = %v, want a ConfigError about another run", err)
+		t.Fatalf("err = %v, want a arbiter.ConfigError about another run", err)
 	}
 }
 
 func TestTournamentEngineThatCannotStart(t *testing.T) {
 	cfg := baseConfig(engine("a", "random"), engine("b", "unstartable"))
 	_, err := fakeTournament(t, cfg).Play(context.Background())
-	var se *EngineStartError
+	var se *arbiter.EngineStartError
 	if !errors.As(err, &se) || se.Engine != "b" {
-		t.Fatalf("err = %v, want an EngineStartError for b", err)
+		t.Fatalf("err = %v, want an arbiter.EngineStartError for b", err)
 	}
 }
 
@@ -177,7 +180,7 @@ func TestTournamentRestartsMisbehavingEngines(t *testing.T) {
 	tour := fakeTournament(t, cfg)
 	starts := 0
 	start := tour.Start
-	tour.Start = func(ctx context.Context, e EngineConfig, worker int) (Player, error) {
+	tour.Start = func(ctx context.Context, e arbiter.EngineConfig, worker int) (arbiter.Player, error) {
 		if e.Name == "b" {
 			starts++
 		}
@@ -201,13 +204,13 @@ func TestTournamentSPRTStopsDeterministically(t *testing.T) {
 	for run := 0; run < 2; run++ {
 		// "b" forfeits every game by passing illegally: a known, overwhelming bias.
 		cfg := baseConfig(engine("a", "random"), engine("b", "pass@3"))
-		cfg.SPRT = &SPRTConfig{Elo0: 0, Elo1: 10}
+		cfg.SPRT = &arbiter.SPRTConfig{Elo0: 0, Elo1: 10}
 		cfg.Rounds = 100
 		out, err := fakeTournament(t, cfg).Play(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}
-		if out.SPRT == nil || out.SPRT.Decision != AcceptH1 {
+		if out.SPRT == nil || out.SPRT.Decision != arbiter.AcceptH1 {
 			t.Fatalf("SPRT = %+v, want H1 accepted", out.SPRT)
 		}
 		if out.Tally.Games >= 200 {
@@ -221,7 +224,7 @@ func TestTournamentSPRTStopsDeterministically(t *testing.T) {
 }
 
 func TestTournamentGauntletAndRoundRobin(t *testing.T) {
-	for _, format := range []Format{Gauntlet, RoundRobin} {
+	for _, format := range []arbiter.Format{arbiter.Gauntlet, arbiter.RoundRobin} {
 		cfg := baseConfig(engine("a", "random"), engine("b", "random"), engine("c", "random"))
 		cfg.Format = format
 		tour := fakeTournament(t, cfg)
@@ -229,13 +232,13 @@ func TestTournamentGauntletAndRoundRobin(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := map[Format]int{Gauntlet: 4, RoundRobin: 6}[format]
+		want := map[arbiter.Format]int{arbiter.Gauntlet: 4, arbiter.RoundRobin: 6}[format]
 		recs := recordsOf(t, tour)
 		if len(recs) != want || out.Tally.Games != want {
 			t.Errorf("%s: %d games recorded, %d counted, want %d", format, len(recs), out.Tally.Games, want)
 		}
 		for _, r := range recs {
-			if format == Gauntlet && r.White.Name != "a" && r.Black.Name != "a" {
+			if format == arbiter.Gauntlet && r.White.Name != "a" && r.Black.Name != "a" {
 				t.Errorf("gauntlet game %d between %s and %s", r.Game, r.White.Name, r.Black.Name)
 			}
 		}
@@ -243,7 +246,7 @@ func TestTournamentGauntletAndRoundRobin(t *testing.T) {
 }
 
 // recordsOf reads a tournament's records file, in schedule order.
-func recordsOf(t testing.TB, tour *Tournament) []results.Record {
+func recordsOf(t testing.TB, tour *arbiter.Tournament) []results.Record {
 	t.Helper()
 	recs, err := results.ReadFile(tour.Config().Out)
 	if err != nil {
@@ -277,20 +280,18 @@ func TestTournamentEngineWithoutTheExpansions(t *testing.T) {
 	cfg := baseConfig(engine("a", "random"), engine("b", "random"))
 	tour := fakeTournament(t, cfg)
 	start := tour.Start
-	tour.Start = func(ctx context.Context, e EngineConfig, worker int) (Player, error) {
+	tour.Start = func(ctx context.Context, e arbiter.EngineConfig, worker int) (arbiter.Player, error) {
 		p, err := start(ctx, e, worker)
 		if err != nil || e.Name != "b" {
 			return p, err
 		}
-		f := p.(*fakePlayer)
-		f.plays, f.playsKnown = rules.BaseML, true
-		return f, nil
+		return p.(*arbitertest.Player).SetPlays(rules.BaseML), nil
 	}
 	_, err := tour.Play(context.Background())
-	var se *EngineStartError
-	var xe *ExpansionError
+	var se *arbiter.EngineStartError
+	var xe *arbiter.ExpansionError
 	if !errors.As(err, &se) || se.Engine != "b" || !errors.As(err, &xe) {
-		t.Fatalf("err = %v, want an EngineStartError with an ExpansionError for b", err)
+		t.Fatalf("err = %v, want an arbiter.EngineStartError with an arbiter.ExpansionError for b", err)
 	}
 	if want := "does not play Pillbug, which Base+MLP needs (it plays Base+ML)"; !strings.Contains(err.Error(), want) {
 		t.Errorf("err = %q, want it to say %q", err, want)
@@ -309,7 +310,7 @@ func TestTournamentShards(t *testing.T) {
 	for k := 1; k <= 3; k++ {
 		cfg := baseConfig(engine("a", "random"), engine("b", "random"))
 		cfg.Rounds = 6
-		cfg.Shard = Shard{Index: k, Count: 3}
+		cfg.Shard = arbiter.Shard{Index: k, Count: 3}
 		cfg.Out = filepath.Join(dir, fmt.Sprintf("shard%d.jsonl", k))
 		tour := fakeTournament(t, cfg)
 		out, err := tour.Play(context.Background())
@@ -353,27 +354,64 @@ func TestTournamentShards(t *testing.T) {
 func TestParseShard(t *testing.T) {
 	for _, tt := range []struct {
 		in   string
-		want Shard
+		want arbiter.Shard
 		err  bool
 	}{
-		{"1/1", Shard{1, 1}, false},
-		{"2/4", Shard{2, 4}, false},
-		{" 3 / 3 ", Shard{3, 3}, false},
-		{"0/4", Shard{}, true},
-		{"5/4", Shard{}, true},
-		{"2", Shard{}, true},
-		{"a/b", Shard{}, true},
-		{"1/0", Shard{}, true},
+		{"1/1", arbiter.Shard{1, 1}, false},
+		{"2/4", arbiter.Shard{2, 4}, false},
+		{" 3 / 3 ", arbiter.Shard{3, 3}, false},
+		{"0/4", arbiter.Shard{}, true},
+		{"5/4", arbiter.Shard{}, true},
+		{"2", arbiter.Shard{}, true},
+		{"a/b", arbiter.Shard{}, true},
+		{"1/0", arbiter.Shard{}, true},
 	} {
-		got, err := ParseShard(tt.in)
+		got, err := arbiter.ParseShard(tt.in)
 		if (err != nil) != tt.err || (!tt.err && got != tt.want) {
-			t.Errorf("ParseShard(%q) = %v, %v", tt.in, got, err)
+			t.Errorf("arbiter.ParseShard(%q) = %v, %v", tt.in, got, err)
 		}
 	}
 	cfg := baseConfig(engine("a", "random"), engine("b", "random"))
-	cfg.Shard = Shard{1, 2}
-	cfg.SPRT = &SPRTConfig{Elo0: 0, Elo1: 5}
+	cfg.Shard = arbiter.Shard{1, 2}
+	cfg.SPRT = &arbiter.SPRTConfig{Elo0: 0, Elo1: 5}
 	if err := cfg.Normalize(); err == nil || !strings.Contains(err.Error(), "one shard cannot decide") {
 		t.Errorf("an SPRT in a shard: err = %v", err)
+	}
+}
+
+// clearLine is what the console writes to clear the live line's row (progress.go).
+const clearLine = "\r\x1b[K"
+
+var liveLine = regexp.MustCompile(`\[\d+/\d+ games, \d+ running\]`)
+
+// TestTournamentProgressLine runs a tournament with the live line on: every console line is
+// written on a cleared row, the line counts the games, and nothing of it is left at the end.
+func TestTournamentProgressLine(t *testing.T) {
+	cfg := baseConfig(engine("a", "random"), engine("b", "random"))
+	cfg.Rounds = 3
+	tour := fakeTournament(t, cfg)
+	var con lockedBuffer
+	tour.Console = &con
+	tour.Progress = true
+	if _, err := tour.Play(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	out := con.String()
+	if !strings.HasSuffix(out, clearLine) {
+		t.Errorf("the live line is left on screen at the end: %q", out[max(0, len(out)-120):])
+	}
+	for _, l := range strings.Split(strings.TrimSuffix(out, clearLine), "\n") {
+		if strings.Contains(l, "Finished game") && !strings.Contains(l, clearLine+"Finished game") {
+			t.Errorf("a game line written over the live line: %q", l)
+		}
+	}
+	if !strings.Contains(out, "[6/6 games, 0 running] a ") {
+		t.Errorf("the live line never showed 6 of 6 games:\n%q", out)
+	}
+	if all, cleared := liveLine.FindAllStringIndex(out, -1), strings.Count(out, clearLine+"["); len(all) != cleared {
+		t.Errorf("%d of %d live lines drawn without clearing the row first", len(all)-cleared, len(all))
+	}
+	if strings.Count(out, " running]") < 12 {
+		t.Errorf("the live line was drawn %d times for 6 games", strings.Count(out, " running]"))
 	}
 }

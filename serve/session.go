@@ -1,4 +1,4 @@
-package arbiter
+package serve
 
 import (
 	"context"
@@ -6,11 +6,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
+	"hivearbiter/arbiter"
 	"hivearbiter/results"
 	"hivearbiter/rules"
 	"hivearbiter/uhpengine"
@@ -35,17 +36,17 @@ import (
 // Session implements uhpengine.Handler. The uhpengine.Server calls it one command at a time;
 // it is not safe for concurrent use, except for Interrupt.
 type Session struct {
-	cfg          SessionConfig
-	run          string
-	players      [2]Player // the engines by seat; nil after a failure, until the next newgame
-	capabilities []string
-	remoteGames  int // remote games started, for RemoteAlternate
+	cfg         SessionConfig
+	run         string
+	players     [2]arbiter.Player // the engines by seat; nil after a failure, until the next newgame
+	plays       rules.GameType    // the widest game type both players play
+	remoteGames int               // remote games started, for RemoteAlternate
 
-	game     *game    // the game being served; nil before the first newgame
-	seats    [2]*seat // the game's sides: g.sides[i].Player is seats[i]
-	remote   int      // the viewer's side in a remote game; -1 otherwise
-	over     string   // why the arbiter ended the game (forfeit, failure); "" while the rules rule
-	recorded bool     // the game's present end is recorded
+	game     *arbiter.Game // the game being served; nil before the first newgame
+	seats    [2]*seat      // the game's sides: g.sides[i].Player is seats[i]
+	remote   int           // the viewer's side in a remote game; -1 otherwise
+	over     string        // why the arbiter ended the game (forfeit, failure); "" while the rules rule
+	recorded bool          // the game's present end is recorded
 	hint     hint
 
 	log      *results.Log // opened at the first record
@@ -54,7 +55,7 @@ type Session struct {
 	writeErr error // the first record that could not be written
 
 	searchMu  sync.Mutex
-	searching Player // the player whose bestmove a command waits for, for Interrupt
+	searching arbiter.Player // the player whose bestmove a command waits for, for Interrupt
 }
 
 // SessionConfig configures a Session.
@@ -62,10 +63,10 @@ type SessionConfig struct {
 	// Engines are the players: the first sits at White, the second at Black. In a remote game
 	// the viewer takes one seat and the engine of the other seat is its opponent. Names are
 	// made distinct (-1, -2) when they are not.
-	Engines [2]EngineConfig
+	Engines [2]arbiter.EngineConfig
 	// Start starts the players: UHP engine processes unless replaced (tests use in-process
 	// players).
-	Start StartFunc
+	Start arbiter.StartFunc
 	// Out is the JSON Lines file of game records, "arbiter-<run>.jsonl" by default. It is
 	// opened at the first record: a session that finishes no game leaves no file.
 	Out string
@@ -99,26 +100,19 @@ const (
 	RemoteBlack     RemoteSide = "black"
 )
 
+// colorName is the name UHP gives a side.
+var colorName = [2]string{"White", "Black"}
+
 // ViewerName is the viewer's name in the records of remote games.
 const ViewerName = "viewer"
 
-// CapabilityReporter is a Player that says which expansions it plays, as a UHP engine's
-// capabilities line does. A Session offers the viewer the expansions every player plays; a
-// player that does not report any is taken to play Base alone.
-type CapabilityReporter interface {
-	Capabilities() []string
-}
-
-// Capabilities implements CapabilityReporter.
-func (p *uhpPlayer) Capabilities() []string { return p.engine.Info().Capabilities }
-
-// NewSession checks the configuration and starts both engines. The error is a *ConfigError
+// NewSession checks the configuration and starts both engines. The error is a *arbiter.ConfigError
 // or an *EngineStartError.
 func NewSession(ctx context.Context, cfg SessionConfig) (*Session, error) {
 	engines := cfg.Engines
 	for i := range engines {
 		if engines[i].Name == "" && len(engines[i].Command) > 0 {
-			engines[i].Name = defaultEngineName(engines[i].Command[0])
+			engines[i].Name = filepath.Base(engines[i].Command[0])
 		}
 	}
 	if engines[0].Name == engines[1].Name {
@@ -126,7 +120,7 @@ func NewSession(ctx context.Context, cfg SessionConfig) (*Session, error) {
 		engines[0].Name += "-1"
 		engines[1].Name += "-2"
 	}
-	all := Config{Engines: engines[:]}
+	all := arbiter.Config{Engines: engines[:]}
 	if err := all.Normalize(); err != nil {
 		return nil, err
 	}
@@ -137,7 +131,7 @@ func NewSession(ctx context.Context, cfg SessionConfig) (*Session, error) {
 	}
 	if cfg.GameType != "" {
 		if _, err := rules.ParseGameType(cfg.GameType); err != nil {
-			return nil, &ConfigError{fmt.Sprintf("game type %q: want one of Base, Base+M, Base+L, Base+P, Base+ML, Base+MP, Base+LP, Base+MLP", cfg.GameType)}
+			return nil, &arbiter.ConfigError{Msg: fmt.Sprintf("game type %q: want one of Base, Base+M, Base+L, Base+P, Base+ML, Base+MP, Base+LP, Base+MLP", cfg.GameType)}
 		}
 	}
 	switch cfg.RemoteSide {
@@ -145,16 +139,18 @@ func NewSession(ctx context.Context, cfg SessionConfig) (*Session, error) {
 		cfg.RemoteSide = RemoteAlternate
 	case RemoteAlternate, RemoteWhite, RemoteBlack:
 	default:
-		return nil, &ConfigError{fmt.Sprintf("remote side %q: want white, black or alternate", cfg.RemoteSide)}
+		return nil, &arbiter.ConfigError{Msg: fmt.Sprintf("remote side %q: want white, black or alternate", cfg.RemoteSide)}
 	}
-	cfg.StartTimeout = orDefault(cfg.StartTimeout, DefaultStartTimeout)
-	cfg.CommandTimeout = orDefault(cfg.CommandTimeout, DefaultCommandTimeout)
-	cfg.DepthTimeout = orDefault(cfg.DepthTimeout, DefaultDepthTimeout)
+	cfg.StartTimeout = orDefault(cfg.StartTimeout, arbiter.DefaultStartTimeout)
+	cfg.CommandTimeout = orDefault(cfg.CommandTimeout, arbiter.DefaultCommandTimeout)
+	cfg.DepthTimeout = orDefault(cfg.DepthTimeout, arbiter.DefaultDepthTimeout)
 	if cfg.Event == "" {
 		cfg.Event = "Hive Arbiter serve"
 	}
 	if cfg.Start == nil {
-		cfg.Start = UHPStarter(cfg.TranscriptDir, time.Second)
+		cfg.Start = func(ctx context.Context, e arbiter.EngineConfig, seat int) (arbiter.Player, error) {
+			return arbiter.StartPlayer(ctx, e, arbiter.StartEnv{Worker: seat, TranscriptDir: cfg.TranscriptDir, Grace: time.Second})
+		}
 	}
 	// A serve session's games are a run of their own: same engines, same run, numbered on.
 	run := "serve-" + fingerprint
@@ -168,9 +164,9 @@ func NewSession(ctx context.Context, cfg SessionConfig) (*Session, error) {
 			return nil, err
 		}
 	}
-	s.capabilities = s.commonCapabilities()
+	s.plays = s.commonExpansions()
 	if s.cfg.GameType == "" {
-		s.cfg.GameType = s.widestGameType().String()
+		s.cfg.GameType = s.plays.String()
 	}
 	return s, nil
 }
@@ -190,7 +186,7 @@ func (s *Session) start(ctx context.Context, side int) error {
 	defer cancel()
 	p, err := s.cfg.Start(sctx, e, side)
 	if err != nil {
-		return &EngineStartError{Engine: e.Name, Err: err}
+		return &arbiter.EngineStartError{Engine: e.Name, Err: err}
 	}
 	s.players[side] = p
 	return nil
@@ -239,91 +235,55 @@ func (s *Session) Out() string { return s.cfg.Out }
 // Info implements uhpengine.Handler: the id names both players.
 func (s *Session) Info() uhpengine.Info {
 	return uhpengine.Info{
-		ID:           fmt.Sprintf("Hive Arbiter serve v%s (players: %s vs %s)", Version, s.cfg.Engines[0].Name, s.cfg.Engines[1].Name),
-		Capabilities: s.capabilities,
+		ID:           fmt.Sprintf("Hive Arbiter serve v%s (players: %s vs %s)", arbiter.Version, s.cfg.Engines[0].Name, s.cfg.Engines[1].Name),
+		Capabilities: capabilities(s.plays),
 	}
 }
 
-// commonCapabilities lists the expansions every player reports, in the first one's order.
-func (s *Session) commonCapabilities() []string {
-	var common []string
-	for i, p := range s.players {
-		r, ok := p.(CapabilityReporter)
-		if !ok {
-			return nil
+// commonExpansions is the widest game type that every player plays. A player that does not
+// say which expansions it plays is taken to play Base alone.
+func (s *Session) commonExpansions() rules.GameType {
+	common := rules.BaseMLP
+	for _, p := range s.players {
+		info := p.Info()
+		if !info.ExpansionsKnown {
+			return rules.Base
 		}
-		caps := r.Capabilities()
-		if i == 0 {
-			common = slices.Clone(caps)
-			continue
-		}
-		common = slices.DeleteFunc(common, func(c string) bool {
-			return !slices.ContainsFunc(caps, func(d string) bool { return strings.EqualFold(c, d) })
-		})
+		common &= info.Expansions
 	}
 	return common
 }
 
-// plays reports whether every player plays the expansions of a game type.
-func (s *Session) plays(t rules.GameType) bool {
-	return len(MissingExpansions(t, s.capabilities)) == 0
-}
-
-// widestGameType is the game type with every expansion all players play.
-func (s *Session) widestGameType() rules.GameType {
-	widest := rules.Base
-	for _, t := range rules.GameTypes {
-		if s.plays(t) && len(t.String()) > len(widest.String()) {
-			widest = t
-		}
+// capabilities writes a game type's expansions as a UHP capabilities list.
+func capabilities(t rules.GameType) []string {
+	var names []string
+	for _, b := range t.Expansions() {
+		names = append(names, b.String())
 	}
-	return widest
+	return names
 }
 
-// seat is one side of a served game. The viewer chooses the moves: when it plays one, the seat
-// answers the referee's bestmove with it, so that game.ply referees, records and mirrors the
-// viewer's move exactly as it does an engine's. With no move waiting, the player searches.
+// seat is an engine's side of a served game: its searches can be interrupted by the viewer.
 type seat struct {
-	Player
-	move    string
+	arbiter.Player
 	session *Session
 }
 
-func (s *seat) BestMove(ctx context.Context, limit Limit) (string, error) {
-	if m := s.move; m != "" {
-		s.move = ""
-		return m, nil
-	}
+func (s *seat) BestMove(ctx context.Context, limit arbiter.Limit) (string, error) {
 	return s.session.search(ctx, s.Player, limit)
 }
 
-// viewerBoard is the viewer's own side in a remote game: no engine stands behind it, so it
-// keeps the game itself, and reports it as the referee holds it.
-type viewerBoard struct{ game *rules.Game }
+// viewerSide is the viewer's own side in a remote game: no engine stands behind it, and the
+// viewer's moves are committed to the game directly, so it keeps and reports no state.
+type viewerSide struct{}
 
-func (v *viewerBoard) ID() string { return ViewerName }
-
-func (v *viewerBoard) NewGame(_ context.Context, gameString string) (string, error) {
-	g, err := rules.ParseGameString(gameString)
-	if err != nil {
-		return "", err
-	}
-	v.game = g
-	return g.GameString(), nil
+func (viewerSide) Info() arbiter.PlayerInfo                        { return arbiter.PlayerInfo{} }
+func (viewerSide) NewGame(context.Context, string) (string, error) { return "", nil }
+func (viewerSide) Play(context.Context, string) (string, error)    { return "", nil }
+func (viewerSide) Close(context.Context) error                     { return nil }
+func (viewerSide) BestMove(context.Context, arbiter.Limit) (string, error) {
+	return "", errors.New("serve: the viewer makes its own moves")
 }
-
-func (v *viewerBoard) Play(_ context.Context, move string) (string, error) {
-	if err := v.game.Play(move); err != nil {
-		return "", err
-	}
-	return v.game.GameString(), nil
-}
-
-func (v *viewerBoard) BestMove(context.Context, Limit) (string, error) {
-	return "", errors.New("arbiter: the viewer makes its own moves")
-}
-
-func (v *viewerBoard) Close(context.Context) error { return nil }
 
 // hint is the last move an engine suggested, so that the record can give the move its
 // thinking time when the viewer plays it.
@@ -406,8 +366,8 @@ func (s *Session) NewGame(ctx context.Context, arg string) (string, error) {
 			viewer = s.remoteSide()
 		}
 	}
-	if !s.plays(start.GameType()) {
-		return "", &uhpengine.Error{Message: fmt.Sprintf("Not every player plays %s: together they play %s.", start.GameType(), capabilityText(s.capabilities))}
+	if missing := start.GameType().Missing(s.plays); len(missing) > 0 {
+		return "", &uhpengine.Error{Message: fmt.Sprintf("Not every player plays %s: together they play %s.", start.GameType(), capabilityText(capabilities(s.plays)))}
 	}
 	for side := range s.players {
 		if s.players[side] == nil && side != viewer {
@@ -416,10 +376,10 @@ func (s *Session) NewGame(ctx context.Context, arg string) (string, error) {
 			}
 		}
 	}
-	s.begin(ctx, start, viewer)
-	if s.sync(ctx, start.GameString()) {
+	s.begin(start, viewer)
+	if !s.game.Load(ctx, start.GameString()) {
 		// No move was played: a game that never began is not recorded.
-		detail := s.game.rec.Detail
+		detail := s.game.Record().Detail
 		s.dropCulprit(ctx)
 		s.game = nil
 		return "", &uhpengine.Error{Message: detail}
@@ -432,7 +392,7 @@ func (s *Session) NewGame(ctx context.Context, arg string) (string, error) {
 			}
 		}
 	}
-	return s.game.ref.GameString(), nil
+	return s.game.GameString(), nil
 }
 
 func capabilityText(caps []string) string {
@@ -454,79 +414,53 @@ func (s *Session) remoteSide() int {
 }
 
 // begin sets up the game of a newgame; viewer is the viewer's side in a remote game, or -1.
-func (s *Session) begin(ctx context.Context, start *rules.Game, viewer int) {
+func (s *Session) begin(start *rules.Game, viewer int) {
 	opening := start.GameString()
-	g := &game{
-		ctx: ctx, ref: start,
-		cfg: GameConfig{Run: s.run, Round: 1, Opening: opening, OpeningIndex: -1,
-			CommandTimeout: s.cfg.CommandTimeout, DepthTimeout: s.cfg.DepthTimeout},
-		rec: &results.Record{
-			Schema: results.SchemaVersion, Run: s.run, Round: 1, Opening: opening, OpeningIndex: -1,
-			GameType: start.GameType().String(), Moves: []results.Move{}, Started: time.Now().UTC(), Arbiter: Version,
-		},
-	}
-	var named [2]results.Player // as the record names them
-	for side := range g.sides {
+	cfg := arbiter.GameConfig{Run: s.run, Round: 1, Opening: opening, OpeningIndex: -1,
+		CommandTimeout: s.cfg.CommandTimeout, DepthTimeout: s.cfg.DepthTimeout}
+	var sides [2]arbiter.Side
+	for side := range sides {
 		e := s.cfg.Engines[side]
 		if side == viewer {
-			s.seats[side] = &seat{Player: &viewerBoard{}, session: s}
-			g.sides[side] = Side{Name: ViewerName, Player: s.seats[side]}
-			named[side] = results.Player{Name: ViewerName}
+			s.seats[side] = nil
+			sides[side] = arbiter.Side{Name: ViewerName, Player: viewerSide{}}
 			continue
 		}
 		s.seats[side] = &seat{Player: s.players[side], session: s}
-		g.sides[side] = Side{Name: e.Name, Player: s.seats[side], Margin: e.Margin}
-		named[side] = results.Player{Name: e.Name, ID: s.players[side].ID()}
+		sides[side] = arbiter.Side{Name: e.Name, Player: s.seats[side], Margin: e.Margin}
 		if viewer >= 0 {
 			// Against the viewer the engine plays on its own time control; watched games run
 			// on the viewer's limits instead.
-			g.sides[side].Time = e.Time
-			named[side].Time = e.Time.String()
+			sides[side].Time = e.Time
 		}
 	}
-	g.rec.White, g.rec.Black = named[0], named[1]
-	g.clock = NewClock(g.sides[0].Time, g.sides[1].Time, g.sides[0].Margin, g.sides[1].Margin)
+	g, err := arbiter.NewGame(cfg, sides[0], sides[1])
+	if err != nil {
+		// start is a game the referee holds: its GameString always loads.
+		panic(fmt.Sprintf("serve: the referee's own game does not load: %v", err))
+	}
 	s.game, s.remote, s.over, s.hint = g, viewer, "", hint{}
 	s.recorded = start.State().IsOver() // a finished game loaded by newgame is not a result of ours
 }
 
-// sync starts both players on a GameString and checks what they report. It returns true when
-// a player failed, which the record then describes.
-func (s *Session) sync(ctx context.Context, gameString string) bool {
-	g := s.game
-	g.ctx = ctx
-	for side := range g.sides {
-		cctx, cancel := context.WithTimeout(ctx, g.cfg.CommandTimeout)
-		gs, err := g.sides[side].Player.NewGame(cctx, gameString)
-		cancel()
-		if err != nil {
-			g.fault(side, reasonOf(err), fmt.Sprintf("%s failed to load the game %q: %v", g.who(side), gameString, err))
-			return true
-		}
-		if g.checkGameString(side, gs) {
-			return true
-		}
-	}
-	return false
-}
-
 // dropCulprit restarts the engine that the record blames.
 func (s *Session) dropCulprit(ctx context.Context) {
+	culprit := s.game.Record().Culprit
 	for side, color := range colorName {
-		if s.game.rec.Culprit == color && side != s.remote {
+		if culprit == color && side != s.remote {
 			s.drop(ctx, side)
 		}
 	}
 }
 
 // live returns the game if there is one to move in.
-func (s *Session) live() (*game, error) {
+func (s *Session) live() (*arbiter.Game, error) {
 	switch {
 	case s.game == nil:
 		return nil, &uhpengine.Error{Message: uhpengine.ErrNoGame}
 	case s.over != "":
 		return nil, s.overError()
-	case s.game.ref.State().IsOver():
+	case s.game.State().IsOver():
 		return nil, &uhpengine.Error{Message: uhpengine.ErrGameOver}
 	}
 	return s.game, nil
@@ -547,7 +481,7 @@ func (s *Session) Play(ctx context.Context, move string) (string, error) {
 	if strings.EqualFold(move, "forfeit") {
 		return s.forfeit(), nil
 	}
-	if _, err := g.ref.ParseMove(move); err != nil {
+	if _, err := g.Check(move); err != nil {
 		var invalid *rules.InvalidMoveError
 		if errors.As(err, &invalid) {
 			return "", &uhpengine.InvalidMoveError{Message: invalid.Reason}
@@ -555,7 +489,7 @@ func (s *Session) Play(ctx context.Context, move string) (string, error) {
 		return "", &uhpengine.InvalidMoveError{Message: fmt.Sprintf("Unable to parse move \"%s\".", move)}
 	}
 	gs, err := s.commit(ctx, move)
-	if err != nil || s.remote < 0 || g.ref.State().IsOver() {
+	if err != nil || s.remote < 0 || g.State().IsOver() {
 		return gs, err
 	}
 	answer, after, err := s.reply(ctx)
@@ -566,60 +500,59 @@ func (s *Session) Play(ctx context.Context, move string) (string, error) {
 }
 
 // commit plays a legal move of the viewer's: the referee plays it and both players are sent it.
+// A move an engine suggested just before keeps the time the engine took.
 func (s *Session) commit(ctx context.Context, move string) (string, error) {
 	g := s.game
-	side := int(g.ref.ToMove())
-	ply, hash := g.ref.Ply(), g.ref.Hash()
-	g.ctx = ctx
-	s.seats[side].move = move
-	ok := g.ply()
-	s.seats[side].move = ""
-	if !ok {
-		return "", s.failed(ctx)
-	}
-	last := &g.rec.Moves[len(g.rec.Moves)-1]
-	if h := s.hint; h.ply == ply && h.hash == hash && h.move == last.Move {
-		last.Millis = h.millis
+	before := g.Position()
+	var used time.Duration
+	if h := s.hint; h.ply == before.Ply() && h.hash == before.Hash() {
+		if canonical, err := g.Check(move); err == nil && canonical == h.move {
+			used = time.Duration(h.millis) * time.Millisecond
+		}
 	}
 	s.hint = hint{}
+	if !g.Commit(ctx, move, used) {
+		return "", s.failed(ctx)
+	}
 	s.ended()
-	return g.ref.GameString(), nil
+	return g.GameString(), nil
 }
 
 // reply has the engine to move in a remote game search, on its own time control, and plays
 // its move as in a match.
 func (s *Session) reply(ctx context.Context) (move, gameString string, err error) {
 	g := s.game
-	g.ctx = ctx
-	if !g.ply() {
+	if !g.Step(ctx) && !(g.Over() && g.State().IsOver()) {
 		return "", "", s.failed(ctx)
 	}
 	s.ended()
-	return g.rec.Moves[len(g.rec.Moves)-1].Move, g.ref.GameString(), nil
+	last, _ := g.LastMove()
+	return last.Move, g.GameString(), nil
 }
 
 // forfeit ends the game as a loss for the side to move, and returns the GameString with the
 // result in its state field.
 func (s *Session) forfeit() string {
 	g := s.game
-	side := int(g.ref.ToMove())
-	result := results.BlackWins
-	if side == 1 {
-		result = results.WhiteWins
+	side := g.ToMove()
+	name := ViewerName
+	if side != s.remote {
+		name = s.cfg.Engines[side].Name
 	}
-	g.end(result, results.ReasonForfeit, -1, g.who(side)+" forfeited")
-	s.over = g.rec.Detail
+	g.Forfeit(side, results.ReasonForfeit, fmt.Sprintf("%s (%s) forfeited", colorName[side], name))
+	r := g.Record()
+	s.over = r.Detail
 	s.record()
-	fields := strings.SplitN(g.ref.GameString(), ";", 3)
-	fields[1] = result
+	fields := strings.SplitN(g.GameString(), ";", 3)
+	fields[1] = r.Result
 	return strings.Join(fields, ";")
 }
 
-// failed ends the game after a player's failure, which game.ply or a check wrote into the
-// record: it records the game, restarts the culprit and returns the err the viewer sees.
+// failed ends the game after a player's failure, which the game wrote into its record: it
+// records the game, restarts the culprit and returns the err the viewer sees.
 func (s *Session) failed(ctx context.Context) error {
-	g := s.game
-	if g.rec.Result == "" {
+	r := s.game.Record()
+	if r.Result == "" {
 		// ctx ended under a command: the players are in unknown states, and nobody is to blame.
 		for side := range s.players {
 			if side != s.remote {
@@ -629,17 +562,17 @@ func (s *Session) failed(ctx context.Context) error {
 		s.over = "it was interrupted"
 		return &uhpengine.Error{Message: "The game was interrupted: " + context.Cause(ctx).Error()}
 	}
-	s.over = g.rec.Detail
+	s.over = r.Detail
 	s.dropCulprit(ctx)
 	s.record()
 	return &uhpengine.Error{Message: fmt.Sprintf("%s. The game ends %s (%s). Try 'newgame' to start a new game.",
-		strings.TrimSuffix(g.rec.Detail, "."), g.rec.Result, g.rec.Reason)}
+		strings.TrimSuffix(r.Detail, "."), r.Result, r.Reason)}
 }
 
 // ended records the game once the rules have ended it.
 func (s *Session) ended() {
-	if !s.recorded && s.game.ref.State().IsOver() {
-		s.game.adjudicated()
+	if !s.recorded && s.game.State().IsOver() {
+		s.game.Adjudicate()
 		s.record()
 	}
 }
@@ -647,13 +580,9 @@ func (s *Session) ended() {
 // record writes the game's end to the records file and the PGN.
 func (s *Session) record() {
 	s.recorded = true
-	g := s.game
-	r := *g.rec
-	r.Moves = slices.Clone(r.Moves)
-	r.Warnings = slices.Clone(r.Warnings)
-	r.GameString = g.ref.GameString()
+	r := s.game.Record()
 	r.Finished = time.Now().UTC()
-	if err := s.write(&r); err != nil {
+	if err := s.write(r); err != nil {
 		s.notice("%v", err)
 		if s.writeErr == nil {
 			s.writeErr = err
@@ -709,7 +638,7 @@ func (s *Session) ValidMoves(context.Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return strings.Join(g.ref.ValidMoveStrings(), ";"), nil
+	return strings.Join(g.Position().ValidMoveStrings(), ";"), nil
 }
 
 // BestMove implements uhpengine.Handler: the engine whose turn it is searches, within the
@@ -720,52 +649,19 @@ func (s *Session) BestMove(ctx context.Context, viewerLimit uhpengine.Limit) (st
 	if err != nil {
 		return "", err
 	}
-	side := int(g.ref.ToMove())
+	side := g.ToMove()
 	if side == s.remote {
 		return "", &uhpengine.Error{Message: "In a remote game you make your own moves: bestmove is not available."}
 	}
 	limit, wait := s.searchLimit(side, viewerLimit)
-	wctx, cancel := context.WithTimeout(ctx, wait)
-	start := time.Now()
-	answer, err := s.search(wctx, s.players[side], limit)
-	used := time.Since(start)
-	cancel()
-	g.ctx = ctx
-	switch reason := reasonOf(err); {
-	case err == nil:
-	case ctx.Err() != nil:
-		return "", s.failed(ctx)
-	case reason == results.ReasonStall || reason == results.ReasonTimeForfeit:
-		if limit.Depth > 0 {
-			reason = results.ReasonStall
-		} else {
-			reason = results.ReasonTimeForfeit
-		}
-		g.fault(side, reason, fmt.Sprintf("%s did not answer %s within %.3f s: %v", g.who(side), limitText(limit), wait.Seconds(), err))
-		return "", s.failed(ctx)
-	default:
-		g.fault(side, reason, fmt.Sprintf("%s failed on bestmove: %v", g.who(side), err))
-		return "", s.failed(ctx)
-	}
-	// The referee judges the answer on a copy of the board: bestmove does not play it.
-	probe := *g
-	probe.ref = g.ref.Clone()
-	move, ok := probe.referee(side, answer)
+	before := g.Position()
+	move, used, ok := g.Think(ctx, s.seats[side], limit, wait)
 	if !ok {
 		return "", s.failed(ctx)
 	}
-	s.hint = hint{ply: g.ref.Ply(), hash: g.ref.Hash(), move: move, millis: used.Milliseconds()}
+	s.hint = hint{ply: before.Ply(), hash: before.Hash(), move: move, millis: used.Milliseconds()}
 	return move, nil
 }
-
-// Interrupter is a Player whose running search can be stopped early, as a viewer's Ctrl-C
-// stops it: BestMove then returns the player's best move so far.
-type Interrupter interface {
-	Interrupt() error
-}
-
-// Interrupt implements Interrupter.
-func (p *uhpPlayer) Interrupt() error { return p.engine.Interrupt() }
 
 // Interrupt stops the engine search that a command is waiting for (a viewer's bestmove, or an
 // engine's reply in a remote game), as the viewer's Ctrl-C asks: the engine answers its best
@@ -775,13 +671,13 @@ func (s *Session) Interrupt() {
 	s.searchMu.Lock()
 	p := s.searching
 	s.searchMu.Unlock()
-	if i, ok := p.(Interrupter); ok {
+	if i, ok := p.(arbiter.Interrupter); ok {
 		i.Interrupt()
 	}
 }
 
 // search runs a player's bestmove where Interrupt can reach it.
-func (s *Session) search(ctx context.Context, p Player, limit Limit) (string, error) {
+func (s *Session) search(ctx context.Context, p arbiter.Player, limit arbiter.Limit) (string, error) {
 	s.searchMu.Lock()
 	s.searching = p
 	s.searchMu.Unlock()
@@ -797,27 +693,20 @@ func (s *Session) search(ctx context.Context, p Player, limit Limit) (string, er
 // viewer's limit, or else the engine's time control (a clock gives the budget of a first
 // move, since a watched game has no clock). A timed search may end late by the engine's
 // margin; the UHP client sends whole seconds, at least one, unless the engine takes fractions.
-func (s *Session) searchLimit(side int, viewer uhpengine.Limit) (Limit, time.Duration) {
+func (s *Session) searchLimit(side int, viewer uhpengine.Limit) (arbiter.Limit, time.Duration) {
 	e := s.cfg.Engines[side]
-	limit := Limit{Time: viewer.Time, Depth: viewer.Depth}
-	if limit == (Limit{}) {
-		limit = Limit{Time: NewClock(e.Time, e.Time, 0, 0).Budget(0), Depth: e.Time.Depth}
+	limit := arbiter.Limit{Time: viewer.Time, Depth: viewer.Depth}
+	if limit == (arbiter.Limit{}) {
+		limit = arbiter.Limit{Time: arbiter.NewClock(e.Time, e.Time, 0, 0).Budget(0), Depth: e.Time.Depth, Nodes: e.Time.Nodes}
 	}
-	if limit.Depth > 0 {
-		return Limit{Depth: limit.Depth}, s.cfg.DepthTimeout
+	if limit.Depth > 0 || limit.Nodes > 0 {
+		return arbiter.Limit{Depth: limit.Depth, Nodes: limit.Nodes}, s.cfg.DepthTimeout
 	}
 	sent := limit.Time
-	if !e.FractionalSeconds {
+	if e.ProtocolName() == "uhp" && e.Setting("fractional") != "true" {
 		sent = max(sent.Truncate(time.Second), time.Second)
 	}
 	return limit, sent + e.Margin
-}
-
-func limitText(l Limit) string {
-	if l.Depth > 0 {
-		return fmt.Sprintf("a depth %d search", l.Depth)
-	}
-	return fmt.Sprintf("a %.3f s search", l.Time.Seconds())
 }
 
 // Undo implements uhpengine.Handler: the referee takes the plies back and both players are
@@ -830,27 +719,21 @@ func (s *Session) Undo(ctx context.Context, plies int) (string, error) {
 		return "", s.overError()
 	}
 	g := s.game
-	back := g.ref.Clone()
+	back := g.Position()
 	if err := back.Undo(plies); err != nil {
 		return "", &uhpengine.Error{Message: fmt.Sprintf("Unable to undo %d moves.", plies)}
 	}
 	if s.remote >= 0 && int(back.ToMove()) != s.remote {
 		return "", &uhpengine.Error{Message: fmt.Sprintf("Unable to undo %d moves: in a remote game you (%s) must be left to move.", plies, colorName[s.remote])}
 	}
-	g.ref = back
-	rec := g.rec
-	if n := len(rec.Moves) - plies; n >= 0 {
-		rec.Moves = rec.Moves[:n]
-	} else {
-		// Back into the GameString the game was loaded from: it starts here now.
-		rec.Opening, rec.Moves = back.GameString(), rec.Moves[:0]
+	if err := g.Undo(plies); err != nil {
+		return "", &uhpengine.Error{Message: fmt.Sprintf("Unable to undo %d moves.", plies)}
 	}
-	rec.Result, rec.Reason, rec.Culprit, rec.Detail = "", "", "", ""
 	s.recorded, s.hint = false, hint{}
-	if s.sync(ctx, back.GameString()) {
+	if !g.Load(ctx, g.GameString()) {
 		return "", s.failed(ctx)
 	}
-	return back.GameString(), nil
+	return g.GameString(), nil
 }
 
 // Options implements uhpengine.Handler: the session has none of its own.

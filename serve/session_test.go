@@ -1,9 +1,11 @@
-package arbiter
+package serve
 
 import (
 	"bytes"
 	"context"
 	"errors"
+	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/arbitertest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,26 +18,18 @@ import (
 	"hivearbiter/uhpengine"
 )
 
-// capablePlayer is a fake that reports capabilities, as a UHP engine does.
-type capablePlayer struct {
-	*fakePlayer
-	caps []string
-}
-
-func (p *capablePlayer) Capabilities() []string { return p.caps }
-
 // served is a Session over in-process fake players, with what it started.
 type served struct {
 	*Session
 	dir     string
-	started [2][]*fakePlayer // every player started per seat, the latest last
+	started [2][]*arbitertest.Player // every player started per seat, the latest last
 }
 
 // faults gives each seat's first player a misbehaviour ("" for none) from a ply on.
 type faults struct {
 	fault [2]string
 	atPly [2]int
-	caps  [2][]string
+	plays [2]*rules.GameType // the widest game type each seat's players play; nil: Base+MLP
 }
 
 func newServed(t *testing.T, f faults) *served {
@@ -43,19 +37,19 @@ func newServed(t *testing.T, f faults) *served {
 	sv := &served{dir: t.TempDir()}
 	var cfg SessionConfig
 	for side, name := range []string{"alpha", "beta"} {
-		cfg.Engines[side] = EngineConfig{Name: name, Command: []string{name}, Time: TimeControl{MoveTime: 100 * time.Millisecond}, FractionalSeconds: true, Margin: 50 * time.Millisecond}
+		cfg.Engines[side] = arbiter.EngineConfig{Name: name, Protocol: arbitertest.Name, Command: []string{name}, Time: arbiter.TimeControl{MoveTime: 100 * time.Millisecond}, Margin: 50 * time.Millisecond}
 	}
-	cfg.Start = func(_ context.Context, e EngineConfig, seat int) (Player, error) {
-		p := newFake(e.Name, uint64(10*seat+len(sv.started[seat])+1))
+	cfg.Start = func(_ context.Context, e arbiter.EngineConfig, seat int) (arbiter.Player, error) {
+		p := arbitertest.New(e.Name, uint64(10*seat+len(sv.started[seat])+1))
 		if len(sv.started[seat]) == 0 && f.fault[seat] != "" {
-			p.misbehave(f.fault[seat], f.atPly[seat])
+			p.Misbehave(f.fault[seat], f.atPly[seat])
 		}
 		sv.started[seat] = append(sv.started[seat], p)
-		caps := f.caps[seat]
-		if caps == nil {
-			caps = []string{"Mosquito", "Ladybug", "Pillbug"}
+		plays := rules.BaseMLP
+		if f.plays[seat] != nil {
+			plays = *f.plays[seat]
 		}
-		return &capablePlayer{p, caps}, nil
+		return p.SetPlays(plays), nil
 	}
 	cfg.Out = filepath.Join(sv.dir, "serve.jsonl")
 	cfg.PGNOut = filepath.Join(sv.dir, "serve.pgn")
@@ -70,7 +64,7 @@ func newServed(t *testing.T, f faults) *served {
 	return sv
 }
 
-func (sv *served) player(seat int) *fakePlayer {
+func (sv *served) player(seat int) *arbitertest.Player {
 	return sv.started[seat][len(sv.started[seat])-1]
 }
 
@@ -105,9 +99,10 @@ func refusal(t *testing.T, err error) string {
 }
 
 func TestSessionInfo(t *testing.T) {
-	sv := newServed(t, faults{caps: [2][]string{{"Mosquito", "Ladybug", "Pillbug"}, {"pillbug", "Mosquito"}}})
+	all, mp := rules.BaseMLP, rules.BaseMP
+	sv := newServed(t, faults{plays: [2]*rules.GameType{&all, &mp}})
 	info := sv.Info()
-	if info.ID != "Hive Arbiter serve v"+Version+" (players: alpha vs beta)" {
+	if info.ID != "Hive Arbiter serve v"+arbiter.Version+" (players: alpha vs beta)" {
 		t.Errorf("id %q", info.ID)
 	}
 	if !slices.Equal(info.Capabilities, []string{"Mosquito", "Pillbug"}) {
@@ -148,7 +143,7 @@ func TestSessionWatchedGame(t *testing.T) {
 		t.Fatalf("the game did not end: %q %v", gs, err)
 	}
 	for seat := range 2 {
-		if got := sv.player(seat).game.GameString(); got != gs {
+		if got := sv.player(seat).Game().GameString(); got != gs {
 			t.Errorf("player %d holds %q, the viewer %q", seat, got, gs)
 		}
 	}
@@ -198,8 +193,8 @@ func TestSessionRefusesIllegalViewerMoves(t *testing.T) {
 		}
 	}
 	for seat := range 2 {
-		if p := sv.player(seat); p.game.Ply() != 2 {
-			t.Errorf("player %d was sent an illegal move: %s", seat, p.game.GameString())
+		if p := sv.player(seat); p.Game().Ply() != 2 {
+			t.Errorf("player %d was sent an illegal move: %s", seat, p.Game().GameString())
 		}
 	}
 	// A refused newgame keeps the game, as in Mzinga.
@@ -225,7 +220,7 @@ func TestSessionFailures(t *testing.T) {
 		{"reject-play", 4, results.ReasonDesync, "rejected the legal move"},
 		{"stall-play", 4, results.ReasonStall, "failed to play"},
 		{"crash", 3, results.ReasonCrash, "exit status 101"},
-		{"hang", 3, results.ReasonTimeForfeit, "did not answer a 0.100 s search within"},
+		{"hang", 3, results.ReasonTimeForfeit, "did not answer its 0.100 s search within"},
 		{"illegal", 3, results.ReasonIllegalMove, "played the illegal move"},
 		{"garbage", 3, results.ReasonProtocol, "no ok line"},
 	}
@@ -264,11 +259,11 @@ func TestSessionFailures(t *testing.T) {
 				if _, err := sv.Undo(ctx, 1); err == nil {
 					t.Errorf("undo after a failure went through")
 				}
-				if !sv.player(seat).closed || len(sv.started[seat]) != 1 {
+				if !sv.player(seat).Closed() || len(sv.started[seat]) != 1 {
 					t.Errorf("the culprit was not stopped")
 				}
 				must(sv.NewGame(ctx, ""))
-				if len(sv.started[seat]) != 2 || len(sv.started[1-seat]) != 1 || sv.started[1-seat][0].closed {
+				if len(sv.started[seat]) != 2 || len(sv.started[1-seat]) != 1 || sv.started[1-seat][0].Closed() {
 					t.Errorf("starts %d/%d: want the culprit restarted, the other kept", len(sv.started[0]), len(sv.started[1]))
 				}
 			})
@@ -309,8 +304,8 @@ func TestSessionRemote(t *testing.T) {
 	if len(lines) != 3 || lines[0] != "Base;InProgress;Black[1];wS1" || lines[2] != gameOf(t, "wS1", lines[1]) {
 		t.Fatalf("remote play: %q", reply)
 	}
-	if sv.player(1).game.GameString() != lines[2] || sv.player(0).game != nil {
-		t.Errorf("beta holds %q, alpha %v: only the opponent plays a remote game", sv.player(1).game.GameString(), sv.player(0).game)
+	if sv.player(1).Game().GameString() != lines[2] || sv.player(0).Game() != nil {
+		t.Errorf("beta holds %q, alpha %v: only the opponent plays a remote game", sv.player(1).Game().GameString(), sv.player(0).Game())
 	}
 	if _, err := sv.BestMove(ctx, uhpengine.Limit{}); err == nil {
 		t.Error("bestmove in a remote game gave the viewer a move")
@@ -318,8 +313,8 @@ func TestSessionRemote(t *testing.T) {
 	if _, err := sv.Undo(ctx, 1); !strings.Contains(refusal(t, err), "must be left to move") {
 		t.Errorf("undo 1 in a remote game: %v", err)
 	}
-	if gs := must(sv.Undo(ctx, 2)); gs != "Base;NotStarted;White[1]" || sv.player(1).game.Ply() != 0 {
-		t.Errorf("undo 2: %q, beta at ply %d", gs, sv.player(1).game.Ply())
+	if gs := must(sv.Undo(ctx, 2)); gs != "Base;NotStarted;White[1]" || sv.player(1).Game().Ply() != 0 {
+		t.Errorf("undo 2: %q, beta at ply %d", gs, sv.player(1).Game().Ply())
 	}
 	// Then Black: White's engine (alpha) opens at once.
 	gs := must(sv.NewGame(ctx, "remote"))
@@ -363,8 +358,8 @@ func TestSessionUndo(t *testing.T) {
 		t.Errorf("undo 9: %q", msg)
 	}
 	back := must(sv.Undo(ctx, 2))
-	if back != gameOf(t, quickWin[:6]...) || sv.player(0).game.GameString() != back || sv.player(1).game.GameString() != back {
-		t.Fatalf("undo 2: %q; players %q, %q", back, sv.player(0).game.GameString(), sv.player(1).game.GameString())
+	if back != gameOf(t, quickWin[:6]...) || sv.player(0).Game().GameString() != back || sv.player(1).Game().GameString() != back {
+		t.Fatalf("undo 2: %q; players %q, %q", back, sv.player(0).Game().GameString(), sv.player(1).Game().GameString())
 	}
 	var end string
 	for _, m := range quickWin[6:] {
@@ -412,7 +407,7 @@ func TestSessionBestMoveHint(t *testing.T) {
 	ctx := context.Background()
 	must := succeeds(t)
 	must(sv.NewGame(ctx, ""))
-	sv.started[0][0].delay = 30 * time.Millisecond
+	sv.started[0][0].SetDelay(30 * time.Millisecond)
 	move := must(sv.BestMove(ctx, uhpengine.Limit{Time: 500 * time.Millisecond}))
 	must(sv.Play(ctx, move))
 	must(sv.Play(ctx, "forfeit"))

@@ -98,7 +98,7 @@ func TestREADMEExamples(t *testing.T) {
 			case "serve":
 				// A viewer's first moves, on the input serve reads.
 				viewer := strings.NewReader("newgame Base+MLP\nplay wS1\nbestmove depth 1\nexit\n")
-				if err := serve(context.Background(), args[1:], viewer, &stdout, &stderr); err != nil {
+				if err := runServeSession(context.Background(), args[1:], viewer, &stdout, &stderr); err != nil {
 					t.Fatalf("%v\n%s%s", err, stdout.String(), stderr.String())
 				}
 				if !strings.Contains(stdout.String(), "Base+MLP;InProgress;Black[1];wS1\nok\n") {

@@ -11,6 +11,7 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/configs"
+	"hivearbiter/serve"
 	"hivearbiter/uhpengine"
 )
 
@@ -34,11 +35,11 @@ or SIGTERM end serve.`
 const serveDefaultTime = "st=1"
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	return serve(ctx, args, os.Stdin, stdout, stderr)
+	return runServeSession(ctx, args, os.Stdin, stdout, stderr)
 }
 
 // serve is runServe with its input given, for tests.
-func serve(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+func runServeSession(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	cfg, err := serveConfig(args, stderr)
 	if err != nil {
 		return err
@@ -51,7 +52,7 @@ func serve(ctx context.Context, args []string, stdin io.Reader, stdout, stderr i
 	signal.Notify(interrupts, os.Interrupt)
 	defer signal.Stop(interrupts)
 
-	session, err := arbiter.NewSession(ctx, cfg)
+	session, err := serve.NewSession(ctx, cfg)
 	if err != nil {
 		var ce *arbiter.ConfigError
 		if errors.As(err, &ce) {
@@ -88,7 +89,7 @@ func serve(ctx context.Context, args []string, stdin io.Reader, stdout, stderr i
 }
 
 // serveConfig builds the session's configuration from a -config file and the flags.
-func serveConfig(args []string, stderr io.Writer) (arbiter.SessionConfig, error) {
+func serveConfig(args []string, stderr io.Writer) (serve.SessionConfig, error) {
 	rest, groups := splitMultiWord(args)
 	fs := newFlagSet("serve", serveUsage, stderr)
 	var (
@@ -103,12 +104,12 @@ func serveConfig(args []string, stderr io.Writer) (arbiter.SessionConfig, error)
 	fs.Func("each", "engine settings applied to both engines (key=value words)", func(string) error { return nil })
 	fs.Func("engine", "an engine (key=value words); give two, White's first", func(string) error { return nil })
 	if err := parseFlags(fs, rest); err != nil {
-		return arbiter.SessionConfig{}, err
+		return serve.SessionConfig{}, err
 	}
 	if fs.NArg() > 0 {
-		return arbiter.SessionConfig{}, usageError{fmt.Errorf("unexpected argument %q (engine settings follow -engine)", fs.Arg(0))}
+		return serve.SessionConfig{}, usageError{fmt.Errorf("unexpected argument %q (engine settings follow -engine)", fs.Arg(0))}
 	}
-	var cfg arbiter.SessionConfig
+	var cfg serve.SessionConfig
 	var engines []arbiter.EngineConfig
 	if *configFile != "" {
 		file, err := configs.LoadFile(*configFile, builtinResolver)
@@ -136,6 +137,6 @@ func serveConfig(args []string, stderr io.Writer) (arbiter.SessionConfig, error)
 	overrideString(&cfg.TranscriptDir, *transcripts)
 	overrideString(&cfg.GameType, *gameType)
 	overrideString(&cfg.Event, *event)
-	cfg.RemoteSide = arbiter.RemoteSide(*remoteSide)
+	cfg.RemoteSide = serve.RemoteSide(*remoteSide)
 	return cfg, nil
 }

@@ -44,7 +44,7 @@ func startViewer(t *testing.T, args ...string) *viewer {
 	v := &viewer{t: t, in: inW, out: bufio.NewReader(outR), done: make(chan error, 1)}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	go func() {
-		err := serve(ctx, args, inR, outW, &v.stderr)
+		err := runServeSession(ctx, args, inR, outW, &v.stderr)
 		outW.CloseWithError(fmt.Errorf("serve ended: %v", err)) // a hung test reads this, not nothing
 		inR.Close()
 		cancel()
@@ -318,7 +318,7 @@ func TestServeCommandLine(t *testing.T) {
 	}
 	for _, tc := range tests {
 		var stdout, stderr bytes.Buffer
-		err := serve(context.Background(), append([]string{"-out", filepath.Join(dir, "none.jsonl")}, tc.args...), strings.NewReader(""), &stdout, &stderr)
+		err := runServeSession(context.Background(), append([]string{"-out", filepath.Join(dir, "none.jsonl")}, tc.args...), strings.NewReader(""), &stdout, &stderr)
 		var ue usageError
 		if !errors.As(err, &ue) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("serve %q: got %v, want a usage error with %q", tc.args, err, tc.want)
@@ -336,7 +336,7 @@ func TestServeEndOfInput(t *testing.T) {
 	t.Chdir(dir)
 	var stdout, stderr bytes.Buffer
 	args := append([]string{"-engine", "builtin=hivebot", "name=a", "-engine", "builtin=hivebot", "name=b"}, quietRace...)
-	if err := serve(context.Background(), args, strings.NewReader(""), &stdout, &stderr); err != nil {
+	if err := runServeSession(context.Background(), args, strings.NewReader(""), &stdout, &stderr); err != nil {
 		t.Fatalf("serve: %v\n%s", err, stderr.String())
 	}
 	if want := "id Hive Arbiter serve v0.1.0 (players: a vs b)\nMosquito;Ladybug;Pillbug\nok\n"; stdout.String() != want {
@@ -349,7 +349,7 @@ func TestServeEndOfInput(t *testing.T) {
 
 func TestServeEngineThatCannotStart(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	err := serve(context.Background(), []string{"-engine", "cmd=/nonexistent/engine", "name=ghost", "-engine", "builtin=hivebot"},
+	err := runServeSession(context.Background(), []string{"-engine", "cmd=/nonexistent/engine", "name=ghost", "-engine", "builtin=hivebot"},
 		strings.NewReader(""), &stdout, &stderr)
 	ee, ok := asExitError(err)
 	if !ok || ee.code != exitEngines || !strings.Contains(err.Error(), `engine "ghost" could not be started`) {

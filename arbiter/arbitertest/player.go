@@ -1,4 +1,4 @@
-package arbiter
+package arbitertest
 
 import (
 	"context"
@@ -10,13 +10,14 @@ import (
 	"sync/atomic"
 	"time"
 
+	"hivearbiter/arbiter"
 	"hivearbiter/results"
 	"hivearbiter/rules"
 )
 
-// fakePlayer is an in-process player that plays uniformly random legal moves and can be told
+// Player is an in-process player that plays uniformly random legal moves and can be told
 // to misbehave in one specific way, at a chosen ply of its own.
-type fakePlayer struct {
+type Player struct {
 	mu      sync.Mutex
 	name    string
 	rng     *rand.Rand
@@ -32,36 +33,85 @@ type fakePlayer struct {
 	playsKnown bool
 }
 
-func newFake(name string, seed uint64) *fakePlayer {
-	return &fakePlayer{name: name, rng: rand.New(rand.NewPCG(seed, 1))}
+// New returns a well-behaved player that plays random legal moves drawn from seed.
+func New(name string, seed uint64) *Player {
+	return &Player{name: name, rng: rand.New(rand.NewPCG(seed, 1))}
 }
 
-func (p *fakePlayer) misbehave(fault string, atPly int) *fakePlayer {
+// Misbehave makes the player commit fault from the game's ply atPly on. The faults: in
+// bestmove "hang", "slow" (answers past the budget and margin), "crash", "garbage" (a broken
+// reply), "illegal", "unreadable", "pass" (while it has moves); in newgame "crash-newgame";
+// in play "stall-play", "reject-play"; in the GameString it reports "desync", "false-claim",
+// "garbage-state" and "rewrite" (the same game respelled, which must be accepted).
+func (p *Player) Misbehave(fault string, atPly int) *Player {
 	p.fault, p.atPly = fault, atPly
 	return p
 }
 
-func (p *fakePlayer) Info() PlayerInfo {
-	return PlayerInfo{ID: p.name + " v1", ReportsState: true, Expansions: p.plays, ExpansionsKnown: p.playsKnown}
+// SetDelay makes every bestmove take at least d.
+func (p *Player) SetDelay(d time.Duration) *Player {
+	p.delay = d
+	return p
 }
 
-// fakeProtocol is the test protocol: it enters fake players through the same seam as a real
-// protocol. An engine's command is its behaviour (see fakeTournament).
-type fakeProtocol struct{}
+// SetPlays makes the player say that the widest game type it plays is t.
+func (p *Player) SetPlays(t rules.GameType) *Player {
+	p.plays, p.playsKnown = t, true
+	return p
+}
 
-func init() { RegisterProtocol("fake", fakeProtocol{}) }
+// Game is a copy of the player's own game, nil before its first newgame.
+func (p *Player) Game() *rules.Game {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.game == nil {
+		return nil
+	}
+	return p.game.Clone()
+}
 
-func (fakeProtocol) Check(e EngineConfig) error {
+// Started counts the player's newgame commands.
+func (p *Player) Started() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.started
+}
+
+// Closed reports whether the player was closed.
+func (p *Player) Closed() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.closed
+}
+
+// Info implements arbiter.Player.
+func (p *Player) Info() arbiter.PlayerInfo {
+	return arbiter.PlayerInfo{ID: p.name + " v1", ReportsState: true, Expansions: p.plays, ExpansionsKnown: p.playsKnown}
+}
+
+// Name is the test protocol's name (proto=test).
+const Name = "test"
+
+// Protocol is the test protocol: it enters Players through the same seam as a real protocol.
+// An engine's command is its behaviour: "random" plays random legal moves, "unstartable"
+// fails to start, and "FAULT@PLY" misbehaves (see Misbehave) from that ply on.
+type Protocol struct{}
+
+func init() { arbiter.RegisterProtocol(Name, Protocol{}) }
+
+// Check implements arbiter.Protocol.
+func (Protocol) Check(e arbiter.EngineConfig) error {
 	if unknown := e.UnknownSettings(); len(unknown) > 0 {
-		return &ConfigError{Msg: "unknown fake setting " + strings.Join(unknown, ", ")}
+		return &arbiter.ConfigError{Msg: "unknown test setting " + strings.Join(unknown, ", ")}
 	}
 	return nil
 }
 
-var fakeSeed atomic.Uint64
+var seeds atomic.Uint64
 
-func (fakeProtocol) Start(ctx context.Context, e EngineConfig, env StartEnv) (Player, error) {
-	p := newFake(e.Name, fakeSeed.Add(1))
+// Start implements arbiter.Protocol.
+func (Protocol) Start(ctx context.Context, e arbiter.EngineConfig, env arbiter.StartEnv) (arbiter.Player, error) {
+	p := New(e.Name, seeds.Add(1))
 	if spec := e.Command[0]; spec != "random" {
 		if spec == "unstartable" {
 			return nil, errors.New("exec: no such file")
@@ -71,25 +121,26 @@ func (fakeProtocol) Start(ctx context.Context, e EngineConfig, env StartEnv) (Pl
 		for _, c := range ply {
 			n = n*10 + int(c-'0')
 		}
-		p.misbehave(fault, n)
+		p.Misbehave(fault, n)
 	}
 	return p, nil
 }
 
-func (p *fakePlayer) due(fault string) bool {
+func (p *Player) due(fault string) bool {
 	return p.fault == fault && p.game != nil && p.game.Ply() >= p.atPly
 }
 
-func (p *fakePlayer) NewGame(ctx context.Context, gs string) (string, error) {
+// NewGame implements arbiter.Player.
+func (p *Player) NewGame(ctx context.Context, gs string) (string, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.started++
 	if p.fault == "crash-newgame" {
-		return "", &PlayerError{Reason: results.ReasonCrash, Err: errors.New("exit status 3")}
+		return "", &arbiter.PlayerError{Reason: results.ReasonCrash, Err: errors.New("exit status 3")}
 	}
 	g, err := rules.ParseGameString(gs)
 	if err != nil {
-		return "", &PlayerError{Reason: results.ReasonDesync, Err: err}
+		return "", &arbiter.PlayerError{Reason: results.ReasonDesync, Err: err}
 	}
 	p.game = g
 	p.spelled = nil
@@ -97,7 +148,7 @@ func (p *fakePlayer) NewGame(ctx context.Context, gs string) (string, error) {
 }
 
 // report is the GameString the player claims, possibly doctored.
-func (p *fakePlayer) report() string {
+func (p *Player) report() string {
 	gs := p.game.GameString()
 	switch {
 	case p.due("desync"):
@@ -119,17 +170,18 @@ func (p *fakePlayer) report() string {
 	return gs
 }
 
-func (p *fakePlayer) Play(ctx context.Context, move string) (string, error) {
+// Play implements arbiter.Player.
+func (p *Player) Play(ctx context.Context, move string) (string, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.due("stall-play") {
 		p.mu.Unlock()
 		<-ctx.Done()
 		p.mu.Lock()
-		return "", &PlayerError{Reason: results.ReasonStall, Err: ctx.Err()}
+		return "", &arbiter.PlayerError{Reason: results.ReasonStall, Err: ctx.Err()}
 	}
 	if p.due("reject-play") {
-		return "", &PlayerError{Reason: results.ReasonDesync, Err: errors.New("invalidmove You can't move that piece there.")}
+		return "", &arbiter.PlayerError{Reason: results.ReasonDesync, Err: errors.New("invalidmove You can't move that piece there.")}
 	}
 	var err error
 	if move == "pass" {
@@ -138,12 +190,13 @@ func (p *fakePlayer) Play(ctx context.Context, move string) (string, error) {
 		err = p.game.Play(move)
 	}
 	if err != nil {
-		return "", &PlayerError{Reason: results.ReasonDesync, Err: err}
+		return "", &arbiter.PlayerError{Reason: results.ReasonDesync, Err: err}
 	}
 	return p.report(), nil
 }
 
-func (p *fakePlayer) BestMove(ctx context.Context, limit Limit) (string, error) {
+// BestMove implements arbiter.Player.
+func (p *Player) BestMove(ctx context.Context, limit arbiter.Limit) (string, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	wait := func(d time.Duration) error {
@@ -153,7 +206,7 @@ func (p *fakePlayer) BestMove(ctx context.Context, limit Limit) (string, error) 
 		case <-time.After(d):
 			return nil
 		case <-ctx.Done():
-			return &PlayerError{Reason: results.ReasonTimeForfeit, Err: ctx.Err()}
+			return &arbiter.PlayerError{Reason: results.ReasonTimeForfeit, Err: ctx.Err()}
 		}
 	}
 	if p.delay > 0 {
@@ -172,9 +225,9 @@ func (p *fakePlayer) BestMove(ctx context.Context, limit Limit) (string, error) 
 			return "", err
 		}
 	case p.due("crash"):
-		return "", &PlayerError{Reason: results.ReasonCrash, Err: errors.New("engine exited: exit status 101")}
+		return "", &arbiter.PlayerError{Reason: results.ReasonCrash, Err: errors.New("engine exited: exit status 101")}
 	case p.due("garbage"):
-		return "", &PlayerError{Reason: results.ReasonProtocol, Err: errors.New("no ok line")}
+		return "", &arbiter.PlayerError{Reason: results.ReasonProtocol, Err: errors.New("no ok line")}
 	case p.due("illegal"):
 		return illegalMove(p.game), nil
 	case p.due("unreadable"):
@@ -190,7 +243,8 @@ func (p *fakePlayer) BestMove(ctx context.Context, limit Limit) (string, error) 
 	return p.game.MoveString(m), nil
 }
 
-func (p *fakePlayer) Close(ctx context.Context) error {
+// Close implements arbiter.Player.
+func (p *Player) Close(ctx context.Context) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.closed = true
