@@ -46,6 +46,9 @@ func programSHA256(e arbiter.EngineConfig) (string, error) {
 	if filepath.Base(prog) == prog {
 		found, err := exec.LookPath(prog)
 		if err != nil {
+			if e.ProtocolName() != arbiter.DefaultProtocol {
+				return "", nil // a protocol whose command names no program (an in-process player)
+			}
 			return "", err
 		}
 		prog = found
