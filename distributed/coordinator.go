@@ -324,12 +324,10 @@ func newRunSpec(t *arbiter.Tournament, expect []EngineIdentity) *RunSpec {
 		StartTimeout: int64(cfg.StartTimeout), CommandTimeout: int64(cfg.CommandTimeout),
 		DepthTimeout: int64(cfg.DepthTimeout), Expect: expect,
 	}
-	for _, e := range cfg.Engines {
-		// Where the engine lives on the coordinator's machine is only a default for workers
-		// that do not say where theirs is.
-		e.Env, e.Dir = nil, ""
-		spec.Engines = append(spec.Engines, e)
-	}
+	// Where an engine lives on the coordinator's machine (command, directory, environment) is
+	// a default for workers that do not say where theirs is: on a shared file system, or the
+	// coordinator's own machine, it is the same.
+	spec.Engines = cfg.Engines
 	return spec
 }
 

@@ -1,6 +1,11 @@
 package distributed
 
 import (
+	"context"
+	"encoding/json"
+
+	"github.com/nats-io/nats.go"
+
 	"fmt"
 	"io"
 	"math"
@@ -172,4 +177,19 @@ func progressWorkers(workers []*WorkerStats, now time.Time) string {
 	}
 	sort.Strings(parts)
 	return fmt.Sprintf("%d workers connected (games in flight: %s)", len(parts), strings.Join(parts, ", "))
+}
+
+// RequestStatus asks the coordinator of a run where it stands.
+func RequestStatus(ctx context.Context, nc *nats.Conn, run string) (*Status, error) {
+	rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	m, err := nc.RequestWithContext(rctx, statusSubject(run), nil)
+	if err != nil {
+		return nil, fmt.Errorf("distributed: asking the coordinator of run %s: %w", run, err)
+	}
+	var s Status
+	if err := json.Unmarshal(m.Data, &s); err != nil {
+		return nil, fmt.Errorf("distributed: unreadable status: %w", err)
+	}
+	return &s, nil
 }

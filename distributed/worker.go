@@ -57,7 +57,7 @@ func (w *Worker) Run(ctx context.Context) error {
 	nc := w.Conn
 	if nc == nil {
 		var err error
-		if nc, err = Dial(w.Creds, "arbiter worker "+w.Name); err != nil {
+		if nc, err = w.dial(ctx); err != nil {
 			return err
 		}
 		defer nc.Close()
@@ -372,4 +372,24 @@ func ignoreCancel(err error) error {
 		return nil
 	}
 	return err
+}
+
+// dial connects to the coordinator's server, waiting for it if it is not up yet; credentials
+// the server refuses end the worker.
+func (w *Worker) dial(ctx context.Context) (*nats.Conn, error) {
+	for {
+		nc, err := Dial(w.Creds, "arbiter worker "+w.Name)
+		if err == nil {
+			return nc, nil
+		}
+		if errors.Is(err, nats.ErrAuthorization) || ctx.Err() != nil {
+			return nil, err
+		}
+		w.printf("Waiting for the coordinator at %s: %v\n", w.Creds.URL, err)
+		select {
+		case <-time.After(time.Second):
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
 }

@@ -95,18 +95,28 @@ func builtinResolver(name string) ([]string, error) {
 }
 
 func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	cfg, err := matchConfig(args, stderr)
+	var coord coordinatorFlags
+	cfg, err := matchConfigFlags(args, stderr, &coord)
 	if err != nil {
 		return err
 	}
 	hint := "arbiter match " + quoteArgs(args)
+	if coord.serving() {
+		return runCoordinator(ctx, cfg, &coord, hint, stdout)
+	}
 	return playTournament(ctx, cfg, hint, stdout)
 }
 
 // matchConfig builds the tournament configuration from a -config file and the flags.
 func matchConfig(args []string, stderr io.Writer) (arbiter.Config, error) {
+	return matchConfigFlags(args, stderr, new(coordinatorFlags))
+}
+
+// matchConfigFlags is matchConfig that also reads the flags that serve the run to workers.
+func matchConfigFlags(args []string, stderr io.Writer, coord *coordinatorFlags) (arbiter.Config, error) {
 	rest, groups := splitMultiWord(args)
 	fs := newFlagSet("match", matchUsage, stderr)
+	coord.register(fs)
 	var (
 		configFile  = fs.String("config", "", "TOML configuration `file` (see configs/)")
 		format      = fs.String("format", "", "tournament format: match, gauntlet or round-robin (default: match for two engines, round-robin for more)")
@@ -186,6 +196,7 @@ func matchConfig(args []string, stderr io.Writer) (arbiter.Config, error) {
 	setInt(&cfg.Rounds, *rounds)
 	setInt(&cfg.GamesPerPairing, *games)
 	setInt(&cfg.Concurrency, *concurrency)
+	coord.concurrency = *concurrency
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
 	if given["repetitions"] {

@@ -14,6 +14,14 @@ import (
 // playTournament runs a tournament to its end (or resumes it) and turns its outcome into the
 // arbiter's exit code.
 func playTournament(ctx context.Context, cfg arbiter.Config, resumeHint string, stdout io.Writer) error {
+	return playTournamentWith(ctx, cfg, resumeHint, stdout, func(ctx context.Context, t *arbiter.Tournament) (*arbiter.Outcome, error) {
+		return t.Play(ctx)
+	})
+}
+
+// playTournamentWith is playTournament with the games played by play: locally, or by workers.
+func playTournamentWith(ctx context.Context, cfg arbiter.Config, resumeHint string, stdout io.Writer,
+	play func(context.Context, *arbiter.Tournament) (*arbiter.Outcome, error)) error {
 	t, err := arbiter.NewTournament(cfg)
 	if err != nil {
 		var ce *arbiter.ConfigError
@@ -35,7 +43,7 @@ func playTournament(ctx context.Context, cfg arbiter.Config, resumeHint string, 
 		fmt.Fprintf(stdout, "Hive Arbiter %s: %s of %d games (%s), run %s, records in %s\n",
 			arbiter.Version, cfg.Format, t.Schedule().Len(), cfg.GameType, t.Run(), cfg.Out)
 	}
-	out, err := t.Play(ctx)
+	out, err := play(ctx, t)
 	if err != nil {
 		var se *arbiter.EngineStartError
 		if errors.As(err, &se) {
