@@ -3,6 +3,7 @@ package distributed
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"sync"
@@ -186,4 +187,13 @@ func TestDistributedSPRTEqualsLocal(t *testing.T) {
 	}
 	t.Logf("decided %v after %d pairs, pentanomial %v", got.Decision, got.Pairs, got.Pentanomial)
 	fmt.Println(c.console)
+}
+
+func mustJSON(t testing.TB, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

@@ -52,11 +52,11 @@ func (f *referee) check(worker string, res *Result) error {
 		return reject("record schema %d, want %d", r.Schema, results.SchemaVersion)
 	}
 	if r.Game < 0 || r.Game >= f.schedule.Len() {
-		return reject("game %d is outside the schedule of %d games", r.Game, f.schedule.Len())
+		return reject("game index %d is outside the schedule (0 to %d)", r.Game, f.schedule.Len()-1)
 	}
 	sg := f.schedule.Game(r.Game)
 	if r.Round != sg.Round || r.Pair != sg.Pair || r.Opening != sg.Opening || r.OpeningIndex != sg.OpeningIndex {
-		return reject("round, pair or opening differ from the schedule's game %d", r.Game)
+		return reject("round, pair or opening differ from those of game %d in the schedule", r.Game+1)
 	}
 	if r.Seed != f.spec.Seed {
 		return reject("seed %d, the run's is %d", r.Seed, f.spec.Seed)
