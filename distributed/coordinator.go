@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -51,6 +52,7 @@ type Coordinator struct {
 	ref     *referee
 	over    bool
 	games   int // recorded, for status
+	queued  atomic.Bool
 	conMu   sync.Mutex
 }
 
@@ -175,6 +177,7 @@ func (c *Coordinator) Run(ctx context.Context) (*arbiter.Outcome, error) {
 	if err := c.waitPublished(ctx, js); err != nil {
 		return nil, err
 	}
+	c.queued.Store(true)
 	c.printf("Queued %d game pairs for workers on %s\n", queued, workSubject(t.Run()))
 
 	cons, err := js.Consumer(ctx, resultsStream(t.Run()), resultsConsumer)
@@ -195,7 +198,7 @@ func (c *Coordinator) Run(ctx context.Context) (*arbiter.Outcome, error) {
 		defer tick.Stop()
 		progress = tick.C
 	}
-	incoming := make(chan jetstream.Msg)
+	incoming := make(chan jetstream.Msg, 64)
 	recvDone := make(chan error, 1)
 	quit := make(chan struct{})
 	defer close(quit)
@@ -216,69 +219,99 @@ func (c *Coordinator) Run(ctx context.Context) (*arbiter.Outcome, error) {
 	}()
 
 	pairsReported := pairs.complete
+	type accepted struct {
+		msg    jetstream.Msg
+		worker string
+		rec    *results.Record
+	}
+	var (
+		batch []jetstream.Msg
+		good  []accepted
+		recs  []*results.Record
+	)
 	for !finished() {
-		var m jetstream.Msg
+		batch = batch[:0]
 		select {
 		case <-progress:
 			c.printProgress(out.Tally.Games, sched.Len(), sprt)
 			continue
-		case msg, ok := <-incoming:
-			if !ok {
-				if ctx.Err() == nil {
-					return out, fmt.Errorf("distributed: receiving results: %w", <-recvDone)
-				}
-			} else {
-				m = msg
+		case m, ok := <-incoming:
+			if !ok && ctx.Err() == nil {
+				return out, fmt.Errorf("distributed: receiving results: %w", <-recvDone)
+			}
+			if ok {
+				batch = append(batch, m)
 			}
 		case <-ctx.Done():
 		}
-		if m == nil {
+		if len(batch) == 0 {
 			out.Interrupted = true
 			break
 		}
-		worker := m.Subject()[strings.LastIndexByte(m.Subject(), '.')+1:]
-		var res Result
-		if err := json.Unmarshal(m.Data(), &res); err != nil {
-			c.reject(&RejectedError{Worker: worker, Game: -1, Reason: "unreadable: " + err.Error()}, -1, js, ctx)
-			m.Ack()
-			continue
-		}
-		if res.Record != nil && res.Record.Run == t.Run() && res.Record.Game >= 0 && res.Record.Game < len(done) && done[res.Record.Game] {
-			c.withWorker(worker, func(w *WorkerStats) { w.Duplicates++ })
-			m.Ack()
-			continue
-		}
-		if err := c.ref.check(worker, &res); err != nil {
-			pair := -1
-			if r := res.Record; r != nil && r.Run == t.Run() && r.Game >= 0 && r.Game < len(done) {
-				pair = r.Game / perPair
-			}
-			c.reject(err, pair, js, ctx)
-			m.Ack()
-			continue
-		}
-		r := res.Record
-		if err := log.Append(r); err != nil {
-			return out, err // not acknowledged: the result is redelivered after a restart
-		}
-		if pgn != nil {
-			if err := results.WritePGN(pgn, r, results.PGNOptions{Event: cfg.Event}); err != nil {
-				return out, fmt.Errorf("distributed: writing %s: %w", cfg.PGNOut, err)
+		// Whatever else has arrived is checked with it, and the records file synced once for
+		// all of them: a group commit, acknowledged only after the sync.
+	more:
+		for len(batch) < cap(incoming) {
+			select {
+			case m, ok := <-incoming:
+				if !ok {
+					break more
+				}
+				batch = append(batch, m)
+			default:
+				break more
 			}
 		}
-		record(r)
-		m.Ack()
-		c.withWorker(worker, func(w *WorkerStats) {
-			first := r.White.Name
-			if index[r.Black.Name] < index[r.White.Name] {
-				first = r.Black.Name
+		good, recs = good[:0], recs[:0]
+		for _, m := range batch {
+			worker := m.Subject()[strings.LastIndexByte(m.Subject(), '.')+1:]
+			var res Result
+			if err := json.Unmarshal(m.Data(), &res); err != nil {
+				c.reject(&RejectedError{Worker: worker, Game: -1, Reason: "unreadable: " + err.Error()}, -1, js, ctx)
+				m.Ack()
+				continue
 			}
-			w.count(r, first)
-		})
-		c.printf("Finished game %d (%s vs %s): %s {%s} on %s\n", r.Game+1, r.White.Name, r.Black.Name, r.Result, r.Detail, worker)
-		if n := pairs.complete; cfg.RatingInterval > 0 && n/cfg.RatingInterval > pairsReported/cfg.RatingInterval {
-			pairsReported = n
-			c.report(standings(), false)
+			if r := res.Record; r != nil && r.Run == t.Run() && r.Game >= 0 && r.Game < len(done) && (done[r.Game] || inBatch(recs, r.Game)) {
+				c.withWorker(worker, func(w *WorkerStats) { w.Duplicates++ })
+				m.Ack()
+				continue
+			}
+			if err := c.ref.check(worker, &res); err != nil {
+				pair := -1
+				if r := res.Record; r != nil && r.Run == t.Run() && r.Game >= 0 && r.Game < len(done) {
+					pair = r.Game / perPair
+				}
+				c.reject(err, pair, js, ctx)
+				m.Ack()
+				continue
+			}
+			good = append(good, accepted{m, worker, res.Record})
+			recs = append(recs, res.Record)
+		}
+		if err := log.AppendBatch(recs); err != nil {
+			return out, err // not acknowledged: the results are redelivered after a restart
+		}
+		for _, a := range good {
+			r := a.rec
+			if pgn != nil {
+				if err := results.WritePGN(pgn, r, results.PGNOptions{Event: cfg.Event}); err != nil {
+					return out, fmt.Errorf("distributed: writing %s: %w", cfg.PGNOut, err)
+				}
+			}
+			record(r)
+			a.msg.Ack()
+			c.withWorker(a.worker, func(w *WorkerStats) {
+				first := r.White.Name
+				if index[r.Black.Name] < index[r.White.Name] {
+					first = r.Black.Name
+				}
+				w.count(r, first)
+			})
+			c.printf("Finished game %d (%s vs %s): %s {%s} on %s\n", r.Game+1, r.White.Name, r.Black.Name, r.Result, r.Detail, a.worker)
+			if n := pairs.complete; cfg.RatingInterval > 0 && n/cfg.RatingInterval > pairsReported/cfg.RatingInterval {
+				pairsReported = n
+				c.report(standings(), false)
+			}
 		}
 	}
 	out.SPRT = standings().SPRT
@@ -602,4 +635,14 @@ func openPGN(cfg arbiter.Config, existing []results.Record) (*os.File, error) {
 		}
 	}
 	return f, nil
+}
+
+// inBatch reports whether a game is among records about to be written.
+func inBatch(recs []*results.Record, game int) bool {
+	for _, r := range recs {
+		if r.Game == game {
+			return true
+		}
+	}
+	return false
 }

@@ -50,14 +50,14 @@ func (s *syncBuffer) String() string {
 
 // cluster is a coordinator on an embedded loopback server, and its console.
 type cluster struct {
-	t       *testing.T
+	t       testing.TB
 	tour    *arbiter.Tournament
 	srv     *Server
 	coord   *Coordinator
 	console *syncBuffer
 }
 
-func newCluster(t *testing.T, cfg arbiter.Config, dir string) *cluster {
+func newCluster(t testing.TB, cfg arbiter.Config, dir string) *cluster {
 	t.Helper()
 	tour, err := arbiter.NewTournament(cfg)
 	if err != nil {

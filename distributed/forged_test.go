@@ -17,7 +17,7 @@ import (
 )
 
 // playScheduled plays game i of a tournament's schedule in process, as a worker would.
-func playScheduled(t *testing.T, tour *arbiter.Tournament, i int) *results.Record {
+func playScheduled(t testing.TB, tour *arbiter.Tournament, i int) *results.Record {
 	t.Helper()
 	cfg := tour.Config()
 	sg := tour.Schedule().Game(i)
