@@ -188,6 +188,8 @@ func (c *Coordinator) Run(ctx context.Context) (*arbiter.Outcome, error) {
 	if err != nil {
 		return nil, fmt.Errorf("distributed: %w", err)
 	}
+	var receiving sync.WaitGroup
+	defer receiving.Wait() // last: after the iterator is stopped and quit closed
 	stopMsgs := context.AfterFunc(ctx, msgs.Stop)
 	defer stopMsgs()
 	defer msgs.Stop()
@@ -202,7 +204,9 @@ func (c *Coordinator) Run(ctx context.Context) (*arbiter.Outcome, error) {
 	recvDone := make(chan error, 1)
 	quit := make(chan struct{})
 	defer close(quit)
+	receiving.Add(1)
 	go func() {
+		defer receiving.Done()
 		defer close(incoming)
 		for {
 			m, err := msgs.Next()

@@ -29,6 +29,8 @@ type ServerConfig struct {
 	// Dir holds the JetStream store, the credentials and the certificate; reused on restart so
 	// that workers' credentials stay valid.
 	Dir string
+	// TLS asks for TLS on a loopback listener too (off loopback it is always on).
+	TLS bool
 }
 
 // StartServer starts an embedded server. Its credentials and certificate are generated on first
@@ -65,7 +67,7 @@ func StartServer(cfg ServerConfig) (*Server, error) {
 		},
 	}
 	scheme := "nats"
-	if !isLoopback(host) {
+	if cfg.TLS || !isLoopback(host) {
 		cert, pemText, err := selfSignedCert(cfg.Dir)
 		if err != nil {
 			return nil, fmt.Errorf("distributed: certificate: %w", err)
