@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"hash/fnv"
+	"io"
 	"math/rand/v2"
 	"net"
 	"os"
@@ -17,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"hivearbiter/arbiter"
 	"hivearbiter/distributed"
 	"hivearbiter/results"
 	"hivearbiter/rules"
@@ -347,4 +349,69 @@ func TestWorkersRefused(t *testing.T) {
 	}
 	good.wait(t, "the good worker", 20*time.Second)
 	exactlyScheduled(t, out, 2)
+}
+
+// TestCoordinatorPlaysItself: with -concurrency the coordinator plays pairs itself, through the
+// same queue as its workers.
+func TestCoordinatorPlaysItself(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "games.jsonl")
+	coord, _ := coordinator(t, out, freeAddr(t), append(detEngines(), "-rounds", "2", "-concurrency", "1")...)
+	if code := coord.wait(t, "the coordinator", 60*time.Second); code != 0 {
+		t.Fatalf("coordinator exit %d:\n%s", code, coord.out)
+	}
+	if !strings.Contains(coord.out.String(), "-coordinator ") {
+		t.Errorf("the coordinator's own worker does not appear:\n%s", coord.out)
+	}
+	exactlyScheduled(t, out, 4)
+}
+
+// TestWorkersCommand: "arbiter workers" shows the connected workers and their games in flight.
+func TestWorkersCommand(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "games.jsonl")
+	coord, creds := coordinator(t, out, freeAddr(t), append(detEngines("env=FAKE_UHP_DELAY=20ms"), "-rounds", "2")...)
+	w := worker(t, creds, "busy")
+	var status string
+	waitFor(t, "arbiter workers to show the busy worker", 30*time.Second, func() bool {
+		var stdout, stderr bytes.Buffer
+		if err := run(t.Context(), []string{"workers", "-creds", creds}, &stdout, &stderr); err != nil {
+			t.Fatalf("arbiter workers: %v\n%s", err, stderr.String())
+		}
+		status = stdout.String()
+		return strings.Contains(status, "1 workers connected") && regexp.MustCompile(`busy +connected +1 +1 `).MatchString(status)
+	})
+	if code := coord.wait(t, "the coordinator", 60*time.Second); code != 0 {
+		t.Fatalf("coordinator exit %d:\n%s", code, coord.out)
+	}
+	w.wait(t, "the worker", 20*time.Second)
+}
+
+// TestCoordinatorOnExistingServer: with -nats the coordinator and its workers meet on a NATS
+// server run by someone else (here one started by the test, with its own users).
+func TestCoordinatorOnExistingServer(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "games.jsonl")
+	args := append(detEngines(), "-rounds", "2")
+	cfg, err := matchConfig(append([]string{"-out", out}, args...), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tour, err := arbiter.NewTournament(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := distributed.StartServer(distributed.ServerConfig{Listen: "127.0.0.1:0", Run: tour.Run(), Dir: filepath.Join(dir, "server")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Shutdown()
+	url := srv.Credentials().URL
+	coord := startArbiter(t, append([]string{"match", "-out", out, "-nats", url, "-creds", filepath.Join(dir, "server", "coordinator.creds")}, args...)...)
+	w := worker(t, filepath.Join(dir, "server", "worker.creds"), "w")
+	if code := coord.wait(t, "the coordinator", 60*time.Second); code != 0 {
+		t.Fatalf("coordinator exit %d:\n%s", code, coord.out)
+	}
+	if code := w.wait(t, "the worker", 20*time.Second); code != 0 {
+		t.Fatalf("worker exit %d:\n%s", code, w.out)
+	}
+	exactlyScheduled(t, out, 4)
 }
