@@ -315,6 +315,7 @@ func (c *Coordinator) Run(ctx context.Context) (*arbiter.Outcome, error) {
 			if n := pairs.complete; cfg.RatingInterval > 0 && n/cfg.RatingInterval > pairsReported/cfg.RatingInterval {
 				pairsReported = n
 				c.report(standings(), false)
+				c.printProgress(out.Tally.Games, sched.Len(), sprt)
 			}
 		}
 	}

@@ -377,7 +377,7 @@ func ignoreCancel(err error) error {
 // dial connects to the coordinator's server, waiting for it if it is not up yet; credentials
 // the server refuses end the worker.
 func (w *Worker) dial(ctx context.Context) (*nats.Conn, error) {
-	for {
+	for tries := 0; ; tries++ {
 		nc, err := Dial(w.Creds, "arbiter worker "+w.Name)
 		if err == nil {
 			return nc, nil
@@ -385,7 +385,9 @@ func (w *Worker) dial(ctx context.Context) (*nats.Conn, error) {
 		if errors.Is(err, nats.ErrAuthorization) || ctx.Err() != nil {
 			return nil, err
 		}
-		w.printf("Waiting for the coordinator at %s: %v\n", w.Creds.URL, err)
+		if tries == 0 {
+			w.printf("Waiting for the coordinator at %s: %v\n", w.Creds.URL, err)
+		}
 		select {
 		case <-time.After(time.Second):
 		case <-ctx.Done():
