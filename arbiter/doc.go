@@ -1,13 +1,18 @@
-// Package arbiter plays games between players and runs tournaments of them.
+// Package arbiter plays refereed games between players and runs tournaments of them. It knows
+// no protocol: players are behind the Player interface, and each protocol (package uhpplayer
+// for UHP, and others) registers how its players start (RegisterProtocol).
 //
-// A game follows the three-engine model of UHP: the arbiter holds the true game in its referee
-// (package rules), asks the side to move for a move under a time control, checks the move, sends
-// it to both players and cross-checks the game each player reports against its own. Every way a
-// game can end, by the rules or by a player's failure, is adjudicated with a reason a person can
-// read (see results.Reason).
+// A Game follows the three-engine model of UHP: the arbiter holds the true game in its referee
+// (package rules), asks the side to move for a move under a time control (Think), checks the
+// move, sends it to both players and cross-checks the game each player reports against its own
+// (Commit). Every way a game can end, by the rules or by a player's failure, is adjudicated
+// with a reason a person can read (see results.Reason). PlayGame plays a game to its end; a
+// viewer session (package serve) drives one step by step.
 //
-// Players are behind the small Player interface; the UHP engine client is one implementation,
-// so players speaking other protocols can join the same tournaments. A tournament's schedule is a
-// pure function of its configuration, seed and game index, so that a run can be resumed, and its
-// games sharded over workers whose records merge.
+// A Tournament runs in three stages: a Dispatcher hands out the game pairs that remain, a
+// Runner plays them (LocalRunner on this machine's engines; a remote runner on others), and a
+// collector appends every finished game to the records file before it counts it in the tables
+// and the SPRT. Observers watch the games and the standings as they change. A tournament's
+// schedule is a pure function of its configuration, seed and game index, so that a run can be
+// resumed, and its games sharded or spread over machines whose records merge.
 package arbiter

@@ -304,6 +304,9 @@ func (g *Game) Record() *results.Record {
 	return &r
 }
 
+// MoveCount counts the moves recorded (after the opening).
+func (g *Game) MoveCount() int { return len(g.rec.Moves) }
+
 // LastMove is the last move recorded, and false before the first.
 func (g *Game) LastMove() (results.Move, bool) {
 	if len(g.rec.Moves) == 0 {

@@ -23,7 +23,7 @@ type console struct {
 const clearLine = "\r\x1b[K"
 
 func (c *console) printf(format string, args ...any) {
-	if c.w == nil {
+	if c == nil || c.w == nil {
 		return
 	}
 	c.mu.Lock()
@@ -48,13 +48,46 @@ func (c *console) locked(f func(w io.Writer)) {
 
 // update changes the live line's figures and redraws it.
 func (c *console) update(f func(p *progressLine)) {
-	if c.progress == nil || c.w == nil {
+	if c == nil {
 		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.progress == nil || c.w == nil {
+		return
+	}
 	f(c.progress)
 	c.drawLocked()
+}
+
+// startProgress turns the live line on.
+func (c *console) startProgress(p *progressLine) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.progress = p
+}
+
+// tick redraws the live line every interval (for its clock) until the returned function is
+// called, which waits for the ticking goroutine to end.
+func (c *console) tick(interval time.Duration) (stop func()) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		t := time.NewTicker(interval)
+		defer t.Stop()
+		for {
+			select {
+			case <-t.C:
+				c.redraw()
+			case <-done:
+				return
+			}
+		}
+	})
+	return func() {
+		close(done)
+		wg.Wait()
+	}
 }
 
 // redraw draws the live line again (for its clock).
@@ -62,11 +95,11 @@ func (c *console) redraw() { c.update(func(*progressLine) {}) }
 
 // stop erases the live line for good.
 func (c *console) stop() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	if c.progress == nil || c.w == nil {
 		return
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	io.WriteString(c.w, clearLine)
 	c.progress = nil
 }

@@ -2,6 +2,7 @@ package arbiter
 
 import (
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -54,4 +55,49 @@ func TestScoreText(t *testing.T) {
 	if got, want := scoreText([]string{"a", "b", "c"}, three), "leader b 75.0%"; got != want {
 		t.Errorf("three engines: %q, want %q", got, want)
 	}
+}
+
+// TestConsoleTickRace redraws the live line from a fast ticker while lines are printed, the
+// figures updated and the line stopped: under -race, any access to the line outside the lock
+// is reported.
+func TestConsoleTickRace(t *testing.T) {
+	var out lockedWriter
+	c := &console{w: &out}
+	c.startProgress(&progressLine{scheduled: 10, started: time.Now()})
+	stopTicking := c.tick(50 * time.Microsecond)
+	var wg sync.WaitGroup
+	for i := range 4 {
+		wg.Go(func() {
+			for j := range 50 {
+				c.printf("line %d.%d\n", i, j)
+				c.update(func(p *progressLine) { p.running++ })
+			}
+		})
+	}
+	wg.Wait()
+	c.stop()
+	time.Sleep(20 * time.Millisecond) // the ticker goes on redrawing a stopped line
+	c.update(func(p *progressLine) { t.Error("a stopped line was updated") })
+	stopTicking()
+	if n := strings.Count(out.String(), "line "); n != 200 {
+		t.Errorf("%d lines printed, want 200", n)
+	}
+}
+
+// lockedWriter is a buffer safe for concurrent writes.
+type lockedWriter struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (w *lockedWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.Write(p)
+}
+
+func (w *lockedWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.String()
 }

@@ -36,15 +36,15 @@ func (s *SPRTConfig) Test() elo.SPRT {
 	return elo.SPRT{Elo0: s.Elo0, Elo1: s.Elo1, Alpha: s.Alpha, Beta: s.Beta, Model: model}
 }
 
-// sprtTracker feeds finished game pairs to an SPRT in schedule order, whatever order workers
+// sprtTracker feeds completed game pairs to an SPRT in schedule order, whatever order workers
 // finish them in: the decision, and the pair at which it is reached, are then the same on every
-// run of the same schedule with deterministic engines.
+// run of the same schedule with deterministic engines. Pairs are completed by the tally's pair
+// tracker; this tracker only orders them.
 type sprtTracker struct {
 	test    elo.SPRT
-	first   string // the engine tested: H1 says it is stronger
-	perPair int
-	pending map[int][]float64 // the first engine's scores in the games of pairs not yet counted
-	next    int               // the next pair to count
+	first   string          // the engine tested: H1 says it is stronger
+	ahead   map[int]float64 // the first engine's score in completed pairs not yet counted
+	next    int             // the next pair to count
 	penta   elo.Pentanomial
 	decided *SPRTStatus
 }
@@ -53,23 +53,23 @@ func (t *Tournament) newSPRT() *sprtTracker {
 	if t.cfg.SPRT == nil {
 		return nil
 	}
-	return &sprtTracker{
-		test: t.cfg.SPRT.Test(), first: t.cfg.Engines[0].Name, perPair: t.schedule.PairGames(),
-		pending: make(map[int][]float64),
-	}
+	return &sprtTracker{test: t.cfg.SPRT.Test(), first: t.cfg.Engines[0].Name, ahead: make(map[int]float64)}
 }
 
-// add counts a finished game and every pair it completes in order.
-func (s *sprtTracker) add(r *results.Record) {
-	s.pending[r.Pair] = append(s.pending[r.Pair], r.ScoreOf(s.first))
-	for s.decided == nil && len(s.pending[s.next]) == s.perPair {
-		scores := s.pending[s.next]
-		delete(s.pending, s.next)
-		s.next++
-		score := 0.0
-		for _, g := range scores {
-			score += g
+// addPair counts a completed pair, and every pair after it that was waiting for it.
+func (s *sprtTracker) addPair(pair int, games []results.PairGame) {
+	score := 0.0
+	for _, g := range games {
+		score += g.ScoreOf(s.first)
+	}
+	s.ahead[pair] = score
+	for s.decided == nil {
+		score, ok := s.ahead[s.next]
+		if !ok {
+			return
 		}
+		delete(s.ahead, s.next)
+		s.next++
 		s.penta[int(2*score+0.5)]++
 		if st := s.current(); st.Decision != Continue {
 			s.decided = &st

@@ -9,8 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"golang.org/x/sync/errgroup"
-
 	"hivearbiter/results"
 	"hivearbiter/rules"
 )
@@ -36,6 +34,10 @@ type Tournament struct {
 	// Progress keeps a live status line under the console's lines, redrawn in place: set it
 	// only when Console is a terminal.
 	Progress bool
+	// Runner plays the games: this machine's engines (a LocalRunner) unless replaced.
+	Runner Runner
+	// Observers watch the games and the standings as the run goes.
+	Observers []Observer
 }
 
 // Standings is where a tournament stands: the counts its result tables are computed from.
@@ -125,15 +127,11 @@ func (t *Tournament) Scheduled() int {
 // Schedule returns the tournament's schedule.
 func (t *Tournament) Schedule() *Schedule { return t.schedule }
 
-// finished is a game a worker has played.
-type finished struct {
-	rec *results.Record
-}
-
-// Play runs the games of the schedule that the records file does not hold yet, concurrency
-// at a time, appending each finished game to the records file before it is reported. It stops
-// early when an SPRT reaches a decision. Cancelling ctx interrupts the games in flight: they
-// are not recorded and are played again when the run resumes.
+// Play runs the games of the schedule that the records file does not hold yet, appending each
+// finished game to the records file before it is reported. It stops early when an SPRT reaches
+// a decision. Cancelling ctx interrupts the games in flight: they are not recorded and are
+// played again when the run resumes. The games are played by the tournament's Runner, this
+// machine's engines unless replaced.
 func (t *Tournament) Play(ctx context.Context) (*Outcome, error) {
 	log, existing, err := results.OpenLog(t.cfg.Out)
 	if err != nil {
@@ -142,9 +140,9 @@ func (t *Tournament) Play(ctx context.Context) (*Outcome, error) {
 	defer log.Close()
 	names := t.EngineNames()
 	out := &Outcome{Run: t.run, Scheduled: t.Scheduled(), Standings: Standings{Tally: results.NewTally(nil, names)}}
+	out.Tally.SetGamesPerPair(t.schedule.PairGames())
 	done := make([]bool, t.schedule.Len())
-	pairs := newPairCounter(t.schedule.PairGames())
-	sprt := t.newSPRT()
+	col := &collector{t: t, log: log, out: out, sprt: t.newSPRT(), observers: t.Observers}
 	for i := range existing {
 		r := &existing[i]
 		if r.Run != t.run {
@@ -153,11 +151,7 @@ func (t *Tournament) Play(ctx context.Context) (*Outcome, error) {
 		if r.Game < len(done) {
 			done[r.Game] = true
 		}
-		out.Tally.Add(r)
-		pairs.add(r.Pair)
-		if sprt != nil {
-			sprt.add(r)
-		}
+		col.count(r)
 	}
 	pgn, err := t.openPGN(existing)
 	if err != nil {
@@ -165,106 +159,50 @@ func (t *Tournament) Play(ctx context.Context) (*Outcome, error) {
 	}
 	if pgn != nil {
 		defer pgn.Close()
+		col.pgn = func(r *results.Record) error {
+			if err := results.WritePGN(pgn, r, results.PGNOptions{Event: t.cfg.Event}); err != nil {
+				return fmt.Errorf("arbiter: writing %s: %w", t.cfg.PGNOut, err)
+			}
+			return nil
+		}
 	}
 	con := &console{w: t.Console}
+	col.con = con
+	col.reported = out.Tally.CompletePairs()
 	if len(existing) > 0 {
 		con.printf("Resuming run %s: %d of %d games already played (%s)\n", t.run, len(existing), out.Scheduled, t.cfg.Out)
 	}
+	existing = nil // counted: the records stay on disk only
 	if t.Progress && t.Console != nil {
-		con.progress = &progressLine{scheduled: out.Scheduled, resumed: len(existing), started: time.Now()}
-		con.update(func(p *progressLine) { p.setStandings(names, t.standings(out.Tally, sprt)) })
-		ticking := make(chan struct{})
-		defer close(ticking)
-		go func() {
-			tick := time.NewTicker(time.Second)
-			defer tick.Stop()
-			for {
-				select {
-				case <-tick.C:
-					con.redraw()
-				case <-ticking:
-					return
-				}
-			}
-		}()
+		con.startProgress(&progressLine{scheduled: out.Scheduled, resumed: out.Tally.Games, started: time.Now()})
+		con.update(func(p *progressLine) { p.setStandings(names, t.standings(out.Tally, col.sprt)) })
+		stopTicking := con.tick(time.Second)
+		defer stopTicking()
 	}
 	defer con.stop()
-	existing = nil // counted: the records stay on disk only
-	if sprt != nil {
-		if st := sprt.status(); st.Decision != Continue {
+	if col.sprt != nil {
+		if st := col.sprt.status(); st.Decision != Continue {
 			out.SPRT = &st
 			t.report(con, out.Standings, true)
 			return out, nil
 		}
 	}
 
+	dispatcher := NewDispatcher(t.schedule, func(i int) bool { return !done[i] && t.Plays(i) })
 	playCtx, stopPlay := context.WithCancel(ctx)
 	defer stopPlay()
-	jobs := make(chan ScheduledGame)
-	played := make(chan finished)
-	group, groupCtx := errgroup.WithContext(playCtx)
-	group.Go(func() error {
-		defer close(jobs)
-		for i := 0; i < t.schedule.Len(); i++ {
-			if done[i] || !t.Plays(i) {
-				continue
-			}
-			select {
-			case jobs <- t.schedule.Game(i):
-			case <-groupCtx.Done():
-				return nil
-			}
-		}
-		return nil
-	})
-	for w := 0; w < t.cfg.Concurrency; w++ {
-		group.Go(func() error { return t.worker(groupCtx, w, jobs, played, con) })
+	col.stop = func() { dispatcher.Stop(); stopPlay() }
+	runner := t.Runner
+	if runner == nil {
+		runner = &LocalRunner{Tournament: t, Concurrency: t.cfg.Concurrency, Start: t.Start, Observers: t.Observers}
 	}
-	var workerErr error
-	go func() {
-		workerErr = group.Wait() // read only after played is closed
-		close(played)
-	}()
-
-	var appendErr error
-	pairsReported := pairs.complete
-	for f := range played {
-		if appendErr != nil {
-			continue // drain: the run is stopping
-		}
-		if err := log.Append(f.rec); err != nil {
-			appendErr = err
-			stopPlay()
-			continue
-		}
-		if pgn != nil {
-			if err := results.WritePGN(pgn, f.rec, results.PGNOptions{Event: t.cfg.Event}); err != nil {
-				appendErr = fmt.Errorf("arbiter: writing %s: %w", t.cfg.PGNOut, err)
-				stopPlay()
-				continue
-			}
-		}
-		out.Tally.Add(f.rec)
-		pairs.add(f.rec.Pair)
-		con.printf("Finished game %d (%s vs %s): %s {%s}\n", f.rec.Game+1, f.rec.White.Name, f.rec.Black.Name, f.rec.Result, f.rec.Detail)
-		if sprt != nil {
-			// The tracker keeps its decision, and the pair it came at, whatever finishes later.
-			if sprt.add(f.rec); sprt.status().Decision != Continue {
-				stopPlay()
-			}
-		}
-		con.update(func(p *progressLine) { p.setStandings(names, t.standings(out.Tally, sprt)) })
-		if n := pairs.complete; t.cfg.RatingInterval > 0 && n/t.cfg.RatingInterval > pairsReported/t.cfg.RatingInterval {
-			pairsReported = n
-			t.report(con, t.standings(out.Tally, sprt), false)
-		}
+	if lr, ok := runner.(*LocalRunner); ok && lr.console == nil {
+		lr.console = con
 	}
-	out.SPRT = t.standings(out.Tally, sprt).SPRT
-	if appendErr != nil {
-		return out, appendErr
-	}
-	if workerErr != nil {
-		return out, workerErr
+	runErr := runner.Run(playCtx, dispatcher, col.collect)
+	out.SPRT = t.standings(out.Tally, col.sprt).SPRT
+	if runErr != nil {
+		return out, runErr
 	}
 	con.stop()
 	if ctx.Err() != nil {
@@ -323,86 +261,6 @@ func (t *Tournament) openPGN(existing []results.Record) (*os.File, error) {
 	return f, nil
 }
 
-// worker plays the games it is handed. It owns its engine processes: it starts them when first
-// needed, restarts one after it misbehaved, and closes them all when it ends.
-func (t *Tournament) worker(ctx context.Context, id int, jobs <-chan ScheduledGame, out chan<- finished, con *console) error {
-	players := make(map[int]Player)
-	defer func() {
-		closeCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		defer cancel()
-		for _, p := range players {
-			p.Close(closeCtx)
-		}
-	}()
-	seat := func(e int) (Player, error) {
-		if p := players[e]; p != nil {
-			return p, nil
-		}
-		sctx, cancel := context.WithTimeout(ctx, t.cfg.StartTimeout)
-		defer cancel()
-		p, err := t.Start(sctx, t.cfg.Engines[e], id)
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			return nil, &EngineStartError{Engine: t.cfg.Engines[e].Name, Err: err}
-		}
-		// An engine that does not play the game type would lose every game on its first
-		// newgame: say so once, before any game, instead.
-		if err := checkExpansions(t.gameType, p.Info()); err != nil {
-			closeCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-			p.Close(closeCtx)
-			cancel()
-			return nil, &EngineStartError{Engine: t.cfg.Engines[e].Name, Err: err}
-		}
-		players[e] = p
-		return p, nil
-	}
-	for job := range jobs {
-		white, err := seat(job.White)
-		if err != nil {
-			return ignoreCancel(err)
-		}
-		black, err := seat(job.Black)
-		if err != nil {
-			return ignoreCancel(err)
-		}
-		we, be := t.cfg.Engines[job.White], t.cfg.Engines[job.Black]
-		con.printf("Started game %d of %d (%s vs %s)\n", job.Index+1, t.schedule.Len(), we.Name, be.Name)
-		con.update(func(p *progressLine) { p.running++ })
-		rec, err := PlayGame(ctx, GameConfig{
-			Run: t.run, Seed: t.cfg.Seed, Index: job.Index, Round: job.Round, Pair: job.Pair,
-			Opening: job.Opening, OpeningIndex: job.OpeningIndex, Adjudication: t.cfg.Adjudication,
-			CommandTimeout: t.cfg.CommandTimeout, DepthTimeout: t.cfg.DepthTimeout,
-		}, Side{Name: we.Name, Player: white, Time: we.Time, Margin: we.Margin},
-			Side{Name: be.Name, Player: black, Time: be.Time, Margin: be.Margin})
-		con.update(func(p *progressLine) { p.running-- })
-		if errors.Is(err, ErrInterrupted) {
-			con.printf("Game %d (%s vs %s) stopped before its end: not counted\n", job.Index+1, we.Name, be.Name)
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		// An engine that misbehaved is restarted for its next game: it may be hung, dead or
-		// holding a game that is not the referee's.
-		for side, e := range [2]int{job.White, job.Black} {
-			if rec.Culprit == colorName[side] {
-				closeCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-				players[e].Close(closeCtx)
-				cancel()
-				delete(players, e)
-			}
-		}
-		select {
-		case out <- finished{rec}:
-		case <-ctx.Done():
-			return nil
-		}
-	}
-	return nil
-}
-
 // ExpansionError is a player that does not play an expansion the game type needs.
 type ExpansionError struct {
 	GameType rules.GameType
@@ -435,24 +293,4 @@ func ignoreCancel(err error) error {
 		return nil
 	}
 	return err
-}
-
-// pairCounter counts the game pairs all of whose games have finished, remembering only the
-// pairs still incomplete.
-type pairCounter struct {
-	perPair  int
-	partial  map[int]int
-	complete int
-}
-
-func newPairCounter(perPair int) *pairCounter {
-	return &pairCounter{perPair: perPair, partial: make(map[int]int)}
-}
-
-func (c *pairCounter) add(pair int) {
-	c.partial[pair]++
-	if c.partial[pair] == c.perPair {
-		delete(c.partial, pair)
-		c.complete++
-	}
 }

@@ -27,21 +27,14 @@ type Tally struct {
 	// colours counts results by (White, Black) player index, for the maximum-likelihood fit.
 	colours     map[[2]int]*elo.WDL
 	colourOrder [][2]int
-	// waiting holds the games whose colour-swapped partner has not been added yet.
-	waiting map[pairKey][]waitingGame
+	// pairs holds the games whose colour-swapped partner has not been added yet.
+	pairs *PairTracker
 }
 
 // pairKey names a game pair: its run and its pair index.
 type pairKey struct {
 	run  string
 	pair int
-}
-
-// waitingGame is what a game contributes to its pair once its partner arrives.
-type waitingGame struct {
-	game         int
-	white, black string
-	whiteScore   float64
 }
 
 // PlayerTally is one player's results against the whole field.
@@ -100,7 +93,7 @@ func NewTally(recs []Record, order []string) *Tally {
 	t := &Tally{
 		byName: make(map[string]*PlayerTally), rank: make(map[string]int),
 		pairings: make(map[[2]string]*PairingTally), colours: make(map[[2]int]*elo.WDL),
-		waiting: make(map[pairKey][]waitingGame),
+		pairs: NewPairTracker(2),
 	}
 	for _, name := range order {
 		t.player(name)
@@ -110,6 +103,13 @@ func NewTally(recs []Record, order []string) *Tally {
 	}
 	return t
 }
+
+// SetGamesPerPair says how many games make a pair, 2 (colour-swapped pairs, the default) or
+// 1; call it before the first Add.
+func (t *Tally) SetGamesPerPair(n int) { t.pairs = NewPairTracker(n) }
+
+// CompletePairs counts the game pairs all of whose games have been added.
+func (t *Tally) CompletePairs() int { return t.pairs.Complete() }
 
 func (t *Tally) player(name string) *PlayerTally {
 	if p := t.byName[name]; p != nil {
@@ -146,8 +146,9 @@ func (t *Tally) pairing(a, b string) (*PairingTally, bool) {
 }
 
 // Add counts one record. The tally keeps nothing of it but counts (and, until its partner
-// arrives, what a game needs to complete its pair).
-func (t *Tally) Add(r *Record) {
+// arrives, what a game needs to complete its pair). When the record completes its game pair,
+// Add returns the pair's games in schedule order.
+func (t *Tally) Add(r *Record) ([]PairGame, bool) {
 	t.Games++
 	if i, found := slices.BinarySearch(t.Runs, r.Run); !found {
 		t.Runs = slices.Insert(t.Runs, i, r.Run)
@@ -175,31 +176,22 @@ func (t *Tally) Add(r *Record) {
 	}
 	*t.colours[ck] = t.colours[ck].Add(wdlOf(ws))
 
-	// A game completes a pair when exactly one game of its pair is waiting and it has the
-	// same players with the colours swapped. Otherwise it waits, counted as unpaired.
-	k := pairKey{r.Run, r.Pair}
-	g := waitingGame{game: r.Game, white: r.White.Name, black: r.Black.Name, whiteScore: ws}
-	if q := t.waiting[k]; len(q) == 1 && q[0].white == g.black && q[0].black == g.white {
-		delete(t.waiting, k)
-		p.Unpaired--
-		g0, g1 := q[0], g
-		if g1.game < g0.game {
-			g0, g1 = g1, g0
-		}
-		p.Pairs.AddPair(g0.scoreOf(p.First), g1.scoreOf(p.First))
-		w.Pairs.AddPair(g0.scoreOf(w.Name), g1.scoreOf(w.Name))
-		b.Pairs.AddPair(g0.scoreOf(b.Name), g1.scoreOf(b.Name))
-		return
+	// A game completes a pair when its colour-swapped partner is in. Otherwise it waits,
+	// counted as unpaired.
+	pair, complete := t.pairs.Add(r)
+	if !complete {
+		p.Unpaired++
+		return nil, false
 	}
-	t.waiting[k] = append(t.waiting[k], g)
-	p.Unpaired++
-}
-
-func (g waitingGame) scoreOf(name string) float64 {
-	if name == g.white {
-		return g.whiteScore
+	p.Unpaired -= len(pair) - 1
+	if len(pair) < 2 {
+		return pair, true // a "pair" of one game: nothing to pair up
 	}
-	return 1 - g.whiteScore
+	g0, g1 := pair[0], pair[1]
+	p.Pairs.AddPair(g0.ScoreOf(p.First), g1.ScoreOf(p.First))
+	w.Pairs.AddPair(g0.ScoreOf(w.Name), g1.ScoreOf(w.Name))
+	b.Pairs.AddPair(g0.ScoreOf(b.Name), g1.ScoreOf(b.Name))
+	return pair, true
 }
 
 func wdlOf(score float64) elo.WDL {

@@ -1,0 +1,327 @@
+package arbiter
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"hivearbiter/results"
+)
+
+// A tournament runs in three stages with a seam between each: a Dispatcher hands out the game
+// pairs that remain to be played, a Runner plays them (the local runner on this machine's
+// engine processes; a remote runner on other machines), and the collector appends every
+// finished game to the records file before it counts it, and keeps the tables, the SPRT and
+// the reports. Observers watch the games as they are played.
+
+// PairJob is the part of one game pair of the schedule that remains to be played: a pair is
+// handed out whole, so that its games run on one runner, but a resumed run plays only the games
+// its records do not hold.
+type PairJob struct {
+	Pair  int
+	Games []ScheduledGame
+}
+
+// Dispatcher hands out the game pairs of a run that remain to be played, in schedule order; a
+// pair handed back (its runner was lost) is handed out again before any new one. It is safe for
+// concurrent use. It keeps no list of the pairs ahead, only where it stands, so a run of any
+// length is dispatched in flat memory.
+type Dispatcher struct {
+	mu       sync.Mutex
+	schedule *Schedule
+	plays    func(game int) bool // whether the run plays the game (and has not yet)
+	next     int                 // the next pair to consider
+	returned []PairJob
+	stopped  bool
+}
+
+// NewDispatcher dispatches the pairs of schedule, leaving out the games for which plays is false
+// (played already, or another shard's).
+func NewDispatcher(schedule *Schedule, plays func(game int) bool) *Dispatcher {
+	return &Dispatcher{schedule: schedule, plays: plays}
+}
+
+// Next returns the next pair to play, and false when there is none (all dispatched, or the
+// dispatcher was stopped).
+func (d *Dispatcher) Next() (PairJob, bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.stopped {
+		return PairJob{}, false
+	}
+	if n := len(d.returned); n > 0 {
+		job := d.returned[0]
+		d.returned = d.returned[1:]
+		return job, true
+	}
+	per := d.schedule.PairGames()
+	pairs := d.schedule.Len() / per
+	for ; d.next < pairs; d.next++ {
+		job := PairJob{Pair: d.next}
+		for i := d.next * per; i < (d.next+1)*per; i++ {
+			if d.plays(i) {
+				job.Games = append(job.Games, d.schedule.Game(i))
+			}
+		}
+		if len(job.Games) > 0 {
+			d.next++
+			return job, true
+		}
+	}
+	return PairJob{}, false
+}
+
+// Return hands a pair back to be played again, by another runner or later: its runner was
+// lost before it finished the games in it.
+func (d *Dispatcher) Return(job PairJob) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if !d.stopped && len(job.Games) > 0 {
+		d.returned = append(d.returned, job)
+	}
+}
+
+// Stop ends the dispatch: Next hands out nothing more (an SPRT has decided, or the run is
+// stopping).
+func (d *Dispatcher) Stop() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.stopped = true
+	d.returned = nil
+}
+
+// Runner plays the pairs a dispatcher hands out and passes every finished game to collect,
+// which appends it to the records file durably before it returns. A runner stops when the
+// dispatcher has nothing more, when ctx ends, or when collect fails; its error is one that
+// ends the run (an engine that cannot start, say). A game stopped by ctx is not collected:
+// it is played again when the run resumes.
+type Runner interface {
+	Run(ctx context.Context, d *Dispatcher, collect func(*results.Record) error) error
+}
+
+// Observer watches a tournament: the games as they start, every move as it is played, and the
+// standings as each game is counted. Its methods are called from the runner's goroutines and
+// the collector's, so they must be safe for concurrent use and quick: an observer that blocks
+// holds up the games.
+type Observer interface {
+	GameStarted(g ScheduledGame, white, black string)
+	MovePlayed(game int, move results.Move, gameString string)
+	GameFinished(r *results.Record, s Standings)
+}
+
+// GameConfig is the configuration of a scheduled game: a function of the schedule and the run's
+// configuration alone, so that a runner on another machine builds exactly the game a local one
+// would.
+func (t *Tournament) GameConfig(g ScheduledGame) GameConfig {
+	return GameConfig{
+		Run: t.run, Seed: t.cfg.Seed, Index: g.Index, Round: g.Round, Pair: g.Pair,
+		Opening: g.Opening, OpeningIndex: g.OpeningIndex, Adjudication: t.cfg.Adjudication,
+		CommandTimeout: t.cfg.CommandTimeout, DepthTimeout: t.cfg.DepthTimeout,
+	}
+}
+
+// Sides seats two players for a scheduled game under their engines' names and time controls.
+func (t *Tournament) Sides(g ScheduledGame, white, black Player) (Side, Side) {
+	we, be := t.cfg.Engines[g.White], t.cfg.Engines[g.Black]
+	return Side{Name: we.Name, Player: white, Time: we.Time, Margin: we.Margin},
+		Side{Name: be.Name, Player: black, Time: be.Time, Margin: be.Margin}
+}
+
+// LocalRunner plays game pairs on this machine: Concurrency workers, each owning its engine
+// processes, which it starts when first needed, restarts after they misbehaved, and closes
+// when it ends.
+type LocalRunner struct {
+	Tournament  *Tournament
+	Concurrency int
+	// Start starts a player for an engine of the tournament.
+	Start StartFunc
+	// Observers see every game start and every move.
+	Observers []Observer
+	// Console receives the "Started game" lines and the live line's running count; may be nil.
+	console *console
+}
+
+// Run implements Runner.
+func (r *LocalRunner) Run(ctx context.Context, d *Dispatcher, collect func(*results.Record) error) error {
+	group, ctx := errgroup.WithContext(ctx)
+	for w := range max(r.Concurrency, 1) {
+		group.Go(func() error { return r.worker(ctx, w, d, collect) })
+	}
+	return group.Wait()
+}
+
+// worker plays pairs until there are none left. It owns its players.
+func (r *LocalRunner) worker(ctx context.Context, id int, d *Dispatcher, collect func(*results.Record) error) error {
+	t := r.Tournament
+	players := make(map[int]Player)
+	closeCtx := func() (context.Context, context.CancelFunc) {
+		return context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	}
+	drop := func(e int) {
+		if p := players[e]; p != nil {
+			cctx, cancel := closeCtx()
+			p.Close(cctx)
+			cancel()
+			delete(players, e)
+		}
+	}
+	defer func() {
+		for e := range players {
+			drop(e)
+		}
+	}()
+	seat := func(e int) (Player, error) {
+		if p := players[e]; p != nil {
+			return p, nil
+		}
+		sctx, cancel := context.WithTimeout(ctx, t.cfg.StartTimeout)
+		defer cancel()
+		p, err := r.Start(sctx, t.cfg.Engines[e], id)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return nil, &EngineStartError{Engine: t.cfg.Engines[e].Name, Err: err}
+		}
+		// An engine that does not play the game type would lose every game on its first
+		// newgame: say so once, before any game, instead.
+		if err := checkExpansions(t.gameType, p.Info()); err != nil {
+			cctx, cancel := closeCtx()
+			p.Close(cctx)
+			cancel()
+			return nil, &EngineStartError{Engine: t.cfg.Engines[e].Name, Err: err}
+		}
+		players[e] = p
+		return p, nil
+	}
+	for {
+		job, ok := d.Next()
+		if !ok {
+			return nil
+		}
+		for i, sg := range job.Games {
+			rec, err := r.play(ctx, sg, seat)
+			if err != nil {
+				d.Return(PairJob{Pair: job.Pair, Games: job.Games[i:]})
+				return ignoreCancel(err)
+			}
+			if rec == nil {
+				return nil // interrupted: played again on resume
+			}
+			// An engine that misbehaved is restarted for its next game: it may be hung, dead
+			// or holding a game that is not the referee's.
+			for side, e := range [2]int{sg.White, sg.Black} {
+				if rec.Culprit == colorName[side] {
+					drop(e)
+				}
+			}
+			if err := collect(rec); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// play plays one scheduled game; a nil record means ctx stopped it.
+func (r *LocalRunner) play(ctx context.Context, sg ScheduledGame, seat func(int) (Player, error)) (*results.Record, error) {
+	t := r.Tournament
+	white, err := seat(sg.White)
+	if err != nil {
+		return nil, err
+	}
+	black, err := seat(sg.Black)
+	if err != nil {
+		return nil, err
+	}
+	ws, bs := t.Sides(sg, white, black)
+	r.console.printf("Started game %d of %d (%s vs %s)\n", sg.Index+1, t.schedule.Len(), ws.Name, bs.Name)
+	r.console.update(func(p *progressLine) { p.running++ })
+	defer r.console.update(func(p *progressLine) { p.running-- })
+	for _, o := range r.Observers {
+		o.GameStarted(sg, ws.Name, bs.Name)
+	}
+	g, err := NewGame(t.GameConfig(sg), ws, bs)
+	if err != nil {
+		return nil, err
+	}
+	seen := 0 // moves the observers were shown
+	for ok := g.Start(ctx); ok; {
+		ok = g.Step(ctx)
+		if n := g.MoveCount(); n > seen && len(r.Observers) > 0 {
+			seen = n
+			m, _ := g.LastMove()
+			gs := g.GameString()
+			for _, o := range r.Observers {
+				o.MovePlayed(sg.Index, m, gs)
+			}
+		}
+	}
+	rec, err := g.Finish(ctx)
+	if errors.Is(err, ErrInterrupted) {
+		r.console.printf("Game %d (%s vs %s) stopped before its end: not counted\n", sg.Index+1, ws.Name, bs.Name)
+		return nil, nil
+	}
+	return rec, err
+}
+
+// collector takes finished games in any order, from any runner: it appends each to the
+// records file (synced) and the PGN before it counts it, so a game is never reported that is
+// not on disk, and it keeps the tally, the SPRT and the reports.
+type collector struct {
+	t         *Tournament
+	log       *results.Log
+	pgn       pgnWriter
+	out       *Outcome
+	sprt      *sprtTracker
+	con       *console
+	observers []Observer
+	stop      func() // stops the run: the SPRT decided
+	mu        sync.Mutex
+	reported  int // complete pairs at the last periodic report
+}
+
+// pgnWriter appends games to the PGN file, if there is one.
+type pgnWriter func(*results.Record) error
+
+// count adds a game that is on disk already (a resumed run's) or was just appended.
+func (c *collector) count(r *results.Record) {
+	if pair, complete := c.out.Tally.Add(r); complete && c.sprt != nil {
+		c.sprt.addPair(r.Pair, pair)
+	}
+}
+
+// collect appends a finished game and counts it. It is safe for concurrent use.
+func (c *collector) collect(r *results.Record) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if r.Run != c.t.run {
+		return fmt.Errorf("arbiter: a game of another run (%s) reached the collector of run %s", r.Run, c.t.run)
+	}
+	if err := c.log.Append(r); err != nil {
+		return err
+	}
+	if c.pgn != nil {
+		if err := c.pgn(r); err != nil {
+			return err
+		}
+	}
+	c.count(r)
+	c.con.printf("Finished game %d (%s vs %s): %s {%s}\n", r.Game+1, r.White.Name, r.Black.Name, r.Result, r.Detail)
+	standings := c.t.standings(c.out.Tally, c.sprt)
+	if standings.SPRT != nil && standings.SPRT.Decision != Continue {
+		c.stop()
+	}
+	c.con.update(func(p *progressLine) { p.setStandings(c.t.EngineNames(), standings) })
+	for _, o := range c.observers {
+		o.GameFinished(r, standings)
+	}
+	if n, every := c.out.Tally.CompletePairs(), c.t.cfg.RatingInterval; every > 0 && n/every > c.reported/every {
+		c.reported = n
+		c.t.report(c.con, standings, false)
+	}
+	return nil
+}

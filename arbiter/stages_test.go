@@ -1,0 +1,110 @@
+package arbiter_test
+
+import (
+	"context"
+	"sync"
+	"testing"
+
+	"hivearbiter/arbiter"
+	"hivearbiter/results"
+)
+
+func TestDispatcherHandsOutPairsOnce(t *testing.T) {
+	cfg := baseConfig(engine("a", "random"), engine("b", "random"), engine("c", "random"))
+	cfg.Rounds = 2 // 6 pairs
+	tour := fakeTournament(t, cfg)
+	schedule := tour.Schedule()
+	played := map[int]bool{4: true, 5: true, 7: true} // pair 2 whole, and half of pair 3
+	d := arbiter.NewDispatcher(schedule, func(i int) bool { return !played[i] })
+	var got []arbiter.PairJob
+	for {
+		job, ok := d.Next()
+		if !ok {
+			break
+		}
+		got = append(got, job)
+		if len(got) == 1 {
+			d.Return(job) // its runner was lost: handed out again, first
+		}
+	}
+	if len(got) != schedule.Len()/2 {
+		t.Fatalf("%d jobs for %d pairs, 1 played and 1 returned", len(got), schedule.Len()/2)
+	}
+	if got[0].Pair != 0 || got[1].Pair != 0 || got[2].Pair != 1 || got[3].Pair != 3 {
+		t.Errorf("pairs in the order %d %d %d %d, want 0 0 1 3", got[0].Pair, got[1].Pair, got[2].Pair, got[3].Pair)
+	}
+	if g := got[3].Games; len(g) != 1 || g[0].Index != 6 {
+		t.Errorf("pair 3 hands out %+v, want only game 6", g)
+	}
+	d.Stop()
+	d.Return(got[0])
+	if _, ok := d.Next(); ok {
+		t.Error("a stopped dispatcher handed out a pair")
+	}
+}
+
+// losingRunner loses its first pair (as a worker that dies would) and then plays like the
+// local runner: the lost pair must be played, once.
+type losingRunner struct{ local *arbiter.LocalRunner }
+
+func (r losingRunner) Run(ctx context.Context, d *arbiter.Dispatcher, collect func(*results.Record) error) error {
+	job, ok := d.Next()
+	if ok {
+		d.Return(job)
+	}
+	return r.local.Run(ctx, d, collect)
+}
+
+// countingObserver counts what it sees.
+type countingObserver struct {
+	mu                     sync.Mutex
+	started, moves, ended  int
+	lastPlayed, lastScored int
+}
+
+func (o *countingObserver) GameStarted(arbiter.ScheduledGame, string, string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.started++
+}
+
+func (o *countingObserver) MovePlayed(int, results.Move, string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.moves++
+}
+
+func (o *countingObserver) GameFinished(r *results.Record, s arbiter.Standings) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.ended++
+	o.lastScored = s.Tally.Games
+}
+
+func TestTournamentRunnerAndObserverSeams(t *testing.T) {
+	cfg := baseConfig(engine("a", "random"), engine("b", "random"))
+	cfg.Rounds = 3
+	tour := fakeTournament(t, cfg)
+	obs := &countingObserver{}
+	tour.Observers = []arbiter.Observer{obs}
+	tour.Runner = losingRunner{&arbiter.LocalRunner{Tournament: tour, Concurrency: 2, Start: tour.Start, Observers: tour.Observers}}
+	if _, err := tour.Play(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	recs := recordsOf(t, tour)
+	seen := map[int]bool{}
+	moves := 0
+	for _, r := range recs {
+		if seen[r.Game] {
+			t.Errorf("game %d recorded twice", r.Game)
+		}
+		seen[r.Game] = true
+		moves += len(r.Moves)
+	}
+	if len(recs) != 6 {
+		t.Fatalf("%d records, want the 6 scheduled games once each", len(recs))
+	}
+	if obs.started != 6 || obs.ended != 6 || obs.moves != moves || obs.lastScored != 6 {
+		t.Errorf("observer saw %d starts, %d ends, %d moves, standings of %d games; want 6, 6, %d, 6", obs.started, obs.ended, obs.moves, obs.lastScored, moves)
+	}
+}

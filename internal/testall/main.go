@@ -1,0 +1,96 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strconv"
+	"strings"
+	"time"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	if err != nil && !errors.Is(err, errFailed) {
+		fmt.Fprintln(os.Stderr, "testall:", err)
+	}
+	if err != nil {
+		os.Exit(1)
+	}
+}
+
+// errFailed means that tests failed; the summary has said which.
+var errFailed = errors.New("tests failed")
+
+// run runs go test -json with args and writes each package's lines and the summary to stdout.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	goArgs := []string{"test", "-json"}
+	raceOff := raceUnavailable(ctx)
+	if raceOff == "" {
+		goArgs = append(goArgs, "-race")
+	} else if ci, _ := strconv.ParseBool(os.Getenv("CI")); ci {
+		return fmt.Errorf("CI=true requires the race detector, which is off: %s", raceOff)
+	}
+	goArgs = append(goArgs, args...)
+	if !namesPackages(args) {
+		goArgs = append(goArgs, "./...")
+	}
+	fmt.Fprintln(stdout, "go", strings.Join(goArgs, " "))
+
+	cmd := exec.CommandContext(ctx, "go", goArgs...)
+	cmd.Stderr = stderr
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.WaitDelay = 10 * time.Second
+	events, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	r := newReport(stdout)
+	readErr := r.read(events)
+	if err := cmd.Wait(); err != nil {
+		r.goFailed(fmt.Sprintf("go test: %v", err))
+	}
+	if readErr != nil {
+		r.goFailed(fmt.Sprintf("reading go test's output: %v", readErr))
+	}
+	r.raceOff = raceOff
+	r.summary()
+	if r.failed() > 0 {
+		return errFailed
+	}
+	return nil
+}
+
+// raceUnavailable returns "" when go can build with -race, or why it cannot, in go's words and
+// with what would fix it. go list runs the same checks as go test.
+func raceUnavailable(ctx context.Context) string {
+	out, err := exec.CommandContext(ctx, "go", "list", "-race", "runtime").CombinedOutput()
+	if err == nil {
+		return ""
+	}
+	why := strings.TrimSpace(string(out))
+	if why == "" {
+		why = err.Error()
+	}
+	return why + " (on Linux and Windows -race needs a C compiler: apt-get install gcc)"
+}
+
+// namesPackages reports whether args name packages as relative paths; otherwise the suite
+// is ./....
+func namesPackages(args []string) bool {
+	for _, a := range args {
+		if a == "." || a == ".." || strings.HasPrefix(a, "./") || strings.HasPrefix(a, "../") {
+			return true
+		}
+	}
+	return false
+}

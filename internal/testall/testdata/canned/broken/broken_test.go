@@ -1,0 +1,5 @@
+package broken
+
+import "testing"
+
+func TestAnswer(t *testing.T) { Answer() }

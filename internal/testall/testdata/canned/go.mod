@@ -1,0 +1,3 @@
+module canned
+
+go 1.26
