@@ -101,7 +101,7 @@ func (c *cluster) run(ctx context.Context, workers ...*Worker) *arbiter.Outcome 
 			errs[i] = w.Run(wctx)
 		}()
 	}
-	out, err := c.coord.Run(ctx)
+	out, err := Serve(ctx, c.coord)
 	// Workers stop on the coordinator's word; the cancel only bounds a test that failed.
 	done := make(chan struct{})
 	go func() { wg.Wait(); close(done) }()

@@ -76,7 +76,7 @@ func TestForgedResultsRejected(t *testing.T) {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		coordOut, coordErr = c.coord.Run(ctx)
+		coordOut, coordErr = Serve(ctx, c.coord)
 	}()
 	waitUntil(t, func() bool { return strings.Contains(c.console.String(), "Queued") })
 

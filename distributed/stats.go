@@ -55,7 +55,7 @@ func (w *WorkerStats) Connected(now time.Time) bool {
 type Status struct {
 	Run       string        `json:"run"`
 	Scheduled int           `json:"scheduled"`
-	Recorded  int           `json:"recorded"`
+	Collected int           `json:"collected"` // games recorded from workers since the coordinator started
 	Workers   []WorkerStats `json:"workers"`
 }
 
@@ -148,7 +148,7 @@ func WriteStatus(w io.Writer, s *Status, now time.Time) {
 			connected++
 		}
 	}
-	fmt.Fprintf(w, "Run %s: %d of %d games recorded, %d workers connected\n", s.Run, s.Recorded, s.Scheduled, connected)
+	fmt.Fprintf(w, "Run %s of %d games: %d recorded from workers since the coordinator started, %d workers connected\n", s.Run, s.Scheduled, s.Collected, connected)
 	fmt.Fprintf(w, "%-24s %-9s %5s %9s %6s %7s %6s %5s %8s %9s\n", "worker", "state", "slots", "in flight", "games", "score", "faults", "time", "rejected", "p")
 	for _, ws := range s.Workers {
 		state := "gone"

@@ -25,12 +25,19 @@ const (
 	resultsConsumer = "coordinator"
 )
 
-// WorkItem is one game pair to play: the games of the schedule it holds, exactly as the
-// coordinator's schedule lays them out.
+// WorkItem is one game pair to play (or what remains of it): its games as the schedule lays
+// them out, each with the configuration the tournament gives it, so that a worker builds
+// exactly the game a local run would.
 type WorkItem struct {
-	Run   string                  `json:"run"`
-	Pair  int                     `json:"pair"`
-	Games []arbiter.ScheduledGame `json:"games"`
+	Run   string     `json:"run"`
+	Pair  int        `json:"pair"`
+	Games []WorkGame `json:"games"`
+}
+
+// WorkGame is one game of a work item.
+type WorkGame struct {
+	Game   arbiter.ScheduledGame `json:"game"`
+	Config arbiter.GameConfig    `json:"config"`
 }
 
 // RunSpec is what a worker needs to play a run's games: every setting that changes a game, and

@@ -299,8 +299,10 @@ func (s *slot_) play(ctx context.Context, m jetstream.Msg) error {
 	return nil
 }
 
-// game plays one scheduled game; nil, nil when it was interrupted.
-func (s *slot_) game(ctx context.Context, sg arbiter.ScheduledGame) (*results.Record, error) {
+// game plays one scheduled game with the configuration the coordinator's tournament gave it;
+// nil, nil when it was interrupted.
+func (s *slot_) game(ctx context.Context, work WorkGame) (*results.Record, error) {
+	sg := work.Game
 	white, err := s.seat(ctx, sg.White)
 	if err != nil {
 		return nil, ignoreCancel(err)
@@ -313,11 +315,7 @@ func (s *slot_) game(ctx context.Context, sg arbiter.ScheduledGame) (*results.Re
 	s.w.printf("Started game %d of %d (%s vs %s)\n", sg.Index+1, s.spec.Scheduled, we.Name, be.Name)
 	s.w.flying(sg.Index, true)
 	defer s.w.flying(sg.Index, false)
-	rec, err := arbiter.PlayGame(ctx, arbiter.GameConfig{
-		Run: s.spec.Run, Seed: s.spec.Seed, Index: sg.Index, Round: sg.Round, Pair: sg.Pair,
-		Opening: sg.Opening, OpeningIndex: sg.OpeningIndex, Adjudication: s.spec.Adjudication,
-		CommandTimeout: time.Duration(s.spec.CommandTimeout), DepthTimeout: time.Duration(s.spec.DepthTimeout),
-	}, arbiter.Side{Name: we.Name, Player: white, Time: we.Time, Margin: we.Margin},
+	rec, err := arbiter.PlayGame(ctx, work.Config, arbiter.Side{Name: we.Name, Player: white, Time: we.Time, Margin: we.Margin},
 		arbiter.Side{Name: be.Name, Player: black, Time: be.Time, Margin: be.Margin})
 	if errors.Is(err, arbiter.ErrInterrupted) {
 		return nil, nil

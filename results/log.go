@@ -78,29 +78,6 @@ func (l *Log) Append(r *Record) error {
 	return nil
 }
 
-// AppendBatch writes records as lines and syncs the file once for all of them: a group commit
-// for a writer that reports (or acknowledges) the batch only after it returns.
-func (l *Log) AppendBatch(rs []*Record) error {
-	if len(rs) == 0 {
-		return nil
-	}
-	var buf []byte
-	for _, r := range rs {
-		b, err := json.Marshal(r)
-		if err != nil {
-			return fmt.Errorf("results: encoding game %d: %w", r.Game, err)
-		}
-		buf = append(append(buf, b...), '\n')
-	}
-	if _, err := l.f.Write(buf); err != nil {
-		return fmt.Errorf("results: writing %s: %w", l.path, err)
-	}
-	if err := l.f.Sync(); err != nil {
-		return fmt.Errorf("results: syncing %s: %w", l.path, err)
-	}
-	return nil
-}
-
 // Close closes the file.
 func (l *Log) Close() error {
 	if err := l.f.Close(); err != nil {

@@ -163,32 +163,3 @@ func TestRecordScores(t *testing.T) {
 		}
 	}
 }
-
-// TestLogAppendBatch: a batch is written in order after what the log held, and reads back as
-// appends do.
-func TestLogAppendBatch(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "games.jsonl")
-	log, _, err := OpenLog(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	first := sampleRecord(0)
-	if err := log.Append(&first); err != nil {
-		t.Fatal(err)
-	}
-	a, b := sampleRecord(1), sampleRecord(2)
-	if err := log.AppendBatch([]*Record{&a, &b}); err != nil {
-		t.Fatal(err)
-	}
-	if err := log.AppendBatch(nil); err != nil {
-		t.Fatal(err)
-	}
-	log.Close()
-	recs, err := ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(recs) != 3 || recs[0].Game != 0 || recs[1].Game != 1 || recs[2].Game != 2 {
-		t.Fatalf("records after a batch: %+v", recs)
-	}
-}

@@ -87,11 +87,8 @@ func runCoordinator(ctx context.Context, cfg arbiter.Config, flags *coordinatorF
 		defer nc.Close()
 		fmt.Fprintf(stdout, "Serving run %s to workers at %s: arbiter worker -connect %s -creds %s\n",
 			t.Run(), workerCreds.URL, workerCreds.URL, credsPath)
-		c := &distributed.Coordinator{
-			Tournament: t, Conn: nc, Expect: expect, AckWait: flags.ackWait,
-			Console: stdout, ResumeHint: hint, ProgressEvery: 10 * time.Second,
-			Report: func(w io.Writer, s arbiter.Standings, final bool) { writeReport(w, t, s, final) },
-		}
+		c := &distributed.Coordinator{Tournament: t, Conn: nc, Expect: expect, AckWait: flags.ackWait,
+			Console: stdout, ProgressEvery: 10 * time.Second}
 		var own chan error
 		if flags.concurrency > 0 {
 			host, _ := os.Hostname()
@@ -102,7 +99,7 @@ func runCoordinator(ctx context.Context, cfg arbiter.Config, flags *coordinatorF
 			defer func() { stop(); <-own }()
 			go func() { own <- w.Run(wctx) }()
 		}
-		return c.Run(ctx)
+		return distributed.Serve(ctx, c)
 	})
 }
 
