@@ -83,6 +83,11 @@ func (w *Worker) Run(ctx context.Context) error {
 		return ignoreStopped(ctx, err, errStopped)
 	}
 	spec := welcome.Spec
+	for _, local := range w.Engines {
+		if !slices.ContainsFunc(spec.Engines, func(e arbiter.EngineConfig) bool { return e.Name == local.Name }) {
+			return fmt.Errorf("distributed: this worker's engine %q is not one of the run's (engines are matched by name)", local.Name)
+		}
+	}
 	engines := w.runEngines(spec)
 	ids, err := Identify(ctx, engines, time.Duration(spec.StartTimeout))
 	if err != nil {
