@@ -73,6 +73,16 @@ func Serve(ctx context.Context, c *Coordinator) (*arbiter.Outcome, error) {
 	defer c.Close()
 	t := c.Tournament
 	t.Runner = c
+	if report := t.Report; report != nil {
+		// Each result block says who played the games: the workers and their games in flight.
+		t.Report = func(w io.Writer, s arbiter.Standings, final bool) {
+			report(w, s, final)
+			c.mu.Lock()
+			line := progressWorkers(c.sortedWorkers(), time.Now())
+			c.mu.Unlock()
+			fmt.Fprintf(w, "Workers: %s\n", line)
+		}
+	}
 	out, err := t.Play(ctx)
 	if err != nil || out.Interrupted {
 		return out, err
