@@ -33,13 +33,16 @@ func fakeTournament(t testing.TB, cfg arbiter.Config) *arbiter.Tournament {
 	return tour
 }
 
+// engine is a test player. The test players answer at once, so their time control only
+// bounds a machine too loaded to schedule them: it is generous, so that no tournament test
+// depends on the machine's load (none of them tests timing).
 func engine(name, behaviour string) arbiter.EngineConfig {
-	return arbiter.EngineConfig{Name: name, Command: []string{behaviour}, Protocol: arbitertest.Name, Time: arbiter.TimeControl{MoveTime: 100 * time.Millisecond}, Margin: 50 * time.Millisecond}
+	return arbiter.EngineConfig{Name: name, Command: []string{behaviour}, Protocol: arbitertest.Name, Time: arbiter.TimeControl{MoveTime: 5 * time.Second}, Margin: time.Second}
 }
 
 func baseConfig(engines ...arbiter.EngineConfig) arbiter.Config {
 	return arbiter.Config{Engines: engines, GameType: "Base+MLP", Concurrency: 2, Seed: 5,
-		Adjudication: arbiter.Adjudication{MaxPlies: 120}, Openings: arbiter.Openings{RandomPlies: 2}, CommandTimeout: 300 * time.Millisecond}
+		Adjudication: arbiter.Adjudication{MaxPlies: 120}, Openings: arbiter.Openings{RandomPlies: 2}, CommandTimeout: 5 * time.Second}
 }
 
 func TestTournamentRecordsEveryGameOnce(t *testing.T) {

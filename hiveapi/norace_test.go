@@ -1,0 +1,5 @@
+//go:build !race
+
+package hiveapi
+
+const raceEnabled = false

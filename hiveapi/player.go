@@ -1,0 +1,272 @@
+package hiveapi
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"hivearbiter/arbiter"
+	"hivearbiter/results"
+	"hivearbiter/rules"
+)
+
+// Name is the protocol's name in engine settings (proto=hiveapi).
+const Name = "hiveapi"
+
+// SettingTransport is the setting that says how a started module is talked to:
+// transport=stdio or transport=ipc (TCP is chosen by addr=).
+const SettingTransport = "transport"
+
+func init() { arbiter.RegisterProtocol(Name, Protocol{}) }
+
+// Protocol starts Hive API modules.
+type Protocol struct{}
+
+// Check implements arbiter.Protocol.
+func (Protocol) Check(e arbiter.EngineConfig) error {
+	_, err := transportOf(e)
+	return err
+}
+
+// transportOf validates an engine's settings and says which transport they choose.
+func transportOf(e arbiter.EngineConfig) (string, error) {
+	bad := func(format string, args ...any) (string, error) {
+		return "", &arbiter.ConfigError{Msg: fmt.Sprintf(format, args...)}
+	}
+	if unknown := e.UnknownSettings(SettingTransport); len(unknown) > 0 {
+		return bad("unknown Hive API setting %s (known: %s)", strings.Join(unknown, ", "), SettingTransport)
+	}
+	if len(e.Options) > 0 {
+		return bad("the Hive API has no engine options: option.%s= is not a Hive API setting", e.Options[0].Name)
+	}
+	if e.Time.Depth > 0 || e.Time.Nodes > 0 {
+		return bad("the Hive API has no depth or node limit, only a response deadline: give st=SECONDS or tc=BASE+INC")
+	}
+	hasCmd := len(e.Command) > 0 && e.Command[0] != ""
+	transport := e.Setting(SettingTransport)
+	switch {
+	case e.Addr != "":
+		if transport != "" && transport != TransportTCP {
+			return bad("addr=%s reaches a module over TCP: transport=%s does not go with it", e.Addr, transport)
+		}
+		if _, _, err := net.SplitHostPort(e.Addr); err != nil {
+			return bad("addr=%s: want HOST:PORT", e.Addr)
+		}
+		return TransportTCP, nil
+	case transport == TransportStdio || transport == TransportIPC:
+		if !hasCmd {
+			return bad("transport=%s talks to a module the arbiter starts: give cmd=PROGRAM", transport)
+		}
+		return transport, nil
+	case transport == TransportTCP:
+		return bad("transport=tcp needs addr=HOST:PORT (with cmd= too, the arbiter starts the server)")
+	case transport != "":
+		return bad("transport=%s: want stdio or ipc (or addr=HOST:PORT for TCP)", transport)
+	case hasCmd:
+		return bad("a Hive API module needs a transport: transport=stdio (one JSON object per line), transport=ipc (Node's fork channel) or addr=HOST:PORT (TCP)")
+	}
+	return bad("a Hive API module is a program (cmd=PROGRAM transport=stdio|ipc) or a TCP server (addr=HOST:PORT)")
+}
+
+// transcriptSeq numbers transcript files within a process.
+var transcriptSeq atomic.Int64
+
+// Start implements arbiter.Protocol: it starts or reaches the module and greets it.
+func (Protocol) Start(ctx context.Context, e arbiter.EngineConfig, env arbiter.StartEnv) (arbiter.Player, error) {
+	transport, err := transportOf(e)
+	if err != nil {
+		return nil, err
+	}
+	name := e.Name
+	if name == "" && len(e.Command) > 0 {
+		name = filepath.Base(e.Command[0])
+	}
+	if name == "" {
+		name = e.Addr
+	}
+	p := &Player{cfg: moduleConfig{Name: name, Command: e.Command, Dir: e.Dir, Env: e.Env, Addr: e.Addr,
+		Transport: transport, Grace: env.Grace}}
+	if p.cfg.Grace <= 0 {
+		p.cfg.Grace = time.Second
+	}
+	if env.TranscriptDir != "" {
+		if err := os.MkdirAll(env.TranscriptDir, 0o755); err != nil {
+			return nil, fmt.Errorf("hiveapi: transcripts: %w", err)
+		}
+		file := fmt.Sprintf("%s-w%d-%03d.log", safeFileName(name), env.Worker, transcriptSeq.Add(1))
+		f, err := os.Create(filepath.Join(env.TranscriptDir, file))
+		if err != nil {
+			return nil, fmt.Errorf("hiveapi: transcripts: %w", err)
+		}
+		p.transcript, p.cfg.Transcript = f, f
+	}
+	if err := p.restart(ctx); err != nil {
+		p.Close(context.WithoutCancel(ctx))
+		return nil, err
+	}
+	return p, nil
+}
+
+func safeFileName(s string) string {
+	return strings.Map(func(r rune) rune {
+		if strings.ContainsRune(`/\: `, r) {
+			return '_'
+		}
+		return r
+	}, s)
+}
+
+// Player is an arbiter.Player backed by a Hive API module. It keeps its own copy of the game,
+// told every move through Play, to write the game state of each request.
+type Player struct {
+	cfg        moduleConfig
+	mod        *module
+	id         string
+	game       *Game
+	games      int
+	transcript *os.File
+}
+
+// restart (re)starts the module and greets it: after a timeout, a module on a pipe or a
+// channel is out of step, and a broken TCP connection is made again.
+func (p *Player) restart(ctx context.Context) error {
+	if p.mod != nil {
+		p.mod.close(ctx)
+		p.mod = nil
+	}
+	mod, err := startModule(ctx, p.cfg)
+	if err != nil {
+		return err
+	}
+	resp, raw, err := mod.request(ctx, Greetings, func(id string) any {
+		return GreetingsRequest{RequestType: Greetings, RequestID: id, SystemVersion: SystemVersion}
+	})
+	if err != nil {
+		mod.close(ctx)
+		return fmt.Errorf("hiveapi: greeting %s: %w", p.cfg.Name, err)
+	}
+	if resp.Active != nil && !*resp.Active {
+		mod.close(ctx)
+		return &arbiter.PlayerError{Reason: results.ReasonProtocol,
+			Err: fmt.Errorf("hiveapi: %s says it is not active (active:false in its Greetings): its owner does not consider it usable; the reply was %s", p.cfg.Name, quote(raw))}
+	}
+	id := strings.TrimSpace(strings.Join([]string{firstOf(resp.Name, resp.LongName), resp.Version}, " "))
+	if resp.Author != "" {
+		id += " by " + resp.Author
+	}
+	if id == "" {
+		id = p.cfg.Name
+	}
+	// The record says what kind of player this is: the API echoes no state, so nothing the
+	// module holds was cross-checked against the referee.
+	id += fmt.Sprintf(" (Hive API %s over %s; not cross-checked)", SystemVersion, p.cfg.Transport)
+	p.mod, p.id = mod, id
+	return nil
+}
+
+func firstOf(s ...string) string {
+	for _, x := range s {
+		if x != "" {
+			return x
+		}
+	}
+	return ""
+}
+
+// Info implements arbiter.Player. A module is told the expansions of every game, so it plays
+// them all as far as the arbiter knows; it reports no state, so it is not cross-checked.
+func (p *Player) Info() arbiter.PlayerInfo {
+	return arbiter.PlayerInfo{ID: p.id, Expansions: rules.BaseMLP, ExpansionsKnown: true, ReportsState: false}
+}
+
+// NewGame implements arbiter.Player. The module hears of the game with its first request.
+func (p *Player) NewGame(ctx context.Context, gameString string) (string, error) {
+	g, err := LoadGame(gameString)
+	if err != nil {
+		return "", err
+	}
+	p.game = g
+	p.games++
+	if p.mod == nil || p.mod.broken != nil {
+		if err := p.restart(ctx); err != nil {
+			return "", err
+		}
+	}
+	return "", nil
+}
+
+// Play implements arbiter.Player: the move goes on the player's copy of the game.
+func (p *Player) Play(ctx context.Context, move string) (string, error) {
+	if p.game == nil {
+		return "", errors.New("hiveapi: Play before NewGame")
+	}
+	return "", p.game.Play(move)
+}
+
+// BestMove implements arbiter.Player: the module is sent the game state with a deadline, and
+// its turn is turned into the referee's MoveString. A turn that was not offered loses.
+func (p *Player) BestMove(ctx context.Context, limit arbiter.Limit) (string, error) {
+	if p.game == nil {
+		return "", errors.New("hiveapi: BestMove before NewGame")
+	}
+	if p.mod == nil || p.mod.broken != nil {
+		if err := p.restart(ctx); err != nil {
+			return "", err
+		}
+	}
+	now := time.Now()
+	deadline := now.Add(allowed(ctx, limit, now))
+	state := p.game.State()
+	resp, raw, err := p.mod.request(ctx, ChooseTurn, func(id string) any {
+		return ChooseTurnRequest{RequestType: ChooseTurn, RequestID: id, GameID: fmt.Sprintf("game-%d", p.games),
+			RequestTimestamp: now.UnixMilli(), ResponseDeadline: deadline.UnixMilli(), GameState: state}
+	})
+	if err != nil {
+		return "", err
+	}
+	if resp.TurnType == Forfeit {
+		// The API's Forfeit is a pass: the referee judges it, and names a pass that was not
+		// forced as such.
+		return "pass", nil
+	}
+	move, err := p.game.MoveString(resp.Turn)
+	var te *TurnError
+	if errors.As(err, &te) {
+		return "", &arbiter.PlayerError{Reason: results.ReasonIllegalMove,
+			Err: fmt.Errorf("hiveapi: %s chose a turn it was not offered, %s: %s", p.cfg.Name, quote(raw), te.Why)}
+	}
+	return move, err
+}
+
+// allowed is how long the module has before it loses: the time left on its clock, or its
+// time per move; without either, until the arbiter's watchdog.
+func allowed(ctx context.Context, limit arbiter.Limit, now time.Time) time.Duration {
+	d := limit.Time
+	if c := limit.Clock; c != nil && c.Remaining[c.Plies%2] > d {
+		d = c.Remaining[c.Plies%2]
+	}
+	if deadline, ok := ctx.Deadline(); ok && d == 0 {
+		d = deadline.Sub(now)
+	}
+	return d
+}
+
+// Close implements arbiter.Player.
+func (p *Player) Close(ctx context.Context) error {
+	var err error
+	if p.mod != nil {
+		err = p.mod.close(ctx)
+		p.mod = nil
+	}
+	if p.transcript != nil {
+		p.transcript.Close()
+		p.transcript = nil
+	}
+	return err
+}
