@@ -281,7 +281,8 @@ func (s *slot_) play(ctx context.Context, m jetstream.Msg) error {
 			return err
 		}
 		if rec == nil {
-			return nil // interrupted
+			m.Nak() // interrupted: another worker may take the pair at once
+			return nil
 		}
 		b, err := json.Marshal(Result{Worker: s.w.Name, Record: rec, Engines: s.ids})
 		if err != nil {
