@@ -278,6 +278,7 @@ func (s *slot_) play(ctx context.Context, m jetstream.Msg) error {
 	for _, sg := range item.Games {
 		rec, err := s.game(ctx, sg)
 		if err != nil {
+			m.Nak() // this worker cannot play it (an engine does not start): another may
 			return err
 		}
 		if rec == nil {
