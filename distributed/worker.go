@@ -118,7 +118,7 @@ func (w *Worker) Run(ctx context.Context) error {
 	g.Go(func() error { w.heartbeats(gctx, nc, run); return nil })
 	for slot := range w.Concurrency {
 		g.Go(func() error {
-			s := &slot_{w: w, id: slot, spec: spec, engines: engines, ids: ids, js: js, cons: cons, ackWait: ackWait}
+			s := &pairSlot{w: w, id: slot, spec: spec, engines: engines, ids: ids, js: js, cons: cons, ackWait: ackWait}
 			defer s.close(gctx)
 			return s.loop(gctx)
 		})
@@ -219,8 +219,8 @@ func (w *Worker) printf(format string, args ...any) {
 	fmt.Fprintf(w.Console, format, args...)
 }
 
-// slot_ plays one pair at a time with engine processes of its own, as a local run's worker does.
-type slot_ struct {
+// pairSlot plays one pair at a time with engine processes of its own, as a local run's worker does.
+type pairSlot struct {
 	w       *Worker
 	id      int
 	spec    *RunSpec
@@ -232,7 +232,7 @@ type slot_ struct {
 	players map[int]arbiter.Player
 }
 
-func (s *slot_) loop(ctx context.Context) error {
+func (s *pairSlot) loop(ctx context.Context) error {
 	s.players = make(map[int]arbiter.Player)
 	for ctx.Err() == nil {
 		batch, err := s.cons.Fetch(1, jetstream.FetchMaxWait(2*time.Second))
@@ -254,7 +254,7 @@ func (s *slot_) loop(ctx context.Context) error {
 // play plays a pair's games, publishes their records, and only then acknowledges the pair. A
 // pair cut short (the worker stopped, an engine that cannot start) is left unacknowledged: it
 // goes to another worker after the AckWait.
-func (s *slot_) play(ctx context.Context, m jetstream.Msg) error {
+func (s *pairSlot) play(ctx context.Context, m jetstream.Msg) error {
 	var item WorkItem
 	if err := json.Unmarshal(m.Data(), &item); err != nil || item.Run != s.spec.Run {
 		m.Term() // not a pair of this run: no one can play it
@@ -308,7 +308,7 @@ func (s *slot_) play(ctx context.Context, m jetstream.Msg) error {
 
 // game plays one scheduled game with the configuration the coordinator's tournament gave it;
 // nil, nil when it was interrupted.
-func (s *slot_) game(ctx context.Context, work WorkGame) (*results.Record, error) {
+func (s *pairSlot) game(ctx context.Context, work WorkGame) (*results.Record, error) {
 	sg := work.Game
 	white, err := s.seat(ctx, sg.White)
 	if err != nil {
@@ -340,7 +340,7 @@ func (s *slot_) game(ctx context.Context, work WorkGame) (*results.Record, error
 	return rec, nil
 }
 
-func (s *slot_) seat(ctx context.Context, e int) (arbiter.Player, error) {
+func (s *pairSlot) seat(ctx context.Context, e int) (arbiter.Player, error) {
 	if p := s.players[e]; p != nil {
 		return p, nil
 	}
@@ -357,7 +357,7 @@ func (s *slot_) seat(ctx context.Context, e int) (arbiter.Player, error) {
 	return p, nil
 }
 
-func (s *slot_) drop(ctx context.Context, e int) {
+func (s *pairSlot) drop(ctx context.Context, e int) {
 	if p := s.players[e]; p != nil {
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		p.Close(cctx)
@@ -366,7 +366,7 @@ func (s *slot_) drop(ctx context.Context, e int) {
 	}
 }
 
-func (s *slot_) close(ctx context.Context) {
+func (s *pairSlot) close(ctx context.Context) {
 	for e := range s.players {
 		s.drop(ctx, e)
 	}
