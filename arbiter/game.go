@@ -89,7 +89,8 @@ func NewGame(cfg GameConfig, white, black Side) (*Game, error) {
 		return nil, fmt.Errorf("arbiter: opening %d: %w", cfg.OpeningIndex, err)
 	}
 	named := func(s Side) results.Player {
-		p := results.Player{Name: s.Name, ID: s.Player.Info().ID}
+		info := s.Player.Info()
+		p := results.Player{Name: s.Name, ID: info.ID, NotCrossChecked: !info.ReportsState}
 		if !s.Time.IsZero() {
 			p.Time = s.Time.String()
 		}
@@ -208,6 +209,9 @@ func (g *Game) Commit(ctx context.Context, answer string, used time.Duration) bo
 		return false
 	}
 	rm := results.Move{Move: move, Millis: used.Milliseconds()}
+	if r, ok := g.sides[side].Player.(SearchReporter); ok {
+		rm.Info = r.TakeSearchInfo()
+	}
 	if g.sides[side].Time.IsClock() {
 		left := g.clock.Remaining(side).Milliseconds()
 		rm.ClockMillis = &left
@@ -321,6 +325,7 @@ func (g *Game) Finish(ctx context.Context) (*results.Record, error) {
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInterrupted, context.Cause(ctx))
 	}
+	g.askFinishers(ctx)
 	g.rec.GameString = g.ref.GameString()
 	g.rec.Finished = time.Now().UTC()
 	return g.rec, nil
@@ -407,6 +412,36 @@ func (g *Game) end(result string, reason results.Reason, culprit int, detail str
 	g.rec.Result, g.rec.Reason, g.rec.Detail = result, reason, detail
 	if culprit >= 0 {
 		g.rec.Culprit = colorName[culprit]
+	}
+}
+
+// askFinishers tells the players that keep their own idea of the game (Finisher) that it
+// ended, and notes where they disagree with the rules. A culprit is not asked: it may be dead.
+func (g *Game) askFinishers(ctx context.Context) {
+	if !g.Over() {
+		return
+	}
+	truth := g.ref.State()
+	for side := range g.sides {
+		f, ok := g.sides[side].Player.(Finisher)
+		if !ok || g.rec.Culprit == colorName[side] {
+			continue
+		}
+		cctx, cancel := context.WithTimeout(ctx, g.cfg.CommandTimeout)
+		claim, err := f.GameOver(cctx, g.rec.Result)
+		cancel()
+		if err != nil {
+			g.rec.Warnings = append(g.rec.Warnings, fmt.Sprintf("%s could not say how the game ended: %v", g.who(side), err))
+			continue
+		}
+		said, perr := rules.ParseGameState(claim)
+		switch {
+		case claim == "" || (perr == nil && (said == truth || !said.IsOver() && !truth.IsOver())):
+		case perr == nil && said.IsOver() && !truth.IsOver():
+			g.rec.Warnings = append(g.rec.Warnings, fmt.Sprintf("%s: false claim: says the game is %s, but by the rules it is %s", g.who(side), said, truth))
+		default:
+			g.rec.Warnings = append(g.rec.Warnings, fmt.Sprintf("%s says the game is %s, but the rules give %s", g.who(side), claim, truth))
+		}
 	}
 }
 

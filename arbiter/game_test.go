@@ -194,3 +194,54 @@ func TestPlayGameBadOpening(t *testing.T) {
 		t.Fatal("an illegal opening was played")
 	}
 }
+
+// statelessPlayer keeps no game it reports: it answers newgame and play with nothing, as UGI
+// engines, Hive API modules and one-engine bots do.
+type statelessPlayer struct{ *arbitertest.Player }
+
+func (p statelessPlayer) Info() arbiter.PlayerInfo {
+	info := p.Player.Info()
+	info.ReportsState = false
+	return info
+}
+
+func (p statelessPlayer) NewGame(ctx context.Context, gs string) (string, error) {
+	_, err := p.Player.NewGame(ctx, gs)
+	return "", err
+}
+
+func (p statelessPlayer) Play(ctx context.Context, move string) (string, error) {
+	_, err := p.Player.Play(ctx, move)
+	return "", err
+}
+
+// TestPlayGameStatelessPlayer: a player that reports no state is not cross-checked, and the
+// record says so; one that reports its state always is.
+func TestPlayGameStatelessPlayer(t *testing.T) {
+	rec, err := arbiter.PlayGame(context.Background(), testGameConfig(),
+		fastSide("w", statelessPlayer{arbitertest.New("w", 1)}), fastSide("b", arbitertest.New("b", 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Reason.IsFault() {
+		t.Fatalf("a stateless player's game ended by a fault: %s", rec.Detail)
+	}
+	if !rec.White.NotCrossChecked || rec.Black.NotCrossChecked {
+		t.Errorf("white not cross-checked %v, black %v: want only white marked", rec.White.NotCrossChecked, rec.Black.NotCrossChecked)
+	}
+	// A player that says it reports its state and then reports nothing is a broken conversation.
+	liar := statelessPlayer{arbitertest.New("b", 2)}
+	rec, err = arbiter.PlayGame(context.Background(), testGameConfig(),
+		fastSide("w", arbitertest.New("w", 1)), fastSide("b", reportingLiar{liar}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Reason != results.ReasonProtocol || rec.Culprit != "Black" {
+		t.Errorf("got %s by %q (%s), want a protocol violation by Black", rec.Reason, rec.Culprit, rec.Detail)
+	}
+}
+
+// reportingLiar says it reports its state but reports nothing.
+type reportingLiar struct{ statelessPlayer }
+
+func (p reportingLiar) Info() arbiter.PlayerInfo { return p.Player.Info() }

@@ -92,3 +92,20 @@ func reasonOf(err error) results.Reason {
 	}
 	return results.ReasonProtocol
 }
+
+// SearchReporter is a Player that reports what its last search found (depth, score, nodes,
+// principal variation), as UGI engines do in their info lines. The arbiter takes the report
+// when it records the player's move; a player that has none returns nil.
+type SearchReporter interface {
+	TakeSearchInfo() *results.SearchInfo
+}
+
+// Finisher is a Player that keeps its own idea of how the game stands and is told when the
+// game ends: a UGI engine, asked "query gameover" and "query result", or a one-engine player,
+// told the result. GameOver is given the game's result (WhiteWins, BlackWins or Draw) and
+// returns the GameStateString the player believes (InProgress when it holds the game
+// unfinished), or "" when it has no opinion. The arbiter compares the claim with the state the
+// rules give and records any disagreement as a warning: the game's result stands.
+type Finisher interface {
+	GameOver(ctx context.Context, result string) (claim string, err error)
+}

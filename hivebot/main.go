@@ -17,8 +17,9 @@ import (
 const usage = `usage: hivebot [flags]
 
 hivebot is a Hive engine that speaks the Universal Hive Protocol (UHP) on standard
-input and output. Ctrl-C (SIGINT) stops a running bestmove or perft, which then
-answers at once; "exit" or the end of input ends the engine.
+input and output, or the Universal Game Interface (UGI) when its first command is
+"ugi". Ctrl-C (SIGINT) stops a running bestmove or perft, which then answers at
+once; "exit" ("quit" in UGI) or the end of input ends the engine.
 
 Flags:
 `
@@ -81,7 +82,7 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 			}
 		}
 	}()
-	err = server.Serve(ctx, stdin, stdout)
+	err = serve(ctx, engine, server, stdin, stdout)
 	close(stop)
 	<-watcher
 	if err != nil {

@@ -47,6 +47,10 @@ type Player struct {
 	Name string `json:"name"`           // the name the tournament gives the engine
 	ID   string `json:"id,omitempty"`   // what the engine said of itself ("id ..." line)
 	Time string `json:"time,omitempty"` // its time control, as configured (e.g. "10+0.1")
+	// NotCrossChecked marks a player that reports no game state of its own (a UGI engine, a
+	// Hive API module, a one-engine bot): its moves are refereed, but there is no game of its
+	// to cross-check against the referee's.
+	NotCrossChecked bool `json:"not_cross_checked,omitempty"`
 }
 
 // Move is one ply as the referee recorded it.
@@ -56,6 +60,20 @@ type Move struct {
 	Millis int64 `json:"ms"`
 	// ClockMillis is the mover's clock after the move, when the game runs on a clock.
 	ClockMillis *int64 `json:"clock_ms,omitempty"`
+	// Info is what the engine said of its search, for protocols that report it (UGI).
+	Info *SearchInfo `json:"info,omitempty"`
+}
+
+// SearchInfo is what an engine reported of its search for one move: the last value of each
+// field its "info" lines gave. Scores are from the mover's point of view.
+type SearchInfo struct {
+	Depth  int      `json:"depth,omitempty"`
+	Score  *int     `json:"score_cp,omitempty"` // "score cp N"
+	Mate   *int     `json:"mate,omitempty"`     // "score mate N", as the engine counts it
+	Nodes  int64    `json:"nodes,omitempty"`
+	Millis int64    `json:"time_ms,omitempty"` // the engine's own measure of its search time
+	NPS    int64    `json:"nps,omitempty"`
+	PV     []string `json:"pv,omitempty"` // MoveStrings in Mzinga's notation
 }
 
 // Record is one finished game: everything needed to rate it, replay it and explain its end.

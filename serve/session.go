@@ -241,15 +241,14 @@ func (s *Session) Info() uhpengine.Info {
 }
 
 // commonExpansions is the widest game type that every player plays. A player that does not
-// say which expansions it plays is taken to play Base alone.
+// say which expansions it plays (a UGI engine, say) is offered every game type, as in a
+// tournament: it fails the game if it cannot play it.
 func (s *Session) commonExpansions() rules.GameType {
 	common := rules.BaseMLP
 	for _, p := range s.players {
-		info := p.Info()
-		if !info.ExpansionsKnown {
-			return rules.Base
+		if info := p.Info(); info.ExpansionsKnown {
+			common &= info.Expansions
 		}
-		common &= info.Expansions
 	}
 	return common
 }

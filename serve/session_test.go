@@ -30,6 +30,8 @@ type faults struct {
 	fault [2]string
 	atPly [2]int
 	plays [2]*rules.GameType // the widest game type each seat's players play; nil: Base+MLP
+	// silent seats have players that do not say which expansions they play.
+	silent [2]bool
 }
 
 func newServed(t *testing.T, f faults) *served {
@@ -48,6 +50,9 @@ func newServed(t *testing.T, f faults) *served {
 		plays := rules.BaseMLP
 		if f.plays[seat] != nil {
 			plays = *f.plays[seat]
+		}
+		if f.silent[seat] {
+			return p, nil
 		}
 		return p.SetPlays(plays), nil
 	}
@@ -116,6 +121,19 @@ func TestSessionInfo(t *testing.T) {
 	must(sv.NewGame(ctx, "Base+MP"))
 	if gs := must(sv.NewGame(ctx, "remote")); gs != "Base+MP;NotStarted;White[1]" {
 		t.Errorf("a remote game with no game type should have every expansion both play: %q", gs)
+	}
+}
+
+// TestSessionPlayerOfUnknownExpansions: a player that does not say which expansions it plays
+// (as UGI engines do not) does not narrow the game types offered, as in a tournament.
+func TestSessionPlayerOfUnknownExpansions(t *testing.T) {
+	mp := rules.BaseMP
+	sv := newServed(t, faults{plays: [2]*rules.GameType{nil, &mp}, silent: [2]bool{true, false}})
+	if got := sv.Info().Capabilities; !slices.Equal(got, []string{"Mosquito", "Pillbug"}) {
+		t.Errorf("capabilities %q, want those of the player that says", got)
+	}
+	if gs := succeeds(t)(sv.NewGame(context.Background(), "remote")); gs != "Base+MP;NotStarted;White[1]" {
+		t.Errorf("remote game %q", gs)
 	}
 }
 

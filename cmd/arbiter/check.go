@@ -14,6 +14,7 @@ import (
 	"hivearbiter/arbiter"
 	"hivearbiter/configs"
 	"hivearbiter/enginecheck"
+	"hivearbiter/ugiplayer"
 )
 
 const checkUsage = `check -engine "PROG ARGS..." [-games N] [-plies N] [-seed N]
@@ -71,7 +72,11 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usageError{errors.New(`give the engine to check: -engine "PROG ARGS..."`)}
 	}
 	fmt.Fprintf(stdout, "Checking %s\n", strings.Join(engine.Command, " "))
-	checks, err := enginecheck.Check(ctx, engine, enginecheck.Options{Games: *games, Plies: *plies, Seed: *seed, Margin: 500 * time.Millisecond})
+	check := enginecheck.Check
+	if engine.ProtocolName() == ugiplayer.Name {
+		check = enginecheck.CheckUGI
+	}
+	checks, err := check(ctx, engine, enginecheck.Options{Games: *games, Plies: *plies, Seed: *seed, Margin: 500 * time.Millisecond})
 	table := tablewriter.NewTable(stdout,
 		tablewriter.WithSymbols(tw.NewSymbols(tw.StyleASCII)),
 		tablewriter.WithHeaderAutoFormat(tw.Off),
