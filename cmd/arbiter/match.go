@@ -24,7 +24,7 @@ Command-line settings override those of -config. Engine settings (after -engine 
   margin=SECONDS fractional=true|false option.NAME=VALUE
 Multi-word flags:
   -openings file=FILE order=sequential|random start=N plies=N
-  -sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 model=normalized|logistic` + pagesUsage
+  -sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 model=normalized|logistic`
 
 // multiWordFlags take the key=value words that follow them, as fastchess and cutechess-cli do.
 var multiWordFlags = map[string]bool{"engine": true, "each": true, "openings": true, "sprt": true}
@@ -95,20 +95,26 @@ func builtinResolver(name string) ([]string, error) {
 }
 
 func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	_, pages, err := splitPageFlags(args)
-	if err != nil {
-		return err
-	}
-	cfg, err := matchConfig(args, stderr)
+	var coord coordinatorFlags
+	var pages pageFlags
+	cfg, err := matchConfigFlags(args, stderr, &coord, &pages)
 	if err != nil {
 		return err
 	}
 	hint := "arbiter match " + quoteArgs(args)
-	stopPages, err := pages.start(ctx, cfg, stdout)
+	observer, stopPages, err := pages.start(ctx, cfg, stdout)
 	if err != nil {
 		return err
 	}
-	err = playTournament(ctx, cfg, hint, stdout)
+	var observers []arbiter.Observer
+	if observer != nil {
+		observers = append(observers, observer)
+	}
+	if coord.serving() {
+		err = runCoordinator(ctx, cfg, &coord, hint, stdout, observers)
+	} else {
+		err = playTournamentWith(ctx, cfg, hint, stdout, observers, localPlay)
+	}
 	if perr := stopPages(); err == nil {
 		err = perr
 	}
@@ -117,12 +123,16 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 // matchConfig builds the tournament configuration from a -config file and the flags.
 func matchConfig(args []string, stderr io.Writer) (arbiter.Config, error) {
-	args, _, err := splitPageFlags(args) // the pages of the run are not the tournament's
-	if err != nil {
-		return arbiter.Config{}, err
-	}
+	return matchConfigFlags(args, stderr, new(coordinatorFlags), new(pageFlags))
+}
+
+// matchConfigFlags is matchConfig that also reads the flags that serve the run to workers and
+// show it as pages.
+func matchConfigFlags(args []string, stderr io.Writer, coord *coordinatorFlags, pages *pageFlags) (arbiter.Config, error) {
 	rest, groups := splitMultiWord(args)
 	fs := newFlagSet("match", matchUsage, stderr)
+	coord.register(fs)
+	pages.register(fs)
 	var (
 		configFile  = fs.String("config", "", "TOML configuration `file` (see configs/)")
 		format      = fs.String("format", "", "tournament format: match, gauntlet or round-robin (default: match for two engines, round-robin for more)")
@@ -202,6 +212,7 @@ func matchConfig(args []string, stderr io.Writer) (arbiter.Config, error) {
 	setInt(&cfg.Rounds, *rounds)
 	setInt(&cfg.GamesPerPairing, *games)
 	setInt(&cfg.Concurrency, *concurrency)
+	coord.concurrency = *concurrency
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
 	if given["repetitions"] {

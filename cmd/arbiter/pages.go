@@ -1,79 +1,38 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"strings"
-	"time"
 
 	"hivearbiter/arbiter"
 	"hivearbiter/report"
 	"hivearbiter/results"
 )
 
-// pagesUsage is appended to match's -h text.
-const pagesUsage = `
-Pages of the run (package report):
-  -report FILE        keep an HTML report of the games so far in FILE, rewritten as games finish
-  -http ADDR          serve a live page of the run at ADDR, e.g. 127.0.0.1:8080 (read-only)
-  -http-public        allow -http on an address other than loopback`
-
-// pageFlags are the flags of match that show a run as pages.
+// pageFlags are the flags of match that show a run as pages (package report).
 type pageFlags struct {
 	report string
 	http   string
 	public bool
 }
 
-// splitPageFlags takes -report, -http and -http-public out of match's arguments.
-func splitPageFlags(args []string) ([]string, pageFlags, error) {
-	var p pageFlags
-	var rest []string
-	for i := 0; i < len(args); i++ {
-		name, value, hasValue := strings.Cut(strings.TrimLeft(args[i], "-"), "=")
-		if !strings.HasPrefix(args[i], "-") {
-			rest = append(rest, args[i])
-			continue
-		}
-		var dest *string
-		switch name {
-		case "report":
-			dest = &p.report
-		case "http":
-			dest = &p.http
-		case "http-public":
-			p.public = !hasValue || value == "true"
-			continue
-		default:
-			rest = append(rest, args[i])
-			continue
-		}
-		if !hasValue {
-			if i+1 == len(args) {
-				return nil, p, usageError{fmt.Errorf("flag needs an argument: -%s", name)}
-			}
-			i++
-			value = args[i]
-		}
-		*dest = value
-	}
-	return rest, p, nil
+func (p *pageFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&p.report, "report", "", "keep an HTML report of the games so far in this `file`, rewritten as games finish")
+	fs.StringVar(&p.http, "http", "", "serve a live page of the run at this `address`, e.g. 127.0.0.1:8080 (read-only; loopback only unless -http-public)")
+	fs.BoolVar(&p.public, "http-public", false, "allow -http on an address other than loopback")
 }
 
-// start opens the pages of a run and returns the function that closes them at its end.
-//
-// Until the tournament has an observer seam, the pages follow the records file: every game in
-// it, resumed ones included, is handed to them as it is appended. The live page then shows the
-// progress, standings and finished games, but not yet the games in progress; connecting the
-// tournament's observer to pages.observer gives it those too.
-func (p pageFlags) start(ctx context.Context, cfg arbiter.Config, stdout io.Writer) (stop func() error, err error) {
+// start opens the pages of a run. It returns the observer that feeds them the tournament's
+// games as they are played, and the function that closes the pages at the run's end. Games of
+// a resumed run that are already in the records file are given to the pages first.
+func (p pageFlags) start(ctx context.Context, cfg arbiter.Config, stdout io.Writer) (arbiter.Observer, func() error, error) {
 	if p.report == "" && p.http == "" {
-		return func() error { return nil }, nil
+		return nil, func() error { return nil }, nil
 	}
 	opts := report.Options{Title: strings.Join(engineNames(cfg), " vs "), Engines: engineNames(cfg)}
 	if cfg.SPRT != nil {
@@ -95,26 +54,46 @@ func (p pageFlags) start(ctx context.Context, cfg arbiter.Config, stdout io.Writ
 		if err != nil {
 			cancel()
 			if errors.Is(err, report.ErrPublicAddress) {
-				return nil, usageError{fmt.Errorf("%w (give -http-public to serve on %s)", err, p.http)}
+				return nil, nil, usageError{fmt.Errorf("%w (give -http-public to serve on %s)", err, p.http)}
 			}
-			return nil, err
+			return nil, nil, err
 		}
 		live := report.NewLive(opts)
 		observers = append(observers, live)
 		go func() { served <- live.Serve(ctx, ln) }()
 		fmt.Fprintf(stdout, "Live page at http://%s/\n", ln.Addr())
 	}
-	followed := make(chan error, 1)
-	go func() { followed <- followRecords(ctx, cfg.Out, observers) }()
-	return func() error {
+	if err := readRecords(cfg.Out, observers); err != nil {
 		cancel()
-		err := errors.Join(<-followed, <-served)
+		return nil, nil, err
+	}
+	stop := func() error {
+		cancel()
+		err := <-served
 		if file != nil {
 			err = errors.Join(err, file.Flush())
 		}
 		return err
-	}, nil
+	}
+	return pageObserver{to: observers, cfg: cfg}, stop, nil
 }
+
+// pageObserver gives the tournament's events to the pages.
+type pageObserver struct {
+	to  report.Observer
+	cfg arbiter.Config
+}
+
+func (o pageObserver) GameStarted(g arbiter.ScheduledGame, white, black string) {
+	we, be := o.cfg.Engines[g.White], o.cfg.Engines[g.Black]
+	o.to.GameStarted(g.Index, results.Player{Name: white, Time: we.Time.String()}, results.Player{Name: black, Time: be.Time.String()}, g.Opening)
+}
+
+func (o pageObserver) MovePlayed(game int, move results.Move, gameString string) {
+	o.to.MovePlayed(game, move, gameString)
+}
+
+func (o pageObserver) GameFinished(r *results.Record, _ arbiter.Standings) { o.to.GameFinished(r) }
 
 func engineNames(cfg arbiter.Config) []string {
 	var names []string
@@ -124,53 +103,17 @@ func engineNames(cfg arbiter.Config) []string {
 	return names
 }
 
-// pollRecords is how often followRecords looks for new records.
-const pollRecords = 250 * time.Millisecond
-
-// followRecords hands every complete record appended to the records file to the observer,
-// until ctx is done and a last look found the records written until then.
-func followRecords(ctx context.Context, path string, o report.Observer) error {
-	var offset int64
-	tick := time.NewTicker(pollRecords)
-	defer tick.Stop()
-	for {
-		done := ctx.Err() != nil
-		n, err := readNewRecords(path, offset, o)
-		if err != nil || done {
-			return err
-		}
-		offset += n
-		select {
-		case <-ctx.Done():
-		case <-tick.C:
-		}
-	}
-}
-
-// readNewRecords reads the complete lines after offset and returns how many bytes they took.
-func readNewRecords(path string, offset int64, o report.Observer) (int64, error) {
-	f, err := os.Open(path)
+// readRecords gives every record already in the records file (a resumed run's) to the pages.
+func readRecords(path string, o report.Observer) error {
+	recs, err := results.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return 0, nil
+		return nil
 	}
 	if err != nil {
-		return 0, err
+		return err
 	}
-	defer f.Close()
-	if _, err := f.Seek(offset, io.SeekStart); err != nil {
-		return 0, err
+	for i := range recs {
+		o.GameFinished(&recs[i])
 	}
-	r := bufio.NewReader(f)
-	var read int64
-	for {
-		line, err := r.ReadBytes('\n')
-		if err != nil { // the end, or a line still being written
-			return read, nil
-		}
-		read += int64(len(line))
-		var rec results.Record
-		if json.Unmarshal(line, &rec) == nil {
-			o.GameFinished(&rec)
-		}
-	}
+	return nil
 }

@@ -14,6 +14,16 @@ import (
 // playTournament runs a tournament to its end (or resumes it) and turns its outcome into the
 // arbiter's exit code.
 func playTournament(ctx context.Context, cfg arbiter.Config, resumeHint string, stdout io.Writer) error {
+	return playTournamentWith(ctx, cfg, resumeHint, stdout, nil, localPlay)
+}
+
+// localPlay plays a tournament's games on this machine.
+func localPlay(ctx context.Context, t *arbiter.Tournament) (*arbiter.Outcome, error) { return t.Play(ctx) }
+
+// playTournamentWith is playTournament with the games played by play (locally, or by workers)
+// and watched by observers.
+func playTournamentWith(ctx context.Context, cfg arbiter.Config, resumeHint string, stdout io.Writer,
+	observers []arbiter.Observer, play func(context.Context, *arbiter.Tournament) (*arbiter.Outcome, error)) error {
 	t, err := arbiter.NewTournament(cfg)
 	if err != nil {
 		var ce *arbiter.ConfigError
@@ -28,6 +38,7 @@ func playTournament(ctx context.Context, cfg arbiter.Config, resumeHint string, 
 	t.ResumeHint = resumeHint
 	t.Progress = isTerminal(stdout)
 	t.Report = func(w io.Writer, s arbiter.Standings, final bool) { writeReport(w, t, s, final) }
+	t.Observers = observers
 	if cfg.Shard.Count > 1 {
 		fmt.Fprintf(stdout, "Hive Arbiter %s: shard %s of a %s of %d games: %d games (%s), run %s, records in %s\n",
 			arbiter.Version, cfg.Shard, cfg.Format, t.Schedule().Len(), t.Scheduled(), cfg.GameType, t.Run(), cfg.Out)
@@ -35,7 +46,7 @@ func playTournament(ctx context.Context, cfg arbiter.Config, resumeHint string, 
 		fmt.Fprintf(stdout, "Hive Arbiter %s: %s of %d games (%s), run %s, records in %s\n",
 			arbiter.Version, cfg.Format, t.Schedule().Len(), cfg.GameType, t.Run(), cfg.Out)
 	}
-	out, err := t.Play(ctx)
+	out, err := play(ctx, t)
 	if err != nil {
 		var se *arbiter.EngineStartError
 		if errors.As(err, &se) {
