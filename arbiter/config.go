@@ -37,6 +37,9 @@ type EngineConfig struct {
 	Time     TimeControl
 	// Margin is the lateness forgiven on each move before the engine loses on time.
 	Margin time.Duration
+	// Restart asks for a fresh process for every game (restart=on), for engines that leak
+	// memory or keep state from game to game.
+	Restart bool
 }
 
 // Shard is one of Count shares of a schedule: the game pairs whose index is Index-1 modulo

@@ -88,11 +88,16 @@ func NewGame(cfg GameConfig, white, black Side) (*Game, error) {
 	if err != nil {
 		return nil, fmt.Errorf("arbiter: opening %d: %w", cfg.OpeningIndex, err)
 	}
+	started := time.Now().UTC()
 	named := func(s Side) results.Player {
 		info := s.Player.Info()
 		p := results.Player{Name: s.Name, ID: info.ID, NotCrossChecked: !info.ReportsState}
 		if !s.Time.IsZero() {
 			p.Time = s.Time.String()
+		}
+		if t, ok := s.Player.(Transcribed); ok {
+			p.Transcript = t.MarkGame(GameMark{Run: cfg.Run, Index: cfg.Index, White: white.Name, Black: black.Name,
+				Opening: cfg.Opening, Started: started})
 		}
 		return p
 	}
@@ -104,7 +109,7 @@ func NewGame(cfg GameConfig, white, black Side) (*Game, error) {
 			Schema: results.SchemaVersion, Run: cfg.Run, Game: cfg.Index, Round: cfg.Round, Pair: cfg.Pair,
 			White: named(white), Black: named(black),
 			Opening: cfg.Opening, OpeningIndex: cfg.OpeningIndex, GameType: ref.GameType().String(),
-			Moves: []results.Move{}, Started: time.Now().UTC(), Arbiter: Version, Seed: cfg.Seed,
+			Moves: []results.Move{}, Started: started, Arbiter: Version, Seed: cfg.Seed,
 		},
 	}, nil
 }
@@ -175,6 +180,11 @@ func (g *Game) Think(ctx context.Context, p Player, limit Limit, wait time.Durat
 	answer, err := p.BestMove(wctx, limit)
 	used := time.Since(start)
 	cancel()
+	if w, ok := p.(Warner); ok {
+		for _, warning := range w.Warnings() {
+			g.rec.Warnings = append(g.rec.Warnings, fmt.Sprintf("%s: %s", g.who(side), warning))
+		}
+	}
 	if ctx.Err() != nil {
 		return "", used, false
 	}
@@ -362,7 +372,7 @@ func (g *Game) illegal(side int, answer string, err error) {
 	var ime *rules.InvalidMoveError
 	switch {
 	case !errors.As(err, &ime):
-		g.fault(side, results.ReasonIllegalMove, fmt.Sprintf("%s played the unreadable move %q", g.who(side), answer))
+		g.fault(side, results.ReasonIllegalMove, fmt.Sprintf("%s answered %q, which is not a MoveString", g.who(side), answer))
 	case ime.Reason == rules.ReasonPassWithMoves:
 		n := len(g.ref.ValidMoves())
 		g.fault(side, results.ReasonIllegalPass, fmt.Sprintf("%s passed although it had %d legal moves", g.who(side), n))
@@ -468,7 +478,9 @@ func (g *Game) checkGameString(side int, gs string) bool {
 	if !g.sides[side].Player.Info().ReportsState {
 		return false
 	}
-	d := g.mirrors[side].verify(gs, g.ref)
+	adj := g.cfg.Adjudication
+	drawn := adj.Repetitions > 0 && g.ref.Repetitions() >= adj.Repetitions || adj.MaxPlies > 0 && g.ref.Ply() >= adj.MaxPlies
+	d := g.mirrors[side].verify(gs, g.ref, drawn)
 	switch {
 	case d == nil:
 		return false

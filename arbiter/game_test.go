@@ -70,7 +70,7 @@ func TestPlayGameTerminations(t *testing.T) {
 		warning string
 	}{
 		{"illegal", 6, results.ReasonIllegalMove, "illegal move", ""},
-		{"unreadable", 4, results.ReasonIllegalMove, `unreadable move "xyzzy"`, ""},
+		{"unreadable", 4, results.ReasonIllegalMove, `answered "xyzzy", which is not a MoveString`, ""},
 		{"pass", 3, results.ReasonIllegalPass, "passed although it had", ""},
 		{"hang", 5, results.ReasonTimeForfeit, "loses on time", ""},
 		{"slow", 5, results.ReasonTimeForfeit, "loses on time", ""},
@@ -245,3 +245,97 @@ func TestPlayGameStatelessPlayer(t *testing.T) {
 type reportingLiar struct{ statelessPlayer }
 
 func (p reportingLiar) Info() arbiter.PlayerInfo { return p.Player.Info() }
+
+// warningPlayer warns of something after its first search, as a UHP engine whose budget had
+// to be rounded does.
+type warningPlayer struct {
+	*arbitertest.Player
+	searches int
+}
+
+func (p *warningPlayer) BestMove(ctx context.Context, l arbiter.Limit) (string, error) {
+	p.searches++
+	return p.Player.BestMove(ctx, l)
+}
+
+func (p *warningPlayer) Warnings() []string {
+	if p.searches == 1 {
+		return []string{"its budget was rounded"}
+	}
+	return nil
+}
+
+func TestPlayerWarningsReachTheRecord(t *testing.T) {
+	white := &warningPlayer{Player: arbitertest.New("a", 1)}
+	rec, err := arbiter.PlayGame(t.Context(), testGameConfig(), fastSide("a", white), fastSide("b", arbitertest.New("b", 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(strings.Join(rec.Warnings, "\n"), "White (a): its budget was rounded"); n != 1 {
+		t.Errorf("the warning is in the record %d times: %q", n, rec.Warnings)
+	}
+}
+
+// repetitionClaimer plays a fixed line of moves and, as nokamute does, reports a draw once its
+// position has occurred three times.
+type repetitionClaimer struct {
+	name  string
+	moves []string
+	game  *rules.Game
+}
+
+func (p *repetitionClaimer) Info() arbiter.PlayerInfo {
+	return arbiter.PlayerInfo{ID: p.name, ReportsState: true}
+}
+
+func (p *repetitionClaimer) report() string {
+	gs := p.game.GameString()
+	if p.game.Repetitions() >= 3 {
+		gs = strings.Replace(gs, ";InProgress;", ";Draw;", 1)
+	}
+	return gs
+}
+
+func (p *repetitionClaimer) NewGame(ctx context.Context, gs string) (string, error) {
+	g, err := rules.ParseGameString(gs)
+	p.game = g
+	if err != nil {
+		return "", err
+	}
+	return p.report(), nil
+}
+
+func (p *repetitionClaimer) Play(ctx context.Context, move string) (string, error) {
+	if err := p.game.Play(move); err != nil {
+		return "", err
+	}
+	return p.report(), nil
+}
+
+func (p *repetitionClaimer) BestMove(ctx context.Context, l arbiter.Limit) (string, error) {
+	return p.moves[p.game.Ply()], nil
+}
+
+func (p *repetitionClaimer) Close(ctx context.Context) error { return nil }
+
+// An engine that claims a draw by threefold repetition is right when the arbiter adjudicates
+// repetitions (-repetitions 3): the game is a draw by repetition, not a false claim.
+func TestRepetitionClaimWithRepetitionAdjudication(t *testing.T) {
+	line := strings.Split(`wS1;bB1 wS1-;wQ \wS1;bQ bB1\;wQ -wS1;bQ bB1-;wQ \wS1;bQ bB1\;wQ -wS1;bQ bB1-;wQ \wS1;bQ bB1\;wQ -wS1;bQ bB1-`, ";")
+	for _, tc := range []struct {
+		repetitions int
+		reason      results.Reason
+	}{{3, results.ReasonRepetition}, {0, results.ReasonFalseClaim}} {
+		cfg := testGameConfig()
+		cfg.Opening = "Base"
+		cfg.Adjudication.Repetitions = tc.repetitions
+		rec, err := arbiter.PlayGame(t.Context(), cfg,
+			fastSide("a", &repetitionClaimer{name: "a", moves: line}), fastSide("b", &repetitionClaimer{name: "b", moves: line}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec.Reason != tc.reason {
+			t.Errorf("repetitions %d: game ended by %s (%s); want %s", tc.repetitions, rec.Reason, rec.Detail, tc.reason)
+		}
+	}
+}

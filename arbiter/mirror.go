@@ -25,8 +25,10 @@ type discrepancy struct {
 	warning bool // noted in the record, but the game goes on (or is already decided by the rules)
 }
 
-// verify checks a reported GameString against the referee's game.
-func (m *mirror) verify(gs string, ref *rules.Game) *discrepancy {
+// verify checks a reported GameString against the referee's game. drawn says that the arbiter's
+// own adjudication draws the game in this position (-repetitions, -maxplies), so that a player
+// that reports a draw there is right.
+func (m *mirror) verify(gs string, ref *rules.Game, drawn bool) *discrepancy {
 	fields := strings.Split(gs, ";")
 	if len(fields) < 3 {
 		return &discrepancy{reason: results.ReasonProtocol, detail: fmt.Sprintf("reported %q, which is not a GameString", gs)}
@@ -39,7 +41,17 @@ func (m *mirror) verify(gs string, ref *rules.Game) *discrepancy {
 	if len(moves) == 1 && strings.TrimSpace(moves[0]) == "" {
 		moves = nil
 	}
+	for i, mv := range moves {
+		if strings.TrimSpace(mv) == "" {
+			where := fmt.Sprintf("entry %d is empty", i+4)
+			if i == len(moves)-1 {
+				where = `it ends with ";"`
+			}
+			return &discrepancy{reason: results.ReasonProtocol, detail: fmt.Sprintf("reported a malformed GameString (%s): %q", where, gs)}
+		}
+	}
 	differs := func(why string) *discrepancy {
+		why = strings.TrimPrefix(why, "rules: ")
 		return &discrepancy{reason: results.ReasonDesync, detail: fmt.Sprintf("its game differs from the referee's (%s): engine has %q, referee has %q", why, gs, ref.GameString())}
 	}
 	if t, err := rules.ParseGameType(strings.TrimSpace(fields[0])); err != nil || t != ref.GameType() {
@@ -66,10 +78,13 @@ func (m *mirror) verify(gs string, ref *rules.Game) *discrepancy {
 	}
 	truth := ref.State()
 	switch {
-	case claimed == truth:
+	case claimed == truth, drawn && claimed == rules.Draw && !truth.IsOver():
 		return nil
 	case truth.IsOver():
 		return &discrepancy{warning: true, detail: fmt.Sprintf("reported the game as %s, but the rules give %s", claimed, truth)}
+	case claimed == rules.Draw && ref.Repetitions() >= 3:
+		// nokamute and Hivemind draw by threefold repetition; Mzinga's rules have no such draw.
+		return &discrepancy{reason: results.ReasonFalseClaim, detail: fmt.Sprintf("claims a Draw, but by the rules the game is %s: the position has occurred %d times, which the Hive rules do not make a draw (engines such as nokamute claim one); -repetitions 3 (repetitions = 3 in [adjudication]) adjudicates such games as draws", truth, ref.Repetitions())}
 	case claimed.IsOver():
 		return &discrepancy{reason: results.ReasonFalseClaim, detail: fmt.Sprintf("claims %s, but by the rules the game is %s", claimed, truth)}
 	}

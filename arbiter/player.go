@@ -50,6 +50,31 @@ type Interrupter interface {
 	Interrupt() error
 }
 
+// Warner is a Player with something to say about how it is played that is no fault of its
+// own: a time budget it could only be sent rounded, say. After each search the game notes its
+// new warnings in the record.
+type Warner interface {
+	// Warnings returns the warnings not returned before.
+	Warnings() []string
+}
+
+// Transcribed is a Player that keeps a transcript of its conversation, in which the games it
+// plays are marked, so that a record leads to the part of the transcript that is its game.
+type Transcribed interface {
+	// MarkGame writes the start of a game into the transcript and returns the transcript's
+	// path ("" when there is none).
+	MarkGame(m GameMark) string
+}
+
+// GameMark is what a transcript says about a game that begins.
+type GameMark struct {
+	Run          string
+	Index        int // the game's index in the schedule, as its record's "game"
+	White, Black string
+	Opening      string
+	Started      time.Time
+}
+
 // Limit bounds one search. Exactly one of Time, Depth and Nodes is set; Clock is set as well
 // when the side plays on a game clock, for protocols that understand clocks.
 type Limit struct {
@@ -77,7 +102,14 @@ type PlayerError struct {
 	Err    error
 }
 
-func (e *PlayerError) Error() string { return fmt.Sprintf("arbiter: %s: %v", e.Reason, e.Err) }
+// Error is the player's own error: the reason is the record's, and a detail that quotes this
+// error already names the side, so neither is said twice.
+func (e *PlayerError) Error() string {
+	if e.Err == nil {
+		return fmt.Sprintf("arbiter: %s", e.Reason)
+	}
+	return e.Err.Error()
+}
 func (e *PlayerError) Unwrap() error { return e.Err }
 
 // reasonOf classifies an error returned by a player. An error a player did not classify is

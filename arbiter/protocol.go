@@ -24,6 +24,27 @@ type Protocol interface {
 	Start(ctx context.Context, e EngineConfig, env StartEnv) (Player, error)
 }
 
+// Locator is a Protocol that can tell before a run, beyond the settings Check judges, whether
+// an engine can be reached at all: that its program exists and can be run, say. Check leaves
+// that out, because a configuration is also read on machines that do not run it (stats,
+// shards prepared elsewhere).
+type Locator interface {
+	Locate(e EngineConfig) error
+}
+
+// LocateEngine asks the engine's protocol whether the engine can be reached, so that a run can
+// refuse a missing program before its first game. It returns nil when the protocol cannot tell.
+func LocateEngine(e EngineConfig) error {
+	p, err := LookupProtocol(e.ProtocolName())
+	if err != nil {
+		return err
+	}
+	if l, ok := p.(Locator); ok {
+		return l.Locate(e)
+	}
+	return nil
+}
+
 // StartEnv is what a protocol is told about where its player will run.
 type StartEnv struct {
 	// Worker numbers the worker that will own the player, so that transcripts can be told apart.
@@ -109,4 +130,56 @@ func (e EngineConfig) UnknownSettings(known ...string) []string {
 	}
 	sort.Strings(unknown)
 	return unknown
+}
+
+// ClosestName returns the name among known that a mistyped name most likely meant: the nearest
+// by edit distance, if it is near enough (at most 2 edits, fewer for short names), or one that
+// differs only in case, underscores and dashes (fractional_seconds for fractional-seconds).
+func ClosestName(name string, known []string) (string, bool) {
+	squash := func(s string) string {
+		return strings.NewReplacer("_", "", "-", "", ".", "").Replace(strings.ToLower(s))
+	}
+	best, bestDistance := "", -1
+	for _, k := range known {
+		if squash(k) == squash(name) {
+			return k, true
+		}
+		if d := editDistance(strings.ToLower(name), strings.ToLower(k)); bestDistance < 0 || d < bestDistance {
+			best, bestDistance = k, d
+		}
+	}
+	limit := 2
+	if len(name) <= 4 {
+		limit = 1
+	}
+	if bestDistance < 0 || bestDistance > limit {
+		return "", false
+	}
+	return best, true
+}
+
+// editDistance is the optimal string alignment distance between a and b, in bytes: the edits
+// are an insertion, a deletion, a substitution and a swap of two neighbours (nmae for name).
+func editDistance(a, b string) int {
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(a)][len(b)]
 }

@@ -214,9 +214,10 @@ func (r *LocalRunner) worker(ctx context.Context, id int, d *Dispatcher, collect
 				return nil // interrupted: played again on resume
 			}
 			// An engine that misbehaved is restarted for its next game: it may be hung, dead
-			// or holding a game that is not the referee's.
+			// or holding a game that is not the referee's. restart=on asks for a fresh
+			// process for every game.
 			for side, e := range [2]int{sg.White, sg.Black} {
-				if rec.Culprit == colorName[side] {
+				if rec.Culprit == colorName[side] || t.cfg.Engines[e].Restart {
 					drop(e)
 				}
 			}

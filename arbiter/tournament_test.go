@@ -418,3 +418,26 @@ func TestTournamentProgressLine(t *testing.T) {
 		t.Errorf("the live line was drawn %d times for 6 games", strings.Count(out, " running]"))
 	}
 }
+
+// restart=on gives an engine a fresh process for every game, as fastchess does; the other
+// engine keeps its one.
+func TestTournamentRestartsOnRequest(t *testing.T) {
+	a := engine("a", "random")
+	a.Restart = true
+	cfg := baseConfig(a, engine("b", "random"))
+	cfg.Rounds = 2
+	cfg.Concurrency = 1
+	tour := fakeTournament(t, cfg)
+	starts := map[string]int{}
+	start := tour.Start
+	tour.Start = func(ctx context.Context, e arbiter.EngineConfig, worker int) (arbiter.Player, error) {
+		starts[e.Name]++
+		return start(ctx, e, worker)
+	}
+	if _, err := tour.Play(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if starts["a"] != 4 || starts["b"] != 1 {
+		t.Errorf("started a %d and b %d times in 4 games; want 4 and 1", starts["a"], starts["b"])
+	}
+}

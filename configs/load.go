@@ -1,11 +1,14 @@
 package configs
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"maps"
 	"os"
+	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -99,18 +102,21 @@ type sprt struct {
 }
 
 type engine struct {
-	Name       string            `toml:"name"`
-	Proto      string            `toml:"proto"`
-	Addr       string            `toml:"addr"`
-	Cmd        string            `toml:"cmd"`
-	Args       []string          `toml:"args"`
-	Builtin    string            `toml:"builtin"`
-	Dir        string            `toml:"dir"`
-	Env        []string          `toml:"env"`
-	TC         string            `toml:"tc"`
-	Margin     float64           `toml:"margin"`
-	Fractional *bool             `toml:"fractional_seconds"`
-	Options    map[string]string `toml:"options"`
+	Name       string   `toml:"name"`
+	Proto      string   `toml:"proto"`
+	Addr       string   `toml:"addr"`
+	Cmd        string   `toml:"cmd"`
+	Args       []string `toml:"args"`
+	Builtin    string   `toml:"builtin"`
+	Dir        string   `toml:"dir"`
+	Env        []string `toml:"env"`
+	TC         string   `toml:"tc"`
+	Margin     float64  `toml:"margin"`
+	Fractional *bool    `toml:"fractional_seconds"`
+	// FractionalFlag is the command line's spelling, fractional, accepted in a file too.
+	FractionalFlag *bool             `toml:"fractional"`
+	Restart        *onOff            `toml:"restart"`
+	Options        map[string]string `toml:"options"`
 	// Settings are the protocol's own settings (fractional for UHP, transport for the Hive
 	// API, ...), checked by the protocol.
 	Settings   map[string]string `toml:"settings"`
@@ -160,13 +166,10 @@ func load(name string, data []byte, resolve Resolver) (arbiter.Config, Settings,
 		return arbiter.Config{}, Settings{}, &Error{File: name, Msg: strings.TrimPrefix(err.Error(), "toml: ")}
 	}
 	if undecoded := md.Undecoded(); len(undecoded) > 0 {
+		// Every unknown key at once: a file with three is fixed in one go, not three.
 		var problems []error
 		for _, k := range undecoded {
-			msg := "unknown key"
-			if hint := keyHint(k); hint != "" {
-				msg += "; " + hint
-			}
-			problems = append(problems, &Error{File: name, Line: lineOfKey(data, k[len(k)-1]), Key: k.String(), Msg: msg})
+			problems = append(problems, &Error{File: name, Line: lineOfKey(data, k[len(k)-1]), Key: k.String(), Msg: unknownKey(k)})
 		}
 		return arbiter.Config{}, Settings{}, errors.Join(problems...)
 	}
@@ -177,29 +180,6 @@ func load(name string, data []byte, resolve Resolver) (arbiter.Config, Settings,
 	}
 	c, err := f.config(name, data, resolve, md)
 	return c, settings, err
-}
-
-// topLevelKeys gives, for the other spellings of a run setting (normalized: lower case, no
-// '_' or '-'), where the file spells it: the command line's names and fastchess's.
-var topLevelKeys = map[string]string{
-	"json": "json_out", "jsonout": "json_out", "pgnout": "pgn_out", "pgn": "pgn_out",
-	"gametype": "game_type", "maxplies": "max_plies in [adjudication]", "maxmoves": "max_moves in [adjudication]",
-	"repetitions": "repetitions in [adjudication]", "ratinginterval": "rating_interval", "tournament": "format",
-	"starttimeout": "start_timeout", "commandtimeout": "command_timeout", "depthtimeout": "depth_timeout",
-	"transcript": "transcripts", "srand": "seed", "plies": "plies in [openings]", "book": "file in [openings]",
-	"elo0": "elo0 in [sprt]", "elo1": "elo1 in [sprt]",
-}
-
-// keyHint suggests the right spelling of an unknown key of the run settings ("" if none).
-func keyHint(k toml.Key) string {
-	if len(k) > 2 || len(k) == 2 && k[0] != "adjudication" && k[0] != "openings" && k[0] != "sprt" {
-		return "" // an engine's keys, or a table's own
-	}
-	norm := strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(k[len(k)-1]))
-	if right, ok := topLevelKeys[norm]; ok {
-		return "did you mean " + right + "?"
-	}
-	return ""
 }
 
 // orderOptions records the order of each engine's options as the file lists them (a TOML table
@@ -320,14 +300,17 @@ func (e fieldError) Error() string { return e.key + ": " + e.msg }
 
 // withDefaults fills what the engine leaves unset from the [each] table.
 func (e engine) withDefaults(each engine) engine {
+	if e.Restart == nil {
+		e.Restart = each.Restart
+	}
 	if e.TC == "" {
 		e.TC = each.TC
 	}
 	if e.Margin == 0 {
 		e.Margin = each.Margin
 	}
-	if e.Fractional == nil {
-		e.Fractional = each.Fractional
+	if e.Fractional == nil && e.FractionalFlag == nil {
+		e.Fractional, e.FractionalFlag = each.Fractional, each.FractionalFlag
 	}
 	if e.Dir == "" {
 		e.Dir = each.Dir
@@ -359,6 +342,15 @@ func (e engine) withDefaults(each engine) engine {
 
 func (e engine) engineConfig(resolve Resolver) (arbiter.EngineConfig, error) {
 	ec := arbiter.EngineConfig{Name: e.Name, Protocol: e.Proto, Addr: e.Addr, Dir: e.Dir, Env: e.Env, Margin: seconds(e.Margin)}
+	if e.Restart != nil {
+		ec.Restart = bool(*e.Restart)
+	}
+	if e.FractionalFlag != nil {
+		if e.Fractional != nil {
+			return ec, fieldError{"fractional", "fractional and fractional_seconds are one setting: give one of them"}
+		}
+		e.Fractional = e.FractionalFlag
+	}
 	if len(e.Settings) > 0 {
 		ec.Settings = maps.Clone(e.Settings)
 	}
@@ -417,13 +409,17 @@ func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Se
 
 // ParseEngine reads an engine specification in the style of fastchess and cutechess-cli:
 // key=value words such as cmd=./engine name=dev tc=10+0.1 option.Threads=1. Keys: proto, cmd,
-// addr, name, dir, arg (repeatable), env (KEY=VALUE, repeatable), tc (also st=SECONDS,
-// depth=N and nodes=N), margin (seconds), builtin, option.NAME; any other key is a setting of
-// the engine's protocol (fractional=true for UHP, say), which the protocol checks.
+// addr, name, dir, arg (one argument, repeatable), args (split on spaces as fastchess does,
+// quotes keeping an argument whole), env (KEY=VALUE, repeatable), tc (also st=SECONDS, depth=N
+// and nodes=N), margin (seconds), timemargin (milliseconds, as in fastchess), restart=on|off,
+// builtin, option.NAME; any other key is a setting of the engine's protocol (fractional=true
+// for UHP, say), which the protocol checks. A key that is nearly a known one, or a setting of
+// the run, is refused with the name meant. A word that holds a whole specification, such as
+// "cmd=./engine dir=/opt", is split into its settings.
 func ParseEngine(words []string, resolve Resolver) (arbiter.EngineConfig, error) {
 	var e engine
 	e.Options = map[string]string{}
-	for _, w := range words {
+	for _, w := range splitSpecification(words) {
 		k, v, ok := strings.Cut(w, "=")
 		if !ok {
 			return arbiter.EngineConfig{}, fmt.Errorf("configs: engine setting %q: want key=value", w)
@@ -435,8 +431,15 @@ func ParseEngine(words []string, resolve Resolver) (arbiter.EngineConfig, error)
 			e.Name = v
 		case k == "dir":
 			e.Dir = v
-		case k == "arg" || k == "args":
+		case k == "arg":
 			e.Args = append(e.Args, v)
+		case k == "args":
+			// fastchess splits args= into arguments, with quotes for one that holds spaces.
+			args, err := splitArgs(v)
+			if err != nil {
+				return arbiter.EngineConfig{}, fmt.Errorf("configs: %s: %v (or give one arg=ARG per argument)", w, err)
+			}
+			e.Args = append(e.Args, args...)
 		case k == "env":
 			e.Env = append(e.Env, v)
 		case k == "tc":
@@ -449,12 +452,25 @@ func ParseEngine(words []string, resolve Resolver) (arbiter.EngineConfig, error)
 			e.Addr = v
 		case k == "builtin":
 			e.Builtin = v
-		case k == "margin", k == "timemargin":
+		case k == "margin":
 			f, err := strconv.ParseFloat(v, 64)
 			if err != nil || f < 0 {
 				return arbiter.EngineConfig{}, fmt.Errorf("configs: %s: want a number of seconds", w)
 			}
 			e.Margin = f
+		case k == "timemargin":
+			// fastchess's name, in fastchess's unit: whole milliseconds.
+			ms, err := strconv.ParseUint(v, 10, 32)
+			if err != nil {
+				return arbiter.EngineConfig{}, fmt.Errorf("configs: %s: want whole milliseconds, as in fastchess (or margin=SECONDS)", w)
+			}
+			e.Margin = float64(ms) / 1000
+		case k == "restart":
+			var r onOff
+			if err := r.UnmarshalText([]byte(v)); err != nil {
+				return arbiter.EngineConfig{}, fmt.Errorf("configs: %s: want on or off", w)
+			}
+			e.Restart = &r
 		case k == "fractional":
 			b, err := strconv.ParseBool(v)
 			if err != nil {
@@ -470,6 +486,16 @@ func ParseEngine(words []string, resolve Resolver) (arbiter.EngineConfig, error)
 		case k == "" || strings.ContainsAny(k, " \t"):
 			return arbiter.EngineConfig{}, fmt.Errorf("configs: engine setting %q: want key=value", w)
 		default:
+			if near, ok := arbiter.ClosestName(k, runFlags); ok {
+				return arbiter.EngineConfig{}, fmt.Errorf("configs: %s is a setting of the run, not of an engine: give -%s VALUE (%s in a config file)",
+					w, near, runKeys[near])
+			}
+			if near, ok := arbiter.ClosestName(k, engineWords); ok {
+				return arbiter.EngineConfig{}, fmt.Errorf("configs: unknown engine setting %s: did you mean %s?", w, near)
+			}
+			if near, ok := arbiter.ClosestName(k, []string{"fractional"}); ok || k == "fractional_seconds" {
+				return arbiter.EngineConfig{}, fmt.Errorf("configs: unknown engine setting %s: did you mean %s?", w, cmp.Or(near, "fractional"))
+			}
 			// A protocol's own setting: the protocol says whether it knows it.
 			if e.Settings == nil {
 				e.Settings = map[string]string{}
@@ -491,8 +517,184 @@ func ParseEngine(words []string, resolve Resolver) (arbiter.EngineConfig, error)
 	return ec, nil
 }
 
+// splitSpecification splits a word that is a whole specification quoted as one, such as
+// "cmd=./engine dir=/opt/engine": when every space-separated field of it is a key=value word of
+// a known key. A value with spaces (name=My Engine, arg=--hash 64) stays one word.
+func splitSpecification(words []string) []string {
+	var out []string
+	for _, w := range words {
+		fields := strings.Fields(w)
+		split := len(fields) > 1
+		for _, f := range fields {
+			k, _, ok := strings.Cut(f, "=")
+			if !ok || !(slices.Contains(engineWords, k) || strings.HasPrefix(k, "option.") || k == "fractional") {
+				split = false
+				break
+			}
+		}
+		if split {
+			out = append(out, fields...)
+		} else {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// runKeys are the settings of a whole run that users also try among an engine's, by the
+// command line's flag, with the config file's key.
+var runKeys = map[string]string{
+	"start-timeout": "start_timeout", "command-timeout": "command_timeout", "depth-timeout": "depth_timeout",
+	"maxplies": "max_plies in [adjudication]", "repetitions": "repetitions in [adjudication]",
+	"concurrency": "concurrency", "rounds": "rounds", "games": "games", "gametype": "game_type",
+}
+
+// runFlags are runKeys' flags.
+var runFlags = slices.Sorted(maps.Keys(runKeys))
+
+// engineWords are the keys of an engine specification on the command line, for suggestions.
+var engineWords = []string{"cmd", "name", "dir", "arg", "args", "env", "tc", "st", "depth", "nodes", "proto", "addr",
+	"builtin", "margin", "timemargin", "restart", "option.NAME"}
+
+// onOff is a yes-or-no setting written as on/off (fastchess's restart=on), true/false, or a
+// TOML boolean.
+type onOff bool
+
+func (o *onOff) UnmarshalText(text []byte) error {
+	switch strings.ToLower(string(text)) {
+	case "on", "true", "yes", "1":
+		*o = true
+	case "off", "false", "no", "0":
+		*o = false
+	default:
+		return fmt.Errorf("%q: want on or off", text)
+	}
+	return nil
+}
+
+// UnmarshalTOML takes a TOML boolean or a string.
+func (o *onOff) UnmarshalTOML(v any) error {
+	switch v := v.(type) {
+	case bool:
+		*o = onOff(v)
+		return nil
+	case string:
+		return o.UnmarshalText([]byte(v))
+	}
+	return fmt.Errorf("%v: want on or off", v)
+}
+
+// splitArgs splits an argument string as fastchess's args= is split: on spaces, with double or
+// single quotes around an argument that holds spaces, and no other shell syntax.
+func splitArgs(s string) ([]string, error) {
+	var args []string
+	var cur strings.Builder
+	inArg := false
+	var quote rune
+	for _, r := range s {
+		switch {
+		case quote != 0 && r == quote:
+			quote = 0
+		case quote != 0:
+			cur.WriteRune(r)
+		case r == '"' || r == '\'':
+			quote, inArg = r, true
+		case r == ' ' || r == '\t':
+			if inArg {
+				args = append(args, cur.String())
+				cur.Reset()
+				inArg = false
+			}
+		default:
+			cur.WriteRune(r)
+			inArg = true
+		}
+	}
+	if quote != 0 {
+		return nil, fmt.Errorf("unterminated quote %c", quote)
+	}
+	if inArg {
+		args = append(args, cur.String())
+	}
+	return args, nil
+}
+
 // MergeEngine fills what an engine specification leaves unset from the -each words, with the
 // engine's own words taking precedence.
 func MergeEngine(each, own []string) []string {
 	return append(append([]string(nil), each...), own...)
+}
+
+// unknownKey says what an unknown key of a file probably meant: the command line's spelling of
+// a file's key, or the nearest key of its table.
+func unknownKey(k toml.Key) string {
+	name := k[len(k)-1]
+	table := ""
+	if len(k) > 1 {
+		table = k[0]
+	}
+	if table == "" {
+		if hint, ok := topLevelHints[strings.ToLower(name)]; ok {
+			return "unknown key: " + hint
+		}
+	}
+	if table == "engine" || table == "each" {
+		if hint, ok := engineHints[strings.ToLower(name)]; ok {
+			return "unknown key: " + hint
+		}
+	}
+	var layout any
+	switch table {
+	case "":
+		layout = file{}
+	case "engine", "each":
+		layout = engine{}
+	case "openings":
+		layout = openings{}
+	case "adjudication":
+		layout = adjudication{}
+	case "sprt":
+		layout = sprt{}
+	}
+	if layout != nil {
+		if near, ok := arbiter.ClosestName(name, tomlKeys(layout)); ok {
+			return fmt.Sprintf("unknown key: did you mean %s?", near)
+		}
+	}
+	return "unknown key"
+}
+
+// The command line's names of settings that a file writes otherwise.
+var (
+	topLevelHints = map[string]string{
+		"maxplies":    "the move limit is max_plies in [adjudication]",
+		"max_plies":   "the move limit is max_plies in [adjudication]",
+		"maxmoves":    "the move limit is max_moves in [adjudication]",
+		"max_moves":   "the move limit is max_moves in [adjudication]",
+		"repetitions": "repetitions goes in [adjudication]",
+		"json":        "the JSON summary is json_out",
+		"pgnout":      "the PGN file is pgn_out",
+		"tournament":  "the tournament format is format",
+		"each":        "[each] is a table of engine settings",
+	}
+	engineHints = map[string]string{
+		"arg":        `the program's arguments are args = ["-a", "-b"]`,
+		"option":     `the engine's options are options = { Name = "value" }`,
+		"timemargin": "the margin is margin = SECONDS (in a file, in seconds; fastchess's timemargin= is milliseconds)",
+		"st":         `the time control is tc = "st=SECONDS"`,
+		"depth":      `the time control is tc = "depth=N"`,
+		"nodes":      `the time control is tc = "nodes=N"`,
+	}
+)
+
+// tomlKeys lists the keys of a table's layout.
+func tomlKeys(layout any) []string {
+	var keys []string
+	t := reflect.TypeOf(layout)
+	for i := range t.NumField() {
+		if tag := t.Field(i).Tag.Get("toml"); tag != "" && tag != "-" {
+			keys = append(keys, tag)
+		}
+	}
+	return keys
 }

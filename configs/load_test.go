@@ -128,7 +128,6 @@ func TestLoadErrorsNameFileLineAndKey(t *testing.T) {
 		{"syntax error", "rounds = = 2\n", 1, "", ""},
 		{"no engines", "rounds = 2\n", 0, "", "no engines"},
 		{"one engine match", "[[engine]]\ncmd=\"a\"\ntc=\"st=1\"\n", 0, "", "exactly 2 engines"},
-		{"sub-second st in whole seconds", "[[engine]]\ncmd=\"a\"\ntc=\"st=0.5\"\n[[engine]]\ncmd=\"b\"\ntc=\"st=1\"\n", 0, "", "st=0.5 is under a second"},
 		{"duplicate names", "[[engine]]\ncmd=\"./a\"\ntc=\"st=1\"\n[[engine]]\ncmd=\"/x/a\"\ntc=\"st=1\"\n", 0, "", "two engines are named"},
 	}
 	for _, tc := range tests {
@@ -193,6 +192,98 @@ func FuzzLoad(f *testing.F) {
 	})
 }
 
+// Keys fastchess users type mean what they mean in fastchess: timemargin in milliseconds,
+// args split into arguments; restart=on asks for a fresh process per game.
+func TestParseEngineFastchessKeys(t *testing.T) {
+	e, err := ParseEngine([]string{"cmd=./dev", "tc=10+0.1", "timemargin=150", `args=--uhp -t "two words"`, "arg=--last", "restart=on", "proto=uhp"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Margin != 150*time.Millisecond {
+		t.Errorf("timemargin=150 gave a margin of %v; fastchess reads milliseconds", e.Margin)
+	}
+	if want := []string{"./dev", "--uhp", "-t", "two words", "--last"}; !reflect.DeepEqual(e.Command, want) {
+		t.Errorf("command %q; want %q (args= split as fastchess does)", e.Command, want)
+	}
+	if !e.Restart {
+		t.Error("restart=on was not kept")
+	}
+	if e, err := ParseEngine([]string{"cmd=./dev", "tc=10+0.1", "restart=off"}, nil); err != nil || e.Restart {
+		t.Errorf("restart=off: %+v, %v", e, err)
+	}
+	for _, tc := range []struct {
+		words []string
+		want  string
+	}{
+		{[]string{"cmd=./dev", "tc=1", "nmae=x"}, "did you mean name?"},
+		{[]string{"cmd=./dev", "tc=1", "fractinal=true"}, "did you mean fractional?"},
+		{[]string{"cmd=./dev", "tc=1", "fractional_seconds=true"}, "did you mean fractional?"},
+		{[]string{"cmd=./dev", "tc=1", "timemargin=0.2"}, "milliseconds"},
+		{[]string{"cmd=./dev", "tc=1", "restart=sometimes"}, "restart=sometimes: want on or off"},
+		{[]string{"cmd=./dev", "tc=1", `args=-a "b`}, "unterminated quote"},
+	} {
+		_, err := ParseEngine(tc.words, nil)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("ParseEngine(%q) = %v; want an error saying %s", tc.words, err, tc.want)
+		}
+	}
+}
+
+// The command line's spelling of a setting is accepted in a file where it is unambiguous, and
+// an unknown key suggests the name meant.
+func TestLoadSpellingsAndSuggestions(t *testing.T) {
+	cfg, err := Load("ok.toml", []byte("[[engine]]\ncmd=\"a\"\ntc=\"st=1\"\nfractional=true\nrestart=true\n[[engine]]\ncmd=\"b\"\ntc=\"st=1\"\nrestart=\"on\"\n"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := cfg.Engines[0], cfg.Engines[1]; a.Setting("fractional") != "true" || !a.Restart || !b.Restart {
+		t.Errorf("fractional and restart lost: %+v %+v", a, b)
+	}
+	for _, tc := range []struct{ name, src, want string }{
+		{"top-level typo", "roundz = 3\n", "did you mean rounds?"},
+		{"flag spelling", "maxplies = 300\n", "max_plies in [adjudication]"},
+		{"json", "json = \"x.json\"\n", "json_out"},
+		{"pgnout", "pgnout = \"x.pgn\"\n", "pgn_out"},
+		{"start timeout", "start-timeout = 30\n", "did you mean start_timeout?"},
+		{"engine typo", "[[engine]]\ncmd=\"a\"\ntc=\"st=1\"\nnmae=\"x\"\n", "did you mean name?"},
+		{"each timemargin", "[each]\ntimemargin=100\n", "margin"},
+		{"both spellings", "[[engine]]\ncmd=\"a\"\ntc=\"st=1\"\nfractional=true\nfractional_seconds=false\n", "fractional and fractional_seconds"},
+		{"restart value", "[[engine]]\ncmd=\"a\"\ntc=\"st=1\"\nrestart=\"never\"\n", "restart"},
+	} {
+		_, err := Load("bad.toml", []byte(tc.src), nil)
+		var ce *Error
+		if !errors.As(err, &ce) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: got %v; want a configs.Error saying %s", tc.name, err, tc.want)
+		}
+	}
+}
+
+// "cmd=X dir=Y" quoted as one word (as the README's check example is) is two settings; a
+// value with spaces stays one.
+func TestParseEngineSplitsAQuotedSpecification(t *testing.T) {
+	e, err := ParseEngine([]string{"cmd=./dev dir=/tmp name=dev", "tc=1"}, nil)
+	if err != nil || !reflect.DeepEqual(e.Command, []string{"./dev"}) || e.Dir != "/tmp" || e.Name != "dev" {
+		t.Errorf("got %+v, %v", e, err)
+	}
+	e, err = ParseEngine([]string{"cmd=./dev", "name=My Engine", "arg=--hash 64", "tc=1"}, nil)
+	if err != nil || e.Name != "My Engine" || !reflect.DeepEqual(e.Command, []string{"./dev", "--hash 64"}) {
+		t.Errorf("got %+v, %v", e, err)
+	}
+}
+
+// A setting of the run given among an engine's settings says where it belongs.
+func TestParseEngineRunSettingsSayWhereTheyGo(t *testing.T) {
+	for _, tc := range []struct{ word, want string }{
+		{"start_timeout=30", "-start-timeout"},
+		{"command-timeout=30", "-command-timeout"},
+		{"maxplies=300", "-maxplies"},
+	} {
+		_, err := ParseEngine([]string{"cmd=./dev", "tc=1", tc.word}, nil)
+		if err == nil || !strings.Contains(err.Error(), "a setting of the run") || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: got %v; want it to name %s", tc.word, err, tc.want)
+		}
+	}
+}
 // TestLoadRunSettings: max_moves counts moves of each side (two plies), Settings says which
 // defaulted settings a file sets, and impossible values are reported together, each with its
 // line and key.
@@ -215,7 +306,7 @@ func TestLoadRunSettings(t *testing.T) {
 		{"several at once", "rounds = 0\ngames = 3\nseeds = 0\n" + engines, 0, Settings{},
 			[]string{"x.toml:1: rounds: 0", "x.toml:2: games: 3", "x.toml:3: seeds: 0"}},
 		{"flag spellings", "maxplies = 3\npgnout = \"x.pgn\"\n" + engines, 0, Settings{},
-			[]string{"maxplies: unknown key; did you mean max_plies in [adjudication]?", "pgnout: unknown key; did you mean pgn_out?"}},
+			[]string{"x.toml:1: maxplies: unknown key: the move limit is max_plies in [adjudication]", "x.toml:2: pgnout: unknown key: the PGN file is pgn_out"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

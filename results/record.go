@@ -51,6 +51,8 @@ type Player struct {
 	// Hive API module, a one-engine bot): its moves are refereed, but there is no game of its
 	// to cross-check against the referee's.
 	NotCrossChecked bool `json:"not_cross_checked,omitempty"`
+	// Transcript is the file holding the engine's conversation in this game (-transcripts).
+	Transcript string `json:"transcript,omitempty"`
 }
 
 // Move is one ply as the referee recorded it.

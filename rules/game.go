@@ -37,7 +37,8 @@ type GameStringError struct {
 }
 
 func (e *GameStringError) Error() string {
-	return fmt.Sprintf("rules: GameString entry %d (%q): %v", e.Entry, e.Text, e.Err)
+	// The cause is this package's error too: its name is said once.
+	return fmt.Sprintf("rules: GameString entry %d (%q): %s", e.Entry, e.Text, strings.TrimPrefix(e.Err.Error(), "rules: "))
 }
 
 func (e *GameStringError) Unwrap() error { return e.Err }

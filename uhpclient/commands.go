@@ -129,12 +129,19 @@ func (e *Engine) ValidMoves(ctx context.Context) ([]string, error) {
 }
 
 // Limit bounds a search: a fixed Depth, or else a Time. UHP writes time as hh:mm:ss, which
-// most engines read as whole seconds: without FractionalSeconds the time is rounded down,
-// but never below one second; with it, milliseconds are sent as hh:mm:ss.fff.
+// most engines read as whole seconds. With FractionalSeconds, milliseconds are sent as
+// hh:mm:ss.fff. Without it, a Time that is not whole seconds is Rounded: the engine is sent
+// the next whole second up, and its search is stopped with SIGINT when Time is up, so that
+// it answers its best move so far within Time (as a viewer's interrupt makes it do).
 type Limit struct {
 	Time              time.Duration
 	Depth             int
 	FractionalSeconds bool
+}
+
+// Rounded reports whether the engine is sent a longer time than Time, and interrupted at Time.
+func (l Limit) Rounded() bool {
+	return l.Depth == 0 && l.Time > 0 && !l.FractionalSeconds && l.Time%time.Second != 0
 }
 
 func (l Limit) command() (string, error) {
@@ -150,10 +157,11 @@ func (l Limit) command() (string, error) {
 	return "", errors.New("bestmove needs a depth or a time")
 }
 
-// formatTime writes a search time as hh:mm:ss, or hh:mm:ss.fff when fractional.
+// formatTime writes a search time as hh:mm:ss, rounded up to whole seconds, or hh:mm:ss.fff
+// when fractional.
 func formatTime(d time.Duration, fractional bool) string {
-	if !fractional {
-		d = max(d.Truncate(time.Second), time.Second)
+	if !fractional && d%time.Second != 0 {
+		d = d.Truncate(time.Second) + time.Second
 	}
 	h, m, s := int(d/time.Hour), int(d/time.Minute)%60, int(d/time.Second)%60
 	if fractional {
@@ -164,7 +172,8 @@ func formatTime(d time.Duration, fractional bool) string {
 
 // BestMove asks for a move within l and returns its MoveString. The engine may print
 // intermediate lines: the last line before "ok" is the answer, and of a Mzinga-style
-// "move;depth;score;pv" line its first field. When ctx ends first, the search is
+// "move;depth;score;pv" line its first field. A Rounded limit's search is interrupted when
+// l.Time is up; the engine's answer to that is its move. When ctx ends first, the search is
 // interrupted with SIGINT, given the grace period to answer, and the engine is killed: the
 // error is a TimeoutError.
 func (e *Engine) BestMove(ctx context.Context, l Limit) (string, error) {
@@ -172,11 +181,16 @@ func (e *Engine) BestMove(ctx context.Context, l Limit) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("uhpclient: %s: %w", e.cfg.Name, err)
 	}
+	var stop *searchStop
+	if l.Rounded() {
+		stop = &searchStop{after: l.Time,
+			why: fmt.Sprintf("the budget of %s is up (sent as %s to an engine that reads whole seconds)", seconds(l.Time), formatTime(l.Time, false))}
+	}
 	var move string
-	_, err = e.roundTrip(ctx, command, func(lines []string) *ProtocolError {
+	_, err = e.search(ctx, command, stop, func(lines []string) *ProtocolError {
 		var ok bool
 		if move, ok = bestMoveAnswer(lines); !ok {
-			return &ProtocolError{Msg: "no move in the reply", Line: lastLine(lines)}
+			return &ProtocolError{Msg: NotAMove(lastLine(lines))}
 		}
 		return nil
 	})
@@ -184,6 +198,15 @@ func (e *Engine) BestMove(ctx context.Context, l Limit) (string, error) {
 		return "", err
 	}
 	return move, nil
+}
+
+// NotAMove says that an engine's answer to bestmove is not a move, in the one wording that a
+// match, a viewer's session and a check all use.
+func NotAMove(answer string) string {
+	if answer == "" {
+		return "it answered no move (an empty line, or only ok)"
+	}
+	return fmt.Sprintf("it answered %q, which is not a MoveString", truncate(answer, 200))
 }
 
 func bestMoveAnswer(lines []string) (string, bool) {

@@ -3,6 +3,7 @@ package uhpclient
 import (
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -88,7 +89,8 @@ func TestLimitCommand(t *testing.T) {
 		{Limit{Depth: 3}, "bestmove depth 3"},
 		{Limit{Depth: 2, Time: time.Second}, "bestmove depth 2"},
 		{Limit{Time: time.Second}, "bestmove time 00:00:01"},
-		{Limit{Time: 1999 * time.Millisecond}, "bestmove time 00:00:01"},
+		{Limit{Time: 1999 * time.Millisecond}, "bestmove time 00:00:02"}, // and interrupted at 1.999 s
+		{Limit{Time: 2001 * time.Millisecond}, "bestmove time 00:00:03"},
 		{Limit{Time: 300 * time.Millisecond}, "bestmove time 00:00:01"},
 		{Limit{Time: 300 * time.Millisecond, FractionalSeconds: true}, "bestmove time 00:00:00.300"},
 		{Limit{Time: 3*time.Hour + 2*time.Minute + 5*time.Second + 7*time.Millisecond, FractionalSeconds: true}, "bestmove time 03:02:05.007"},
@@ -185,4 +187,22 @@ func FuzzParseOption(f *testing.F) {
 			t.Fatalf("%q came back as %q", s, o.String())
 		}
 	})
+}
+
+func TestQuoteLines(t *testing.T) {
+	for _, tc := range []struct {
+		lines []string
+		want  string
+	}{
+		{[]string{"a"}, `"a"`},
+		{[]string{"a", "b"}, `"a" | "b"`},
+		{[]string{"x", "x", "x", "y"}, `"x" (3 times) | "y"`},
+		{[]string{"1", "2", "3", "4", "5", "5", "6"}, `"1" | "2" | "3" | "4" and 3 more lines`},
+		{[]string{"\x00\xff"}, `"\x00\xff"`},
+		{[]string{strings.Repeat("z", 150)}, `"` + strings.Repeat("z", 100) + `..."`},
+	} {
+		if got := quoteLines(tc.lines); got != tc.want {
+			t.Errorf("quoteLines(%q) = %s; want %s", tc.lines, got, tc.want)
+		}
+	}
 }

@@ -17,11 +17,18 @@
 // answer, then killed; any other command is killed at once. Engines run in a process
 // group of their own, killed as a whole, and on Linux they die with the arbiter.
 //
+// UHP writes a search time as hh:mm:ss, which most engines read as whole seconds. A budget
+// that is not whole seconds is sent to such an engine rounded up, and its search is stopped
+// with SIGINT when the budget is up, so that the engine answers its best move so far in time
+// (Limit.Rounded); an engine that reads fractions is sent them (Limit.FractionalSeconds).
+//
 // The errors a caller must tell apart have their own types. The engine's own refusals,
 // EngineError (err) and InvalidMoveError (invalidmove), leave it usable. A broken
 // conversation (ProtocolError), a timeout (TimeoutError) or an exit (ExitError, with the
 // exit status and the last lines of stderr) leave it dead, and later calls return the same
-// error at once.
+// error at once. A TimeoutError quotes what the engine printed before it was given up on
+// (cut), and what became of the SIGINT that stopped its search; a program that cannot be run
+// is a ProgramError that says why in words (CheckProgram asks before a run).
 //
 // Each Engine owns three goroutines: one reads stdout, one drains stderr into a ring of
 // recent lines, one reaps the process. Close (or Kill) returns only after all three have

@@ -28,10 +28,12 @@ type Config struct {
 	// before the next step is taken by force. Default 1 s.
 	GraceTimeout time.Duration
 	// Transcript, if set, receives every line sent (">"), received ("<") and written to
-	// stderr ("!"), each with the time, as in "15:04:05.000 > play wS1".
+	// stderr ("!"), and the notes of the client and its caller ("*": a SIGINT, the start of a
+	// game), each with the time, as in "15:04:05.000 > play wS1".
 	Transcript io.Writer
-	// MaxLineBytes bounds one line of output (default DefaultMaxLineBytes); a longer line is
-	// a ProtocolError. A reply is bounded to 64 such lines.
+	// MaxLineBytes bounds one line of output (default DefaultMaxLineBytes, which holds the
+	// GameString of a game of 100,000 plies); a longer line is a ProtocolError. A reply is
+	// bounded to 64 such lines, or 4 MiB if less.
 	MaxLineBytes int
 }
 
@@ -59,7 +61,15 @@ type Engine struct {
 	logMu      sync.Mutex
 
 	// searching is set while a bestmove that was sent waits for its answer, for Interrupt.
+	// searchMu makes its end and a SIGINT exclusive, so that none is sent for a search whose
+	// "ok" was read.
 	searching atomic.Bool
+	searchMu  sync.Mutex
+	// searchSent is when that bestmove was sent (Unix nanoseconds), and interruptedAt how long
+	// after it Interrupt sent SIGINT (0: not yet), so that an engine that dies of the signal
+	// is told when it got it.
+	searchSent    atomic.Int64
+	interruptedAt atomic.Int64
 
 	kill     chan struct{} // closed by Kill: the stdout reader stops delivering
 	killOnce sync.Once
@@ -90,6 +100,10 @@ func Start(ctx context.Context, cfg Config) (*Engine, error) {
 	}
 	if cfg.MaxLineBytes <= 0 {
 		cfg.MaxLineBytes = DefaultMaxLineBytes
+	}
+	if err := CheckProgram(cfg.Command[0], cfg.Dir); err != nil {
+		err.(*ProgramError).Engine = cfg.Name
+		return nil, err
 	}
 	began := time.Now()
 
@@ -122,7 +136,14 @@ func Start(ctx context.Context, cfg Config) (*Engine, error) {
 		pipes[0][1].Close()
 		pipes[1][0].Close()
 		pipes[2][0].Close()
-		return nil, fmt.Errorf("uhpclient: %s: %w", cfg.Name, err)
+		// CheckProgram found nothing wrong, but the system refuses the program (a binary
+		// for another system, say): say which program, and the system's reason.
+		reason := err
+		if pe, ok := errors.AsType[*os.PathError](err); ok {
+			reason = pe.Err
+		}
+		return nil, &ProgramError{Engine: cfg.Name, Program: cfg.Command[0],
+			Problem: fmt.Sprintf("the program %q cannot be run: %v", cfg.Command[0], reason), Err: reason}
 	}
 
 	e := &Engine{
@@ -152,7 +173,11 @@ func Start(ctx context.Context, cfg Config) (*Engine, error) {
 	if err == nil {
 		var ok bool
 		if e.info, ok = parseInfo(lines); !ok {
-			err = &ProtocolError{Engine: cfg.Name, Command: command, Msg: `no "id" line in the startup info`, Line: lastLine(lines)}
+			err = &ProtocolError{Engine: cfg.Name, Command: command,
+				Msg: fmt.Sprintf(`it printed %s, then "ok", with no "id" line: %s`, quoteLines(lines), bannerRule)}
+			if len(lines) == 0 {
+				err = &ProtocolError{Engine: cfg.Name, Command: command, Msg: `it printed "ok" alone: ` + bannerRule}
+			}
 		}
 	}
 	if err != nil {
@@ -190,7 +215,8 @@ func (e *Engine) readStdout(done chan<- struct{}) {
 // an engine that floods stderr never blocks on it.
 func (e *Engine) readStderr(done chan<- struct{}) {
 	defer close(done)
-	r := NewReader(e.stderr, e.cfg.MaxLineBytes)
+	// Only the start of a line is kept: a long line costs no more than a short one.
+	r := NewReader(e.stderr, stderrLineSize)
 	for {
 		line, err := r.ReadLine()
 		if err != nil && !errors.Is(err, ErrLineTooLong) {
@@ -227,6 +253,14 @@ func (e *Engine) wait(stdoutDone, stderrDone <-chan struct{}) {
 	close(e.done)
 }
 
+// Note writes a line of the caller's into the transcript, marked "*": where a game begins, why
+// a search was interrupted. Without a transcript it does nothing.
+func (e *Engine) Note(text string) {
+	for _, line := range strings.Split(text, "\n") {
+		e.log("*", line)
+	}
+}
+
 func (e *Engine) log(direction, line string) {
 	if e.cfg.Transcript == nil {
 		return
@@ -252,6 +286,17 @@ func (e *Engine) Send(ctx context.Context, command string) ([]string, error) {
 // roundTrip sends one command and reads its reply. check, if not nil, judges whether the
 // reply answers the command; a reply that does not is a ProtocolError, as fatal as any.
 func (e *Engine) roundTrip(ctx context.Context, command string, check func([]string) *ProtocolError) ([]string, error) {
+	return e.search(ctx, command, nil, check)
+}
+
+// searchStop stops a search with SIGINT a time after its command was sent.
+type searchStop struct {
+	after time.Duration
+	why   string // for the transcript
+}
+
+// search is roundTrip for a command that may be a bestmove, stopped as stop says if not nil.
+func (e *Engine) search(ctx context.Context, command string, stop *searchStop, check func([]string) *ProtocolError) ([]string, error) {
 	if strings.ContainsAny(command, "\r\n") {
 		return nil, fmt.Errorf("uhpclient: %s: a command cannot span lines: %q", e.cfg.Name, command)
 	}
@@ -274,8 +319,15 @@ func (e *Engine) roundTrip(ctx context.Context, command string, check func([]str
 		return nil, e.fail(e.exitError(command))
 	}
 	if verb, _, _ := strings.Cut(command, " "); verb == "bestmove" {
+		e.searchSent.Store(sent.UnixNano())
+		e.interruptedAt.Store(0)
 		e.searching.Store(true) // from now on Interrupt reaches this search
-		defer e.searching.Store(false)
+		defer e.endSearch()
+		if stop != nil {
+			// Counted from the command, not from the call: the call may have waited its turn.
+			timer := time.AfterFunc(stop.after-time.Since(sent), func() { e.stopSearch(stop.why) })
+			defer timer.Stop()
+		}
 	}
 	lines, err := e.readReply(ctx, command, sent)
 	if err != nil {
@@ -333,12 +385,17 @@ func (e *Engine) write(ctx context.Context, command string) error {
 // readReply reads lines up to "ok". When ctx ends first, a bestmove is interrupted and
 // given the grace period to answer; either way the engine is then killed.
 func (e *Engine) readReply(ctx context.Context, command string, sent time.Time) ([]string, error) {
-	rep := reply{max: replyLinesOfMaxLength * e.cfg.MaxLineBytes}
+	rep := reply{max: replyBound(e.cfg.MaxLineBytes)}
 	for {
 		select {
 		case r, ok := <-e.lines:
 			if !ok {
-				return rep.lines, e.fail(e.exitError(command))
+				ee := e.exitError(command)
+				ee.Lines = rep.lines
+				if e.searching.Load() {
+					ee.Interrupted = time.Duration(e.interruptedAt.Load())
+				}
+				return rep.lines, e.fail(ee)
 			}
 			if r.err != nil {
 				return rep.lines, e.fail(&ProtocolError{Engine: e.cfg.Name, Command: command,
@@ -350,34 +407,47 @@ func (e *Engine) readReply(ctx context.Context, command string, sent time.Time) 
 					Msg: fmt.Sprintf("more than %d bytes of reply without ok", rep.max), Line: r.line})
 			}
 			if done {
+				e.endSearch()
 				return rep.lines, nil
 			}
 		case <-ctx.Done():
-			after := time.Since(sent)
+			te := &TimeoutError{Engine: e.cfg.Name, Command: command, After: time.Since(sent), Cause: ctx.Err(), Lines: rep.lines}
 			if verb, _, _ := strings.Cut(command, " "); verb == "bestmove" {
-				e.interrupt()
+				te.Interrupt = e.interrupt(command, sent)
 			}
-			return rep.lines, e.fail(&TimeoutError{Engine: e.cfg.Name, Command: command, After: after, Cause: ctx.Err()})
+			return rep.lines, e.fail(te)
 		}
 	}
 }
 
-// interrupt asks a search to stop with SIGINT, as Mzinga's own viewer does, and waits the
-// grace period for its "ok", so that the engine's last word reaches the transcript.
-func (e *Engine) interrupt() {
+// interrupt asks a search whose time is up to stop with SIGINT, as Mzinga's own viewer does,
+// and waits the grace period for its "ok", so that the engine's last word reaches the
+// transcript and the error can say what became of it.
+func (e *Engine) interrupt(command string, sent time.Time) *InterruptOutcome {
+	out := &InterruptOutcome{At: time.Since(sent)}
+	e.Note(fmt.Sprintf("SIGINT after %s: no answer in the time allowed", seconds(out.At)))
 	if err := e.cmd.Process.Signal(os.Interrupt); err != nil {
-		return
+		out.Exited = e.exitError(command)
+		return out
 	}
 	grace := time.NewTimer(e.cfg.GraceTimeout)
 	defer grace.Stop()
 	for {
 		select {
 		case r, ok := <-e.lines:
-			if !ok || r.err != nil || r.line == "ok" {
-				return
+			switch {
+			case !ok:
+				out.Exited = e.exitError(command)
+				return out
+			case r.err != nil:
+				return out
+			case r.line == "ok":
+				out.Answer = true
+				return out
 			}
+			out.Lines = append(out.Lines, r.line)
 		case <-grace.C:
-			return
+			return out
 		}
 	}
 }
@@ -387,10 +457,25 @@ func (e *Engine) interrupt() {
 // usable. Between searches Interrupt does nothing. It is safe to call from any goroutine,
 // while BestMove runs. An engine that ignores SIGINT answers when its search ends, or is
 // stopped by BestMove's context as usual.
-func (e *Engine) Interrupt() error {
+func (e *Engine) Interrupt() error { return e.stopSearch("the caller stops the search") }
+
+// endSearch marks the end of a search, once its reply was read or given up on.
+func (e *Engine) endSearch() {
+	e.searchMu.Lock()
+	e.searching.Store(false)
+	e.searchMu.Unlock()
+}
+
+// stopSearch is Interrupt, with the reason written to the transcript.
+func (e *Engine) stopSearch(why string) error {
+	e.searchMu.Lock()
+	defer e.searchMu.Unlock()
 	if !e.searching.Load() {
 		return nil
 	}
+	at := time.Since(time.Unix(0, e.searchSent.Load()))
+	e.interruptedAt.CompareAndSwap(0, int64(at))
+	e.Note(fmt.Sprintf("SIGINT after %s: %s", seconds(at), why))
 	if err := e.cmd.Process.Signal(os.Interrupt); err != nil && !errors.Is(err, os.ErrProcessDone) {
 		return fmt.Errorf("uhpclient: %s: interrupting the search: %w", e.cfg.Name, err)
 	}

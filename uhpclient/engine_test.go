@@ -233,7 +233,7 @@ func TestNormalConversation(t *testing.T) {
 
 	log := transcript.String()
 	for _, want := range []string{"> newgame Base+MLP", "< Base+MLP;NotStarted;White[1]", "< ok",
-		"> bestmove depth 3", "> bestmove time 00:00:01", "> bestmove time 00:00:01.500", "> exit"} {
+		"> bestmove depth 3", "> bestmove time 00:00:02", "> bestmove time 00:00:01.500", "> exit"} {
 		if !regexp.MustCompile(`(?m)^\d\d:\d\d:\d\d\.\d\d\d ` + regexp.QuoteMeta(want) + `$`).MatchString(log) {
 			t.Errorf("the transcript has no line %q:\n%s", want, log)
 		}
@@ -363,6 +363,9 @@ func TestMissingOKThenExit(t *testing.T) {
 	if !errors.As(err, &ee) || ee.ExitCode != 0 || ee.Command != "bestmove depth 1" || !slices.Contains(ee.Stderr, "fatal: search thread died") {
 		t.Fatalf("got %v", err)
 	}
+	if !strings.Contains(err.Error(), `it printed "wS1"`) {
+		t.Errorf("%q does not quote what the engine printed before it exited", err)
+	}
 	checkStaysBroken(t, e, err, "newgame Base")
 }
 
@@ -403,13 +406,14 @@ func TestCrashMidCommand(t *testing.T) {
 }
 
 func TestOverLongLine(t *testing.T) {
-	e := mustStartFake(t, "long-line")
+	const limit = 64 << 10
+	e := mustStartFake(t, "long-line", func(c *Config) { c.MaxLineBytes = limit })
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	_, err := e.BestMove(t.Context(), Limit{Depth: 1})
 	runtime.ReadMemStats(&after)
 	var pe *ProtocolError
-	if !errors.As(err, &pe) || !strings.Contains(pe.Msg, fmt.Sprint(DefaultMaxLineBytes)) || !strings.HasPrefix(pe.Line, "xxxx") {
+	if !errors.As(err, &pe) || !strings.Contains(pe.Msg, fmt.Sprint(limit)) || !strings.HasPrefix(pe.Line, "xxxx") {
 		t.Fatalf("got %v", err)
 	}
 	// The engine wrote 10 MiB on one line; reading it must cost about one line limit.
@@ -718,5 +722,213 @@ func TestInterruptReturnsTheEnginesMove(t *testing.T) {
 	}
 	if _, err := e.NewGame(t.Context(), "Base"); err != nil {
 		t.Errorf("the engine is not usable after an interrupted search: %v", err)
+	}
+}
+
+// A long game's GameString is one line far over 64 KiB: the default limit must hold it, or
+// the engine that reports it forfeits a game it did nothing wrong in.
+func TestLongGameStringFitsTheDefaultLimit(t *testing.T) {
+	e := mustStartFake(t, "long-game")
+	gs, err := e.NewGame(t.Context(), "Base")
+	if err != nil {
+		t.Fatalf("newgame: %v", err)
+	}
+	if len(gs) < 75_000 {
+		t.Errorf("got a GameString of %d bytes; the fake sends about 80,000", len(gs))
+	}
+}
+
+// What an engine printed before a timeout is what tells a user why it timed out: it is kept
+// and quoted, and an engine that never printed its banner is told what UHP asks for.
+func TestTimeoutsQuoteWhatTheEnginePrinted(t *testing.T) {
+	for _, tc := range []struct {
+		scenario string
+		run      func(context.Context, *Engine) error
+		want     []string
+	}{
+		{"not-uhp", nil, []string{`"HELLO I AM NOT UHP"`, "info banner", "at start-up"}},
+		{"slow-start", nil, []string{"printed nothing", "info banner", "at start-up"}},
+		{"partial", func(ctx context.Context, e *Engine) error { _, err := e.ValidMoves(ctx); return err },
+			[]string{`"wS1;wB1"`, `"thinking about the rest"`, `no "ok"`}},
+		{"garbage", func(ctx context.Context, e *Engine) error { _, err := e.BestMove(ctx, Limit{Depth: 1}); return err },
+			[]string{`"\x00\a garbage \xff"`}},
+	} {
+		t.Run(tc.scenario, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+			defer cancel()
+			e, err := startFake(t, ctx, tc.scenario, func(c *Config) { c.StartTimeout = 300 * time.Millisecond })
+			if tc.run != nil {
+				if err != nil {
+					t.Fatal(err)
+				}
+				cctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
+				defer cancel()
+				err = tc.run(cctx, e)
+			}
+			var te *TimeoutError
+			if !errors.As(err, &te) {
+				t.Fatalf("got %v; want a TimeoutError", err)
+			}
+			t.Log(err)
+			for _, want := range tc.want {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("%q does not say %s", err, want)
+				}
+			}
+			if strings.Contains(err.Error(), "context deadline exceeded") {
+				t.Errorf("%q speaks Go, not to a user", err)
+			}
+		})
+	}
+}
+
+func TestNoBannerSaysWhatUHPAsks(t *testing.T) {
+	_, err := startFake(t, t.Context(), "no-banner")
+	if err == nil || !strings.Contains(err.Error(), `"hello"`) || !strings.Contains(err.Error(), "must print its info banner") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+// A program that cannot be run is said in one sentence, without Go's fork/exec.
+func TestStartAProgramThatCannotRun(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "engine.sh")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name    string
+		command string
+		dir     string
+		want    string
+	}{
+		{"missing", "./nope", "", `"./nope" does not exist`},
+		{"missing in dir", "./nope", dir, `"./nope" does not exist in ` + dir},
+		{"not on the PATH", "no-such-hive-engine", "", `no program "no-such-hive-engine" on the PATH`},
+		{"a directory", dir, "", "is a directory, not a program"},
+		{"not executable", script, "", "is not executable"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Start(t.Context(), Config{Command: []string{tc.command}, Dir: tc.dir, Name: "a"})
+			var pe *ProgramError
+			if !errors.As(err, &pe) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("got %v; want a ProgramError saying %s", err, tc.want)
+			}
+			t.Log(err)
+			if strings.Contains(err.Error(), "fork/exec") || strings.Contains(err.Error(), "permission denied") {
+				t.Errorf("%q speaks Go, not to a user", err)
+			}
+			if CheckProgram(tc.command, tc.dir) == nil {
+				t.Errorf("CheckProgram(%q) found nothing wrong", tc.command)
+			}
+		})
+	}
+	if err := CheckProgram(os.Args[0], ""); err != nil {
+		t.Errorf("CheckProgram of the test binary: %v", err)
+	}
+}
+
+// An engine that reads whole seconds is sent its budget rounded up, and stopped with SIGINT
+// when the budget is up: it answers its best move so far, in time.
+func TestRoundedBudgetIsStoppedWithSIGINT(t *testing.T) {
+	var transcript bytes.Buffer
+	e := mustStartFake(t, "honour-int", func(c *Config) { c.Transcript = &transcript })
+	l := Limit{Time: 300 * time.Millisecond}
+	if !l.Rounded() {
+		t.Error("a 0.3 s budget in whole seconds is not Rounded")
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+	defer cancel()
+	begin := time.Now()
+	move, err := e.BestMove(ctx, l)
+	took := time.Since(begin)
+	if err != nil || move != "wA1" {
+		t.Fatalf("got %q, %v; want the answer to SIGINT, wA1", move, err)
+	}
+	if took < l.Time || took > l.Time+200*time.Millisecond {
+		t.Errorf("took %v; want the budget, %v", took, l.Time)
+	}
+	if _, err := e.NewGame(t.Context(), "Base"); err != nil {
+		t.Errorf("the engine is not usable after its budget was stopped: %v", err)
+	}
+	e.Close(t.Context())
+	log := transcript.String()
+	if !strings.Contains(log, "> bestmove time 00:00:01\n") || !regexp.MustCompile(`(?m)^\S+ \* SIGINT after 0\.3\d\d s: the budget of 0\.300 s is up`).MatchString(log) {
+		t.Errorf("the transcript lacks the rounded command or the interrupt:\n%s", log)
+	}
+	for _, l := range []Limit{{Time: time.Second}, {Time: 2 * time.Second}, {Time: 300 * time.Millisecond, FractionalSeconds: true}, {Depth: 2}} {
+		if l.Rounded() {
+			t.Errorf("%+v is Rounded", l)
+		}
+	}
+}
+
+// An engine that dies of the SIGINT that stops its search is told so: interrupted at what
+// time, and exited.
+func TestDeathOnSIGINTIsExplained(t *testing.T) {
+	t.Run("budget", func(t *testing.T) {
+		e := mustStartFake(t, "die-on-int")
+		_, err := e.BestMove(t.Context(), Limit{Time: 300 * time.Millisecond})
+		var ee *ExitError
+		if !errors.As(err, &ee) || ee.Interrupted < 300*time.Millisecond || !strings.Contains(err.Error(), "interrupted with SIGINT at 0.3") {
+			t.Fatalf("got %v", err)
+		}
+		t.Log(err)
+	})
+	t.Run("deadline", func(t *testing.T) {
+		e := mustStartFake(t, "die-on-int")
+		ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
+		defer cancel()
+		_, err := e.BestMove(ctx, Limit{Depth: 1})
+		var te *TimeoutError
+		if !errors.As(err, &te) {
+			t.Fatalf("got %v", err)
+		}
+		t.Log(err)
+		for _, want := range []string{"did not answer", "interrupted with SIGINT at 0.3", "exited"} {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("%q does not say %s", err, want)
+			}
+		}
+	})
+}
+
+func TestNoteMarksTheTranscript(t *testing.T) {
+	var transcript bytes.Buffer
+	e := mustStartFake(t, "normal", func(c *Config) { c.Transcript = &transcript })
+	e.Note("game 3 begins")
+	e.Close(t.Context())
+	if !regexp.MustCompile(`(?m)^\d\d:\d\d:\d\d\.\d\d\d \* game 3 begins$`).MatchString(transcript.String()) {
+		t.Errorf("no note in the transcript:\n%s", transcript.String())
+	}
+}
+
+// A rounded budget is counted from when its bestmove is sent, not from when BestMove was
+// called: a caller that waits for its turn neither stops another caller's search early nor
+// goes unstopped itself.
+func TestRoundedBudgetCountsFromTheCommand(t *testing.T) {
+	e := mustStartFake(t, "honour-int")
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+	defer cancel()
+	first := make(chan time.Duration)
+	go func() {
+		begin := time.Now()
+		if _, err := e.BestMove(ctx, Limit{Time: 600 * time.Millisecond}); err != nil {
+			t.Error(err)
+		}
+		first <- time.Since(begin)
+	}()
+	time.Sleep(50 * time.Millisecond)
+	begin := time.Now()
+	move, err := e.BestMove(ctx, Limit{Time: 300 * time.Millisecond})
+	took := time.Since(begin)
+	if err != nil || move != "wA1" {
+		t.Fatalf("the second search: %q, %v", move, err)
+	}
+	if d := <-first; d < 600*time.Millisecond {
+		t.Errorf("the first search was stopped after %v, before its budget of 0.6 s", d)
+	}
+	if took > 550*time.Millisecond+300*time.Millisecond+200*time.Millisecond {
+		t.Errorf("the second search took %v: it was not stopped 0.3 s after it was sent", took)
 	}
 }

@@ -4,6 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
 )
@@ -63,10 +67,51 @@ type TimeoutError struct {
 	Command string
 	After   time.Duration // from sending the command (or starting the engine) to giving up
 	Cause   error         // the context's error; nil means context.DeadlineExceeded
+	// Lines are what the engine printed of its reply before it was given up on: a reply
+	// without its "ok", or garbage. They are quoted, cut, in the message.
+	Lines []string
+	// Interrupt says what became of a search interrupted with SIGINT when its time was up.
+	Interrupt *InterruptOutcome
+}
+
+// InterruptOutcome is how an engine took the SIGINT that stopped a search which outlived its
+// deadline.
+type InterruptOutcome struct {
+	At     time.Duration // from sending bestmove to the signal
+	Lines  []string      // what it printed after the signal
+	Answer bool          // it ended its reply with "ok", but too late
+	Exited *ExitError    // it exited instead
 }
 
 func (e *TimeoutError) Error() string {
-	return fmt.Sprintf("uhpclient: %s: %s: no reply, %v after %v", e.Engine, e.Command, e.Unwrap(), e.After.Round(time.Millisecond))
+	var b strings.Builder
+	fmt.Fprintf(&b, "uhpclient: %s: %s: ", e.Engine, e.Command)
+	after := seconds(e.After)
+	start := e.Command == "start"
+	switch {
+	case start && !hasIDLine(e.Lines):
+		fmt.Fprintf(&b, "no info banner after %s; %s: %s", after, printed(e.Lines), bannerRule)
+	case errors.Is(e.Unwrap(), context.Canceled):
+		fmt.Fprintf(&b, "stopped after %s, before its reply ended; %s", after, printed(e.Lines))
+	case len(e.Lines) > 0:
+		fmt.Fprintf(&b, `no "ok" after %s; %s`, after, printed(e.Lines))
+	default:
+		fmt.Fprintf(&b, "did not answer within %s", after)
+	}
+	if in := e.Interrupt; in != nil {
+		fmt.Fprintf(&b, "; interrupted with SIGINT at %s", seconds(in.At))
+		switch {
+		case in.Exited != nil:
+			fmt.Fprintf(&b, ", it exited (%s)", in.Exited.how())
+		case in.Answer:
+			fmt.Fprintf(&b, ", it answered too late (%s)", quoteLines(in.Lines))
+		case len(in.Lines) > 0:
+			fmt.Fprintf(&b, ", it printed %s but no \"ok\"", quoteLines(in.Lines))
+		default:
+			b.WriteString(", it did not answer")
+		}
+	}
+	return b.String()
 }
 
 func (e *TimeoutError) Unwrap() error {
@@ -76,6 +121,9 @@ func (e *TimeoutError) Unwrap() error {
 	return e.Cause
 }
 
+// bannerRule is what UHP asks of an engine at start-up.
+const bannerRule = `a UHP engine must print its info banner ("id NAME VERSION", a line of the expansions it plays, then "ok") at start-up`
+
 // ExitError is an engine whose output ended: it exited, crashed, or was killed.
 type ExitError struct {
 	Engine   string
@@ -83,19 +131,144 @@ type ExitError struct {
 	ExitCode int    // -1 when killed by a signal or unknown
 	Signal   string // the signal that ended it, such as "killed", if any
 	Stderr   []string
+	// Interrupted, when not zero, is how long after the command was sent the engine was sent
+	// the SIGINT that stopped its search (Engine.Interrupt): it exited instead of answering.
+	Interrupted time.Duration
+	// Lines are what it printed of its reply before it exited, quoted (cut) in the message.
+	Lines []string
+}
+
+func (e *ExitError) how() string {
+	if e.Signal != "" {
+		return "signal: " + e.Signal
+	}
+	return fmt.Sprintf("exit status %d", e.ExitCode)
 }
 
 func (e *ExitError) Error() string {
-	how := fmt.Sprintf("exit status %d", e.ExitCode)
-	if e.Signal != "" {
-		how = "signal: " + e.Signal
+	s := fmt.Sprintf("uhpclient: %s: %s: the engine exited (%s)", e.Engine, e.Command, e.how())
+	if e.Interrupted > 0 {
+		s = fmt.Sprintf("uhpclient: %s: %s: interrupted with SIGINT at %s, the engine exited (%s) instead of answering its best move so far",
+			e.Engine, e.Command, seconds(e.Interrupted), e.how())
 	}
-	s := fmt.Sprintf("uhpclient: %s: %s: the engine exited (%s)", e.Engine, e.Command, how)
+	if len(e.Lines) > 0 {
+		s += "; before, " + printed(e.Lines)
+	}
 	if len(e.Stderr) > 0 {
 		tail := e.Stderr[max(0, len(e.Stderr)-3):]
 		s += "; stderr: " + truncate(strings.Join(tail, " | "), 300)
 	}
 	return s
+}
+
+// ProgramError is an engine program that cannot be run: missing, a directory, or not
+// executable. It says so in words, not in the system call's.
+type ProgramError struct {
+	Engine  string // empty when not known
+	Program string
+	Problem string // what is wrong, as a sentence
+	Err     error  // the system's error, when there is one, such as fs.ErrNotExist
+}
+
+func (e *ProgramError) Unwrap() error { return e.Err }
+
+func (e *ProgramError) Error() string {
+	if e.Engine == "" {
+		return fmt.Sprintf("uhpclient: %s", e.Problem)
+	}
+	return fmt.Sprintf("uhpclient: %s: %s", e.Engine, e.Problem)
+}
+
+// CheckProgram says whether a program can be run from dir (empty: the current directory) as
+// exec would run it: a name without a slash is looked up on the PATH, a relative path is taken
+// from dir. It returns a *ProgramError that says what is wrong, or nil.
+func CheckProgram(program, dir string) error {
+	var cause error
+	bad := func(format string, args ...any) error {
+		return &ProgramError{Program: program, Problem: fmt.Sprintf(format, args...), Err: cause}
+	}
+	if program == "" {
+		return bad("no engine program given")
+	}
+	if !strings.ContainsRune(program, '/') && !strings.ContainsRune(program, filepath.Separator) {
+		if _, err := exec.LookPath(program); err != nil {
+			cause = exec.ErrNotFound
+			return bad("no program %q on the PATH: give its path (./%s for one in the current directory)", program, program)
+		}
+		return nil
+	}
+	path := program
+	if dir != "" && !filepath.IsAbs(path) {
+		path = filepath.Join(dir, path)
+	}
+	where := ""
+	if dir != "" && !filepath.IsAbs(program) {
+		where = " in " + dir
+	}
+	st, err := os.Stat(path)
+	if pe, ok := errors.AsType[*fs.PathError](err); ok {
+		cause = pe.Err
+	}
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return bad("the program %q does not exist%s", program, where)
+	case err != nil:
+		return bad("the program %q cannot be read%s: %v", program, where, errors.Unwrap(err))
+	case st.IsDir():
+		cause = fs.ErrPermission
+		return bad("%q%s is a directory, not a program", program, where)
+	case st.Mode()&0o111 == 0:
+		cause = fs.ErrPermission
+		return bad("the program %q%s is not executable (chmod +x %s)", program, where, path)
+	}
+	return nil
+}
+
+// hasIDLine reports whether the lines hold the "id" line of a banner.
+func hasIDLine(lines []string) bool {
+	_, ok := parseInfo(lines)
+	return ok
+}
+
+// printed says what the engine printed, quoted and cut.
+func printed(lines []string) string {
+	if len(lines) == 0 {
+		return "it printed nothing"
+	}
+	return "it printed " + quoteLines(lines)
+}
+
+// quoteLines quotes the first lines an engine printed, each cut, so that garbage is shown as
+// it is without flooding a message; a line repeated is shown once, with its count.
+func quoteLines(lines []string) string {
+	const shown = 4
+	var parts []string
+	rest := 0
+	for i := 0; i < len(lines); {
+		n := 1
+		for i+n < len(lines) && lines[i+n] == lines[i] {
+			n++
+		}
+		switch {
+		case len(parts) == shown:
+			rest += n
+		case n > 1:
+			parts = append(parts, fmt.Sprintf("%q (%d times)", truncate(lines[i], 100), n))
+		default:
+			parts = append(parts, fmt.Sprintf("%q", truncate(lines[i], 100)))
+		}
+		i += n
+	}
+	s := strings.Join(parts, " | ")
+	if rest > 0 {
+		s += fmt.Sprintf(" and %d more lines", rest)
+	}
+	return s
+}
+
+// seconds writes a duration as a user reads it: "1.953 s".
+func seconds(d time.Duration) string {
+	return fmt.Sprintf("%.3f s", d.Seconds())
 }
 
 func truncate(s string, n int) string {

@@ -60,6 +60,9 @@ func fakeEngine(scenario string) int {
 	case "no-banner":
 		say("hello", "ok")
 		return 0
+	case "not-uhp": // prints something, never a banner, and waits
+		say("HELLO I AM NOT UHP")
+		time.Sleep(time.Minute)
 	case "crash-start":
 		fmt.Fprintln(os.Stderr, "fatal: cannot load weights")
 		return 3
@@ -82,7 +85,7 @@ func fakeEngine(scenario string) int {
 		}
 		say(fmt.Sprintf("child %d", c.Process.Pid))
 	}
-	if scenario != "hang-ignore-int" && scenario != "honour-int" {
+	if scenario != "hang-ignore-int" && scenario != "honour-int" && scenario != "die-on-int" {
 		go noteSIGINT()
 	}
 	say("id Fake v1", "Mosquito;Ladybug;Pillbug", "ok")
@@ -105,6 +108,9 @@ func fakeEngine(scenario string) int {
 			say("err Invalid command.", "ok")
 		case cmd == "exit":
 			return 0
+		case verb == "newgame" && scenario == "long-game":
+			// The GameString of a 9,000-ply game, as an engine echoes it.
+			say("Base;InProgress;Black[4500];wS1"+strings.Repeat(";bS1 wS1-;wS1 -bS1", 4500), "ok")
 		case verb == "newgame" && strings.Contains(arg, ";"):
 			say(arg, "ok")
 		case verb == "newgame" && (arg == "" || arg == "Base" || strings.HasPrefix(arg, "Base+")):
@@ -129,6 +135,9 @@ func fakeEngine(scenario string) int {
 			say("Base;InProgress;Black[1];"+arg, "ok")
 		case cmd == "pass":
 			say("invalidmove You can't pass when you have valid moves.", "ok")
+		case cmd == "validmoves" && scenario == "partial":
+			say("wS1;wB1", "thinking about the rest")
+			time.Sleep(time.Minute)
 		case cmd == "validmoves":
 			say("wS1;wB1;wG1;wA1", "ok")
 		case verb == "undo":
@@ -152,6 +161,9 @@ func fakeEngine(scenario string) int {
 			case "honour-int":
 				<-sigint
 				say("wA1", "ok")
+			case "die-on-int": // a Python engine without a handler for KeyboardInterrupt
+				signal.Reset(os.Interrupt)
+				time.Sleep(time.Minute)
 			case "crash-bestmove": // nokamute after the game is over
 				fmt.Fprintln(os.Stderr, "thread 'main' panicked at src/player.rs:168:50:")
 				fmt.Fprintln(os.Stderr, "called `Option::unwrap()` on a `None` value")

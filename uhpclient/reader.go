@@ -7,13 +7,24 @@ import (
 	"strings"
 )
 
-// DefaultMaxLineBytes bounds one line of engine output when Config.MaxLineBytes is zero.
-const DefaultMaxLineBytes = 64 << 10
+// DefaultMaxLineBytes bounds one line of engine output when Config.MaxLineBytes is zero. The
+// longest line an engine must print is a GameString, about 10 bytes a ply: 1 MiB holds a game
+// of 100,000 plies, far past any move limit, while a runaway line is still cut.
+const DefaultMaxLineBytes = 1 << 20
 
 // A reply may hold many lines (bestmove's intermediate lines, perft tables), but an engine
 // that prints without end and never says "ok" must not take all memory: a reply is bounded
-// to this many times the line limit.
-const replyLinesOfMaxLength = 64
+// to this many times the line limit, but to no more than maxReplyBytes (or two whole lines,
+// if more).
+const (
+	replyLinesOfMaxLength = 64
+	maxReplyBytes         = 4 << 20
+)
+
+// replyBound is the bound of one reply for a line limit.
+func replyBound(maxLineBytes int) int {
+	return max(min(replyLinesOfMaxLength*maxLineBytes, maxReplyBytes), 2*maxLineBytes)
+}
 
 var (
 	// ErrLineTooLong is a line of output longer than the Reader's limit.
@@ -42,7 +53,7 @@ func NewReader(r io.Reader, maxLineBytes int) *Reader {
 	return &Reader{
 		br:       bufio.NewReaderSize(r, 4096),
 		maxLine:  maxLineBytes,
-		maxReply: replyLinesOfMaxLength * maxLineBytes,
+		maxReply: replyBound(maxLineBytes),
 	}
 }
 

@@ -72,13 +72,14 @@ func (endless) Read(p []byte) (int, error) {
 }
 
 func TestReadLineMemoryIsBounded(t *testing.T) {
-	// 32 MiB of one line, read with the default limit.
-	r := NewReader(io.MultiReader(io.LimitReader(endless{}, 32<<20), strings.NewReader("\nok\n")), 0)
+	// 32 MiB of one line, read with a limit of 64 KiB.
+	const limit = 64 << 10
+	r := NewReader(io.MultiReader(io.LimitReader(endless{}, 32<<20), strings.NewReader("\nok\n")), limit)
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	line, err := r.ReadLine()
 	runtime.ReadMemStats(&after)
-	if !errors.Is(err, ErrLineTooLong) || len(line) != DefaultMaxLineBytes {
+	if !errors.Is(err, ErrLineTooLong) || len(line) != limit {
 		t.Fatalf("got %d bytes, %v", len(line), err)
 	}
 	if allocated := after.TotalAlloc - before.TotalAlloc; allocated > 1<<20 {

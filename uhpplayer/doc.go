@@ -11,5 +11,9 @@
 //
 // Its protocol-specific setting is fractional=true|false: whether the engine reads "bestmove
 // time" budgets with fractions of a second (Mzinga and hivebot do; most engines count whole
-// seconds).
+// seconds). An engine that counts whole seconds is sent a budget rounded up and stopped with
+// SIGINT when the budget is up; the record warns of it once per engine process.
+//
+// With a transcript directory, each engine process writes its conversation to its own file
+// there, each game marked where it begins, and each record names its players' transcripts.
 package uhpplayer

@@ -36,18 +36,32 @@ func (Protocol) Check(e arbiter.EngineConfig) error {
 		return &arbiter.ConfigError{Msg: "a UHP engine is started as a program: addr= is not a UHP setting"}
 	}
 	if unknown := e.UnknownSettings(SettingFractional); len(unknown) > 0 {
-		return &arbiter.ConfigError{Msg: fmt.Sprintf("unknown UHP setting %s (known: %s)", strings.Join(unknown, ", "), SettingFractional)}
+		msg := fmt.Sprintf("unknown UHP setting %s (the UHP setting is %s)", strings.Join(unknown, ", "), SettingFractional)
+		if near, ok := arbiter.ClosestName(unknown[0], []string{SettingFractional}); ok {
+			msg = fmt.Sprintf("unknown UHP setting %s: did you mean %s?", unknown[0], near)
+		}
+		return &arbiter.ConfigError{Msg: msg}
 	}
-	fractional, err := fractionalOf(e)
-	if err != nil {
+	if _, err := fractionalOf(e); err != nil {
 		return err
 	}
 	if e.Time.Nodes > 0 {
 		return &arbiter.ConfigError{Msg: "UHP has no node limit: give st=SECONDS, depth=N or tc=BASE+INC"}
 	}
-	if e.Time.MoveTime > 0 && e.Time.MoveTime < time.Second && !fractional {
-		// The engine would be sent "bestmove time 00:00:01" and lose on time for using it.
-		return &arbiter.ConfigError{Msg: fmt.Sprintf("%s is under a second, but UHP's bestmove time counts whole seconds: give fractional=true if the engine reads fractions (as Mzinga and hivebot do), or st=1 or more", e.Time)}
+	// A budget that is not whole seconds is no reason to refuse an engine that reads whole
+	// seconds: it is sent rounded up, and its search is stopped with SIGINT when the budget is
+	// up (uhpclient.Limit), with a warning in the record.
+	return nil
+}
+
+// Locate implements arbiter.Locator: the engine's program exists and can be run.
+func (Protocol) Locate(e arbiter.EngineConfig) error {
+	if len(e.Command) == 0 {
+		return &arbiter.ConfigError{Msg: fmt.Sprintf("engine %q: give cmd=PROGRAM", e.Name)}
+	}
+	if err := uhpclient.CheckProgram(e.Command[0], e.Dir); err != nil {
+		return &arbiter.ConfigError{Msg: fmt.Sprintf("engine %q: %s: give cmd= the path of the engine's program (a relative path is taken from dir=, or the current directory)",
+			e.Name, strings.TrimPrefix(err.Error(), "uhpclient: "))}
 	}
 	return nil
 }
@@ -98,7 +112,7 @@ func (Protocol) Start(ctx context.Context, e arbiter.EngineConfig, env arbiter.S
 		if transcript != nil {
 			transcript.Close()
 		}
-		return nil, err
+		return nil, startError(e, err)
 	}
 	p := &Player{engine: eng, fractional: fractional, transcript: transcript}
 	for _, o := range e.Options {
@@ -108,6 +122,22 @@ func (Protocol) Start(ctx context.Context, e arbiter.EngineConfig, env arbiter.S
 		}
 	}
 	return p, nil
+}
+
+// startError adds to an engine's start-up failure the setting that helps, in the arbiter's
+// words: the program (cmd=, dir=), or the start-up time (start_timeout).
+func startError(e arbiter.EngineConfig, err error) error {
+	var (
+		program *uhpclient.ProgramError
+		timeout *uhpclient.TimeoutError
+	)
+	switch {
+	case errors.As(err, &program):
+		return fmt.Errorf("%w: give cmd= the path of the engine's program (a relative path is taken from dir=, or the current directory)", err)
+	case errors.As(err, &timeout) && errors.Is(err, context.DeadlineExceeded):
+		return fmt.Errorf("%w; if the engine is only slow to start, give it longer: start_timeout = SECONDS in the config file, -start-timeout SECONDS on the command line", err)
+	}
+	return err
 }
 
 func safeFileName(s string) string {
@@ -124,6 +154,11 @@ type Player struct {
 	engine     *uhpclient.Engine
 	fractional bool
 	transcript *os.File
+
+	// warned is set once a rounded budget was warned of; warnings holds what Warnings has not
+	// returned yet.
+	warned   bool
+	warnings []string
 }
 
 // Info implements arbiter.Player: the engine's id line and the expansions it advertises.
@@ -160,8 +195,35 @@ func (p *Player) BestMove(ctx context.Context, limit arbiter.Limit) (string, err
 	if limit.Depth == 0 {
 		l.Time = limit.Time
 	}
+	if l.Rounded() && !p.warned {
+		p.warned = true
+		p.warnings = append(p.warnings, fmt.Sprintf("its budget of %.3f s was sent rounded up to %s (the engine reads whole seconds) and its search stopped with SIGINT at %.3f s; if it reads fractions of a second, fractional=true sends budgets as they are (arbiter check tells)",
+			l.Time.Seconds(), roundedUp(l.Time), l.Time.Seconds()))
+	}
 	move, err := p.engine.BestMove(ctx, l)
 	return move, classify(err, true)
+}
+
+// roundedUp writes a budget as a whole-second engine is sent it.
+func roundedUp(d time.Duration) string {
+	return fmt.Sprintf("%d s", int((d+time.Second-1)/time.Second))
+}
+
+// Warnings implements arbiter.Warner: a budget rounded up, once per engine process.
+func (p *Player) Warnings() []string {
+	w := p.warnings
+	p.warnings = nil
+	return w
+}
+
+// MarkGame implements arbiter.Transcribed: a line in the transcript says which game begins.
+func (p *Player) MarkGame(m arbiter.GameMark) string {
+	if p.transcript == nil {
+		return ""
+	}
+	p.engine.Note(fmt.Sprintf("game %d begins (run %s, \"game\": %d in its record): %s (White) vs %s (Black) from %q at %s",
+		m.Index, m.Run, m.Index, m.White, m.Black, m.Opening, m.Started.Format(time.RFC3339)))
+	return p.transcript.Name()
 }
 
 // Interrupt implements arbiter.Interrupter: SIGINT stops the engine's search.

@@ -17,14 +17,17 @@ import (
 	"hivearbiter/ugiplayer"
 )
 
-const checkUsage = `check -engine "PROG ARGS..." [-games N] [-plies N] [-seed N]
+const checkUsage = `check -engine "PROG ARGS..." [-games N] [-plies N] [-seed N] [-v]
        arbiter check -engine cmd=PROG [name=N] [arg=A]... [option.NAME=V]...
 
 Checks that an engine speaks UHP as the arbiter needs: banner and capabilities, newgame for every
 advertised game type, validmoves against the referee over random games, play/undo round trips,
-newgame with a GameString, "bestmove depth 1" and "bestmove time 00:00:01" answered in time, an
-illegal move answered with invalidmove, an unknown command with err, and options that parse.
-Prints a pass/fail table; exits with code 5 when any check fails.`
+newgame with a GameString, "bestmove depth 1" and "bestmove time 00:00:01" answered in time,
+whether it reads "bestmove time 00:00:00.500" and survives SIGINT during bestmove (and so which
+time setting to give it), an illegal move answered with invalidmove, an unknown command with err,
+and options that parse. The engine is started afresh after a failed check, so that each row
+judges one thing. Prints a pass/fail table (-v: with each detail whole); exits with code 5 when
+any check fails.`
 
 func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	// -engine takes either one argument, "PROG ARGS...", or key=value words as in match.
@@ -50,6 +53,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	games := fs.Int("games", 3, "random games whose valid moves are compared with the referee's")
 	plies := fs.Int("plies", 30, "plies per random game")
 	seed := fs.Uint64("seed", 1, "seed of the random games")
+	verbose := fs.Bool("v", false, "print each check's detail whole instead of cut to the table's width")
 	if err := parseFlags(fs, rest); err != nil {
 		return err
 	}
@@ -77,34 +81,57 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		check = enginecheck.CheckUGI
 	}
 	checks, err := check(ctx, engine, enginecheck.Options{Games: *games, Plies: *plies, Seed: *seed, Margin: 500 * time.Millisecond})
-	table := tablewriter.NewTable(stdout,
+	failed, skipped, cut, err2 := writeCheckTable(stdout, checks, *verbose)
+	if err2 != nil {
+		return err2
+	}
+	more := ""
+	if cut {
+		more = " (run with -v to see each detail whole)"
+	}
+	if err != nil {
+		// The table cuts the detail; the reason the engine did not start is said whole.
+		return exitWith(exitEngines, "the engine could not be started, so nothing else was checked: %v", err)
+	}
+	notRun := ""
+	if skipped > 0 {
+		notRun = fmt.Sprintf(", %d skipped", skipped)
+	}
+	if failed > 0 {
+		return exitWith(exitEngines, "%d of %d checks failed%s%s", failed, len(checks), notRun, more)
+	}
+	if skipped > 0 {
+		fmt.Fprintf(stdout, "%d of %d checks passed%s.\n", len(checks)-skipped, len(checks), notRun)
+		return nil
+	}
+	fmt.Fprintf(stdout, "All %d checks passed.\n", len(checks))
+	return nil
+}
+
+// writeCheckTable prints the results of a check as a table, each detail cut to 100 characters
+// unless verbose, and counts the failed and skipped checks. cut says whether a detail was cut.
+func writeCheckTable(w io.Writer, checks []enginecheck.Result, verbose bool) (failed, skipped int, cut bool, err error) {
+	table := tablewriter.NewTable(w,
 		tablewriter.WithSymbols(tw.NewSymbols(tw.StyleASCII)),
 		tablewriter.WithHeaderAutoFormat(tw.Off),
 		tablewriter.WithRowAutoWrap(tw.WrapNone),
 	)
 	table.Header("Check", "Result", "Detail")
-	failed := 0
 	for _, c := range checks {
 		result := "pass"
-		if !c.Passed {
+		switch {
+		case c.Skipped:
+			result = "skip"
+			skipped++
+		case !c.Passed:
 			result = "FAIL"
 			failed++
 		}
 		detail := c.Detail
-		if len(detail) > 100 {
-			detail = detail[:97] + "..."
+		if !verbose && len(detail) > 100 {
+			detail, cut = detail[:97]+"...", true
 		}
 		table.Append(c.Name, result, detail)
 	}
-	if err := table.Render(); err != nil {
-		return err
-	}
-	if err != nil {
-		return exitWith(exitEngines, "the engine could not be started: %v", err)
-	}
-	if failed > 0 {
-		return exitWith(exitEngines, "%d of %d checks failed", failed, len(checks))
-	}
-	fmt.Fprintf(stdout, "All %d checks passed.\n", len(checks))
-	return nil
+	return failed, skipped, cut, table.Render()
 }

@@ -3,8 +3,15 @@ package main
 import (
 	"bytes"
 	"context"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
+
+	"hivearbiter/configs"
+	"hivearbiter/enginecheck"
+	"hivearbiter/internal/golden"
 )
 
 func TestCheckCompliantEngine(t *testing.T) {
@@ -35,5 +42,59 @@ func TestCheckFindsWrongValidMoves(t *testing.T) {
 	}
 	if !strings.Contains(stdout.String(), "FAIL") || !strings.Contains(stdout.String(), "the referee has") {
 		t.Errorf("output does not show the failed check:\n%s", stdout.String())
+	}
+}
+
+// durations are scrubbed from check reports for golden files: timings differ run to run.
+var durations = regexp.MustCompile(`\b\d+(\.\d+)?(ms|s|µs)\b|\d+\.\d{3} s\b`)
+
+// TestCheckReportGolden keeps the report a user reads of an engine with faults: each failed row
+// says what is wrong in full (-v), rows after a failure judge their own check, and the summary
+// counts every row.
+func TestCheckReportGolden(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	args := append([]string{"check", "-games", "1", "-plies", "4"}, fakeEngineArgs("fake", "illegal")...)
+	err := run(context.Background(), args, &stdout, &stderr)
+	if code := exitCode(err, &stderr); code != exitEngines || !strings.Contains(stderr.String(), "2 of 20 checks failed (run with -v") {
+		t.Fatalf("exit code %d, want %d\n%s%s", code, exitEngines, stdout.String(), stderr.String())
+	}
+	engine, err := configs.ParseEngine(append([]string{"st=1"}, fakeEngineArgs("fake", "illegal")[1:]...), builtinResolver)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checks, err := enginecheck.Check(t.Context(), engine, enginecheck.Options{Games: 1, Plies: 4, Seed: 1, Margin: 500 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range checks {
+		checks[i].Detail = durations.ReplaceAllString(checks[i].Detail, "T")
+	}
+	var got bytes.Buffer
+	if _, _, _, err := writeCheckTable(&got, checks, true); err != nil {
+		t.Fatal(err)
+	}
+	golden.Check(t, filepath.Join("testdata", "check", "illegal.golden"), got.Bytes())
+}
+
+// The README writes check's engine as one quoted word; key=value words in it are split as
+// match splits them.
+func TestCheckEngineAsOneQuotedWord(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	words := fakeEngineArgs("fake", "random")[1:]
+	args := []string{"check", "-games", "1", "-plies", "4", "-engine", strings.Join(words, " ")}
+	if err := run(context.Background(), args, &stdout, &stderr); err != nil {
+		t.Fatalf("check failed: %v\n%s%s", err, stdout.String(), stderr.String())
+	}
+}
+
+// An engine that cannot start is told why in full, not cut to the table's width.
+func TestCheckEngineThatCannotStart(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	err := run(context.Background(), []string{"check", "-engine", "cmd=./no-such-engine dir=" + t.TempDir()}, &stdout, &stderr)
+	if code := exitCode(err, &stderr); code != exitEngines {
+		t.Fatalf("exit code %d, want %d", code, exitEngines)
+	}
+	if !strings.Contains(stderr.String(), `the program "./no-such-engine" does not exist in `) || !strings.Contains(stdout.String(), "| skip ") {
+		t.Errorf("stdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
 	}
 }

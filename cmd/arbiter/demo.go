@@ -42,7 +42,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if *keep != "" {
 		hint = "arbiter demo -keep " + quoteArgs([]string{dir})
 	}
-	if err := playTournament(ctx, cfg, "", hint, stdout); err != nil {
+	if err := playTournament(ctx, cfg, hint, stdout); err != nil {
 		return err
 	}
 	if *keep == "" {

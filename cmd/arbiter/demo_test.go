@@ -22,7 +22,7 @@ func TestDemoShortened(t *testing.T) {
 	cfg.Rounds = 1
 	cfg.Out = filepath.Join(t.TempDir(), "demo.jsonl")
 	var stdout bytes.Buffer
-	if err := playTournament(context.Background(), cfg, "", "", &stdout); err != nil {
+	if err := playTournament(context.Background(), cfg, "", &stdout); err != nil {
 		t.Fatalf("demo failed: %v\n%s", err, stdout.String())
 	}
 	recs, err := results.ReadFile(cfg.Out)

@@ -35,6 +35,14 @@ func runFiles(cfg arbiter.Config, configFile string) []namedFile {
 // and an input) are the same file. transcripts, if set, must be a directory or creatable as
 // one. It creates nothing, and returns every problem found, as a usage error.
 func checkFiles(files []namedFile, transcripts string) error {
+	if problems := fileProblems(files, transcripts); len(problems) > 0 {
+		return usageError{errors.Join(problems...)}
+	}
+	return nil
+}
+
+// fileProblems is checkFiles's list of problems, one error each.
+func fileProblems(files []namedFile, transcripts string) []error {
 	var problems []error
 	for _, f := range files {
 		if f.path != "" && f.write {
@@ -64,10 +72,7 @@ func checkFiles(files []namedFile, transcripts string) error {
 			problems = append(problems, fmt.Errorf("-transcripts %s: %v", transcripts, err))
 		}
 	}
-	if len(problems) > 0 {
-		return usageError{errors.Join(problems...)}
-	}
-	return nil
+	return problems
 }
 
 // checkWritable checks that path can be written as a file, without creating it.

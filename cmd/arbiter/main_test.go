@@ -135,6 +135,16 @@ func fakeEngine(scenario string) {
 			}
 			say(report(), "ok")
 		case "bestmove":
+			if delay, _ := time.ParseDuration(os.Getenv("FAKE_UHP_DELAY")); delay > 0 {
+				time.Sleep(delay)
+			}
+			if salt := os.Getenv("FAKE_UHP_DET"); salt != "" { // worker_test.go
+				var blunder bool
+				if rng, blunder = deterministic(g, salt); blunder {
+					say("wQ wQ", "ok")
+					continue
+				}
+			}
 			switch {
 			case due("crash"):
 				fmt.Fprintln(os.Stderr, "fatal: simulated crash in search")

@@ -111,12 +111,30 @@ func builtinResolver(name string) ([]string, error) {
 }
 
 func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	cfg, configFile, err := matchConfig(args, stderr)
+	var coord coordinatorFlags
+	var pages pageFlags
+	cfg, err := matchConfigFlags(args, stderr, &coord, &pages)
 	if err != nil {
 		return err
 	}
 	hint := "arbiter match " + quoteArgs(args)
-	return playTournament(ctx, cfg, configFile, hint, stdout)
+	observer, stopPages, err := pages.start(ctx, cfg, stdout)
+	if err != nil {
+		return err
+	}
+	var observers []arbiter.Observer
+	if observer != nil {
+		observers = append(observers, observer)
+	}
+	if coord.serving() {
+		err = runCoordinator(ctx, cfg, &coord, hint, stdout, observers)
+	} else {
+		err = playTournamentWith(ctx, cfg, hint, stdout, observers, localPlay)
+	}
+	if perr := stopPages(); err == nil {
+		err = perr
+	}
+	return err
 }
 
 // Defaults of match that arbiter.Config leaves to its callers, since its zero values mean
@@ -134,8 +152,8 @@ const (
 // to the flag: the TOML keys (json_out, max_plies, ...) and fastchess's names.
 var flagAliases = map[string]string{
 	"jsonout": "json", "pgnout": "pgnout", "gametype": "gametype", "maxplies": "maxplies",
-	"maxmoves": "maxmoves", "ratinginterval": "ratinginterval", "starttimeout": "starttimeout",
-	"commandtimeout": "commandtimeout", "depthtimeout": "depthtimeout", "transcripts": "transcripts",
+	"maxmoves": "maxmoves", "ratinginterval": "ratinginterval", "starttimeout": "start-timeout",
+	"commandtimeout": "command-timeout", "depthtimeout": "depth-timeout", "transcripts": "transcripts",
 	"config": "config", "srand": "seed",
 }
 
@@ -165,11 +183,20 @@ func normalizeFlagNames(fs *flag.FlagSet, args []string) []string {
 	return out
 }
 
-// matchConfig builds the tournament configuration from a -config file and the flags, and
-// returns the -config file's name. It reports every problem it finds, not the first only.
-func matchConfig(args []string, stderr io.Writer) (arbiter.Config, string, error) {
+// matchConfig builds the tournament configuration from a -config file and the flags. It
+// reports every problem it finds, not the first only, and checks the files the run will read
+// and write.
+func matchConfig(args []string, stderr io.Writer) (arbiter.Config, error) {
+	return matchConfigFlags(args, stderr, new(coordinatorFlags), new(pageFlags))
+}
+
+// matchConfigFlags is matchConfig that also reads the flags that serve the run to workers and
+// show it as pages.
+func matchConfigFlags(args []string, stderr io.Writer, coord *coordinatorFlags, pages *pageFlags) (arbiter.Config, error) {
 	rest, groups := splitMultiWord(args)
 	fs := newFlagSet("match", matchUsage, stderr)
+	coord.register(fs)
+	pages.register(fs)
 	var (
 		configFile     = fs.String("config", "", "TOML configuration `file` (see configs/)")
 		format         = fs.String("format", "", "tournament format: match, gauntlet or round-robin (default: match for two engines, round-robin for more)")
@@ -193,16 +220,16 @@ func matchConfig(args []string, stderr io.Writer) (arbiter.Config, string, error
 		strict         = fs.Bool("strict", false, "stop at the first engine misbehaviour and exit with code 5")
 		skipBad        = fs.Bool("skip-bad", false, "resume past lines of the -out file that are not game records (they stay in the file; their games are played again)")
 		shard          = fs.String("shard", "", "play only the K-th of N shares of the game pairs (`K/N`), e.g. one per machine; merge the records with arbiter stats")
-		startTimeout   = fs.Float64("starttimeout", 0, "seconds an engine may take to start (its info banner and options) (default 10)")
-		commandTimeout = fs.Float64("commandtimeout", 0, "seconds an engine may take to answer any command but bestmove (default 10)")
-		depthTimeout   = fs.Float64("depthtimeout", 0, "seconds a depth-limited search may take before it is stopped (default 300)")
+		startTimeout   = fs.Float64("start-timeout", 0, "seconds an engine may take to start (its info banner and options) (default 10)")
+		commandTimeout = fs.Float64("command-timeout", 0, "seconds an engine may take to answer any command but bestmove (default 10)")
+		depthTimeout   = fs.Float64("depth-timeout", 0, "seconds a depth-limited search may take before it is stopped (default 300)")
 	)
 	fs.Func("each", "engine settings applied to every engine (key=value words)", func(string) error { return nil })
 	fs.Func("engine", "an engine (key=value words); give one -engine per engine", func(string) error { return nil })
 	fs.Func("openings", fmt.Sprintf("openings: file=F order=sequential|random start=N plies=N (default plies=%d)", defaultOpeningPlies), func(string) error { return nil })
 	fs.Func("sprt", "SPRT: elo0=E elo1=E alpha=A beta=B model=normalized|logistic", func(string) error { return nil })
 	if err := parseFlags(fs, normalizeFlagNames(fs, rest)); err != nil {
-		return arbiter.Config{}, "", err
+		return arbiter.Config{}, err
 	}
 	var problems []error
 	bad := func(format string, args ...any) { problems = append(problems, fmt.Errorf(format, args...)) }
@@ -217,7 +244,7 @@ func matchConfig(args []string, stderr io.Writer) (arbiter.Config, string, error
 	if *configFile != "" {
 		var err error
 		if cfg, fileSettings, err = configs.LoadFileSettings(*configFile, builtinResolver); err != nil {
-			return cfg, *configFile, usageError{err}
+			return cfg, usageError{err}
 		}
 	}
 	engines, err := enginesFromFlags(groups)
@@ -277,6 +304,7 @@ func matchConfig(args []string, stderr io.Writer) (arbiter.Config, string, error
 	}
 	atLeast("rounds", *rounds, 1, &cfg.Rounds)
 	atLeast("concurrency", *concurrency, 1, &cfg.Concurrency)
+	coord.concurrency = *concurrency // as given: a coordinator plays games itself only if asked
 	atLeast("seeds", *seeds, 1, &cfg.Seeds)
 	atLeast("ratinginterval", *interval, 0, &cfg.RatingInterval)
 	atLeast("maxplies", *maxPlies, 0, &cfg.Adjudication.MaxPlies)
@@ -336,9 +364,9 @@ func matchConfig(args []string, stderr io.Writer) (arbiter.Config, string, error
 		}
 		*dst = time.Duration(v * float64(time.Second))
 	}
-	timeout("starttimeout", *startTimeout, &cfg.StartTimeout)
-	timeout("commandtimeout", *commandTimeout, &cfg.CommandTimeout)
-	timeout("depthtimeout", *depthTimeout, &cfg.DepthTimeout)
+	timeout("start-timeout", *startTimeout, &cfg.StartTimeout)
+	timeout("command-timeout", *commandTimeout, &cfg.CommandTimeout)
+	timeout("depth-timeout", *depthTimeout, &cfg.DepthTimeout)
 	overrideString(&cfg.GameType, *gameType)
 	overrideString(&cfg.Out, *out)
 	if *pgnOut != "" {
@@ -368,10 +396,13 @@ func matchConfig(args []string, stderr io.Writer) (arbiter.Config, string, error
 			problems = append(problems, err)
 		}
 	}
+	// The files too, with the rest: the records file's default name (from the run's
+	// fingerprint) is checked again when the tournament is laid out.
+	problems = append(problems, fileProblems(runFiles(cfg, *configFile), cfg.TranscriptDir)...)
 	if len(problems) > 0 {
-		return cfg, *configFile, usageError{errors.Join(problems...)}
+		return cfg, usageError{errors.Join(problems...)}
 	}
-	return cfg, *configFile, nil
+	return cfg, nil
 }
 
 func applyOpenings(o *arbiter.Openings, words []string) error {

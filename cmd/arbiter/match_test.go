@@ -139,7 +139,7 @@ func TestMatchKilledAndResumed(t *testing.T) {
 // default limit is on, and the result block says what the limit is.
 func TestMoveLimit(t *testing.T) {
 	engines := append(fakeEngineArgs("a", "random"), fakeEngineArgs("b", "random")...)
-	cfg, _, err := matchConfig(append(slices.Clone(engines), "-each", "st=1"), io.Discard)
+	cfg, err := matchConfig(append(slices.Clone(engines), "-each", "st=1"), io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -92,7 +92,7 @@ func TestREADMEExamples(t *testing.T) {
 			var stdout, stderr bytes.Buffer
 			switch args[0] {
 			case "match":
-				if _, _, err := matchConfig(args[1:], &stderr); err != nil {
+				if _, err := matchConfig(args[1:], &stderr); err != nil {
 					t.Fatalf("%v\n%s", err, stderr.String())
 				}
 			case "serve":

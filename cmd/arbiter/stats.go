@@ -15,7 +15,7 @@ import (
 	"hivearbiter/results"
 )
 
-const statsUsage = `stats [-sprt elo0=E elo1=E alpha=A beta=B model=M] [-json FILE] [-skip-bad] RECORDS.jsonl...
+const statsUsage = `stats [-sprt elo0=E elo1=E alpha=A beta=B model=M] [-time] [-json FILE] [-skip-bad] [-merge-names] RECORDS.jsonl...
 
 Recomputes every table from game records: the result block for two engines, the field table and
 maximum-likelihood ratings for more, and the engines' misbehaviour counts. Several files are
@@ -25,6 +25,7 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	rest, groups := splitMultiWord(args)
 	fs := newFlagSet("stats", statsUsage, stderr)
 	jsonOut := fs.String("json", "", "also write a JSON summary to this `file`")
+	timeTable := fs.Bool("time", false, "also print each engine's average and longest time per move, overruns within the margin and faults")
 	mergeNames := fs.Bool("merge-names", false, "count an engine that plays under several time controls as one player (they are kept apart by default)")
 	skipBad := fs.Bool("skip-bad", false, "pass over lines of a records file that are not game records (each file's count is printed)")
 	fs.Func("sprt", "SPRT of the first engine: elo0=E elo1=E alpha=A beta=B model=normalized|logistic", func(string) error { return nil })
@@ -121,6 +122,15 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if err := results.WriteFaults(stdout, tally); err != nil {
 		return err
+	}
+	if *timeTable {
+		order := make([]string, len(tally.Players))
+		for i, p := range tally.Players {
+			order[i] = p.Name
+		}
+		if err := results.WriteTimeTable(stdout, results.NewTimings(recs, order)); err != nil {
+			return err
+		}
 	}
 	if *jsonOut != "" {
 		return writeSummaryFile(*jsonOut, results.NewSummary("records", tally, sprtSummary))

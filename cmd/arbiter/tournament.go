@@ -14,8 +14,17 @@ import (
 
 // playTournament runs a tournament to its end (or resumes it) and turns its outcome into the
 // arbiter's exit code.
-// configFile is the -config file, if any, which no output may overwrite.
-func playTournament(ctx context.Context, cfg arbiter.Config, configFile, resumeHint string, stdout io.Writer) error {
+func playTournament(ctx context.Context, cfg arbiter.Config, resumeHint string, stdout io.Writer) error {
+	return playTournamentWith(ctx, cfg, resumeHint, stdout, nil, localPlay)
+}
+
+// localPlay plays a tournament's games on this machine.
+func localPlay(ctx context.Context, t *arbiter.Tournament) (*arbiter.Outcome, error) { return t.Play(ctx) }
+
+// playTournamentWith is playTournament with the games played by play (locally, or by workers)
+// and watched by observers.
+func playTournamentWith(ctx context.Context, cfg arbiter.Config, resumeHint string, stdout io.Writer,
+	observers []arbiter.Observer, play func(context.Context, *arbiter.Tournament) (*arbiter.Outcome, error)) error {
 	t, err := arbiter.NewTournament(cfg)
 	if err != nil {
 		var ce *arbiter.ConfigError
@@ -26,7 +35,8 @@ func playTournament(ctx context.Context, cfg arbiter.Config, configFile, resumeH
 		return err
 	}
 	cfg = t.Config()
-	if err := checkFiles(runFiles(cfg, configFile), cfg.TranscriptDir); err != nil {
+	// The records file's default name is known now (matchConfig checked the others).
+	if err := checkFiles(runFiles(cfg, ""), cfg.TranscriptDir); err != nil {
 		return err
 	}
 	warnSetup(stdout, t)
@@ -34,6 +44,7 @@ func playTournament(ctx context.Context, cfg arbiter.Config, configFile, resumeH
 	t.ResumeHint = resumeHint
 	t.Progress = isTerminal(stdout)
 	t.Report = func(w io.Writer, s arbiter.Standings, final bool) { writeReport(w, t, s, final, ctx.Err() != nil) }
+	t.Observers = observers
 	if cfg.Shard.Count > 1 {
 		fmt.Fprintf(stdout, "Hive Arbiter %s: shard %s of a %s of %s: %s (%s), run %s, records in %s\n",
 			arbiter.Version, cfg.Shard, cfg.Format, plural(t.Schedule().Len(), "game"), plural(t.Scheduled(), "game"), cfg.GameType, t.Run(), cfg.Out)
@@ -41,7 +52,7 @@ func playTournament(ctx context.Context, cfg arbiter.Config, configFile, resumeH
 		fmt.Fprintf(stdout, "Hive Arbiter %s: %s of %s (%s), run %s, records in %s\n",
 			arbiter.Version, cfg.Format, plural(t.Schedule().Len(), "game"), cfg.GameType, t.Run(), cfg.Out)
 	}
-	out, err := t.Play(ctx)
+	out, err := play(ctx, t)
 	if err != nil {
 		var se *arbiter.EngineStartError
 		var le *results.LockedError

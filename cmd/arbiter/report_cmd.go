@@ -1,0 +1,77 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"hivearbiter/elo"
+	"hivearbiter/report"
+	"hivearbiter/results"
+)
+
+const reportUsage = `report [-o FILE] [-title TEXT] [-sprt elo0=E elo1=E alpha=A beta=B model=M] RECORDS.jsonl...
+
+Writes one self-contained HTML page about game records, that opens offline: the result
+tables, charts of the Elo and (with -sprt) the SPRT's LLR as the game pairs were played,
+scores by opening, how the games ended, thinking time and clocks, game lengths, and every
+game, replayable on a board. Several files are merged as "arbiter stats" merges them.`
+
+func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	rest, groups := splitMultiWord(args)
+	fs := newFlagSet("report", reportUsage, stderr)
+	out := fs.String("o", "report.html", "write the HTML report to this `file`")
+	title := fs.String("title", "", "the page's title (default: the engines' names)")
+	fs.Func("sprt", "SPRT of the first engine whose LLR is drawn: elo0=E elo1=E alpha=A beta=B model=normalized|logistic", func(string) error { return nil })
+	if err := parseFlags(fs, rest); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		return usageError{errors.New("report needs at least one records file")}
+	}
+	opts := report.Options{Title: *title}
+	for _, words := range groups["sprt"] {
+		test, err := sprtTestOf(words)
+		if err != nil {
+			return usageError{err}
+		}
+		opts.SPRT = &test
+	}
+	recs, err := results.ReadFiles(fs.Args()...)
+	if err != nil {
+		return err
+	}
+	if len(recs) == 0 {
+		return fmt.Errorf("no game records in %v", fs.Args())
+	}
+	d := report.Build(recs, opts)
+	if opts.Title == "" {
+		d.Title = strings.Join(d.Engines, " vs ")
+	}
+	if opts.SPRT != nil && len(d.Engines) != 2 {
+		return usageError{fmt.Errorf("an SPRT compares 2 engines; the records hold %d", len(d.Engines))}
+	}
+	if err := report.WriteFile(*out, d); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "Wrote %s: %d games of %s\n", *out, d.Games, strings.Join(d.Engines, ", "))
+	return nil
+}
+
+// sprtTestOf reads -sprt words as "arbiter stats" does, with its defaults.
+func sprtTestOf(words []string) (elo.SPRT, error) {
+	cfg, err := parseSPRT(words)
+	if err != nil {
+		return elo.SPRT{}, err
+	}
+	if cfg.Alpha == 0 {
+		cfg.Alpha = 0.05
+	}
+	if cfg.Beta == 0 {
+		cfg.Beta = 0.05
+	}
+	test := cfg.Test()
+	return test, test.Validate()
+}

@@ -1,0 +1,534 @@
+package distributed
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"hivearbiter/arbiter"
+	"hivearbiter/results"
+)
+
+// heartbeatInterval is how often workers say they are alive; a worker not heard from for three
+// intervals counts as gone.
+const heartbeatInterval = 2 * time.Second
+
+// DefaultAckWait is how long a pair may go without a sign of life from its worker before it is
+// handed to another.
+const DefaultAckWait = 30 * time.Second
+
+// DefaultWindow is how many game pairs a coordinator keeps queued for its workers: enough to
+// keep many workers busy, few enough that an SPRT that stops leaves little to purge.
+const DefaultWindow = 1024
+
+// Coordinator serves one run's game pairs to workers over NATS: it is the run's arbiter.Runner.
+// It queues the pairs the tournament's dispatcher hands out, takes the workers' records, checks
+// each with the referee, passes it to the tournament's collector (which appends it to the
+// records file, synced, and keeps the tables and the SPRT exactly as for a local run) and only
+// then acknowledges it.
+type Coordinator struct {
+	Tournament *arbiter.Tournament
+	// Conn is the coordinator's connection, with rights to create the run's streams.
+	Conn *nats.Conn
+	// Expect are the identities of the run's engines, in configuration order (see Identify).
+	Expect []EngineIdentity
+	// AckWait is how long a worker may hold a pair without a sign of life (DefaultAckWait if 0).
+	AckWait time.Duration
+	// Window is how many pairs are queued at once (DefaultWindow if 0).
+	Window int
+	// Console receives rejections, workers joining and progress lines; nil discards them.
+	Console io.Writer
+	// ProgressEvery is how often a progress line with the workers is printed (0: never).
+	ProgressEvery time.Duration
+
+	mu        sync.Mutex
+	workers   map[string]*WorkerStats
+	spec      *RunSpec
+	ref       *referee
+	over      bool
+	collected int
+	js        jetstream.JetStream
+	work      jetstream.Stream
+	subs      []*nats.Subscription
+	conMu     sync.Mutex
+}
+
+// Serve plays the coordinator's tournament through its workers: the outcome, the records and so
+// the exit codes are those of a local run. At the end of the run (not when ctx interrupts it)
+// the queue is purged, the workers are told to stop, and their statistics are printed.
+func Serve(ctx context.Context, c *Coordinator) (*arbiter.Outcome, error) {
+	if err := c.Start(ctx); err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	t := c.Tournament
+	t.Runner = c
+	if report := t.Report; report != nil {
+		// Each result block says who played the games: the workers and their games in flight.
+		t.Report = func(w io.Writer, s arbiter.Standings, final bool) {
+			report(w, s, final)
+			c.mu.Lock()
+			line := progressWorkers(c.sortedWorkers(), time.Now())
+			c.mu.Unlock()
+			fmt.Fprintf(w, "Workers: %s\n", line)
+		}
+	}
+	out, err := t.Play(ctx)
+	if err != nil || out.Interrupted {
+		return out, err
+	}
+	reason := "the schedule is complete"
+	if out.SPRT != nil && out.SPRT.Decision != arbiter.Continue {
+		reason = "the SPRT has decided"
+	}
+	c.Finish(context.WithoutCancel(ctx), reason)
+	c.writeWorkers()
+	return out, nil
+}
+
+// Start creates (or finds again, after a restart) the run's streams and answers workers' hellos,
+// heartbeats and status requests.
+func (c *Coordinator) Start(ctx context.Context) error {
+	t := c.Tournament
+	if c.AckWait <= 0 {
+		c.AckWait = DefaultAckWait
+	}
+	if c.Window <= 0 {
+		c.Window = DefaultWindow
+	}
+	c.workers = make(map[string]*WorkerStats)
+	c.spec = newRunSpec(t, c.Expect)
+	c.ref = &referee{spec: c.spec, schedule: t.Schedule()}
+	js, err := jetstream.New(c.Conn)
+	if err != nil {
+		return fmt.Errorf("distributed: %w", err)
+	}
+	c.js = js
+	if c.work, err = c.streams(ctx); err != nil {
+		return err
+	}
+	return c.subscribe()
+}
+
+// Close stops answering workers.
+func (c *Coordinator) Close() {
+	for _, s := range c.subs {
+		s.Unsubscribe()
+	}
+	c.subs = nil
+}
+
+// Run implements arbiter.Runner: it keeps up to Window pairs of the dispatcher's queued and
+// passes every checked record to collect. It returns when every pair handed out is recorded and
+// the dispatcher has no more, or when ctx ends (an SPRT decided, or the run is interrupted).
+func (c *Coordinator) Run(ctx context.Context, d *arbiter.Dispatcher, collect func(*results.Record) error) error {
+	t := c.Tournament
+	run, perPair, scheduled := t.Run(), t.Schedule().PairGames(), t.Schedule().Len()
+	// The queue is rebuilt from the dispatcher, which knows from the records file what is left:
+	// whatever it held before a restart goes, and results of that which still arrive are
+	// duplicates.
+	if err := c.work.Purge(ctx); err != nil {
+		return fmt.Errorf("distributed: purging the work queue: %w", err)
+	}
+	pending := make(map[int]*arbiter.PairJob) // queued pairs, with their games not yet recorded
+	refill := func(async bool) error {
+		for len(pending) < c.Window {
+			job, ok := d.Next()
+			if !ok {
+				break
+			}
+			pending[job.Pair] = &job
+			if err := c.publish(ctx, job, async); err != nil {
+				return err
+			}
+		}
+		if async {
+			return c.waitPublished(ctx)
+		}
+		return nil
+	}
+	if err := refill(true); err != nil {
+		return ignoreCancel(err)
+	}
+	c.printf("Queued %d game pairs for workers on %s\n", len(pending), workSubject(run))
+
+	cons, err := c.js.Consumer(ctx, resultsStream(run), resultsConsumer)
+	if err != nil {
+		return fmt.Errorf("distributed: %w", err)
+	}
+	msgs, err := cons.Messages(jetstream.PullMaxMessages(64))
+	if err != nil {
+		return fmt.Errorf("distributed: %w", err)
+	}
+	var receiving sync.WaitGroup
+	defer receiving.Wait() // last: after the iterator is stopped and quit closed
+	stopMsgs := context.AfterFunc(ctx, msgs.Stop)
+	defer stopMsgs()
+	defer msgs.Stop()
+	incoming := make(chan jetstream.Msg)
+	recvDone := make(chan error, 1)
+	quit := make(chan struct{})
+	defer close(quit)
+	receiving.Add(1)
+	go func() {
+		defer receiving.Done()
+		defer close(incoming)
+		for {
+			m, err := msgs.Next()
+			if err != nil {
+				recvDone <- err
+				return
+			}
+			select {
+			case incoming <- m:
+			case <-quit:
+				return
+			}
+		}
+	}()
+	var progress <-chan time.Time
+	if c.ProgressEvery > 0 {
+		tick := time.NewTicker(c.ProgressEvery)
+		defer tick.Stop()
+		progress = tick.C
+	}
+
+	for len(pending) > 0 {
+		var m jetstream.Msg
+		select {
+		case <-progress:
+			c.printProgress()
+			continue
+		case msg, ok := <-incoming:
+			if !ok {
+				if ctx.Err() != nil {
+					return nil
+				}
+				return fmt.Errorf("distributed: receiving results: %w", <-recvDone)
+			}
+			m = msg
+		case <-ctx.Done():
+			return nil // the games in flight are played again on resume
+		}
+		worker := m.Subject()[strings.LastIndexByte(m.Subject(), '.')+1:]
+		var res Result
+		if err := json.Unmarshal(m.Data(), &res); err != nil {
+			c.reject(ctx, &RejectedError{Worker: worker, Game: -1, Reason: "unreadable: " + err.Error()}, nil)
+			m.Ack()
+			continue
+		}
+		r := res.Record
+		var job *arbiter.PairJob
+		if r != nil && r.Run == run && r.Game >= 0 && r.Game < scheduled {
+			job = pending[r.Game/perPair]
+			if job == nil || !slices.ContainsFunc(job.Games, func(g arbiter.ScheduledGame) bool { return g.Index == r.Game }) {
+				// Recorded already: a pair played again after its worker was thought lost, or
+				// the queue of a coordinator that restarted.
+				c.withWorker(worker, func(w *WorkerStats) { w.Duplicates++ })
+				m.Ack()
+				continue
+			}
+		}
+		if err := c.ref.check(worker, &res); err != nil {
+			c.reject(ctx, err, job)
+			m.Ack()
+			continue
+		}
+		if err := collect(r); err != nil {
+			return err // not acknowledged: the result is redelivered after a restart
+		}
+		m.Ack()
+		c.counted(worker, r)
+		job.Games = slices.DeleteFunc(job.Games, func(g arbiter.ScheduledGame) bool { return g.Index == r.Game })
+		if len(job.Games) == 0 {
+			delete(pending, job.Pair)
+			if err := refill(false); err != nil {
+				return ignoreCancel(err)
+			}
+		}
+	}
+	return nil
+}
+
+// Finish ends the run for the workers: nothing more to pull, every worker told to stop, and
+// latecomers told the run is over.
+func (c *Coordinator) Finish(ctx context.Context, reason string) {
+	c.mu.Lock()
+	c.over = true
+	c.mu.Unlock()
+	if err := c.work.Purge(ctx); err != nil {
+		c.printf("distributed: purging the work queue: %v\n", err)
+	}
+	b, _ := json.Marshal(Control{Stop: true, Reason: reason})
+	c.Conn.Publish(controlSubject(c.Tournament.Run()), b)
+	c.Conn.Flush()
+}
+
+// counted adds a recorded game to its worker's statistics.
+func (c *Coordinator) counted(worker string, r *results.Record) {
+	first := r.White.Name
+	for _, e := range c.spec.Engines {
+		if e.Name == r.Black.Name {
+			first = r.Black.Name
+			break
+		}
+		if e.Name == r.White.Name {
+			break
+		}
+	}
+	c.withWorker(worker, func(w *WorkerStats) { w.count(r, first) })
+	c.mu.Lock()
+	c.collected++
+	c.mu.Unlock()
+}
+
+// newRunSpec is what workers are told of the run.
+func newRunSpec(t *arbiter.Tournament, expect []EngineIdentity) *RunSpec {
+	cfg := t.Config()
+	return &RunSpec{
+		Run: t.Run(), Seed: cfg.Seed, GameType: cfg.GameType, Scheduled: t.Schedule().Len(),
+		Adjudication: cfg.Adjudication,
+		StartTimeout: int64(cfg.StartTimeout), CommandTimeout: int64(cfg.CommandTimeout),
+		DepthTimeout: int64(cfg.DepthTimeout), Expect: expect,
+		// Where an engine lives on the coordinator's machine (command, directory, environment)
+		// is a default for workers that do not say where theirs is: on a shared file system, or
+		// on the coordinator's own machine, it is the same.
+		Engines: cfg.Engines,
+	}
+}
+
+// streams creates (or finds again, after a restart) the run's work queue, its results stream,
+// and their consumers.
+func (c *Coordinator) streams(ctx context.Context) (jetstream.Stream, error) {
+	run := c.Tournament.Run()
+	work, err := c.js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+		Name: workStream(run), Subjects: []string{workSubject(run)},
+		Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("distributed: work stream: %w", err)
+	}
+	if _, err := c.js.CreateOrUpdateConsumer(ctx, workStream(run), jetstream.ConsumerConfig{
+		Durable: workConsumer, AckPolicy: jetstream.AckExplicitPolicy, AckWait: c.AckWait,
+		MaxDeliver: -1, MaxAckPending: 100000,
+	}); err != nil {
+		return nil, fmt.Errorf("distributed: work consumer: %w", err)
+	}
+	if _, err := c.js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+		Name: resultsStream(run), Subjects: []string{resultsSubject(run, "*")},
+		Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage,
+		MaxMsgSize: 8 << 20,
+	}); err != nil {
+		return nil, fmt.Errorf("distributed: results stream: %w", err)
+	}
+	if _, err := c.js.CreateOrUpdateConsumer(ctx, resultsStream(run), jetstream.ConsumerConfig{
+		Durable: resultsConsumer, AckPolicy: jetstream.AckExplicitPolicy, AckWait: 30 * time.Second,
+		MaxDeliver: -1, MaxAckPending: 1024,
+	}); err != nil {
+		return nil, fmt.Errorf("distributed: results consumer: %w", err)
+	}
+	return work, nil
+}
+
+// publish queues a game pair, each game with the configuration the tournament gives it. At
+// start-up pairs are published asynchronously, many at once (waitPublished waits for them);
+// afterwards one at a time.
+func (c *Coordinator) publish(ctx context.Context, job arbiter.PairJob, async bool) error {
+	t := c.Tournament
+	item := WorkItem{Run: t.Run(), Pair: job.Pair}
+	for _, sg := range job.Games {
+		item.Games = append(item.Games, WorkGame{Game: sg, Config: t.GameConfig(sg)})
+	}
+	b, err := json.Marshal(item)
+	if err != nil {
+		return err
+	}
+	subject := workSubject(item.Run)
+	if !async {
+		if _, err := c.js.Publish(ctx, subject, b); err != nil {
+			return fmt.Errorf("distributed: queueing pair %d: %w", job.Pair, err)
+		}
+		return nil
+	}
+	for {
+		_, err := c.js.PublishAsync(subject, b)
+		if !errors.Is(err, jetstream.ErrTooManyStalledMsgs) {
+			if err != nil {
+				return fmt.Errorf("distributed: queueing pair %d: %w", job.Pair, err)
+			}
+			return nil
+		}
+		if err := c.waitPublished(ctx); err != nil {
+			return err
+		}
+	}
+}
+
+func (c *Coordinator) waitPublished(ctx context.Context) error {
+	select {
+	case <-c.js.PublishAsyncComplete():
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// reject reports a refused result with its worker's name and queues the rest of its pair again.
+func (c *Coordinator) reject(ctx context.Context, err error, job *arbiter.PairJob) {
+	var re *RejectedError
+	if !errors.As(err, &re) {
+		re = &RejectedError{Game: -1, Reason: err.Error()}
+	}
+	c.withWorker(re.Worker, func(w *WorkerStats) { w.Rejected++ })
+	if job == nil {
+		c.printf("Rejected a result from worker %s: %s\n", re.Worker, re.Reason)
+		return
+	}
+	c.printf("Rejected the result of game %d from worker %s: %s; pair %d is played again\n", re.Game+1, re.Worker, re.Reason, job.Pair)
+	if err := c.publish(ctx, *job, false); err != nil {
+		c.printf("%v\n", err)
+	}
+}
+
+// subscribe answers workers' hellos, heartbeats and status requests.
+func (c *Coordinator) subscribe() error {
+	run := c.Tournament.Run()
+	for subj, h := range map[string]nats.MsgHandler{
+		helloSubject(run):          c.hello,
+		heartbeatSubject(run, "*"): c.heartbeat,
+		statusSubject(run):         c.status,
+	} {
+		s, err := c.Conn.Subscribe(subj, h)
+		if err != nil {
+			c.Close()
+			return fmt.Errorf("distributed: %w", err)
+		}
+		c.subs = append(c.subs, s)
+	}
+	return c.Conn.Flush()
+}
+
+func (c *Coordinator) hello(m *nats.Msg) {
+	var h Hello
+	if err := json.Unmarshal(m.Data, &h); err != nil || h.Worker == "" || strings.ContainsAny(h.Worker, ".*> \t") {
+		reply(m, Welcome{Refused: "unreadable hello, or a worker name that is not one NATS subject token"})
+		return
+	}
+	c.mu.Lock()
+	over := c.over
+	c.mu.Unlock()
+	if over {
+		reply(m, Welcome{Finished: true})
+		return
+	}
+	if h.Engines == nil { // the worker asks which engines the run plays
+		reply(m, Welcome{Spec: c.spec})
+		return
+	}
+	refused := ""
+	if err := sameEngines(c.spec.Expect, h.Engines); err != nil {
+		refused = err.Error()
+	}
+	c.withWorker(h.Worker, func(w *WorkerStats) {
+		w.Slots, w.LastSeen, w.Refused = h.Slots, time.Now(), refused
+	})
+	if refused != "" {
+		c.printf("Refused worker %s: %s\n", h.Worker, refused)
+		reply(m, Welcome{Refused: refused})
+		return
+	}
+	c.printf("Worker %s joined with %d slots\n", h.Worker, h.Slots)
+	reply(m, Welcome{Spec: c.spec})
+}
+
+func (c *Coordinator) heartbeat(m *nats.Msg) {
+	var h Heartbeat
+	if json.Unmarshal(m.Data, &h) != nil {
+		return
+	}
+	worker := m.Subject[strings.LastIndexByte(m.Subject, '.')+1:]
+	c.withWorker(worker, func(w *WorkerStats) { w.Slots, w.InFlight, w.LastSeen = h.Slots, h.InFlight, time.Now() })
+}
+
+func (c *Coordinator) status(m *nats.Msg) { reply(m, c.Status()) }
+
+// Status is where the run stands with its workers.
+func (c *Coordinator) Status() *Status {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := &Status{Run: c.Tournament.Run(), Scheduled: c.Tournament.Schedule().Len(), Collected: c.collected}
+	for _, w := range c.sortedWorkers() {
+		s.Workers = append(s.Workers, *w)
+	}
+	return s
+}
+
+// sortedWorkers lists the workers by name, judged; c.mu is held.
+func (c *Coordinator) sortedWorkers() []*WorkerStats {
+	ws := make([]*WorkerStats, 0, len(c.workers))
+	for _, w := range c.workers {
+		ws = append(ws, w)
+	}
+	sort.Slice(ws, func(i, j int) bool { return ws[i].Name < ws[j].Name })
+	judge(ws)
+	return ws
+}
+
+func reply(m *nats.Msg, v any) {
+	b, _ := json.Marshal(v)
+	m.Respond(b)
+}
+
+func (c *Coordinator) withWorker(name string, f func(w *WorkerStats)) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	w := c.workers[name]
+	if w == nil {
+		w = &WorkerStats{Name: name, PValue: 1}
+		c.workers[name] = w
+	}
+	f(w)
+}
+
+func (c *Coordinator) printf(format string, args ...any) {
+	if c.Console == nil {
+		return
+	}
+	c.conMu.Lock()
+	defer c.conMu.Unlock()
+	fmt.Fprintf(c.Console, format, args...)
+}
+
+// printProgress prints the workers connected and their games in flight.
+func (c *Coordinator) printProgress() {
+	c.mu.Lock()
+	line := fmt.Sprintf("Progress: %d games recorded from workers since start; %s", c.collected, progressWorkers(c.sortedWorkers(), time.Now()))
+	c.mu.Unlock()
+	c.printf("%s\n", line)
+}
+
+// writeWorkers prints the per-worker statistics at the end of the run.
+func (c *Coordinator) writeWorkers() {
+	if c.Console == nil {
+		return
+	}
+	s := c.Status()
+	c.conMu.Lock()
+	defer c.conMu.Unlock()
+	WriteStatus(c.Console, s, time.Now())
+	for _, w := range s.Workers {
+		if w.Flagged {
+			fmt.Fprintf(c.Console, "Worker %s is flagged: its results are improbable against the others' (p = %.2g)\n", w.Name, w.PValue)
+		}
+	}
+}

@@ -1,0 +1,31 @@
+// Package distributed spreads one run of the arbiter over machines with NATS JetStream: a
+// coordinator that owns the run and its records file, and workers that play its game pairs.
+//
+// The coordinator is the tournament's arbiter.Runner: a distributed run is a local run whose
+// games are played elsewhere. It queues the game pairs the tournament's dispatcher hands out
+// as work items on a work-queue stream (a window of them, in schedule order), each game with
+// the GameConfig the tournament gives it, and answers a worker's hello with the run's engines
+// and settings, so that a worker builds exactly the game a local run would. Workers pull
+// pairs, play them with their own engines, publish each game's record on a results stream and
+// only then acknowledge the pair; a worker that dies leaves its pair unacknowledged, and
+// JetStream hands it to another after the AckWait (a worker keeps a long pair with in-progress
+// acknowledgements). The coordinator trusts no record: it replays the moves through the
+// referee, checks the result and its reason against the final position and the game against
+// the schedule, hands the record to the tournament's collector (which appends it to the
+// records file, synced, and counts it) and only then acknowledges it. Duplicates (a pair
+// played again, the queue of a coordinator that restarted) are recognised by game index: the
+// records file is the truth, and a restarted coordinator rebuilds the queue from it.
+//
+// The collector feeds the SPRT in schedule order, as in a local run, so a distributed run
+// decides at the same pair as a local one on the same games; at a bound the coordinator
+// purges the work queue and tells the workers to stop.
+//
+// Security: with an embedded server the coordinator generates the workers' credentials (a user
+// and a random password, written with the server's address and, off loopback, the server's
+// self-signed certificate into one file) and grants them only their run's subjects: pulling and
+// acknowledging its work, publishing its results, hello, heartbeats and status. Faults an engine
+// commits (crash, time loss) cannot be checked by replaying moves; they are counted per worker,
+// and a worker whose results are improbable against the others' is flagged (a chi-square test,
+// as fishtest does). All workers of a run share one user, so a worker's name is what it says it
+// is; its rights, not its name, are what the server enforces.
+package distributed

@@ -1,0 +1,186 @@
+package distributed
+
+import (
+	"fmt"
+	"strings"
+
+	"hivearbiter/arbiter"
+	"hivearbiter/results"
+	"hivearbiter/rules"
+)
+
+// RejectedError is a result the coordinator refuses to count: the record contradicts the
+// schedule, the run's engines or the referee.
+type RejectedError struct {
+	Worker string
+	Game   int
+	Reason string
+}
+
+func (e *RejectedError) Error() string {
+	return fmt.Sprintf("distributed: result for game %d from worker %q rejected: %s", e.Game, e.Worker, e.Reason)
+}
+
+// referee checks workers' records against the run: the schedule says which game a record must
+// be, the run's settings which engines play it and how, and the rules whether its moves and its
+// ending are what happened.
+type referee struct {
+	spec     *RunSpec
+	schedule *arbiter.Schedule
+}
+
+// check returns nil for a record the run can count, or why it cannot.
+func (f *referee) check(worker string, res *Result) error {
+	r := res.Record
+	reject := func(format string, args ...any) error {
+		game := -1
+		if r != nil {
+			game = r.Game
+		}
+		return &RejectedError{Worker: worker, Game: game, Reason: fmt.Sprintf(format, args...)}
+	}
+	if r == nil {
+		return reject("no record")
+	}
+	if err := sameEngines(f.spec.Expect, res.Engines); err != nil {
+		return reject("%v", err)
+	}
+	if r.Run != f.spec.Run {
+		return reject("it belongs to run %s, not %s", r.Run, f.spec.Run)
+	}
+	if r.Schema != results.SchemaVersion {
+		return reject("record schema %d, want %d", r.Schema, results.SchemaVersion)
+	}
+	if r.Game < 0 || r.Game >= f.schedule.Len() {
+		return reject("game index %d is outside the schedule (0 to %d)", r.Game, f.schedule.Len()-1)
+	}
+	sg := f.schedule.Game(r.Game)
+	if r.Round != sg.Round || r.Pair != sg.Pair || r.Opening != sg.Opening || r.OpeningIndex != sg.OpeningIndex {
+		return reject("round, pair or opening differ from those of game %d in the schedule", r.Game+1)
+	}
+	if r.Seed != f.spec.Seed {
+		return reject("seed %d, the run's is %d", r.Seed, f.spec.Seed)
+	}
+	for side, e := range [2]int{sg.White, sg.Black} {
+		p, want, id := r.White, f.spec.Engines[e], f.spec.Expect[e].ID
+		if side == 1 {
+			p = r.Black
+		}
+		if p.Name != want.Name {
+			return reject("%s is %q, the schedule says %q", colorNames[side], p.Name, want.Name)
+		}
+		if tc := want.Time.String(); p.Time != tc && !want.Time.IsZero() {
+			return reject("%s played at %q, the run's time control is %q", colorNames[side], p.Time, tc)
+		}
+		if p.ID != id {
+			return reject("%s's engine says %q, the run's says %q", colorNames[side], p.ID, id)
+		}
+	}
+	return replay(r, f.spec.Adjudication, reject)
+}
+
+var colorNames = [2]string{"White", "Black"}
+
+// replay plays a record's moves through the referee and checks its ending: a game the rules
+// end must end there and then, with the rules' result; one the arbiter adjudicates must have
+// reached its threshold; and a player's fault must be a loss for that player.
+func replay(r *results.Record, adj arbiter.Adjudication, reject func(string, ...any) error) error {
+	g, err := rules.ParseGameString(r.Opening)
+	if err != nil {
+		return reject("opening: %v", err)
+	}
+	if g.GameType().String() != r.GameType {
+		return reject("game type %q, the opening's is %q", r.GameType, g.GameType())
+	}
+	for i, m := range r.Moves {
+		if res, reason := ending(g, adj); res != "" {
+			return reject("move %d (%s) played after the game ended (%s, %s)", i+1, m.Move, res, reason)
+		}
+		if err := g.Play(m.Move); err != nil {
+			return reject("move %d (%s) is illegal: %v", i+1, m.Move, err)
+		}
+	}
+	if gs := g.GameString(); gs != r.GameString {
+		return reject("the final GameString is %q, the moves give %q", r.GameString, gs)
+	}
+	if res, reason := ending(g, adj); res != "" {
+		if r.Result != res || r.Reason != reason {
+			return reject("result %s (%s), the final position gives %s (%s)", r.Result, r.Reason, res, reason)
+		}
+		return nil
+	}
+	switch r.Reason {
+	case results.ReasonQueenSurrounded, results.ReasonRepetition, results.ReasonMoveLimit:
+		return reject("result %s (%s), but the final position is still in progress", r.Result, r.Reason)
+	case results.ReasonForfeit:
+		return reject("a forfeit, which no match game has")
+	}
+	if !r.Reason.IsFault() {
+		return reject("unknown reason %q", r.Reason)
+	}
+	culprit := -1
+	for side, name := range colorNames {
+		if r.Culprit == name {
+			culprit = side
+		}
+	}
+	if culprit < 0 {
+		return reject("a fault (%s) with no culprit", r.Reason)
+	}
+	if want := [2]string{results.BlackWins, results.WhiteWins}[culprit]; r.Result != want {
+		return reject("%s's %s gives %s, not %s", r.Culprit, r.Reason, want, r.Result)
+	}
+	switch r.Reason {
+	case results.ReasonIllegalMove, results.ReasonIllegalPass, results.ReasonTimeForfeit:
+		if int(g.ToMove()) != culprit {
+			return reject("%s by %s, who was not to move", r.Reason, r.Culprit)
+		}
+	}
+	if r.Reason == results.ReasonIllegalPass {
+		moves := g.ValidMoves()
+		if len(moves) == 1 && moves[0].IsPass() {
+			return reject("an illegal pass where passing was the only move")
+		}
+	}
+	return nil
+}
+
+// ending is the result and reason with which the arbiter ends a game in this position, or "" if
+// the game goes on; the order of the checks is the arbiter's.
+func ending(g *rules.Game, adj arbiter.Adjudication) (string, results.Reason) {
+	switch st := g.State(); st {
+	case rules.WhiteWins, rules.BlackWins, rules.Draw:
+		return st.String(), results.ReasonQueenSurrounded
+	}
+	if adj.Repetitions > 0 && g.Repetitions() >= adj.Repetitions {
+		return results.Draw, results.ReasonRepetition
+	}
+	if adj.MaxPlies > 0 && g.Ply() >= adj.MaxPlies {
+		return results.Draw, results.ReasonMoveLimit
+	}
+	return "", ""
+}
+
+// sameEngines compares a worker's engines with the run's, by name.
+func sameEngines(want, got []EngineIdentity) error {
+	have := make(map[string]EngineIdentity, len(got))
+	for _, e := range got {
+		have[e.Name] = e
+	}
+	var diffs []string
+	for _, w := range want {
+		g, ok := have[w.Name]
+		switch {
+		case !ok:
+			diffs = append(diffs, fmt.Sprintf("it has no engine %q", w.Name))
+		case g.ID != w.ID:
+			diffs = append(diffs, fmt.Sprintf("its %s says %q, the run's says %q", w.Name, g.ID, w.ID))
+		case g.SHA256 != w.SHA256:
+			diffs = append(diffs, fmt.Sprintf("its %s is another build (SHA-256 %.12s, the run's %.12s)", w.Name, g.SHA256, w.SHA256))
+		}
+	}
+	if len(diffs) > 0 {
+		return fmt.Errorf("engines differ from the run's: %s", strings.Join(diffs, "; "))
+	}
+	return nil
+}

@@ -1,0 +1,163 @@
+package distributed
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+)
+
+// Server is an embedded NATS server with JetStream that serves one run: its store is under the
+// run's directory, and it knows two users, the coordinator (every subject) and the workers
+// (their run's subjects only).
+type Server struct {
+	ns    *server.Server
+	creds *Credentials // the workers'
+	coord *Credentials // the coordinator's own, never written for workers
+}
+
+// ServerConfig says where an embedded server listens and keeps its state.
+type ServerConfig struct {
+	Listen string // HOST:PORT
+	Run    string
+	// Dir holds the JetStream store, the credentials and the certificate; reused on restart so
+	// that workers' credentials stay valid.
+	Dir string
+	// TLS asks for TLS on a loopback listener too (off loopback it is always on).
+	TLS bool
+}
+
+// StartServer starts an embedded server. Its credentials and certificate are generated on first
+// start and reused afterwards, so a restarted coordinator is the same server to its workers. Off
+// loopback the server speaks TLS only.
+func StartServer(cfg ServerConfig) (*Server, error) {
+	host, portText, err := net.SplitHostPort(cfg.Listen)
+	if err != nil {
+		return nil, fmt.Errorf("distributed: -listen %q: want HOST:PORT: %w", cfg.Listen, err)
+	}
+	port, err := strconv.Atoi(portText)
+	if err != nil {
+		return nil, fmt.Errorf("distributed: -listen %q: bad port", cfg.Listen)
+	}
+	if err := os.MkdirAll(cfg.Dir, 0o700); err != nil {
+		return nil, fmt.Errorf("distributed: %w", err)
+	}
+	workers, err := loadOrCreate(filepath.Join(cfg.Dir, "worker.creds"), cfg.Run, "worker")
+	if err != nil {
+		return nil, err
+	}
+	coord, err := loadOrCreate(filepath.Join(cfg.Dir, "coordinator.creds"), cfg.Run, "coordinator")
+	if err != nil {
+		return nil, err
+	}
+	opts := &server.Options{
+		Host: host, Port: port,
+		JetStream: true, StoreDir: filepath.Join(cfg.Dir, "jetstream"),
+		NoSigs: true, NoLog: true,
+		ServerName: "arbiter-" + cfg.Run,
+		Users: []*server.User{
+			{Username: coord.User, Password: coord.Password},
+			{Username: workers.User, Password: workers.Password, Permissions: WorkerPermissions(cfg.Run)},
+		},
+	}
+	scheme := "nats"
+	if cfg.TLS || !isLoopback(host) {
+		cert, pemText, err := selfSignedCert(cfg.Dir)
+		if err != nil {
+			return nil, fmt.Errorf("distributed: certificate: %w", err)
+		}
+		opts.TLSConfig = tlsServerConfig(cert)
+		opts.TLS, opts.TLSTimeout = true, 5
+		workers.CA, coord.CA = pemText, pemText
+		scheme = "tls"
+	}
+	ns, err := server.NewServer(opts)
+	if err != nil {
+		return nil, fmt.Errorf("distributed: %w", err)
+	}
+	ns.Start()
+	if !ns.ReadyForConnections(10 * time.Second) {
+		ns.Shutdown()
+		return nil, fmt.Errorf("distributed: the NATS server on %s did not start (is the port in use?)", cfg.Listen)
+	}
+	// The address workers dial: the one asked for, with the port the server got (port 0 picks
+	// one); a wildcard host is replaced by this machine's name.
+	addr := ns.Addr().(*net.TCPAddr)
+	dialHost := host
+	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+		dialHost, _ = os.Hostname()
+	}
+	url := scheme + "://" + net.JoinHostPort(dialHost, strconv.Itoa(addr.Port))
+	workers.URL, coord.URL = url, url
+	if err := workers.Save(filepath.Join(cfg.Dir, "worker.creds")); err != nil {
+		ns.Shutdown()
+		return nil, err
+	}
+	if err := coord.Save(filepath.Join(cfg.Dir, "coordinator.creds")); err != nil {
+		ns.Shutdown()
+		return nil, err
+	}
+	return &Server{ns: ns, creds: workers, coord: coord}, nil
+}
+
+// loadOrCreate reuses the credentials at path if they are for this run, or makes new ones.
+func loadOrCreate(path, run, user string) (*Credentials, error) {
+	if c, err := LoadCredentials(path); err == nil && c.Run == run && c.User == user {
+		return c, nil
+	} else if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	return &Credentials{Run: run, User: user, Password: secret(24)}, nil
+}
+
+// WorkerPermissions are a worker's rights on a run: pull and acknowledge the run's work, publish
+// its results, greet the coordinator, send heartbeats, ask for status, and hear the
+// coordinator's control messages. Nothing else: not another run's subjects, not the JetStream
+// API beyond its run's work consumer.
+func WorkerPermissions(run string) *server.Permissions {
+	ws := workStream(run)
+	return &server.Permissions{
+		Publish: &server.SubjectPermission{Allow: []string{
+			"$JS.API.CONSUMER.MSG.NEXT." + ws + "." + workConsumer,
+			"$JS.API.CONSUMER.INFO." + ws + "." + workConsumer,
+			"$JS.ACK." + ws + "." + workConsumer + ".>",
+			resultsSubject(run, "*"),
+			helloSubject(run),
+			heartbeatSubject(run, "*"),
+			statusSubject(run),
+		}},
+		Subscribe: &server.SubjectPermission{Allow: []string{"_INBOX.>", controlSubject(run)}},
+	}
+}
+
+// Credentials are the workers' credentials; CoordinatorCredentials the coordinator's own.
+func (s *Server) Credentials() *Credentials { return s.creds }
+
+// CoordinatorCredentials are the credentials of the coordinator's own connection.
+func (s *Server) CoordinatorCredentials() *Credentials { return s.coord }
+
+// Connect opens a connection to the server with the given credentials, in process (no socket).
+func (s *Server) Connect(c *Credentials, opts ...nats.Option) (*nats.Conn, error) {
+	copts, err := c.options()
+	if err != nil {
+		return nil, err
+	}
+	opts = append(append(copts, nats.InProcessServer(s.ns)), opts...)
+	nc, err := nats.Connect("", opts...)
+	if err != nil {
+		return nil, fmt.Errorf("distributed: %w", err)
+	}
+	return nc, nil
+}
+
+// Shutdown stops the server and waits until it has.
+func (s *Server) Shutdown() {
+	s.ns.Shutdown()
+	s.ns.WaitForShutdown()
+}
