@@ -3,10 +3,13 @@ package arbiter
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -182,4 +185,31 @@ func editDistance(a, b string) int {
 		}
 	}
 	return d[len(a)][len(b)]
+}
+
+// transcriptSeq numbers transcript files within a process.
+var transcriptSeq atomic.Int64
+
+// CreateTranscript creates the file that receives a player's conversation, in TranscriptDir,
+// named after the engine, the worker and a number unique in this process. It returns nil when
+// the run keeps no transcripts.
+func (env StartEnv) CreateTranscript(engine string) (*os.File, error) {
+	if env.TranscriptDir == "" {
+		return nil, nil
+	}
+	if err := os.MkdirAll(env.TranscriptDir, 0o755); err != nil {
+		return nil, fmt.Errorf("arbiter: transcripts: %w", err)
+	}
+	safe := strings.Map(func(r rune) rune {
+		if strings.ContainsRune(`/\: `, r) {
+			return '_'
+		}
+		return r
+	}, engine)
+	name := fmt.Sprintf("%s-w%d-%03d.log", safe, env.Worker, transcriptSeq.Add(1))
+	f, err := os.Create(filepath.Join(env.TranscriptDir, name))
+	if err != nil {
+		return nil, fmt.Errorf("arbiter: transcripts: %w", err)
+	}
+	return f, nil
 }

@@ -5,10 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
-	"sync/atomic"
 
 	"hivearbiter/arbiter"
 	"hivearbiter/linepeer"
@@ -62,8 +60,6 @@ func validMovesOf(e arbiter.EngineConfig) (bool, error) {
 	return b, nil
 }
 
-var transcriptSeq atomic.Int64
-
 // Start implements arbiter.Protocol: it starts the program or connects to the listener, and
 // waits for the player's greeting within ctx.
 func (Protocol) Start(ctx context.Context, e arbiter.EngineConfig, env arbiter.StartEnv) (arbiter.Player, error) {
@@ -72,17 +68,12 @@ func (Protocol) Start(ctx context.Context, e arbiter.EngineConfig, env arbiter.S
 		return nil, err
 	}
 	cfg := linepeer.Config{Command: e.Command, Dir: e.Dir, Env: e.Env, Addr: e.Addr, Name: e.Name, Grace: env.Grace}
-	var transcript *os.File
-	if env.TranscriptDir != "" {
-		if err := os.MkdirAll(env.TranscriptDir, 0o755); err != nil {
-			return nil, fmt.Errorf("gamestringplayer: transcripts: %w", err)
-		}
-		name := fmt.Sprintf("%s-w%d-%03d.log", safeFileName(e.Name), env.Worker, transcriptSeq.Add(1))
-		f, err := os.Create(filepath.Join(env.TranscriptDir, name))
-		if err != nil {
-			return nil, fmt.Errorf("gamestringplayer: transcripts: %w", err)
-		}
-		transcript, cfg.Transcript = f, f
+	transcript, err := env.CreateTranscript(e.Name)
+	if err != nil {
+		return nil, err
+	}
+	if transcript != nil {
+		cfg.Transcript = transcript
 	}
 	closeTranscript := func() {
 		if transcript != nil {
@@ -109,15 +100,6 @@ func (Protocol) Start(ctx context.Context, e arbiter.EngineConfig, env arbiter.S
 		hello = hello[:100]
 	}
 	return &Player{peer: peer, name: e.Name, id: hello, transcript: transcript, validMoves: validMoves}, nil
-}
-
-func safeFileName(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r == '/' || r == '\\' || r == ':' || r == ' ' {
-			return '_'
-		}
-		return r
-	}, s)
 }
 
 // Player is an arbiter.Player of the one-engine model. It keeps the game as the player was told

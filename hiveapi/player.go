@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"hivearbiter/arbiter"
@@ -74,9 +73,6 @@ func transportOf(e arbiter.EngineConfig) (string, error) {
 	return bad("a Hive API module is a program (cmd=PROGRAM transport=stdio|ipc) or a TCP server (addr=HOST:PORT)")
 }
 
-// transcriptSeq numbers transcript files within a process.
-var transcriptSeq atomic.Int64
-
 // Start implements arbiter.Protocol: it starts or reaches the module and greets it.
 func (Protocol) Start(ctx context.Context, e arbiter.EngineConfig, env arbiter.StartEnv) (arbiter.Player, error) {
 	transport, err := transportOf(e)
@@ -95,31 +91,18 @@ func (Protocol) Start(ctx context.Context, e arbiter.EngineConfig, env arbiter.S
 	if p.cfg.Grace <= 0 {
 		p.cfg.Grace = time.Second
 	}
-	if env.TranscriptDir != "" {
-		if err := os.MkdirAll(env.TranscriptDir, 0o755); err != nil {
-			return nil, fmt.Errorf("hiveapi: transcripts: %w", err)
-		}
-		file := fmt.Sprintf("%s-w%d-%03d.log", safeFileName(name), env.Worker, transcriptSeq.Add(1))
-		f, err := os.Create(filepath.Join(env.TranscriptDir, file))
-		if err != nil {
-			return nil, fmt.Errorf("hiveapi: transcripts: %w", err)
-		}
-		p.transcript, p.cfg.Transcript = f, f
+	transcript, err := env.CreateTranscript(name)
+	if err != nil {
+		return nil, err
+	}
+	if transcript != nil {
+		p.transcript, p.cfg.Transcript = transcript, transcript
 	}
 	if err := p.restart(ctx); err != nil {
 		p.Close(context.WithoutCancel(ctx))
 		return nil, err
 	}
 	return p, nil
-}
-
-func safeFileName(s string) string {
-	return strings.Map(func(r rune) rune {
-		if strings.ContainsRune(`/\: `, r) {
-			return '_'
-		}
-		return r
-	}, s)
 }
 
 // Player is an arbiter.Player backed by a Hive API module. It keeps its own copy of the game,

@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"hivearbiter/arbiter"
@@ -36,24 +34,16 @@ func (Protocol) Check(e arbiter.EngineConfig) error {
 	return nil
 }
 
-// transcriptSeq numbers transcript files within a process.
-var transcriptSeq atomic.Int64
-
 // Start implements arbiter.Protocol: it starts the engine, completes the handshake, sets its
 // options and waits for "readyok".
 func (Protocol) Start(ctx context.Context, e arbiter.EngineConfig, env arbiter.StartEnv) (arbiter.Player, error) {
 	cfg := Config{Command: e.Command, Dir: e.Dir, Env: e.Env, Addr: e.Addr, Name: e.Name, Grace: env.Grace}
-	var transcript *os.File
-	if env.TranscriptDir != "" {
-		if err := os.MkdirAll(env.TranscriptDir, 0o755); err != nil {
-			return nil, fmt.Errorf("ugiplayer: transcripts: %w", err)
-		}
-		name := fmt.Sprintf("%s-w%d-%03d.log", safeFileName(e.Name), env.Worker, transcriptSeq.Add(1))
-		f, err := os.Create(filepath.Join(env.TranscriptDir, name))
-		if err != nil {
-			return nil, fmt.Errorf("ugiplayer: transcripts: %w", err)
-		}
-		transcript, cfg.Transcript = f, f
+	transcript, err := env.CreateTranscript(e.Name)
+	if err != nil {
+		return nil, err
+	}
+	if transcript != nil {
+		cfg.Transcript = transcript
 	}
 	closeTranscript := func() {
 		if transcript != nil {
@@ -75,15 +65,6 @@ func (Protocol) Start(ctx context.Context, e arbiter.EngineConfig, env arbiter.S
 		return nil, fmt.Errorf("ugiplayer: %s: setting options: %w", e.Name, err)
 	}
 	return &Player{engine: eng, name: e.Name, transcript: transcript}, nil
-}
-
-func safeFileName(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r == '/' || r == '\\' || r == ':' || r == ' ' {
-			return '_'
-		}
-		return r
-	}, s)
 }
 
 // Player is an arbiter.Player backed by a UGI engine. UGI engines hold no game between

@@ -5,10 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"hivearbiter/arbiter"
@@ -78,9 +76,6 @@ func fractionalOf(e arbiter.EngineConfig) (bool, error) {
 	return b, nil
 }
 
-// transcriptSeq numbers transcript files within a process.
-var transcriptSeq atomic.Int64
-
 // Start implements arbiter.Protocol: it runs the engine as a subprocess and sets its options.
 // With a transcript directory, the process's conversation (lines in and out, with timestamps)
 // goes to its own file there, so that a user can see what an engine said before it was
@@ -94,18 +89,12 @@ func (Protocol) Start(ctx context.Context, e arbiter.EngineConfig, env arbiter.S
 	if deadline, ok := ctx.Deadline(); ok {
 		cfg.StartTimeout = time.Until(deadline)
 	}
-	var transcript *os.File
-	if env.TranscriptDir != "" {
-		if err := os.MkdirAll(env.TranscriptDir, 0o755); err != nil {
-			return nil, fmt.Errorf("uhpplayer: transcripts: %w", err)
-		}
-		name := fmt.Sprintf("%s-w%d-%03d.log", safeFileName(e.Name), env.Worker, transcriptSeq.Add(1))
-		f, err := os.Create(filepath.Join(env.TranscriptDir, name))
-		if err != nil {
-			return nil, fmt.Errorf("uhpplayer: transcripts: %w", err)
-		}
-		transcript = f
-		cfg.Transcript = f
+	transcript, err := env.CreateTranscript(e.Name)
+	if err != nil {
+		return nil, err
+	}
+	if transcript != nil {
+		cfg.Transcript = transcript
 	}
 	eng, err := uhpclient.Start(ctx, cfg)
 	if err != nil {
@@ -138,15 +127,6 @@ func startError(e arbiter.EngineConfig, err error) error {
 		return fmt.Errorf("%w; if the engine is only slow to start, give it longer: start_timeout = SECONDS in the config file, -start-timeout SECONDS on the command line", err)
 	}
 	return err
-}
-
-func safeFileName(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r == '/' || r == '\\' || r == ':' || r == ' ' {
-			return '_'
-		}
-		return r
-	}, s)
 }
 
 // Player is an arbiter.Player backed by a UHP engine process.

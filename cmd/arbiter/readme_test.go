@@ -82,7 +82,7 @@ func TestREADMEExamples(t *testing.T) {
 			a = strings.ReplaceAll(a, "configs/", "../../configs/")
 			a = strings.ReplaceAll(a, "./my-engine", os.Args[0])
 			switch {
-			case strings.HasSuffix(a, "shard1.jsonl"), strings.HasSuffix(a, "shard2.jsonl"):
+			case strings.HasSuffix(a, "shard1.jsonl"), strings.HasSuffix(a, "shard2.jsonl"), strings.HasSuffix(a, ".html"):
 				a = filepath.Join(dir, a)
 			case strings.HasPrefix(a, "-out") || strings.HasPrefix(a, "-pgnout"):
 			}
@@ -116,6 +116,13 @@ func TestREADMEExamples(t *testing.T) {
 				}
 				if !strings.Contains(stdout.String(), "8 games from 2 file(s)") {
 					t.Errorf("stats did not merge the two shards:\n%s", stdout.String())
+				}
+			case "report":
+				if err := run(context.Background(), args, &stdout, &stderr); err != nil {
+					t.Fatalf("%v\n%s%s", err, stdout.String(), stderr.String())
+				}
+				if page, err := os.ReadFile(filepath.Join(dir, "report.html")); err != nil || !strings.Contains(string(page), "<svg") && !strings.Contains(string(page), "uPlot") {
+					t.Errorf("report wrote no page: %v", err)
 				}
 			default:
 				if err := run(context.Background(), args, &stdout, &stderr); err != nil {

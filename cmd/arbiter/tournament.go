@@ -19,7 +19,9 @@ func playTournament(ctx context.Context, cfg arbiter.Config, resumeHint string, 
 }
 
 // localPlay plays a tournament's games on this machine.
-func localPlay(ctx context.Context, t *arbiter.Tournament) (*arbiter.Outcome, error) { return t.Play(ctx) }
+func localPlay(ctx context.Context, t *arbiter.Tournament) (*arbiter.Outcome, error) {
+	return t.Play(ctx)
+}
 
 // playTournamentWith is playTournament with the games played by play (locally, or by workers)
 // and watched by observers.
