@@ -284,6 +284,7 @@ func TestParseEngineRunSettingsSayWhereTheyGo(t *testing.T) {
 		}
 	}
 }
+
 // TestLoadRunSettings: max_moves counts moves of each side (two plies), Settings says which
 // defaulted settings a file sets, and impossible values are reported together, each with its
 // line and key.
