@@ -151,9 +151,12 @@ type ConfigError struct{ Msg string }
 
 func (e *ConfigError) Error() string { return "arbiter: " + e.Msg }
 
-// Normalize fills in defaults and checks the configuration, returning the first problem.
+// Normalize fills in defaults and checks the configuration. It returns every problem it
+// finds, each a *ConfigError (joined with errors.Join when there are several).
 func (c *Config) Normalize() error {
-	bad := func(format string, args ...any) error { return &ConfigError{fmt.Sprintf(format, args...)} }
+	// Every problem is reported, not the first only: a user fixes them in one go.
+	var problems []error
+	bad := func(format string, args ...any) { problems = append(problems, &ConfigError{fmt.Sprintf(format, args...)}) }
 	if c.Format == "" {
 		c.Format = Match
 		if len(c.Engines) > 2 {
@@ -161,7 +164,7 @@ func (c *Config) Normalize() error {
 		}
 	}
 	if _, err := ParseFormat(string(c.Format)); err != nil {
-		return bad("%v", errors.Unwrap(err))
+		bad("%v", errors.Unwrap(err))
 	}
 	if c.Format == Gauntlet && c.Seeds == 0 {
 		c.Seeds = 1
@@ -170,7 +173,7 @@ func (c *Config) Normalize() error {
 		c.GameType = rules.BaseMLP.String()
 	}
 	if _, err := rules.ParseGameType(c.GameType); err != nil {
-		return bad("game type %q: want one of Base, Base+M, Base+L, Base+P, Base+ML, Base+MP, Base+LP, Base+MLP", c.GameType)
+		bad("game type %q: want one of Base, Base+M, Base+L, Base+P, Base+ML, Base+MP, Base+LP, Base+MLP", c.GameType)
 	}
 	if c.GamesPerPairing == 0 {
 		c.GamesPerPairing = 2
@@ -194,13 +197,14 @@ func (c *Config) Normalize() error {
 		c.DepthTimeout = DefaultDepthTimeout
 	}
 	if c.Adjudication.Repetitions < 0 || c.Adjudication.MaxPlies < 0 {
-		return bad("adjudication thresholds cannot be negative")
+		bad("adjudication thresholds cannot be negative")
 	}
 	names := map[string]bool{}
 	for i := range c.Engines {
 		e := &c.Engines[i]
 		if (len(e.Command) == 0 || e.Command[0] == "") && e.Addr == "" {
-			return bad("engine %d (%q) has no command: give cmd=PROGRAM, or addr=HOST:PORT for a player reached over TCP", i+1, e.Name)
+			bad("engine %d (%q) has no command: give cmd=PROGRAM, or addr=HOST:PORT for a player reached over TCP", i+1, e.Name)
+			continue
 		}
 		if e.Name == "" {
 			if len(e.Command) > 0 {
@@ -210,42 +214,44 @@ func (c *Config) Normalize() error {
 			}
 		}
 		if names[e.Name] {
-			return bad("two engines are named %q; give each a distinct name", e.Name)
+			bad("two engines are named %q; give each a distinct name", e.Name)
 		}
 		names[e.Name] = true
 		if e.Time.IsZero() {
-			return bad("engine %q has no time control: give st=SECONDS, depth=N, nodes=N or tc=BASE+INC", e.Name)
+			bad("engine %q has no time control: give st=SECONDS, depth=N, nodes=N or tc=BASE+INC", e.Name)
+			continue
 		}
 		proto, err := LookupProtocol(e.ProtocolName())
 		if err != nil {
-			return bad("engine %q: %s", e.Name, strings.TrimPrefix(err.Error(), "arbiter: "))
+			bad("engine %q: %s", e.Name, strings.TrimPrefix(err.Error(), "arbiter: "))
+			continue
 		}
 		if err := proto.Check(*e); err != nil {
-			return bad("engine %q: %s", e.Name, strings.TrimPrefix(err.Error(), "arbiter: "))
+			bad("engine %q: %s", e.Name, strings.TrimPrefix(err.Error(), "arbiter: "))
 		}
 		if e.Margin == 0 {
 			e.Margin = DefaultMargin
 		}
 		if e.Margin < 0 {
-			return bad("engine %q: the time margin cannot be negative", e.Name)
+			bad("engine %q: the time margin cannot be negative", e.Name)
 		}
 	}
 	if err := c.Shard.validate(); err != nil {
-		return err
+		problems = append(problems, err)
 	}
 	if c.SPRT != nil && c.Shard.Count > 1 {
-		return bad("an SPRT stops its run at a bound, which one shard cannot decide for all: play the shards with -rounds and test their merged records with arbiter stats -sprt")
+		bad("an SPRT stops its run at a bound, which one shard cannot decide for all: play the shards with -rounds and test their merged records with arbiter stats -sprt")
 	}
 	if c.SPRT != nil {
 		if len(c.Engines) != 2 {
-			return bad("an SPRT compares exactly 2 engines, not %d", len(c.Engines))
+			bad("an SPRT compares exactly 2 engines, not %d", len(c.Engines))
 		}
 		s := c.SPRT
 		if s.Model == "" {
 			s.Model = "normalized"
 		}
 		if s.Model != "normalized" && s.Model != "logistic" {
-			return bad("SPRT model %q: want normalized or logistic", s.Model)
+			bad("SPRT model %q: want normalized or logistic", s.Model)
 		}
 		if s.Alpha == 0 {
 			s.Alpha = 0.05
@@ -254,11 +260,14 @@ func (c *Config) Normalize() error {
 			s.Beta = 0.05
 		}
 		if err := s.Test().Validate(); err != nil {
-			return bad("%s", strings.TrimPrefix(err.Error(), "elo: "))
+			bad("%s", strings.TrimPrefix(err.Error(), "elo: "))
 		}
 		if c.GamesPerPairing != 2 {
-			return bad("an SPRT counts game pairs: games per pairing must be 2")
+			bad("an SPRT counts game pairs: games per pairing must be 2")
 		}
+	}
+	if len(problems) > 0 {
+		return errors.Join(problems...)
 	}
 	_, err := NewSchedule(c.Format, len(c.Engines), c.Seeds, c.Rounds, c.GamesPerPairing, &OpeningBook{})
 	if err != nil {

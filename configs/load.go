@@ -284,11 +284,20 @@ func (f *file) config(name string, data []byte, resolve Resolver, md toml.MetaDa
 		c.Engines = append(c.Engines, ec)
 	}
 	if err := c.Normalize(); err != nil {
-		var ce *arbiter.ConfigError
-		if errors.As(err, &ce) {
-			return arbiter.Config{}, &Error{File: name, Msg: ce.Msg}
+		// Each of Normalize's problems, with the file's name.
+		errs := []error{err}
+		if joined, ok := err.(interface{ Unwrap() []error }); ok {
+			errs = joined.Unwrap()
 		}
-		return arbiter.Config{}, &Error{File: name, Msg: err.Error()}
+		for _, err := range errs {
+			msg := err.Error()
+			var ce *arbiter.ConfigError
+			if errors.As(err, &ce) {
+				msg = ce.Msg
+			}
+			problems = append(problems, &Error{File: name, Msg: msg})
+		}
+		return arbiter.Config{}, errors.Join(problems...)
 	}
 	return c, nil
 }
