@@ -156,7 +156,9 @@ func (e *ConfigError) Error() string { return "arbiter: " + e.Msg }
 func (c *Config) Normalize() error {
 	// Every problem is reported, not the first only: a user fixes them in one go.
 	var problems []error
-	bad := func(format string, args ...any) { problems = append(problems, &ConfigError{fmt.Sprintf(format, args...)}) }
+	bad := func(format string, args ...any) {
+		problems = append(problems, &ConfigError{fmt.Sprintf(format, args...)})
+	}
 	if c.Format == "" {
 		c.Format = Match
 		if len(c.Engines) > 2 {
