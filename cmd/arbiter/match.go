@@ -398,7 +398,11 @@ func matchConfigFlags(args []string, stderr io.Writer, coord *coordinatorFlags, 
 	}
 	// The files too, with the rest: the records file's default name (from the run's
 	// fingerprint) is checked again when the tournament is laid out.
-	problems = append(problems, fileProblems(runFiles(cfg, *configFile), cfg.TranscriptDir)...)
+	files := runFiles(cfg, *configFile)
+	if pages.report != "" {
+		files = append(files, namedFile{flag: "-report", path: pages.report, write: true})
+	}
+	problems = append(problems, fileProblems(files, cfg.TranscriptDir)...)
 	if len(problems) > 0 {
 		return cfg, usageError{errors.Join(problems...)}
 	}

@@ -43,6 +43,7 @@ func TestRefusedCommandLines(t *testing.T) {
 		{"out and json alike", []string{"-out", "DIR/x", "-json", "DIR/x"}, nil, []string{"-out and -json name the same file"}},
 		{"pgnout is the records file", []string{"-out", "DIR/x.jsonl", "-pgnout", "DIR/./x.jsonl"}, nil, []string{"-out and -pgnout name the same file"}},
 		{"json over the openings", []string{"-openings", "file=DIR/book.txt", "-json", "DIR/book.txt"}, map[string]string{"book.txt": "Base+MLP\n"}, []string{"-json DIR/book.txt would overwrite the -openings file= file"}},
+		{"report over the records", []string{"-out", "DIR/x.jsonl", "-report", "DIR/x.jsonl"}, nil, []string{"-out and -report name the same file"}},
 		{"transcripts is a file", []string{"-transcripts", "DIR/book.txt"}, map[string]string{"book.txt": "Base+MLP\n"}, []string{"-transcripts DIR/book.txt: is a file"}},
 		{"every problem at once", []string{"-rounds", "0", "-concurrency", "-1", "-games", "3"}, nil, []string{"-rounds 0", "-concurrency -1", "-games 3"}},
 		{"missing config", []string{"-config", "DIR/nope.toml"}, nil, []string{"DIR/nope.toml: no such file"}},

@@ -31,6 +31,13 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if fs.NArg() == 0 {
 		return usageError{errors.New("report needs at least one records file")}
 	}
+	files := []namedFile{{flag: "-o", path: *out, write: true}}
+	for _, p := range fs.Args() {
+		files = append(files, namedFile{flag: "records", path: p})
+	}
+	if err := checkFiles(files, ""); err != nil { // -o games.jsonl would overwrite the records
+		return err
+	}
 	opts := report.Options{Title: *title}
 	for _, words := range groups["sprt"] {
 		test, err := sprtTestOf(words)

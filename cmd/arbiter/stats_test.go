@@ -74,3 +74,15 @@ func TestStatsKeepsUnrelatedApart(t *testing.T) {
 		t.Errorf("-merge-names kept the players apart:\n%s", stdout.String())
 	}
 }
+
+// TestReportRefusesToOverwriteRecords: arbiter report -o naming a records file it reads would
+// replace the games with a web page.
+func TestReportRefusesToOverwriteRecords(t *testing.T) {
+	recs := filepath.Join(t.TempDir(), "games.jsonl")
+	os.WriteFile(recs, nil, 0o644)
+	var stdout, stderr bytes.Buffer
+	code := exitCode(run(context.Background(), []string{"report", "-o", recs, recs}, &stdout, &stderr), &stderr)
+	if code != exitUsage || !strings.Contains(stderr.String(), "would overwrite the records file") {
+		t.Errorf("exit %d: %s", code, stderr.String())
+	}
+}
