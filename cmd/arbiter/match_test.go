@@ -251,3 +251,33 @@ func TestWarningsOnConsole(t *testing.T) {
 		t.Errorf("%d warning lines on the console, want 1 naming sloppy:\n%s", n, output)
 	}
 }
+
+// TestRunWording: counts in the run's own sentences agree with the numbers: "1 game", and a
+// resume with fewer rounds than the file holds says how many of the scheduled games are played
+// and how many records lie beyond (it said "4 of 2 games already played").
+func TestRunWording(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "games.jsonl")
+	engines := append(fakeEngines("random", "a", "b"), "-each", "st=0.05", "fractional=true")
+	_, output, err := playMatchTo(t, out, append(slices.Clone(engines), "-games", "1")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"match of 1 game (", "Finished match: 1 game recorded"} {
+		if !strings.Contains(output, want) {
+			t.Errorf("output lacks %q:\n%s", want, output)
+		}
+	}
+	out = filepath.Join(t.TempDir(), "games.jsonl")
+	if _, output, err = playMatchTo(t, out, append(slices.Clone(engines), "-rounds", "2")...); err != nil {
+		t.Fatal(err)
+	}
+	_, output, err = playMatchTo(t, out, append(slices.Clone(engines), "-rounds", "1")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"2 of the 2 scheduled games already played, 0 to play", "(2 more games in the file lie beyond this schedule"} {
+		if !strings.Contains(output, want) {
+			t.Errorf("resumed output lacks %q:\n%s", want, output)
+		}
+	}
+}
