@@ -30,6 +30,7 @@ func TestInterruptExitsCleanly(t *testing.T) {
 		{"SIGTERM two engines", syscall.SIGTERM, fakeEngines("think", "a", "b"), "Started game"},
 		{"SIGINT three engines", syscall.SIGINT, fakeEngines("think", "a", "b", "c"), "Started game"},
 		{"SIGTERM during start-up", syscall.SIGTERM, fakeEngines("slow-start", "a", "b"), "Hive Arbiter"},
+		{"SIGINT after games", syscall.SIGINT, append(fakeEngines("random", "a", "b"), "-rounds", "500"), "Finished game 3 "},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -63,8 +64,12 @@ func TestInterruptExitsCleanly(t *testing.T) {
 			if !strings.Contains(text, "To resume it, run: arbiter match ") {
 				t.Errorf("no resume command in the output:\n%s", text)
 			}
-			if _, err := results.ReadFile(out); err != nil && !errors.Is(err, os.ErrNotExist) {
+			recs, err := results.ReadFile(out)
+			if err != nil && !errors.Is(err, os.ErrNotExist) {
 				t.Errorf("records file: %v", err)
+			}
+			if finished := strings.Count(text, "Finished game "); len(recs) != finished {
+				t.Errorf("%d records for %d games reported finished", len(recs), finished)
 			}
 		})
 	}
