@@ -290,17 +290,26 @@ type collector struct {
 // warnOnce shows an engine's first warning (an anomaly that did not decide a game) on the
 // console; the others are in the records, and arbiter stats counts them.
 func (c *collector) warnOnce(r *results.Record) {
+	if c.warned == nil {
+		c.warned = map[string]bool{}
+	}
 	for _, w := range r.Warnings {
+		// A warning names its engine as "White (name)"; one that names none is shown once too.
+		who := ""
 		for _, name := range []string{r.White.Name, r.Black.Name} {
-			if c.warned[name] || !strings.Contains(w, "("+name+")") {
-				continue
+			if strings.Contains(w, "("+name+")") {
+				who = name
 			}
-			if c.warned == nil {
-				c.warned = map[string]bool{}
-			}
-			c.warned[name] = true
-			c.con.printf("Warning: game %d: %s (%s's further warnings are only in the records; arbiter stats counts them)\n", r.Game+1, w, name)
 		}
+		if c.warned[who] {
+			continue
+		}
+		c.warned[who] = true
+		if who == "" {
+			c.con.printf("Warning: game %d: %s (further warnings are only in the records)\n", r.Game+1, w)
+			continue
+		}
+		c.con.printf("Warning: game %d: %s (%s's further warnings are only in the records; arbiter stats counts them)\n", r.Game+1, w, who)
 	}
 }
 

@@ -86,7 +86,7 @@ type SPRTSummary struct {
 	Lower    float64 `json:"lower"`
 	Upper    float64 `json:"upper"`
 	Decision string  `json:"decision"` // continue, H0 or H1
-	Pairs    int     `json:"pairs"`
+	Pairs    int     `json:"pairs"`    // the game pairs LLR is computed from: up to the decision, if any
 }
 
 // NewSummary summarises the records of a tally. sprt, if not nil, is included as given.

@@ -32,7 +32,7 @@ func runProcess(args []string) int {
 			// Stopping takes a moment (engines are asked to exit); a second signal, with the
 			// default handling restored, ends the process at once. Finished games are on disk.
 			stop()
-			fmt.Fprintln(os.Stderr, "arbiter: stopping; interrupt again to quit at once")
+			fmt.Fprintln(os.Stderr, "arbiter: stopping; a second Ctrl-C or SIGTERM quits at once")
 		case <-done:
 		}
 	}()
