@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/childproc"
 	"hivearbiter/results"
 )
 
@@ -45,8 +46,8 @@ type moduleConfig struct {
 // messages as they arrive, so that waiting for one can be bounded by a context.
 type module struct {
 	cfg      moduleConfig
-	cmd      *exec.Cmd
-	exited   chan struct{} // closed once the process has been waited for
+	proc     *childproc.Process // nil for a TCP module the arbiter did not start
+	exited   chan struct{}      // closed once the process has been waited for, and its output read
 	waitErr  error
 	stderr   *tail
 	out      writeConn     // requests go here
@@ -77,75 +78,52 @@ type message struct {
 func startModule(ctx context.Context, cfg moduleConfig) (m *module, err error) {
 	m = &module{cfg: cfg, stderr: &tail{}, exited: make(chan struct{}),
 		incoming: make(chan message), quit: make(chan struct{}), readDone: make(chan struct{})}
-	var (
-		reader     io.Reader
-		childFiles []*os.File // the child's ends, closed here once it has started
-	)
 	defer func() {
-		for _, f := range childFiles {
-			f.Close()
-		}
 		if err != nil {
 			m.close(context.WithoutCancel(ctx))
 			m = nil
 		}
 	}()
-	if len(cfg.Command) > 0 {
-		m.cmd = exec.Command(cfg.Command[0], cfg.Command[1:]...)
-		m.cmd.Dir = cfg.Dir
-		m.cmd.Env = append(os.Environ(), cfg.Env...)
-		m.cmd.SysProcAttr = sysProcAttr()
-		m.cmd.Stderr = m.stderr
-		m.cmd.WaitDelay = max(cfg.Grace, 100*time.Millisecond)
-	} else {
-		close(m.exited)
+	if len(cfg.Command) == 0 {
+		close(m.exited) // there is no process to wait for
 	}
-	switch cfg.Transport {
-	case TransportStdio:
-		inR, inW, err := os.Pipe()
-		if err != nil {
-			return m, err
-		}
-		outR, outW, err := os.Pipe()
-		if err != nil {
-			inR.Close()
-			inW.Close()
-			return m, err
-		}
-		childFiles = append(childFiles, inR, outW)
-		m.cmd.Stdin, m.cmd.Stdout = inR, outW
-		m.out, m.in, reader = inW, outR, outR
-	case TransportIPC:
+	switch {
+	case cfg.Transport != TransportStdio && cfg.Transport != TransportIPC && cfg.Transport != TransportTCP:
+		return m, fmt.Errorf("hiveapi: unknown transport %q", cfg.Transport)
+	case len(cfg.Command) == 0 && cfg.Transport != TransportTCP:
+		return m, fmt.Errorf("hiveapi: transport=%s needs a program to start", cfg.Transport)
+	}
+	var reader io.Reader
+	spec := childproc.Spec{Command: cfg.Command, Dir: cfg.Dir, Env: cfg.Env}
+	if cfg.Transport == TransportIPC {
 		conn, child, err := ipcPair()
 		if err != nil {
 			return m, err
 		}
-		childFiles = append(childFiles, child)
-		m.cmd.ExtraFiles = []*os.File{child}
-		m.cmd.Env = append(m.cmd.Env, "NODE_CHANNEL_FD=3", "NODE_CHANNEL_SERIALIZATION_MODE=json")
-		m.cmd.Stdout = m.stderr // what a module prints is not a message
+		defer child.Close() // the module has its own copy once started
+		spec.ExtraFiles = []*os.File{child}
+		spec.Env = append(slices.Clip(cfg.Env), "NODE_CHANNEL_FD=3", "NODE_CHANNEL_SERIALIZATION_MODE=json")
 		m.out, m.in, reader = conn.(writeConn), conn, conn
-	case TransportTCP:
-		if m.cmd != nil {
-			m.cmd.Stdout = m.stderr
-		}
-	default:
-		return m, fmt.Errorf("hiveapi: unknown transport %q", cfg.Transport)
 	}
-	if m.cmd != nil {
-		if err := m.cmd.Start(); err != nil {
+	if len(cfg.Command) > 0 {
+		p, err := childproc.Start(spec)
+		if err != nil {
 			close(m.exited)
-			return m, &arbiter.PlayerError{Reason: results.ReasonCrash, Err: fmt.Errorf("hiveapi: starting %s: %w", cfg.Command[0], err)}
+			if _, ok := errors.AsType[*childproc.StartError](err); ok {
+				return m, &arbiter.PlayerError{Reason: results.ReasonCrash, Err: fmt.Errorf("hiveapi: starting %s: %w", cfg.Command[0], err)}
+			}
+			return m, err
 		}
-		go func() {
-			m.waitErr = m.cmd.Wait()
-			close(m.exited)
-		}()
+		m.proc = p
+		output := []*os.File{p.Stderr}
+		if cfg.Transport == TransportStdio {
+			m.out, m.in, reader = p.Stdin, p.Stdout, p.Stdout
+		} else {
+			p.Stdin.Close()                   // requests come another way
+			output = append(output, p.Stdout) // what a module prints is not a message
+		}
+		go m.wait(output)
 	}
-	for _, f := range childFiles {
-		f.Close()
-	}
-	childFiles = nil
 	if cfg.Transport == TransportTCP {
 		conn, err := m.dial(ctx)
 		if err != nil {
@@ -162,6 +140,40 @@ func startModule(ctx context.Context, cfg moduleConfig) (m *module, err error) {
 	return m, nil
 }
 
+// wait copies the module's output (stderr, and stdout when it carries no messages) into the
+// tail, reaps the module, and then gives the copies the grace period (as exec.Cmd's WaitDelay
+// does) to reach the end of the output: a process that left the module's group with a copy
+// of it must not hold the module's exit back.
+func (m *module) wait(output []*os.File) {
+	var copying sync.WaitGroup
+	for _, f := range output {
+		copying.Go(func() { io.Copy(m.stderr, f) })
+	}
+	m.waitErr = m.proc.Cmd.Wait()
+	copied := make(chan struct{})
+	go func() {
+		copying.Wait()
+		close(copied)
+	}()
+	grace := time.NewTimer(max(m.cfg.Grace, 100*time.Millisecond))
+	defer grace.Stop()
+	select {
+	case <-copied:
+	case <-grace.C:
+		for _, f := range output {
+			f.Close()
+		}
+		<-copied
+		if m.waitErr == nil {
+			m.waitErr = exec.ErrWaitDelay
+		}
+	}
+	for _, f := range output {
+		f.Close()
+	}
+	close(m.exited)
+}
+
 // dial connects to a TCP module, waiting for a server the arbiter started to listen.
 func (m *module) dial(ctx context.Context) (net.Conn, error) {
 	var d net.Dialer
@@ -170,7 +182,7 @@ func (m *module) dial(ctx context.Context) (net.Conn, error) {
 		if err == nil {
 			return conn, nil
 		}
-		if m.cmd == nil {
+		if m.proc == nil {
 			return nil, &arbiter.PlayerError{Reason: results.ReasonCrash, Err: fmt.Errorf("hiveapi: connecting to %s: %w", m.cfg.Addr, err)}
 		}
 		select {
@@ -302,7 +314,7 @@ func (m *module) fail(err error) error {
 // it wrote to stderr.
 func (m *module) exitError(when string) error {
 	what := fmt.Sprintf("%s closed the connection %s", m.cfg.Name, when)
-	if m.cmd != nil {
+	if m.proc != nil {
 		select {
 		case <-m.exited:
 			status := "exited"
@@ -328,21 +340,21 @@ func (m *module) close(ctx context.Context) error {
 		if m.out != nil {
 			m.out.Close()
 		}
-		if m.cmd != nil && m.cmd.Process != nil {
+		if m.proc != nil {
 			if m.cfg.Transport == TransportTCP {
-				terminateGroup(m.cmd.Process)
+				m.proc.TerminateGroup()
 			}
 			select {
 			case <-m.exited:
 			case <-time.After(m.cfg.Grace):
-				err = killGroup(m.cmd.Process)
+				err = m.proc.KillGroup()
 				<-m.exited
 			case <-ctx.Done():
-				err = killGroup(m.cmd.Process)
+				err = m.proc.KillGroup()
 				<-m.exited
 			}
 			// A child the module left behind in its group goes too.
-			killGroup(m.cmd.Process)
+			m.proc.KillGroup()
 		}
 		close(m.quit)
 		if m.in != nil {

@@ -5,6 +5,7 @@ package hiveapi
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"net"
 	"os"
 	"os/exec"
@@ -204,6 +205,26 @@ func TestModulesThatCannotStart(t *testing.T) {
 	}
 }
 
+// TestMissingModuleProgram checks that a module program that is not there fails its start as
+// a crash that names it, with nothing left running.
+func TestMissingModuleProgram(t *testing.T) {
+	for _, transport := range []string{TransportStdio, TransportIPC, TransportTCP} {
+		t.Run(transport, func(t *testing.T) {
+			e := fakeEngine(t, "missing", transport, "random")
+			e.Command = []string{"./no-such-module"}
+			goroutines := runtime.NumGoroutine()
+			_, err := arbiter.StartPlayer(t.Context(), e, arbiter.StartEnv{Grace: testGrace})
+			pe, ok := errors.AsType[*arbiter.PlayerError](err)
+			if !ok || pe.Reason != results.ReasonCrash || !strings.Contains(err.Error(), "hiveapi: starting ./no-such-module: ") || !errors.Is(err, fs.ErrNotExist) {
+				t.Fatalf("got %v; want a crash that says the program is not there", err)
+			}
+			if n := runtime.NumGoroutine(); n > goroutines {
+				t.Errorf("%d goroutines after a failed start, %d before", n, goroutines)
+			}
+		})
+	}
+}
+
 // TestLateReplyAfterTimeout checks what follows a request that timed out: over TCP the late
 // reply is discarded by its id and the next request is answered; on a pipe the module is
 // started again.
@@ -310,7 +331,7 @@ func TestCloseLeavesNothing(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			proc := p.(*Player).mod.cmd.Process
+			proc := p.(*Player).mod.proc.Cmd.Process
 			p.NewGame(ctx, "Base")
 			short, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
 			_, err = p.BestMove(short, arbiter.Limit{Time: 50 * time.Millisecond})

@@ -6,13 +6,12 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
+	"hivearbiter/childproc"
 	"hivearbiter/uhpclient"
 )
 
@@ -88,8 +87,8 @@ func (e *TimeoutError) Unwrap() error { return e.Cause }
 // a time.
 type Peer struct {
 	cfg  Config
-	cmd  *exec.Cmd // nil for a connection
-	conn net.Conn  // nil for a program
+	proc *childproc.Process // nil for a connection
+	conn net.Conn           // nil for a program
 	out  deadlineWriter
 
 	lines chan lineResult // the output reader's lines; closed when it ends
@@ -148,38 +147,12 @@ func Start(ctx context.Context, cfg Config) (*Peer, error) {
 		return p, nil
 	}
 
-	// The pipes are made here rather than by exec.Cmd, so that closing their read ends is
-	// ours to decide: a process that escaped the group with a copy of the output must not
-	// keep our readers alive.
-	var pipes [3][2]*os.File
-	for i := range pipes {
-		r, w, err := os.Pipe()
-		if err != nil {
-			for _, pp := range pipes[:i] {
-				pp[0].Close()
-				pp[1].Close()
-			}
-			return nil, fmt.Errorf("linepeer: %s: %w", cfg.Name, err)
-		}
-		pipes[i] = [2]*os.File{r, w}
-	}
-	cmd := exec.Command(cfg.Command[0], cfg.Command[1:]...)
-	cmd.Dir = cfg.Dir
-	cmd.Env = append(os.Environ(), cfg.Env...)
-	cmd.SysProcAttr = sysProcAttr()
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = pipes[0][0], pipes[1][1], pipes[2][1]
-	err := cmd.Start()
-	pipes[0][0].Close()
-	pipes[1][1].Close()
-	pipes[2][1].Close()
+	proc, err := childproc.Start(childproc.Spec{Command: cfg.Command, Dir: cfg.Dir, Env: cfg.Env})
 	if err != nil {
-		pipes[0][1].Close()
-		pipes[1][0].Close()
-		pipes[2][0].Close()
 		return nil, fmt.Errorf("linepeer: %s: %w", cfg.Name, err)
 	}
-	p.cmd, p.out = cmd, pipes[0][1]
-	stdout, stderr := pipes[1][0], pipes[2][0]
+	p.proc, p.out = proc, proc.Stdin
+	stdout, stderr := proc.Stdout, proc.Stderr
 	outDone, errDone := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(outDone)
@@ -198,8 +171,8 @@ func Start(ctx context.Context, cfg Config) (*Peer, error) {
 		}
 	}()
 	go func() {
-		cmd.Wait()
-		killGroup(cmd.Process)
+		proc.Cmd.Wait()
+		proc.KillGroup()
 		grace := time.NewTimer(cfg.Grace)
 		defer grace.Stop()
 		for outDone != nil || errDone != nil {
@@ -324,10 +297,10 @@ func (p *Peer) exitError(waiting string) *ExitError {
 		p.Kill()
 	}
 	grace.Stop()
-	ee := &ExitError{Peer: p.cfg.Name, Waiting: waiting, ExitCode: -1, Stderr: p.Stderr(), Network: p.cmd == nil}
-	if p.cmd != nil && p.cmd.ProcessState != nil {
-		ee.ExitCode = p.cmd.ProcessState.ExitCode()
-		if sig, ok := strings.CutPrefix(p.cmd.ProcessState.String(), "signal: "); ok && ee.ExitCode == -1 {
+	ee := &ExitError{Peer: p.cfg.Name, Waiting: waiting, ExitCode: -1, Stderr: p.Stderr(), Network: p.proc == nil}
+	if p.proc != nil && p.proc.Cmd.ProcessState != nil {
+		ee.ExitCode = p.proc.Cmd.ProcessState.ExitCode()
+		if sig, ok := strings.CutPrefix(p.proc.Cmd.ProcessState.String(), "signal: "); ok && ee.ExitCode == -1 {
 			ee.Signal = sig
 		}
 	}
@@ -344,14 +317,8 @@ func (p *Peer) Kill() error {
 			p.conn.Close()
 			return
 		}
-		p.killErr = killGroup(p.cmd.Process)
-		if p.killErr != nil {
-			if err := p.cmd.Process.Kill(); err == nil || errors.Is(err, os.ErrProcessDone) {
-				p.killErr = nil
-			}
-		}
-		if p.killErr != nil {
-			p.killErr = fmt.Errorf("linepeer: %s: kill: %w", p.cfg.Name, p.killErr)
+		if err := p.proc.KillGroup(); err != nil {
+			p.killErr = fmt.Errorf("linepeer: %s: kill: %w", p.cfg.Name, err)
 		}
 	})
 	<-p.done

@@ -6,12 +6,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"hivearbiter/childproc"
 )
 
 // Config says how to start an engine.
@@ -43,13 +44,11 @@ type Config struct {
 // goroutines live until Close or Kill, which every Engine needs.
 type Engine struct {
 	cfg  Config
-	cmd  *exec.Cmd
 	info Info
 
-	// The parent's ends of the engine's standard streams. The waiter closes them all once
-	// the process is gone, so that no reader can outlive it.
-	stdin          *os.File
-	stdout, stderr *os.File
+	// proc holds the parent's ends of the engine's standard streams. The waiter closes them
+	// all once the process is gone, so that no reader can outlive it.
+	proc *childproc.Process
 
 	lines chan lineResult // the stdout reader's lines; closed when it ends
 
@@ -107,38 +106,14 @@ func Start(ctx context.Context, cfg Config) (*Engine, error) {
 	}
 	began := time.Now()
 
-	// The pipes are made here rather than by exec.Cmd, so that closing their read ends is
-	// ours to decide: a process that escaped the engine's group with a copy of its stdout
-	// must not keep our readers, or the engine unreaped, alive.
-	var pipes [3][2]*os.File
-	for i := range pipes {
-		r, w, err := os.Pipe()
-		if err != nil {
-			for _, p := range pipes[:i] {
-				p[0].Close()
-				p[1].Close()
-			}
+	proc, err := childproc.Start(childproc.Spec{Command: cfg.Command, Dir: cfg.Dir, Env: cfg.Env})
+	if err != nil {
+		if _, ok := errors.AsType[*childproc.StartError](err); !ok {
 			return nil, fmt.Errorf("uhpclient: %s: %w", cfg.Name, err)
 		}
-		pipes[i] = [2]*os.File{r, w}
-	}
-	cmd := exec.Command(cfg.Command[0], cfg.Command[1:]...)
-	cmd.Dir = cfg.Dir
-	cmd.Env = append(os.Environ(), cfg.Env...)
-	cmd.SysProcAttr = sysProcAttr()
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = pipes[0][0], pipes[1][1], pipes[2][1]
-	err := cmd.Start()
-	// The child has its own copies of its ends; ours would hide its EOF.
-	pipes[0][0].Close()
-	pipes[1][1].Close()
-	pipes[2][1].Close()
-	if err != nil {
-		pipes[0][1].Close()
-		pipes[1][0].Close()
-		pipes[2][0].Close()
 		// CheckProgram found nothing wrong, but the system refuses the program (a binary
 		// for another system, say): say which program, and the system's reason.
-		reason := err
+		reason := errors.Unwrap(err)
 		if pe, ok := errors.AsType[*os.PathError](err); ok {
 			reason = pe.Err
 		}
@@ -148,10 +123,7 @@ func Start(ctx context.Context, cfg Config) (*Engine, error) {
 
 	e := &Engine{
 		cfg:    cfg,
-		cmd:    cmd,
-		stdin:  pipes[0][1],
-		stdout: pipes[1][0],
-		stderr: pipes[2][0],
+		proc:   proc,
 		lines:  make(chan lineResult, 64),
 		turn:   make(chan struct{}, 1),
 		kill:   make(chan struct{}),
@@ -192,7 +164,7 @@ func Start(ctx context.Context, cfg Config) (*Engine, error) {
 func (e *Engine) readStdout(done chan<- struct{}) {
 	defer close(done)
 	defer close(e.lines)
-	r := NewReader(e.stdout, e.cfg.MaxLineBytes)
+	r := NewReader(e.proc.Stdout, e.cfg.MaxLineBytes)
 	for {
 		line, err := r.ReadLine()
 		if err != nil && !errors.Is(err, ErrLineTooLong) {
@@ -216,7 +188,7 @@ func (e *Engine) readStdout(done chan<- struct{}) {
 func (e *Engine) readStderr(done chan<- struct{}) {
 	defer close(done)
 	// Only the start of a line is kept: a long line costs no more than a short one.
-	r := NewReader(e.stderr, stderrLineSize)
+	r := NewReader(e.proc.Stderr, stderrLineSize)
 	for {
 		line, err := r.ReadLine()
 		if err != nil && !errors.Is(err, ErrLineTooLong) {
@@ -230,8 +202,8 @@ func (e *Engine) readStderr(done chan<- struct{}) {
 // wait reaps the engine, kills what it left in its group, and gives the readers a grace
 // period to reach the end of the output before their pipes are closed under them.
 func (e *Engine) wait(stdoutDone, stderrDone <-chan struct{}) {
-	e.cmd.Wait() // the outcome is in cmd.ProcessState
-	killGroup(e.cmd.Process)
+	e.proc.Cmd.Wait() // the outcome is in cmd.ProcessState
+	e.proc.KillGroup()
 	close(e.exited)
 	grace := time.NewTimer(e.cfg.GraceTimeout)
 	defer grace.Stop()
@@ -243,13 +215,13 @@ func (e *Engine) wait(stdoutDone, stderrDone <-chan struct{}) {
 			stderrDone = nil
 		case <-grace.C:
 			// A process outside the group still holds the output: stop reading it.
-			e.stdout.Close()
-			e.stderr.Close()
+			e.proc.Stdout.Close()
+			e.proc.Stderr.Close()
 		}
 	}
-	e.stdin.Close()
-	e.stdout.Close()
-	e.stderr.Close()
+	e.proc.Stdin.Close()
+	e.proc.Stdout.Close()
+	e.proc.Stderr.Close()
 	close(e.done)
 }
 
@@ -369,13 +341,13 @@ func (e *Engine) endTurn() { <-e.turn }
 // the context's end must unblock it as it does every other wait.
 func (e *Engine) write(ctx context.Context, command string) error {
 	e.log(">", command)
-	e.stdin.SetWriteDeadline(time.Time{})
+	e.proc.Stdin.SetWriteDeadline(time.Time{})
 	fired := make(chan struct{})
 	stop := context.AfterFunc(ctx, func() {
-		e.stdin.SetWriteDeadline(time.Unix(1, 0))
+		e.proc.Stdin.SetWriteDeadline(time.Unix(1, 0))
 		close(fired)
 	})
-	_, err := io.WriteString(e.stdin, command+"\n")
+	_, err := io.WriteString(e.proc.Stdin, command+"\n")
 	if !stop() {
 		<-fired
 	}
@@ -426,7 +398,7 @@ func (e *Engine) readReply(ctx context.Context, command string, sent time.Time) 
 func (e *Engine) interrupt(command string, sent time.Time) *InterruptOutcome {
 	out := &InterruptOutcome{At: time.Since(sent)}
 	e.Note(fmt.Sprintf("SIGINT after %s: no answer in the time allowed", seconds(out.At)))
-	if err := e.cmd.Process.Signal(os.Interrupt); err != nil {
+	if err := e.proc.Interrupt(); err != nil {
 		out.Exited = e.exitError(command)
 		return out
 	}
@@ -476,7 +448,7 @@ func (e *Engine) stopSearch(why string) error {
 	at := time.Since(time.Unix(0, e.searchSent.Load()))
 	e.interruptedAt.CompareAndSwap(0, int64(at))
 	e.Note(fmt.Sprintf("SIGINT after %s: %s", seconds(at), why))
-	if err := e.cmd.Process.Signal(os.Interrupt); err != nil && !errors.Is(err, os.ErrProcessDone) {
+	if err := e.proc.Interrupt(); err != nil && !errors.Is(err, os.ErrProcessDone) {
 		return fmt.Errorf("uhpclient: %s: interrupting the search: %w", e.cfg.Name, err)
 	}
 	return nil
@@ -500,7 +472,7 @@ func (e *Engine) exitError(command string) *ExitError {
 	}
 	grace.Stop()
 	ee := &ExitError{Engine: e.cfg.Name, Command: command, ExitCode: -1, Stderr: e.stderrTail.lines()}
-	if state := e.cmd.ProcessState; state != nil {
+	if state := e.proc.Cmd.ProcessState; state != nil {
 		ee.ExitCode = state.ExitCode()
 		// ProcessState says "signal: killed" on every system that has signals.
 		if sig, ok := strings.CutPrefix(state.String(), "signal: "); ok && ee.ExitCode == -1 {
@@ -516,14 +488,8 @@ func (e *Engine) exitError(command string) *ExitError {
 func (e *Engine) Kill() error {
 	e.killOnce.Do(func() {
 		close(e.kill)
-		e.killErr = killGroup(e.cmd.Process)
-		if e.killErr != nil {
-			if err := e.cmd.Process.Kill(); err == nil || errors.Is(err, os.ErrProcessDone) {
-				e.killErr = nil
-			}
-		}
-		if e.killErr != nil {
-			e.killErr = fmt.Errorf("uhpclient: %s: kill: %w", e.cfg.Name, e.killErr)
+		if err := e.proc.KillGroup(); err != nil {
+			e.killErr = fmt.Errorf("uhpclient: %s: kill: %w", e.cfg.Name, err)
 		}
 	})
 	<-e.done
@@ -558,9 +524,9 @@ func (e *Engine) Close(ctx context.Context) error {
 // not optional.
 func (e *Engine) exit(ctx context.Context) error {
 	e.log(">", "exit")
-	e.stdin.SetWriteDeadline(time.Now().Add(e.cfg.GraceTimeout))
-	io.WriteString(e.stdin, "exit\n")
-	e.stdin.Close()
+	e.proc.Stdin.SetWriteDeadline(time.Now().Add(e.cfg.GraceTimeout))
+	io.WriteString(e.proc.Stdin, "exit\n")
+	e.proc.Stdin.Close()
 	grace := time.NewTimer(e.cfg.GraceTimeout)
 	defer grace.Stop()
 	select {

@@ -828,6 +828,26 @@ func TestStartAProgramThatCannotRun(t *testing.T) {
 	}
 }
 
+// A program CheckProgram passes but the system refuses (built for another system) is a
+// ProgramError with the system's reason.
+func TestStartAProgramTheSystemRefuses(t *testing.T) {
+	program := filepath.Join(t.TempDir(), "engine")
+	if err := os.WriteFile(program, []byte("\x7fELF, but not for this machine\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckProgram(program, ""); err != nil {
+		t.Fatalf("CheckProgram: %v", err)
+	}
+	_, err := Start(t.Context(), Config{Command: []string{program}, Name: "a"})
+	pe, ok := errors.AsType[*ProgramError](err)
+	if !ok || !strings.Contains(err.Error(), "uhpclient: a: the program") || !strings.Contains(err.Error(), "cannot be run: exec format error") {
+		t.Fatalf("got %v; want a ProgramError with the system's reason", err)
+	}
+	if !errors.Is(pe, syscall.ENOEXEC) || strings.Contains(err.Error(), "fork/exec") {
+		t.Errorf("%q: want the bare reason, which unwraps to ENOEXEC", err)
+	}
+}
+
 // An engine that reads whole seconds is sent its budget rounded up, and stopped with SIGINT
 // when the budget is up: it answers its best move so far, in time.
 func TestRoundedBudgetIsStoppedWithSIGINT(t *testing.T) {

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package uhpclient
+package childproc
 
 import (
 	"errors"
@@ -8,7 +8,7 @@ import (
 	"syscall"
 )
 
-// Without process groups only the engine itself can be killed.
+// Without process groups only the program itself can be killed.
 func sysProcAttr() *syscall.SysProcAttr { return nil }
 
 func killGroup(p *os.Process) error {
@@ -18,3 +18,5 @@ func killGroup(p *os.Process) error {
 	}
 	return err
 }
+
+func terminateGroup(p *os.Process) error { return nil }
