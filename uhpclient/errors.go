@@ -4,10 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"os/exec"
-	"path/filepath"
+	"hivearbiter/childproc"
 	"strings"
 	"time"
 )
@@ -180,46 +177,11 @@ func (e *ProgramError) Error() string {
 }
 
 // CheckProgram says whether a program can be run from dir (empty: the current directory) as
-// exec would run it: a name without a slash is looked up on the PATH, a relative path is taken
-// from dir. It returns a *ProgramError that says what is wrong, or nil.
+// exec would run it (see childproc.Locate). It returns a *ProgramError that says what is wrong,
+// or nil.
 func CheckProgram(program, dir string) error {
-	var cause error
-	bad := func(format string, args ...any) error {
-		return &ProgramError{Program: program, Problem: fmt.Sprintf(format, args...), Err: cause}
-	}
-	if program == "" {
-		return bad("no engine program given")
-	}
-	if !strings.ContainsRune(program, '/') && !strings.ContainsRune(program, filepath.Separator) {
-		if _, err := exec.LookPath(program); err != nil {
-			cause = exec.ErrNotFound
-			return bad("no program %q on the PATH: give its path (./%s for one in the current directory)", program, program)
-		}
-		return nil
-	}
-	path := program
-	if dir != "" && !filepath.IsAbs(path) {
-		path = filepath.Join(dir, path)
-	}
-	where := ""
-	if dir != "" && !filepath.IsAbs(program) {
-		where = " in " + dir
-	}
-	st, err := os.Stat(path)
-	if pe, ok := errors.AsType[*fs.PathError](err); ok {
-		cause = pe.Err
-	}
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return bad("the program %q does not exist%s", program, where)
-	case err != nil:
-		return bad("the program %q cannot be read%s: %v", program, where, errors.Unwrap(err))
-	case st.IsDir():
-		cause = fs.ErrPermission
-		return bad("%q%s is a directory, not a program", program, where)
-	case st.Mode()&0o111 == 0:
-		cause = fs.ErrPermission
-		return bad("the program %q%s is not executable (chmod +x %s)", program, where, path)
+	if le, ok := errors.AsType[*childproc.LocateError](childproc.Locate(program, dir)); ok {
+		return &ProgramError{Program: program, Problem: le.Problem, Err: le.Err}
 	}
 	return nil
 }

@@ -52,18 +52,6 @@ func (Protocol) Check(e arbiter.EngineConfig) error {
 	return nil
 }
 
-// Locate implements arbiter.Locator: the engine's program exists and can be run.
-func (Protocol) Locate(e arbiter.EngineConfig) error {
-	if len(e.Command) == 0 {
-		return &arbiter.ConfigError{Msg: fmt.Sprintf("engine %q: give cmd=PROGRAM", e.Name)}
-	}
-	if err := uhpclient.CheckProgram(e.Command[0], e.Dir); err != nil {
-		return &arbiter.ConfigError{Msg: fmt.Sprintf("engine %q: %s: give cmd= the path of the engine's program (a relative path is taken from dir=, or the current directory)",
-			e.Name, strings.TrimPrefix(err.Error(), "uhpclient: "))}
-	}
-	return nil
-}
-
 func fractionalOf(e arbiter.EngineConfig) (bool, error) {
 	v := e.Setting(SettingFractional)
 	if v == "" {

@@ -156,3 +156,18 @@ func pgnFileValue(v string) (string, error) {
 	}
 	return v, nil
 }
+
+// locateEngines checks, before anything is played or written, that every engine's program can
+// be run (through its protocol), and returns every problem found as a usage error.
+func locateEngines(engines []arbiter.EngineConfig) error {
+	var problems []error
+	for _, e := range engines {
+		if err := arbiter.LocateEngine(e); err != nil {
+			problems = append(problems, errors.New(strings.TrimPrefix(err.Error(), "arbiter: ")))
+		}
+	}
+	if len(problems) > 0 {
+		return usageError{errors.Join(problems...)}
+	}
+	return nil
+}

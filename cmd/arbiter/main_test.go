@@ -52,6 +52,10 @@ func fakeEngine(scenario string) {
 		}
 		out.Flush()
 	}
+	if name == "exit-at-start" { // an engine that exists but dies before its banner
+		fmt.Fprintln(os.Stderr, "fake: cannot load my weights")
+		os.Exit(3)
+	}
 	if name == "slow-start" { // a banner that comes late: an interrupt during start-up
 		time.Sleep(5 * time.Second)
 	}

@@ -117,6 +117,9 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	if err := locateEngines(cfg.Engines); err != nil {
+		return err
+	}
 	hint := "arbiter match " + quoteArgs(args)
 	observer, stopPages, err := pages.start(ctx, cfg, stdout)
 	if err != nil {

@@ -45,6 +45,8 @@ func TestRefusedCommandLines(t *testing.T) {
 		{"json over the openings", []string{"-openings", "file=DIR/book.txt", "-json", "DIR/book.txt"}, map[string]string{"book.txt": "Base+MLP\n"}, []string{"-json DIR/book.txt would overwrite the -openings file= file"}},
 		{"report over the records", []string{"-out", "DIR/x.jsonl", "-report", "DIR/x.jsonl"}, nil, []string{"-out and -report name the same file"}},
 		{"transcripts is a file", []string{"-transcripts", "DIR/book.txt"}, map[string]string{"book.txt": "Base+MLP\n"}, []string{"-transcripts DIR/book.txt: is a file"}},
+		{"engines that cannot run", []string{"-engine", "cmd=DIR/nope", "name=c", "-engine", "cmd=DIR", "name=d"}, nil,
+			[]string{`engine "c": the program "DIR/nope" does not exist`, `engine "d": "DIR" is a directory, not a program`}},
 		{"every problem at once", []string{"-rounds", "0", "-concurrency", "-1", "-games", "3"}, nil, []string{"-rounds 0", "-concurrency -1", "-games 3"}},
 		{"missing config", []string{"-config", "DIR/nope.toml"}, nil, []string{"DIR/nope.toml: no such file"}},
 		{"config values", []string{"-config", "DIR/bad.toml"}, map[string]string{"bad.toml": "rounds = -5\nconcurrency = -1\nrating_interval = -1\n[adjudication]\nrepetitions = 1\n[[engine]]\ncmd = \"x\"\ntc = \"st=1\"\n[[engine]]\ncmd = \"y\"\ntc = \"st=1\"\n"},

@@ -146,8 +146,8 @@ func serveConfig(args []string, stderr io.Writer) (serve.SessionConfig, error) {
 	cfg.RemoteSide = serve.RemoteSide(*remoteSide)
 	// As in match: every output is checked before an engine starts, and none may be another.
 	files := []namedFile{{"-out", cfg.Out, true}, {"-pgnout", cfg.PGNOut, true}, {"-config", *configFile, false}}
-	if err := checkFiles(files, cfg.TranscriptDir); err != nil {
-		return cfg, err
+	if err := errors.Join(checkFiles(files, cfg.TranscriptDir), locateEngines(cfg.Engines[:])); err != nil {
+		return cfg, usageError{err}
 	}
 	return cfg, nil
 }

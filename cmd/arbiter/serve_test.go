@@ -350,12 +350,20 @@ func TestServeEndOfInput(t *testing.T) {
 }
 
 func TestServeEngineThatCannotStart(t *testing.T) {
+	// A program that is not there is a mistake in the command line, found before any engine
+	// starts.
 	var stdout, stderr bytes.Buffer
 	err := runServeSession(context.Background(), []string{"-engine", "cmd=/nonexistent/engine", "name=ghost", "-engine", "builtin=hivebot"},
 		strings.NewReader(""), &stdout, &stderr)
+	if code := exitCode(err, &stderr); code != exitUsage || !strings.Contains(err.Error(), `engine "ghost": the program "/nonexistent/engine" does not exist`) {
+		t.Fatalf("got %v (exit %d), want exit code %d naming the engine and the program", err, code, exitUsage)
+	}
+	// A program that is there but dies at start-up is the engine's failure.
+	args := append(fakeEngineArgs("ghost", "exit-at-start"), "-engine", "builtin=hivebot")
+	err = runServeSession(context.Background(), args, strings.NewReader(""), &stdout, &stderr)
 	ee, ok := asExitError(err)
-	if !ok || ee.code != exitEngines || !strings.Contains(err.Error(), `engine "ghost" could not be started`) {
-		t.Fatalf("got %v, want exit code %d naming the engine", err, exitEngines)
+	if !ok || ee.code != exitEngines || !strings.Contains(err.Error(), `engine "ghost" could not be started`) || !strings.Contains(err.Error(), "cannot load my weights") {
+		t.Fatalf("got %v, want exit code %d naming the engine and quoting its stderr", err, exitEngines)
 	}
 }
 

@@ -137,6 +137,9 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return usageError{err}
 	}
+	if err := locateEngines(engines); err != nil {
+		return err
+	}
 	if *name == "" {
 		host, _ := os.Hostname()
 		*name = fmt.Sprintf("%s-%d", workerName(host), os.Getpid())
