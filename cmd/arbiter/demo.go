@@ -52,7 +52,8 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 To run a real match against your own engine:
   arbiter match -engine cmd=./my-engine name=mine -engine builtin=hivebot name=hivebot \
                 -each tc=10+0.1 -rounds 20 -concurrency 2 -out mine.jsonl -pgnout mine.pgn
-or copy configs/match.toml and run: arbiter match -config my-match.toml
+or start from an example configuration: arbiter config show match > my-match.toml
+  and run: arbiter match -config my-match.toml
 Check an engine's UHP compliance first with: arbiter check -engine "./my-engine"
 `)
 	return nil
