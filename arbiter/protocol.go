@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -130,6 +131,29 @@ func (e EngineConfig) ProtocolName() string {
 
 // Setting returns a protocol-specific setting of the engine, "" when unset.
 func (e EngineConfig) Setting(key string) string { return e.Settings[key] }
+
+// BoolSetting reads a protocol-specific setting that is true or false; an unset one is false.
+func (e EngineConfig) BoolSetting(key string) (bool, error) {
+	v := e.Setting(key)
+	if v == "" {
+		return false, nil
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		return false, &ConfigError{Msg: fmt.Sprintf("%s=%s: want true or false", key, v)}
+	}
+	return b, nil
+}
+
+// ProgramOrAddress checks that an engine is reached one way: a program to start (cmd=) or a
+// listener to connect to (addr=). what names such an engine in the message ("a UGI engine").
+func (e EngineConfig) ProgramOrAddress(what string) error {
+	hasCommand := len(e.Command) > 0 && e.Command[0] != ""
+	if hasCommand == (e.Addr != "") {
+		return &ConfigError{Msg: what + " is a program (cmd=PROGRAM) or a listener (addr=HOST:PORT): give one"}
+	}
+	return nil
+}
 
 // UnknownSettings lists the engine's protocol-specific settings that are not among known,
 // sorted: a protocol's Check refuses them.

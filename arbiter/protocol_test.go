@@ -30,3 +30,28 @@ func TestCreateTranscript(t *testing.T) {
 		t.Errorf("two players share the transcript %s", a.Name())
 	}
 }
+
+func TestEngineSettingHelpers(t *testing.T) {
+	e := EngineConfig{Settings: map[string]string{"on": "true", "off": "0", "bad": "yes please"}}
+	for key, want := range map[string]bool{"on": true, "off": false, "unset": false} {
+		if got, err := e.BoolSetting(key); got != want || err != nil {
+			t.Errorf("%s: %v, %v; want %v", key, got, err, want)
+		}
+	}
+	if _, err := e.BoolSetting("bad"); err == nil || !strings.Contains(err.Error(), "bad=yes please: want true or false") {
+		t.Errorf("bad: %v", err)
+	}
+	for _, tc := range []struct {
+		e  EngineConfig
+		ok bool
+	}{
+		{EngineConfig{Command: []string{"x"}}, true},
+		{EngineConfig{Addr: "127.0.0.1:9"}, true},
+		{EngineConfig{Command: []string{"x"}, Addr: "127.0.0.1:9"}, false},
+		{EngineConfig{}, false},
+	} {
+		if err := tc.e.ProgramOrAddress("a player"); (err == nil) != tc.ok {
+			t.Errorf("%+v: %v", tc.e, err)
+		}
+	}
+}

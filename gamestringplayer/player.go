@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strconv"
 	"strings"
 
 	"hivearbiter/arbiter"
@@ -25,9 +24,8 @@ type Protocol struct{}
 // Check implements arbiter.Protocol: a program or a listener, no settings of its own, and a
 // time control the player need not be told (st= or tc=).
 func (Protocol) Check(e arbiter.EngineConfig) error {
-	hasCommand := len(e.Command) > 0 && e.Command[0] != ""
-	if hasCommand == (e.Addr != "") {
-		return &arbiter.ConfigError{Msg: "a one-engine player is a program (cmd=PROGRAM) or a listener (addr=HOST:PORT): give one"}
+	if err := e.ProgramOrAddress("a one-engine player"); err != nil {
+		return err
 	}
 	if unknown := e.UnknownSettings(SettingValidMoves); len(unknown) > 0 {
 		return &arbiter.ConfigError{Msg: fmt.Sprintf("unknown gamestring setting %s (known: %s)", strings.Join(unknown, ", "), SettingValidMoves)}
@@ -48,17 +46,7 @@ func (Protocol) Check(e arbiter.EngineConfig) error {
 // before each GameString that asks it to move.
 const SettingValidMoves = "validmoves"
 
-func validMovesOf(e arbiter.EngineConfig) (bool, error) {
-	v := e.Setting(SettingValidMoves)
-	if v == "" {
-		return false, nil
-	}
-	b, err := strconv.ParseBool(v)
-	if err != nil {
-		return false, &arbiter.ConfigError{Msg: fmt.Sprintf("validmoves=%s: want true or false", v)}
-	}
-	return b, nil
-}
+func validMovesOf(e arbiter.EngineConfig) (bool, error) { return e.BoolSetting(SettingValidMoves) }
 
 // Start implements arbiter.Protocol: it starts the program or connects to the listener, and
 // waits for the player's greeting within ctx.

@@ -24,9 +24,8 @@ type Protocol struct{}
 // Check implements arbiter.Protocol. A UGI engine is a program (cmd=) or, less often, a
 // listener (addr=); it has no settings of its own, and plays under any time control.
 func (Protocol) Check(e arbiter.EngineConfig) error {
-	hasCommand := len(e.Command) > 0 && e.Command[0] != ""
-	if hasCommand == (e.Addr != "") {
-		return &arbiter.ConfigError{Msg: "a UGI engine is a program (cmd=PROGRAM) or a listener (addr=HOST:PORT): give one"}
+	if err := e.ProgramOrAddress("a UGI engine"); err != nil {
+		return err
 	}
 	if unknown := e.UnknownSettings(); len(unknown) > 0 {
 		return &arbiter.ConfigError{Msg: fmt.Sprintf("unknown UGI setting %s (UGI has none: options are option.NAME=VALUE)", strings.Join(unknown, ", "))}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
@@ -52,17 +51,7 @@ func (Protocol) Check(e arbiter.EngineConfig) error {
 	return nil
 }
 
-func fractionalOf(e arbiter.EngineConfig) (bool, error) {
-	v := e.Setting(SettingFractional)
-	if v == "" {
-		return false, nil
-	}
-	b, err := strconv.ParseBool(v)
-	if err != nil {
-		return false, &arbiter.ConfigError{Msg: fmt.Sprintf("fractional=%s: want true or false", v)}
-	}
-	return b, nil
-}
+func fractionalOf(e arbiter.EngineConfig) (bool, error) { return e.BoolSetting(SettingFractional) }
 
 // Start implements arbiter.Protocol: it runs the engine as a subprocess and sets its options.
 // With a transcript directory, the process's conversation (lines in and out, with timestamps)
