@@ -32,7 +32,7 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 	profile := fs.String("profile", Strong.String(), "strength: random, weak (2 plies), medium (3 plies) or strong (iterative deepening to the time limit)")
 	depth := fs.Int("depth", 0, "cap every search at this many plies (0: no cap)")
 	hash := fs.Int("hash", 0, fmt.Sprintf("transposition table size in MB (0: %d)", search.DefaultHashMB))
-	threads := fs.Int("threads", 1, "search threads (accepted for compatibility; the search uses one)")
+	threads := fs.Int("threads", 1, "search threads, sharing the transposition table")
 	seed := fs.Uint64("seed", 0, "seed for the random profile (0: from the clock)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usage)

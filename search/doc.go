@@ -11,7 +11,13 @@
 //     includes the side to move and the pillbug-stunned last piece), sized in megabytes, of
 //     two-slot buckets: one depth-preferred slot aged by search generation, one
 //     always-replace slot. Its move orders the node even when its depth is too shallow for
-//     a cutoff; its bounds cut only at non-PV nodes.
+//     a cutoff; its bounds cut only at non-PV nodes. A slot is two words written without
+//     locks, the key stored xor the data, so that a slot torn by two threads reads as a miss.
+//   - Lazy SMP (Options.Threads): helper threads search the same root on their own boards,
+//     sharing only the table, each skipping some iterations (Stockfish's schedule) so that
+//     they run ahead of the main thread and fill the table with deeper results. The main
+//     thread decides when to stop; a helper's move is played only if it completed a deeper
+//     iteration. One thread is deterministic at a fixed depth; several are not.
 //   - Move ordering: the hash move, moves that fill the last cell around the enemy queen,
 //     moves that add a piece next to it, two killer moves per ply, then movements before
 //     placements, each by a history table (piece x destination) with gravity, rewarded on
