@@ -62,28 +62,12 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 		*seed = uint64(time.Now().UnixNano())
 	}
 	engine := New(Config{Profile: p, MaxDepth: *depth, HashMB: *hash, Threads: *threads, Seed: *seed})
-	server := uhpengine.NewServer(engine)
-
 	// Ctrl-C interrupts the running command, as it does in Mzinga, rather than the engine.
 	interrupts := make(chan os.Signal, 1)
 	signal.Notify(interrupts, os.Interrupt)
 	defer signal.Stop(interrupts)
-	stop := make(chan struct{})
-	watcher := make(chan struct{})
-	go func() {
-		defer close(watcher)
-		for {
-			select {
-			case <-interrupts:
-				server.Interrupt()
-			case <-stop:
-				return
-			}
-		}
-	}()
+	server := uhpengine.NewServer(engine, uhpengine.WithInterrupts(interrupts))
 	err = server.Serve(ctx, stdin, stdout)
-	close(stop)
-	<-watcher
 	if err != nil {
 		fmt.Fprintf(stderr, "hivebot: %v\n", err)
 		return 1
