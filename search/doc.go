@@ -32,8 +32,9 @@
 //   - Repetition: a position repeated since the last placement (placements are
 //     irreversible) scores as a draw, so a winning side makes progress.
 //   - Time: the search polls the clock, its context and an optional node budget every 256
-//     nodes, stops a safety margin before the context's deadline (5% of the budget, at most
-//     50 ms), and does not start an iteration after half the budget is spent.
+//     nodes, stops a safety margin before the context's deadline (10% of the budget, at
+//     least 10 ms and at most 100 ms, never more than half), and does not start an
+//     iteration after half the budget is spent.
 //   - No allocation per node: move lists and sort keys are reused per ply.
 //
 // There is no quiescence search and no null-move pruning: both engines this one learns from

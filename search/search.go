@@ -179,9 +179,13 @@ func (s *Searcher) Clear() {
 }
 
 // timeReserve is how long before a context deadline the search stops, to leave time to
-// unwind and answer.
+// unwind and answer: a tenth of the budget, at least 10 ms (what an answer takes to reach
+// an arbiter and be timed on a busy machine), at most 100 ms, and never more than half the
+// budget, so that a tiny budget still buys some search. With a smaller floor, an arbiter's
+// clock budgets (a share of what is left plus most of the increment) were overrun by the
+// answer's latency at every move, and the clock sank until one slow answer lost the game.
 func timeReserve(budget time.Duration) time.Duration {
-	return min(max(budget/20, 2*time.Millisecond), 50*time.Millisecond)
+	return min(max(budget/10, 10*time.Millisecond), 100*time.Millisecond, budget/2)
 }
 
 // checkEvery is how many nodes pass between looks at the clock (a power of two).

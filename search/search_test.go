@@ -262,3 +262,17 @@ func TestMateScores(t *testing.T) {
 		}
 	}
 }
+
+// TestTimeReserve: the search leaves room for its answer to travel, more for bigger budgets,
+// and a tiny budget still leaves half for searching.
+func TestTimeReserve(t *testing.T) {
+	ms := time.Millisecond
+	for _, tc := range []struct{ budget, want time.Duration }{
+		{5 * time.Second, 100 * ms}, {time.Second, 100 * ms}, {115 * ms, 11500 * time.Microsecond},
+		{40 * ms, 10 * ms}, {12 * ms, 6 * ms}, {0, 0},
+	} {
+		if got := timeReserve(tc.budget); got != tc.want {
+			t.Errorf("timeReserve(%v) = %v, want %v", tc.budget, got, tc.want)
+		}
+	}
+}
