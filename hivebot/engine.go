@@ -98,6 +98,7 @@ type Engine struct {
 
 var _ uhpengine.Handler = (*Engine)(nil)
 var _ uhpengine.Perfter = (*Engine)(nil)
+var _ uhpengine.Commander = (*Engine)(nil)
 
 // New returns an engine with no game in progress.
 func New(cfg Config) *Engine {

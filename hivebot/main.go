@@ -15,10 +15,12 @@ import (
 )
 
 const usage = `usage: hivebot [flags]
+       hivebot bench [flags]
 
 hivebot is a Hive engine that speaks the Universal Hive Protocol (UHP) on standard
 input and output. Ctrl-C (SIGINT) stops a running bestmove or perft, which then
-answers at once; "exit" or the end of input ends the engine.
+answers at once; "exit" or the end of input ends the engine. "hivebot bench" searches
+a fixed set of positions and prints the node count and speed (see hivebot bench -h).
 
 Flags:
 `
@@ -27,6 +29,9 @@ Flags:
 // streams, and returns the exit status: 0 after "exit" or the end of input, 2 for bad flags,
 // 1 if the conversation broke (output failed, or ctx ended).
 func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "bench" {
+		return runBench(ctx, args[1:], stdout, stderr)
+	}
 	fs := flag.NewFlagSet("hivebot", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	profile := fs.String("profile", Strong.String(), "strength: random, weak (2 plies), medium (3 plies) or strong (iterative deepening to the time limit)")
