@@ -44,14 +44,18 @@ func pack(move rules.Move, score int16, depth int8, flags uint8) uint64 {
 // load reads a slot; ok is false when the slot is empty or was torn by a concurrent store.
 func (s *slot) load() (e entry, ok bool) {
 	data := s.data.Load()
-	e = entry{
-		key:   s.check.Load() ^ data,
+	e = unpack(s.check.Load()^data, data)
+	return e, e.bound() != boundNone
+}
+
+func unpack(key, data uint64) entry {
+	return entry{
+		key:   key,
 		move:  rules.Move(uint32(data)),
 		score: int16(uint16(data >> 32)),
 		depth: int8(uint8(data >> 48)),
 		flags: uint8(data >> 56),
 	}
-	return e, e.bound() != boundNone
 }
 
 func (s *slot) save(e entry) {
@@ -82,12 +86,11 @@ func newTable(mb int) *table {
 	return &table{slots: make([]slot, 2*buckets), mask: buckets - 1}
 }
 
-// clear forgets everything.
+// clear forgets everything. It runs between searches, when no thread uses the table, so
+// the slots are zeroed as plain memory: storing atomically slot by slot cost 8% of a
+// fixed-depth search of the bench positions.
 func (t *table) clear() {
-	for i := range t.slots {
-		t.slots[i].check.Store(0)
-		t.slots[i].data.Store(0)
-	}
+	clear(t.slots)
 	t.generation = 0
 }
 
@@ -103,8 +106,9 @@ func (t *table) bucket(key uint64) *[2]slot {
 func (t *table) probe(key uint64) (entry, bool) {
 	bk := t.bucket(key)
 	for i := range bk {
-		if e, ok := bk[i].load(); ok && e.key == key {
-			return e, true
+		data := bk[i].data.Load()
+		if bk[i].check.Load()^data == key && bound(data>>56&3) != boundNone {
+			return unpack(key, data), true
 		}
 	}
 	return entry{}, false
