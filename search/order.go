@@ -17,10 +17,45 @@ const (
 	historyMax     = 1 << 14
 )
 
-// orderMoves sorts moves best first for alpha-beta: the hash move, wins, attacks on the enemy
-// queen, killers, then movements before placements, each by history. keys is scratch space;
+// orderMoves sorts moves best first for alpha-beta (see scoreMoves). keys is scratch space;
 // the grown slice is returned for reuse.
 func (w *worker) orderMoves(moves []rules.Move, keys []uint64, ply int, ttMove rules.Move) []uint64 {
+	keys = w.scoreMoves(moves, keys, ply, ttMove)
+	slices.Sort(keys)
+	for i, k := range keys {
+		moves[i] = rules.Move(uint32(k))
+	}
+	return keys
+}
+
+// lazyPicks is how many moves nextMove selects one by one before it sorts the rest: most
+// nodes that cut off do so on one of their first moves, and never pay for a sort.
+const lazyPicks = 3
+
+// nextMove returns the i-th best move of a node whose moves 0 to i-1 were taken in turn, and
+// puts it at moves[i]; keys are the moves' sort keys from scoreMoves. The order is the one a
+// full sort gives, because no two keys are equal.
+func nextMove(moves []rules.Move, keys []uint64, i int) rules.Move {
+	switch {
+	case i < lazyPicks:
+		best := i
+		for j := i + 1; j < len(keys); j++ {
+			if keys[j] < keys[best] {
+				best = j
+			}
+		}
+		keys[i], keys[best] = keys[best], keys[i]
+	case i == lazyPicks:
+		slices.Sort(keys[i:])
+	}
+	moves[i] = rules.Move(uint32(keys[i]))
+	return moves[i]
+}
+
+// scoreMoves appends to keys a sort key for each move, in the order of moves: ascending keys
+// put the hash move first, then wins, attacks on the enemy queen, killers, then movements
+// before placements, each by history.
+func (w *worker) scoreMoves(moves []rules.Move, keys []uint64, ply int, ttMove rules.Move) []uint64 {
 	b := w.board
 	them := b.ToMove().Opponent()
 	qc := b.CellOf(rules.Queen(them))
@@ -53,10 +88,6 @@ func (w *worker) orderMoves(moves []rules.Move, keys []uint64, ply int, ttMove r
 			score = orderPlacement + w.historyScore(m)
 		}
 		keys = append(keys, sortKey(score, m))
-	}
-	slices.Sort(keys)
-	for i, k := range keys {
-		moves[i] = rules.Move(uint32(k))
 	}
 	return keys
 }

@@ -484,11 +484,13 @@ func (w *worker) negamax(depth, ply, alpha, beta int) int {
 
 	moves := b.GenerateMoves(w.moves[ply][:0])
 	w.moves[ply] = moves
-	w.keys[ply] = w.orderMoves(moves, w.keys[ply][:0], ply, ttMove)
+	keys := w.scoreMoves(moves, w.keys[ply][:0], ply, ttMove)
+	w.keys[ply] = keys
 
 	origAlpha := alpha
 	best, bestMove := -Infinity, rules.NoMove
-	for i, m := range moves {
+	for i := range moves {
+		m := nextMove(moves, keys, i)
 		b.Apply(m)
 		w.path = append(w.path, b.Hash())
 		var score int
