@@ -25,7 +25,8 @@ const (
 type Limits struct {
 	// Depth is the deepest iteration, in plies; 0 means no limit but MaxPly.
 	Depth int
-	// Nodes stops the search after about this many nodes; 0 means no limit.
+	// Nodes stops the search after about this many nodes, counted over all threads; 0
+	// means no limit.
 	Nodes int64
 }
 
@@ -35,7 +36,7 @@ type Result struct {
 	Score int          // from the side to move's point of view
 	Depth int          // the deepest iteration that completed
 	PV    []rules.Move // the principal variation, starting with Move
-	Nodes int64
+	Nodes int64        // searched by all threads
 	Time  time.Duration
 }
 
