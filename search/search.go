@@ -273,7 +273,8 @@ func (w *worker) start(b *rules.Board, sh *sharedState, aggression int) {
 
 // Iteration skipping spreads the helpers over depths, so that they do not all search the
 // same tree as the main thread in the same order (Stockfish's lazy SMP schedule): helper i
-// skips depth d when (d + phase) / size is odd.
+// skips depth d when (d + ply + phase) / size is odd, ply being the root's, so that the
+// first helper searches every other depth and runs ahead of the main thread.
 var (
 	skipSize  = [...]int{1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4}
 	skipPhase = [...]int{0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7}
