@@ -14,6 +14,13 @@
 // rather than time starts from an empty transposition table, so the same position at the
 // same depth always gives the same move.
 //
+// Threads (flag -threads) searches on several threads sharing one transposition table.
+//
+// "hivebot bench" and the UHP extension command "bench [depth]" search a fixed set of
+// positions to a fixed depth (DefaultBenchDepth) and print, as space-separated key=value
+// fields, nodes=NODES time=MS nps=NODES_PER_SECOND depth=N positions=P threads=T. On one
+// thread the node count is the search's signature: the same on every run of a build.
+//
 // Main is the whole program: cmd/hivebot wraps it, and the arbiter binary runs it as a hidden
 // subcommand so that matches between profiles run hivebot as a real engine process.
 package hivebot

@@ -75,7 +75,7 @@ type Config struct {
 	Profile  Profile
 	MaxDepth int    // caps every search; 0 for no cap
 	HashMB   int    // transposition table size; 0 for search.DefaultHashMB
-	Threads  int    // accepted for compatibility; the search uses one thread
+	Threads  int    // search threads sharing the transposition table; 0 for 1
 	Seed     uint64 // seeds the random profile
 }
 
@@ -98,6 +98,7 @@ type Engine struct {
 
 var _ uhpengine.Handler = (*Engine)(nil)
 var _ uhpengine.Perfter = (*Engine)(nil)
+var _ uhpengine.Commander = (*Engine)(nil)
 
 // New returns an engine with no game in progress.
 func New(cfg Config) *Engine {
@@ -107,7 +108,7 @@ func New(cfg Config) *Engine {
 	}
 	hash = min(max(hash, minHashMB), maxHashMB)
 	return &Engine{
-		searcher: search.New(search.Options{HashMB: hash, Aggression: cfg.Profile.Aggression()}),
+		searcher: search.New(search.Options{HashMB: hash, Aggression: cfg.Profile.Aggression(), Threads: cfg.Threads}),
 		profile:  cfg.Profile,
 		maxDepth: min(max(cfg.MaxDepth, 0), maxDepthLimit),
 		rng:      rand.New(rand.NewPCG(cfg.Seed, 0x68697665626f74)),
@@ -277,7 +278,7 @@ func (e *Engine) GetOption(name string) (uhpengine.Option, error) {
 	case "TranspositionTableSizeMB":
 		return intOption("TranspositionTableSizeMB", e.searcher.HashMB(), search.DefaultHashMB, minHashMB, maxHashMB), nil
 	case "Threads":
-		return intOption("Threads", 1, 1, 1, 1), nil
+		return intOption("Threads", e.searcher.Threads(), 1, 1, search.MaxThreads), nil
 	}
 	return uhpengine.Option{}, &uhpengine.Error{Message: fmt.Sprintf("The option \"%s\" is not valid.", name)}
 }
@@ -299,6 +300,10 @@ func (e *Engine) SetOption(name, value string) (uhpengine.Option, error) {
 	case "TranspositionTableSizeMB":
 		if numErr == nil {
 			e.searcher.SetHashMB(min(max(n, minHashMB), maxHashMB))
+		}
+	case "Threads":
+		if numErr == nil {
+			e.searcher.SetThreads(n)
 		}
 	}
 	return e.GetOption(name)

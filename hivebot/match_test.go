@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"hivearbiter/rules"
 	"hivearbiter/rules/rulestest"
@@ -108,5 +109,63 @@ func TestMediumBeatsWeak(t *testing.T) {
 	t.Logf("medium %d, weak %d (half points)", medium, weak)
 	if medium <= weak {
 		t.Errorf("medium scored %d half-points, weak %d: want medium ahead", medium, weak)
+	}
+}
+
+// TestClockGame plays a game on a game clock of 10 s + 0.1 s a move per side, the budgets
+// computed as the arbiter computes them (a 25th of what is left plus three quarters of the
+// increment, never more than what is left), between a two-thread and a one-thread engine.
+// Neither may ever use more than its clock holds (the arbiter's margin is not counted), and
+// each must use a fair share of the budgets it was given: an engine that answered at once
+// would not lose on time, but it would not be using its clock either.
+func TestClockGame(t *testing.T) {
+	const base, increment = 10 * time.Second, 100 * time.Millisecond
+	plies := 60
+	if testing.Short() || raceEnabled {
+		plies = 24
+	}
+	ctx := context.Background()
+	engines := [2]*Engine{New(Config{HashMB: 8, Threads: 2}), New(Config{HashMB: 8, Threads: 1})}
+	start := rulestest.RandomGame(t, rand.New(rand.NewPCG(5, 5)), rules.BaseMLP, 4).GameString()
+	referee := rulestest.MustParseGame(t, start)
+	for _, e := range engines {
+		if _, err := e.NewGame(ctx, start); err != nil {
+			t.Fatal(err)
+		}
+	}
+	remaining := [2]time.Duration{base, base}
+	var offered, used [2]time.Duration
+	for range plies {
+		if referee.State().IsOver() {
+			break
+		}
+		side := int(referee.ToMove())
+		budget := min(remaining[side]/25+increment*3/4, remaining[side])
+		began := time.Now()
+		move, err := engines[side].BestMove(ctx, uhpengine.Limit{Time: budget})
+		took := time.Since(began)
+		if err != nil {
+			t.Fatalf("%s: bestmove: %v", referee.GameString(), err)
+		}
+		if took > remaining[side] {
+			t.Fatalf("%s: side %d (%d threads) lost on time: %v with %v on its clock", referee.GameString(), side, 2-side, took, remaining[side])
+		}
+		if err := referee.Play(move); err != nil {
+			t.Fatalf("%s: played %q: %v", referee.GameString(), move, err)
+		}
+		for _, e := range engines {
+			if _, err := e.Play(ctx, move); err != nil {
+				t.Fatal(err)
+			}
+		}
+		remaining[side] += increment - took
+		offered[side] += budget
+		used[side] += took
+	}
+	for side := range 2 {
+		t.Logf("%d threads: used %v of %v offered, %v left", 2-side, used[side].Round(time.Millisecond), offered[side].Round(time.Millisecond), remaining[side].Round(time.Millisecond))
+		if used[side] < offered[side]*2/5 {
+			t.Errorf("%d threads: used %v of the %v offered, want at least 40%%", 2-side, used[side], offered[side])
+		}
 	}
 }

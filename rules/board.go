@@ -53,6 +53,7 @@ type Board struct {
 	level    [NumPieces]uint8
 	below    [NumPieces]Piece // the piece under each piece, or NoPiece
 	inHand   uint32           // bit p set while piece p is in hand
+	inGame   uint32           // bit p set if piece p is in this game type
 	ply      int
 	last     Piece // the piece placed, moved or thrown by the previous ply
 	state    GameState
@@ -74,6 +75,7 @@ func NewBoard(t GameType) *Board {
 			b.inHand |= 1 << p
 		}
 	}
+	b.inGame = b.inHand
 	b.hash = b.computeHash()
 	return b
 }

@@ -1,6 +1,9 @@
 package rules
 
-import "math/bits"
+import (
+	"math/bits"
+	"slices"
+)
 
 // scratch is per-board working memory for move generation, allocated on first use so that a
 // Board stays cheap to copy.
@@ -14,6 +17,16 @@ type scratch struct {
 	low     [NumCells]uint8
 	stack   [NumCells]Cell
 	reached [NumCells]uint32
+}
+
+// newVisit returns a mark for s.visit that no cell carries yet.
+func (s *scratch) newVisit() uint32 {
+	s.visitN++
+	if s.visitN == 0 { // wrapped: old marks could collide with new ones
+		s.visit = [NumCells]uint32{}
+		s.visitN = 1
+	}
+	return s.visitN
 }
 
 func (b *Board) scratchSpace() *scratch {
@@ -45,32 +58,40 @@ func (b *Board) GenerateMoves(buf []Move) []Move {
 // placeable returns the pieces colour us may place now: the lowest-numbered piece in hand of
 // each bug, with the queen forbidden on the first turn and forced on the fourth.
 func (b *Board) placeable(us Color) uint32 {
-	hand := b.inHand & colorMask(us)
+	shift := uint(us) * PiecesPerColor
+	hand := b.inHand >> shift & (1<<PiecesPerColor - 1)
 	if hand == 0 {
 		return 0
 	}
-	base := Piece(us) * PiecesPerColor
 	turn := b.PlayerTurn()
-	if turn == 4 && hand&(1<<base) != 0 {
-		return 1 << base
+	if turn == 4 && hand&1 != 0 {
+		return 1 << shift
 	}
-	var out uint32
-	for bug := range Bug(NumBugs) {
-		first := base + firstOfBug[bug]
-		for p := first; p < base+PiecesPerColor && Piece(p).Bug() == bug; p++ {
-			if hand&(1<<p) != 0 {
-				out |= 1 << p
-				break
-			}
-		}
-	}
+	out := lowestOfEachBug(hand)
 	if turn == 1 {
-		out &^= 1 << base
+		out &^= 1
 	}
-	return out
+	return out << shift
 }
 
-// placementCells appends the cells where colour us may place a piece.
+// bugStarts has a bit at the first piece of each bug, within a colour.
+const bugStarts = 1<<0 | 1<<1 | 1<<3 | 1<<5 | 1<<8 | 1<<11 | 1<<12 | 1<<13
+
+// lowestOfEachBug keeps, of a colour's pieces in hand (bit i for its i-th piece), the
+// lowest-numbered of each bug. No bug has more than three pieces, so a piece is the lowest
+// unless one of the (at most two) pieces before it of the same bug is in hand.
+func lowestOfEachBug(hand uint32) uint32 {
+	const (
+		notStart  = (1<<PiecesPerColor - 1) &^ bugStarts // a piece with another of its bug before it
+		notSecond = notStart & (notStart << 1)           // ... and two before it
+	)
+	blocked := hand<<1&notStart | hand<<2&notSecond
+	return hand &^ blocked
+}
+
+// placementCells appends the cells where colour us may place a piece: the empty cells next
+// to a stack topped by us and next to none topped by the opponent. Cells next to the
+// opponent are marked first, so each candidate is judged by one look-up.
 func (b *Board) placementCells(cells []Cell, us Color) []Cell {
 	switch b.ply {
 	case 0:
@@ -79,36 +100,35 @@ func (b *Board) placementCells(cells []Cell, us Color) []Cell {
 		return append(cells, neighbors[Origin][:]...)
 	}
 	s := b.scratchSpace()
-	s.visitN++
-	mark := s.visitN
-	base := Piece(us) * PiecesPerColor
-	for p := base; p < base+PiecesPerColor; p++ {
+	seen := s.newVisit() // judged already, or next to the opponent
+	for placed := b.placed(us.Opponent()); placed != 0; placed &= placed - 1 {
+		p := Piece(bits.TrailingZeros32(placed))
 		c := b.cell[p]
-		if c == NoCell || b.top[c] != p {
+		if b.top[c] != p {
 			continue
 		}
-		for _, n := range neighbors[c] {
-			if b.height[n] != 0 || s.visit[n] == mark {
-				continue
-			}
-			s.visit[n] = mark
-			if !b.touchesColor(n, us.Opponent()) {
+		for _, n := range &neighbors[c] {
+			s.visit[n] = seen
+		}
+	}
+	for placed := b.placed(us); placed != 0; placed &= placed - 1 {
+		p := Piece(bits.TrailingZeros32(placed))
+		c := b.cell[p]
+		if b.top[c] != p {
+			continue
+		}
+		for _, n := range &neighbors[c] {
+			if s.visit[n] != seen && b.height[n] == 0 {
 				cells = append(cells, n)
 			}
+			s.visit[n] = seen
 		}
 	}
 	return cells
 }
 
-// touchesColor reports whether a stack topped by colour c is next to cell n.
-func (b *Board) touchesColor(n Cell, c Color) bool {
-	for _, m := range neighbors[n] {
-		if t := b.top[m]; t != NoPiece && t.Color() == c {
-			return true
-		}
-	}
-	return false
-}
+// placed returns the set of colour c's pieces on the board.
+func (b *Board) placed(c Color) uint32 { return b.inGame &^ b.inHand & colorMask(c) }
 
 func (b *Board) generatePlacements(buf []Move, us Color) []Move {
 	pieces := b.placeable(us)
@@ -117,12 +137,16 @@ func (b *Board) generatePlacements(buf []Move, us Color) []Move {
 	}
 	var cellBuf [NumCells / 4]Cell
 	cells := b.placementCells(cellBuf[:0], us)
+	n := len(buf)
+	buf = slices.Grow(buf, bits.OnesCount32(pieces)*len(cells))[:n+bits.OnesCount32(pieces)*len(cells)]
+	out := buf[n:]
 	for pieces != 0 {
-		p := Piece(bits.TrailingZeros32(pieces))
+		p := Move(bits.TrailingZeros32(pieces)) << 16
 		pieces &= pieces - 1
-		for _, c := range cells {
-			buf = append(buf, NewMove(p, c))
+		for i, c := range cells {
+			out[i] = p | Move(c)
 		}
+		out = out[len(cells):]
 	}
 	return buf
 }
@@ -283,8 +307,7 @@ func (b *Board) spiderMoves(buf []Move, s *scratch, p Piece, start Cell) []Move 
 }
 
 func (b *Board) antMoves(buf []Move, s *scratch, p Piece, start Cell) []Move {
-	s.visitN++
-	mark := s.visitN
+	mark := s.newVisit()
 	s.visit[start] = mark
 	stack := s.stack[:0]
 	stack = append(stack, start)

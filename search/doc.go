@@ -11,7 +11,13 @@
 //     includes the side to move and the pillbug-stunned last piece), sized in megabytes, of
 //     two-slot buckets: one depth-preferred slot aged by search generation, one
 //     always-replace slot. Its move orders the node even when its depth is too shallow for
-//     a cutoff; its bounds cut only at non-PV nodes.
+//     a cutoff; its bounds cut only at non-PV nodes. A slot is two words written without
+//     locks, the key stored xor the data, so that a slot torn by two threads reads as a miss.
+//   - Lazy SMP (Options.Threads): helper threads search the same root on their own boards,
+//     sharing only the table, each skipping some iterations (Stockfish's schedule) so that
+//     they run ahead of the main thread and fill the table with deeper results. The main
+//     thread decides when to stop; a helper's move is played only if it completed a deeper
+//     iteration. One thread is deterministic at a fixed depth; several are not.
 //   - Move ordering: the hash move, moves that fill the last cell around the enemy queen,
 //     moves that add a piece next to it, two killer moves per ply, then movements before
 //     placements, each by a history table (piece x destination) with gravity, rewarded on
@@ -26,8 +32,9 @@
 //   - Repetition: a position repeated since the last placement (placements are
 //     irreversible) scores as a draw, so a winning side makes progress.
 //   - Time: the search polls the clock, its context and an optional node budget every 256
-//     nodes, stops a safety margin before the context's deadline (5% of the budget, at most
-//     50 ms), and does not start an iteration after half the budget is spent.
+//     nodes, stops a safety margin before the context's deadline (10% of the budget, at
+//     least 10 ms and at most 100 ms, never more than half), and does not start an
+//     iteration after half the budget is spent.
 //   - No allocation per node: move lists and sort keys are reused per ply.
 //
 // There is no quiescence search and no null-move pruning: both engines this one learns from

@@ -17,15 +17,50 @@ const (
 	historyMax     = 1 << 14
 )
 
-// orderMoves sorts moves best first for alpha-beta: the hash move, wins, attacks on the enemy
-// queen, killers, then movements before placements, each by history. keys is scratch space;
+// orderMoves sorts moves best first for alpha-beta (see scoreMoves). keys is scratch space;
 // the grown slice is returned for reuse.
-func (s *Searcher) orderMoves(moves []rules.Move, keys []uint64, ply int, ttMove rules.Move) []uint64 {
-	b := s.board
+func (w *worker) orderMoves(moves []rules.Move, keys []uint64, ply int, ttMove rules.Move) []uint64 {
+	keys = w.scoreMoves(moves, keys, ply, ttMove)
+	slices.Sort(keys)
+	for i, k := range keys {
+		moves[i] = rules.Move(uint32(k))
+	}
+	return keys
+}
+
+// lazyPicks is how many moves nextMove selects one by one before it sorts the rest: most
+// nodes that cut off do so on one of their first moves, and never pay for a sort.
+const lazyPicks = 3
+
+// nextMove returns the i-th best move of a node whose moves 0 to i-1 were taken in turn, and
+// puts it at moves[i]; keys are the moves' sort keys from scoreMoves. The order is the one a
+// full sort gives, because no two keys are equal.
+func nextMove(moves []rules.Move, keys []uint64, i int) rules.Move {
+	switch {
+	case i < lazyPicks:
+		best := i
+		for j := i + 1; j < len(keys); j++ {
+			if keys[j] < keys[best] {
+				best = j
+			}
+		}
+		keys[i], keys[best] = keys[best], keys[i]
+	case i == lazyPicks:
+		slices.Sort(keys[i:])
+	}
+	moves[i] = rules.Move(uint32(keys[i]))
+	return moves[i]
+}
+
+// scoreMoves appends to keys a sort key for each move, in the order of moves: ascending keys
+// put the hash move first, then wins, attacks on the enemy queen, killers, then movements
+// before placements, each by history.
+func (w *worker) scoreMoves(moves []rules.Move, keys []uint64, ply int, ttMove rules.Move) []uint64 {
+	b := w.board
 	them := b.ToMove().Opponent()
 	qc := b.CellOf(rules.Queen(them))
 	nearlyOut := qc != rules.NoCell && b.QueenNeighbors(them) == 5
-	killers := s.killers[ply]
+	killers := w.killers[ply]
 	for _, m := range moves {
 		score := 0
 		if m == rules.PassMove {
@@ -41,22 +76,18 @@ func (s *Searcher) orderMoves(moves []rules.Move, keys []uint64, ply int, ttMove
 			if nearlyOut {
 				score = orderWin
 			} else {
-				score = orderAttack + s.historyScore(m)
+				score = orderAttack + w.historyScore(m)
 			}
 		case m == killers[0]:
 			score = orderKiller + 1
 		case m == killers[1]:
 			score = orderKiller
 		case from != rules.NoCell:
-			score = orderMovement + s.historyScore(m)
+			score = orderMovement + w.historyScore(m)
 		default:
-			score = orderPlacement + s.historyScore(m)
+			score = orderPlacement + w.historyScore(m)
 		}
 		keys = append(keys, sortKey(score, m))
-	}
-	slices.Sort(keys)
-	for i, k := range keys {
-		moves[i] = rules.Move(uint32(k))
 	}
 	return keys
 }
@@ -80,31 +111,31 @@ func addsNeighbor(b *rules.Board, qc, from, to rules.Cell) bool {
 	return from == rules.NoCell || b.Height(from) > 1 || !adjacent(from, qc)
 }
 
-func (s *Searcher) historyScore(m rules.Move) int {
-	return int(s.history[m.Piece()][m.To()]) + historyMax
+func (w *worker) historyScore(m rules.Move) int {
+	return int(w.history[m.Piece()][m.To()]) + historyMax
 }
 
 // rewardCutoff remembers a move that caused a beta cutoff: as a killer for this ply and in
 // the history table, where the moves tried before it lose what it gains.
-func (s *Searcher) rewardCutoff(m rules.Move, ply, depth int, tried []rules.Move) {
+func (w *worker) rewardCutoff(m rules.Move, ply, depth int, tried []rules.Move) {
 	if m == rules.PassMove {
 		return
 	}
-	if k := &s.killers[ply]; k[0] != m {
+	if k := &w.killers[ply]; k[0] != m {
 		k[1], k[0] = k[0], m
 	}
 	bonus := int32(min(depth*depth, 400))
-	s.updateHistory(m, bonus)
+	w.updateHistory(m, bonus)
 	for _, t := range tried {
 		if t != rules.PassMove {
-			s.updateHistory(t, -bonus)
+			w.updateHistory(t, -bonus)
 		}
 	}
 }
 
 // updateHistory moves a history score toward ±historyMax, more slowly the closer it is.
-func (s *Searcher) updateHistory(m rules.Move, bonus int32) {
-	h := &s.history[m.Piece()][m.To()]
+func (w *worker) updateHistory(m rules.Move, bonus int32) {
+	h := &w.history[m.Piece()][m.To()]
 	abs := bonus
 	if abs < 0 {
 		abs = -abs

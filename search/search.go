@@ -3,6 +3,8 @@ package search
 import (
 	"context"
 	"slices"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"hivearbiter/rules"
@@ -23,7 +25,8 @@ const (
 type Limits struct {
 	// Depth is the deepest iteration, in plies; 0 means no limit but MaxPly.
 	Depth int
-	// Nodes stops the search after about this many nodes; 0 means no limit.
+	// Nodes stops the search after about this many nodes, counted over all threads; 0
+	// means no limit.
 	Nodes int64
 }
 
@@ -33,7 +36,7 @@ type Result struct {
 	Score int          // from the side to move's point of view
 	Depth int          // the deepest iteration that completed
 	PV    []rules.Move // the principal variation, starting with Move
-	Nodes int64
+	Nodes int64        // searched by all threads
 	Time  time.Duration
 }
 
@@ -55,33 +58,67 @@ type Options struct {
 	// Aggression, from MinAggression to MaxAggression, weighs attack against mobility in
 	// the evaluation; 0 means DefaultAggression.
 	Aggression int
+	// Threads is how many threads search each position, sharing the transposition table;
+	// 0 means 1.
+	Threads int
 }
 
 // DefaultHashMB is the transposition table size when none is given.
 const DefaultHashMB = 32
 
+// MaxThreads is the most threads a Searcher runs.
+const MaxThreads = 64
+
 // Searcher searches positions. It keeps its transposition table between searches; it is not
-// safe for concurrent use.
+// safe for concurrent use, but one search may run on several threads (Options.Threads).
 type Searcher struct {
 	tt         *table
 	hashMB     int
 	aggression int
-	history    [rules.NumPieces][rules.NumCells]int32
-	killers    [MaxPly + 1][2]rules.Move
-	moves      [MaxPly + 1][]rules.Move // the move list of each ply, reused
-	keys       [MaxPly + 1][]uint64     // sort keys of each ply's moves, reused
-	pv         [MaxPly + 1][MaxPly + 1]rules.Move
-	pvLen      [MaxPly + 1]int
+	threads    int
+	workers    []*worker // workers[0] is the main thread; helpers are made on first use
+}
+
+// worker is one thread of a search: its board, its move lists and its move-ordering
+// memory. Workers share only the transposition table and the stop flag.
+type worker struct {
+	id      int
+	tt      *table
+	history [rules.NumPieces][rules.NumCells]int32
+	killers [MaxPly + 1][2]rules.Move
+	moves   [MaxPly + 1][]rules.Move // the move list of each ply, reused
+	keys    [MaxPly + 1][]uint64     // sort keys of each ply's moves, reused
+	pv      [MaxPly + 1][MaxPly + 1]rules.Move
+	pvLen   [MaxPly + 1]int
 
 	// per search
-	board     *rules.Board
-	path      []uint64 // position hashes from the last placement before the root to here
-	nodes     int64
+	aggression int
+	board      *rules.Board
+	path       []uint64 // position hashes from the last placement before the root to here
+	nodes      int64
+	shared     *sharedState
+	stopped    bool
+}
+
+// sharedState is what the threads of one search share besides the table: how and when to
+// stop, and how many nodes they searched between them.
+type sharedState struct {
+	ctx       context.Context
+	now       func() time.Time
+	stop      atomic.Bool // set by the main thread when the search ends
+	nodes     atomic.Int64
 	nodeLimit int64
 	stopAt    time.Time
 	hasStop   bool
-	ctx       context.Context
-	stopped   bool
+}
+
+func newWorker(id int, tt *table) *worker {
+	w := &worker{id: id, tt: tt}
+	for i := range w.moves {
+		w.moves[i] = make([]rules.Move, 0, 256)
+		w.keys[i] = make([]uint64, 0, 256)
+	}
+	return w
 }
 
 // New returns a Searcher.
@@ -91,11 +128,9 @@ func New(opts Options) *Searcher {
 		mb = DefaultHashMB
 	}
 	s := &Searcher{tt: newTable(mb), hashMB: mb}
+	s.workers = []*worker{newWorker(0, s.tt)}
 	s.SetAggression(opts.Aggression)
-	for i := range s.moves {
-		s.moves[i] = make([]rules.Move, 0, 256)
-		s.keys[i] = make([]uint64, 0, 256)
-	}
+	s.SetThreads(opts.Threads)
 	return s
 }
 
@@ -106,6 +141,14 @@ func (s *Searcher) SetAggression(a int) {
 		a = DefaultAggression
 	}
 	s.aggression = min(max(a, MinAggression), MaxAggression)
+}
+
+// Threads returns how many threads search each position.
+func (s *Searcher) Threads() int { return s.threads }
+
+// SetThreads sets how many threads search each position (0 for 1; clamped to MaxThreads).
+func (s *Searcher) SetThreads(n int) {
+	s.threads = min(max(n, 1), MaxThreads)
 }
 
 // HashMB returns the transposition table size in megabytes.
@@ -119,21 +162,31 @@ func (s *Searcher) SetHashMB(mb int) {
 	if mb != s.hashMB {
 		s.tt = newTable(mb)
 		s.hashMB = mb
+		for _, w := range s.workers {
+			w.tt = s.tt
+		}
 	}
 }
 
 // Clear forgets everything learnt in earlier searches, so that the next search depends only
-// on its position and limits: a fixed-depth search after Clear is deterministic.
+// on its position and limits: a fixed-depth search on one thread after Clear is
+// deterministic.
 func (s *Searcher) Clear() {
 	s.tt.clear()
-	s.history = [rules.NumPieces][rules.NumCells]int32{}
-	s.killers = [MaxPly + 1][2]rules.Move{}
+	for _, w := range s.workers {
+		w.history = [rules.NumPieces][rules.NumCells]int32{}
+		w.killers = [MaxPly + 1][2]rules.Move{}
+	}
 }
 
 // timeReserve is how long before a context deadline the search stops, to leave time to
-// unwind and answer.
+// unwind and answer: a tenth of the budget, at least 10 ms (what an answer takes to reach
+// an arbiter and be timed on a busy machine), at most 100 ms, and never more than half the
+// budget, so that a tiny budget still buys some search. With a smaller floor, an arbiter's
+// clock budgets (a share of what is left plus most of the increment) were overrun by the
+// answer's latency at every move, and the clock sank until one slow answer lost the game.
 func timeReserve(budget time.Duration) time.Duration {
-	return min(max(budget/20, 2*time.Millisecond), 50*time.Millisecond)
+	return min(max(budget/10, 10*time.Millisecond), 100*time.Millisecond, budget/2)
 }
 
 // checkEvery is how many nodes pass between looks at the clock (a power of two).
@@ -144,46 +197,115 @@ const checkEvery = 256
 // move of the deepest completed iteration (or a better one found in the unfinished one). It
 // returns a legal move whenever one exists, however early it is stopped. The board is used
 // as scratch and left as it was.
+//
+// With several threads (Options.Threads), helper threads search the same position on copies
+// of the board, sharing the transposition table (lazy SMP): what they store orders and cuts
+// the main thread's tree. The main thread decides when to stop; a helper's result is taken
+// only when it completed a deeper iteration than the main thread.
 func (s *Searcher) Search(ctx context.Context, b *rules.Board, lim Limits) Result {
-	start := time.Now()
-	s.board, s.ctx, s.stopped, s.nodes = b, ctx, false, 0
-	s.nodeLimit = lim.Nodes
-	s.hasStop = false
+	return s.search(ctx, b, lim, time.Now)
+}
+
+// search is Search with the clock as a parameter, so that tests can control time.
+func (s *Searcher) search(ctx context.Context, b *rules.Board, lim Limits, now func() time.Time) Result {
+	start := now()
+	sh := &sharedState{ctx: ctx, now: now, nodeLimit: lim.Nodes}
 	soft := time.Duration(0)
 	if dl, ok := ctx.Deadline(); ok {
 		budget := dl.Sub(start)
-		s.stopAt, s.hasStop = dl.Add(-timeReserve(budget)), true
+		sh.stopAt, sh.hasStop = dl.Add(-timeReserve(budget)), true
 		soft = budget / 2
 	}
 	s.tt.newSearch()
-	s.loadPath(b)
 	maxDepth := lim.Depth
 	if maxDepth <= 0 || maxDepth > MaxPly-1 {
 		maxDepth = MaxPly - 1
 	}
 
+	main := s.workers[0]
+	main.start(b, sh, s.aggression)
 	root := slices.Clone(b.GenerateMoves(nil))
 	res := Result{Move: rules.NoMove}
 	if len(root) == 0 {
 		return res
 	}
-	s.orderMoves(root, s.keys[0][:0], 0, s.ttMove(b.Hash()))
+	main.orderMoves(root, main.keys[0][:0], 0, main.ttMove(b.Hash()))
 	res.Move = root[0]
 	res.PV = []rules.Move{root[0]}
 	if len(root) == 1 {
-		res.Time = time.Since(start)
+		res.Time = now().Sub(start)
 		return res
 	}
+
+	for len(s.workers) < s.threads {
+		s.workers = append(s.workers, newWorker(len(s.workers), s.tt))
+	}
+	helpers := s.workers[1:s.threads]
+	helperResults := make([]Result, len(helpers))
+	var wg sync.WaitGroup
+	for i, h := range helpers {
+		h.start(b.Clone(), sh, s.aggression)
+		order := slices.Clone(root)
+		wg.Go(func() { helperResults[i] = h.iterate(order, maxDepth, start, 0) })
+	}
+	res = main.iterate(root, maxDepth, start, soft)
+	sh.stop.Store(true)
+	wg.Wait()
+	for _, hr := range helperResults {
+		if hr.Depth > res.Depth {
+			res.Move, res.Score, res.Depth, res.PV = hr.Move, hr.Score, hr.Depth, hr.PV
+		}
+	}
+	res.Nodes = main.nodes
+	for _, h := range helpers {
+		res.Nodes += h.nodes
+	}
+	res.Time = now().Sub(start)
+	return res
+}
+
+// start readies a worker for a search of board b.
+func (w *worker) start(b *rules.Board, sh *sharedState, aggression int) {
+	w.board, w.shared, w.aggression = b, sh, aggression
+	w.stopped, w.nodes = false, 0
+	w.loadPath(b)
+}
+
+// Iteration skipping spreads the helpers over depths, so that they do not all search the
+// same tree as the main thread in the same order (Stockfish's lazy SMP schedule): helper i
+// skips depth d when (d + ply + phase) / size is odd, ply being the root's, so that the
+// first helper searches every other depth and runs ahead of the main thread.
+var (
+	skipSize  = [...]int{1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4}
+	skipPhase = [...]int{0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7}
+)
+
+// skips reports whether worker w leaves out iteration depth.
+func (w *worker) skips(depth int) bool {
+	if w.id == 0 {
+		return false
+	}
+	i := (w.id - 1) % len(skipSize)
+	return (depth+w.board.Ply()+skipPhase[i])/skipSize[i]%2 != 0
+}
+
+// iterate deepens the search of the root moves, best first, until maxDepth, a proven
+// result, a stop, or (for a soft time above zero) an iteration ending past it. Only the main
+// thread has a soft time; helpers run until it stops them.
+func (w *worker) iterate(root []rules.Move, maxDepth int, start time.Time, soft time.Duration) Result {
+	res := Result{Move: root[0], PV: []rules.Move{root[0]}}
 	nodesPerMove := make([]int64, len(root))
 	scores := make([]int, len(root))
-
 	for depth := 1; depth <= maxDepth; depth++ {
-		best, score, complete := s.searchRoot(root, scores, nodesPerMove, depth)
+		if w.skips(depth) && depth < maxDepth {
+			continue
+		}
+		best, score, complete := w.searchRoot(root, scores, nodesPerMove, depth)
 		// In an unfinished iteration, best is set only once the first move (the previous
 		// best) was searched in full, so it is at least as good as that move at this depth.
-		if best != rules.NoMove {
+		if best != rules.NoMove && (complete || w.id == 0) {
 			res.Move, res.Score = best, score
-			res.PV = append(res.PV[:0], s.pv[0][:s.pvLen[0]]...)
+			res.PV = append(res.PV[:0], w.pv[0][:w.pvLen[0]]...)
 		}
 		if !complete {
 			break
@@ -198,12 +320,10 @@ func (s *Searcher) Search(ctx context.Context, b *rules.Board, lim Limits) Resul
 		if _, mate := IsMate(score); mate {
 			break
 		}
-		if s.hasStop && soft > 0 && time.Since(start) > soft {
+		if w.shared.hasStop && soft > 0 && w.shared.now().Sub(start) > soft {
 			break
 		}
 	}
-	res.Nodes = s.nodes
-	res.Time = time.Since(start)
 	return res
 }
 
@@ -219,8 +339,8 @@ func sortByNodes(moves []rules.Move, nodes []int64) {
 
 // loadPath records the hashes of the game's positions back to the last placement, for
 // repetition detection: a placement cannot be undone, so nothing before it can recur.
-func (s *Searcher) loadPath(b *rules.Board) {
-	s.path = s.path[:0]
+func (w *worker) loadPath(b *rules.Board) {
+	w.path = w.path[:0]
 	c := b.Clone()
 	for c.Ply() > 0 {
 		p := c.LastMoved()
@@ -228,14 +348,14 @@ func (s *Searcher) loadPath(b *rules.Board) {
 		if p != rules.NoPiece && c.InHand(p) {
 			break
 		}
-		s.path = append(s.path, c.Hash())
+		w.path = append(w.path, c.Hash())
 	}
-	slices.Reverse(s.path)
-	s.path = append(s.path, b.Hash())
+	slices.Reverse(w.path)
+	w.path = append(w.path, b.Hash())
 }
 
-func (s *Searcher) ttMove(key uint64) rules.Move {
-	if e, ok := s.tt.probe(key); ok {
+func (w *worker) ttMove(key uint64) rules.Move {
+	if e, ok := w.tt.probe(key); ok {
 		return e.move
 	}
 	return rules.NoMove
@@ -244,74 +364,75 @@ func (s *Searcher) ttMove(key uint64) rules.Move {
 // searchRoot searches every root move to depth and returns the best move, its score, and
 // whether the iteration completed. Root moves are searched in order, the first with a full
 // window, the rest with PVS.
-func (s *Searcher) searchRoot(root []rules.Move, scores []int, nodesPerMove []int64, depth int) (rules.Move, int, bool) {
-	b := s.board
+func (w *worker) searchRoot(root []rules.Move, scores []int, nodesPerMove []int64, depth int) (rules.Move, int, bool) {
+	b := w.board
 	alpha, beta := -Infinity, Infinity
 	best, bestScore := rules.NoMove, -Infinity
-	s.pvLen[0] = 0
+	w.pvLen[0] = 0
 	for i, m := range root {
-		before := s.nodes
+		before := w.nodes
 		b.Apply(m)
-		s.path = append(s.path, b.Hash())
+		w.path = append(w.path, b.Hash())
 		var score int
 		if i == 0 {
-			score = -s.negamax(depth-1, 1, -beta, -alpha)
+			score = -w.negamax(depth-1, 1, -beta, -alpha)
 		} else {
-			score = -s.negamax(depth-1, 1, -alpha-1, -alpha)
-			if score > alpha && !s.stopped {
-				score = -s.negamax(depth-1, 1, -beta, -alpha)
+			score = -w.negamax(depth-1, 1, -alpha-1, -alpha)
+			if score > alpha && !w.stopped {
+				score = -w.negamax(depth-1, 1, -beta, -alpha)
 			}
 		}
-		s.path = s.path[:len(s.path)-1]
+		w.path = w.path[:len(w.path)-1]
 		b.Undo()
-		nodesPerMove[i] = s.nodes - before
-		if s.stopped {
+		nodesPerMove[i] = w.nodes - before
+		if w.stopped {
 			return best, bestScore, false
 		}
 		scores[i] = score
 		if score > bestScore {
 			best, bestScore = m, score
 			alpha = max(alpha, score)
-			s.pv[0][0] = m
-			n := s.pvLen[1]
-			copy(s.pv[0][1:], s.pv[1][:n])
-			s.pvLen[0] = n + 1
+			w.pv[0][0] = m
+			n := w.pvLen[1]
+			copy(w.pv[0][1:], w.pv[1][:n])
+			w.pvLen[0] = n + 1
 		}
 	}
-	s.tt.store(b.Hash(), best, bestScore, depth, boundExact)
+	w.tt.store(b.Hash(), best, bestScore, depth, boundExact)
 	return best, bestScore, true
 }
 
-// poll looks at the clock, the context and the node budget, and sets stopped when the search
-// must end.
-func (s *Searcher) poll() {
-	if s.nodeLimit > 0 && s.nodes >= s.nodeLimit {
-		s.stopped = true
-		return
-	}
-	if s.hasStop && !time.Now().Before(s.stopAt) {
-		s.stopped = true
-		return
-	}
-	select {
-	case <-s.ctx.Done():
-		s.stopped = true
+// poll looks at the stop flag, the node budget, the clock and the context, and sets stopped
+// when the search must end. Nodes are added to the shared count here, a batch at a time.
+func (w *worker) poll() {
+	sh := w.shared
+	total := sh.nodes.Add(checkEvery)
+	switch {
+	case sh.stop.Load():
+	case sh.nodeLimit > 0 && total >= sh.nodeLimit:
+	case sh.hasStop && !sh.now().Before(sh.stopAt):
 	default:
+		select {
+		case <-sh.ctx.Done():
+		default:
+			return
+		}
 	}
+	w.stopped = true
 }
 
 // negamax is a fail-soft principal variation search of the side to move's position to depth
 // plies, ply plies from the root.
-func (s *Searcher) negamax(depth, ply, alpha, beta int) int {
-	s.nodes++
-	if s.nodes&(checkEvery-1) == 0 {
-		s.poll()
+func (w *worker) negamax(depth, ply, alpha, beta int) int {
+	w.nodes++
+	if w.nodes&(checkEvery-1) == 0 {
+		w.poll()
 	}
-	if s.stopped {
+	if w.stopped {
 		return 0
 	}
-	s.pvLen[ply] = 0
-	b := s.board
+	w.pvLen[ply] = 0
+	b := w.board
 	switch b.State() {
 	case rules.Draw:
 		return 0
@@ -322,11 +443,11 @@ func (s *Searcher) negamax(depth, ply, alpha, beta int) int {
 		}
 		return -(Mate - ply)
 	}
-	if s.isRepetition() {
+	if w.isRepetition() {
 		return 0
 	}
 	if ply >= MaxPly {
-		return evaluate(b, s.aggression)
+		return evaluate(b, w.aggression)
 	}
 	// A win next move is the best there can be; a loss now the worst.
 	alpha = max(alpha, -(Mate - ply))
@@ -335,16 +456,16 @@ func (s *Searcher) negamax(depth, ply, alpha, beta int) int {
 		return alpha
 	}
 	if depth <= 0 {
-		if s.canWinNow(ply) {
+		if w.canWinNow(ply) {
 			return Mate - ply - 1
 		}
-		return evaluate(b, s.aggression)
+		return evaluate(b, w.aggression)
 	}
 
 	key := b.Hash()
 	pvNode := beta-alpha > 1
 	ttMove := rules.NoMove
-	if e, ok := s.tt.probe(key); ok {
+	if e, ok := w.tt.probe(key); ok {
 		ttMove = e.move
 		if int(e.depth) >= depth && !pvNode {
 			score := scoreFromTT(int(e.score), ply)
@@ -363,27 +484,29 @@ func (s *Searcher) negamax(depth, ply, alpha, beta int) int {
 		}
 	}
 
-	moves := b.GenerateMoves(s.moves[ply][:0])
-	s.moves[ply] = moves
-	s.keys[ply] = s.orderMoves(moves, s.keys[ply][:0], ply, ttMove)
+	moves := b.GenerateMoves(w.moves[ply][:0])
+	w.moves[ply] = moves
+	keys := w.scoreMoves(moves, w.keys[ply][:0], ply, ttMove)
+	w.keys[ply] = keys
 
 	origAlpha := alpha
 	best, bestMove := -Infinity, rules.NoMove
-	for i, m := range moves {
+	for i := range moves {
+		m := nextMove(moves, keys, i)
 		b.Apply(m)
-		s.path = append(s.path, b.Hash())
+		w.path = append(w.path, b.Hash())
 		var score int
 		if i == 0 {
-			score = -s.negamax(depth-1, ply+1, -beta, -alpha)
+			score = -w.negamax(depth-1, ply+1, -beta, -alpha)
 		} else {
-			score = -s.negamax(depth-1, ply+1, -alpha-1, -alpha)
-			if score > alpha && score < beta && !s.stopped {
-				score = -s.negamax(depth-1, ply+1, -beta, -alpha)
+			score = -w.negamax(depth-1, ply+1, -alpha-1, -alpha)
+			if score > alpha && score < beta && !w.stopped {
+				score = -w.negamax(depth-1, ply+1, -beta, -alpha)
 			}
 		}
-		s.path = s.path[:len(s.path)-1]
+		w.path = w.path[:len(w.path)-1]
 		b.Undo()
-		if s.stopped {
+		if w.stopped {
 			return 0
 		}
 		if score <= best {
@@ -394,12 +517,12 @@ func (s *Searcher) negamax(depth, ply, alpha, beta int) int {
 			continue
 		}
 		alpha = score
-		s.pv[ply][0] = m
-		n := s.pvLen[ply+1]
-		copy(s.pv[ply][1:], s.pv[ply+1][:n])
-		s.pvLen[ply] = n + 1
+		w.pv[ply][0] = m
+		n := w.pvLen[ply+1]
+		copy(w.pv[ply][1:], w.pv[ply+1][:n])
+		w.pvLen[ply] = n + 1
 		if score >= beta {
-			s.rewardCutoff(m, ply, depth, moves[:i])
+			w.rewardCutoff(m, ply, depth, moves[:i])
 			break
 		}
 	}
@@ -412,18 +535,18 @@ func (s *Searcher) negamax(depth, ply, alpha, beta int) int {
 	case best >= beta:
 		bd = boundLower
 	}
-	s.tt.store(key, bestMove, scoreToTT(best, ply), depth, bd)
+	w.tt.store(key, bestMove, scoreToTT(best, ply), depth, bd)
 	return best
 }
 
 // isRepetition reports whether the current position occurred earlier with the same side to
 // move since the last placement: a repetition is scored as a draw, so that a winning side
 // makes progress and a losing one may hold.
-func (s *Searcher) isRepetition() bool {
-	n := len(s.path)
-	key := s.path[n-1]
+func (w *worker) isRepetition() bool {
+	n := len(w.path)
+	key := w.path[n-1]
 	for i := n - 3; i >= 0; i -= 2 {
-		if s.path[i] == key {
+		if w.path[i] == key {
 			return true
 		}
 	}
@@ -453,16 +576,16 @@ func scoreFromTT(score, ply int) int {
 }
 
 // canWinNow reports whether the side to move can surround the enemy queen with one move.
-func (s *Searcher) canWinNow(ply int) bool {
-	b := s.board
+func (w *worker) canWinNow(ply int) bool {
+	b := w.board
 	us := b.ToMove()
 	them := us.Opponent()
 	qc := b.CellOf(rules.Queen(them))
 	if qc == rules.NoCell || b.QueenNeighbors(them) != 5 {
 		return false
 	}
-	moves := b.GenerateMoves(s.moves[ply][:0])
-	s.moves[ply] = moves
+	moves := b.GenerateMoves(w.moves[ply][:0])
+	w.moves[ply] = moves
 	won := false
 	for _, m := range moves {
 		if m == rules.PassMove || m.Piece() == rules.Queen(them) || !addsNeighbor(b, qc, b.CellOf(m.Piece()), m.To()) {

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -191,25 +192,54 @@ func TestAlwaysAnswers(t *testing.T) {
 	}
 }
 
-// TestDeadline: a search with a context deadline answers by it, within the 50 ms the issue
-// allows ("bestmove time 00:00:01 answers within 1 s plus 50 ms"): the search polls the clock
-// every few thousand nodes, which under the race detector on a loaded CI machine can land
-// just past the deadline.
+// steppingClock is a clock for the search that advances a fixed step at every reading, so
+// that a test controls how time passes however slowly the machine runs the search.
+type steppingClock struct {
+	mu   sync.Mutex
+	t    time.Time
+	step time.Duration
+}
+
+func (c *steppingClock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(c.step)
+	return c.t
+}
+
+// deadlineOnly is a context with a deadline that only the search's clock can reach: it is
+// never done, so the search must stop by reading the clock.
+type deadlineOnly struct {
+	context.Context
+	deadline time.Time
+}
+
+func (c deadlineOnly) Deadline() (time.Time, bool) { return c.deadline, true }
+
+// TestDeadline: a search with a context deadline answers by it. What the search controls is
+// how often it reads the clock and what it does when the deadline comes, so the test gives it
+// a clock that advances 1 ms at every reading and a context that only that clock can end:
+// the search must stop on its own, and its answer must come by the deadline on that clock,
+// however slowly a loaded machine runs it. With two threads, the helpers must stop too.
 func TestDeadline(t *testing.T) {
-	s := New(Options{HashMB: 16})
+	const budget, step = 150 * time.Millisecond, time.Millisecond
+	const nodeCap = 5_000_000 // far more than 150 clock readings allow; a safety net only
 	positions := rulestest.RandomPositions(t, rand.New(rand.NewPCG(19, 99)), 4, 4, 54, rules.BaseMLP)
-	for _, gs := range positions {
-		budget := 150 * time.Millisecond
-		ctx, cancel := context.WithTimeout(context.Background(), budget)
-		start := time.Now()
-		res := s.Search(ctx, rulestest.MustParseGame(t, gs).Board(), Limits{})
-		elapsed := time.Since(start)
-		cancel()
-		if elapsed > budget+50*time.Millisecond {
-			t.Errorf("%s: answered after %v, budget %v plus 50 ms", gs, elapsed, budget)
-		}
-		if res.Move == rules.NoMove {
-			t.Errorf("%s: no move", gs)
+	for _, threads := range []int{1, 2} {
+		s := New(Options{HashMB: 16, Threads: threads})
+		for _, gs := range positions {
+			clock := &steppingClock{t: time.Now(), step: step}
+			ctx := deadlineOnly{Context: context.Background(), deadline: clock.t.Add(budget)}
+			res := s.search(ctx, rulestest.MustParseGame(t, gs).Board(), Limits{Nodes: nodeCap}, clock.now)
+			if res.Time > budget {
+				t.Errorf("threads %d: %s: answered after %v on the search's clock, budget %v", threads, gs, res.Time, budget)
+			}
+			if res.Nodes >= nodeCap {
+				t.Errorf("threads %d: %s: stopped by the node cap (%d nodes in %v), not the deadline", threads, gs, res.Nodes, res.Time)
+			}
+			if res.Move == rules.NoMove {
+				t.Errorf("threads %d: %s: no move", threads, gs)
+			}
 		}
 	}
 }
@@ -229,6 +259,20 @@ func TestMateScores(t *testing.T) {
 			if got := scoreFromTT(scoreToTT(score, ply), ply); got != score {
 				t.Errorf("TT round trip of %d at ply %d: %d", score, ply, got)
 			}
+		}
+	}
+}
+
+// TestTimeReserve: the search leaves room for its answer to travel, more for bigger budgets,
+// and a tiny budget still leaves half for searching.
+func TestTimeReserve(t *testing.T) {
+	ms := time.Millisecond
+	for _, tc := range []struct{ budget, want time.Duration }{
+		{5 * time.Second, 100 * ms}, {time.Second, 100 * ms}, {115 * ms, 11500 * time.Microsecond},
+		{40 * ms, 10 * ms}, {12 * ms, 6 * ms}, {0, 0},
+	} {
+		if got := timeReserve(tc.budget); got != tc.want {
+			t.Errorf("timeReserve(%v) = %v, want %v", tc.budget, got, tc.want)
 		}
 	}
 }
