@@ -41,7 +41,8 @@ type Options struct {
 // advertised game type, valid moves against the referee over random games, play/undo round
 // trips, newgame with a GameString, timed and fixed-depth searches, whether the engine reads
 // fractions of a second and survives SIGINT during a search (and so which time setting suits
-// it), and the replies to an illegal move, an unknown command and the options. It returns one
+// it), the replies to an illegal move, an unknown command and the options, and the engine's
+// bench, if it has one (the "bench" command: a node count that signs the build). It returns one
 // result per check. After a check fails the engine is started afresh, so that each result
 // judges one thing. err is set only when the engine cannot be started at all.
 func Check(ctx context.Context, e arbiter.EngineConfig, opts Options) ([]Result, error) {
@@ -69,7 +70,7 @@ func Check(ctx context.Context, e arbiter.EngineConfig, opts Options) ([]Result,
 	}
 	for _, check := range []func(){
 		c.banner, c.newGames, c.validMoves, c.playUndo, c.loadGameString, c.searches,
-		c.fractions, c.interrupt, c.timeSetting, c.illegalMove, c.unknownCommand, c.options,
+		c.fractions, c.interrupt, c.timeSetting, c.illegalMove, c.unknownCommand, c.options, c.bench,
 	} {
 		if ctx.Err() != nil {
 			break
@@ -568,4 +569,30 @@ func (c *checker) options() {
 		names[i] = o.Name
 	}
 	c.pass(name, fmt.Sprintf("%d options: %s", len(opts), strings.Join(names, ", ")))
+}
+
+// benchTimeout bounds a bench: a few seconds of search on most engines.
+const benchTimeout = 2 * time.Minute
+
+// bench reports the engine's bench, the node count of a fixed search that signs a build (as
+// hivebot's "bench" answers "nodes=N time=MS nps=N ..."), when it has one: it is optional, and
+// an engine that answers err has none.
+func (c *checker) bench() {
+	const name = "bench (optional)"
+	eng := c.engine(name)
+	if eng == nil {
+		return
+	}
+	lines, err := call(c, benchTimeout, func(ctx context.Context) ([]string, error) { return eng.Send(ctx, "bench") })
+	var engErr *uhpclient.EngineError
+	switch {
+	case errors.As(err, &engErr):
+		c.pass(name, "none: the engine has no bench command (it answered err "+engErr.Message+")")
+	case err != nil:
+		c.fail(name, fmt.Sprintf("bench: %v", err))
+	case len(lines) == 0 || !strings.Contains(lines[len(lines)-1], "nodes="):
+		c.fail(name, fmt.Sprintf("bench: it answered %q, not a line with nodes=N", lines))
+	default:
+		c.pass(name, lines[len(lines)-1])
+	}
 }

@@ -108,6 +108,12 @@ func fakeEngine(scenario string) {
 				}
 			}
 			say(g.ValidMoveStrings()[0], "ok")
+		case "bench":
+			if scenario != "good" {
+				say("err Invalid command.", "ok")
+				continue
+			}
+			say("nodes=1300818 time=2694 nps=482761 depth=5 positions=9 threads=1", "ok")
 		default:
 			say("err Invalid command.", "ok")
 		}
@@ -215,5 +221,16 @@ func TestSkippedChecksAreShown(t *testing.T) {
 	results, err := Check(t.Context(), e, Options{})
 	if err == nil || len(results) != 2 || results[0].Passed || !results[1].Skipped {
 		t.Errorf("got %+v, %v; want a failed start and the rest skipped", results, err)
+	}
+}
+
+// TestCheckReportsBench: an engine's bench, a node count that signs its build, is shown when
+// the engine has one; it is optional, so an engine without it passes.
+func TestCheckReportsBench(t *testing.T) {
+	if r := row(t, checkFake(t, "good"), "bench"); !r.Passed || !strings.Contains(r.Detail, "nodes=1300818") {
+		t.Errorf("an engine with a bench: %+v", r)
+	}
+	if r := row(t, checkFake(t, "whole-seconds"), "bench"); !r.Passed || !strings.Contains(r.Detail, "no bench command") {
+		t.Errorf("an engine without a bench: %+v", r)
 	}
 }
