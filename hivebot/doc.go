@@ -1,5 +1,6 @@
 // Package hivebot is the reference Hive engine: a complete UHP engine (the protocol from
-// package uhpengine, the rules from package rules, the search from package search) that a
+// package uhpengine, the rules from package rules, the search from package search), and a UGI
+// engine when its first command is "ugi" (package ugiengine), that a
 // user can play against, that the arbiter's tests and demos play real games with, and that
 // engine authors can measure themselves against.
 //
