@@ -79,6 +79,12 @@ func progressOf(recs []*results.Record, engines []string, test *elo.SPRT) Progre
 				c.Elo, c.Lower, c.Upper = append(c.Elo, null), append(c.Lower, null), append(c.Upper, null)
 				continue
 			}
+			if est.Unbounded {
+				// The 95% interval reaches a score of 0 or 1, where Elo is infinite: no band is
+				// drawn rather than a clamped one that looks finite.
+				c.Elo, c.Lower, c.Upper = append(c.Elo, num(est.Elo)), append(c.Lower, null), append(c.Upper, null)
+				continue
+			}
 			lo, hi := est.Interval()
 			c.Elo, c.Lower, c.Upper = append(c.Elo, num(est.Elo)), append(c.Lower, num(lo)), append(c.Upper, num(hi))
 		}
