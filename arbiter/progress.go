@@ -35,6 +35,12 @@ func (c *console) printf(format string, args ...any) {
 	c.drawLocked()
 }
 
+// Write prints text of the caller's (whole lines) through the console, under the live line.
+func (c *console) Write(p []byte) (int, error) {
+	c.printf("%s", p)
+	return len(p), nil
+}
+
 // locked runs f with the console to itself, the live line cleared; it is redrawn after.
 func (c *console) locked(f func(w io.Writer)) {
 	c.mu.Lock()

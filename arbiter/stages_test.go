@@ -2,6 +2,8 @@ package arbiter_test
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"sync"
 	"testing"
 
@@ -106,5 +108,33 @@ func TestTournamentRunnerAndObserverSeams(t *testing.T) {
 	}
 	if obs.started != 6 || obs.ended != 6 || obs.moves != moves || obs.lastScored != 6 {
 		t.Errorf("observer saw %d starts, %d ends, %d moves, standings of %d games; want 6, 6, %d, 6", obs.started, obs.ended, obs.moves, obs.lastScored, moves)
+	}
+}
+
+// printingRunner prints a line of its own through the tournament's console, as a remote
+// runner reports workers joining, and then plays like the local runner.
+type printingRunner struct {
+	tour  *arbiter.Tournament
+	local *arbiter.LocalRunner
+}
+
+func (r printingRunner) Run(ctx context.Context, d *arbiter.Dispatcher, collect func(*results.Record) error) error {
+	fmt.Fprintf(r.tour.ConsoleWriter(), "Worker w1 joined\n")
+	return r.local.Run(ctx, d, collect)
+}
+
+// TestRunnerPrintsUnderTheLiveLine: a runner's own lines go through the console, so they are
+// written on a cleared row and do not overwrite the live line.
+func TestRunnerPrintsUnderTheLiveLine(t *testing.T) {
+	tour := fakeTournament(t, baseConfig(engine("a", "random"), engine("b", "random")))
+	var con lockedBuffer
+	tour.Console = &con
+	tour.Progress = true
+	tour.Runner = printingRunner{tour, &arbiter.LocalRunner{Tournament: tour, Concurrency: 1, Start: tour.Start}}
+	if _, err := tour.Play(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if out := con.String(); !strings.Contains(out, clearLine+"Worker w1 joined\n") {
+		t.Errorf("the runner's line was not written on a cleared row:\n%q", out)
 	}
 }

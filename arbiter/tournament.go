@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"hivearbiter/results"
@@ -38,6 +39,25 @@ type Tournament struct {
 	Runner Runner
 	// Observers watch the games and the standings as the run goes.
 	Observers []Observer
+
+	con atomic.Pointer[console] // the console of the run under way
+}
+
+// ConsoleWriter is where a runner prints lines of its own (workers joining, say) during Play:
+// through the run's console, so that they do not overwrite its live line. Outside Play it
+// writes to Console directly.
+func (t *Tournament) ConsoleWriter() io.Writer { return consoleWriter{t} }
+
+type consoleWriter struct{ t *Tournament }
+
+func (w consoleWriter) Write(p []byte) (int, error) {
+	if c := w.t.con.Load(); c != nil {
+		return c.Write(p)
+	}
+	if w.t.Console == nil {
+		return len(p), nil
+	}
+	return w.t.Console.Write(p)
 }
 
 // Standings is where a tournament stands: the counts its result tables are computed from.
@@ -171,6 +191,8 @@ func (t *Tournament) Play(ctx context.Context) (*Outcome, error) {
 	}
 	con := &console{w: t.Console}
 	col.con = con
+	t.con.Store(con)
+	defer t.con.Store(nil)
 	col.reported = out.Tally.CompletePairs()
 	for _, line := range log.Damage().Lines(true) {
 		con.printf("Warning: %s\n", line)

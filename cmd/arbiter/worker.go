@@ -88,7 +88,7 @@ func runCoordinator(ctx context.Context, cfg arbiter.Config, flags *coordinatorF
 		fmt.Fprintf(stdout, "Serving run %s to workers at %s: arbiter worker -connect %s -creds %s\n",
 			t.Run(), workerCreds.URL, workerCreds.URL, credsPath)
 		c := &distributed.Coordinator{Tournament: t, Conn: nc, Expect: expect, AckWait: flags.ackWait,
-			Console: stdout, ProgressEvery: 10 * time.Second}
+			Console: t.ConsoleWriter(), ProgressEvery: 10 * time.Second}
 		var own chan error
 		if flags.concurrency > 0 {
 			host, _ := os.Hostname()
