@@ -6,6 +6,7 @@ import (
 	"hivearbiter/internal/testenv"
 	"math/rand/v2"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -32,11 +33,30 @@ type browser struct {
 func newBrowser(t *testing.T, width, height int) *browser {
 	t.Helper()
 	path := testenv.NeedChromium(t)
+	// The profile is removed after the browser, with retries: Chromium's helper processes may
+	// still be writing to it for a moment after the browser has been stopped, which made
+	// t.TempDir's cleanup fail now and then.
+	profile, err := os.MkdirTemp("", "report-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		for try := 0; ; try++ {
+			err := os.RemoveAll(profile)
+			if err == nil || try == 50 {
+				if err != nil {
+					t.Logf("leaving Chromium's profile %s: %v", profile, err)
+				}
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	})
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
 		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(width, height))
+		chromedp.UserDataDir(profile), chromedp.WindowSize(width, height))
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(actx)
 	ctx, cancelTimeout := context.WithTimeout(ctx, time.Minute)
