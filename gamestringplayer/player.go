@@ -217,19 +217,5 @@ func (p *Player) Close(ctx context.Context) error {
 // killed, and started anew for its next game.
 func (p *Player) classify(err error, search bool) error {
 	p.peer.Kill()
-	var (
-		exit    *linepeer.ExitError
-		timeout *linepeer.TimeoutError
-	)
-	reason := results.ReasonProtocol
-	switch {
-	case errors.As(err, &exit):
-		reason = results.ReasonCrash
-	case errors.As(err, &timeout):
-		reason = results.ReasonStall
-		if search {
-			reason = results.ReasonTimeForfeit
-		}
-	}
-	return &arbiter.PlayerError{Reason: reason, Err: err}
+	return linepeer.PlayerError(err, search)
 }
