@@ -88,6 +88,16 @@ func (b *Board) Clone() *Board {
 	return &c
 }
 
+// CopyFrom makes b an independent copy of src, history included, keeping b's move
+// generation memory and history capacity, so that a searcher can take up another position
+// without allocating.
+func (b *Board) CopyFrom(src *Board) {
+	s, h := b.scratch, b.history[:0]
+	*b = *src
+	b.scratch = s
+	b.history = append(h, src.history...)
+}
+
 // GameType returns the game type.
 func (b *Board) GameType() GameType { return b.gameType }
 

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -67,6 +68,36 @@ func TestApplyUndoRestores(t *testing.T) {
 				}
 				b.Apply(moves[rng.IntN(len(moves))])
 			}
+		}
+	}
+}
+
+// TestCopyFrom: a board that took up another position by CopyFrom, after generating moves
+// of its own, generates the same moves as the original, undoes its whole history to the
+// same start, and shares no history with it.
+func TestCopyFrom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 8))
+	dst := randomGame(t, rng, BaseMLP, 30).Board().Clone()
+	dst.GenerateMoves(nil) // give it scratch memory of its own, to be kept
+	for _, gt := range GameTypes {
+		src := randomGame(t, rng, gt, 10+rng.IntN(40)).Board()
+		dst.CopyFrom(src)
+		if snap(dst) != snap(src) {
+			t.Fatalf("%v: copy differs from the original", gt)
+		}
+		want, got := src.GenerateMoves(nil), dst.GenerateMoves(nil)
+		if !slices.Equal(want, got) {
+			t.Fatalf("%v: copy generates %d moves, the original %d", gt, len(got), len(want))
+		}
+		before := snap(src)
+		for dst.Ply() > 0 {
+			dst.Undo()
+		}
+		if snap(src) != before {
+			t.Fatalf("%v: undoing the copy changed the original", gt)
+		}
+		if snap(dst) != snap(NewBoard(gt)) {
+			t.Fatalf("%v: the copy's history does not lead back to the start", gt)
 		}
 	}
 }
