@@ -13,11 +13,15 @@
 //     always-replace slot. Its move orders the node even when its depth is too shallow for
 //     a cutoff; its bounds cut only at non-PV nodes. A slot is two words written without
 //     locks, the key stored xor the data, so that a slot torn by two threads reads as a miss.
-//   - Lazy SMP (Options.Threads): helper threads search the same root on their own boards,
-//     sharing only the table, each skipping some iterations (Stockfish's schedule) so that
-//     they run ahead of the main thread and fill the table with deeper results. The main
-//     thread decides when to stop; a helper's move is played only if it completed a deeper
-//     iteration. One thread is deterministic at a fixed depth; several are not.
+//   - Parallel search (Options.Threads) by Young Brothers Wait, as nokamute's: a node
+//     searches its first move alone; then, while a thread is idle, the node's other moves
+//     are shared out and searched at once, on copies of the board, against one alpha that
+//     each result raises; a fail high stops the others. Splits start from two plies of
+//     remaining depth, at the root too. A thread waiting for the last moves of its split
+//     lends itself to the helpers' subtrees. Lazy SMP (helpers searching the whole tree on
+//     their own, sharing the table) was tried first and lost at equal time: the helpers'
+//     table entries did not make up for the main thread's slower iterations at the depths
+//     Hive reaches. One thread is deterministic at a fixed depth; several are not.
 //   - Move ordering: the hash move, moves that fill the last cell around the enemy queen,
 //     moves that add a piece next to it, two killer moves per ply, then movements before
 //     placements, each by a history table (piece x destination) with gravity, rewarded on

@@ -79,3 +79,23 @@ func TestThreadsAnswerLegally(t *testing.T) {
 		}
 	}
 }
+
+// TestThreadsShareWork: a two-thread search of a mid-game position to a fixed depth hands a
+// real share of its nodes to the helper (Young Brothers Wait splits nodes while a thread is
+// idle), and a one-thread search hands none.
+func TestThreadsShareWork(t *testing.T) {
+	g := rulestest.MustParseGame(t, midgame)
+	for _, threads := range []int{1, 2} {
+		s := New(Options{HashMB: 16, Threads: threads})
+		res := s.Search(context.Background(), g.Board(), Limits{Depth: 4})
+		helpers := res.Nodes - s.main.nodes
+		share := float64(helpers) / float64(res.Nodes)
+		t.Logf("threads %d: %d nodes, %.0f%% by helpers", threads, res.Nodes, 100*share)
+		switch {
+		case threads == 1 && helpers != 0:
+			t.Errorf("one thread: helpers searched %d nodes", helpers)
+		case threads == 2 && share < 0.1:
+			t.Errorf("two threads: helpers searched %d of %d nodes (%.1f%%); want at least 10%%", helpers, res.Nodes, 100*share)
+		}
+	}
+}
