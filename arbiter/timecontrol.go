@@ -114,9 +114,20 @@ func parseSeconds(s string) (time.Duration, error) {
 	return time.Duration(f * float64(time.Second)), nil
 }
 
-// movesToGo is how many more moves a clock budget assumes: Hive games between engines last
-// 30 to 60 moves a side, and a budget spread over 25 leaves time for the long ones.
-const movesToGo = 25
+// movesToGo is how many more moves a clock budget assumes when the side has played this many.
+// Hive games between engines last about 25 to 30 moves a side (the median of hivebot's
+// self-play: 25.5 at st=1, 30 at tc=2+0.05, longest 170). With an increment, the first budget
+// assumes 20 more moves, each move played takes half a move off, and never fewer than 10
+// remain: a long game lives on its increments. A fixed 25 left a third of a 2+0.05 clock
+// unused at the end of the median game (engines answer before their budget, hivebot after
+// three quarters of it on average). Without an increment no time comes back, so a long game
+// must not starve: 25, always.
+func movesToGo(tc TimeControl, played int) int {
+	if tc.Increment <= 0 {
+		return 25
+	}
+	return max(10, 20-played/2)
+}
 
 // Clock is the arbiter's game clock for both sides. The arbiter owns time: engines only ever see
 // per-move budgets, because UHP has no clock.
@@ -124,6 +135,7 @@ type Clock struct {
 	tc        [2]TimeControl
 	remaining [2]time.Duration
 	margin    [2]time.Duration
+	played    [2]int // moves charged to each side
 }
 
 // NewClock starts a clock for a game; index 0 is White, 1 is Black. margin is the lateness
@@ -140,7 +152,8 @@ func NewClock(white, black TimeControl, whiteMargin, blackMargin time.Duration) 
 func (c *Clock) Remaining(side int) time.Duration { return c.remaining[side] }
 
 // Budget is the thinking time to offer a side for its next move: the fixed move time, or for a
-// clock a share of what is left plus the increment, never more than what is left.
+// clock what is left spread over the moves the game is expected to last (movesToGo) plus three
+// quarters of the increment, never more than what is left.
 func (c *Clock) Budget(side int) time.Duration {
 	tc := c.tc[side]
 	switch {
@@ -148,7 +161,7 @@ func (c *Clock) Budget(side int) time.Duration {
 		return tc.MoveTime
 	case tc.IsClock():
 		rem := c.remaining[side]
-		b := rem/movesToGo + tc.Increment*3/4
+		b := rem/time.Duration(movesToGo(tc, c.played[side])) + tc.Increment*3/4
 		return max(min(b, rem), 0)
 	}
 	return 0
@@ -179,6 +192,7 @@ func (c *Clock) Charge(side int, used time.Duration) (allowed time.Duration, los
 	case tc.IsClock():
 		allowed = c.remaining[side]
 		c.remaining[side] = max(c.remaining[side]-used, 0) + tc.Increment
+		c.played[side]++
 	default:
 		return 0, false
 	}

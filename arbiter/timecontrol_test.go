@@ -60,10 +60,39 @@ func TestClockMoveTime(t *testing.T) {
 	}
 }
 
+// TestClockBudgetOverTheGame: with an increment, a budget spreads what is left over 20 moves
+// at the start, half a move fewer for every move played, and never fewer than 10, plus three
+// quarters of the increment; without one, over 25 moves all game long.
+func TestClockBudgetOverTheGame(t *testing.T) {
+	ms := time.Millisecond
+	for _, tc := range []struct {
+		inc    time.Duration
+		played int
+		want   time.Duration
+	}{
+		{time.Second, 0, 10*time.Second/20 + 750*ms},
+		{time.Second, 1, 10*time.Second/20 + 750*ms},
+		{time.Second, 2, 10*time.Second/19 + 750*ms},
+		{time.Second, 10, 10*time.Second/15 + 750*ms},
+		{time.Second, 20, 10*time.Second/10 + 750*ms},
+		{time.Second, 150, 10*time.Second/10 + 750*ms},
+		{0, 0, 10 * time.Second / 25},
+		{0, 40, 10 * time.Second / 25},
+	} {
+		c := NewClock(TimeControl{Base: 10 * time.Second, Increment: tc.inc}, TimeControl{Base: time.Second}, 0, 0)
+		for range tc.played {
+			c.Charge(0, tc.inc) // what the increment gives back: the clock stays at 10 s
+		}
+		if got := c.Budget(0); got != tc.want {
+			t.Errorf("increment %v, %d moves played: budget %v, want %v", tc.inc, tc.played, got, tc.want)
+		}
+	}
+}
+
 func TestClockBaseIncrement(t *testing.T) {
 	tc := TimeControl{Base: 10 * time.Second, Increment: time.Second}
 	c := NewClock(tc, tc, 0, 0)
-	if got, want := c.Budget(0), 10*time.Second/movesToGo+750*time.Millisecond; got != want {
+	if got, want := c.Budget(0), 10*time.Second/20+750*time.Millisecond; got != want {
 		t.Errorf("budget = %v, want %v", got, want)
 	}
 	if _, lost := c.Charge(0, 4*time.Second); lost {

@@ -71,8 +71,16 @@ type Result struct {
 // overflow.
 const maxMillis = 100 * 365 * 24 * 3600 * 1000
 
-// movesToGo is how many more moves a clock search assumes, as the arbiter's own clock does.
-const movesToGo = 25
+// movesToGo is how many more moves a clock search assumes when the side to move has played
+// this many, as the arbiter's own clock does (arbiter.Clock.Budget, where the figures behind
+// it are): with an increment, 20 at the start, half a move fewer for every move played, never
+// fewer than 10; without one, 25.
+func movesToGo(increment time.Duration, played int) time.Duration {
+	if increment <= 0 {
+		return 25
+	}
+	return time.Duration(max(10, 20-played/2))
+}
 
 // Server speaks UGI for a Searcher, one conversation at a time.
 type Server struct {
@@ -247,7 +255,7 @@ func (s *Server) command(w io.Writer, cmd string, args []string) {
 // no client waits forever.
 func (s *Server) startGo(ctx context.Context, w io.Writer, args []string) *search {
 	g := s.game.Clone()
-	limit, err := ParseGo(args, g.ToMove())
+	limit, err := ParseGo(args, g.ToMove(), g.Ply()/2) // moves the side to move has played
 	if err != nil {
 		fmt.Fprintf(w, "info error %s\n", oneLine(err.Error()))
 		fmt.Fprintln(w, "bestmove 0000")
@@ -392,9 +400,10 @@ func play(g *rules.Game, tokens []string) error {
 
 // ParseGo reads the arguments of "go": exactly one search form. A clock ("p1time T p2time
 // T p1inc I p2inc I", milliseconds, the increments optional) becomes a budget from the time
-// of the side to move (side): a 25th of it plus three quarters of its increment, never more
-// than half of it.
-func ParseGo(args []string, side rules.Color) (Limit, error) {
+// of the side to move (side), which has played this many moves: what it has left spread over
+// the moves the game is expected to last (movesToGo) plus three quarters of its increment,
+// never more than half of what is left.
+func ParseGo(args []string, side rules.Color, played int) (Limit, error) {
 	var l Limit
 	if len(args) == 1 && args[0] == "infinite" {
 		return l, nil
@@ -446,7 +455,7 @@ func ParseGo(args []string, side rules.Color) (Limit, error) {
 	}
 	time_ := time.Duration(t) * time.Millisecond
 	increment := time.Duration(values[inc]) * time.Millisecond
-	l.Time = max(min(time_/movesToGo+increment*3/4, time_/2), time.Millisecond)
+	l.Time = max(min(time_/movesToGo(increment, played)+increment*3/4, time_/2), time.Millisecond)
 	return l, nil
 }
 

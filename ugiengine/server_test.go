@@ -10,28 +10,33 @@ import (
 
 func TestParseGo(t *testing.T) {
 	for _, tc := range []struct {
-		args string
-		side rules.Color
-		want Limit
+		args   string
+		side   rules.Color
+		played int
+		want   Limit
 	}{
-		{"infinite", rules.White, Limit{}},
-		{"depth 4", rules.White, Limit{Depth: 4}},
-		{"nodes 5000", rules.Black, Limit{Nodes: 5000}},
-		{"movetime 100", rules.White, Limit{Time: 100 * time.Millisecond}},
-		// A 25th of the mover's own time, plus three quarters of its increment.
-		{"p1time 10000 p2time 500 p1inc 400 p2inc 0", rules.White, Limit{Time: 700 * time.Millisecond}},
-		{"p1time 10000 p2time 500 p1inc 400 p2inc 0", rules.Black, Limit{Time: 20 * time.Millisecond}},
-		{"p2time 100 p1time 100", rules.Black, Limit{Time: 4 * time.Millisecond}},
+		{"infinite", rules.White, 0, Limit{}},
+		{"depth 4", rules.White, 0, Limit{Depth: 4}},
+		{"nodes 5000", rules.Black, 0, Limit{Nodes: 5000}},
+		{"movetime 100", rules.White, 0, Limit{Time: 100 * time.Millisecond}},
+		// With an increment: a 20th of the mover's own time at the start, a 15th after 10
+		// moves, a 10th from the 20th on, plus three quarters of the increment.
+		{"p1time 10000 p2time 500 p1inc 400 p2inc 0", rules.White, 0, Limit{Time: 800 * time.Millisecond}},
+		{"p1time 10000 p2time 500 p1inc 400 p2inc 0", rules.White, 10, Limit{Time: 966666666}},
+		{"p1time 10000 p2time 500 p1inc 400 p2inc 0", rules.White, 60, Limit{Time: 1300 * time.Millisecond}},
+		// Without one, a 25th whatever the move.
+		{"p1time 10000 p2time 500 p1inc 400 p2inc 0", rules.Black, 0, Limit{Time: 20 * time.Millisecond}},
+		{"p2time 100 p1time 100", rules.Black, 40, Limit{Time: 4 * time.Millisecond}},
 		// Never more than half of what is left.
-		{"p1time 100 p2time 100 p1inc 1000 p2inc 1000", rules.White, Limit{Time: 50 * time.Millisecond}},
+		{"p1time 100 p2time 100 p1inc 1000 p2inc 1000", rules.White, 0, Limit{Time: 50 * time.Millisecond}},
 	} {
-		got, err := ParseGo(strings.Fields(tc.args), tc.side)
+		got, err := ParseGo(strings.Fields(tc.args), tc.side, tc.played)
 		if err != nil || got != tc.want {
-			t.Errorf("go %s (%s): got %+v, %v; want %+v", tc.args, tc.side, got, err, tc.want)
+			t.Errorf("go %s (%s, %d played): got %+v, %v; want %+v", tc.args, tc.side, tc.played, got, err, tc.want)
 		}
 	}
 	for _, bad := range []string{"", "depth", "depth x", "depth 3 nodes 4", "movetime -5", "p1time 0 p2time 5", "p1inc 5 p2inc 5", "ponder", "depth 3 depth 4", "p1time 5 p2time 5 depth 2"} {
-		if got, err := ParseGo(strings.Fields(bad), rules.White); err == nil {
+		if got, err := ParseGo(strings.Fields(bad), rules.White, 0); err == nil {
 			t.Errorf("go %s: got %+v, want an error", bad, got)
 		}
 	}
@@ -61,7 +66,7 @@ func FuzzParseGo(f *testing.F) {
 		if white {
 			side = rules.White
 		}
-		l, err := ParseGo(strings.Fields(args), side)
+		l, err := ParseGo(strings.Fields(args), side, 0)
 		if err != nil {
 			return
 		}

@@ -206,7 +206,7 @@ func TestClockGameOfAWholeSecondEngine(t *testing.T) {
 	if rec.Reason != results.ReasonMoveLimit {
 		t.Fatalf("the game ended by %s: %s", rec.Reason, rec.Detail)
 	}
-	if len(rec.Warnings) != 2 || !strings.HasPrefix(rec.Warnings[0], "White (a): its budget of 0.4") {
+	if len(rec.Warnings) != 2 || !strings.HasPrefix(rec.Warnings[0], "White (a): its budget of 0.575 s") {
 		t.Errorf("warnings %q; want one per engine", rec.Warnings)
 	}
 }
