@@ -116,9 +116,9 @@ func parseSeconds(s string) (time.Duration, error) {
 
 // movesToGo is how many more moves a clock budget assumes when the side has played this many.
 // Hive games between engines last about 25 to 30 moves a side (the median of hivebot's
-// self-play: 25.5 at st=1, 30 at tc=2+0.05, longest 170). With an increment, the first budget
-// assumes 20 more moves, each move played takes half a move off, and never fewer than 10
-// remain: a long game lives on its increments. A fixed 25 left a third of a 2+0.05 clock
+// self-play: 25.5 at st=1, 28-30 at tc=2+0.05; a few reach the move limit). With an
+// increment, the first budget assumes 20 more moves, each move played takes half a move off,
+// and never fewer than 10 remain: a long game lives on its increments. A fixed 25 left a third of a 2+0.05 clock
 // unused at the end of the median game (engines answer before their budget, hivebot after
 // three quarters of it on average). Without an increment no time comes back, so a long game
 // must not starve: 25, always.
