@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/internal/syncbuf"
 	"hivearbiter/results"
 )
 
@@ -127,7 +128,7 @@ func (r printingRunner) Run(ctx context.Context, d *arbiter.Dispatcher, collect 
 // written on a cleared row and do not overwrite the live line.
 func TestRunnerPrintsUnderTheLiveLine(t *testing.T) {
 	tour := fakeTournament(t, baseConfig(engine("a", "random"), engine("b", "random")))
-	var con lockedBuffer
+	var con syncbuf.Buffer
 	tour.Console = &con
 	tour.Progress = true
 	tour.Runner = printingRunner{tour, &arbiter.LocalRunner{Tournament: tour, Concurrency: 1, Start: tour.Start}}

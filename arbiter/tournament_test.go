@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"hivearbiter/arbiter"
 	"hivearbiter/arbiter/arbitertest"
+	"hivearbiter/internal/syncbuf"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -121,7 +121,7 @@ func TestTournamentInterruptedResumes(t *testing.T) {
 	cfg.Out = filepath.Join(t.TempDir(), "games.jsonl")
 	ctx, cancel := context.WithCancel(context.Background())
 	tour := fakeTournament(t, cfg)
-	var con lockedBuffer
+	var con syncbuf.Buffer
 	tour.Console = &con
 	go func() {
 		for !strings.Contains(con.String(), "Finished game") {
@@ -259,24 +259,6 @@ func recordsOf(t testing.TB, tour *arbiter.Tournament) []results.Record {
 	return recs
 }
 
-// lockedBuffer is a strings.Builder safe for concurrent writers and readers.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // TestTournamentEngineWithoutTheExpansions: an engine that does not advertise an expansion of
 // the game type stops the run before any game, with an error that names what is missing.
 func TestTournamentEngineWithoutTheExpansions(t *testing.T) {
@@ -393,7 +375,7 @@ func TestTournamentProgressLine(t *testing.T) {
 	cfg := baseConfig(engine("a", "random"), engine("b", "random"))
 	cfg.Rounds = 3
 	tour := fakeTournament(t, cfg)
-	var con lockedBuffer
+	var con syncbuf.Buffer
 	tour.Console = &con
 	tour.Progress = true
 	if _, err := tour.Play(context.Background()); err != nil {

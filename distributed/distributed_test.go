@@ -1,7 +1,6 @@
 package distributed
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/internal/syncbuf"
 	"hivearbiter/results"
 )
 
@@ -30,31 +30,13 @@ func detConfig(out string, rounds int) arbiter.Config {
 	}
 }
 
-// syncBuffer is a console that the coordinator and a test may share.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // cluster is a coordinator on an embedded loopback server, and its console.
 type cluster struct {
 	t       testing.TB
 	tour    *arbiter.Tournament
 	srv     *Server
 	coord   *Coordinator
-	console *syncBuffer
+	console *syncbuf.Buffer
 }
 
 func newCluster(t testing.TB, cfg arbiter.Config, dir string) *cluster {
@@ -77,7 +59,7 @@ func newCluster(t testing.TB, cfg arbiter.Config, dir string) *cluster {
 		t.Fatal(err)
 	}
 	t.Cleanup(nc.Close)
-	con := &syncBuffer{}
+	con := &syncbuf.Buffer{}
 	return &cluster{t: t, tour: tour, srv: srv, console: con,
 		coord: &Coordinator{Tournament: tour, Conn: nc, Expect: ids, Console: con, AckWait: 2 * time.Second}}
 }

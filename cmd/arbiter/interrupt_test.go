@@ -1,17 +1,16 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"hivearbiter/internal/syncbuf"
 	"hivearbiter/results"
 )
 
@@ -39,7 +38,7 @@ func TestInterruptExitsCleanly(t *testing.T) {
 			args := append([]string{"match", "-out", out, "-rounds", "3", "-each", "st=5", "fractional=true"}, tc.engines...)
 			cmd := exec.Command(os.Args[0], args...)
 			cmd.Env = append(os.Environ(), "ARBITER_TEST_MAIN=1")
-			var stdout, stderr syncBuffer
+			var stdout, stderr syncbuf.Buffer
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
@@ -82,22 +81,4 @@ func fakeEngines(scenario string, names ...string) []string {
 		args = append(args, fakeEngineArgs(n, scenario)...)
 	}
 	return args
-}
-
-// syncBuffer is a bytes.Buffer that a child process's output and the test may share.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }

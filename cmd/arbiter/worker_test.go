@@ -13,13 +13,13 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"hivearbiter/arbiter"
 	"hivearbiter/distributed"
+	"hivearbiter/internal/syncbuf"
 	"hivearbiter/results"
 	"hivearbiter/rules"
 )
@@ -50,31 +50,14 @@ var sprtArgs = []string{"-rounds", "200", "-sprt", "elo0=0", "elo1=60", "alpha=0
 // process is an arbiter run from the test binary (so that it can be killed outright).
 type process struct {
 	cmd  *exec.Cmd
-	out  *lockedBuffer
+	out  *syncbuf.Buffer
 	done chan struct{}
 	code int
 }
 
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 func startArbiter(t *testing.T, args ...string) *process {
 	t.Helper()
-	p := &process{cmd: exec.Command(os.Args[0], args...), out: &lockedBuffer{}, done: make(chan struct{})}
+	p := &process{cmd: exec.Command(os.Args[0], args...), out: &syncbuf.Buffer{}, done: make(chan struct{})}
 	p.cmd.Env = append(os.Environ(), "ARBITER_TEST_MAIN=1")
 	p.cmd.Stdout, p.cmd.Stderr = p.out, p.out
 	if err := p.cmd.Start(); err != nil {
