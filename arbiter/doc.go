@@ -1,5 +1,5 @@
 // Package arbiter plays refereed games between players and runs tournaments of them. It knows
-// no protocol: players are behind the Player interface, and each protocol (package uhpplayer
+// no protocol: players are behind the Player interface, and each protocol (package uhp (proto/uhp)
 // for UHP, and others) registers how its players start (RegisterProtocol).
 //
 // A Game follows the three-engine model of UHP: the arbiter holds the true game in its referee

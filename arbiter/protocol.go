@@ -3,7 +3,7 @@ package arbiter
 import (
 	"context"
 	"fmt"
-	"hivearbiter/childproc"
+	"hivearbiter/internal/proc"
 	"os"
 	"path/filepath"
 	"slices"
@@ -39,7 +39,7 @@ type Locator interface {
 
 // LocateEngine asks the engine's protocol whether the engine can be reached, so that a run can
 // refuse a missing program before its first game. A protocol that is no Locator has an engine
-// started as a program (cmd=) checked as childproc would start it; a player reached at an
+// started as a program (cmd=) checked as internal/proc would start it; a player reached at an
 // address alone cannot be checked before it is reached, and is nil.
 func LocateEngine(e EngineConfig) error {
 	p, err := LookupProtocol(e.ProtocolName())
@@ -52,7 +52,7 @@ func LocateEngine(e EngineConfig) error {
 	if len(e.Command) == 0 {
 		return nil
 	}
-	if err := childproc.Locate(e.Command[0], e.Dir); err != nil {
+	if err := proc.Locate(e.Command[0], e.Dir); err != nil {
 		return &ConfigError{Msg: fmt.Sprintf("engine %q: %v: give cmd= the path of the engine's program (a relative path is taken from dir=, or the current directory)", e.Name, err)}
 	}
 	return nil

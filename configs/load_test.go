@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
-	_ "hivearbiter/uhpplayer" // the default protocol, which Normalize checks engines against
+	_ "hivearbiter/proto/uhp" // the default protocol, which Normalize checks engines against
 )
 
 func fakeResolver(name string) ([]string, error) {

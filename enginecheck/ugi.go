@@ -9,12 +9,12 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/proto/ugi"
 	"hivearbiter/rules"
-	"hivearbiter/ugiplayer"
 )
 
 // CheckUGI runs a UGI compliance check of one engine, under the Hive mapping of package
-// ugiplayer: the handshake, readyok, the game types it accepts, "query p1turn|gameover|result"
+// proto/ugi: the handshake, readyok, the game types it accepts, "query p1turn|gameover|result"
 // against the referee over random games and finished ones, an illegal move answered with
 // "info error", each go form (depth, nodes, movetime, a clock) answered in time with a legal
 // move, "go infinite" with readyok during the search and exactly one bestmove after stop, and
@@ -31,7 +31,7 @@ func CheckUGI(ctx context.Context, e arbiter.EngineConfig, opts Options) ([]Resu
 		opts.Margin = 500 * time.Millisecond
 	}
 	startCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	eng, err := ugiplayer.Start(startCtx, ugiplayer.Config{Command: e.Command, Dir: e.Dir, Env: e.Env, Addr: e.Addr, Name: e.Name})
+	eng, err := ugi.Start(startCtx, ugi.Config{Command: e.Command, Dir: e.Dir, Env: e.Env, Addr: e.Addr, Name: e.Name})
 	cancel()
 	if err != nil {
 		return []Result{{Name: "ugi: id lines and ugiok", Detail: err.Error()}}, err
@@ -65,7 +65,7 @@ type ugiChecker struct {
 	ctx     context.Context
 	opts    Options
 	rng     *rand.Rand
-	eng     *ugiplayer.Engine
+	eng     *ugi.Engine
 	types   []rules.GameType // the game types the engine accepts
 	results []Result
 }
@@ -95,7 +95,7 @@ func (c *ugiChecker) query(position, question string) (string, error) {
 }
 
 func positionOf(g *rules.Game) string {
-	p, _ := ugiplayer.NewPosition(g.GameString())
+	p, _ := ugi.NewPosition(g.GameString())
 	return p.Command()
 }
 
@@ -105,7 +105,7 @@ func (c *ugiChecker) gameTypes() {
 	var refused []string
 	for _, t := range rules.GameTypes {
 		err := c.sync("uginewgame", positionOf(rules.NewGame(t)))
-		var r *ugiplayer.RefusedError
+		var r *ugi.RefusedError
 		switch {
 		case err == nil:
 			c.types = append(c.types, t)
@@ -189,7 +189,7 @@ func (c *ugiChecker) refusedMove() {
 		return
 	}
 	err := c.sync("position startpos moves wS1 wQ_-wS1")
-	var r *ugiplayer.RefusedError
+	var r *ugi.RefusedError
 	if !errors.As(err, &r) {
 		c.add(name, false, fmt.Sprintf("position startpos moves wS1 wQ_-wS1 (White moves twice): %v", err))
 		return
@@ -217,7 +217,7 @@ func (c *ugiChecker) search(name string, g *rules.Game, command string, allowed 
 		c.add(name, false, err.Error())
 		return
 	}
-	move, err := ugiplayer.DecodeMove(s.Move)
+	move, err := ugi.DecodeMove(s.Move)
 	if err == nil {
 		err = g.Clone().Play(move)
 	}

@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/engine/uhpengine"
 	"hivearbiter/results"
 	"hivearbiter/rules"
-	"hivearbiter/uhpengine"
 )
 
 // A Session is "arbiter serve": the arbiter as a UHP engine toward a viewer such as

@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"hivearbiter/engine/uhpengine"
 	"hivearbiter/results"
 	"hivearbiter/rules"
-	"hivearbiter/uhpengine"
 )
 
 // served is a Session over in-process fake players, with what it started.

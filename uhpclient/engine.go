@@ -12,7 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"hivearbiter/childproc"
+	"hivearbiter/internal/proc"
 )
 
 // Config says how to start an engine.
@@ -48,7 +48,7 @@ type Engine struct {
 
 	// proc holds the parent's ends of the engine's standard streams. The waiter closes them
 	// all once the process is gone, so that no reader can outlive it.
-	proc *childproc.Process
+	proc *proc.Process
 
 	lines chan lineResult // the stdout reader's lines; closed when it ends
 
@@ -106,9 +106,9 @@ func Start(ctx context.Context, cfg Config) (*Engine, error) {
 	}
 	began := time.Now()
 
-	proc, err := childproc.Start(childproc.Spec{Command: cfg.Command, Dir: cfg.Dir, Env: cfg.Env})
+	p, err := proc.Start(proc.Spec{Command: cfg.Command, Dir: cfg.Dir, Env: cfg.Env})
 	if err != nil {
-		if _, ok := errors.AsType[*childproc.StartError](err); !ok {
+		if _, ok := errors.AsType[*proc.StartError](err); !ok {
 			return nil, fmt.Errorf("uhpclient: %s: %w", cfg.Name, err)
 		}
 		// CheckProgram found nothing wrong, but the system refuses the program (a binary
@@ -123,7 +123,7 @@ func Start(ctx context.Context, cfg Config) (*Engine, error) {
 
 	e := &Engine{
 		cfg:    cfg,
-		proc:   proc,
+		proc:   p,
 		lines:  make(chan lineResult, 64),
 		turn:   make(chan struct{}, 1),
 		kill:   make(chan struct{}),

@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"hivearbiter/childproc"
+	"hivearbiter/internal/proc"
 	"strings"
 	"time"
 )
@@ -177,10 +177,10 @@ func (e *ProgramError) Error() string {
 }
 
 // CheckProgram says whether a program can be run from dir (empty: the current directory) as
-// exec would run it (see childproc.Locate). It returns a *ProgramError that says what is wrong,
+// exec would run it (see proc.Locate). It returns a *ProgramError that says what is wrong,
 // or nil.
 func CheckProgram(program, dir string) error {
-	if le, ok := errors.AsType[*childproc.LocateError](childproc.Locate(program, dir)); ok {
+	if le, ok := errors.AsType[*proc.LocateError](proc.Locate(program, dir)); ok {
 		return &ProgramError{Program: program, Problem: le.Problem, Err: le.Err}
 	}
 	return nil

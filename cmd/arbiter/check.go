@@ -14,7 +14,7 @@ import (
 	"hivearbiter/arbiter"
 	"hivearbiter/configs"
 	"hivearbiter/enginecheck"
-	"hivearbiter/ugiplayer"
+	"hivearbiter/proto/ugi"
 )
 
 const checkUsage = `check -engine "PROG ARGS..." [-games N] [-plies N] [-seed N] [-v]
@@ -77,7 +77,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	fmt.Fprintf(stdout, "Checking %s\n", strings.Join(engine.Command, " "))
 	check := enginecheck.Check
-	if engine.ProtocolName() == ugiplayer.Name {
+	if engine.ProtocolName() == ugi.Name {
 		check = enginecheck.CheckUGI
 	}
 	checks, err := check(ctx, engine, enginecheck.Options{Games: *games, Plies: *plies, Seed: *seed, Margin: 500 * time.Millisecond})

@@ -5,7 +5,7 @@ import (
 	"io"
 	"os"
 
-	"hivearbiter/hivebot"
+	"hivearbiter/engine/hivebot"
 )
 
 // runHivebot runs the bundled engine on standard input and output. It is how "builtin=hivebot"

@@ -11,8 +11,8 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/configs"
+	"hivearbiter/engine/uhpengine"
 	"hivearbiter/serve"
-	"hivearbiter/uhpengine"
 )
 
 const serveUsage = `serve [-config FILE] -engine cmd=PROG [name=N] [tc=...] ... -engine ... [flags]

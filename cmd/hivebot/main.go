@@ -6,7 +6,7 @@ import (
 	"context"
 	"os"
 
-	"hivearbiter/hivebot"
+	"hivearbiter/engine/hivebot"
 )
 
 func main() {

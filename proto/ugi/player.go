@@ -1,0 +1,224 @@
+package ugi
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"hivearbiter/arbiter"
+	"hivearbiter/internal/linepeer"
+	"hivearbiter/results"
+)
+
+// Name is the protocol's name in engine settings (proto=ugi).
+const Name = "ugi"
+
+func init() { arbiter.RegisterProtocol(Name, Protocol{}) }
+
+// Protocol starts UGI engines.
+type Protocol struct{}
+
+// Check implements arbiter.Protocol. A UGI engine is a program (cmd=) or, less often, a
+// listener (addr=); it has no settings of its own, and plays under any time control.
+func (Protocol) Check(e arbiter.EngineConfig) error {
+	if err := e.ProgramOrAddress("a UGI engine"); err != nil {
+		return err
+	}
+	if unknown := e.UnknownSettings(); len(unknown) > 0 {
+		return &arbiter.ConfigError{Msg: fmt.Sprintf("unknown UGI setting %s (UGI has none: options are option.NAME=VALUE)", strings.Join(unknown, ", "))}
+	}
+	return nil
+}
+
+// Start implements arbiter.Protocol: it starts the engine, completes the handshake, sets its
+// options and waits for "readyok".
+func (Protocol) Start(ctx context.Context, e arbiter.EngineConfig, env arbiter.StartEnv) (arbiter.Player, error) {
+	cfg := Config{Command: e.Command, Dir: e.Dir, Env: e.Env, Addr: e.Addr, Name: e.Name, Grace: env.Grace}
+	transcript, err := env.CreateTranscript(e.Name)
+	if err != nil {
+		return nil, err
+	}
+	if transcript != nil {
+		cfg.Transcript = transcript
+	}
+	closeTranscript := func() {
+		if transcript != nil {
+			transcript.Close()
+		}
+	}
+	eng, err := Start(ctx, cfg)
+	if err != nil {
+		closeTranscript()
+		return nil, fmt.Errorf("ugi: %s: handshake: %w", e.Name, err)
+	}
+	var setup []string
+	for _, o := range e.Options {
+		setup = append(setup, fmt.Sprintf("setoption name %s value %s", o.Name, o.Value))
+	}
+	if err := eng.Sync(ctx, setup...); err != nil {
+		eng.Kill()
+		closeTranscript()
+		return nil, fmt.Errorf("ugi: %s: setting options: %w", e.Name, err)
+	}
+	return &Player{engine: eng, name: e.Name, transcript: transcript}, nil
+}
+
+// Player is an arbiter.Player backed by a UGI engine. UGI engines hold no game between
+// commands that the arbiter could check: the whole game is sent with every go, and the
+// engine's view of the result is asked for at the end (arbiter.Finisher).
+type Player struct {
+	engine     *Engine
+	name       string
+	transcript *os.File
+	pos        Position
+	info       *results.SearchInfo
+}
+
+var (
+	_ arbiter.Interrupter    = (*Player)(nil)
+	_ arbiter.SearchReporter = (*Player)(nil)
+	_ arbiter.Finisher       = (*Player)(nil)
+)
+
+// Engine returns the UGI conversation behind the player.
+func (p *Player) Engine() *Engine { return p.engine }
+
+// Info implements arbiter.Player. UGI has no capability list, so the expansions an engine
+// plays are unknown until it refuses a game; it does not report its state.
+func (p *Player) Info() arbiter.PlayerInfo {
+	id := p.engine.Hello().Name
+	if id == "" {
+		id = p.name
+	}
+	return arbiter.PlayerInfo{ID: id}
+}
+
+// NewGame implements arbiter.Player: "uginewgame", the position, and "isready". An engine
+// that answers the position with "info error" does not play the game (the expansions, or a
+// position it cannot load): that fails the game with a protocol violation that says so.
+func (p *Player) NewGame(ctx context.Context, gameString string) (string, error) {
+	pos, err := NewPosition(gameString)
+	if err != nil {
+		return "", fmt.Errorf("ugi: %w", err)
+	}
+	p.pos, p.info = pos, nil
+	err = p.engine.Sync(ctx, "uginewgame", pos.Command())
+	var refused *RefusedError
+	if errors.As(err, &refused) {
+		return "", &arbiter.PlayerError{Reason: results.ReasonProtocol,
+			Err: fmt.Errorf("ugi: %s does not play this game (%s): %w", p.name, pos.GameType, err)}
+	}
+	return "", p.classify(err, false)
+}
+
+// Play implements arbiter.Player. Nothing is sent: the engine gets the whole game with its
+// next go.
+func (p *Player) Play(_ context.Context, move string) (string, error) {
+	p.pos.Moves = append(p.pos.Moves, move)
+	return "", nil
+}
+
+// BestMove implements arbiter.Player: the position, then go under the limit (see GoCommand).
+// An "info error" during the search means the engine refused the position, a legal game by
+// the referee's rules: a desync.
+func (p *Player) BestMove(ctx context.Context, limit arbiter.Limit) (string, error) {
+	p.info = nil
+	if err := p.engine.Send(ctx, p.pos.Command()); err != nil {
+		return "", p.classify(err, true)
+	}
+	s, err := p.engine.Go(ctx, GoCommand(limit))
+	if in := s.Info; in.Depth > 0 || in.Score != nil || in.Mate != nil || in.Nodes > 0 || in.Millis > 0 || in.PV != nil {
+		info := s.Info
+		p.info = &info
+	}
+	if s.Error != nil && err == nil {
+		return "", &arbiter.PlayerError{Reason: results.ReasonDesync,
+			Err: fmt.Errorf("ugi: %s refused the game %q: info error %s", p.name, p.pos.Command(), s.Error.Message)}
+	}
+	if err != nil {
+		return "", p.classify(err, true)
+	}
+	move, err := DecodeMove(s.Move)
+	if err != nil {
+		return "", &arbiter.PlayerError{Reason: results.ReasonIllegalMove, Err: fmt.Errorf("ugi: %s: bestmove %s: %w", p.name, s.Move, err)}
+	}
+	return move, nil
+}
+
+// GoCommand is the go command for a limit: "go depth N", "go nodes N", "go p1time T p2time T
+// p1inc I p2inc I" for a side on a game clock (whole milliseconds, times at least 1; an
+// opponent without a clock is given the mover's time), or "go movetime MS".
+func GoCommand(l arbiter.Limit) string {
+	ms := func(d time.Duration) int64 { return d.Milliseconds() }
+	switch {
+	case l.Depth > 0:
+		return fmt.Sprintf("go depth %d", l.Depth)
+	case l.Nodes > 0:
+		return fmt.Sprintf("go nodes %d", l.Nodes)
+	case l.Clock != nil && l.Clock.Remaining[l.Clock.Plies%2] > 0:
+		c := l.Clock
+		mover := c.Plies % 2
+		t := [2]int64{ms(c.Remaining[0]), ms(c.Remaining[1])}
+		if c.Remaining[1-mover] <= 0 {
+			t[1-mover] = t[mover]
+		}
+		return fmt.Sprintf("go p1time %d p2time %d p1inc %d p2inc %d",
+			max(t[0], 1), max(t[1], 1), ms(c.Increment[0]), ms(c.Increment[1]))
+	}
+	return fmt.Sprintf("go movetime %d", max(ms(l.Time), 1))
+}
+
+// TakeSearchInfo implements arbiter.SearchReporter.
+func (p *Player) TakeSearchInfo() *results.SearchInfo {
+	info := p.info
+	p.info = nil
+	return info
+}
+
+// Interrupt implements arbiter.Interrupter: "stop" ends the running search, whose bestmove
+// is then the answer.
+func (p *Player) Interrupt() error { return p.engine.Stop() }
+
+// GameOver implements arbiter.Finisher: the engine is sent the final position and asked
+// "query gameover" and "query result".
+func (p *Player) GameOver(ctx context.Context, _ string) (string, error) {
+	if err := p.engine.Send(ctx, p.pos.Command()); err != nil {
+		return "", err
+	}
+	over, err := p.engine.Query(ctx, "gameover")
+	if err != nil {
+		return "", err
+	}
+	result, err := p.engine.Query(ctx, "result")
+	if err != nil {
+		return "", err
+	}
+	st, err := StateOfResult(over, result)
+	if err != nil {
+		return fmt.Sprintf("gameover %s and result %s", over, result), nil
+	}
+	return st.String(), nil
+}
+
+// Close implements arbiter.Player: "quit", then a kill after the grace period.
+func (p *Player) Close(ctx context.Context) error {
+	err := p.engine.Close(ctx)
+	if p.transcript != nil {
+		p.transcript.Close()
+	}
+	return err
+}
+
+// classify turns the transport's and the client's errors into the reasons the arbiter
+// adjudicates. Any failure ends the conversation: the engine is killed, and the tournament
+// starts a new one for its next game.
+func (p *Player) classify(err error, search bool) error {
+	if err == nil {
+		return nil
+	}
+	p.engine.Kill()
+	return linepeer.PlayerError(err, search)
+}

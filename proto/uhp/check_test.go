@@ -1,0 +1,44 @@
+package uhp
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"hivearbiter/arbiter"
+)
+
+func TestCheckSettings(t *testing.T) {
+	engine := func(tc arbiter.TimeControl, settings map[string]string) arbiter.EngineConfig {
+		return arbiter.EngineConfig{Name: "e", Command: []string{"./engine"}, Time: tc, Settings: settings}
+	}
+	st := func(d time.Duration) arbiter.TimeControl { return arbiter.TimeControl{MoveTime: d} }
+	tests := []struct {
+		name    string
+		engine  arbiter.EngineConfig
+		problem string // "" when the engine is fine
+	}{
+		{"plain", engine(st(time.Second), nil), ""},
+		{"fractional", engine(st(300*time.Millisecond), map[string]string{"fractional": "true"}), ""},
+		{"sub-second without fractions", engine(st(300*time.Millisecond), nil), ""}, // rounded up, stopped by SIGINT
+		{"bad fractional", engine(st(time.Second), map[string]string{"fractional": "yes please"}), "want true or false"},
+		{"unknown setting", engine(st(time.Second), map[string]string{"transport": "ipc"}), "unknown UHP setting transport"},
+		{"node limit", engine(arbiter.TimeControl{Nodes: 1000}, nil), "no node limit"},
+		{"no command", arbiter.EngineConfig{Name: "e", Time: st(time.Second)}, "give cmd=PROGRAM"},
+		{"an address", arbiter.EngineConfig{Name: "e", Addr: "127.0.0.1:9", Command: []string{"x"}, Time: st(time.Second)}, "addr= is not a UHP setting"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := Protocol{}.Check(tt.engine)
+			switch {
+			case tt.problem == "" && err != nil:
+				t.Errorf("refused: %v", err)
+			case tt.problem != "" && (err == nil || !strings.Contains(err.Error(), tt.problem)):
+				t.Errorf("got %v, want an error saying %q", err, tt.problem)
+			}
+		})
+	}
+	if _, err := arbiter.LookupProtocol(Name); err != nil {
+		t.Errorf("uhp is not registered: %v", err)
+	}
+}

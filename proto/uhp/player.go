@@ -1,0 +1,232 @@
+package uhp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"hivearbiter/arbiter"
+	"hivearbiter/results"
+	"hivearbiter/uhpclient"
+)
+
+// Name is the protocol's name in engine settings (proto=uhp).
+const Name = "uhp"
+
+// SettingFractional is the setting that says the engine reads fractions of a second.
+const SettingFractional = "fractional"
+
+func init() { arbiter.RegisterProtocol(Name, Protocol{}) }
+
+// Protocol starts UHP engine processes.
+type Protocol struct{}
+
+// Check implements arbiter.Protocol.
+func (Protocol) Check(e arbiter.EngineConfig) error {
+	if len(e.Command) == 0 || e.Command[0] == "" {
+		return &arbiter.ConfigError{Msg: "a UHP engine is a program: give cmd=PROGRAM (addr= is for other protocols)"}
+	}
+	if e.Addr != "" {
+		return &arbiter.ConfigError{Msg: "a UHP engine is started as a program: addr= is not a UHP setting"}
+	}
+	if unknown := e.UnknownSettings(SettingFractional); len(unknown) > 0 {
+		msg := fmt.Sprintf("unknown UHP setting %s (the UHP setting is %s)", strings.Join(unknown, ", "), SettingFractional)
+		if near, ok := arbiter.ClosestName(unknown[0], []string{SettingFractional}); ok {
+			msg = fmt.Sprintf("unknown UHP setting %s: did you mean %s?", unknown[0], near)
+		}
+		return &arbiter.ConfigError{Msg: msg}
+	}
+	if _, err := fractionalOf(e); err != nil {
+		return err
+	}
+	if e.Time.Nodes > 0 {
+		return &arbiter.ConfigError{Msg: "UHP has no node limit: give st=SECONDS, depth=N or tc=BASE+INC"}
+	}
+	// A budget that is not whole seconds is no reason to refuse an engine that reads whole
+	// seconds: it is sent rounded up, and its search is stopped with SIGINT when the budget is
+	// up (uhpclient.Limit), with a warning in the record.
+	return nil
+}
+
+func fractionalOf(e arbiter.EngineConfig) (bool, error) { return e.BoolSetting(SettingFractional) }
+
+// Start implements arbiter.Protocol: it runs the engine as a subprocess and sets its options.
+// With a transcript directory, the process's conversation (lines in and out, with timestamps)
+// goes to its own file there, so that a user can see what an engine said before it was
+// forfeited.
+func (Protocol) Start(ctx context.Context, e arbiter.EngineConfig, env arbiter.StartEnv) (arbiter.Player, error) {
+	fractional, err := fractionalOf(e)
+	if err != nil {
+		return nil, err
+	}
+	cfg := uhpclient.Config{Command: e.Command, Dir: e.Dir, Env: e.Env, Name: e.Name, GraceTimeout: env.Grace}
+	if deadline, ok := ctx.Deadline(); ok {
+		cfg.StartTimeout = time.Until(deadline)
+	}
+	transcript, err := env.CreateTranscript(e.Name)
+	if err != nil {
+		return nil, err
+	}
+	if transcript != nil {
+		cfg.Transcript = transcript
+	}
+	eng, err := uhpclient.Start(ctx, cfg)
+	if err != nil {
+		if transcript != nil {
+			transcript.Close()
+		}
+		return nil, startError(e, err)
+	}
+	p := &Player{engine: eng, fractional: fractional, transcript: transcript}
+	for _, o := range e.Options {
+		if _, err := eng.SetOption(ctx, o.Name, o.Value); err != nil {
+			p.Close(ctx)
+			return nil, fmt.Errorf("uhp: setting option %s=%s: %w", o.Name, o.Value, err)
+		}
+	}
+	return p, nil
+}
+
+// startError adds to an engine's start-up failure the setting that helps, in the arbiter's
+// words: the program (cmd=, dir=), or the start-up time (start_timeout).
+func startError(e arbiter.EngineConfig, err error) error {
+	var (
+		program *uhpclient.ProgramError
+		timeout *uhpclient.TimeoutError
+	)
+	switch {
+	case errors.As(err, &program):
+		return fmt.Errorf("%w: give cmd= the path of the engine's program (a relative path is taken from dir=, or the current directory)", err)
+	case errors.As(err, &timeout) && errors.Is(err, context.DeadlineExceeded):
+		return fmt.Errorf("%w; if the engine is only slow to start, give it longer: start_timeout = SECONDS in the config file, -start-timeout SECONDS on the command line", err)
+	}
+	return err
+}
+
+// Player is an arbiter.Player backed by a UHP engine process.
+type Player struct {
+	engine     *uhpclient.Engine
+	fractional bool
+	transcript *os.File
+
+	// warned is set once a rounded budget was warned of; warnings holds what Warnings has not
+	// returned yet.
+	warned   bool
+	warnings []string
+}
+
+// Info implements arbiter.Player: the engine's id line and the expansions it advertises.
+func (p *Player) Info() arbiter.PlayerInfo {
+	info := p.engine.Info()
+	return arbiter.PlayerInfo{ID: info.ID, Expansions: info.Expansions(), ExpansionsKnown: true, ReportsState: true}
+}
+
+// Capabilities are the expansion names the engine advertised, as it wrote them.
+func (p *Player) Capabilities() []string { return p.engine.Info().Capabilities }
+
+// NewGame implements arbiter.Player.
+func (p *Player) NewGame(ctx context.Context, gameString string) (string, error) {
+	gs, err := p.engine.NewGame(ctx, gameString)
+	return gs, classify(err, false)
+}
+
+// Play implements arbiter.Player.
+func (p *Player) Play(ctx context.Context, move string) (string, error) {
+	var gs string
+	var err error
+	if move == "pass" {
+		gs, err = p.engine.Pass(ctx)
+	} else {
+		gs, err = p.engine.Play(ctx, move)
+	}
+	return gs, classify(err, false)
+}
+
+// BestMove implements arbiter.Player. UHP knows no clock: the engine is sent the budget.
+func (p *Player) BestMove(ctx context.Context, limit arbiter.Limit) (string, error) {
+	// The client rounds to whole seconds (at least one) for engines without fractions.
+	l := uhpclient.Limit{Depth: limit.Depth, FractionalSeconds: p.fractional}
+	if limit.Depth == 0 {
+		l.Time = limit.Time
+	}
+	if l.Rounded() && !p.warned {
+		p.warned = true
+		p.warnings = append(p.warnings, fmt.Sprintf("its budget of %.3f s was sent rounded up to %s (the engine reads whole seconds) and its search stopped with SIGINT at %.3f s; if it reads fractions of a second, fractional=true sends budgets as they are (arbiter check tells)",
+			l.Time.Seconds(), roundedUp(l.Time), l.Time.Seconds()))
+	}
+	move, err := p.engine.BestMove(ctx, l)
+	return move, classify(err, true)
+}
+
+// roundedUp writes a budget as a whole-second engine is sent it.
+func roundedUp(d time.Duration) string {
+	return fmt.Sprintf("%d s", int((d+time.Second-1)/time.Second))
+}
+
+// Warnings implements arbiter.Warner: a budget rounded up, once per engine process.
+func (p *Player) Warnings() []string {
+	w := p.warnings
+	p.warnings = nil
+	return w
+}
+
+// MarkGame implements arbiter.Transcribed: a line in the transcript says which game begins.
+func (p *Player) MarkGame(m arbiter.GameMark) string {
+	if p.transcript == nil {
+		return ""
+	}
+	p.engine.Note(fmt.Sprintf("game %d begins (run %s, \"game\": %d in its record): %s (White) vs %s (Black) from %q at %s",
+		m.Index, m.Run, m.Index, m.White, m.Black, m.Opening, m.Started.Format(time.RFC3339)))
+	return p.transcript.Name()
+}
+
+// Interrupt implements arbiter.Interrupter: SIGINT stops the engine's search.
+func (p *Player) Interrupt() error { return p.engine.Interrupt() }
+
+// Close implements arbiter.Player.
+func (p *Player) Close(ctx context.Context) error {
+	err := p.engine.Close(ctx)
+	if p.transcript != nil {
+		p.transcript.Close()
+	}
+	return err
+}
+
+// classify turns the client's errors into the reasons the arbiter adjudicates.
+func classify(err error, search bool) error {
+	if err == nil {
+		return nil
+	}
+	var (
+		exit    *uhpclient.ExitError
+		timeout *uhpclient.TimeoutError
+		proto   *uhpclient.ProtocolError
+		invalid *uhpclient.InvalidMoveError
+		engErr  *uhpclient.EngineError
+	)
+	reason := results.ReasonProtocol
+	switch {
+	case errors.As(err, &exit):
+		reason = results.ReasonCrash
+	case errors.As(err, &timeout):
+		reason = results.ReasonStall
+		if search {
+			reason = results.ReasonTimeForfeit
+		}
+	case errors.As(err, &proto):
+		reason = results.ReasonProtocol
+	case errors.As(err, &invalid), errors.As(err, &engErr):
+		// The engine refused a command the referee holds legal: its game is not the referee's.
+		// Refusing to search is a broken conversation instead.
+		reason = results.ReasonDesync
+		if search {
+			reason = results.ReasonProtocol
+		}
+	case errors.Is(err, context.DeadlineExceeded):
+		reason = results.ReasonStall
+	}
+	return &arbiter.PlayerError{Reason: reason, Err: err}
+}
