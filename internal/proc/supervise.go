@@ -173,20 +173,27 @@ func (c *Child) Stop(ctx context.Context, ask func()) error {
 	if ask != nil {
 		ask()
 	}
-	grace := time.NewTimer(c.grace)
-	defer grace.Stop()
-	var err error
-	select {
-	case <-c.exited:
-	case <-grace.C:
-		err = &StopError{Grace: c.grace}
-	case <-ctx.Done():
-		err = &StopError{Grace: c.grace, Cause: ctx.Err()}
-	}
+	err := AwaitExit(ctx, c.exited, c.grace)
 	if kerr := c.Kill(); err == nil {
 		err = kerr
 	}
 	return err
+}
+
+// AwaitExit waits for gone to be closed, for the grace period or until ctx ends, and returns
+// nil, or a *StopError saying which ran out first: the wait between a polite stop and a
+// forced one, for a Child or a connection.
+func AwaitExit(ctx context.Context, gone <-chan struct{}, grace time.Duration) error {
+	timer := time.NewTimer(grace)
+	defer timer.Stop()
+	select {
+	case <-gone:
+		return nil
+	case <-timer.C:
+		return &StopError{Grace: grace}
+	case <-ctx.Done():
+		return &StopError{Grace: grace, Cause: ctx.Err()}
+	}
 }
 
 // ExitError says how a program whose output has ended ended: its exit code or signal, and
