@@ -86,6 +86,10 @@ func TestConversation(t *testing.T) {
 	if !errors.As(err, &timeout) || !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("got %v, want a TimeoutError", err)
 	}
+	// The error is read by users, in a record's detail: it speaks their words, not Go's.
+	if msg := err.Error(); !strings.HasPrefix(msg, "linepeer: echoer: no nothing within 0.0") || strings.Contains(msg, "deadline exceeded") {
+		t.Errorf("the timeout says %q", msg)
+	}
 	p.Send(t.Context(), "again")
 	if line, err := p.Next(t.Context(), "an echo"); err != nil || line != "echo again" {
 		t.Fatalf("got %q, %v", line, err)
