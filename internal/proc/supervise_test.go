@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -76,19 +75,6 @@ func next(t *testing.T, out <-chan string) string {
 	}
 }
 
-// gone reports whether no process has the id pid (or one that is a zombie, its exit not yet
-// reaped by a parent that is itself gone).
-func gone(pid int) bool {
-	if runtime.GOOS == "windows" {
-		return true
-	}
-	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
-		return true
-	}
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	return err == nil && strings.Contains(string(stat), ") Z ")
-}
-
 func TestChildKillKillsGrandchild(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("no process groups")
@@ -107,7 +93,7 @@ func TestChildKillKillsGrandchild(t *testing.T) {
 	}
 	for deadline := time.Now().Add(2 * time.Second); !gone(grandchild); time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			syscall.Kill(grandchild, syscall.SIGKILL)
+			kill(grandchild)
 			t.Fatalf("the grandchild %d outlived Kill", grandchild)
 		}
 	}
@@ -256,7 +242,7 @@ func TestChildDoesNotWaitForAnEscapedChild(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Out of the group, it cannot be killed with it; the test cleans up after it.
-	defer syscall.Kill(grandchild, syscall.SIGKILL)
+	defer kill(grandchild)
 	<-c.Exited()
 	begin := time.Now()
 	select {
