@@ -127,16 +127,16 @@ func Start(ctx context.Context, cfg Config) (*Engine, error) {
 	startCtx, cancel := context.WithTimeout(ctx, cfg.StartTimeout)
 	defer cancel()
 	const command = "start"
-	lines, err := e.readReply(startCtx, command, began)
+	banner, err := e.readReply(startCtx, command, began)
 	if err == nil {
-		err = replyError(cfg.Name, command, lines)
+		err = replyError(cfg.Name, command, banner)
 	}
 	if err == nil {
 		var ok bool
-		if e.info, ok = parseInfo(lines); !ok {
+		if e.info, ok = parseInfo(banner); !ok {
 			err = &ProtocolError{Engine: cfg.Name, Command: command,
-				Msg: fmt.Sprintf(`it printed %s, then "ok", with no "id" line: %s`, quoteLines(lines), bannerRule)}
-			if len(lines) == 0 {
+				Msg: fmt.Sprintf(`it printed %s, then "ok", with no "id" line: %s`, quoteLines(banner), bannerRule)}
+			if len(banner) == 0 {
 				err = &ProtocolError{Engine: cfg.Name, Command: command, Msg: `it printed "ok" alone: ` + bannerRule}
 			}
 		}
