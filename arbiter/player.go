@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"time"
 
+	"hivearbiter/internal/lines"
+	"hivearbiter/internal/proc"
 	"hivearbiter/results"
 	"hivearbiter/rules"
 )
@@ -111,6 +113,30 @@ func (e *PlayerError) Error() string {
 	return e.Err.Error()
 }
 func (e *PlayerError) Unwrap() error { return e.Err }
+
+// ClassifyError classifies a player's failure that its protocol did not judge itself, for
+// adjudication: a player whose output ended crashed (a *proc.ExitError: it exited, was
+// killed, or its connection closed); one that did not answer in time (a *proc.TimeoutError)
+// stalled or, during a search, lost on time; a bare deadline is a stall; anything else (a line
+// too long, a malformed answer) broke its protocol. Every protocol's errors from its
+// transport are classified here, once.
+func ClassifyError(err error, search bool) *PlayerError {
+	reason := results.ReasonProtocol
+	switch {
+	case errors.As(err, new(*proc.ExitError)):
+		reason = results.ReasonCrash
+	case errors.As(err, new(*proc.TimeoutError)):
+		reason = results.ReasonStall
+		if search {
+			reason = results.ReasonTimeForfeit
+		}
+	case errors.Is(err, lines.ErrTooLong):
+		reason = results.ReasonProtocol
+	case errors.Is(err, context.DeadlineExceeded):
+		reason = results.ReasonStall
+	}
+	return &PlayerError{Reason: reason, Err: err}
+}
 
 // reasonOf classifies an error returned by a player. An error a player did not classify is
 // treated as a broken conversation.

@@ -30,9 +30,11 @@
 // (cut), and what became of the SIGINT that stopped its search; a program that cannot be run
 // is a ProgramError that says why in words (CheckProgram asks before a run).
 //
-// Each Engine owns three goroutines: one reads stdout, one drains stderr into a ring of
-// recent lines, one reaps the process. Close (or Kill) returns only after all three have
-// ended, so an Engine that is closed leaves nothing behind. An optional transcript records
+// Each Engine's process is supervised as every player's is (by the arbiter's one process
+// supervisor): goroutines read stdout, drain stderr into a ring of recent lines and reap the
+// process. Close (or Kill) returns only after all of them have ended, so an Engine that is
+// closed leaves nothing behind. ExitError, TimeoutError and ErrLineTooLong are the errors
+// every protocol of the arbiter shares. An optional transcript records
 // every line in and out with its time, so that a user can see what an engine said before
 // it was forfeited.
 package uhpclient

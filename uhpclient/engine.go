@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"hivearbiter/internal/lines"
 	"hivearbiter/internal/proc"
 )
 
@@ -46,18 +47,16 @@ type Engine struct {
 	cfg  Config
 	info Info
 
-	// proc holds the parent's ends of the engine's standard streams. The waiter closes them
-	// all once the process is gone, so that no reader can outlive it.
-	proc *proc.Process
+	// child is the engine's process, which owns its pipes and the goroutines that read them.
+	child *proc.Child
 
-	lines chan lineResult // the stdout reader's lines; closed when it ends
+	lines chan lines.Line // the stdout reader's lines; closed when it ends
 
 	// turn admits one command at a time; unlike a mutex, waiting for it honours a context.
 	turn   chan struct{}
 	broken error // why the engine is unusable, once it is; guarded by turn
 
-	stderrTail ring
-	logMu      sync.Mutex
+	logMu sync.Mutex
 
 	// searching is set while a bestmove that was sent waits for its answer, for Interrupt.
 	// searchMu makes its end and a SIGINT exclusive, so that none is sent for a search whose
@@ -69,17 +68,6 @@ type Engine struct {
 	// is told when it got it.
 	searchSent    atomic.Int64
 	interruptedAt atomic.Int64
-
-	kill     chan struct{} // closed by Kill: the stdout reader stops delivering
-	killOnce sync.Once
-	killErr  error
-	exited   chan struct{} // closed once the process is reaped and cmd.ProcessState is set
-	done     chan struct{} // closed once the process is reaped and both readers have ended
-}
-
-type lineResult struct {
-	line string
-	err  error // nil or ErrLineTooLong, with the start of the line
 }
 
 // Start runs the engine and reads its startup info block (its id and capabilities, up to
@@ -106,7 +94,21 @@ func Start(ctx context.Context, cfg Config) (*Engine, error) {
 	}
 	began := time.Now()
 
-	p, err := proc.Start(proc.Spec{Command: cfg.Command, Dir: cfg.Dir, Env: cfg.Env})
+	e := &Engine{
+		cfg:   cfg,
+		lines: make(chan lines.Line, 64),
+		turn:  make(chan struct{}, 1),
+	}
+	child, err := proc.Supervise(proc.Config{
+		Spec:  proc.Spec{Command: cfg.Command, Dir: cfg.Dir, Env: cfg.Env},
+		Grace: cfg.GraceTimeout,
+		// The reader turns stdout into lines for whichever command is waiting. Between
+		// commands it blocks once the channel is full, and so does the engine.
+		Stdout: func(r io.Reader, killed <-chan struct{}) {
+			lines.Send(r, cfg.MaxLineBytes, e.lines, killed, func(line string) { e.log("<", line) })
+		},
+		Stderr: func(line string) { e.log("!", line) },
+	})
 	if err != nil {
 		if _, ok := errors.AsType[*proc.StartError](err); !ok {
 			return nil, fmt.Errorf("uhpclient: %s: %w", cfg.Name, err)
@@ -120,34 +122,21 @@ func Start(ctx context.Context, cfg Config) (*Engine, error) {
 		return nil, &ProgramError{Engine: cfg.Name, Program: cfg.Command[0],
 			Problem: fmt.Sprintf("the program %q cannot be run: %v", cfg.Command[0], reason), Err: reason}
 	}
-
-	e := &Engine{
-		cfg:    cfg,
-		proc:   p,
-		lines:  make(chan lineResult, 64),
-		turn:   make(chan struct{}, 1),
-		kill:   make(chan struct{}),
-		exited: make(chan struct{}),
-		done:   make(chan struct{}),
-	}
-	stdoutDone, stderrDone := make(chan struct{}), make(chan struct{})
-	go e.readStdout(stdoutDone)
-	go e.readStderr(stderrDone)
-	go e.wait(stdoutDone, stderrDone)
+	e.child = child
 
 	startCtx, cancel := context.WithTimeout(ctx, cfg.StartTimeout)
 	defer cancel()
 	const command = "start"
-	lines, err := e.readReply(startCtx, command, began)
+	banner, err := e.readReply(startCtx, command, began)
 	if err == nil {
-		err = replyError(cfg.Name, command, lines)
+		err = replyError(cfg.Name, command, banner)
 	}
 	if err == nil {
 		var ok bool
-		if e.info, ok = parseInfo(lines); !ok {
+		if e.info, ok = parseInfo(banner); !ok {
 			err = &ProtocolError{Engine: cfg.Name, Command: command,
-				Msg: fmt.Sprintf(`it printed %s, then "ok", with no "id" line: %s`, quoteLines(lines), bannerRule)}
-			if len(lines) == 0 {
+				Msg: fmt.Sprintf(`it printed %s, then "ok", with no "id" line: %s`, quoteLines(banner), bannerRule)}
+			if len(banner) == 0 {
 				err = &ProtocolError{Engine: cfg.Name, Command: command, Msg: `it printed "ok" alone: ` + bannerRule}
 			}
 		}
@@ -157,72 +146,6 @@ func Start(ctx context.Context, cfg Config) (*Engine, error) {
 		return nil, err
 	}
 	return e, nil
-}
-
-// readStdout owns the engine's stdout: it turns it into lines for whichever command is
-// waiting. Between commands it blocks once the channel is full, and so does the engine.
-func (e *Engine) readStdout(done chan<- struct{}) {
-	defer close(done)
-	defer close(e.lines)
-	r := NewReader(e.proc.Stdout, e.cfg.MaxLineBytes)
-	for {
-		line, err := r.ReadLine()
-		if err != nil && !errors.Is(err, ErrLineTooLong) {
-			return
-		}
-		if err != nil {
-			e.log("<", line+" [line cut: over the length limit]")
-		} else {
-			e.log("<", line)
-		}
-		select {
-		case e.lines <- lineResult{line: line, err: err}:
-		case <-e.kill:
-			return
-		}
-	}
-}
-
-// readStderr keeps the last lines of stderr for error reports. It reads without pause, so
-// an engine that floods stderr never blocks on it.
-func (e *Engine) readStderr(done chan<- struct{}) {
-	defer close(done)
-	// Only the start of a line is kept: a long line costs no more than a short one.
-	r := NewReader(e.proc.Stderr, stderrLineSize)
-	for {
-		line, err := r.ReadLine()
-		if err != nil && !errors.Is(err, ErrLineTooLong) {
-			return
-		}
-		e.log("!", line)
-		e.stderrTail.add(line)
-	}
-}
-
-// wait reaps the engine, kills what it left in its group, and gives the readers a grace
-// period to reach the end of the output before their pipes are closed under them.
-func (e *Engine) wait(stdoutDone, stderrDone <-chan struct{}) {
-	e.proc.Cmd.Wait() // the outcome is in cmd.ProcessState
-	e.proc.KillGroup()
-	close(e.exited)
-	grace := time.NewTimer(e.cfg.GraceTimeout)
-	defer grace.Stop()
-	for stdoutDone != nil || stderrDone != nil {
-		select {
-		case <-stdoutDone:
-			stdoutDone = nil
-		case <-stderrDone:
-			stderrDone = nil
-		case <-grace.C:
-			// A process outside the group still holds the output: stop reading it.
-			e.proc.Stdout.Close()
-			e.proc.Stderr.Close()
-		}
-	}
-	e.proc.Stdin.Close()
-	e.proc.Stdout.Close()
-	e.proc.Stderr.Close()
-	close(e.done)
 }
 
 // Note writes a line of the caller's into the transcript, marked "*": where a game begins, why
@@ -246,7 +169,7 @@ func (e *Engine) log(direction, line string) {
 func (e *Engine) Info() Info { return e.info }
 
 // Stderr returns the last lines the engine wrote to its standard error, oldest first.
-func (e *Engine) Stderr() []string { return e.stderrTail.lines() }
+func (e *Engine) Stderr() []string { return e.child.Stderr() }
 
 // Send sends a command as it is and returns the reply's lines without the final "ok". An
 // err or invalidmove reply also returns an EngineError or InvalidMoveError. A bestmove sent
@@ -274,7 +197,7 @@ func (e *Engine) search(ctx context.Context, command string, stop *searchStop, c
 	}
 	if !e.takeTurn(ctx) {
 		// Another caller's command is running; this one was never sent.
-		return nil, &TimeoutError{Engine: e.cfg.Name, Command: command, Cause: ctx.Err()}
+		return nil, e.timeout(command, 0, ctx.Err(), nil)
 	}
 	defer e.endTurn()
 	if e.broken != nil {
@@ -282,11 +205,11 @@ func (e *Engine) search(ctx context.Context, command string, stop *searchStop, c
 	}
 	sent := time.Now()
 	if err := ctx.Err(); err != nil {
-		return nil, e.fail(&TimeoutError{Engine: e.cfg.Name, Command: command, Cause: err})
+		return nil, e.fail(e.timeout(command, 0, err, nil))
 	}
 	if err := e.write(ctx, command); err != nil {
 		if errors.Is(err, os.ErrDeadlineExceeded) && ctx.Err() != nil {
-			return nil, e.fail(&TimeoutError{Engine: e.cfg.Name, Command: command, After: time.Since(sent), Cause: ctx.Err()})
+			return nil, e.fail(e.timeout(command, time.Since(sent), ctx.Err(), nil))
 		}
 		return nil, e.fail(e.exitError(command))
 	}
@@ -341,13 +264,13 @@ func (e *Engine) endTurn() { <-e.turn }
 // the context's end must unblock it as it does every other wait.
 func (e *Engine) write(ctx context.Context, command string) error {
 	e.log(">", command)
-	e.proc.Stdin.SetWriteDeadline(time.Time{})
+	e.child.Stdin().SetWriteDeadline(time.Time{})
 	fired := make(chan struct{})
 	stop := context.AfterFunc(ctx, func() {
-		e.proc.Stdin.SetWriteDeadline(time.Unix(1, 0))
+		e.child.Stdin().SetWriteDeadline(time.Unix(1, 0))
 		close(fired)
 	})
-	_, err := io.WriteString(e.proc.Stdin, command+"\n")
+	_, err := io.WriteString(e.child.Stdin(), command+"\n")
 	if !stop() {
 		<-fired
 	}
@@ -369,21 +292,21 @@ func (e *Engine) readReply(ctx context.Context, command string, sent time.Time) 
 				}
 				return rep.lines, e.fail(ee)
 			}
-			if r.err != nil {
+			if r.Err != nil {
 				return rep.lines, e.fail(&ProtocolError{Engine: e.cfg.Name, Command: command,
-					Msg: fmt.Sprintf("a line longer than %d bytes", e.cfg.MaxLineBytes), Line: r.line})
+					Msg: fmt.Sprintf("a line longer than %d bytes", e.cfg.MaxLineBytes), Line: r.Text})
 			}
-			done, err := rep.add(r.line)
+			done, err := rep.add(r.Text)
 			if err != nil {
 				return rep.lines, e.fail(&ProtocolError{Engine: e.cfg.Name, Command: command,
-					Msg: fmt.Sprintf("more than %d bytes of reply without ok", rep.max), Line: r.line})
+					Msg: fmt.Sprintf("more than %d bytes of reply without ok", rep.max), Line: r.Text})
 			}
 			if done {
 				e.endSearch()
 				return rep.lines, nil
 			}
 		case <-ctx.Done():
-			te := &TimeoutError{Engine: e.cfg.Name, Command: command, After: time.Since(sent), Cause: ctx.Err(), Lines: rep.lines}
+			te := e.timeout(command, time.Since(sent), ctx.Err(), rep.lines)
 			if verb, _, _ := strings.Cut(command, " "); verb == "bestmove" {
 				te.Interrupt = e.interrupt(command, sent)
 			}
@@ -398,7 +321,7 @@ func (e *Engine) readReply(ctx context.Context, command string, sent time.Time) 
 func (e *Engine) interrupt(command string, sent time.Time) *InterruptOutcome {
 	out := &InterruptOutcome{At: time.Since(sent)}
 	e.Note(fmt.Sprintf("SIGINT after %s: no answer in the time allowed", seconds(out.At)))
-	if err := e.proc.Interrupt(); err != nil {
+	if err := e.child.Interrupt(); err != nil {
 		out.Exited = e.exitError(command)
 		return out
 	}
@@ -411,13 +334,13 @@ func (e *Engine) interrupt(command string, sent time.Time) *InterruptOutcome {
 			case !ok:
 				out.Exited = e.exitError(command)
 				return out
-			case r.err != nil:
+			case r.Err != nil:
 				return out
-			case r.line == "ok":
+			case r.Text == "ok":
 				out.Answer = true
 				return out
 			}
-			out.Lines = append(out.Lines, r.line)
+			out.Lines = append(out.Lines, r.Text)
 		case <-grace.C:
 			return out
 		}
@@ -448,7 +371,7 @@ func (e *Engine) stopSearch(why string) error {
 	at := time.Since(time.Unix(0, e.searchSent.Load()))
 	e.interruptedAt.CompareAndSwap(0, int64(at))
 	e.Note(fmt.Sprintf("SIGINT after %s: %s", seconds(at), why))
-	if err := e.proc.Interrupt(); err != nil && !errors.Is(err, os.ErrProcessDone) {
+	if err := e.child.Interrupt(); err != nil && !errors.Is(err, os.ErrProcessDone) {
 		return fmt.Errorf("uhpclient: %s: interrupting the search: %w", e.cfg.Name, err)
 	}
 	return nil
@@ -464,36 +387,25 @@ func (e *Engine) fail(err error) error {
 // exitError describes an engine whose output has ended. The process is exiting, or lives on
 // with its stdout closed, which earns it a kill after the grace period.
 func (e *Engine) exitError(command string) *ExitError {
-	grace := time.NewTimer(e.cfg.GraceTimeout)
-	select {
-	case <-e.done:
-	case <-grace.C:
-		e.Kill()
-	}
-	grace.Stop()
-	ee := &ExitError{Engine: e.cfg.Name, Command: command, ExitCode: -1, Stderr: e.stderrTail.lines()}
-	if state := e.proc.Cmd.ProcessState; state != nil {
-		ee.ExitCode = state.ExitCode()
-		// ProcessState says "signal: killed" on every system that has signals.
-		if sig, ok := strings.CutPrefix(state.String(), "signal: "); ok && ee.ExitCode == -1 {
-			ee.Signal = sig
-		}
-	}
+	ee := e.child.ExitError()
+	ee.Source, ee.Engine, ee.Command = "uhpclient", e.cfg.Name, command
 	return ee
+}
+
+// timeout is a TimeoutError of this engine's: the reply it gave up on ends with "ok", and at
+// start-up, a reply without an "id" line is no info banner.
+func (e *Engine) timeout(command string, after time.Duration, cause error, printed []string) *TimeoutError {
+	return timeoutError(e.cfg.Name, command, after, cause, printed)
 }
 
 // Kill kills the engine and its process group at once, and returns once the process is
 // reaped and every goroutine reading from it has ended. It is safe to call more than once
 // and from any goroutine; a running command then returns an ExitError.
 func (e *Engine) Kill() error {
-	e.killOnce.Do(func() {
-		close(e.kill)
-		if err := e.proc.KillGroup(); err != nil {
-			e.killErr = fmt.Errorf("uhpclient: %s: kill: %w", e.cfg.Name, err)
-		}
-	})
-	<-e.done
-	return e.killErr
+	if err := e.child.Kill(); err != nil {
+		return fmt.Errorf("uhpclient: %s: kill: %w", e.cfg.Name, err)
+	}
+	return nil
 }
 
 // Close asks the engine to "exit", gives it the grace period, then kills what is left of
@@ -519,49 +431,21 @@ func (e *Engine) Close(ctx context.Context) error {
 	return err
 }
 
-// exit sends "exit" and waits for the process to end. It closes stdin as well, for engines
-// that stop at its end; others spin there (Mzinga, MzingaCpp), so the kill that follows is
-// not optional.
+// exit sends "exit" and waits for the process to end, then kills what is left of its group.
+// It closes stdin as well, for engines that stop at its end; others spin there (Mzinga,
+// MzingaCpp), so the kill that follows is not optional.
 func (e *Engine) exit(ctx context.Context) error {
-	e.log(">", "exit")
-	e.proc.Stdin.SetWriteDeadline(time.Now().Add(e.cfg.GraceTimeout))
-	io.WriteString(e.proc.Stdin, "exit\n")
-	e.proc.Stdin.Close()
-	grace := time.NewTimer(e.cfg.GraceTimeout)
-	defer grace.Stop()
-	select {
-	case <-e.exited:
-		return nil
-	case <-grace.C:
-		return fmt.Errorf("uhpclient: %s: exit: still running after %v; killed", e.cfg.Name, e.cfg.GraceTimeout)
-	case <-ctx.Done():
-		return fmt.Errorf("uhpclient: %s: exit: %w; killed", e.cfg.Name, ctx.Err())
+	err := e.child.Stop(ctx, func() {
+		e.log(">", "exit")
+		e.child.Stdin().SetWriteDeadline(time.Now().Add(e.cfg.GraceTimeout))
+		io.WriteString(e.child.Stdin(), "exit\n")
+		e.child.Stdin().Close()
+	})
+	if se, ok := errors.AsType[*proc.StopError](err); ok {
+		return fmt.Errorf("uhpclient: %s: exit: %w", e.cfg.Name, se)
 	}
-}
-
-// ring keeps the last lines of a stream.
-type ring struct {
-	mu  sync.Mutex
-	buf []string
-}
-
-const (
-	stderrLines    = 20
-	stderrLineSize = 500 // enough to read a panic message, not to keep a flood
-)
-
-func (r *ring) add(line string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if len(r.buf) == stderrLines {
-		copy(r.buf, r.buf[1:])
-		r.buf = r.buf[:stderrLines-1]
+	if err != nil {
+		return fmt.Errorf("uhpclient: %s: kill: %w", e.cfg.Name, err)
 	}
-	r.buf = append(r.buf, truncate(line, stderrLineSize))
-}
-
-func (r *ring) lines() []string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return append([]string(nil), r.buf...)
+	return nil
 }

@@ -19,6 +19,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"hivearbiter/internal/proc"
 )
 
 func TestMain(m *testing.M) {
@@ -54,7 +56,7 @@ func startFake(t *testing.T, ctx context.Context, scenario string, configure ...
 		if e != nil {
 			e.Close(context.Background())
 			select {
-			case <-e.done:
+			case <-e.child.Done():
 			default:
 				t.Error("Close returned before the engine's goroutines ended")
 			}
@@ -536,8 +538,8 @@ func TestStderrFlood(t *testing.T) {
 		t.Fatal(err)
 	}
 	stderr := e.Stderr()
-	if len(stderr) != stderrLines || len(stderr[0]) > stderrLineSize+3 {
-		t.Errorf("kept %d stderr lines of %d bytes, want %d of at most %d", len(stderr), len(stderr[0]), stderrLines, stderrLineSize)
+	if len(stderr) != proc.TailLines || len(stderr[0]) > proc.TailLineBytes+3 {
+		t.Errorf("kept %d stderr lines of %d bytes, want %d of at most %d", len(stderr), len(stderr[0]), proc.TailLines, proc.TailLineBytes)
 	}
 }
 

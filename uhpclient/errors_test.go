@@ -16,25 +16,29 @@ import (
 func TestErrorTextsGolden(t *testing.T) {
 	ms := time.Millisecond
 	var b strings.Builder
-	exited := &ExitError{Engine: "py", Command: "bestmove time 00:00:01", ExitCode: -1, Signal: "interrupt"}
+	// timeout is a TimeoutError as Engine makes it, with what became of a SIGINT.
+	timeout := func(engine, command string, after time.Duration, cause error, printed []string, in *InterruptOutcome) error {
+		te := timeoutError(engine, command, after, cause, printed)
+		te.Interrupt = in
+		return te
+	}
+	exited := &ExitError{Source: "uhpclient", Engine: "py", Command: "bestmove time 00:00:01", ExitCode: -1, Signal: "interrupt"}
 	for _, err := range []error{
-		&TimeoutError{Engine: "x", Command: "start", After: 10007 * ms},
-		&TimeoutError{Engine: "x", Command: "start", After: 10007 * ms, Lines: []string{"HELLO I AM NOT UHP"}},
-		&TimeoutError{Engine: "x", Command: "start", After: 10007 * ms, Lines: []string{"id X 1.0", "Mosquito"}},
-		&TimeoutError{Engine: "x", Command: "validmoves", After: 10005 * ms, Lines: []string{"wS1;wB1", "wG1"}},
-		&TimeoutError{Engine: "x", Command: "play wS1", After: 10005 * ms},
-		&TimeoutError{Engine: "x", Command: "play wS1", After: 2 * ms, Cause: context.Canceled},
-		&TimeoutError{Engine: "py", Command: "bestmove time 00:00:01", After: 1200 * ms,
-			Interrupt: &InterruptOutcome{At: 1200 * ms, Exited: exited}},
-		&TimeoutError{Engine: "x", Command: "bestmove depth 9", After: 300 * time.Second, Lines: []string{"\x00\x01 not a move", "still searching"},
-			Interrupt: &InterruptOutcome{At: 300 * time.Second}},
-		&TimeoutError{Engine: "x", Command: "bestmove time 00:00:01", After: 1200 * ms,
-			Interrupt: &InterruptOutcome{At: 1200 * ms, Lines: []string{"wS1"}, Answer: true}},
-		&ExitError{Engine: "py", Command: "bestmove time 00:00:01", ExitCode: 130, Interrupted: 475 * ms,
+		timeout("x", "start", 10007*ms, nil, nil, nil),
+		timeout("x", "start", 10007*ms, nil, []string{"HELLO I AM NOT UHP"}, nil),
+		timeout("x", "start", 10007*ms, nil, []string{"id X 1.0", "Mosquito"}, nil),
+		timeout("x", "validmoves", 10005*ms, nil, []string{"wS1;wB1", "wG1"}, nil),
+		timeout("x", "play wS1", 10005*ms, nil, nil, nil),
+		timeout("x", "play wS1", 2*ms, context.Canceled, nil, nil),
+		timeout("py", "bestmove time 00:00:01", 1200*ms, nil, nil, &InterruptOutcome{At: 1200 * ms, Exited: exited}),
+		timeout("x", "bestmove depth 9", 300*time.Second, nil, []string{"\x00\x01 not a move", "still searching"},
+			&InterruptOutcome{At: 300 * time.Second}),
+		timeout("x", "bestmove time 00:00:01", 1200*ms, nil, nil, &InterruptOutcome{At: 1200 * ms, Lines: []string{"wS1"}, Answer: true}),
+		&ExitError{Source: "uhpclient", Engine: "py", Command: "bestmove time 00:00:01", ExitCode: 130, Interrupted: 475 * ms,
 			Stderr: []string{"Traceback (most recent call last):", "KeyboardInterrupt"}},
-		&ExitError{Engine: "x", Command: "bestmove time 00:00:01", ExitCode: -1, Signal: "interrupt", Interrupted: 300 * ms,
+		&ExitError{Source: "uhpclient", Engine: "x", Command: "bestmove time 00:00:01", ExitCode: -1, Signal: "interrupt", Interrupted: 300 * ms,
 			Lines: []string{"\x00\x01 not a move", "still searching"}},
-		&ExitError{Engine: "nokamute", Command: "bestmove time 00:00:01", ExitCode: 101,
+		&ExitError{Source: "uhpclient", Engine: "nokamute", Command: "bestmove time 00:00:01", ExitCode: 101,
 			Stderr: []string{"thread 'main' panicked at src/player.rs:168:50:", "called `Option::unwrap()` on a `None` value"}},
 		&ProtocolError{Engine: "x", Command: "bestmove time 00:00:01", Msg: NotAMove("FPwB2 wB1")},
 		&ProtocolError{Engine: "x", Command: "bestmove time 00:00:01", Msg: NotAMove("")},

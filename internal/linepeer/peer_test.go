@@ -10,6 +10,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"hivearbiter/internal/lines"
+	"hivearbiter/internal/proc"
 )
 
 // The test binary doubles as the peer: with LINEPEER_FAKE set it runs fakePeer.
@@ -79,9 +82,13 @@ func TestConversation(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
 	defer cancel()
 	_, err = p.Next(ctx, "nothing")
-	var timeout *TimeoutError
+	var timeout *proc.TimeoutError
 	if !errors.As(err, &timeout) || !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("got %v, want a TimeoutError", err)
+	}
+	// The error is read by users, in a record's detail: it speaks their words, not Go's.
+	if msg := err.Error(); !strings.HasPrefix(msg, "linepeer: echoer: no nothing within 0.0") || strings.Contains(msg, "deadline exceeded") {
+		t.Errorf("the timeout says %q", msg)
 	}
 	p.Send(t.Context(), "again")
 	if line, err := p.Next(t.Context(), "an echo"); err != nil || line != "echo again" {
@@ -98,7 +105,7 @@ func TestConversation(t *testing.T) {
 func TestCrash(t *testing.T) {
 	p := startFake(t, "crash", Config{})
 	_, err := p.Next(t.Context(), "a move")
-	var exit *ExitError
+	var exit *proc.ExitError
 	if !errors.As(err, &exit) || exit.ExitCode != 7 || !strings.Contains(err.Error(), "fatal: no luck") {
 		t.Fatalf("got %v", err)
 	}
@@ -107,7 +114,7 @@ func TestCrash(t *testing.T) {
 func TestLongLine(t *testing.T) {
 	p := startFake(t, "long-line", Config{MaxLineBytes: 10})
 	line, err := p.Next(t.Context(), "a line")
-	if !errors.Is(err, ErrLineTooLong) || line != strings.Repeat("x", 10) {
+	if !errors.Is(err, lines.ErrTooLong) || line != strings.Repeat("x", 10) {
 		t.Fatalf("got %q, %v", line, err)
 	}
 }

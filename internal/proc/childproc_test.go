@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -52,6 +53,40 @@ func child(scenario string) int {
 		fmt.Println("ready")
 		<-sigint
 		fmt.Println("interrupted")
+	case "crash":
+		fmt.Fprintln(os.Stderr, "fatal: no luck")
+		return 7
+	case "stderr-flood":
+		// Far more stderr than the tail keeps, in lines far longer than it keeps, then a
+		// word on stdout to say it is over.
+		line := strings.Repeat("e", 3*TailLineBytes)
+		for i := range 5 * TailLines {
+			fmt.Fprintf(os.Stderr, "%d %s\n", i, line)
+		}
+		fmt.Println("flooded")
+		io.Copy(io.Discard, os.Stdin)
+	case "until-eof":
+		// Leaves at the end of its input, as a polite program does.
+		fmt.Println("ready")
+		io.Copy(io.Discard, os.Stdin)
+	case "stubborn":
+		// Stays past the end of its input and SIGTERM, until killed.
+		signal.Ignore(syscall.SIGTERM)
+		fmt.Println("ready")
+		io.Copy(io.Discard, os.Stdin)
+		time.Sleep(time.Minute)
+	case "escaped":
+		// Starts a grandchild outside its group that holds its output, says its id, and
+		// exits.
+		gc := exec.Command(os.Args[0])
+		gc.Env = append(os.Environ(), scenarioEnv+"=sleeper")
+		gc.Stdout, gc.Stderr = os.Stdout, os.Stderr
+		gc.SysProcAttr = outsideTheGroup()
+		if err := gc.Start(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		fmt.Println(gc.Process.Pid)
 	case "echo":
 		// Echoes stdin to stdout, and names its directory on stderr.
 		wd, _ := os.Getwd()

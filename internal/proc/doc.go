@@ -1,17 +1,31 @@
-// Package proc starts a program in a process group of its own with pipes the caller
-// owns, and kills the whole group.
+// Package proc runs a player's program and looks after it: the one process supervisor of
+// every protocol (package uhpclient, package linepeer and package proto/hiveapi all start
+// theirs here), and the errors they share.
 //
-// It is the one place that knows how the arbiter runs a player's program (package uhpclient,
-// package linepeer and package hiveapi all start theirs here):
+// Start starts a program with pipes the caller owns; Supervise does that and the rest, as a
+// Child:
 //
-//   - The pipes are made here rather than by exec.Cmd, so that closing their read ends is the
-//     caller's to decide: a process that escaped the group with a copy of the output must not
-//     keep the caller's readers, or the program unreaped, alive.
 //   - The program leads a process group of its own, so that it and any children it starts (a
-//     shell script's engine, node) die together with KillGroup. On Linux the kernel also kills
-//     it when the arbiter dies, even by SIGKILL.
-//   - Without process groups (Windows) only the program itself can be killed.
+//     shell script's engine, node) die together. On Linux the kernel also kills it when the
+//     arbiter dies, even by SIGKILL. Without process groups (Windows) only the program itself
+//     can be killed.
+//   - Goroutines read its standard output (with the caller's function) and its standard error
+//     (into a tail of its last lines), and are all waited for. Once the program is reaped, what
+//     it left in its group is killed, and its readers are given a grace period to reach the end
+//     of the output before the pipes are closed under them: a process that escaped the group
+//     with a copy of the output must not keep the readers, or the program unreaped, alive.
+//     This is os/exec's WaitDelay, written here because exec.Cmd's would wait for the output
+//     before the group could be killed.
+//   - Stop is the polite stop (the caller's goodbye, the end of input, SIGTERM), the grace
+//     period, and then the forced one: Kill, which kills the whole group at once, may be called
+//     any number of times, and returns once the program is reaped and every reader has ended.
+//     Interrupt sends SIGINT to the program alone, as a viewer's Ctrl-C would.
+//   - ExitError (the program exited, crashed or was killed, or a connection closed) and
+//     TimeoutError (a wait that ended with its context) are every protocol's; the protocol says
+//     who it is and what it waited for, and the arbiter classifies them
+//     (arbiter.ClassifyError).
 //
-// Waiting for the program, reading its output and deciding when to kill it stay with the
-// caller, whose protocols differ in all three.
+// What a program is sent, how its output is cut into messages and when it is stopped stay
+// with the protocols, which differ in all three. Locate says, before a run, whether a program
+// can be started at all.
 package proc

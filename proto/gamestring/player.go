@@ -217,5 +217,5 @@ func (p *Player) Close(ctx context.Context) error {
 // killed, and started anew for its next game.
 func (p *Player) classify(err error, search bool) error {
 	p.peer.Kill()
-	return linepeer.PlayerError(err, search)
+	return arbiter.ClassifyError(err, search)
 }

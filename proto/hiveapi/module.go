@@ -10,13 +10,13 @@ import (
 	"io"
 	"net"
 	"os"
-	"os/exec"
 	"slices"
 	"strconv"
 	"sync"
 	"time"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/internal/nodeipc"
 	"hivearbiter/internal/proc"
 	"hivearbiter/results"
 )
@@ -45,13 +45,12 @@ type moduleConfig struct {
 // requests go through. One goroutine at a time talks to it; its reader goroutine hands over
 // messages as they arrive, so that waiting for one can be bounded by a context.
 type module struct {
-	cfg      moduleConfig
-	proc     *proc.Process // nil for a TCP module the arbiter did not start
-	exited   chan struct{} // closed once the process has been waited for, and its output read
-	waitErr  error
-	stderr   *tail
+	cfg moduleConfig
+	// child is the module's process, which owns its pipes and the goroutines that read them
+	// (the reader of messages too, over stdio); nil for a TCP module the arbiter did not start.
+	child    *proc.Child
 	out      writeConn     // requests go here
-	in       io.Closer     // closing it ends the reader
+	in       io.Closer     // a connection: closing it ends the reader
 	incoming chan message  // from the reader goroutine
 	quit     chan struct{} // closed by close: the reader stops handing over
 	readDone chan struct{} // closed when the reader has returned
@@ -76,17 +75,13 @@ type message struct {
 
 // startModule starts (or, for TCP without a command, reaches) a module. ctx bounds the start.
 func startModule(ctx context.Context, cfg moduleConfig) (m *module, err error) {
-	m = &module{cfg: cfg, stderr: &tail{}, exited: make(chan struct{}),
-		incoming: make(chan message), quit: make(chan struct{}), readDone: make(chan struct{})}
+	m = &module{cfg: cfg, incoming: make(chan message), quit: make(chan struct{}), readDone: make(chan struct{})}
 	defer func() {
 		if err != nil {
 			m.close(context.WithoutCancel(ctx))
 			m = nil
 		}
 	}()
-	if len(cfg.Command) == 0 {
-		close(m.exited) // there is no process to wait for
-	}
 	switch {
 	case cfg.Transport != TransportStdio && cfg.Transport != TransportIPC && cfg.Transport != TransportTCP:
 		return m, fmt.Errorf("hiveapi: unknown transport %q", cfg.Transport)
@@ -96,33 +91,38 @@ func startModule(ctx context.Context, cfg moduleConfig) (m *module, err error) {
 	var reader io.Reader
 	spec := proc.Spec{Command: cfg.Command, Dir: cfg.Dir, Env: cfg.Env}
 	if cfg.Transport == TransportIPC {
-		conn, child, err := ipcPair()
+		conn, childEnd, err := nodeipc.Pair()
+		if errors.Is(err, errors.ErrUnsupported) {
+			return m, errors.New("hiveapi: transport=ipc needs Unix sockets")
+		}
 		if err != nil {
 			return m, err
 		}
-		defer child.Close() // the module has its own copy once started
-		spec.ExtraFiles = []*os.File{child}
-		spec.Env = append(slices.Clip(cfg.Env), "NODE_CHANNEL_FD=3", "NODE_CHANNEL_SERIALIZATION_MODE=json")
+		defer childEnd.Close() // the module has its own copy once started
+		spec.ExtraFiles = []*os.File{childEnd}
+		spec.Env = append(slices.Clip(cfg.Env), nodeipc.Env...)
 		m.out, m.in, reader = conn.(writeConn), conn, conn
 	}
 	if len(cfg.Command) > 0 {
-		p, err := proc.Start(spec)
+		// What a module prints to stderr, and to stdout when its messages go another way, is
+		// kept for the error that reports its death.
+		supervised := proc.Config{Spec: spec, Grace: max(cfg.Grace, 100*time.Millisecond)}
+		if cfg.Transport == TransportStdio {
+			supervised.Stdout = func(r io.Reader, killed <-chan struct{}) { m.readLoop(bufio.NewReader(r), ReadLine, killed) }
+		}
+		child, err := proc.Supervise(supervised)
 		if err != nil {
-			close(m.exited)
 			if _, ok := errors.AsType[*proc.StartError](err); ok {
 				return m, &arbiter.PlayerError{Reason: results.ReasonCrash, Err: fmt.Errorf("hiveapi: starting %s: %w", cfg.Command[0], err)}
 			}
 			return m, err
 		}
-		m.proc = p
-		output := []*os.File{p.Stderr}
+		m.child = child
 		if cfg.Transport == TransportStdio {
-			m.out, m.in, reader = p.Stdin, p.Stdout, p.Stdout
+			m.out, m.reading = child.Stdin(), true
 		} else {
-			p.Stdin.Close()                   // requests come another way
-			output = append(output, p.Stdout) // what a module prints is not a message
+			child.Stdin().Close() // requests come another way
 		}
-		go m.wait(output)
 	}
 	if cfg.Transport == TransportTCP {
 		conn, err := m.dial(ctx)
@@ -131,48 +131,31 @@ func startModule(ctx context.Context, cfg moduleConfig) (m *module, err error) {
 		}
 		m.out, m.in, reader = conn.(writeConn), conn, conn
 	}
-	read := ReadLine
-	if cfg.Transport == TransportTCP {
-		read = ReadFrame
+	if cfg.Transport != TransportStdio {
+		read := ReadLine
+		if cfg.Transport == TransportTCP {
+			read = ReadFrame
+		}
+		m.reading = true
+		go m.readLoop(bufio.NewReader(reader), read, nil)
 	}
-	m.reading = true
-	go m.readLoop(bufio.NewReader(reader), read)
 	return m, nil
 }
 
-// wait copies the module's output (stderr, and stdout when it carries no messages) into the
-// tail, reaps the module, and then gives the copies the grace period (as exec.Cmd's WaitDelay
-// does) to reach the end of the output: a process that left the module's group with a copy
-// of it must not hold the module's exit back.
-func (m *module) wait(output []*os.File) {
-	var copying sync.WaitGroup
-	for _, f := range output {
-		copying.Go(func() { io.Copy(m.stderr, f) })
+// gone is closed once the module's process is gone and its output read; at once when the
+// arbiter started none.
+func (m *module) gone() <-chan struct{} {
+	if m.child == nil {
+		return closed
 	}
-	m.waitErr = m.proc.Cmd.Wait()
-	copied := make(chan struct{})
-	go func() {
-		copying.Wait()
-		close(copied)
-	}()
-	grace := time.NewTimer(max(m.cfg.Grace, 100*time.Millisecond))
-	defer grace.Stop()
-	select {
-	case <-copied:
-	case <-grace.C:
-		for _, f := range output {
-			f.Close()
-		}
-		<-copied
-		if m.waitErr == nil {
-			m.waitErr = exec.ErrWaitDelay
-		}
-	}
-	for _, f := range output {
-		f.Close()
-	}
-	close(m.exited)
+	return m.child.Done()
 }
+
+var closed = func() chan struct{} {
+	c := make(chan struct{})
+	close(c)
+	return c
+}()
 
 // dial connects to a TCP module, waiting for a server the arbiter started to listen.
 func (m *module) dial(ctx context.Context) (net.Conn, error) {
@@ -182,11 +165,11 @@ func (m *module) dial(ctx context.Context) (net.Conn, error) {
 		if err == nil {
 			return conn, nil
 		}
-		if m.proc == nil {
+		if m.child == nil {
 			return nil, &arbiter.PlayerError{Reason: results.ReasonCrash, Err: fmt.Errorf("hiveapi: connecting to %s: %w", m.cfg.Addr, err)}
 		}
 		select {
-		case <-m.exited:
+		case <-m.gone():
 			return nil, m.exitError("before it listened on " + m.cfg.Addr)
 		case <-ctx.Done():
 			return nil, &arbiter.PlayerError{Reason: results.ReasonStall, Err: fmt.Errorf("hiveapi: %s did not listen on %s in time: %w", m.cfg.Command[0], m.cfg.Addr, err)}
@@ -195,7 +178,9 @@ func (m *module) dial(ctx context.Context) (net.Conn, error) {
 	}
 }
 
-func (m *module) readLoop(r *bufio.Reader, read func(*bufio.Reader) ([]byte, error)) {
+// readLoop hands over the module's messages until their stream ends, close is called, or
+// (over stdio, where the process's supervisor runs it) the module is killed.
+func (m *module) readLoop(r *bufio.Reader, read func(*bufio.Reader) ([]byte, error), killed <-chan struct{}) {
 	defer close(m.readDone)
 	for {
 		data, err := read(r)
@@ -205,6 +190,8 @@ func (m *module) readLoop(r *bufio.Reader, read func(*bufio.Reader) ([]byte, err
 		select {
 		case m.incoming <- message{data, err}:
 		case <-m.quit:
+			return
+		case <-killed:
 			return
 		}
 		if err != nil {
@@ -230,20 +217,21 @@ func (m *module) request(ctx context.Context, requestType string, build func(id 
 		msg = append(msg, '\n')
 	}
 	m.log(">", msg)
+	sent := time.Now()
 	stop := context.AfterFunc(ctx, func() { m.out.SetWriteDeadline(time.Unix(1, 0)) })
 	_, err = m.out.Write(msg)
 	stop()
 	m.out.SetWriteDeadline(time.Time{})
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, nil, m.timedOut(ctx, requestType, id, "while it was being sent the request")
+			return nil, nil, m.timedOut(ctx, requestType, id, sent, true)
 		}
 		return nil, nil, m.fail(m.exitError(fmt.Sprintf("when sent %s (%v)", requestType, err)))
 	}
 	for {
 		select {
 		case <-ctx.Done():
-			return nil, nil, m.timedOut(ctx, requestType, id, "")
+			return nil, nil, m.timedOut(ctx, requestType, id, sent, false)
 		case in := <-m.incoming:
 			if in.err != nil {
 				var fe *FrameError
@@ -252,7 +240,7 @@ func (m *module) request(ctx context.Context, requestType string, build func(id 
 				}
 				return nil, nil, m.fail(m.exitError("instead of answering " + requestType))
 			}
-			if m.cfg.Transport == TransportIPC && bytes.HasPrefix(in.data, []byte(`{"cmd":"NODE_`)) {
+			if m.cfg.Transport == TransportIPC && nodeipc.Internal(in.data) {
 				continue // Node's own messages on the channel
 			}
 			resp, err := ParseResponse(in.data)
@@ -292,9 +280,14 @@ func thrown(raw json.RawMessage) string {
 
 // timedOut records a request whose reply did not come in time. Over TCP its late reply is
 // discarded when it comes; a process on a pipe or a channel is out of step and is restarted.
-func (m *module) timedOut(ctx context.Context, requestType, id, when string) error {
-	err := &arbiter.PlayerError{Reason: results.ReasonTimeForfeit, Err: fmt.Errorf("hiveapi: %s did not answer %s in time%s: %w", m.cfg.Name, requestType, when, context.Cause(ctx))}
-	if m.cfg.Transport == TransportTCP && when == "" {
+func (m *module) timedOut(ctx context.Context, requestType, id string, sent time.Time, sending bool) error {
+	waiting := "answer to " + requestType
+	if sending {
+		waiting = "room to send " + requestType
+	}
+	err := &arbiter.PlayerError{Reason: results.ReasonTimeForfeit, Err: &proc.TimeoutError{Source: "hiveapi", Engine: m.cfg.Name,
+		Waiting: waiting, After: time.Since(sent), Cause: context.Cause(ctx)}}
+	if m.cfg.Transport == TransportTCP && !sending {
 		m.stale = append(m.stale, id)
 		return err
 	}
@@ -311,24 +304,24 @@ func (m *module) fail(err error) error {
 }
 
 // exitError describes a module that went away: how it exited if it did, and the end of what
-// it wrote to stderr.
+// it wrote to stderr. A module on a connection may have closed it and live on: that is all
+// that is said of it then.
 func (m *module) exitError(when string) error {
-	what := fmt.Sprintf("%s closed the connection %s", m.cfg.Name, when)
-	if m.proc != nil {
+	ee := &proc.ExitError{ExitCode: -1, Network: true}
+	switch {
+	case m.child == nil:
+	case m.cfg.Transport == TransportStdio:
+		ee = m.child.ExitError() // its output ended: it is exiting, or is killed after the grace
+	default:
 		select {
-		case <-m.exited:
-			status := "exited"
-			if m.waitErr != nil {
-				status = m.waitErr.Error()
-			}
-			what = fmt.Sprintf("%s ended (%s) %s", m.cfg.Name, status, when)
+		case <-m.child.Done():
+			ee = m.child.ExitError()
 		case <-time.After(m.cfg.Grace):
+			ee.Stderr = m.child.Stderr()
 		}
 	}
-	if s := m.stderr.String(); s != "" {
-		what += "; it wrote: " + quote([]byte(s))
-	}
-	return &arbiter.PlayerError{Reason: results.ReasonCrash, Err: errors.New("hiveapi: " + what)}
+	ee.Source, ee.Engine, ee.When = "hiveapi", m.cfg.Name, when
+	return arbiter.ClassifyError(ee, false)
 }
 
 // close ends the conversation: the module is told by the end of its input (a TCP server the
@@ -337,24 +330,18 @@ func (m *module) exitError(when string) error {
 func (m *module) close(ctx context.Context) error {
 	var err error
 	m.closing.Do(func() {
-		if m.out != nil {
-			m.out.Close()
+		ask := func() {
+			if m.out != nil {
+				m.out.Close()
+			}
+			if m.child != nil && m.cfg.Transport == TransportTCP {
+				m.child.Terminate()
+			}
 		}
-		if m.proc != nil {
-			if m.cfg.Transport == TransportTCP {
-				m.proc.TerminateGroup()
-			}
-			select {
-			case <-m.exited:
-			case <-time.After(m.cfg.Grace):
-				err = m.proc.KillGroup()
-				<-m.exited
-			case <-ctx.Done():
-				err = m.proc.KillGroup()
-				<-m.exited
-			}
-			// A child the module left behind in its group goes too.
-			m.proc.KillGroup()
+		if m.child == nil {
+			ask()
+		} else if err = m.child.Stop(ctx, ask); errors.As(err, new(*proc.StopError)) {
+			err = nil // a module killed after the grace period is no failure of closing it
 		}
 		close(m.quit)
 		if m.in != nil {
@@ -371,29 +358,4 @@ func (m *module) log(dir string, data []byte) {
 	if m.cfg.Transcript != nil {
 		fmt.Fprintf(m.cfg.Transcript, "%s %s %s\n", time.Now().UTC().Format("15:04:05.000"), dir, bytes.TrimRight(data, "\n"))
 	}
-}
-
-// tail keeps the end of what a module writes to stderr (and, when stdout carries no messages,
-// to stdout), for the error that reports its death.
-type tail struct {
-	mu  sync.Mutex
-	buf []byte
-}
-
-const tailSize = 2048
-
-func (t *tail) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.buf = append(t.buf, p...)
-	if len(t.buf) > tailSize {
-		t.buf = append(t.buf[:0], t.buf[len(t.buf)-tailSize:]...)
-	}
-	return len(p), nil
-}
-
-func (t *tail) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return string(bytes.TrimSpace(t.buf))
 }

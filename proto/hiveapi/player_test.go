@@ -331,7 +331,7 @@ func TestCloseLeavesNothing(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			proc := p.(*Player).mod.proc.Cmd.Process
+			pid := p.(*Player).mod.child.Pid()
 			p.NewGame(ctx, "Base")
 			short, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
 			_, err = p.BestMove(short, arbiter.Limit{Time: 50 * time.Millisecond})
@@ -349,8 +349,8 @@ func TestCloseLeavesNothing(t *testing.T) {
 			if d := time.Since(start); d > testGrace+time.Second {
 				t.Errorf("Close took %s", d)
 			}
-			if err := proc.Signal(syscall.Signal(0)); err == nil {
-				t.Errorf("process %d is still running", proc.Pid)
+			if err := syscall.Kill(pid, 0); err == nil {
+				t.Errorf("process %d is still running", pid)
 			}
 			for deadline := time.Now().Add(2 * time.Second); runtime.NumGoroutine() > goroutines; time.Sleep(10 * time.Millisecond) {
 				if time.Now().After(deadline) {

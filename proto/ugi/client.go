@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"hivearbiter/internal/linepeer"
+	"hivearbiter/internal/proc"
 	"hivearbiter/results"
 )
 
@@ -181,7 +182,7 @@ func (e *Engine) Go(ctx context.Context, command string) (Search, error) {
 	defer e.searching.Store(false)
 	for {
 		line, err := e.Next(ctx, `"bestmove"`)
-		var timeout *linepeer.TimeoutError
+		var timeout *proc.TimeoutError
 		if errors.As(err, &timeout) {
 			return s, e.stopLate(ctx, timeout)
 		}
@@ -207,7 +208,7 @@ func (e *Engine) Go(ctx context.Context, command string) (Search, error) {
 
 // stopLate sends "stop" to a search that outlived its context and waits the grace period for
 // its bestmove, so that the engine's last word reaches the transcript.
-func (e *Engine) stopLate(ctx context.Context, timeout *linepeer.TimeoutError) error {
+func (e *Engine) stopLate(ctx context.Context, timeout *proc.TimeoutError) error {
 	grace, cancel := context.WithTimeout(context.WithoutCancel(ctx), e.grace)
 	defer cancel()
 	e.Stop()

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
-	"hivearbiter/internal/linepeer"
 	"hivearbiter/results"
 )
 
@@ -220,5 +219,5 @@ func (p *Player) classify(err error, search bool) error {
 		return nil
 	}
 	p.engine.Kill()
-	return linepeer.PlayerError(err, search)
+	return arbiter.ClassifyError(err, search)
 }

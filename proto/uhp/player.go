@@ -195,38 +195,20 @@ func (p *Player) Close(ctx context.Context) error {
 	return err
 }
 
-// classify turns the client's errors into the reasons the arbiter adjudicates.
+// classify turns the client's errors into the reasons the arbiter adjudicates: the engine's
+// own refusals here, its exit, timeout or broken conversation by arbiter.ClassifyError.
 func classify(err error, search bool) error {
 	if err == nil {
 		return nil
 	}
-	var (
-		exit    *uhpclient.ExitError
-		timeout *uhpclient.TimeoutError
-		proto   *uhpclient.ProtocolError
-		invalid *uhpclient.InvalidMoveError
-		engErr  *uhpclient.EngineError
-	)
-	reason := results.ReasonProtocol
-	switch {
-	case errors.As(err, &exit):
-		reason = results.ReasonCrash
-	case errors.As(err, &timeout):
-		reason = results.ReasonStall
-		if search {
-			reason = results.ReasonTimeForfeit
-		}
-	case errors.As(err, &proto):
-		reason = results.ReasonProtocol
-	case errors.As(err, &invalid), errors.As(err, &engErr):
+	if errors.As(err, new(*uhpclient.InvalidMoveError)) || errors.As(err, new(*uhpclient.EngineError)) {
 		// The engine refused a command the referee holds legal: its game is not the referee's.
 		// Refusing to search is a broken conversation instead.
-		reason = results.ReasonDesync
+		reason := results.ReasonDesync
 		if search {
 			reason = results.ReasonProtocol
 		}
-	case errors.Is(err, context.DeadlineExceeded):
-		reason = results.ReasonStall
+		return &arbiter.PlayerError{Reason: reason, Err: err}
 	}
-	return &arbiter.PlayerError{Reason: reason, Err: err}
+	return arbiter.ClassifyError(err, search)
 }

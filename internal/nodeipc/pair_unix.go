@@ -1,6 +1,6 @@
 //go:build unix
 
-package hiveapi
+package nodeipc
 
 import (
 	"net"
@@ -8,9 +8,9 @@ import (
 	"syscall"
 )
 
-// ipcPair makes the channel Node's fork gives a child: a connected pair of Unix stream
+// Pair makes the channel Node's fork gives a child: a connected pair of Unix stream
 // sockets. The arbiter keeps the connection; the child inherits the file.
-func ipcPair() (net.Conn, *os.File, error) {
+func Pair() (net.Conn, *os.File, error) {
 	// Not SOCK_CLOEXEC, which macOS lacks: the fork lock keeps a program started meanwhile
 	// from inheriting the pair before both ends are marked close-on-exec, as package net does.
 	syscall.ForkLock.RLock()

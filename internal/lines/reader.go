@@ -1,0 +1,96 @@
+package lines
+
+import (
+	"bufio"
+	"errors"
+	"io"
+	"strings"
+)
+
+// DefaultMaxBytes bounds one line when NewReader is given no bound. The longest line a
+// player must print is a GameString, about 10 bytes a ply: 1 MiB holds a game of 100,000
+// plies, far past any move limit, while a runaway line is still cut.
+const DefaultMaxBytes = 1 << 20
+
+// ErrTooLong is a line longer than its reader's bound. It is the one such error of every
+// transport: package uhpclient names it ErrLineTooLong.
+var ErrTooLong = errors.New("line too long")
+
+// Reader reads lines of at most a given length, its memory bounded whatever the input.
+type Reader struct {
+	br       *bufio.Reader
+	max      int
+	started  bool // the first line, which may carry a byte-order mark, has been read
+	skipping bool // the last line was too long and its rest is still to be skipped
+}
+
+// NewReader returns a Reader of r whose lines are at most maxBytes long, without their line
+// end; zero or less means DefaultMaxBytes.
+func NewReader(r io.Reader, maxBytes int) *Reader {
+	if maxBytes <= 0 {
+		maxBytes = DefaultMaxBytes
+	}
+	return &Reader{br: bufio.NewReaderSize(r, 4096), max: maxBytes}
+}
+
+// MaxBytes is the Reader's bound on a line.
+func (r *Reader) MaxBytes() int { return r.max }
+
+// ReadLine returns the next line without its line end. A last line without a newline is
+// still a line. At the end of input it returns io.EOF. A line over the bound returns its
+// first MaxBytes bytes with ErrTooLong as soon as the bound is passed, without waiting for
+// the line to end; the next call skips the rest of it, keeping none of it.
+func (r *Reader) ReadLine() (string, error) {
+	if r.skipping {
+		if err := r.skipLine(); err != nil {
+			return "", err
+		}
+	}
+	var buf []byte
+	// The bound excludes the line end, and CRLF is two bytes of it.
+	limit := r.max + 2
+	for {
+		chunk, err := r.br.ReadSlice('\n')
+		if len(buf)+len(chunk) > limit {
+			buf = append(buf, chunk[:limit-len(buf)]...)
+			r.skipping = err == bufio.ErrBufferFull
+			line := r.cut(buf)
+			return line[:min(len(line), r.max)], ErrTooLong
+		}
+		buf = append(buf, chunk...)
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err != nil && (err != io.EOF || len(buf) == 0) {
+			return "", err
+		}
+		break
+	}
+	line := r.cut(buf)
+	if len(line) > r.max {
+		return line[:r.max], ErrTooLong
+	}
+	return line, nil
+}
+
+// cut drops the line end, and the byte-order mark of the first line.
+func (r *Reader) cut(buf []byte) string {
+	line := strings.TrimRight(strings.TrimSuffix(string(buf), "\n"), "\r")
+	if !r.started {
+		r.started = true
+		line = strings.TrimPrefix(line, "\ufeff")
+	}
+	return line
+}
+
+// skipLine discards input up to and including the next newline.
+func (r *Reader) skipLine() error {
+	for {
+		_, err := r.br.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		r.skipping = false
+		return err
+	}
+}

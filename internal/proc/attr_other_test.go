@@ -1,0 +1,11 @@
+//go:build !unix
+
+package proc
+
+import "syscall"
+
+func outsideTheGroup() *syscall.SysProcAttr { return nil }
+
+// The tests that need these skip where there are no process groups.
+func gone(pid int) bool { return true }
+func kill(pid int)      {}
