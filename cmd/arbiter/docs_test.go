@@ -10,10 +10,12 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"hivearbiter/internal/golden"
+	"hivearbiter/internal/testenv"
 )
 
 // repoRoot is the repository's root, seen from this package's directory (where go test runs).
@@ -229,6 +231,80 @@ func runExample(t *testing.T, args []string, dir string) {
 		}
 		if stdout.Len() == 0 {
 			t.Fatal("no output")
+		}
+	}
+}
+
+// codeBlocks returns the contents of a page's fenced blocks of one language.
+func codeBlocks(text, language string) []string {
+	var blocks []string
+	var block *strings.Builder
+	for _, line := range strings.SplitAfter(text, "\n") {
+		switch {
+		case block == nil && strings.TrimSpace(line) == "```"+language:
+			block = new(strings.Builder)
+		case block != nil && strings.TrimSpace(line) == "```":
+			blocks = append(blocks, block.String())
+			block = nil
+		case block != nil:
+			block.WriteString(line)
+		}
+	}
+	return blocks
+}
+
+// TestDocsPythonBot plays the random bot that docs/protocols.md gives in Python, entered as
+// the page's match example enters it, against the bundled engine: every move the bot makes
+// must be legal and in time. Only the think time is shortened, so that the games take seconds.
+func TestDocsPythonBot(t *testing.T) {
+	python := testenv.NeedProgram(t, "python3", "apt-get install python3")
+	const page = "docs/protocols.md"
+	data, err := os.ReadFile(filepath.Join(repoRoot, page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bots := codeBlocks(string(data), "python")
+	if len(bots) != 1 {
+		t.Fatalf("%s has %d Python blocks, want the bot alone", page, len(bots))
+	}
+	dir := t.TempDir()
+	bot := filepath.Join(dir, "bot.py")
+	if err := os.WriteFile(bot, []byte(bots[0]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var example []string
+	for _, ex := range shellExamples(page, string(data)) {
+		if slices.Contains(ex.args, "arg=bot.py") {
+			example = ex.args
+		}
+	}
+	if example == nil {
+		t.Fatalf("%s has no match example with arg=bot.py", page)
+	}
+	var args []string
+	for _, a := range example[1:] {
+		switch {
+		case a == "cmd=python3":
+			a = "cmd=" + python
+		case a == "arg=bot.py":
+			a = "arg=" + bot
+		case strings.HasPrefix(a, "st="):
+			a = "st=0.1"
+		}
+		args = append(args, a)
+	}
+	args = append(args, "-rounds", "1", "-maxplies", "30")
+	recs, out, err := playMatchTo(t, filepath.Join(dir, "bot.jsonl"), args...)
+	if err != nil || len(recs) != 2 {
+		t.Fatalf("%d games, %v\n%s", len(recs), err, out)
+	}
+	for _, r := range recs {
+		t.Logf("game %d: %d plies, %s %s %s", r.Game, len(r.Moves), r.Result, r.Reason, r.White.ID)
+		if r.Culprit != "" {
+			t.Errorf("game %d: %s %s: %s", r.Game, r.Result, r.Reason, r.Detail)
+		}
+		if len(r.Moves) < 10 {
+			t.Errorf("game %d ended after %d plies: %s %s", r.Game, len(r.Moves), r.Reason, r.Detail)
 		}
 	}
 }
