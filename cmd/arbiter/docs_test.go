@@ -309,6 +309,46 @@ func TestDocsPythonBot(t *testing.T) {
 	}
 }
 
+// TestDocsServeSession plays the remote game of docs/serve.md through "arbiter serve" with
+// hivebot at depth 1 (deterministic) on both sides, and checks that serve answers as the page
+// says: the page's lines marked ">" are the viewer's, the others serve's answers.
+func TestDocsServeSession(t *testing.T) {
+	const page = "docs/serve.md"
+	data, err := os.ReadFile(filepath.Join(repoRoot, page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sessions []string
+	for _, block := range codeBlocks(string(data), "text") {
+		if strings.HasPrefix(block, "> ") {
+			sessions = append(sessions, block)
+		}
+	}
+	if len(sessions) != 1 {
+		t.Fatalf("%s has %d viewer sessions, want 1", page, len(sessions))
+	}
+	var viewer, want strings.Builder
+	for _, line := range strings.SplitAfter(sessions[0], "\n") {
+		if typed, ok := strings.CutPrefix(line, "> "); ok {
+			viewer.WriteString(typed)
+		} else {
+			want.WriteString(line)
+		}
+	}
+	viewer.WriteString("exit\n")
+	dir := t.TempDir()
+	args := []string{"-engine", "builtin=hivebot", "name=hivebot", "depth=1", "-engine", "builtin=hivebot", "name=hivebot-2", "depth=1",
+		"-out", filepath.Join(dir, "serve.jsonl")}
+	var stdout, stderr bytes.Buffer
+	if err := runServeSession(context.Background(), args, strings.NewReader(viewer.String()), &stdout, &stderr); err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	_, got, _ := strings.Cut(stdout.String(), "ok\n") // after the banner
+	if got != want.String() {
+		t.Errorf("serve answered (got) otherwise than %s says (want):\n%s", page, golden.Diff(want.String(), got))
+	}
+}
+
 // TestWorkerFlagCheck shows that the check of a worker example can fail: a flag the worker
 // does not know is refused before the -h that follows it.
 func TestWorkerFlagCheck(t *testing.T) {
