@@ -45,6 +45,6 @@
 // come from the inverse of the observed information matrix, and the LOS matrix from the
 // resulting normal approximation of each rating difference.
 //
-// The formulas, and the test vectors that check this package, are collected in the project's
-// reference/STATISTICS.md.
+// The formulas, and the test vectors that check this package, are collected in the
+// repository's docs/reference/STATISTICS.md.
 package elo

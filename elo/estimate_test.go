@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// The vectors of reference/STATISTICS.md §3.7, as pair cells (LL, LD, WL, DD, WD, WW).
+// The vectors of docs/reference/STATISTICS.md §3.7, as pair cells (LL, LD, WL, DD, WD, WW).
 var pentanomialVectors = []struct {
 	name  string
 	pairs PairCounts

@@ -89,8 +89,8 @@ func TestTallyIsOrderFree(t *testing.T) {
 	}
 }
 
-// TestMatchBlockGolden prints vector P1 of STATISTICS.md §3.7, whose fastchess block is given
-// there: the golden file must equal it line for line.
+// TestMatchBlockGolden prints vector P1 of docs/reference/STATISTICS.md §3.7, whose fastchess
+// block is given there: the golden file must equal it line for line.
 func TestMatchBlockGolden(t *testing.T) {
 	p := &PairingTally{First: "New", Second: "Base",
 		Pairs: elo.PairCounts{LL: 100, LD: 1500, WL: 600, DD: 2400, WD: 1600, WW: 120}}
@@ -167,8 +167,9 @@ func TestTablesGolden(t *testing.T) {
 }
 
 func TestRatingTableGolden(t *testing.T) {
-	// The 4-player round robin of STATISTICS.md §3.7, 100 games per pair, half with each
-	// colour: the maximum-likelihood ratings are P1 +112.58, P2 +18.04, P3 -27.62, P4 -103.00.
+	// The 4-player round robin of docs/reference/STATISTICS.md §3.7, 100 games per pair, half
+	// with each colour: the maximum-likelihood ratings are P1 +112.58, P2 +18.04, P3 -27.62,
+	// P4 -103.00.
 	points := map[[2]string]int{{"P1", "P2"}: 60, {"P1", "P3"}: 70, {"P1", "P4"}: 80, {"P2", "P3"}: 55, {"P2", "P4"}: 65, {"P3", "P4"}: 60}
 	var recs []Record
 	for _, pair := range [][2]string{{"P1", "P2"}, {"P1", "P3"}, {"P1", "P4"}, {"P2", "P3"}, {"P2", "P4"}, {"P3", "P4"}} {

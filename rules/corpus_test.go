@@ -61,8 +61,8 @@ func TestPerftFromStartPositions(t *testing.T) {
 	}
 }
 
-// TestPerftMidGame checks the positions of HIVE-RULES.md section 1.6 (gates, pillbug,
-// mosquito, ladybug), computed with MzingaCpp.
+// TestPerftMidGame checks mid-game positions (gates, pillbug, mosquito, ladybug) whose perft
+// counts were computed with MzingaCpp v0.9.8 for this project and are published nowhere else.
 func TestPerftMidGame(t *testing.T) {
 	tests := []struct {
 		name, gameString string
