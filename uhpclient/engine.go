@@ -264,16 +264,7 @@ func (e *Engine) endTurn() { <-e.turn }
 // the context's end must unblock it as it does every other wait.
 func (e *Engine) write(ctx context.Context, command string) error {
 	e.log(">", command)
-	e.child.Stdin().SetWriteDeadline(time.Time{})
-	fired := make(chan struct{})
-	stop := context.AfterFunc(ctx, func() {
-		e.child.Stdin().SetWriteDeadline(time.Unix(1, 0))
-		close(fired)
-	})
-	_, err := io.WriteString(e.child.Stdin(), command+"\n")
-	if !stop() {
-		<-fired
-	}
+	_, err := lines.Write(ctx, e.child.Stdin(), []byte(command+"\n"))
 	return err
 }
 

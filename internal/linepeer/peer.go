@@ -138,10 +138,7 @@ func (p *Peer) Send(ctx context.Context, line string) error {
 	defer p.writeMu.Unlock()
 	p.log(">", line)
 	start := time.Now()
-	p.out.SetWriteDeadline(time.Time{})
-	stop := context.AfterFunc(ctx, func() { p.out.SetWriteDeadline(time.Unix(1, 0)) })
-	_, err := io.WriteString(p.out, line+"\n")
-	stop()
+	_, err := lines.Write(ctx, p.out, []byte(line+"\n"))
 	switch {
 	case err == nil:
 		return nil

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/internal/lines"
 	"hivearbiter/internal/nodeipc"
 	"hivearbiter/internal/proc"
 	"hivearbiter/results"
@@ -218,10 +219,7 @@ func (m *module) request(ctx context.Context, requestType string, build func(id 
 	}
 	m.log(">", msg)
 	sent := time.Now()
-	stop := context.AfterFunc(ctx, func() { m.out.SetWriteDeadline(time.Unix(1, 0)) })
-	_, err = m.out.Write(msg)
-	stop()
-	m.out.SetWriteDeadline(time.Time{})
+	_, err = lines.Write(ctx, m.out, msg)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, nil, m.timedOut(ctx, requestType, id, sent, true)
