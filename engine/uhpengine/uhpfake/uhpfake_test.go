@@ -1,0 +1,263 @@
+//go:build unix
+
+package uhpfake
+
+import (
+	"bufio"
+	"io"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"hivearbiter/engine/uhpengine"
+	"hivearbiter/internal/syncbuf"
+	"hivearbiter/rules"
+)
+
+func TestMain(m *testing.M) {
+	Main()
+	os.Exit(m.Run())
+}
+
+// fake is a fake engine process on raw pipes.
+type fake struct {
+	cmd    *exec.Cmd
+	in     io.WriteCloser
+	out    *bufio.Reader
+	stderr *syncbuf.Buffer
+	done   chan struct{}
+}
+
+// start runs the test binary as the fake engine cfg describes; the test ends by killing it.
+func start(t *testing.T, cfg Config) *fake {
+	t.Helper()
+	argv, env := Command(cfg)
+	f := &fake{cmd: exec.Command(argv[0], argv[1:]...), stderr: &syncbuf.Buffer{}, done: make(chan struct{})}
+	f.cmd.Env = append(os.Environ(), env...)
+	f.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	f.cmd.Stderr = f.stderr
+	var err error
+	if f.in, err = f.cmd.StdinPipe(); err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := f.cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.out = bufio.NewReader(stdout)
+	if err := f.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		f.cmd.Wait()
+		close(f.done)
+	}()
+	t.Cleanup(func() {
+		syscall.Kill(-f.cmd.Process.Pid, syscall.SIGKILL)
+		<-f.done
+	})
+	return f
+}
+
+func (f *fake) send(t *testing.T, lines ...string) {
+	t.Helper()
+	for _, l := range lines {
+		if _, err := io.WriteString(f.in, l+"\n"); err != nil {
+			t.Fatalf("writing %q: %v", l, err)
+		}
+	}
+}
+
+// line reads one line, with its line end, within a few seconds.
+func (f *fake) line(t *testing.T) string {
+	t.Helper()
+	got := make(chan string, 1)
+	go func() {
+		line, _ := f.out.ReadString('\n')
+		got <- line
+	}()
+	select {
+	case l := <-got:
+		return l
+	case <-time.After(5 * time.Second):
+		t.Fatal("no line in 5 s")
+		return ""
+	}
+}
+
+// expect reads lines, each of which must be one of want in turn, "\n" added.
+func (f *fake) expect(t *testing.T, want ...string) {
+	t.Helper()
+	for _, w := range want {
+		if got := f.line(t); got != w+"\n" {
+			t.Fatalf("read %q, want %q", got, w+"\n")
+		}
+	}
+}
+
+// silent checks that nothing is printed for a while.
+func (f *fake) silent(t *testing.T, d time.Duration) {
+	t.Helper()
+	got := make(chan string, 1)
+	go func() {
+		line, _ := f.out.ReadString('\n')
+		got <- line
+	}()
+	select {
+	case l := <-got:
+		t.Fatalf("read %q, want nothing", l)
+	case <-time.After(d):
+	}
+}
+
+// exit waits for the process to end and returns how.
+func (f *fake) exit(t *testing.T) *os.ProcessState {
+	t.Helper()
+	select {
+	case <-f.done:
+		return f.cmd.ProcessState
+	case <-time.After(5 * time.Second):
+		t.Fatal("the engine did not exit")
+		return nil
+	}
+}
+
+const banner = "id uhpfake v1\nMosquito;Ladybug;Pillbug\nok"
+
+func TestPlaysAsTheRefereeSays(t *testing.T) {
+	f := start(t, Config{Options: []uhpengine.Option{{Name: "Hash", Type: "int", Value: "16", Default: "16", Extra: []string{"1", "64"}}}})
+	f.expect(t, strings.Split(banner, "\n")...)
+	first := strings.Join(rules.NewGame(rules.Base).ValidMoveStrings(), ";")
+	f.send(t, "bestmove depth 1", "validmoves", "newgame Base+M", "play wS1", "play bQ", "play bS1 wS1-",
+		"pass", "undo", "undo 5", "newgame Nope", "options", "options set Hash 32", "options get Hash", "options get Foo")
+	f.expect(t, "wS1", "ok", first, "ok", "Base+M;NotStarted;White[1]", "ok", "Base+M;InProgress;Black[1];wS1", "ok",
+		"invalidmove You can't play your Queen Bee on your first turn.", "ok",
+		"Base+M;InProgress;White[2];wS1;bS1 wS1-", "ok",
+		"invalidmove You can't pass when you have valid moves.", "ok",
+		"Base+M;InProgress;Black[1];wS1", "ok", "err Unable to undo 5 moves.", "ok")
+	if line := f.line(t); !strings.HasPrefix(line, "err rules: ") {
+		t.Errorf("newgame Nope: %q", line)
+	}
+	f.expect(t, "ok", "Hash;int;16;16;1;64", "ok", "Hash;int;32;16;1;64", "ok", "Hash;int;32;16;1;64", "ok",
+		`err The option "Foo" is not valid.`, "ok")
+	f.send(t, "exit")
+	if state := f.exit(t); state.ExitCode() != 0 {
+		t.Errorf("exit: %v", state)
+	}
+}
+
+// playGame has the engine play both sides of a game against the referee, and returns the
+// moves it chose.
+func playGame(t *testing.T, f *fake, plies int) []string {
+	t.Helper()
+	g := rules.NewGame(rules.Base)
+	f.expect(t, strings.Split(banner, "\n")...)
+	f.send(t, "newgame Base")
+	f.expect(t, "Base;NotStarted;White[1]", "ok")
+	var moves []string
+	for range plies {
+		f.send(t, "bestmove depth 1")
+		move := strings.TrimSuffix(f.line(t), "\n")
+		f.expect(t, "ok")
+		if err := g.Play(move); err != nil {
+			t.Fatalf("after %q: %v", moves, err)
+		}
+		moves = append(moves, move)
+		f.send(t, "play "+move)
+		f.expect(t, g.GameString(), "ok")
+	}
+	return moves
+}
+
+func TestMoveChoice(t *testing.T) {
+	t.Run("last", func(t *testing.T) {
+		f := start(t, Config{Play: "last", ID: "last v2", Capabilities: []string{}})
+		f.expect(t, "id last v2", "", "ok")
+		f.send(t, "bestmove time 00:00:01")
+		f.expect(t, "wA1", "ok")
+	})
+	t.Run("random", func(t *testing.T) {
+		a, b := playGame(t, start(t, Config{Play: "random", Seed: 3}), 12), playGame(t, start(t, Config{Play: "random", Seed: 3}), 12)
+		if slices.Equal(a, b) {
+			t.Errorf("two processes of one seed played the same game %q: the seed is not mixed with the process", a)
+		}
+	})
+	t.Run("salt", func(t *testing.T) {
+		a, b := playGame(t, start(t, Config{Salt: "x"}), 12), playGame(t, start(t, Config{Salt: "x"}), 12)
+		c := playGame(t, start(t, Config{Salt: "y"}), 12)
+		if !slices.Equal(a, b) || slices.Equal(a, c) {
+			t.Errorf("salt x played %q and %q, salt y %q", a, b, c)
+		}
+	})
+	t.Run("blunders", func(t *testing.T) {
+		f := start(t, Config{Salt: "x", BlunderEvery: 1})
+		f.expect(t, strings.Split(banner, "\n")...)
+		f.send(t, "bestmove depth 1")
+		f.expect(t, "wQ wQ", "ok")
+	})
+}
+
+// TestFaults: each fault does what it says, at its moment and not before.
+func TestFaults(t *testing.T) {
+	gs2 := "Base;InProgress;White[2];wS1;bS1 wS1-"
+	ahead, _ := rules.ParseGameString(gs2)
+	ahead.PlayMove(ahead.ValidMoves()[0])
+	for _, tc := range []struct {
+		name  string
+		fault Fault
+		// send is sent after the banner; want is read after it.
+		send []string
+		want []string
+		exit int // the exit code, once the input ends
+	}{
+		{"start exits", Fault{On: "start", Print: []string{"hello", "ok"}, Stderr: []string{"no weights"}, Then: "exit", Code: 3},
+			nil, nil, 3},
+		{"ready exits", Fault{On: "ready", Then: "exit"}, nil, nil, 0},
+		{"from a ply on", Fault{On: "bestmove", FromPly: 2, Print: []string{"wQ wQ", "ok"}, Then: "silent"},
+			[]string{"bestmove depth 1", "newgame " + gs2, "bestmove depth 1"},
+			[]string{"wS1", "ok", gs2, "ok", "wQ wQ", "ok"}, 0},
+		{"one argument", Fault{On: "newgame", Arg: "Foo", Print: []string{"err Couldn't parse expansion pieces.", "Parameter name: boardString", "ok"}, Then: "silent"},
+			[]string{"newgame Foo", "newgame"},
+			[]string{"err Couldn't parse expansion pieces.", "Parameter name: boardString", "ok", "Base;NotStarted;White[1]", "ok"}, 0},
+		{"every command", Fault{Print: []string{"# thinking"}},
+			[]string{"validmoves", "undo"}, []string{"# thinking", "wS1;wB1;wG1;wA1", "ok", "# thinking", "err Unable to undo 1 moves.", "ok"}, 0},
+		{"exit in a command", Fault{On: "play", Stderr: []string{"fatal"}, Then: "exit", Code: 4}, []string{"play wS1"}, nil, 4},
+		{"panic", Fault{On: "validmoves", Then: "panic"}, []string{"validmoves"}, []string{"err uhpfake: a fault panics in validmoves", "ok"}, 0},
+		{"repeat", Fault{On: "validmoves", Print: []string{"a", "b"}, Repeat: 2, Every: time.Millisecond, Then: "silent"},
+			[]string{"validmoves", "newgame"}, []string{"a", "b", "a", "b", "Base;NotStarted;White[1]", "ok"}, 0},
+		{"no line end", Fault{On: "validmoves", Print: []string{"ab"}, Repeat: 3, NoEOL: true}, []string{"validmoves"}, []string{"abababwS1;wB1;wG1;wA1", "ok"}, 0},
+		{"ignored exit", Fault{On: "exit", Print: []string{"err Invalid command.", "ok"}, Then: "silent"},
+			[]string{"exit", "validmoves"}, []string{"err Invalid command.", "ok", "wS1;wB1;wG1;wA1", "ok"}, 0},
+		{"desync", Fault{On: "play", Mangle: "desync", FromPly: 2}, []string{"play wS1", "play bS1 wS1-"},
+			[]string{"Base;InProgress;Black[1];wS1", "ok", ahead.GameString(), "ok"}, 0},
+		{"wrong state", Fault{Mangle: "wrong-state"}, []string{"newgame", "play wS1"},
+			[]string{"Base;InProgress;White[1]", "ok", "Base;InProgress;Black[1];wS1", "ok"}, 0},
+		{"trailing semicolon", Fault{On: "newgame", Mangle: "trailing-semicolon"}, []string{"newgame"}, []string{"Base;NotStarted;White[1];", "ok"}, 0},
+		{"illegal accepted", Fault{On: "play", Mangle: "accept-illegal"}, []string{"play wQ"}, []string{"Base;NotStarted;White[1]", "ok"}, 0},
+		{"first move dropped", Fault{On: "validmoves", Mangle: "drop-first-move"}, []string{"validmoves"}, []string{"wB1;wG1;wA1", "ok"}, 0},
+		{"last move dropped", Fault{On: "validmoves", Mangle: "drop-last-move"}, []string{"validmoves"}, []string{"wS1;wB1;wG1", "ok"}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := start(t, Config{Faults: []Fault{tc.fault}})
+			if tc.fault.On != "start" {
+				f.expect(t, strings.Split(banner, "\n")...)
+			}
+			f.send(t, tc.send...)
+			f.expect(t, tc.want...)
+			if tc.fault.On == "start" {
+				f.expect(t, tc.fault.Print...)
+			}
+			f.in.Close()
+			if state := f.exit(t); state.ExitCode() != tc.exit {
+				t.Errorf("exit code %d, want %d", state.ExitCode(), tc.exit)
+			}
+			if want := strings.Join(tc.fault.Stderr, "\n"); want != strings.TrimSuffix(f.stderr.String(), "\n") {
+				t.Errorf("stderr %q, want %q", f.stderr.String(), want)
+			}
+		})
+	}
+}
