@@ -4,10 +4,13 @@ package uhpfake
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -260,4 +263,197 @@ func TestFaults(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestBOMAndCRLF(t *testing.T) {
+	f := start(t, Config{BOM: true, CRLF: true, Faults: []Fault{{On: "start", Stderr: []string{"mono: starting"}}}})
+	f.expect(t, "\ufeffid uhpfake v1\r", "Mosquito;Ladybug;Pillbug\r", "ok\r")
+	f.send(t, "newgame")
+	f.expect(t, "Base;NotStarted;White[1]\r", "ok\r")
+	f.in.Close()
+	f.exit(t)
+	if got := f.stderr.String(); got != "\ufeffmono: starting\r\n" {
+		t.Errorf("stderr %q", got)
+	}
+}
+
+// TestTiming: waits happen where they are asked for, and hangs last.
+func TestTiming(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		cfg    Config
+		send   string
+		answer time.Duration // the least time to the first line after send; 0 for never
+	}{
+		{"slow start", Config{Faults: []Fault{{On: "start", Delay: 300 * time.Millisecond}}}, "", 300 * time.Millisecond},
+		{"delay", Config{Delay: 200 * time.Millisecond}, "bestmove depth 1", 200 * time.Millisecond},
+		{"fault delay", Config{Faults: []Fault{{On: "play", Delay: 200 * time.Millisecond}}}, "play wS1", 200 * time.Millisecond},
+		{"think", Config{Think: true}, "bestmove time 00:00:00.3", 300 * time.Millisecond},
+		{"at once", Config{}, "bestmove time 00:01:00", 0},
+		{"deaf", Config{Faults: []Fault{{On: "ready", Then: "hang"}}}, "validmoves", -1},
+		{"hang", Config{Faults: []Fault{{On: "bestmove", Then: "hang"}}}, "bestmove depth 1", -1},
+		{"spin", Config{Faults: []Fault{{On: "bestmove", Then: "spin"}}}, "bestmove depth 1", -1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			begin := time.Now()
+			f := start(t, tc.cfg)
+			if tc.send != "" {
+				f.expect(t, strings.Split(banner, "\n")...)
+				begin = time.Now()
+				f.send(t, tc.send)
+			}
+			if tc.answer < 0 {
+				f.silent(t, 300*time.Millisecond)
+				return
+			}
+			f.line(t)
+			took := time.Since(begin)
+			if took < tc.answer || tc.answer == 0 && took > 200*time.Millisecond {
+				t.Errorf("answered after %v, want %v", took, tc.answer)
+			}
+		})
+	}
+}
+
+func TestWholeSeconds(t *testing.T) {
+	f := start(t, Config{WholeSeconds: true})
+	f.expect(t, strings.Split(banner, "\n")...)
+	f.send(t, "bestmove time 00:00:00.500", "bestmove time 00:00:01")
+	f.expect(t, "err String was not recognized as a valid TimeSpan.", "ok", "wS1", "ok")
+}
+
+func TestSIGINT(t *testing.T) {
+	for _, tc := range []struct {
+		onSIGINT string
+		answer   string // what the interrupted search answers; "" if it does not
+		stderr   string
+		killed   bool
+	}{
+		{"", "", "", true},
+		{"ignore", "", "", false},
+		{"report", "", IgnoredSIGINT + "\n", false},
+		{"interrupt", "wS1", "", false},
+	} {
+		t.Run(tc.onSIGINT, func(t *testing.T) {
+			f := start(t, Config{Think: true, OnSIGINT: tc.onSIGINT})
+			f.expect(t, strings.Split(banner, "\n")...)
+			f.send(t, "bestmove time 00:01:00")
+			time.Sleep(100 * time.Millisecond)
+			f.cmd.Process.Signal(os.Interrupt)
+			switch {
+			case tc.answer != "":
+				f.expect(t, tc.answer, "ok")
+			case tc.killed:
+				if state := f.exit(t); state.Sys().(syscall.WaitStatus).Signal() != syscall.SIGINT {
+					t.Errorf("the engine ended %v, want killed by SIGINT", state)
+				}
+			default:
+				f.silent(t, 300*time.Millisecond)
+			}
+			if got := f.stderr.String(); got != tc.stderr {
+				t.Errorf("stderr %q, want %q", got, tc.stderr)
+			}
+		})
+	}
+}
+
+func TestKill(t *testing.T) {
+	f := start(t, Config{Faults: []Fault{{On: "play", Then: "kill"}}})
+	f.expect(t, strings.Split(banner, "\n")...)
+	f.send(t, "play wS1")
+	if state := f.exit(t); state.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+		t.Errorf("the engine ended %v, want killed", state)
+	}
+}
+
+// TestBigOutput: a flood at the end of the input, and a line far longer than a pipe holds.
+func TestBigOutput(t *testing.T) {
+	f := start(t, Config{Faults: []Fault{
+		{On: "bestmove", Print: []string{strings.Repeat("x", 1024)}, Repeat: 1024, NoEOL: true, Then: "hang"},
+		{On: "eof", Print: []string{"err Invalid command.", "ok"}, Repeat: -1},
+	}})
+	f.expect(t, strings.Split(banner, "\n")...)
+	f.send(t, "bestmove depth 1")
+	line := make([]byte, 1<<20+1)
+	n, _ := io.ReadAtLeast(f.out, line, 1<<20) // the engine hangs after it: no line end comes
+	if string(line[:n]) != strings.Repeat("x", 1<<20) {
+		t.Errorf("read %d bytes, want 1 MiB of x and no line end", n)
+	}
+	g := start(t, Config{Faults: []Fault{{On: "eof", Print: []string{"err Invalid command.", "ok"}, Repeat: -1}}})
+	g.expect(t, strings.Split(banner, "\n")...)
+	g.in.Close()
+	for range 1000 {
+		g.expect(t, "err Invalid command.", "ok")
+	}
+}
+
+func TestPidFileAndLatencyLog(t *testing.T) {
+	dir := t.TempDir()
+	pidFile, latency := filepath.Join(dir, "pid"), filepath.Join(dir, "gaps")
+	f := start(t, Config{PidFile: pidFile, LatencyLog: latency})
+	f.expect(t, strings.Split(banner, "\n")...)
+	f.send(t, "bestmove depth 1")
+	f.expect(t, "wS1", "ok")
+	time.Sleep(50 * time.Millisecond)
+	f.send(t, "play wS1", "bestmove depth 1", "validmoves", "exit")
+	f.exit(t)
+	if pid, err := os.ReadFile(pidFile); err != nil || string(pid) != strconv.Itoa(f.cmd.Process.Pid) {
+		t.Errorf("pid file %q, %v; want %d", pid, err, f.cmd.Process.Pid)
+	}
+	data, err := os.ReadFile(fmt.Sprintf("%s.%d", latency, f.cmd.Process.Pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gaps := strings.Fields(string(data))
+	if len(gaps) != 2 {
+		t.Fatalf("gaps %q, want one per bestmove", gaps)
+	}
+	if first, _ := strconv.ParseInt(gaps[0], 10, 64); time.Duration(first) < 50*time.Millisecond {
+		t.Errorf("the first gap is %v, want the 50 ms the client waited", time.Duration(first))
+	}
+}
+
+func TestChild(t *testing.T) {
+	for _, child := range []string{"group", "escaped"} {
+		t.Run(child, func(t *testing.T) {
+			f := start(t, Config{Child: child})
+			var pid int
+			if _, err := fmt.Sscanf(f.line(t), "child %d\n", &pid); err != nil {
+				t.Fatal(err)
+			}
+			defer syscall.Kill(pid, syscall.SIGKILL)
+			f.expect(t, strings.Split(banner, "\n")...)
+			pgid, err := syscall.Getpgid(pid)
+			if err != nil {
+				t.Fatalf("the child: %v", err)
+			}
+			if inGroup := pgid == f.cmd.Process.Pid; inGroup != (child == "group") {
+				t.Errorf("child in the engine's group: %v", inGroup)
+			}
+		})
+	}
+}
+
+// TestLinesKeepTheirBytes: any line, UTF-8 or not, reaches the engine as it was.
+func TestLinesKeepTheirBytes(t *testing.T) {
+	cfg := Config{Faults: []Fault{{On: "validmoves", Print: []string{"\x00\x07 garbage \xff", "ok"}, Then: "silent"}}}
+	f := start(t, cfg)
+	f.expect(t, strings.Split(banner, "\n")...)
+	f.send(t, "validmoves")
+	f.expect(t, "\x00\x07 garbage \xff", "ok")
+}
+
+func FuzzLines(f *testing.F) {
+	f.Add("plain", "\x00\x07 garbage \xff")
+	f.Add(`{"go":"\"x\""}`, "\"")
+	f.Fuzz(func(t *testing.T, a, b string) {
+		cfg := Config{Faults: []Fault{{Print: Lines{a, b}, Stderr: Lines{b}}}}
+		got, err := parse(strings.TrimPrefix(Env(cfg), EnvVar+"="))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got.Faults[0].Print, cfg.Faults[0].Print) || !slices.Equal(got.Faults[0].Stderr, cfg.Faults[0].Stderr) {
+			t.Fatalf("got %q, want %q", got.Faults[0].Print, cfg.Faults[0].Print)
+		}
+	})
 }
