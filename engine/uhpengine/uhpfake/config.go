@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"hivearbiter/engine/uhpengine"
@@ -160,13 +161,23 @@ func (l *Lines) UnmarshalJSON(data []byte) error {
 }
 
 // Env returns the environment entry that makes the test binary run as the fake engine cfg
-// describes: EnvVar=JSON. The JSON holds no spaces unless cfg's texts do.
+// describes: EnvVar=JSON. It holds no blanks (a space in a text is written \u0020, and so on), so that
+// it stays one word in an engine specification that is split on spaces.
 func Env(cfg Config) string {
 	data, err := json.Marshal(cfg)
 	if err != nil {
 		panic(fmt.Sprintf("uhpfake: %v", err)) // every field of Config marshals
 	}
-	return EnvVar + "=" + string(data)
+	// json.Marshal writes no blanks between tokens: every space is in a string.
+	var b strings.Builder
+	for _, r := range string(data) {
+		if unicode.IsSpace(r) {
+			fmt.Fprintf(&b, `\u%04x`, r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return EnvVar + "=" + b.String()
 }
 
 // Command returns the command line and the environment entries that start the test binary

@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unicode"
 
 	"hivearbiter/engine/uhpengine"
 	"hivearbiter/internal/syncbuf"
@@ -446,9 +447,14 @@ func TestLinesKeepTheirBytes(t *testing.T) {
 func FuzzLines(f *testing.F) {
 	f.Add("plain", "\x00\x07 garbage \xff")
 	f.Add(`{"go":"\"x\""}`, "\"")
+	f.Add("a b\u00a0c\u2028", "\t\n")
 	f.Fuzz(func(t *testing.T, a, b string) {
 		cfg := Config{Faults: []Fault{{Print: Lines{a, b}, Stderr: Lines{b}}}}
-		got, err := parse(strings.TrimPrefix(Env(cfg), EnvVar+"="))
+		env := Env(cfg)
+		if strings.IndexFunc(env, unicode.IsSpace) >= 0 {
+			t.Fatalf("%q holds a blank", env)
+		}
+		got, err := parse(strings.TrimPrefix(env, EnvVar+"="))
 		if err != nil {
 			t.Fatal(err)
 		}
