@@ -76,16 +76,22 @@ func (f *fake) send(t *testing.T, lines ...string) {
 	}
 }
 
-// line reads one line, with its line end, within a few seconds.
-func (f *fake) line(t *testing.T) string {
-	t.Helper()
+// next reads the next line, with its line end, on a goroutine: a read that gets nothing ends
+// when the engine does.
+func (f *fake) next() <-chan string {
 	got := make(chan string, 1)
 	go func() {
 		line, _ := f.out.ReadString('\n')
 		got <- line
 	}()
+	return got
+}
+
+// line reads one line, with its line end, within a few seconds.
+func (f *fake) line(t *testing.T) string {
+	t.Helper()
 	select {
-	case l := <-got:
+	case l := <-f.next():
 		return l
 	case <-time.After(5 * time.Second):
 		t.Fatal("no line in 5 s")
@@ -103,16 +109,11 @@ func (f *fake) expect(t *testing.T, want ...string) {
 	}
 }
 
-// silent checks that nothing is printed for a while.
+// silent checks that nothing is printed for a while. Its read goes on after it: call it last.
 func (f *fake) silent(t *testing.T, d time.Duration) {
 	t.Helper()
-	got := make(chan string, 1)
-	go func() {
-		line, _ := f.out.ReadString('\n')
-		got <- line
-	}()
 	select {
-	case l := <-got:
+	case l := <-f.next():
 		t.Fatalf("read %q, want nothing", l)
 	case <-time.After(d):
 	}
