@@ -30,6 +30,9 @@ type Config struct {
 	Capabilities []string
 	// Options are the engine's options, which "options set" changes.
 	Options []uhpengine.Option `json:",omitempty"`
+	// Commands are commands of the engine's own, such as "bench", by name in lower case, with
+	// the answer each prints before its "ok"; they take no arguments.
+	Commands map[string]string `json:",omitempty"`
 
 	// Play chooses the move bestmove answers: "first" (the default) or "last" of the valid
 	// moves, or "random".

@@ -20,9 +20,10 @@
 // then answers as usual, answers nothing, exits, gets killed, hangs or spins. A Fault with a
 // Mangle changes the answer instead: a GameString out of step with the game or saying the
 // wrong state, a valid-move list one short, an illegal move accepted. Byte-order marks,
-// CRLF line ends, a child process holding the pipes, a pid file and a log of the client's
-// latency are Config knobs.
+// CRLF line ends, a child process holding the pipes, a pid file, a log of the client's
+// latency and commands of the engine's own (such as "bench") are Config knobs.
 //
-// What a fake does not do: it has no perft or commands of its own, and its GameStrings are
-// the referee's, so it cannot pretend to play an expansion the referee lacks.
+// What a fake does not do: it has no perft and no UHP 2.0 remote play, and its GameStrings
+// are the referee's, so it cannot pretend to play an expansion the referee lacks. The
+// Server's own tests use a probe Handler instead, which echoes what the Server parsed.
 package uhpfake

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -36,7 +37,10 @@ type Handler struct {
 	awaitGap bool    // a bestmove was answered: the next command ends a gap
 }
 
-var _ uhpengine.Handler = (*Handler)(nil)
+var (
+	_ uhpengine.Handler   = (*Handler)(nil)
+	_ uhpengine.Commander = (*Handler)(nil)
+)
 
 // NewHandler returns a Handler for cfg whose faults print nothing.
 func NewHandler(cfg Config) *Handler {
@@ -219,6 +223,26 @@ func (h *Handler) option(name string) (uhpengine.Option, error) {
 		}
 	}
 	return uhpengine.Option{}, &uhpengine.Error{Message: fmt.Sprintf("The option \"%s\" is not valid.", name)}
+}
+
+// Commands lists Config.Commands.
+func (h *Handler) Commands() []uhpengine.Command {
+	var list []uhpengine.Command
+	for _, name := range slices.Sorted(maps.Keys(h.cfg.Commands)) {
+		list = append(list, uhpengine.Command{Name: name, Help: name + "\n  A command of the fake's own."})
+	}
+	return list
+}
+
+// Command answers one of Config.Commands.
+func (h *Handler) Command(ctx context.Context, name string, args []string) (string, error) {
+	if h.before(name, strings.Join(args, " ")) {
+		return "", nil
+	}
+	if len(args) > 0 {
+		return "", &uhpengine.Error{Message: uhpengine.ErrInvalidCommand}
+	}
+	return h.cfg.Commands[name], nil
 }
 
 // gameString is the answer to a command that reports the game: its GameString, mangled if a

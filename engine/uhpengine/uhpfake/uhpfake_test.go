@@ -317,6 +317,15 @@ func TestTiming(t *testing.T) {
 	}
 }
 
+func TestCommands(t *testing.T) {
+	f := start(t, Config{Commands: map[string]string{"bench": "nodes=1300818 time=2694"}})
+	f.expect(t, strings.Split(banner, "\n")...)
+	f.send(t, "bench", "BENCH", "bench 5", "licenses")
+	f.expect(t, "nodes=1300818 time=2694", "ok", "nodes=1300818 time=2694", "ok",
+		"err Invalid command. Try 'help' to see a list of valid commands.", "ok",
+		"err Invalid command. Try 'help' to see a list of valid commands.", "ok")
+}
+
 func TestWholeSeconds(t *testing.T) {
 	f := start(t, Config{WholeSeconds: true})
 	f.expect(t, strings.Split(banner, "\n")...)
