@@ -293,13 +293,17 @@ func (h *Handler) find(on, args string, mangle bool) *Fault {
 	return nil
 }
 
-// before runs at a moment: it ends a latency gap and carries out the moment's fault, if any.
-// It reports whether the fault silenced the answer, which the command then skips.
-func (h *Handler) before(on, args string) (silenced bool) {
-	if h.awaitGap && isCommand(on) {
+// received ends a latency gap, when a line arrives after a bestmove was answered.
+func (h *Handler) received() {
+	if h.awaitGap {
 		h.gaps = append(h.gaps, h.stdout.sinceOK().Nanoseconds())
 		h.awaitGap = false
 	}
+}
+
+// before carries out the fault of a moment, if any. It reports whether the fault silenced
+// the answer, which the command then skips.
+func (h *Handler) before(on, args string) (silenced bool) {
 	f := h.find(on, args, false)
 	if f == nil {
 		return false

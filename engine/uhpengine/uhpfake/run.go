@@ -138,6 +138,11 @@ func (in *input) Read(p []byte) (int, error) {
 			return 0, in.err
 		}
 		line, err := in.r.ReadString('\n')
+		if line != "" {
+			// Here, not in the handler: the server hands the line over on a goroutine,
+			// which is the fake's cost and not the client's.
+			in.h.received()
+		}
 		if err != nil {
 			in.err = err
 			in.h.before("eof", "")

@@ -30,6 +30,7 @@ func (s *stream) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := make([]byte, 0, len(p))
+	ok := false
 	for _, b := range p {
 		if !s.drop {
 			out = append(out, b)
@@ -40,8 +41,8 @@ func (s *stream) Write(p []byte) (int, error) {
 			}
 			continue
 		}
-		if string(s.line) == "ok" || string(s.line) == "ok\r" {
-			s.lastOK = time.Now()
+		if string(s.line) == "ok" {
+			ok = true
 			s.drop = false
 			select {
 			case <-s.banner:
@@ -53,6 +54,9 @@ func (s *stream) Write(p []byte) (int, error) {
 	}
 	if err := s.writeLocked(out); err != nil {
 		return 0, err
+	}
+	if ok {
+		s.lastOK = time.Now() // once it is out
 	}
 	return len(p), nil
 }
