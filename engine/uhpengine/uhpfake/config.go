@@ -89,7 +89,8 @@ type Fault struct {
 	// first word of a command ("newgame", "play", "pass", "bestmove", "validmoves", "undo",
 	// "options"); "" is every command.
 	On string `json:",omitempty"`
-	// Arg, if set, limits a command fault to the command with exactly these arguments.
+	// Arg, if set, limits a command fault to the command with these arguments, or with
+	// arguments that begin with Arg and a space ("depth" is any "bestmove depth N").
 	Arg string `json:",omitempty"`
 	// FromPly limits a command fault to games of at least this many plies: before the
 	// command, or for a Mangle, after it.

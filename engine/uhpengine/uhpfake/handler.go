@@ -284,7 +284,7 @@ func (h *Handler) find(on, args string, mangle bool) *Fault {
 		switch {
 		case (f.Mangle != "") != mangle:
 		case f.On != on && !(f.On == "" && isCommand(on)) && !(f.On == "play" && on == "pass"):
-		case f.Arg != "" && f.Arg != args:
+		case f.Arg != "" && f.Arg != args && !strings.HasPrefix(args, f.Arg+" "):
 		case h.game.Ply() < f.FromPly:
 		default:
 			return f

@@ -230,6 +230,8 @@ func TestFaults(t *testing.T) {
 			[]string{"err Couldn't parse expansion pieces.", "Parameter name: boardString", "ok", "Base;NotStarted;White[1]", "ok"}, 0},
 		{"every command", Fault{Print: []string{"# thinking"}},
 			[]string{"validmoves", "undo"}, []string{"# thinking", "wS1;wB1;wG1;wA1", "ok", "# thinking", "err Unable to undo 1 moves.", "ok"}, 0},
+		{"leading arguments", Fault{On: "bestmove", Arg: "depth", Then: "exit", Code: 5},
+			[]string{"bestmove time 00:00:01", "bestmove depth 3"}, []string{"wS1", "ok"}, 5},
 		{"exit in a command", Fault{On: "play", Stderr: []string{"fatal"}, Then: "exit", Code: 4}, []string{"play wS1"}, nil, 4},
 		{"panic", Fault{On: "validmoves", Then: "panic"}, []string{"validmoves"}, []string{"err uhpfake: a fault panics in validmoves", "ok"}, 0},
 		{"repeat", Fault{On: "validmoves", Print: []string{"a", "b"}, Repeat: 2, Every: time.Millisecond, Then: "silent"},
