@@ -7,8 +7,8 @@ import (
 )
 
 // stream is one of the engine's output streams. It adds the byte-order mark and CRLF line
-// ends, lets a fault silence the server's next reply, and notes when the server writes an
-// "ok". It is safe for concurrent use: faults write from the input's goroutine too.
+// ends, lets a fault silence the server's next reply, and notes when the server wrote its
+// last "ok". It is safe for concurrent use: faults write from the input's goroutine too.
 type stream struct {
 	w         io.Writer
 	bom, crlf bool
@@ -18,11 +18,10 @@ type stream struct {
 	drop    bool      // the server's reply is dropped up to its "ok"
 	line    []byte    // the start of the server's current line, up to 3 bytes
 	lastOK  time.Time // when the server last wrote an "ok"
-	banner  chan struct{}
 }
 
 func newStream(w io.Writer, bom, crlf bool) *stream {
-	return &stream{w: w, bom: bom, crlf: crlf, banner: make(chan struct{})}
+	return &stream{w: w, bom: bom, crlf: crlf}
 }
 
 // Write writes text of the server's, unless a fault silenced its reply.
@@ -44,11 +43,6 @@ func (s *stream) Write(p []byte) (int, error) {
 		if string(s.line) == "ok" {
 			ok = true
 			s.drop = false
-			select {
-			case <-s.banner:
-			default:
-				close(s.banner)
-			}
 		}
 		s.line = s.line[:0]
 	}
