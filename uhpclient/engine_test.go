@@ -20,13 +20,12 @@ import (
 	"testing"
 	"time"
 
+	"hivearbiter/engine/uhpengine/uhpfake"
 	"hivearbiter/internal/proc"
 )
 
 func TestMain(m *testing.M) {
-	if scenario := os.Getenv(fakeEnv); scenario != "" {
-		os.Exit(fakeEngine(scenario))
-	}
+	uhpfake.Main()
 	os.Exit(m.Run())
 }
 
@@ -35,16 +34,17 @@ const testGrace = 300 * time.Millisecond
 // startFake starts the test binary as the fake engine of a scenario. Whether or not Start
 // succeeds, the test ends by closing the engine and checking that its process is gone and
 // that no goroutine outlived it.
-func startFake(t *testing.T, ctx context.Context, scenario string, configure ...func(*Config)) (*Engine, error) {
+func startFake(t *testing.T, ctx context.Context, name string, configure ...func(*Config)) (*Engine, error) {
 	t.Helper()
 	goroutines := runtime.NumGoroutine()
 	pidFile := filepath.Join(t.TempDir(), "pid")
+	fake := scenario(name)
+	fake.PidFile = pidFile
+	command, env := uhpfake.Command(fake)
 	cfg := Config{
-		Command: []string{os.Args[0]},
-		Env: []string{fakeEnv + "=" + scenario, fakePidFile + "=" + pidFile,
-			// The race detector's runtime otherwise sleeps a second before every exit.
-			"GORACE=" + strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0")},
-		Name:         scenario,
+		Command:      command,
+		Env:          env,
+		Name:         name,
 		StartTimeout: 5 * time.Second,
 		GraceTimeout: testGrace,
 	}

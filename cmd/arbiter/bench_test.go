@@ -24,8 +24,9 @@ func BenchmarkArbiterLatency(b *testing.B) {
 		prefix := filepath.Join(dir, "gaps"+strconv.Itoa(i))
 		var args []string
 		for _, name := range []string{"a", "b"} {
-			args = append(args, fakeEngineArgs(name, "random")...)
-			args = append(args, "env=FAKE_UHP_GAPS="+prefix)
+			cfg := fakeConfig("random")
+			cfg.LatencyLog = prefix
+			args = append(args, fakeEngineSpec(name, cfg)...)
 		}
 		args = append(args, "-each", "st=1", "-rounds", "5", "-concurrency", "1", "-maxplies", "100",
 			"-out", filepath.Join(dir, "games"+strconv.Itoa(i)+".jsonl"))

@@ -18,7 +18,7 @@ import (
 
 // fakeEngineArgs is an -engine specification running the test binary as a fake UHP engine.
 func fakeEngineArgs(name, scenario string) []string {
-	return []string{"-engine", "cmd=" + os.Args[0], "name=" + name, "env=FAKE_UHP=" + scenario, "env=FAKE_UHP_SEED=7"}
+	return fakeEngineSpec(name, fakeConfig(scenario))
 }
 
 func playMatch(t *testing.T, args ...string) ([]results.Record, string, error) {

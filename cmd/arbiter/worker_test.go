@@ -3,9 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"hash/fnv"
 	"io"
-	"math/rand/v2"
 	"net"
 	"os"
 	"os/exec"
@@ -19,29 +17,24 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/distributed"
+	"hivearbiter/engine/uhpengine/uhpfake"
 	"hivearbiter/internal/syncbuf"
 	"hivearbiter/results"
-	"hivearbiter/rules"
 )
 
-// deterministic makes a fake engine's move a function of the position and a salt alone
-// (FAKE_UHP_DET), so a game is the same whichever process plays it; with FAKE_UHP_BLUNDER=N
-// the engine also answers an illegal move in about one position in N.
-func deterministic(g *rules.Game, salt string) (*rand.Rand, bool) {
-	h := fnv.New64a()
-	h.Write([]byte(salt + "|" + g.GameString()))
-	x := h.Sum64()
-	every, _ := strconv.ParseUint(os.Getenv("FAKE_UHP_BLUNDER"), 10, 64)
-	return rand.New(rand.NewPCG(x, 0)), every > 0 && (x>>32)%every == 0
+// detConfig is an instant fake engine whose move is a function of the position and a salt
+// alone, so that a game is the same whichever process plays it; blunderEvery N makes it answer
+// an illegal move in about one position in N.
+func detConfig(salt string, blunderEvery uint64, delay time.Duration) uhpfake.Config {
+	cfg := fakeConfig("random")
+	cfg.Salt, cfg.BlunderEvery, cfg.Delay = salt, blunderEvery, delay
+	return cfg
 }
 
-// detEngines are two instant deterministic fake engines, the second blundering now and then;
-// extra env=... words go to both.
-func detEngines(env ...string) []string {
-	args := []string{"-engine", "cmd=" + os.Args[0], "name=strong", "env=FAKE_UHP=random", "env=FAKE_UHP_DET=strong"}
-	args = append(args, env...)
-	args = append(args, "-engine", "cmd="+os.Args[0], "name=weak", "env=FAKE_UHP=random", "env=FAKE_UHP_DET=weak", "env=FAKE_UHP_BLUNDER=40")
-	args = append(args, env...)
+// detEngines are two deterministic fake engines, the second blundering now and then; both wait
+// delay before each move.
+func detEngines(delay time.Duration) []string {
+	args := append(fakeEngineSpec("strong", detConfig("strong", 0, delay)), fakeEngineSpec("weak", detConfig("weak", 40, delay))...)
 	return append(args, "-each", "st=1", "fractional=true", "-seed", "11", "-openings", "plies=2", "-maxplies", "30")
 }
 
@@ -160,7 +153,7 @@ func TestWorkersFinishSPRTAsLocal(t *testing.T) {
 	dir := t.TempDir()
 	local := filepath.Join(dir, "local.jsonl")
 	var stdout, stderr bytes.Buffer
-	err := run(t.Context(), append(append([]string{"match", "-out", local}, detEngines()...), sprtArgs...), &stdout, &stderr)
+	err := run(t.Context(), append(append([]string{"match", "-out", local}, detEngines(0)...), sprtArgs...), &stdout, &stderr)
 	localCode := exitCode(err, &stderr)
 	localAt := decisionPairs.FindStringSubmatch(stdout.String())
 	if localAt == nil {
@@ -168,7 +161,7 @@ func TestWorkersFinishSPRTAsLocal(t *testing.T) {
 	}
 
 	dist := filepath.Join(dir, "dist.jsonl")
-	coord, creds := coordinator(t, dist, freeAddr(t), append(detEngines(), sprtArgs...)...)
+	coord, creds := coordinator(t, dist, freeAddr(t), append(detEngines(0), sprtArgs...)...)
 	var workers []*process
 	for i := range 3 {
 		workers = append(workers, worker(t, creds, fmt.Sprintf("w%d", i+1)))
@@ -233,7 +226,7 @@ func exactlyScheduled(t *testing.T, path string, n int) {
 // the pair is played again, once, by the others after the AckWait.
 func TestWorkerKilledMidPair(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "games.jsonl")
-	coord, creds := coordinator(t, out, freeAddr(t), append(detEngines("env=FAKE_UHP_DELAY=15ms"), "-rounds", "4")...)
+	coord, creds := coordinator(t, out, freeAddr(t), append(detEngines(15*time.Millisecond), "-rounds", "4")...)
 	doomed := worker(t, creds, "doomed")
 	waitFor(t, "the first worker to start a game", 30*time.Second, func() bool { return len(startedGames(doomed.out.String())) > 0 })
 	doomed.kill()
@@ -262,7 +255,7 @@ func TestWorkerKilledMidPair(t *testing.T) {
 func TestCoordinatorKilledAndRestarted(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "games.jsonl")
 	addr := freeAddr(t)
-	args := append(detEngines("env=FAKE_UHP_DELAY=10ms"), "-rounds", "6")
+	args := append(detEngines(10*time.Millisecond), "-rounds", "6")
 	coord, creds := coordinator(t, out, addr, args...)
 	a, b := worker(t, creds, "a"), worker(t, creds, "b")
 	waitFor(t, "two recorded games", 60*time.Second, func() bool {
@@ -293,7 +286,7 @@ func TestCoordinatorKilledAndRestarted(t *testing.T) {
 func TestWorkersRefused(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "games.jsonl")
-	coord, creds := coordinator(t, out, freeAddr(t), append(detEngines(), "-rounds", "1")...)
+	coord, creds := coordinator(t, out, freeAddr(t), append(detEngines(0), "-rounds", "1")...)
 
 	c, err := distributed.LoadCredentials(creds)
 	if err != nil {
@@ -318,7 +311,7 @@ func TestWorkersRefused(t *testing.T) {
 	if err := os.WriteFile(other, append(binary, 0), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	w = worker(t, creds, "otherbuild", "-engine", "name=weak", "cmd="+other, "env=FAKE_UHP=random", "env=FAKE_UHP_DET=weak", "env=FAKE_UHP_BLUNDER=40")
+	w = worker(t, creds, "otherbuild", "-engine", "name=weak", "cmd="+other, "env="+uhpfake.Env(detConfig("weak", 40, 0)))
 	if code := w.wait(t, "the worker with another build", 20*time.Second); code != exitEngines || !strings.Contains(w.out.String(), "another build") {
 		t.Errorf("another build: exit %d, want %d:\n%s", code, exitEngines, w.out)
 	}
@@ -340,7 +333,7 @@ func TestWorkersRefused(t *testing.T) {
 // same queue as its workers.
 func TestCoordinatorPlaysItself(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "games.jsonl")
-	coord, _ := coordinator(t, out, freeAddr(t), append(detEngines(), "-rounds", "2", "-concurrency", "1")...)
+	coord, _ := coordinator(t, out, freeAddr(t), append(detEngines(0), "-rounds", "2", "-concurrency", "1")...)
 	if code := coord.wait(t, "the coordinator", 60*time.Second); code != 0 {
 		t.Fatalf("coordinator exit %d:\n%s", code, coord.out)
 	}
@@ -353,7 +346,7 @@ func TestCoordinatorPlaysItself(t *testing.T) {
 // TestWorkersCommand: "arbiter workers" shows the connected workers and their games in flight.
 func TestWorkersCommand(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "games.jsonl")
-	coord, creds := coordinator(t, out, freeAddr(t), append(detEngines("env=FAKE_UHP_DELAY=20ms"), "-rounds", "2")...)
+	coord, creds := coordinator(t, out, freeAddr(t), append(detEngines(20*time.Millisecond), "-rounds", "2")...)
 	w := worker(t, creds, "busy")
 	var status string
 	waitFor(t, "arbiter workers to show the busy worker", 30*time.Second, func() bool {
@@ -375,7 +368,7 @@ func TestWorkersCommand(t *testing.T) {
 func TestCoordinatorOnExistingServer(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "games.jsonl")
-	args := append(detEngines(), "-rounds", "2")
+	args := append(detEngines(0), "-rounds", "2")
 	cfg, err := matchConfig(append([]string{"-out", out}, args...), io.Discard)
 	if err != nil {
 		t.Fatal(err)

@@ -8,7 +8,10 @@ import (
 )
 
 // fakeHandler is a scripted engine with just enough game to reach every path of the
-// protocol. It implements Perfter and Commander too.
+// protocol. It implements Perfter and Commander too. It is a probe of the Server rather
+// than a fake engine: its answers echo what the Server parsed (limits, undo counts, newgame
+// and play arguments), which the transcripts check. Fake engines for the tests of clients are
+// package uhpfake's, built on this package.
 type fakeHandler struct {
 	started bool
 	remote  bool
