@@ -41,8 +41,9 @@ type WorkGame struct {
 }
 
 // RunSpec is what a worker needs to play a run's games: every setting that changes a game, and
-// the engines as the run expects them. How an engine is reached (command, directory,
-// environment) is the worker's own business: its engines are matched by name.
+// the engines as the run expects them. Where an engine's program is (command, directory,
+// environment, the local paths among its arguments) is the worker's own business: its engines
+// are matched by name. Everything else about an engine is the run's.
 type RunSpec struct {
 	Run            string                 `json:"run"`
 	Seed           int64                  `json:"seed"`
@@ -53,6 +54,9 @@ type RunSpec struct {
 	CommandTimeout int64                  `json:"command_timeout_ns"`
 	DepthTimeout   int64                  `json:"depth_timeout_ns"`
 	Engines        []arbiter.EngineConfig `json:"engines"`
+	// Args are each engine's RunArgs, in the order of Engines, as the coordinator's machine
+	// tells its local paths apart: a worker's engine must be given the same.
+	Args [][]string `json:"args"`
 	// Expect is the identity of each engine, in the order of Engines: a worker whose engines
 	// differ is refused.
 	Expect []EngineIdentity `json:"expect"`
