@@ -7,7 +7,7 @@ import (
 )
 
 // LocalPathMark stands for a local path in an engine's run arguments (see RunArgs).
-const LocalPathMark = "{local path}"
+const LocalPathMark = "{local-path}"
 
 // IsLocalPath reports whether an engine's argument names a local path: where something is on
 // the machine that runs the engine, which may differ between two machines that play the same
@@ -48,7 +48,7 @@ func splitFlagValue(arg string) (flag, value string) {
 
 // RunArgs are the engine's arguments (its Command after the program) as they belong to its
 // run: every local path (IsLocalPath) is replaced by LocalPathMark, and of -NAME=VALUE only
-// the value (--weights={local path}). Two machines that keep the engine's files in different
+// the value (--weights={local-path}). Two machines that keep the engine's files in different
 // places run it with the same RunArgs; arguments that differ otherwise make another engine.
 func (e EngineConfig) RunArgs() []string {
 	if len(e.Command) < 2 {
