@@ -336,6 +336,29 @@ func TestWorkersRefused(t *testing.T) {
 	exactlyScheduled(t, out, 2)
 }
 
+// TestWorkerGivenFewerArguments: a coordinator runs an engine with arguments and a worker
+// names that engine without them. The worker would play another engine under the run's name:
+// it is refused before any game, naming the difference, and a worker that takes the run's
+// engine as it is plays the run.
+func TestWorkerGivenFewerArguments(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "games.jsonl")
+	coord, creds := coordinator(t, out, freeAddr(t), append(detEngines("arg=-profile", "arg=medium"), "-rounds", "1")...)
+	w := worker(t, creds, "noargs", "-engine", "name=strong", "cmd="+os.Args[0], "env=FAKE_UHP=random", "env=FAKE_UHP_DET=strong")
+	want := `engine "strong": the run passes arg -profile medium; this worker's -engine has none`
+	if code := w.wait(t, "the worker without the arguments", 20*time.Second); code != exitEngines || !strings.Contains(w.out.String(), want) {
+		t.Errorf("exit %d, want %d and %q:\n%s", code, exitEngines, want, w.out)
+	}
+	if started := startedGames(w.out.String()); len(started) > 0 {
+		t.Errorf("the refused worker started games %v", started)
+	}
+	good := worker(t, creds, "good")
+	if code := coord.wait(t, "the coordinator", 60*time.Second); code != 0 {
+		t.Fatalf("coordinator exit %d:\n%s", code, coord.out)
+	}
+	good.wait(t, "the good worker", 20*time.Second)
+	exactlyScheduled(t, out, 2)
+}
+
 // TestCoordinatorPlaysItself: with -concurrency the coordinator plays pairs itself, through the
 // same queue as its workers.
 func TestCoordinatorPlaysItself(t *testing.T) {
