@@ -328,12 +328,19 @@ func TestWorkersRefused(t *testing.T) {
 		return strings.Contains(coord.out.String(), "Refused worker otherbuild")
 	})
 
+	goodWorkerFinishes(t, coord, creds, out, 2)
+}
+
+// goodWorkerFinishes starts a worker that takes the run's engines as they are, and checks that
+// the run ends with its n games recorded once each.
+func goodWorkerFinishes(t *testing.T, coord *process, creds, out string, n int) {
+	t.Helper()
 	good := worker(t, creds, "good")
 	if code := coord.wait(t, "the coordinator", 60*time.Second); code != 0 {
 		t.Fatalf("coordinator exit %d:\n%s", code, coord.out)
 	}
 	good.wait(t, "the good worker", 20*time.Second)
-	exactlyScheduled(t, out, 2)
+	exactlyScheduled(t, out, n)
 }
 
 // TestWorkerGivenFewerArguments: a coordinator runs an engine with arguments and a worker
@@ -351,12 +358,7 @@ func TestWorkerGivenFewerArguments(t *testing.T) {
 	if started := startedGames(w.out.String()); len(started) > 0 {
 		t.Errorf("the refused worker started games %v", started)
 	}
-	good := worker(t, creds, "good")
-	if code := coord.wait(t, "the coordinator", 60*time.Second); code != 0 {
-		t.Fatalf("coordinator exit %d:\n%s", code, coord.out)
-	}
-	good.wait(t, "the good worker", 20*time.Second)
-	exactlyScheduled(t, out, 2)
+	goodWorkerFinishes(t, coord, creds, out, 2)
 }
 
 // TestCoordinatorPlaysItself: with -concurrency the coordinator plays pairs itself, through the
