@@ -16,54 +16,47 @@ import (
 // TestIsLocalPath is the definition of a local path, case by case.
 func TestIsLocalPath(t *testing.T) {
 	dir := t.TempDir()
-	for _, name := range []string{"bot.py", "w.bin", "medium.txt"} {
-		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := os.Mkdir(filepath.Join(dir, "nets"), 0o755); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "bot.py"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	t.Chdir(dir) // bot.py exists here, and is still no local path
 	for _, tc := range []struct {
 		arg  string
 		want bool
 	}{
-		{"/opt/nets/big.nnue", true},        // absolute
-		{`C:\nets\big.nnue`, true},          // a Windows path holds a separator
-		{"nets/big.nnue", true},             // a relative path with a directory, existing or not
-		{"./bot.py", true},                  //
-		{"../elsewhere/bot.py", true},       //
-		{"1/2", true},                       // a separator makes a path, whatever it means
-		{"bot.py", true},                    // a file in the engine's directory
-		{"nets", true},                      // a directory in it
-		{"missing.py", false},               // a bare name that is no file there
-		{"medium", false},                   // a word
-		{"-profile", false},                 // a flag
-		{"--threads=2", false},              // a flag with a value that is no path
-		{"--weights=/opt/w.bin", true},      // a flag whose value is a path
-		{"-weights=w.bin", true},            // a flag whose value is a file in dir
-		{"--url=http://host/net", false},    // a URL is not local
-		{"https://host/nets/big", false},    //
-		{"", false},                         //
-		{"-", false},                        // standard input, as many programs read it
-		{"--book=", false},                  // a flag with an empty value
-		{"-/opt/odd", false},                // a flag, whatever follows the dash
-		{"medium.txt", true},                // any existing file, even one that reads as a word
-		{"hivebot", false},                  // the bundled engine's subcommand
-		{"option.Threads=1", false},         // a key=value word that is not a flag
-		{"book=/opt/book.txt", true},        // ...which is a path when it holds a separator
-		{"weights.bin", false},              // a file name that is not in dir
-		{filepath.Join(dir, "w.bin"), true}, // absolute and existing
+		{"/opt/nets/big.nnue", true},         // absolute
+		{`C:\nets\big.nnue`, true},           // a Windows path holds a separator
+		{"nets/big.nnue", true},              // a relative path with a directory, existing or not
+		{"./bot.py", true},                   //
+		{`..\elsewhere\bot.py`, true},        //
+		{"1/2", true},                        // a separator makes a path, whatever it means
+		{"bot.py", false},                    // a bare name, even of a file that exists here
+		{"medium", false},                    // a word
+		{"-profile", false},                  // a flag
+		{"--threads=2", false},               // a flag with a value that is no path
+		{"--weights=/opt/w.bin", true},       // a flag whose value is a path
+		{"-weights=nets/w.bin", true},        //
+		{"book=/opt/book.txt", true},         // a NAME=VALUE word whose value is a path
+		{"blunder=40", false},                // ...and one whose value is not
+		{"/opt/a=b", true},                   // a path with = in it
+		{"--url=http://host/net", false},     // a URL is not local
+		{"https://host/nets/big", false},     //
+		{"", false},                          //
+		{"-", false},                         // standard input, as many programs read it
+		{"--book=", false},                   // a flag with an empty value
+		{"-/opt/odd", false},                 // a flag, whatever follows the dash
+		{"hivebot", false},                   // the bundled engine's subcommand
+		{filepath.Join(dir, "bot.py"), true}, // absolute and existing
 	} {
-		if got := arbiter.IsLocalPath(tc.arg, dir); got != tc.want {
+		if got := arbiter.IsLocalPath(tc.arg); got != tc.want {
 			t.Errorf("IsLocalPath(%q) = %v, want %v", tc.arg, got, tc.want)
 		}
 	}
 }
 
 func TestRunArgs(t *testing.T) {
-	e := arbiter.EngineConfig{Command: []string{"/usr/bin/prog", "-profile", "medium", "--weights=/opt/w.bin", "/opt/book", "--threads=2"}}
-	want := []string{"-profile", "medium", "--weights=" + arbiter.LocalPathMark, arbiter.LocalPathMark, "--threads=2"}
+	e := arbiter.EngineConfig{Command: []string{"/usr/bin/prog", "-profile", "medium", "--weights=/opt/w.bin", "/opt/book", "--threads=2", "book=nets/b.txt", "bot.py"}}
+	want := []string{"-profile", "medium", "--weights=" + arbiter.LocalPathMark, arbiter.LocalPathMark, "--threads=2", "book=" + arbiter.LocalPathMark, "bot.py"}
 	if got := e.RunArgs(); !slices.Equal(got, want) {
 		t.Errorf("RunArgs = %q, want %q", got, want)
 	}
@@ -116,7 +109,10 @@ func TestFingerprintArguments(t *testing.T) {
 		}
 	}
 	if a, b := id(dirA, "bot.py"), id(dirB, "bot.py"); a != b {
-		t.Errorf("a file of the engine's directory named alike in two directories: runs %s and %s, want one", a, b)
+		t.Errorf("one file name in two engine directories: runs %s and %s, want one", a, b)
+	}
+	if a, b := id(dirA, "bot.py"), id("", "/opt/bots/bot.py"); a == b {
+		t.Errorf("a bare file name and a path: both run %s, want two runs", a)
 	}
 	// 635cbf215f96 is the id the arbiter gave this configuration before arguments were part
 	// of run ids (commit 919b17f).

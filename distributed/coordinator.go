@@ -327,10 +327,6 @@ func (c *Coordinator) counted(worker string, r *results.Record) {
 // newRunSpec is what workers are told of the run.
 func newRunSpec(t *arbiter.Tournament, expect []EngineIdentity) *RunSpec {
 	cfg := t.Config()
-	args := make([][]string, len(cfg.Engines))
-	for i, e := range cfg.Engines {
-		args[i] = e.RunArgs()
-	}
 	return &RunSpec{
 		Run: t.Run(), Seed: cfg.Seed, GameType: cfg.GameType, Scheduled: t.Schedule().Len(),
 		Adjudication: cfg.Adjudication,
@@ -340,7 +336,6 @@ func newRunSpec(t *arbiter.Tournament, expect []EngineIdentity) *RunSpec {
 		// is a default for workers that do not say where theirs is: on a shared file system, or
 		// on the coordinator's own machine, it is the same.
 		Engines: cfg.Engines,
-		Args:    args,
 	}
 }
 

@@ -42,12 +42,8 @@ func workerEngines(spec *RunSpec, local []arbiter.EngineConfig) ([]arbiter.Engin
 		if at < 0 {
 			continue // started as the coordinator starts it: a shared file system, say
 		}
-		runArgs := e.RunArgs()
-		if len(spec.Args) == len(spec.Engines) {
-			runArgs = spec.Args[i] // the coordinator's machine tells its local paths apart
-		}
 		l := local[at]
-		if diffs := engineDifferences(e, runArgs, l); len(diffs) > 0 {
+		if diffs := engineDifferences(e, l); len(diffs) > 0 {
 			return nil, &EngineMismatchError{Engine: e.Name, Differences: diffs}
 		}
 		engines[i].Command, engines[i].Dir, engines[i].Env, engines[i].Addr = l.Command, l.Dir, l.Env, l.Addr
@@ -55,15 +51,18 @@ func workerEngines(spec *RunSpec, local []arbiter.EngineConfig) ([]arbiter.Engin
 	return engines, nil
 }
 
-// engineDifferences says what a worker's engine l would change in the run's engine e, whose
-// arguments are runArgs (RunArgs on the coordinator's machine). l's arguments must be the
-// run's, but for the local paths; a setting l leaves at its zero value is the run's, and one
-// it gives must be the run's.
-func engineDifferences(e arbiter.EngineConfig, runArgs []string, l arbiter.EngineConfig) []string {
+// engineDifferences says what a worker's engine l would change in the run's engine e. l's
+// arguments must be the run's, but for the local paths (their RunArgs are equal); a setting l
+// leaves at its zero value is the run's, and one it gives must be the run's.
+func engineDifferences(e, l arbiter.EngineConfig) []string {
 	var diffs []string
 	differ := func(run, worker string) { diffs = append(diffs, "the run "+run+"; this worker's -engine "+worker) }
-	if localArgs := l.RunArgs(); len(l.Command) > 0 && !slices.Equal(localArgs, runArgs) {
-		differ(passes(runArgs, "passes no arguments"), passes(localArgs, "has none"))
+	if runArgs, localArgs := e.RunArgs(), l.RunArgs(); len(l.Command) > 0 && !slices.Equal(localArgs, runArgs) {
+		worker := passes(localArgs, "has none")
+		if pathForName(runArgs, localArgs) {
+			worker += " (a path where the run has a file name: give that name, and its directory with dir=)"
+		}
+		differ(passes(runArgs, "passes no arguments"), worker)
 	}
 	if l.Protocol != "" && l.ProtocolName() != e.ProtocolName() {
 		differ("speaks proto="+e.ProtocolName(), "says proto="+l.ProtocolName())
@@ -96,6 +95,16 @@ func engineDifferences(e arbiter.EngineConfig, runArgs []string, l arbiter.Engin
 		differ("keeps the engine from game to game", "sets restart=on")
 	}
 	return diffs
+}
+
+// pathForName reports whether a worker gives a local path where the run gives a bare name.
+func pathForName(run, worker []string) bool {
+	for i := range min(len(run), len(worker)) {
+		if strings.HasSuffix(worker[i], arbiter.LocalPathMark) && !strings.HasSuffix(run[i], arbiter.LocalPathMark) {
+			return true
+		}
+	}
+	return false
 }
 
 // passes says which arguments an engine is given.

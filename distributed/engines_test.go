@@ -23,7 +23,6 @@ func TestWorkerEngines(t *testing.T) {
 	}
 	other := arbiter.EngineConfig{Name: "other", Command: []string{"other"}, Time: st1}
 	spec := &RunSpec{Engines: []arbiter.EngineConfig{run, other}}
-	spec.Args = [][]string{run.RunArgs(), other.RunArgs()}
 	local := func(f func(e *arbiter.EngineConfig)) arbiter.EngineConfig {
 		e := arbiter.EngineConfig{Name: "old", Command: []string{"/home/w/hivebot", "-profile", "medium", "--book=/home/w/book.txt"},
 			Dir: "/home/w", Env: []string{"B=2"}}
@@ -92,17 +91,21 @@ func TestWorkerEngines(t *testing.T) {
 	}
 }
 
-// TestWorkerEnginesUseTheCoordinatorsPaths: what is a local path is said by the coordinator's
-// machine (a file in its engine's directory), not guessed again on the worker's.
-func TestWorkerEnginesUseTheCoordinatorsPaths(t *testing.T) {
+// TestWorkerEnginesKeepFileNames: a bare file name is the run's argument; a worker that keeps
+// the file elsewhere says where with dir=, and a worker that names it by its path is refused.
+func TestWorkerEnginesKeepFileNames(t *testing.T) {
 	run := arbiter.EngineConfig{Name: "bot", Command: []string{"python3", "bot.py"}, Time: arbiter.TimeControl{MoveTime: time.Second}}
-	spec := &RunSpec{Engines: []arbiter.EngineConfig{run}, Args: [][]string{{arbiter.LocalPathMark}}}
-	engines, err := workerEngines(spec, []arbiter.EngineConfig{{Name: "bot", Command: []string{"python3", "/home/w/bot.py"}}})
+	spec := &RunSpec{Engines: []arbiter.EngineConfig{run}}
+	engines, err := workerEngines(spec, []arbiter.EngineConfig{{Name: "bot", Command: []string{"python3", "bot.py"}, Dir: "/home/w/bots"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"python3", "/home/w/bot.py"}; !slices.Equal(engines[0].Command, want) {
-		t.Errorf("the worker starts %q, want %q", engines[0].Command, want)
+	if e := engines[0]; e.Dir != "/home/w/bots" || !slices.Equal(e.Command, run.Command) {
+		t.Errorf("the worker starts %q in %q, want %q in /home/w/bots", e.Command, e.Dir, run.Command)
+	}
+	_, err = workerEngines(spec, []arbiter.EngineConfig{{Name: "bot", Command: []string{"python3", "/home/w/bots/bot.py"}}})
+	if want := `the run passes arg bot.py; this worker's -engine passes arg {local-path} (a path where the run has a file name: give that name, and its directory with dir=)`; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("err = %v, want it to say %q", err, want)
 	}
 }
 

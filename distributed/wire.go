@@ -54,9 +54,6 @@ type RunSpec struct {
 	CommandTimeout int64                  `json:"command_timeout_ns"`
 	DepthTimeout   int64                  `json:"depth_timeout_ns"`
 	Engines        []arbiter.EngineConfig `json:"engines"`
-	// Args are each engine's RunArgs, in the order of Engines, as the coordinator's machine
-	// tells its local paths apart: a worker's engine must be given the same.
-	Args [][]string `json:"args"`
 	// Expect is the identity of each engine, in the order of Engines: a worker whose engines
 	// differ is refused.
 	Expect []EngineIdentity `json:"expect"`
