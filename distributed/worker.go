@@ -54,7 +54,9 @@ type Worker struct {
 }
 
 // Run greets the coordinator, checks its engines with it, and plays pairs until the run ends
-// (nil), ctx is cancelled (nil), or the worker is refused or cannot start an engine.
+// (nil), ctx is cancelled (nil), or the worker is refused (a *RefusedError, or an
+// *EngineMismatchError when its engines would change the run's) or cannot seat an engine (an
+// *arbiter.EngineStartError).
 func (w *Worker) Run(ctx context.Context) error {
 	if w.Concurrency <= 0 {
 		w.Concurrency = 1
