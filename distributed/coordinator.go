@@ -463,6 +463,12 @@ func (c *Coordinator) hello(m *nats.Msg) {
 		reply(m, Welcome{Finished: true})
 		return
 	}
+	if h.Unfit != "" {
+		c.withWorker(h.Worker, func(w *WorkerStats) { w.Slots, w.LastSeen, w.Refused = h.Slots, time.Now(), h.Unfit })
+		c.printf("Worker %s cannot play the run: %s\n", h.Worker, h.Unfit)
+		reply(m, Welcome{Refused: h.Unfit})
+		return
+	}
 	if h.Engines == nil { // the worker asks which engines the run plays
 		reply(m, Welcome{Spec: c.spec})
 		return

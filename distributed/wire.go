@@ -72,6 +72,9 @@ type Hello struct {
 	Worker  string           `json:"worker"`
 	Slots   int              `json:"slots"`
 	Engines []EngineIdentity `json:"engines"`
+	// Unfit, if set, says why the worker cannot play the run, which it found itself (its
+	// engines would change the run's, or cannot be seated): it says so and stops.
+	Unfit string `json:"unfit,omitempty"`
 }
 
 // Welcome answers a Hello: the run's settings, or why the worker is refused.

@@ -141,17 +141,29 @@ func (w *Worker) join(ctx context.Context, nc *nats.Conn, run string) (*RunSpec,
 	}
 	spec := welcome.Spec
 	engines, err := workerEngines(spec, w.Engines)
-	if err != nil {
-		return nil, nil, nil, err
+	var ids []EngineIdentity
+	if err == nil {
+		ids, err = Identify(ctx, engines, spec.GameType, time.Duration(spec.StartTimeout))
 	}
-	ids, err := Identify(ctx, engines, spec.GameType, time.Duration(spec.StartTimeout))
 	if err != nil {
+		if ctx.Err() == nil {
+			w.unfit(ctx, nc, run, err)
+		}
 		return nil, nil, nil, err
 	}
 	if welcome, err = w.greet(ctx, nc, run, ids); err != nil || welcome.Finished {
 		return nil, nil, nil, err
 	}
 	return spec, engines, ids, nil
+}
+
+// unfit tells the coordinator why this worker cannot play its run, so that its operator sees
+// it too; the worker stops whether or not the word arrives.
+func (w *Worker) unfit(ctx context.Context, nc *nats.Conn, run string, why error) {
+	b, _ := json.Marshal(Hello{Worker: w.Name, Slots: w.Concurrency, Unfit: why.Error()})
+	rctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	nc.RequestWithContext(rctx, helloSubject(run), b)
 }
 
 // greet sends a hello until the coordinator answers: first (ids nil) to learn the run, then

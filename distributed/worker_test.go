@@ -5,6 +5,7 @@ import (
 	"errors"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -33,6 +34,9 @@ func refusedWorker(t *testing.T, cfg arbiter.Config, engines ...arbiter.EngineCo
 	defer cancel()
 	err := (&Worker{Name: "w", Creds: c.srv.Credentials(), Engines: engines}).Run(ctx)
 	stop()
+	if err != nil && !strings.Contains(c.console.String(), "Worker w cannot play the run: "+err.Error()) {
+		t.Errorf("the coordinator does not say why the worker cannot play (%v):\n%s", err, c.console)
+	}
 	if recs, _ := results.ReadFile(cfg.Out); len(recs) > 0 {
 		t.Errorf("the refused worker played %d games", len(recs))
 	}

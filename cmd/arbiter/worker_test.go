@@ -358,6 +358,9 @@ func TestWorkerGivenFewerArguments(t *testing.T) {
 	if started := startedGames(w.out.String()); len(started) > 0 {
 		t.Errorf("the refused worker started games %v", started)
 	}
+	waitFor(t, "the coordinator's report of the worker that cannot play", 10*time.Second, func() bool {
+		return strings.Contains(coord.out.String(), "Worker noargs cannot play the run: distributed: "+want)
+	})
 	goodWorkerFinishes(t, coord, creds, out, 2)
 }
 
