@@ -149,3 +149,24 @@ func TestTournamentRefusesRecordsWithoutArguments(t *testing.T) {
 		t.Errorf("%d records after the refusal, want the first run's %d", len(after), len(before))
 	}
 }
+
+// TestTournamentRefusesRecordsOfOtherArguments: a run resumed with other arguments for an
+// engine of the same name would mix two builds in one table; it is refused, naming them.
+func TestTournamentRefusesRecordsOfOtherArguments(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "games.jsonl")
+	withProfile := func(profile string) arbiter.Config {
+		cfg := baseConfig(engine("a", "random"), engine("b", "random"))
+		cfg.Engines[0].Command = append(cfg.Engines[0].Command, "-profile", profile, "--book=/opt/"+profile+"/book.txt")
+		cfg.Out = out
+		return cfg
+	}
+	if _, err := fakeTournament(t, withProfile("medium")).Play(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	_, err := fakeTournament(t, withProfile("strong")).Play(context.Background())
+	want := "engine a: test st=5 margin=1 arg=-profile arg=medium arg=--book={local-path} there, test st=5 margin=1 arg=-profile arg=strong arg=--book={local-path} here"
+	var ce *arbiter.ConfigError
+	if !errors.As(err, &ce) || !strings.Contains(err.Error(), want) {
+		t.Fatalf("err = %v, want an arbiter.ConfigError saying %q", err, want)
+	}
+}
