@@ -289,13 +289,21 @@ func defaultEngineName(program string) string {
 	return base
 }
 
-// Fingerprint identifies the games a configuration schedules: engines (by name, protocol, time
-// control, options and protocol settings), format, openings (by content), adjudication and
-// seed. How an engine is reached (its program, directory, environment or address) differs
-// from machine to machine running the same run and is left out, as are concurrency, output
-// files and the SPRT bounds, which do not change which games are played: a run can be resumed
-// with more workers, re-tested with other bounds, or spread over machines.
-func (c *Config) Fingerprint() (string, error) {
+// Fingerprint identifies the games a configuration schedules: engines (by name, protocol,
+// arguments, time control, options and protocol settings), format, openings (by content),
+// adjudication and seed. How an engine is reached (its program, directory, environment or
+// address, and the local paths among its arguments: see RunArgs) differs from machine to
+// machine running the same run and is left out, as are concurrency, output files and the SPRT
+// bounds, which do not change which games are played: a run can be resumed with more workers,
+// re-tested with other bounds, or spread over machines.
+//
+// An engine without arguments adds nothing for them, so its runs keep the ids they had before
+// arguments were part of the fingerprint.
+func (c *Config) Fingerprint() (string, error) { return c.fingerprint(true) }
+
+// fingerprint is the Fingerprint, without the engines' arguments unless withArgs: the run id
+// that an arbiter gave before arguments were part of it.
+func (c *Config) fingerprint(withArgs bool) (string, error) {
 	var openingData []byte
 	if c.Openings.File != "" {
 		data, err := os.ReadFile(c.Openings.File)
@@ -306,10 +314,12 @@ func (c *Config) Fingerprint() (string, error) {
 		openingData = sum[:]
 	}
 	type engine struct {
-		Name, Protocol, Time string
-		Options              []EngineOption
-		Settings             map[string]string
-		Margin               time.Duration
+		Name, Protocol string
+		Args           []string `json:",omitempty"`
+		Time           string
+		Options        []EngineOption
+		Settings       map[string]string
+		Margin         time.Duration
 	}
 	// Rounds is left out too: Game(i) does not depend on it, so a finished run can be extended.
 	key := struct {
@@ -326,7 +336,11 @@ func (c *Config) Fingerprint() (string, error) {
 		Order: c.Openings.Order, Start: c.Openings.Start, Plies: c.Openings.RandomPlies, Openings: openingData,
 		Seed: c.Seed, Adjudication: c.Adjudication}
 	for _, e := range c.Engines {
-		key.Engines = append(key.Engines, engine{e.Name, e.ProtocolName(), e.Time.String(), e.Options, e.Settings, e.Margin})
+		var args []string
+		if withArgs {
+			args = e.RunArgs()
+		}
+		key.Engines = append(key.Engines, engine{e.Name, e.ProtocolName(), args, e.Time.String(), e.Options, e.Settings, e.Margin})
 	}
 	b, err := json.Marshal(key)
 	if err != nil {
@@ -354,6 +368,9 @@ func (c *Config) RunSettings() map[string]string {
 	}
 	for _, e := range c.Engines {
 		parts := []string{e.ProtocolName(), e.Time.String(), "margin=" + strconv.FormatFloat(e.Margin.Seconds(), 'g', -1, 64)}
+		for _, a := range e.RunArgs() {
+			parts = append(parts, "arg="+a)
+		}
 		for _, o := range e.Options {
 			parts = append(parts, "option."+o.Name+"="+o.Value)
 		}
@@ -400,6 +417,9 @@ func (o Openings) describe() string {
 // setting when the record holds them, else what a record says (engines, time controls, game
 // type, seed). It is what a user told that a records file belongs to another run needs.
 func (c *Config) differences(r *results.Record) string {
+	if older, err := c.fingerprint(false); err == nil && r.Run == older {
+		return "its records were written by an arbiter that left the engines' arguments out of the run id, so whether they were played with this run's arguments is not known: finish that run with that arbiter"
+	}
 	var diffs []string
 	if r.Settings != nil {
 		mine := c.RunSettings()

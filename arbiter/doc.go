@@ -12,7 +12,10 @@
 // A Tournament runs in three stages: a Dispatcher hands out the game pairs that remain, a
 // Runner plays them (LocalRunner on this machine's engines; a remote runner on others), and a
 // collector appends every finished game to the records file before it counts it in the tables
-// and the SPRT. Observers watch the games and the standings as they change. A tournament's
+// and the SPRT. Every worker of a runner, local or remote, holds its players in Seats: started
+// when first needed, checked against the game type, restarted after a fault or with
+// restart=on, and closed at the end. Observers watch the games and the standings as they
+// change. A tournament's
 // schedule is a pure function of its configuration, seed and game index, so that a run can be
 // resumed, and its games sharded or spread over machines whose records merge.
 package arbiter

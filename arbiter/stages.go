@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 	"sync"
-	"time"
 
 	"golang.org/x/sync/errgroup"
 
@@ -125,16 +124,8 @@ func (t *Tournament) GameConfig(g ScheduledGame) GameConfig {
 	}
 }
 
-// Sides seats two players for a scheduled game under their engines' names and time controls.
-func (t *Tournament) Sides(g ScheduledGame, white, black Player) (Side, Side) {
-	we, be := t.cfg.Engines[g.White], t.cfg.Engines[g.Black]
-	return Side{Name: we.Name, Player: white, Time: we.Time, Margin: we.Margin},
-		Side{Name: be.Name, Player: black, Time: be.Time, Margin: be.Margin}
-}
-
 // LocalRunner plays game pairs on this machine: Concurrency workers, each owning its engine
-// processes, which it starts when first needed, restarts after they misbehaved, and closes
-// when it ends.
+// processes (its Seats).
 type LocalRunner struct {
 	Tournament  *Tournament
 	Concurrency int
@@ -155,57 +146,18 @@ func (r *LocalRunner) Run(ctx context.Context, d *Dispatcher, collect func(*resu
 	return group.Wait()
 }
 
-// worker plays pairs until there are none left. It owns its players.
+// worker plays pairs until there are none left. It owns its seats.
 func (r *LocalRunner) worker(ctx context.Context, id int, d *Dispatcher, collect func(*results.Record) error) error {
-	t := r.Tournament
-	players := make(map[int]Player)
-	closeCtx := func() (context.Context, context.CancelFunc) {
-		return context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-	}
-	drop := func(e int) {
-		if p := players[e]; p != nil {
-			cctx, cancel := closeCtx()
-			p.Close(cctx)
-			cancel()
-			delete(players, e)
-		}
-	}
-	defer func() {
-		for e := range players {
-			drop(e)
-		}
-	}()
-	seat := func(e int) (Player, error) {
-		if p := players[e]; p != nil {
-			return p, nil
-		}
-		sctx, cancel := context.WithTimeout(ctx, t.cfg.StartTimeout)
-		defer cancel()
-		p, err := r.Start(sctx, t.cfg.Engines[e], id)
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			return nil, &EngineStartError{Engine: t.cfg.Engines[e].Name, Err: err}
-		}
-		// An engine that does not play the game type would lose every game on its first
-		// newgame: say so once, before any game, instead.
-		if err := checkExpansions(t.gameType, p.Info()); err != nil {
-			cctx, cancel := closeCtx()
-			p.Close(cctx)
-			cancel()
-			return nil, &EngineStartError{Engine: t.cfg.Engines[e].Name, Err: err}
-		}
-		players[e] = p
-		return p, nil
-	}
+	seats := r.Tournament.Seats(id)
+	seats.Start = r.Start
+	defer seats.Close(ctx)
 	for {
 		job, ok := d.Next()
 		if !ok {
 			return nil
 		}
 		for i, sg := range job.Games {
-			rec, err := r.play(ctx, sg, seat)
+			rec, err := r.play(ctx, sg, seats)
 			if err != nil {
 				d.Return(PairJob{Pair: job.Pair, Games: job.Games[i:]})
 				return ignoreCancel(err)
@@ -213,14 +165,7 @@ func (r *LocalRunner) worker(ctx context.Context, id int, d *Dispatcher, collect
 			if rec == nil {
 				return nil // interrupted: played again on resume
 			}
-			// An engine that misbehaved is restarted for its next game: it may be hung, dead
-			// or holding a game that is not the referee's. restart=on asks for a fresh
-			// process for every game.
-			for side, e := range [2]int{sg.White, sg.Black} {
-				if rec.Culprit == colorName[side] || t.cfg.Engines[e].Restart {
-					drop(e)
-				}
-			}
+			seats.Played(ctx, sg, rec)
 			if err := collect(rec); err != nil {
 				return err
 			}
@@ -229,17 +174,12 @@ func (r *LocalRunner) worker(ctx context.Context, id int, d *Dispatcher, collect
 }
 
 // play plays one scheduled game; a nil record means ctx stopped it.
-func (r *LocalRunner) play(ctx context.Context, sg ScheduledGame, seat func(int) (Player, error)) (*results.Record, error) {
+func (r *LocalRunner) play(ctx context.Context, sg ScheduledGame, seats *Seats) (*results.Record, error) {
 	t := r.Tournament
-	white, err := seat(sg.White)
+	ws, bs, err := seats.Sides(ctx, sg)
 	if err != nil {
 		return nil, err
 	}
-	black, err := seat(sg.Black)
-	if err != nil {
-		return nil, err
-	}
-	ws, bs := t.Sides(sg, white, black)
 	r.console.printf("Started game %d of %d (%s vs %s)\n", sg.Index+1, t.schedule.Len(), ws.Name, bs.Name)
 	r.console.update(func(p *progressLine) { p.running++ })
 	defer r.console.update(func(p *progressLine) { p.running-- })

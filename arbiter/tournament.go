@@ -119,9 +119,7 @@ func NewTournament(cfg Config) (*Tournament, error) {
 		}
 	}
 	t := &Tournament{cfg: cfg, run: run, gameType: gameType, schedule: schedule}
-	t.Start = func(ctx context.Context, e EngineConfig, worker int) (Player, error) {
-		return StartPlayer(ctx, e, StartEnv{Worker: worker, TranscriptDir: cfg.TranscriptDir, Grace: time.Second})
-	}
+	t.Start = StartThroughProtocol(cfg.TranscriptDir)
 	return t, nil
 }
 

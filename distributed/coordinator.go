@@ -132,129 +132,161 @@ func (c *Coordinator) Close() {
 // passes every checked record to collect. It returns when every pair handed out is recorded and
 // the dispatcher has no more, or when ctx ends (an SPRT decided, or the run is interrupted).
 func (c *Coordinator) Run(ctx context.Context, d *arbiter.Dispatcher, collect func(*results.Record) error) error {
-	t := c.Tournament
-	run, perPair, scheduled := t.Run(), t.Schedule().PairGames(), t.Schedule().Len()
 	// The queue is rebuilt from the dispatcher, which knows from the records file what is left:
 	// whatever it held before a restart goes, and results of that which still arrive are
 	// duplicates.
 	if err := c.work.Purge(ctx); err != nil {
 		return fmt.Errorf("distributed: purging the work queue: %w", err)
 	}
-	pending := make(map[int]*arbiter.PairJob) // queued pairs, with their games not yet recorded
-	refill := func(async bool) error {
-		for len(pending) < c.Window {
-			job, ok := d.Next()
-			if !ok {
-				break
-			}
-			pending[job.Pair] = &job
-			if err := c.publish(ctx, job, async); err != nil {
-				return err
-			}
-		}
-		if async {
-			return c.waitPublished(ctx)
-		}
-		return nil
-	}
-	if err := refill(true); err != nil {
+	q := &pairQueue{c: c, d: d, pending: make(map[int]*arbiter.PairJob)}
+	if err := q.refill(ctx, true); err != nil {
 		return ignoreCancel(err)
 	}
-	c.printf("Queued %d game pairs for workers on %s\n", len(pending), workSubject(run))
-
-	cons, err := c.js.Consumer(ctx, resultsStream(run), resultsConsumer)
+	c.printf("Queued %d game pairs for workers on %s\n", len(q.pending), workSubject(c.Tournament.Run()))
+	in, err := c.receive(ctx)
 	if err != nil {
-		return fmt.Errorf("distributed: %w", err)
+		return err
 	}
-	msgs, err := cons.Messages(jetstream.PullMaxMessages(64))
-	if err != nil {
-		return fmt.Errorf("distributed: %w", err)
-	}
-	var receiving sync.WaitGroup
-	defer receiving.Wait() // last: after the iterator is stopped and quit closed
-	stopMsgs := context.AfterFunc(ctx, msgs.Stop)
-	defer stopMsgs()
-	defer msgs.Stop()
-	incoming := make(chan jetstream.Msg)
-	recvDone := make(chan error, 1)
-	quit := make(chan struct{})
-	defer close(quit)
-	receiving.Add(1)
-	go func() {
-		defer receiving.Done()
-		defer close(incoming)
-		for {
-			m, err := msgs.Next()
-			if err != nil {
-				recvDone <- err
-				return
-			}
-			select {
-			case incoming <- m:
-			case <-quit:
-				return
-			}
-		}
-	}()
+	defer in.stop()
 	var progress <-chan time.Time
 	if c.ProgressEvery > 0 {
 		tick := time.NewTicker(c.ProgressEvery)
 		defer tick.Stop()
 		progress = tick.C
 	}
-
-	for len(pending) > 0 {
-		var m jetstream.Msg
+	for len(q.pending) > 0 {
 		select {
 		case <-progress:
 			c.printProgress()
-			continue
-		case msg, ok := <-incoming:
+		case m, ok := <-in.msgs:
 			if !ok {
 				if ctx.Err() != nil {
 					return nil
 				}
-				return fmt.Errorf("distributed: receiving results: %w", <-recvDone)
+				return fmt.Errorf("distributed: receiving results: %w", <-in.err)
 			}
-			m = msg
+			if err := c.take(ctx, m, q, collect); err != nil {
+				return err
+			}
 		case <-ctx.Done():
 			return nil // the games in flight are played again on resume
 		}
-		worker := m.Subject()[strings.LastIndexByte(m.Subject(), '.')+1:]
-		var res Result
-		if err := json.Unmarshal(m.Data(), &res); err != nil {
-			c.reject(ctx, &RejectedError{Worker: worker, Game: -1, Reason: "unreadable: " + err.Error()}, nil)
-			m.Ack()
-			continue
+	}
+	return nil
+}
+
+// pairQueue is the pairs a coordinator has queued, each with its games not yet recorded.
+type pairQueue struct {
+	c       *Coordinator
+	d       *arbiter.Dispatcher
+	pending map[int]*arbiter.PairJob
+}
+
+// refill queues the dispatcher's next pairs until Window are pending: asynchronously, waiting
+// for them all at the end, at start-up; one at a time afterwards.
+func (q *pairQueue) refill(ctx context.Context, async bool) error {
+	for len(q.pending) < q.c.Window {
+		job, ok := q.d.Next()
+		if !ok {
+			break
 		}
-		r := res.Record
-		var job *arbiter.PairJob
-		if r != nil && r.Run == run && r.Game >= 0 && r.Game < scheduled {
-			job = pending[r.Game/perPair]
-			if job == nil || !slices.ContainsFunc(job.Games, func(g arbiter.ScheduledGame) bool { return g.Index == r.Game }) {
-				// Recorded already: a pair played again after its worker was thought lost, or
-				// the queue of a coordinator that restarted.
-				c.withWorker(worker, func(w *WorkerStats) { w.Duplicates++ })
-				m.Ack()
-				continue
+		q.pending[job.Pair] = &job
+		if err := q.c.publish(ctx, job, async); err != nil {
+			return err
+		}
+	}
+	if async {
+		return q.c.waitPublished(ctx)
+	}
+	return nil
+}
+
+// inbox is the workers' results as they arrive; err says why msgs closed, unless ctx ended.
+type inbox struct {
+	msgs <-chan jetstream.Msg
+	err  <-chan error
+	stop func() // stops receiving and waits for the receiver
+}
+
+// receive starts taking the workers' results from the run's results stream.
+func (c *Coordinator) receive(ctx context.Context) (*inbox, error) {
+	cons, err := c.js.Consumer(ctx, resultsStream(c.Tournament.Run()), resultsConsumer)
+	if err != nil {
+		return nil, fmt.Errorf("distributed: %w", err)
+	}
+	iter, err := cons.Messages(jetstream.PullMaxMessages(64))
+	if err != nil {
+		return nil, fmt.Errorf("distributed: %w", err)
+	}
+	msgs, errs, quit := make(chan jetstream.Msg), make(chan error, 1), make(chan struct{})
+	var receiving sync.WaitGroup
+	stopIter := context.AfterFunc(ctx, iter.Stop)
+	receiving.Add(1)
+	go func() {
+		defer receiving.Done()
+		defer close(msgs)
+		for {
+			m, err := iter.Next()
+			if err != nil {
+				errs <- err
+				return
+			}
+			select {
+			case msgs <- m:
+			case <-quit:
+				return
 			}
 		}
-		if err := c.ref.check(worker, &res); err != nil {
-			c.reject(ctx, err, job)
-			m.Ack()
-			continue
-		}
-		if err := collect(r); err != nil {
-			return err // not acknowledged: the result is redelivered after a restart
-		}
+	}()
+	stop := func() {
+		stopIter()
+		iter.Stop()
+		close(quit)
+		receiving.Wait()
+	}
+	return &inbox{msgs: msgs, err: errs, stop: stop}, nil
+}
+
+// take checks a worker's result and, if the run can count it, collects it and acknowledges it;
+// a pair whose games are all recorded makes room for the next. An error ends the run (collect
+// failed): the result is not acknowledged, so it comes again after a restart.
+func (c *Coordinator) take(ctx context.Context, m jetstream.Msg, q *pairQueue, collect func(*results.Record) error) error {
+	t := c.Tournament
+	run, perPair, scheduled := t.Run(), t.Schedule().PairGames(), t.Schedule().Len()
+	worker := m.Subject()[strings.LastIndexByte(m.Subject(), '.')+1:]
+	var res Result
+	if err := json.Unmarshal(m.Data(), &res); err != nil {
+		c.reject(ctx, &RejectedError{Worker: worker, Game: -1, Reason: "unreadable: " + err.Error()}, nil)
 		m.Ack()
-		c.counted(worker, r)
-		job.Games = slices.DeleteFunc(job.Games, func(g arbiter.ScheduledGame) bool { return g.Index == r.Game })
-		if len(job.Games) == 0 {
-			delete(pending, job.Pair)
-			if err := refill(false); err != nil {
-				return ignoreCancel(err)
-			}
+		return nil
+	}
+	r := res.Record
+	var job *arbiter.PairJob
+	if r != nil && r.Run == run && r.Game >= 0 && r.Game < scheduled {
+		job = q.pending[r.Game/perPair]
+		if job == nil || !slices.ContainsFunc(job.Games, func(g arbiter.ScheduledGame) bool { return g.Index == r.Game }) {
+			// Recorded already: a pair played again after its worker was thought lost, or
+			// the queue of a coordinator that restarted.
+			c.withWorker(worker, func(w *WorkerStats) { w.Duplicates++ })
+			m.Ack()
+			return nil
+		}
+	}
+	if err := c.ref.check(worker, &res); err != nil {
+		c.reject(ctx, err, job)
+		m.Ack()
+		return nil
+	}
+	if err := collect(r); err != nil {
+		return err
+	}
+	m.Ack()
+	c.counted(worker, r)
+	job.Games = slices.DeleteFunc(job.Games, func(g arbiter.ScheduledGame) bool { return g.Index == r.Game })
+	if len(job.Games) == 0 {
+		delete(q.pending, job.Pair)
+		if err := q.refill(ctx, false); err != nil {
+			return ignoreCancel(err)
 		}
 	}
 	return nil
@@ -429,6 +461,12 @@ func (c *Coordinator) hello(m *nats.Msg) {
 	c.mu.Unlock()
 	if over {
 		reply(m, Welcome{Finished: true})
+		return
+	}
+	if h.Unfit != "" {
+		c.withWorker(h.Worker, func(w *WorkerStats) { w.Slots, w.LastSeen, w.Refused = h.Slots, time.Now(), h.Unfit })
+		c.printf("Worker %s cannot play the run: %s\n", h.Worker, h.Unfit)
+		reply(m, Welcome{Refused: h.Unfit})
 		return
 	}
 	if h.Engines == nil { // the worker asks which engines the run plays

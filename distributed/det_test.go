@@ -6,6 +6,7 @@ import (
 	"hash/fnv"
 	"strconv"
 	"strings"
+	"sync"
 
 	"hivearbiter/arbiter"
 	"hivearbiter/results"
@@ -14,11 +15,30 @@ import (
 
 // detPlayer is an in-process player whose every move is a function of the position and its
 // name alone, so a game is the same on any worker: "det" plays a pseudo-random legal move,
-// "det blunder=N" also answers an illegal move in about one position in N.
+// "det blunder=N" also answers an illegal move in about one position in N. Its other arguments
+// are not read. With DET_PLAYS=GAMETYPE in its environment it says it plays that game type
+// only.
 type detPlayer struct {
 	name    string
 	blunder uint64
 	game    *rules.Game
+	plays   rules.GameType
+	known   bool
+}
+
+// detStarts are the engines the det protocol started, in order, as it was given them.
+var detStarts struct {
+	sync.Mutex
+	engines []arbiter.EngineConfig
+}
+
+// startedDet returns the engines started since the last call, and forgets them.
+func startedDet() []arbiter.EngineConfig {
+	detStarts.Lock()
+	defer detStarts.Unlock()
+	e := detStarts.engines
+	detStarts.engines = nil
+	return e
 }
 
 type detProtocol struct{}
@@ -28,7 +48,19 @@ func init() { arbiter.RegisterProtocol("det", detProtocol{}) }
 func (detProtocol) Check(e arbiter.EngineConfig) error { return nil }
 
 func (detProtocol) Start(ctx context.Context, e arbiter.EngineConfig, env arbiter.StartEnv) (arbiter.Player, error) {
+	detStarts.Lock()
+	detStarts.engines = append(detStarts.engines, e)
+	detStarts.Unlock()
 	p := &detPlayer{name: e.Name}
+	for _, kv := range e.Env {
+		if v, ok := strings.CutPrefix(kv, "DET_PLAYS="); ok {
+			gt, err := rules.ParseGameType(v)
+			if err != nil {
+				return nil, err
+			}
+			p.plays, p.known = gt, true
+		}
+	}
 	for _, a := range e.Command[1:] {
 		if n, ok := strings.CutPrefix(a, "blunder="); ok {
 			v, _ := strconv.Atoi(n)
@@ -42,7 +74,7 @@ func (detProtocol) Start(ctx context.Context, e arbiter.EngineConfig, env arbite
 }
 
 func (p *detPlayer) Info() arbiter.PlayerInfo {
-	return arbiter.PlayerInfo{ID: "det " + p.name, ReportsState: true}
+	return arbiter.PlayerInfo{ID: "det " + p.name, ReportsState: true, Expansions: p.plays, ExpansionsKnown: p.known}
 }
 
 func (p *detPlayer) NewGame(ctx context.Context, gs string) (string, error) {

@@ -45,7 +45,7 @@ func newCluster(t testing.TB, cfg arbiter.Config, dir string) *cluster {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ids, err := Identify(context.Background(), tour.Config().Engines, 5*time.Second)
+	ids, err := Identify(context.Background(), tour.Config().Engines, tour.Config().GameType, 5*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}

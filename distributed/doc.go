@@ -16,6 +16,14 @@
 // played again, the queue of a coordinator that restarted) are recognised by game index: the
 // records file is the truth, and a restarted coordinator rebuilds the queue from it.
 //
+// A run's engine is the run's: a worker's own engines (matched by name) say only where the
+// program is (command, directory, environment, and the arguments that are local paths, see
+// arbiter.IsLocalPath); arguments, options, protocol settings and time control are the run's,
+// and a worker whose engines would change them is refused before any game, as is one whose
+// engines report another id line or hash to another program. A worker's slot seats its players
+// with arbiter.Seats, the seat pool of a local run: the same start, expansion check, restarts
+// and close.
+//
 // The collector feeds the SPRT in schedule order, as in a local run, so a distributed run
 // decides at the same pair as a local one on the same games; at a bound the coordinator
 // purges the work queue and tells the workers to stop.

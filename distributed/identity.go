@@ -12,27 +12,32 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/rules"
 )
 
-// Identify starts each engine once, reads what it says of itself and hashes its program: the
-// identities a run expects of its workers' engines, or a worker reports of its own.
-func Identify(ctx context.Context, engines []arbiter.EngineConfig, timeout time.Duration) ([]EngineIdentity, error) {
+// Identify starts each engine once, as a game would seat it (so an engine that does not play
+// the run's game type is refused here, before any game, as a local run refuses it), reads what
+// it says of itself and hashes its program: the identities a run expects of its workers'
+// engines, or a worker reports of its own.
+func Identify(ctx context.Context, engines []arbiter.EngineConfig, gameType string, timeout time.Duration) ([]EngineIdentity, error) {
+	gt, err := rules.ParseGameType(gameType)
+	if err != nil {
+		return nil, fmt.Errorf("distributed: %w", err)
+	}
+	seats := &arbiter.Seats{Engines: engines, GameType: gt, StartTimeout: timeout, Start: arbiter.StartThroughProtocol("")}
+	defer seats.Close(ctx)
 	ids := make([]EngineIdentity, len(engines))
 	for i, e := range engines {
 		sum, err := programSHA256(e)
 		if err != nil {
 			return nil, fmt.Errorf("distributed: engine %q: %w", e.Name, err)
 		}
-		sctx, cancel := context.WithTimeout(ctx, timeout)
-		p, err := arbiter.StartPlayer(sctx, e, arbiter.StartEnv{Grace: time.Second})
-		cancel()
+		p, err := seats.Seat(ctx, i)
 		if err != nil {
-			return nil, &arbiter.EngineStartError{Engine: e.Name, Err: err}
+			return nil, err
 		}
 		ids[i] = EngineIdentity{Name: e.Name, ID: p.Info().ID, SHA256: sum}
-		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		p.Close(cctx)
-		cancel()
+		seats.Drop(ctx, i)
 	}
 	return ids, nil
 }

@@ -41,8 +41,9 @@ type WorkGame struct {
 }
 
 // RunSpec is what a worker needs to play a run's games: every setting that changes a game, and
-// the engines as the run expects them. How an engine is reached (command, directory,
-// environment) is the worker's own business: its engines are matched by name.
+// the engines as the run expects them. Where an engine's program is (command, directory,
+// environment, the local paths among its arguments) is the worker's own business: its engines
+// are matched by name. Everything else about an engine is the run's.
 type RunSpec struct {
 	Run            string                 `json:"run"`
 	Seed           int64                  `json:"seed"`
@@ -71,6 +72,9 @@ type Hello struct {
 	Worker  string           `json:"worker"`
 	Slots   int              `json:"slots"`
 	Engines []EngineIdentity `json:"engines"`
+	// Unfit, if set, says why the worker cannot play the run, which it found itself (its
+	// engines would change the run's, or cannot be seated): it says so and stops.
+	Unfit string `json:"unfit,omitempty"`
 }
 
 // Welcome answers a Hello: the run's settings, or why the worker is refused.

@@ -16,6 +16,7 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/results"
+	"hivearbiter/rules"
 )
 
 // RefusedError is a worker the coordinator will not let play: its engines differ from the run's.
@@ -33,9 +34,14 @@ type Worker struct {
 	// Conn, if set, is used instead of dialling Creds.URL (a coordinator's own worker).
 	Conn        *nats.Conn
 	Concurrency int
-	// Engines are the worker's own engines, matched to the run's by name: how to start them
-	// (command, directory, environment). The run's settings (options, time control) apply. A
-	// run engine the worker does not name is started as the coordinator starts it.
+	// Engines are the worker's own engines, matched to the run's by name. A run's engine is the
+	// run's: its arguments, options, protocol settings, time control, margin and restart policy
+	// come from the run. Only where its program is comes from here: the command (whose
+	// arguments must be the run's, but for the local paths: see arbiter.IsLocalPath), the
+	// directory, the environment and the address. A setting left at its zero value is the
+	// run's; one that is given must be the run's, or the worker is refused (an
+	// *EngineMismatchError) before any game. A run engine the worker does not name is started
+	// as the coordinator starts it.
 	Engines []arbiter.EngineConfig
 	// Console receives a line per game started and finished; nil discards them.
 	Console io.Writer
@@ -48,7 +54,9 @@ type Worker struct {
 }
 
 // Run greets the coordinator, checks its engines with it, and plays pairs until the run ends
-// (nil), ctx is cancelled (nil), or the worker is refused or cannot start an engine.
+// (nil), ctx is cancelled (nil), or the worker is refused (a *RefusedError, or an
+// *EngineMismatchError when its engines would change the run's) or cannot seat an engine (an
+// *arbiter.EngineStartError).
 func (w *Worker) Run(ctx context.Context) error {
 	if w.Concurrency <= 0 {
 		w.Concurrency = 1
@@ -78,24 +86,11 @@ func (w *Worker) Run(ctx context.Context) error {
 	}
 	defer ctl.Unsubscribe()
 
-	welcome, err := w.greet(ctx, nc, run, nil)
-	if err != nil || welcome.Finished {
+	spec, engines, ids, err := w.join(ctx, nc, run)
+	if err != nil || spec == nil {
 		return ignoreStopped(ctx, err, errStopped)
 	}
-	spec := welcome.Spec
-	for _, local := range w.Engines {
-		if !slices.ContainsFunc(spec.Engines, func(e arbiter.EngineConfig) bool { return e.Name == local.Name }) {
-			return fmt.Errorf("distributed: this worker's engine %q is not one of the run's (engines are matched by name)", local.Name)
-		}
-	}
-	engines := w.runEngines(spec)
-	ids, err := Identify(ctx, engines, time.Duration(spec.StartTimeout))
-	if err != nil {
-		return ignoreStopped(ctx, err, errStopped)
-	}
-	if welcome, err = w.greet(ctx, nc, run, ids); err != nil || welcome.Finished {
-		return ignoreStopped(ctx, err, errStopped)
-	}
+	gameType, _ := rules.ParseGameType(spec.GameType) // join's Identify has read it
 	w.printf("Worker %s plays run %s with %d slots\n", w.Name, run, w.Concurrency)
 
 	js, err := jetstream.New(nc)
@@ -118,8 +113,10 @@ func (w *Worker) Run(ctx context.Context) error {
 	g.Go(func() error { w.heartbeats(gctx, nc, run); return nil })
 	for slot := range w.Concurrency {
 		g.Go(func() error {
-			s := &pairSlot{w: w, id: slot, spec: spec, engines: engines, ids: ids, js: js, cons: cons, ackWait: ackWait}
-			defer s.close(gctx)
+			seats := &arbiter.Seats{Engines: engines, GameType: gameType, StartTimeout: time.Duration(spec.StartTimeout),
+				Start: arbiter.StartThroughProtocol(w.TranscriptDir), Worker: slot}
+			s := &pairSlot{w: w, spec: spec, seats: seats, ids: ids, js: js, cons: cons, ackWait: ackWait}
+			defer seats.Close(gctx)
 			return s.loop(gctx)
 		})
 	}
@@ -132,6 +129,41 @@ func ignoreStopped(ctx context.Context, err, stopped error) error {
 		return nil
 	}
 	return err
+}
+
+// join learns the run from the coordinator, makes its engines this worker's (refusing those
+// that would change them), identifies them and is let in with them. A nil spec and error: the
+// run is over.
+func (w *Worker) join(ctx context.Context, nc *nats.Conn, run string) (*RunSpec, []arbiter.EngineConfig, []EngineIdentity, error) {
+	welcome, err := w.greet(ctx, nc, run, nil)
+	if err != nil || welcome.Finished {
+		return nil, nil, nil, err
+	}
+	spec := welcome.Spec
+	engines, err := workerEngines(spec, w.Engines)
+	var ids []EngineIdentity
+	if err == nil {
+		ids, err = Identify(ctx, engines, spec.GameType, time.Duration(spec.StartTimeout))
+	}
+	if err != nil {
+		if ctx.Err() == nil {
+			w.unfit(ctx, nc, run, err)
+		}
+		return nil, nil, nil, err
+	}
+	if welcome, err = w.greet(ctx, nc, run, ids); err != nil || welcome.Finished {
+		return nil, nil, nil, err
+	}
+	return spec, engines, ids, nil
+}
+
+// unfit tells the coordinator why this worker cannot play its run, so that its operator sees
+// it too; the worker stops whether or not the word arrives.
+func (w *Worker) unfit(ctx context.Context, nc *nats.Conn, run string, why error) {
+	b, _ := json.Marshal(Hello{Worker: w.Name, Slots: w.Concurrency, Unfit: why.Error()})
+	rctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	nc.RequestWithContext(rctx, helloSubject(run), b)
 }
 
 // greet sends a hello until the coordinator answers: first (ids nil) to learn the run, then
@@ -164,19 +196,6 @@ func (w *Worker) greet(ctx context.Context, nc *nats.Conn, run string, ids []Eng
 		}
 		return &wel, nil
 	}
-}
-
-// runEngines are the run's engines as this worker starts them.
-func (w *Worker) runEngines(spec *RunSpec) []arbiter.EngineConfig {
-	engines := slices.Clone(spec.Engines)
-	for i := range engines {
-		for _, local := range w.Engines {
-			if local.Name == engines[i].Name {
-				engines[i].Command, engines[i].Dir, engines[i].Env, engines[i].Addr = local.Command, local.Dir, local.Env, local.Addr
-			}
-		}
-	}
-	return engines
 }
 
 func (w *Worker) heartbeats(ctx context.Context, nc *nats.Conn, run string) {
@@ -219,21 +238,19 @@ func (w *Worker) printf(format string, args ...any) {
 	fmt.Fprintf(w.Console, format, args...)
 }
 
-// pairSlot plays one pair at a time with engine processes of its own, as a local run's worker does.
+// pairSlot plays one pair at a time with engine processes of its own (its seats), as a local
+// run's worker does.
 type pairSlot struct {
 	w       *Worker
-	id      int
 	spec    *RunSpec
-	engines []arbiter.EngineConfig
+	seats   *arbiter.Seats
 	ids     []EngineIdentity
 	js      jetstream.JetStream
 	cons    jetstream.Consumer
 	ackWait time.Duration
-	players map[int]arbiter.Player
 }
 
 func (s *pairSlot) loop(ctx context.Context) error {
-	s.players = make(map[int]arbiter.Player)
 	for ctx.Err() == nil {
 		batch, err := s.cons.Fetch(1, jetstream.FetchMaxWait(2*time.Second))
 		if err != nil {
@@ -310,66 +327,23 @@ func (s *pairSlot) play(ctx context.Context, m jetstream.Msg) error {
 // nil, nil when it was interrupted.
 func (s *pairSlot) game(ctx context.Context, work WorkGame) (*results.Record, error) {
 	sg := work.Game
-	white, err := s.seat(ctx, sg.White)
+	white, black, err := s.seats.Sides(ctx, sg)
 	if err != nil {
 		return nil, ignoreCancel(err)
 	}
-	black, err := s.seat(ctx, sg.Black)
-	if err != nil {
-		return nil, ignoreCancel(err)
-	}
-	we, be := s.engines[sg.White], s.engines[sg.Black]
-	s.w.printf("Started game %d of %d (%s vs %s)\n", sg.Index+1, s.spec.Scheduled, we.Name, be.Name)
+	s.w.printf("Started game %d of %d (%s vs %s)\n", sg.Index+1, s.spec.Scheduled, white.Name, black.Name)
 	s.w.flying(sg.Index, true)
 	defer s.w.flying(sg.Index, false)
-	rec, err := arbiter.PlayGame(ctx, work.Config, arbiter.Side{Name: we.Name, Player: white, Time: we.Time, Margin: we.Margin},
-		arbiter.Side{Name: be.Name, Player: black, Time: be.Time, Margin: be.Margin})
+	rec, err := arbiter.PlayGame(ctx, work.Config, white, black)
 	if errors.Is(err, arbiter.ErrInterrupted) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	// An engine that misbehaved is restarted for its next game, as in a local run.
-	for side, e := range [2]int{sg.White, sg.Black} {
-		if rec.Culprit == colorNames[side] {
-			s.drop(ctx, e)
-		}
-	}
+	s.seats.Played(ctx, sg, rec)
 	s.w.printf("Finished game %d (%s vs %s): %s {%s}\n", rec.Game+1, rec.White.Name, rec.Black.Name, rec.Result, rec.Detail)
 	return rec, nil
-}
-
-func (s *pairSlot) seat(ctx context.Context, e int) (arbiter.Player, error) {
-	if p := s.players[e]; p != nil {
-		return p, nil
-	}
-	sctx, cancel := context.WithTimeout(ctx, time.Duration(s.spec.StartTimeout))
-	defer cancel()
-	p, err := arbiter.StartPlayer(sctx, s.engines[e], arbiter.StartEnv{Worker: s.id, TranscriptDir: s.w.TranscriptDir, Grace: time.Second})
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return nil, &arbiter.EngineStartError{Engine: s.engines[e].Name, Err: err}
-	}
-	s.players[e] = p
-	return p, nil
-}
-
-func (s *pairSlot) drop(ctx context.Context, e int) {
-	if p := s.players[e]; p != nil {
-		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		p.Close(cctx)
-		cancel()
-		delete(s.players, e)
-	}
-}
-
-func (s *pairSlot) close(ctx context.Context) {
-	for e := range s.players {
-		s.drop(ctx, e)
-	}
 }
 
 func ignoreCancel(err error) error {

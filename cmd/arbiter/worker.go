@@ -5,15 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
-	"fmt"
 	"io"
-	"os"
-	"path/filepath"
+	"slices"
 	"time"
 
-	"github.com/nats-io/nats.go"
-
 	"hivearbiter/arbiter"
+	"hivearbiter/configs"
 	"hivearbiter/distributed"
 )
 
@@ -39,77 +36,21 @@ func runCoordinator(ctx context.Context, cfg arbiter.Config, flags *coordinatorF
 		return usageError{errors.New("give -listen or -nats, not both")}
 	}
 	return playTournamentWith(ctx, cfg, hint, stdout, observers, func(ctx context.Context, t *arbiter.Tournament) (*arbiter.Outcome, error) {
-		cfg := t.Config()
-		expect, err := distributed.Identify(ctx, cfg.Engines, cfg.StartTimeout)
-		if err != nil {
-			return nil, err
-		}
-		var nc, workerConn *nats.Conn
-		var workerCreds *distributed.Credentials
-		dir := cfg.Out + ".nats"
-		credsPath := filepath.Join(dir, "worker.creds")
-		if flags.listen != "" {
-			srv, err := distributed.StartServer(distributed.ServerConfig{Listen: flags.listen, Run: t.Run(), Dir: dir})
-			if err != nil {
-				return nil, err
-			}
-			defer srv.Shutdown()
-			if nc, err = srv.Connect(srv.CoordinatorCredentials()); err != nil {
-				return nil, err
-			}
-			workerCreds = srv.Credentials()
-			if flags.concurrency > 0 {
-				if workerConn, err = srv.Connect(workerCreds); err != nil {
-					return nil, err
-				}
-				defer workerConn.Close()
-			}
-		} else {
-			own := &distributed.Credentials{URL: flags.natsURL, Run: t.Run()}
-			if flags.creds != "" {
-				if own, err = distributed.LoadCredentials(flags.creds); err != nil {
-					return nil, err
-				}
-				own.URL, own.Run = flags.natsURL, t.Run()
-			}
-			if nc, err = distributed.Dial(own, "arbiter coordinator"); err != nil {
-				return nil, err
-			}
-			// Workers get the address and the run; their user is the NATS administrator's to add.
-			workerCreds = &distributed.Credentials{URL: flags.natsURL, Run: t.Run(), CA: own.CA}
-			if err := os.MkdirAll(dir, 0o700); err != nil {
-				return nil, err
-			}
-			if err := workerCreds.Save(credsPath); err != nil {
-				return nil, err
-			}
-		}
-		defer nc.Close()
-		fmt.Fprintf(stdout, "Serving run %s to workers at %s: arbiter worker -connect %s -creds %s\n",
-			t.Run(), workerCreds.URL, workerCreds.URL, credsPath)
-		c := &distributed.Coordinator{Tournament: t, Conn: nc, Expect: expect, AckWait: flags.ackWait,
-			Console: t.ConsoleWriter(), ProgressEvery: 10 * time.Second}
-		var own chan error
-		if flags.concurrency > 0 {
-			host, _ := os.Hostname()
-			w := &distributed.Worker{Name: workerName(host) + "-coordinator", Creds: workerCreds, Conn: workerConn,
-				Concurrency: flags.concurrency, Engines: cfg.Engines, TranscriptDir: cfg.TranscriptDir}
-			own = make(chan error, 1)
-			wctx, stop := context.WithCancel(ctx)
-			defer func() { stop(); <-own }()
-			go func() { own <- w.Run(wctx) }()
-		}
-		return distributed.Serve(ctx, c)
+		return distributed.Host(ctx, t, distributed.HostConfig{Listen: flags.listen, URL: flags.natsURL, CredsFile: flags.creds,
+			AckWait: flags.ackWait, Slots: flags.concurrency, Console: stdout})
 	})
 }
 
 const workerUsage = `worker -connect URL -creds FILE [-name NAME] [-concurrency N] [-engine name=NAME cmd=PROG ...]...
 
 Plays the game pairs of a run that a coordinator (arbiter match -listen or -nats) serves, with
-engines of this machine, until the run ends. Engines are matched to the run's by name: -engine
-says where this machine's build is (cmd, arg, dir, env); the run's options and time control
-apply. The coordinator refuses a worker whose engines differ from the run's (their id line or
-the SHA-256 of their program). The worker reconnects by itself when the coordinator restarts.`
+engines of this machine, until the run ends. Engines are matched to the run's by name, and a
+run's engine is the run's: -engine says only where this machine's build is (cmd, dir, env, and
+arguments that are local paths); the run's arguments, options, protocol settings and time
+control apply. A worker whose -engine gives other arguments or settings than the run's is
+refused, with the difference named, and so is one whose engines differ from the run's (their
+id line or the SHA-256 of their program). The worker reconnects by itself when the coordinator
+restarts.`
 
 func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	rest, groups := splitMultiWord(args)
@@ -133,43 +74,33 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return usageError{err}
 	}
 	overrideString(&creds.URL, *connect)
-	engines, err := enginesFromFlags(groups, "st=1")
-	if err != nil {
-		return usageError{err}
+	var engines []arbiter.EngineConfig
+	for _, words := range groups["engine"] {
+		e, err := distributed.ParseWorkerEngine(configs.MergeEngine(slices.Concat(groups["each"]...), words), builtinResolver)
+		if err != nil {
+			return usageError{err}
+		}
+		engines = append(engines, e)
 	}
 	if err := locateEngines(engines); err != nil {
 		return err
 	}
 	if *name == "" {
-		host, _ := os.Hostname()
-		*name = fmt.Sprintf("%s-%d", workerName(host), os.Getpid())
+		*name = distributed.DefaultWorkerName()
 	}
 	w := &distributed.Worker{Name: *name, Creds: creds, Concurrency: *concurrency, Engines: engines,
 		Console: stdout, TranscriptDir: *transcripts}
 	err = w.Run(ctx)
 	var refused *distributed.RefusedError
+	var mismatch *distributed.EngineMismatchError
 	var start *arbiter.EngineStartError
 	switch {
-	case errors.As(err, &refused), errors.As(err, &start):
+	case errors.As(err, &refused), errors.As(err, &mismatch), errors.As(err, &start):
 		return exitWith(exitEngines, "%v", err)
 	case ctx.Err() != nil:
 		return exitWith(exitInterrupted, "")
 	}
 	return err
-}
-
-// workerName makes a host name one NATS subject token.
-func workerName(host string) string {
-	b := []byte(host)
-	for i, c := range b {
-		if c == '.' || c == '*' || c == '>' || c == ' ' {
-			b[i] = '_'
-		}
-	}
-	if len(b) == 0 {
-		return "worker"
-	}
-	return string(b)
 }
 
 const workersUsage = `workers -creds FILE [-connect URL] [-json]

@@ -32,9 +32,10 @@ func detConfig(salt string, blunderEvery uint64, delay time.Duration) uhpfake.Co
 }
 
 // detEngines are two deterministic fake engines, the second blundering now and then; both wait
-// delay before each move.
-func detEngines(delay time.Duration) []string {
-	args := append(fakeEngineSpec("strong", detConfig("strong", 0, delay)), fakeEngineSpec("weak", detConfig("weak", 40, delay))...)
+// delay before each move, and both take the extra -engine words.
+func detEngines(delay time.Duration, extra ...string) []string {
+	args := append(fakeEngineSpec("strong", detConfig("strong", 0, delay)), extra...)
+	args = append(append(args, fakeEngineSpec("weak", detConfig("weak", 40, delay))...), extra...)
 	return append(args, "-each", "st=1", "fractional=true", "-seed", "11", "-openings", "plies=2", "-maxplies", "30")
 }
 
@@ -321,12 +322,40 @@ func TestWorkersRefused(t *testing.T) {
 		return strings.Contains(coord.out.String(), "Refused worker otherbuild")
 	})
 
+	goodWorkerFinishes(t, coord, creds, out, 2)
+}
+
+// goodWorkerFinishes starts a worker that takes the run's engines as they are, and checks that
+// the run ends with its n games recorded once each.
+func goodWorkerFinishes(t *testing.T, coord *process, creds, out string, n int) {
+	t.Helper()
 	good := worker(t, creds, "good")
 	if code := coord.wait(t, "the coordinator", 60*time.Second); code != 0 {
 		t.Fatalf("coordinator exit %d:\n%s", code, coord.out)
 	}
 	good.wait(t, "the good worker", 20*time.Second)
-	exactlyScheduled(t, out, 2)
+	exactlyScheduled(t, out, n)
+}
+
+// TestWorkerGivenFewerArguments: a coordinator runs an engine with arguments and a worker
+// names that engine without them. The worker would play another engine under the run's name:
+// it is refused before any game, naming the difference, and a worker that takes the run's
+// engine as it is plays the run.
+func TestWorkerGivenFewerArguments(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "games.jsonl")
+	coord, creds := coordinator(t, out, freeAddr(t), append(detEngines(0, "arg=-profile", "arg=medium"), "-rounds", "1")...)
+	w := worker(t, creds, "noargs", "-engine", "name=strong", "cmd="+os.Args[0], "env="+uhpfake.Env(detConfig("strong", 0, 0)))
+	want := `engine "strong": the run passes arg -profile medium; this worker's -engine has none`
+	if code := w.wait(t, "the worker without the arguments", 20*time.Second); code != exitEngines || !strings.Contains(w.out.String(), want) {
+		t.Errorf("exit %d, want %d and %q:\n%s", code, exitEngines, want, w.out)
+	}
+	if started := startedGames(w.out.String()); len(started) > 0 {
+		t.Errorf("the refused worker started games %v", started)
+	}
+	waitFor(t, "the coordinator's report of the worker that cannot play", 10*time.Second, func() bool {
+		return strings.Contains(coord.out.String(), "Worker noargs cannot play the run: distributed: "+want)
+	})
+	goodWorkerFinishes(t, coord, creds, out, 2)
 }
 
 // TestCoordinatorPlaysItself: with -concurrency the coordinator plays pairs itself, through the

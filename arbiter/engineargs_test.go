@@ -1,0 +1,172 @@
+package arbiter_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"hivearbiter/arbiter"
+	"hivearbiter/results"
+)
+
+// TestIsLocalPath is the definition of a local path, case by case.
+func TestIsLocalPath(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "bot.py"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir) // bot.py exists here, and is still no local path
+	for _, tc := range []struct {
+		arg  string
+		want bool
+	}{
+		{"/opt/nets/big.nnue", true},         // absolute
+		{`C:\nets\big.nnue`, true},           // a Windows path holds a separator
+		{"nets/big.nnue", true},              // a relative path with a directory, existing or not
+		{"./bot.py", true},                   //
+		{`..\elsewhere\bot.py`, true},        //
+		{"1/2", true},                        // a separator makes a path, whatever it means
+		{"bot.py", false},                    // a bare name, even of a file that exists here
+		{"medium", false},                    // a word
+		{"-profile", false},                  // a flag
+		{"--threads=2", false},               // a flag with a value that is no path
+		{"--weights=/opt/w.bin", true},       // a flag whose value is a path
+		{"-weights=nets/w.bin", true},        //
+		{"book=/opt/book.txt", true},         // a NAME=VALUE word whose value is a path
+		{"blunder=40", false},                // ...and one whose value is not
+		{"/opt/a=b", true},                   // a path with = in it
+		{"--url=http://host/net", false},     // a URL is not local
+		{"https://host/nets/big", false},     //
+		{"", false},                          //
+		{"-", false},                         // standard input, as many programs read it
+		{"--book=", false},                   // a flag with an empty value
+		{"-/opt/odd", false},                 // a flag, whatever follows the dash
+		{"hivebot", false},                   // the bundled engine's subcommand
+		{filepath.Join(dir, "bot.py"), true}, // absolute and existing
+	} {
+		if got := arbiter.IsLocalPath(tc.arg); got != tc.want {
+			t.Errorf("IsLocalPath(%q) = %v, want %v", tc.arg, got, tc.want)
+		}
+	}
+}
+
+func TestRunArgs(t *testing.T) {
+	e := arbiter.EngineConfig{Command: []string{"/usr/bin/prog", "-profile", "medium", "--weights=/opt/w.bin", "/opt/book", "--threads=2", "book=nets/b.txt", "bot.py"}}
+	want := []string{"-profile", "medium", "--weights=" + arbiter.LocalPathMark, arbiter.LocalPathMark, "--threads=2", "book=" + arbiter.LocalPathMark, "bot.py"}
+	if got := e.RunArgs(); !slices.Equal(got, want) {
+		t.Errorf("RunArgs = %q, want %q", got, want)
+	}
+	if got := (arbiter.EngineConfig{Command: []string{"prog"}}).RunArgs(); got != nil {
+		t.Errorf("RunArgs of an engine without arguments = %q, want none", got)
+	}
+}
+
+// TestFingerprintArguments: a run's id changes with an engine's arguments, but not with where
+// its local files are; an engine without arguments keeps the id it had before arguments were
+// part of it.
+func TestFingerprintArguments(t *testing.T) {
+	dirA, dirB := t.TempDir(), t.TempDir()
+	for _, d := range []string{dirA, dirB} {
+		if err := os.WriteFile(filepath.Join(d, "bot.py"), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	id := func(dir string, args ...string) string {
+		t.Helper()
+		a := engine("a", "random")
+		a.Command, a.Dir = append(a.Command, args...), dir
+		cfg := baseConfig(a, engine("b", "random"))
+		if err := cfg.Normalize(); err != nil {
+			t.Fatal(err)
+		}
+		run, err := cfg.Fingerprint()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return run
+	}
+	base := id("", "-profile", "medium", "--weights=/opt/a/w.bin")
+	for _, tc := range []struct {
+		name string
+		run  string
+		same bool
+	}{
+		{"another local path", id("", "-profile", "medium", "--weights=/home/b/w.bin"), true},
+		{"another directory with the same file", id(dirB, "-profile", "medium", "--weights=/opt/a/w.bin"), true},
+		{"another argument", id("", "-profile", "strong", "--weights=/opt/a/w.bin"), false},
+		{"fewer arguments", id("", "-profile", "medium"), false},
+		{"no arguments", id(""), false},
+		{"a path more", id("", "-profile", "medium", "--weights=/opt/a/w.bin", "/opt/book"), false},
+		{"another flag for the path", id("", "-profile", "medium", "--book=/opt/a/w.bin"), false},
+		{"arguments in another order", id("", "medium", "-profile", "--weights=/opt/a/w.bin"), false},
+	} {
+		if (tc.run == base) != tc.same {
+			t.Errorf("%s: run %s, the base's %s: want the same id %v", tc.name, tc.run, base, tc.same)
+		}
+	}
+	if a, b := id(dirA, "bot.py"), id(dirB, "bot.py"); a != b {
+		t.Errorf("one file name in two engine directories: runs %s and %s, want one", a, b)
+	}
+	if a, b := id(dirA, "bot.py"), id("", "/opt/bots/bot.py"); a == b {
+		t.Errorf("a bare file name and a path: both run %s, want two runs", a)
+	}
+	// 635cbf215f96 is the id the arbiter gave this configuration before arguments were part
+	// of run ids (commit 919b17f).
+	if got := id(""); got != "635cbf215f96" {
+		t.Errorf("the run of engines without arguments is %s, want the id it always had, 635cbf215f96", got)
+	}
+}
+
+// TestTournamentRefusesRecordsWithoutArguments: records written when run ids left out the
+// engines' arguments (same configuration, id computed without them) are refused with a
+// message that says so, rather than resumed under arguments they may not have been played with.
+func TestTournamentRefusesRecordsWithoutArguments(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "games.jsonl")
+	older := baseConfig(engine("a", "random"), engine("b", "random"))
+	older.Out = out
+	if _, err := fakeTournament(t, older).Play(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	before, err := results.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The records of the run without arguments have the id that run has with arguments, when
+	// arguments are left out.
+	withArgs := baseConfig(engine("a", "random"), engine("b", "random"))
+	withArgs.Engines[0].Command = append(withArgs.Engines[0].Command, "-profile", "medium")
+	withArgs.Out = out
+	_, err = fakeTournament(t, withArgs).Play(context.Background())
+	var ce *arbiter.ConfigError
+	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "left the engines' arguments out of the run id") {
+		t.Fatalf("err = %v, want an arbiter.ConfigError saying the records' run id left out the arguments", err)
+	}
+	if after, _ := results.ReadFile(out); len(after) != len(before) {
+		t.Errorf("%d records after the refusal, want the first run's %d", len(after), len(before))
+	}
+}
+
+// TestTournamentRefusesRecordsOfOtherArguments: a run resumed with other arguments for an
+// engine of the same name would mix two builds in one table; it is refused, naming them.
+func TestTournamentRefusesRecordsOfOtherArguments(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "games.jsonl")
+	withProfile := func(profile string) arbiter.Config {
+		cfg := baseConfig(engine("a", "random"), engine("b", "random"))
+		cfg.Engines[0].Command = append(cfg.Engines[0].Command, "-profile", profile, "--book=/opt/"+profile+"/book.txt")
+		cfg.Out = out
+		return cfg
+	}
+	if _, err := fakeTournament(t, withProfile("medium")).Play(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	_, err := fakeTournament(t, withProfile("strong")).Play(context.Background())
+	want := "engine a: test st=5 margin=1 arg=-profile arg=medium arg=--book={local-path} there, test st=5 margin=1 arg=-profile arg=strong arg=--book={local-path} here"
+	var ce *arbiter.ConfigError
+	if !errors.As(err, &ce) || !strings.Contains(err.Error(), want) {
+		t.Fatalf("err = %v, want an arbiter.ConfigError saying %q", err, want)
+	}
+}
