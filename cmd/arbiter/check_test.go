@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"hivearbiter/arbiter"
 	"hivearbiter/configs"
-	"hivearbiter/enginecheck"
 	"hivearbiter/internal/golden"
 )
 
@@ -62,7 +62,7 @@ func TestCheckReportGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checks, err := enginecheck.Check(t.Context(), engine, enginecheck.Options{Games: 1, Plies: 4, Seed: 1, Margin: 500 * time.Millisecond})
+	checks, err := arbiter.CheckEngine(t.Context(), engine, arbiter.CheckOptions{Games: 1, Plies: 4, Seed: 1, Margin: 500 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +70,7 @@ func TestCheckReportGolden(t *testing.T) {
 		checks[i].Detail = durations.ReplaceAllString(checks[i].Detail, "T")
 	}
 	var got bytes.Buffer
-	if _, _, _, err := writeCheckTable(&got, checks, true); err != nil {
+	if _, _, err := writeCheckTable(&got, checks, true); err != nil {
 		t.Fatal(err)
 	}
 	golden.Check(t, filepath.Join("testdata", "check", "illegal.golden"), got.Bytes())
