@@ -149,6 +149,17 @@ func (s *CheckSession[E]) Skip(name, why string) {
 	s.results = append(s.results, CheckResult{Name: name, Status: CheckSkipped, Detail: "skipped: " + why})
 }
 
+// Run runs checks in turn, until the check's context ends, and returns the results.
+func (s *CheckSession[E]) Run(checks ...func()) []CheckResult {
+	for _, check := range checks {
+		if s.ctx.Err() != nil {
+			break
+		}
+		check()
+	}
+	return s.results
+}
+
 // Restart has the engine started afresh before the next check: the last one left it in a
 // state of its own.
 func (s *CheckSession[E]) Restart() { s.fresh = true }
@@ -214,7 +225,7 @@ func (s *CheckSession[E]) CheckClose(name string) {
 	case took >= s.opts.Grace:
 		s.Fail(name, fmt.Sprintf("it was still running %v after it was told to stop, and was killed", s.opts.Grace))
 	default:
-		s.Pass(name, fmt.Sprintf("it left in %v", took.Round(time.Millisecond)))
+		s.Pass(name, fmt.Sprintf("it left in %d ms", took.Milliseconds()))
 	}
 }
 
@@ -343,7 +354,7 @@ func checkFirstMove(s *CheckSession[Player], name string, tc TimeControl) ([]rul
 		return nil, false
 	}
 	g.Step(s.ctx)
-	took := time.Since(began).Round(time.Millisecond)
+	took := time.Since(began).Milliseconds()
 	rec := g.Record()
 	switch {
 	case s.ctx.Err() != nil:
@@ -353,9 +364,9 @@ func checkFirstMove(s *CheckSession[Player], name string, tc TimeControl) ([]rul
 		s.Skip("games against the referee", "its first move did not come (see above)")
 		return nil, false
 	case rec.Reason != "":
-		s.Pass(check, fmt.Sprintf("answered in %v (what it answered is judged in the games below)", took))
+		s.Pass(check, fmt.Sprintf("answered in %d ms (what it answered is judged in the games below)", took))
 	default:
-		s.Pass(check, fmt.Sprintf("%s in %v", rec.Moves[0].Move, took))
+		s.Pass(check, fmt.Sprintf("%s in %d ms", rec.Moves[0].Move, took))
 	}
 	return types, true
 }

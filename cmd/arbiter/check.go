@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/olekukonko/tablewriter"
@@ -42,7 +43,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(groups["engine"]) != 1 || len(groups["engine"][0]) == 0 {
 		return usageError{errors.New(`give the engine to check, once: -engine "PROG ARGS..."`)}
 	}
-	// The time control is the engine's own when it gives one; the suites set their own limits.
+	// The engine's own time control, if it gives one, bounds its moves where a suite plays games.
 	engine, err := configs.ParseEngine(configs.MergeEngine([]string{"st=1"}, groups["engine"][0]), builtinResolver)
 	if err != nil {
 		return usageError{err}
@@ -52,23 +53,19 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(checks) == 0 && err != nil {
 		return usageError{err} // a protocol without a check
 	}
-	counts, cut, tableErr := writeCheckTable(stdout, checks, *verbose)
-	if tableErr != nil {
-		return tableErr
-	}
-	failed, skipped := counts[arbiter.CheckFailed], counts[arbiter.CheckSkipped]
+	count, hint, tableErr := writeCheckTable(stdout, checks, *verbose)
+	failed, skipped := count[arbiter.CheckFailed], count[arbiter.CheckSkipped]
 	notRun := ""
 	if skipped > 0 {
 		notRun = fmt.Sprintf(", %d skipped", skipped)
 	}
 	switch {
-	case err != nil:
-		// The table cuts the detail; the reason the engine did not start is said whole.
+	case tableErr != nil:
+		return tableErr
+	case err != nil: // the table cuts the detail; why the engine did not start is said whole
 		return exitWith(exitEngines, "the engine could not be started, so nothing else was checked: %v", err)
-	case failed > 0 && cut:
-		return exitWith(exitEngines, "%d of %d checks failed%s (run with -v to see each detail whole)", failed, len(checks), notRun)
 	case failed > 0:
-		return exitWith(exitEngines, "%d of %d checks failed%s", failed, len(checks), notRun)
+		return exitWith(exitEngines, "%d of %d checks failed%s%s", failed, len(checks), notRun, hint)
 	case skipped > 0:
 		fmt.Fprintf(stdout, "%d of %d checks passed%s.\n", len(checks)-skipped, len(checks), notRun)
 	default:
@@ -77,43 +74,35 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return nil
 }
 
-// commandAsWords rewrites -engine "PROG ARGS..." as the words cmd=PROG arg=ARG..., so that
-// an engine given either way is read as match reads it.
+// commandAsWords rewrites -engine "PROG ARGS..." as -engine cmd=PROG arg=ARG..., so that an
+// engine given either way is read as match reads it.
 func commandAsWords(args []string) []string {
-	var out []string
-	for i := 0; i < len(args); i++ {
-		out = append(out, args[i])
-		if a := args[i]; (a == "-engine" || a == "--engine") && i+1 < len(args) {
-			fields := strings.Fields(args[i+1])
-			if len(fields) > 0 && !strings.Contains(fields[0], "=") {
-				out = append(out, "cmd="+fields[0])
-				for _, f := range fields[1:] {
-					out = append(out, "arg="+f)
-				}
-				i++
+	for i := 1; i < len(args); i++ {
+		if f := strings.Fields(args[i]); (args[i-1] == "-engine" || args[i-1] == "--engine") && len(f) > 0 && !strings.Contains(f[0], "=") {
+			words := []string{"cmd=" + f[0]}
+			for _, a := range f[1:] {
+				words = append(words, "arg="+a)
 			}
+			args = slices.Concat(args[:i], words, args[i+1:])
 		}
 	}
-	return out
+	return args
 }
 
 // writeCheckTable prints the results of a check as a table, each detail cut to 100 characters
-// unless verbose, and counts the results by status. cut says whether a detail was cut.
-func writeCheckTable(w io.Writer, checks []arbiter.CheckResult, verbose bool) (counts map[arbiter.CheckStatus]int, cut bool, err error) {
-	table := tablewriter.NewTable(w,
-		tablewriter.WithSymbols(tw.NewSymbols(tw.StyleASCII)),
-		tablewriter.WithHeaderAutoFormat(tw.Off),
-		tablewriter.WithRowAutoWrap(tw.WrapNone),
-	)
+// unless verbose, and counts the results by status. hint says how to see a detail that was cut.
+func writeCheckTable(w io.Writer, checks []arbiter.CheckResult, verbose bool) (count map[arbiter.CheckStatus]int, hint string, err error) {
+	table := tablewriter.NewTable(w, tablewriter.WithSymbols(tw.NewSymbols(tw.StyleASCII)),
+		tablewriter.WithHeaderAutoFormat(tw.Off), tablewriter.WithRowAutoWrap(tw.WrapNone))
 	table.Header("Check", "Result", "Detail")
-	counts = map[arbiter.CheckStatus]int{}
+	count = map[arbiter.CheckStatus]int{}
 	for _, c := range checks {
-		counts[c.Status]++
+		count[c.Status]++
 		detail := c.Detail
 		if !verbose && len(detail) > 100 {
-			detail, cut = detail[:97]+"...", true
+			detail, hint = detail[:97]+"...", " (run with -v to see each detail whole)"
 		}
 		table.Append(c.Name, c.Status.String(), detail)
 	}
-	return counts, cut, table.Render()
+	return count, hint, table.Render()
 }

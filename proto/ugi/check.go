@@ -31,13 +31,7 @@ func (Protocol) RunChecks(ctx context.Context, e arbiter.EngineConfig, opts arbi
 	hello := eng.Hello()
 	c.add("ugi: id lines and ugiok", hello.Name != "",
 		fmt.Sprintf("id name %q, id author %q, %d options", hello.Name, hello.Author, len(hello.Options)))
-	for _, check := range []func(){c.ready, c.gameTypes, c.queries, c.refusedMove, c.searches, c.infinite, c.forcedPass} {
-		if ctx.Err() != nil {
-			break
-		}
-		check()
-	}
-	return c.Results(), nil
+	return c.Run(c.ready, c.gameTypes, c.queries, c.refusedMove, c.searches, c.infinite, c.forcedPass), nil
 }
 
 // startChecked starts the engine and sets its options.

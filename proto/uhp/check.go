@@ -33,16 +33,8 @@ func (Protocol) RunChecks(ctx context.Context, e arbiter.EngineConfig, opts arbi
 		return c.Results(), err
 	}
 	c.banner(eng)
-	for _, check := range []func(){
-		c.newGames, c.validMoves, c.playUndo, c.loadGameString, c.searches,
-		c.fractions, c.interrupt, c.timeSetting, c.illegalMove, c.unknownCommand, c.options, c.bench,
-	} {
-		if ctx.Err() != nil {
-			break
-		}
-		check()
-	}
-	return c.Results(), nil
+	return c.Run(c.newGames, c.validMoves, c.playUndo, c.loadGameString, c.searches,
+		c.fractions, c.interrupt, c.timeSetting, c.illegalMove, c.unknownCommand, c.options, c.bench), nil
 }
 
 // checker is a UHP compliance check in progress.
