@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/arbitertest"
 	"hivearbiter/proto/gamestring"
 )
 
@@ -74,12 +75,12 @@ func TestCheckNamesFaults(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			first := firstFailure(results)
+			first, _ := arbitertest.FirstFailure(results)
 			if !strings.HasPrefix(first.Name, tc.row) || !strings.Contains(first.Detail, tc.detail) {
 				t.Errorf("first failure %q: %s; want %q saying %s", first.Name, first.Detail, tc.row, tc.detail)
 			}
 			for prefix, want := range tc.status {
-				if r := find(t, results, prefix); r.Status != want {
+				if r := arbitertest.CheckRow(t, results, prefix); r.Status != want {
 					t.Errorf("%s: %s (%s), want %s", r.Name, r.Status, r.Detail, want)
 				}
 			}
@@ -105,24 +106,4 @@ func TestCheckNoGreeting(t *testing.T) {
 	if !strings.Contains(err.Error(), "prints its name first") {
 		t.Errorf("error %v", err)
 	}
-}
-
-func firstFailure(results []arbiter.CheckResult) arbiter.CheckResult {
-	for _, r := range results {
-		if r.Status == arbiter.CheckFailed {
-			return r
-		}
-	}
-	return arbiter.CheckResult{Name: "(none failed)"}
-}
-
-func find(t *testing.T, results []arbiter.CheckResult, prefix string) arbiter.CheckResult {
-	t.Helper()
-	for _, r := range results {
-		if strings.HasPrefix(r.Name, prefix) {
-			return r
-		}
-	}
-	t.Fatalf("no check %q among %+v", prefix, results)
-	return arbiter.CheckResult{}
 }

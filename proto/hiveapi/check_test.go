@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/arbitertest"
 )
 
 // runChecks runs the compliance check of a fake module, as "arbiter check" does, with a short
@@ -73,20 +74,12 @@ func TestCheckNamesFaults(t *testing.T) {
 			if started := tc.row != "Greetings"; started != (err == nil) {
 				t.Errorf("error %v", err)
 			}
-			var first, next *arbiter.CheckResult
-			for i, r := range results {
-				if first == nil && r.Status == arbiter.CheckFailed {
-					first = &results[i]
-				}
-				if next == nil && strings.HasPrefix(r.Name, tc.next) {
-					next = &results[i]
-				}
-			}
-			if first == nil || !strings.HasPrefix(first.Name, tc.row) || !strings.Contains(first.Detail, tc.detail) {
+			first, _ := arbitertest.FirstFailure(results)
+			if !strings.HasPrefix(first.Name, tc.row) || !strings.Contains(first.Detail, tc.detail) {
 				t.Errorf("first failure %+v; want %q saying %s", first, tc.row, tc.detail)
 			}
-			if next == nil || next.Status != tc.nextStatus {
-				t.Errorf("%q: %+v, want %s", tc.next, next, tc.nextStatus)
+			if next := arbitertest.CheckRow(t, results, tc.next); next.Status != tc.nextStatus {
+				t.Errorf("%+v, want %s", next, tc.nextStatus)
 			}
 		})
 	}
