@@ -254,8 +254,8 @@ type PlayerRows struct {
 // CheckPlayer is the suite of a protocol whose players are judged by play alone: they keep
 // no state the arbiter could query. It starts them through the protocol's own Start, as a
 // match does, and checks the settings (the protocol's Check), the start and the player's
-// greeting (its ID), a first move in time and games against the referee (CheckPlays), and a
-// clean close. err is set only when the player could not be started at all.
+// greeting (its ID), a first move in time and games against the referee, and a clean
+// close. err is set only when the player could not be started at all.
 func CheckPlayer(ctx context.Context, p Protocol, e EngineConfig, opts CheckOptions, rows PlayerRows) ([]CheckResult, error) {
 	var s *CheckSession[Player]
 	s = NewCheckSession(ctx, opts, func(ctx context.Context) (Player, error) {
@@ -276,7 +276,7 @@ func CheckPlayer(ctx context.Context, p Protocol, e EngineConfig, opts CheckOpti
 	} else {
 		s.Fail(rows.Greeting, "it gave no name")
 	}
-	CheckPlays(s, e)
+	checkPlays(s, e)
 	s.CheckClose(rows.Close)
 	return s.Results(), nil
 }
@@ -284,13 +284,13 @@ func CheckPlayer(ctx context.Context, p Protocol, e EngineConfig, opts CheckOpti
 // checkCommandTimeout bounds every command of a check but a search.
 const checkCommandTimeout = 5 * time.Second
 
-// CheckPlays runs the checks that every suite of a Player shares, as a match plays it (the
-// arbiter's own game loop, with the player started by the session through its protocol): a
-// first move within the engine's time, then the session's games against the referee, which
-// plays random legal moves, from random openings of each game type the player plays, taking
-// each colour in turn. Every answer is refereed; an illegal or malformed one, a late one, a
-// crash fails its game's check, with the record's detail, which quotes what the player said.
-func CheckPlays(s *CheckSession[Player], e EngineConfig) {
+// checkPlays runs the checks of CheckPlayer that play, as a match plays (the arbiter's own
+// game loop, with the player started through its protocol): a first move within the engine's
+// time, then the session's games against the referee, which plays random legal moves, from
+// random openings of each game type the player plays, taking each colour in turn. Every
+// answer is refereed; an illegal or malformed one, a late one, a crash fails its game's
+// check, with the record's detail, which quotes what the player said.
+func checkPlays(s *CheckSession[Player], e EngineConfig) {
 	tc := e.Time
 	if tc.IsZero() {
 		tc = TimeControl{MoveTime: time.Second}
