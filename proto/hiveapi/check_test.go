@@ -17,6 +17,9 @@ func runChecks(t *testing.T, transport, scenario string) ([]arbiter.CheckResult,
 	t.Helper()
 	e := fakeEngine(t, scenario, transport, scenario)
 	e.Time = arbiter.TimeControl{MoveTime: 300 * time.Millisecond}
+	// Under the race detector a process sleeps a second at exit to let reports through: the
+	// close would then be judged slow.
+	e.Env = append(e.Env, "GORACE=atexit_sleep_ms=0")
 	return arbiter.CheckEngine(t.Context(), e, arbiter.CheckOptions{Games: 2, Plies: 10, Seed: 1,
 		Margin: 100 * time.Millisecond, StartTimeout: time.Second, Grace: testGrace})
 }
