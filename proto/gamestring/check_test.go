@@ -51,6 +51,25 @@ func TestCheckPasses(t *testing.T) {
 	}
 }
 
+// TestCheckOverTCP: a bot that listens passes every check, the arbiter connecting to it for
+// each start.
+func TestCheckOverTCP(t *testing.T) {
+	e := arbiter.EngineConfig{Name: "remote", Protocol: gamestring.Name, Addr: listen(t, "random"),
+		Time: arbiter.TimeControl{MoveTime: 300 * time.Millisecond}}
+	results, err := arbiter.CheckEngine(t.Context(), e, arbiter.CheckOptions{Games: 2, Plies: 10, Grace: 500 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range results {
+		if r.Status != arbiter.CheckPassed {
+			t.Errorf("%s: %s %s", r.Name, r.Status, r.Detail)
+		}
+	}
+	if r := arbitertest.CheckRow(t, results, "leaves when its connection ends"); r.Status != arbiter.CheckPassed {
+		t.Errorf("%+v", r)
+	}
+}
+
 // TestCheckNamesFaults: a bot that misbehaves fails the check that judges what it did, with
 // what it said quoted; the checks it cannot reach are skipped.
 func TestCheckNamesFaults(t *testing.T) {
