@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -48,7 +49,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return usageError{err}
 	}
-	fmt.Fprintf(stdout, "Checking %s\n", strings.Join(engine.Command, " "))
+	fmt.Fprintf(stdout, "Checking %s\n", cmp.Or(strings.Join(engine.Command, " "), engine.Addr))
 	checks, err := arbiter.CheckEngine(ctx, engine, arbiter.CheckOptions{Games: *games, Plies: *plies, Seed: *seed})
 	if len(checks) == 0 && err != nil {
 		return usageError{err} // a protocol without a check
