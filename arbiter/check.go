@@ -1,9 +1,11 @@
 package arbiter
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"path/filepath"
 	"time"
 
 	"hivearbiter/results"
@@ -295,9 +297,9 @@ func checkPlays(s *CheckSession[Player], e EngineConfig) {
 	if tc.IsZero() {
 		tc = TimeControl{MoveTime: time.Second}
 	}
-	name := e.Name
-	if name == "" {
-		name = "engine"
+	name := cmp.Or(e.Name, e.Addr, "engine")
+	if e.Name == "" && len(e.Command) > 0 {
+		name = filepath.Base(e.Command[0])
 	}
 	types, ok := checkFirstMove(s, name, tc)
 	if !ok {
