@@ -3,15 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
-	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"hivearbiter/arbiter"
 	"hivearbiter/arbiter/arbitertest"
-	"hivearbiter/internal/golden"
 )
 
 // A protocol without a compliance suite is refused by name, as a usage error, with nothing
@@ -24,9 +21,6 @@ func TestCheckProtocolWithoutSuite(t *testing.T) {
 	}
 }
 
-// millis are scrubbed from the reports of games: timings differ run to run.
-var millis = regexp.MustCompile(`\d+ ms\b`)
-
 // TestCheckPlayerReportGolden keeps the report a user reads of a player judged by play alone
 // (as gamestring and hiveapi players are) whose every answer is illegal: the first move came in
 // time, and each game says which move it was and why it is illegal.
@@ -38,12 +32,5 @@ func TestCheckPlayerReportGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i := range checks {
-		checks[i].Detail = millis.ReplaceAllString(checks[i].Detail, "T ms")
-	}
-	var got bytes.Buffer
-	if _, _, err := writeCheckTable(&got, checks, true); err != nil {
-		t.Fatal(err)
-	}
-	golden.Check(t, filepath.Join("testdata", "check", "player-illegal.golden"), got.Bytes())
+	checkTableGolden(t, checks, "player-illegal.golden")
 }
