@@ -2,5 +2,6 @@
 // packages built on it (serve, the protocols, the distributed runner): Player plays random
 // legal moves and misbehaves on request, and Protocol enters it in tournaments through the
 // same seam a real protocol uses (proto=test), so that every way a player can fail is
-// reproducible without a process.
+// reproducible without a process. CheckRow and FirstFailure find the rows of a compliance
+// check's results (arbiter.CheckEngine) that a test judges.
 package arbitertest

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"hivearbiter/arbiter"
 	"hivearbiter/configs"
-	"hivearbiter/enginecheck"
 	"hivearbiter/internal/golden"
 )
 
@@ -45,8 +45,12 @@ func TestCheckFindsWrongValidMoves(t *testing.T) {
 	}
 }
 
-// durations are scrubbed from check reports for golden files: timings differ run to run.
-var durations = regexp.MustCompile(`\b\d+(\.\d+)?(ms|s|µs)\b|\d+\.\d{3} s\b`)
+// durations and millis are scrubbed from check reports for golden files: timings differ run
+// to run.
+var (
+	durations = regexp.MustCompile(`\b\d+(\.\d+)?(ms|s|µs)\b|\d+\.\d{3} s\b`)
+	millis    = regexp.MustCompile(`\d+ ms\b`)
+)
 
 // TestCheckReportGolden keeps the report a user reads of an engine with faults: each failed row
 // says what is wrong in full (-v), rows after a failure judge their own check, and the summary
@@ -62,18 +66,26 @@ func TestCheckReportGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checks, err := enginecheck.Check(t.Context(), engine, enginecheck.Options{Games: 1, Plies: 4, Seed: 1, Margin: 500 * time.Millisecond})
+	checks, err := arbiter.CheckEngine(t.Context(), engine, arbiter.CheckOptions{Games: 1, Plies: 4, Seed: 1, Margin: 500 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
+	checkTableGolden(t, checks, "illegal.golden")
+}
+
+// checkTableGolden compares the table of a check's results, each detail whole and its timings
+// scrubbed, with a golden file in testdata/check.
+func checkTableGolden(t *testing.T, checks []arbiter.CheckResult, name string) {
+	t.Helper()
 	for i := range checks {
 		checks[i].Detail = durations.ReplaceAllString(checks[i].Detail, "T")
+		checks[i].Detail = millis.ReplaceAllString(checks[i].Detail, "T ms")
 	}
 	var got bytes.Buffer
-	if _, _, _, err := writeCheckTable(&got, checks, true); err != nil {
+	if _, _, err := writeCheckTable(&got, checks, true); err != nil {
 		t.Fatal(err)
 	}
-	golden.Check(t, filepath.Join("testdata", "check", "illegal.golden"), got.Bytes())
+	golden.Check(t, filepath.Join("testdata", "check", name), got.Bytes())
 }
 
 // The README writes check's engine as one quoted word; key=value words in it are split as

@@ -257,7 +257,7 @@ func codeBlocks(text, language string) []string {
 // the page's match example enters it, against the bundled engine: every move the bot makes
 // must be legal and in time. Only the think time is shortened, so that the games take seconds.
 func TestDocsPythonBot(t *testing.T) {
-	python := testenv.NeedProgram(t, "python3", "apt-get install python3")
+	python := testenv.NeedPython(t)
 	const page = "docs/protocols.md"
 	data, err := os.ReadFile(filepath.Join(repoRoot, page))
 	if err != nil {

@@ -54,7 +54,7 @@ var commands = []command{
 	{name: "serve", summary: "be a UHP engine for a viewer, refereeing two engines (watch or play)", run: runServe},
 	{name: "worker", summary: "play the game pairs of a run served by arbiter match -listen or -nats", run: runWorker},
 	{name: "workers", summary: "show the workers of a served run, their games and statistics", run: runWorkers},
-	{name: "check", summary: "check that an engine speaks UHP as the arbiter needs", run: runCheck},
+	{name: "check", summary: "check that an engine speaks its protocol as the arbiter needs", run: runCheck},
 	{name: "stats", summary: "recompute every table from game records (several files merge)", run: runStats},
 	{name: "report", summary: "write an HTML report of game records: charts and every game replayable", run: runReport},
 	{name: "sprt-calc", summary: "compute an SPRT's LLR, bounds and Elo lines from counts", run: runSPRTCalc},

@@ -29,6 +29,13 @@ func NeedNode(t testing.TB) string {
 	return NeedProgram(t, "node", "apt-get install nodejs")
 }
 
+// NeedPython returns the path of Python 3 (python3 in PATH), or skips the test (fails it
+// under CI) when there is none: for the bots the docs write in Python.
+func NeedPython(t testing.TB) string {
+	t.Helper()
+	return NeedProgram(t, "python3", "apt-get install python3")
+}
+
 // NeedProgram returns the path of the program called name in PATH, also looking under the
 // other names it is known to be installed under. When it is missing the test is skipped, or
 // failed when CI is true, with a message naming the program and install, the command that

@@ -47,6 +47,8 @@ func TestNeedProgram(t *testing.T) {
 			verdict{msg: chromiumMissing + ciFails, fail: true}},
 		{"CI=1 is true too", "chromium", nil, map[string]string{"CI": "1"},
 			verdict{msg: chromiumMissing + ciFails, fail: true}},
+		{"python3 missing", "python3", map[string]string{"python": "/usr/bin/python"}, nil,
+			verdict{msg: "needs python3, not in PATH; install it: apt-get install python3"}},
 		{"no other names", "gcc", map[string]string{"cc": "/usr/bin/cc"}, nil,
 			verdict{msg: "needs gcc, not in PATH; install it: apt-get install gcc"}},
 	}

@@ -77,4 +77,8 @@
 // The arbiter checks every answer with its referee; a player that answers an illegal move,
 // answers too late, or goes away loses the game, and is started (or connected to) anew for its
 // next game.
+//
+// Protocol is an arbiter.Checker: "arbiter check -engine ... proto=gamestring" checks a bot
+// before a run, by play (RunChecks): its greeting, a first move in time, games against the
+// referee in which every answer must be a legal MoveString, and its exit.
 package gamestring

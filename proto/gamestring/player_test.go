@@ -78,6 +78,19 @@ func TestTranscript(t *testing.T) {
 // TestTCP plays a bot reached over TCP (the arbiter connects to it) against one on standard
 // input and output.
 func TestTCP(t *testing.T) {
+	remote := start(t, arbiter.EngineConfig{Name: "remote", Addr: listen(t, "random")})
+	local := start(t, program("random", ""))
+	for _, pair := range [][2]arbiter.Side{{side("remote", remote), side("local", local)}, {side("local", local), side("remote", remote)}} {
+		rec := play(t, "Base+MLP", 60, pair[0], pair[1])
+		if rec.Reason.IsFault() {
+			t.Errorf("%s %s: %s", rec.Result, rec.Reason, rec.Detail)
+		}
+	}
+}
+
+// listen serves a bot of scenario on every connection to a TCP listener, until the test ends,
+// and returns the listener's address.
+func listen(t *testing.T, scenario string) string {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -95,18 +108,11 @@ func TestTCP(t *testing.T) {
 			}
 			wg.Go(func() {
 				defer conn.Close()
-				bot(conn, conn, "random", nil)
+				bot(conn, conn, scenario, nil)
 			})
 		}
 	})
-	remote := start(t, arbiter.EngineConfig{Name: "remote", Addr: ln.Addr().String()})
-	local := start(t, program("random", ""))
-	for _, pair := range [][2]arbiter.Side{{side("remote", remote), side("local", local)}, {side("local", local), side("remote", remote)}} {
-		rec := play(t, "Base+MLP", 60, pair[0], pair[1])
-		if rec.Reason.IsFault() {
-			t.Errorf("%s %s: %s", rec.Result, rec.Reason, rec.Detail)
-		}
-	}
+	return ln.Addr().String()
 }
 
 // TestFaults: a bot that misbehaves loses in bounded time, with the reason, and is told why

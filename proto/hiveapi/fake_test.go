@@ -122,6 +122,10 @@ func fakeModule(scenario string, r *bufio.Reader, w io.Writer, frames bool) int 
 			reply["request_id"] = req.RequestID
 		}
 		if req.RequestType == Greetings {
+			if scenario == "mute" { // never answers its greeting
+				time.Sleep(time.Minute)
+				return 0
+			}
 			reply["name"], reply["version"], reply["author"], reply["active"] = "fake-"+scenario, "0.0.1", "the tests", scenario != "inactive"
 			reply["language"] = "Go"
 			send(reply)

@@ -38,4 +38,7 @@
 // between searches. When a game ends the engine is sent the final position and asked "query
 // gameover" and "query result"; a disagreement with the rules is noted in the record's
 // warnings (a false claim when it claims a result the rules do not give). "quit" ends it.
+//
+// Protocol is an arbiter.Checker: "arbiter check -engine ... proto=ugi" runs its compliance
+// suite (RunChecks), from the handshake to "go infinite" and a forced pass.
 package ugi

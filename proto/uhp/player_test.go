@@ -3,11 +3,8 @@
 package uhp
 
 import (
-	"bufio"
 	"context"
-	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,67 +12,7 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/results"
-	"hivearbiter/rules"
 )
-
-// The test binary doubles as the engine, as in os/exec's tests: with fakeEnv set it runs
-// fakeEngine, whose scenario says how it behaves.
-const fakeEnv = "UHPPLAYER_FAKE"
-
-func TestMain(m *testing.M) {
-	if scenario := os.Getenv(fakeEnv); scenario != "" {
-		os.Exit(fakeEngine(scenario))
-	}
-	os.Exit(m.Run())
-}
-
-// fakeEngine plays the first valid move of its game. It reads "bestmove time" as whole
-// seconds, as most engines do, and thinks that long unless SIGINT stops it first ("honour-int"
-// and "normal"; "slow-start" waits a minute before its banner).
-func fakeEngine(scenario string) int {
-	sigint := make(chan os.Signal, 1)
-	signal.Notify(sigint, os.Interrupt)
-	if scenario == "slow-start" {
-		time.Sleep(time.Minute)
-	}
-	fmt.Println("id Fake v1\nMosquito;Ladybug;Pillbug\nok")
-	g := rules.NewGame(rules.Base)
-	in := bufio.NewScanner(os.Stdin)
-	for in.Scan() {
-		verb, arg, _ := strings.Cut(in.Text(), " ")
-		switch verb {
-		case "exit":
-			return 0
-		case "newgame":
-			var err error
-			if g, err = rules.ParseGameString(arg); err != nil {
-				fmt.Printf("err %v\nok\n", err)
-				continue
-			}
-			fmt.Printf("%s\nok\n", g.GameString())
-		case "play", "pass":
-			if verb == "pass" {
-				arg = "pass"
-			}
-			if err := g.Play(arg); err != nil {
-				fmt.Printf("invalidmove %v\nok\n", err)
-				continue
-			}
-			fmt.Printf("%s\nok\n", g.GameString())
-		case "bestmove":
-			var h, m, s int
-			fmt.Sscanf(strings.TrimPrefix(arg, "time "), "%d:%d:%d", &h, &m, &s)
-			select {
-			case <-time.After(time.Duration(h*3600+m*60+s) * time.Second):
-			case <-sigint:
-			}
-			fmt.Printf("%s\nok\n", g.ValidMoveStrings()[0])
-		default:
-			fmt.Println("err Invalid command.\nok")
-		}
-	}
-	return 0
-}
 
 func fakeConfig(scenario string) arbiter.EngineConfig {
 	return arbiter.EngineConfig{

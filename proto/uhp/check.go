@@ -1,10 +1,9 @@
-package enginecheck
+package uhp
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"time"
@@ -14,155 +13,70 @@ import (
 	"hivearbiter/uhpclient"
 )
 
-// Result is the outcome of one compliance check of an engine.
-type Result struct {
-	Name string
-	// Passed is true for a check the engine passed; Skipped for one that could not be run (the
-	// engine could not be started for it, or an earlier finding makes it moot). A result that
-	// is neither failed.
-	Passed  bool
-	Skipped bool
-	Detail  string
+// RunChecks implements arbiter.Checker: a UHP compliance check of one engine: banner and
+// capabilities, newgame for every advertised game type, valid moves against the referee over
+// random games, play/undo round trips, newgame with a GameString, timed and fixed-depth
+// searches, whether the engine reads fractions of a second and survives SIGINT during a search
+// (and so which time setting suits it), the replies to an illegal move, an unknown command and
+// the options, and the engine's bench, if it has one (the "bench" command: a node count that
+// signs the build). It returns one result per check. After a check fails the engine is started
+// afresh, so that each result judges one thing. err is set only when the engine cannot be
+// started at all.
+func (Protocol) RunChecks(ctx context.Context, e arbiter.EngineConfig, opts arbiter.CheckOptions) ([]arbiter.CheckResult, error) {
+	c := &checker{}
+	c.CheckSession = arbiter.NewCheckSession(ctx, opts, func(ctx context.Context) (*uhpclient.Engine, error) {
+		return startChecked(ctx, e, c.Options())
+	})
+	defer c.Close()
+	eng, err := c.Begin("start and banner")
+	if err != nil {
+		return c.Results(), err
+	}
+	c.banner(eng)
+	return c.Run(c.newGames, c.validMoves, c.playUndo, c.loadGameString, c.searches,
+		c.fractions, c.interrupt, c.timeSetting, c.illegalMove, c.unknownCommand, c.options, c.bench), nil
 }
 
-// Options tunes a compliance check.
-type Options struct {
-	Games  int           // random games whose valid moves are compared with the referee's
-	Plies  int           // plies per random game
-	Margin time.Duration // lateness forgiven on timed searches
-	Seed   uint64
-	// StartTimeout bounds each start of the engine (default 10 s); Grace is how long it has
-	// to answer after SIGINT (default 1 s).
-	StartTimeout time.Duration
-	Grace        time.Duration
-}
-
-// Check runs a UHP compliance check of one engine: banner and capabilities, newgame for every
-// advertised game type, valid moves against the referee over random games, play/undo round
-// trips, newgame with a GameString, timed and fixed-depth searches, whether the engine reads
-// fractions of a second and survives SIGINT during a search (and so which time setting suits
-// it), the replies to an illegal move, an unknown command and the options, and the engine's
-// bench, if it has one (the "bench" command: a node count that signs the build). It returns one
-// result per check. After a check fails the engine is started afresh, so that each result
-// judges one thing. err is set only when the engine cannot be started at all.
-func Check(ctx context.Context, e arbiter.EngineConfig, opts Options) ([]Result, error) {
-	if opts.Games <= 0 {
-		opts.Games = 3
-	}
-	if opts.Plies <= 0 {
-		opts.Plies = 30
-	}
-	if opts.Margin <= 0 {
-		opts.Margin = 500 * time.Millisecond
-	}
-	if opts.StartTimeout <= 0 {
-		opts.StartTimeout = 10 * time.Second
-	}
-	if opts.Grace <= 0 {
-		opts.Grace = time.Second
-	}
-	c := &checker{ctx: ctx, cfg: e, opts: opts, rng: rand.New(rand.NewPCG(opts.Seed, 7))}
-	defer c.close()
-	if err := c.start(); err != nil {
-		c.fail("start and banner", err.Error())
-		c.skip("every other check", "the engine did not start")
-		return c.results, err
-	}
-	for _, check := range []func(){
-		c.banner, c.newGames, c.validMoves, c.playUndo, c.loadGameString, c.searches,
-		c.fractions, c.interrupt, c.timeSetting, c.illegalMove, c.unknownCommand, c.options, c.bench,
-	} {
-		if ctx.Err() != nil {
-			break
-		}
-		check()
-	}
-	return c.results, nil
-}
-
+// checker is a UHP compliance check in progress.
 type checker struct {
-	ctx     context.Context
-	cfg     arbiter.EngineConfig
-	opts    Options
-	rng     *rand.Rand
-	eng     *uhpclient.Engine
-	results []Result
-	types   []rules.GameType // the game types the engine advertises
-	// fresh is set when the engine must be started again before the next check: a check failed,
-	// or left it in a state of its own.
-	fresh bool
+	*arbiter.CheckSession[*uhpclient.Engine]
+	types []rules.GameType // the game types the engine advertises
 	// What the time checks found, for the advice on the time setting.
 	readsFractions, survivesInterrupt, interruptKnown bool
 }
 
-func (c *checker) add(r Result) {
-	if !r.Passed && !r.Skipped {
-		c.fresh = true
-	}
-	c.results = append(c.results, r)
-}
-
-func (c *checker) pass(name, detail string) { c.add(Result{Name: name, Passed: true, Detail: detail}) }
-func (c *checker) fail(name, detail string) { c.add(Result{Name: name, Detail: detail}) }
-func (c *checker) skip(name, why string) {
-	c.add(Result{Name: name, Skipped: true, Detail: "skipped: " + why})
-}
-
-// start starts the engine and sets its options.
-func (c *checker) start() error {
-	ctx, cancel := context.WithTimeout(c.ctx, c.opts.StartTimeout)
-	defer cancel()
-	eng, err := uhpclient.Start(ctx, uhpclient.Config{Command: c.cfg.Command, Dir: c.cfg.Dir, Env: c.cfg.Env, Name: c.cfg.Name,
-		StartTimeout: c.opts.StartTimeout, GraceTimeout: c.opts.Grace})
+// startChecked starts the engine and sets its options.
+func startChecked(ctx context.Context, e arbiter.EngineConfig, opts arbiter.CheckOptions) (*uhpclient.Engine, error) {
+	eng, err := uhpclient.Start(ctx, uhpclient.Config{Command: e.Command, Dir: e.Dir, Env: e.Env, Name: e.Name,
+		StartTimeout: opts.StartTimeout, GraceTimeout: opts.Grace})
 	if err != nil {
-		return err
+		return nil, err
 	}
-	for _, o := range c.cfg.Options {
+	for _, o := range e.Options {
 		if _, err := eng.SetOption(ctx, o.Name, o.Value); err != nil {
 			eng.Kill()
-			return fmt.Errorf("options set %s %s: %w", o.Name, o.Value, err)
+			return nil, fmt.Errorf("options set %s %s: %w", o.Name, o.Value, err)
 		}
 	}
-	c.eng, c.fresh = eng, false
-	return nil
-}
-
-func (c *checker) close() {
-	if c.eng != nil {
-		c.eng.Close(context.WithoutCancel(c.ctx))
-		c.eng = nil
-	}
-}
-
-// engine returns a running engine for the next check, started afresh after a failure. When it
-// cannot be started, the check named is skipped and engine returns nil.
-func (c *checker) engine(name string) *uhpclient.Engine {
-	if c.fresh || c.eng == nil {
-		c.close()
-		if err := c.start(); err != nil {
-			c.skip(name, "the engine could not be started again: "+err.Error())
-			return nil
-		}
-	}
-	return c.eng
+	return eng, nil
 }
 
 // call runs one command under a per-command timeout.
 func call[T any](c *checker, timeout time.Duration, f func(context.Context) (T, error)) (T, error) {
-	ctx, cancel := context.WithTimeout(c.ctx, timeout)
+	ctx, cancel := context.WithTimeout(c.Context(), timeout)
 	defer cancel()
 	return f(ctx)
 }
 
 const checkTimeout = 5 * time.Second
 
-func (c *checker) banner() {
-	info := c.eng.Info()
+func (c *checker) banner(eng *uhpclient.Engine) {
+	info := eng.Info()
 	detail := fmt.Sprintf("id %q, capabilities %q", info.ID, strings.Join(info.Capabilities, ";"))
 	if info.ID == "" {
-		c.fail("start and banner", detail+`: the "id" line names no engine`)
+		c.Fail("start and banner", detail+`: the "id" line names no engine`)
 	} else {
-		c.pass("start and banner", detail)
+		c.Pass("start and banner", detail)
 	}
 	for _, t := range rules.GameTypes {
 		if info.Supports(t.String()) {
@@ -174,19 +88,19 @@ func (c *checker) banner() {
 func (c *checker) newGames() {
 	for _, t := range c.types {
 		name := "newgame " + t.String()
-		eng := c.engine(name)
-		if eng == nil {
+		eng, ok := c.Engine(name)
+		if !ok {
 			continue
 		}
 		gs, err := call(c, checkTimeout, func(ctx context.Context) (string, error) { return eng.NewGame(ctx, t.String()) })
 		want := rules.NewGame(t).GameString()
 		switch {
 		case err != nil:
-			c.fail(name, err.Error())
+			c.Fail(name, err.Error())
 		case gs != want:
-			c.fail(name, fmt.Sprintf("answered %q, want %q", gs, want))
+			c.Fail(name, fmt.Sprintf("answered %q, want %q", gs, want))
 		default:
-			c.pass(name, gs)
+			c.Pass(name, gs)
 		}
 	}
 }
@@ -251,37 +165,37 @@ func reasonOf(err error) string {
 func (c *checker) validMoves() {
 	t := c.richestType()
 	games := "games"
-	if c.opts.Games == 1 {
+	if c.Options().Games == 1 {
 		games = "game"
 	}
-	name := fmt.Sprintf("validmoves against the referee (%d random %s %s)", c.opts.Games, t, games)
-	eng := c.engine(name)
-	if eng == nil {
+	name := fmt.Sprintf("validmoves against the referee (%d random %s %s)", c.Options().Games, t, games)
+	eng, ok := c.Engine(name)
+	if !ok {
 		return
 	}
 	positions := 0
-	for range c.opts.Games {
+	for range c.Options().Games {
 		ref := rules.NewGame(t)
 		if _, err := call(c, checkTimeout, func(ctx context.Context) (string, error) { return eng.NewGame(ctx, t.String()) }); err != nil {
-			c.fail(name, "newgame: "+err.Error())
+			c.Fail(name, "newgame: "+err.Error())
 			return
 		}
-		for ply := 0; ply < c.opts.Plies && !ref.State().IsOver(); ply++ {
+		for ply := 0; ply < c.Options().Plies && !ref.State().IsOver(); ply++ {
 			moves, err := call(c, checkTimeout, eng.ValidMoves)
 			if err != nil {
-				c.fail(name, fmt.Sprintf("in %s: %v", ref.GameString(), err))
+				c.Fail(name, fmt.Sprintf("in %s: %v", ref.GameString(), err))
 				return
 			}
 			if err := sameMoves(ref, moves); err != nil {
-				c.fail(name, err.Error())
+				c.Fail(name, err.Error())
 				return
 			}
 			positions++
 			valid := ref.ValidMoves()
-			m := valid[c.rng.IntN(len(valid))]
+			m := valid[c.Rand().IntN(len(valid))]
 			text := ref.MoveString(m)
 			if err := ref.PlayMove(m); err != nil {
-				c.fail(name, err.Error())
+				c.Fail(name, err.Error())
 				return
 			}
 			gs, err := call(c, checkTimeout, func(ctx context.Context) (string, error) { return eng.Play(ctx, text) })
@@ -289,12 +203,12 @@ func (c *checker) validMoves() {
 				err = sameGame(gs, ref)
 			}
 			if err != nil {
-				c.fail(name, fmt.Sprintf("play %s: %v", text, err))
+				c.Fail(name, fmt.Sprintf("play %s: %v", text, err))
 				return
 			}
 		}
 	}
-	c.pass(name, fmt.Sprintf("%d positions agree", positions))
+	c.Pass(name, fmt.Sprintf("%d positions agree", positions))
 }
 
 // sameGame checks that a GameString the engine returned is the referee's game.
@@ -312,7 +226,7 @@ func sameGame(gs string, ref *rules.Game) error {
 	}
 	g, err := rules.ParseGameString(gs)
 	if err != nil {
-		return fmt.Errorf("returned a GameString that does not load (%s): %q", strings.TrimPrefix(err.Error(), "rules: "), gs)
+		return fmt.Errorf("returned a GameString that does not load, %q: %w", gs, err)
 	}
 	if g.Hash() != ref.Hash() || g.Ply() != ref.Ply() || g.State() != ref.State() {
 		return fmt.Errorf("returned %q, the referee has %q", gs, ref.GameString())
@@ -325,23 +239,23 @@ func sameGame(gs string, ref *rules.Game) error {
 
 func (c *checker) playUndo() {
 	const name = "play and undo round trip"
-	eng := c.engine(name)
-	if eng == nil {
+	eng, ok := c.Engine(name)
+	if !ok {
 		return
 	}
 	t := c.richestType()
 	ref := rules.NewGame(t)
 	if _, err := call(c, checkTimeout, func(ctx context.Context) (string, error) { return eng.NewGame(ctx, t.String()) }); err != nil {
-		c.fail(name, "newgame: "+err.Error())
+		c.Fail(name, "newgame: "+err.Error())
 		return
 	}
 	for range 6 {
 		valid := ref.ValidMoves()
-		m := valid[c.rng.IntN(len(valid))]
+		m := valid[c.Rand().IntN(len(valid))]
 		text := ref.MoveString(m)
 		ref.PlayMove(m)
 		if _, err := call(c, checkTimeout, func(ctx context.Context) (string, error) { return eng.Play(ctx, text) }); err != nil {
-			c.fail(name, fmt.Sprintf("play %s: %v", text, err))
+			c.Fail(name, fmt.Sprintf("play %s: %v", text, err))
 			return
 		}
 	}
@@ -351,26 +265,19 @@ func (c *checker) playUndo() {
 		err = sameGame(gs, ref)
 	}
 	if err != nil {
-		c.fail(name, "undo 2: "+err.Error())
+		c.Fail(name, "undo 2: "+err.Error())
 		return
 	}
-	c.pass(name, "6 plies played, 2 undone: "+gs)
+	c.Pass(name, "6 plies played, 2 undone: "+gs)
 }
 
 // position is a random position of the richest game type, plies into a game.
-func (c *checker) position(plies int) *rules.Game {
-	ref := rules.NewGame(c.richestType())
-	for range plies {
-		valid := ref.ValidMoves()
-		ref.PlayMove(valid[c.rng.IntN(len(valid))])
-	}
-	return ref
-}
+func (c *checker) position(plies int) *rules.Game { return c.Position(c.richestType(), plies) }
 
 func (c *checker) loadGameString() {
 	const name = "newgame with a full GameString"
-	eng := c.engine(name)
-	if eng == nil {
+	eng, ok := c.Engine(name)
+	if !ok {
 		return
 	}
 	ref := c.position(10)
@@ -379,10 +286,10 @@ func (c *checker) loadGameString() {
 		err = sameGame(gs, ref)
 	}
 	if err != nil {
-		c.fail(name, err.Error())
+		c.Fail(name, err.Error())
 		return
 	}
-	c.pass(name, gs)
+	c.Pass(name, gs)
 }
 
 // search asks for a move in a fresh position within l, waiting budget, and judges the answer:
@@ -419,18 +326,18 @@ func (c *checker) searches() {
 	for _, l := range []uhpclient.Limit{{Depth: 1}, {Time: time.Second}} {
 		name, budget := "bestmove depth 1", checkTimeout
 		if l.Time > 0 {
-			name, budget = "bestmove time 00:00:01", l.Time+c.opts.Margin
+			name, budget = "bestmove time 00:00:01", l.Time+c.Options().Margin
 		}
-		eng := c.engine(name)
-		if eng == nil {
+		eng, ok := c.Engine(name)
+		if !ok {
 			continue
 		}
 		move, took, err := c.search(eng, l, budget, 0)
 		if err != nil {
-			c.fail(name, fmt.Sprintf("after %v: %v", took.Round(time.Millisecond), err))
+			c.Fail(name, fmt.Sprintf("after %v: %v", took.Round(time.Millisecond), err))
 			continue
 		}
-		c.pass(name, fmt.Sprintf("%s in %v", move, took.Round(time.Millisecond)))
+		c.Pass(name, fmt.Sprintf("%s in %v", move, took.Round(time.Millisecond)))
 	}
 }
 
@@ -439,34 +346,34 @@ func (c *checker) searches() {
 // SIGINT.
 func (c *checker) fractions() {
 	const name = "bestmove time 00:00:00.500 (fractions of a second)"
-	eng := c.engine(name)
-	if eng == nil {
+	eng, ok := c.Engine(name)
+	if !ok {
 		return
 	}
 	l := uhpclient.Limit{Time: 500 * time.Millisecond, FractionalSeconds: true}
-	move, took, err := c.search(eng, l, l.Time+c.opts.Margin, 0)
+	move, took, err := c.search(eng, l, l.Time+c.Options().Margin, 0)
 	if errors.As(err, new(badAnswer)) {
 		move, err = "an answer that is no legal move (see above)", nil
 	}
 	if err != nil {
-		c.fresh = true // whatever it did, the next check starts from a known engine
-		c.pass(name, fmt.Sprintf("no, it does not read fractions: %v", err))
+		c.Restart() // whatever it did, the next check starts from a known engine
+		c.Pass(name, fmt.Sprintf("no, it does not read fractions: %v", err))
 		return
 	}
 	c.readsFractions = true
-	c.pass(name, fmt.Sprintf("yes: %s in %v", move, took.Round(time.Millisecond)))
+	c.Pass(name, fmt.Sprintf("yes: %s in %v", move, took.Round(time.Millisecond)))
 }
 
 // interrupt checks that a search stopped with SIGINT answers a move and leaves the engine
 // usable, as the arbiter stops every budget an engine cannot be sent exactly, and as viewers do.
 func (c *checker) interrupt() {
 	const name = "SIGINT during bestmove: answers a move, stays alive"
-	eng := c.engine(name)
-	if eng == nil {
+	eng, ok := c.Engine(name)
+	if !ok {
 		return
 	}
 	const search, interruptAt = 4 * time.Second, time.Second // whole seconds, which every engine reads
-	move, took, err := c.search(eng, uhpclient.Limit{Time: search}, search+c.opts.Margin, interruptAt)
+	move, took, err := c.search(eng, uhpclient.Limit{Time: search}, search+c.Options().Margin, interruptAt)
 	if errors.As(err, new(badAnswer)) {
 		move, err = "an answer that is no legal move (see above)", nil
 	}
@@ -474,22 +381,22 @@ func (c *checker) interrupt() {
 	switch {
 	case err != nil:
 		why := "an engine must stop its search on SIGINT and answer its best move so far (a Python engine: catch KeyboardInterrupt)"
-		c.fail(name, fmt.Sprintf("%v: %s", err, why))
+		c.Fail(name, fmt.Sprintf("%v: %s", err, why))
 	case took < interruptAt:
 		c.survivesInterrupt = true
-		c.pass(name, fmt.Sprintf("%s in %v, before it could be interrupted: an engine this fast never is", move, took.Round(time.Millisecond)))
+		c.Pass(name, fmt.Sprintf("%s in %v, before it could be interrupted: an engine this fast never is", move, took.Round(time.Millisecond)))
 	default:
 		if _, err := call(c, checkTimeout, eng.ValidMoves); err != nil {
-			c.fail(name, fmt.Sprintf("it answered %s after SIGINT, then failed validmoves: %v", move, err))
+			c.Fail(name, fmt.Sprintf("it answered %s after SIGINT, then failed validmoves: %v", move, err))
 			return
 		}
-		c.survivesInterrupt = took < interruptAt+c.opts.Grace
+		c.survivesInterrupt = took < interruptAt+c.Options().Grace
 		if !c.survivesInterrupt {
-			c.fail(name, fmt.Sprintf("it answered %s only after %v, %v after SIGINT: it must stop its search at once", move,
+			c.Fail(name, fmt.Sprintf("it answered %s only after %v, %v after SIGINT: it must stop its search at once", move,
 				took.Round(time.Millisecond), (took-interruptAt).Round(time.Millisecond)))
 			return
 		}
-		c.pass(name, fmt.Sprintf("interrupted at %v, answered %s at %v, and answers validmoves after it", interruptAt,
+		c.Pass(name, fmt.Sprintf("interrupted at %v, answered %s at %v, and answers validmoves after it", interruptAt,
 			move, took.Round(time.Millisecond)))
 	}
 }
@@ -499,25 +406,25 @@ func (c *checker) timeSetting() {
 	const name = "time setting for match"
 	switch {
 	case c.readsFractions:
-		c.pass(name, "give fractional=true: the engine reads fractions of a second, so every budget is sent as it is")
+		c.Pass(name, "give fractional=true: the engine reads fractions of a second, so every budget is sent as it is")
 	case !c.interruptKnown:
-		c.skip(name, "the SIGINT check did not run")
+		c.Skip(name, "the SIGINT check did not run")
 	case c.survivesInterrupt:
-		c.pass(name, "leave fractional unset: budgets are sent rounded up to whole seconds and the search is stopped with SIGINT when the budget is up")
+		c.Pass(name, "leave fractional unset: budgets are sent rounded up to whole seconds and the search is stopped with SIGINT when the budget is up")
 	default:
-		c.fail(name, "the engine reads only whole seconds and does not survive SIGINT: only st=N whole seconds, or depth=N, can be played without forfeits; make it stop its search on SIGINT, or read fractions of a second")
+		c.Fail(name, "the engine reads only whole seconds and does not survive SIGINT: only st=N whole seconds, or depth=N, can be played without forfeits; make it stop its search on SIGINT, or read fractions of a second")
 	}
 }
 
 func (c *checker) illegalMove() {
 	const name = "illegal move answered with invalidmove"
-	eng := c.engine(name)
-	if eng == nil {
+	eng, ok := c.Engine(name)
+	if !ok {
 		return
 	}
 	t := c.richestType()
 	if _, err := call(c, checkTimeout, func(ctx context.Context) (string, error) { return eng.NewGame(ctx, t.String()) }); err != nil {
-		c.fail(name, "newgame: "+err.Error())
+		c.Fail(name, "newgame: "+err.Error())
 		return
 	}
 	// The queen may not be placed on the first turn.
@@ -527,48 +434,48 @@ func (c *checker) illegalMove() {
 	var invalid *uhpclient.InvalidMoveError
 	switch {
 	case errors.As(err, &invalid):
-		c.pass(name, "invalidmove "+invalid.Message)
+		c.Pass(name, "invalidmove "+invalid.Message)
 	case err == nil:
-		c.fail(name, fmt.Sprintf("it accepted the illegal move play %s on the first turn (the rule it breaks: %s) and answered %q", move, reasonOf(rule), gs))
+		c.Fail(name, fmt.Sprintf("it accepted the illegal move play %s on the first turn (the rule it breaks: %s) and answered %q", move, reasonOf(rule), gs))
 	default:
-		c.fail(name, fmt.Sprintf("play %s on the first turn (illegal: %s): %v", move, reasonOf(rule), err))
+		c.Fail(name, fmt.Sprintf("play %s on the first turn (illegal: %s): %v", move, reasonOf(rule), err))
 	}
 }
 
 func (c *checker) unknownCommand() {
 	const name = "unknown command answered with err"
-	eng := c.engine(name)
-	if eng == nil {
+	eng, ok := c.Engine(name)
+	if !ok {
 		return
 	}
 	lines, err := call(c, checkTimeout, func(ctx context.Context) ([]string, error) { return eng.Send(ctx, "frobnicate") })
 	var engErr *uhpclient.EngineError
 	switch {
 	case errors.As(err, &engErr):
-		c.pass(name, "err "+engErr.Message)
+		c.Pass(name, "err "+engErr.Message)
 	case err == nil:
-		c.fail(name, fmt.Sprintf(`frobnicate: it answered %q, not "err"`, lines))
+		c.Fail(name, fmt.Sprintf(`frobnicate: it answered %q, not "err"`, lines))
 	default:
-		c.fail(name, fmt.Sprintf("frobnicate: %v", err))
+		c.Fail(name, fmt.Sprintf("frobnicate: %v", err))
 	}
 }
 
 func (c *checker) options() {
 	const name = "options parse"
-	eng := c.engine(name)
-	if eng == nil {
+	eng, ok := c.Engine(name)
+	if !ok {
 		return
 	}
 	opts, err := call(c, checkTimeout, eng.Options)
 	if err != nil {
-		c.fail(name, err.Error())
+		c.Fail(name, err.Error())
 		return
 	}
 	names := make([]string, len(opts))
 	for i, o := range opts {
 		names[i] = o.Name
 	}
-	c.pass(name, fmt.Sprintf("%d options: %s", len(opts), strings.Join(names, ", ")))
+	c.Pass(name, fmt.Sprintf("%d options: %s", len(opts), strings.Join(names, ", ")))
 }
 
 // benchTimeout bounds a bench: a few seconds of search on most engines.
@@ -579,20 +486,20 @@ const benchTimeout = 2 * time.Minute
 // an engine that answers err has none.
 func (c *checker) bench() {
 	const name = "bench (optional)"
-	eng := c.engine(name)
-	if eng == nil {
+	eng, ok := c.Engine(name)
+	if !ok {
 		return
 	}
 	lines, err := call(c, benchTimeout, func(ctx context.Context) ([]string, error) { return eng.Send(ctx, "bench") })
 	var engErr *uhpclient.EngineError
 	switch {
 	case errors.As(err, &engErr):
-		c.pass(name, "none: the engine has no bench command (it answered err "+engErr.Message+")")
+		c.Pass(name, "none: the engine has no bench command (it answered err "+engErr.Message+")")
 	case err != nil:
-		c.fail(name, fmt.Sprintf("bench: %v", err))
+		c.Fail(name, fmt.Sprintf("bench: %v", err))
 	case len(lines) == 0 || !strings.Contains(lines[len(lines)-1], "nodes="):
-		c.fail(name, fmt.Sprintf("bench: it answered %q, not a line with nodes=N", lines))
+		c.Fail(name, fmt.Sprintf("bench: it answered %q, not a line with nodes=N", lines))
 	default:
-		c.pass(name, lines[len(lines)-1])
+		c.Pass(name, lines[len(lines)-1])
 	}
 }

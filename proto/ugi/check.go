@@ -1,90 +1,102 @@
-package enginecheck
+package ugi
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"strings"
 	"time"
 
 	"hivearbiter/arbiter"
-	"hivearbiter/proto/ugi"
 	"hivearbiter/rules"
 )
 
-// CheckUGI runs a UGI compliance check of one engine, under the Hive mapping of package
-// proto/ugi: the handshake, readyok, the game types it accepts, "query p1turn|gameover|result"
-// against the referee over random games and finished ones, an illegal move answered with
-// "info error", each go form (depth, nodes, movetime, a clock) answered in time with a legal
-// move, "go infinite" with readyok during the search and exactly one bestmove after stop, and
-// a forced pass. It returns one result per check; err is set only when the engine cannot be
-// started at all.
-func CheckUGI(ctx context.Context, e arbiter.EngineConfig, opts Options) ([]Result, error) {
-	if opts.Games <= 0 {
-		opts.Games = 3
-	}
-	if opts.Plies <= 0 {
-		opts.Plies = 30
-	}
-	if opts.Margin <= 0 {
-		opts.Margin = 500 * time.Millisecond
-	}
-	startCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	eng, err := ugi.Start(startCtx, ugi.Config{Command: e.Command, Dir: e.Dir, Env: e.Env, Addr: e.Addr, Name: e.Name})
-	cancel()
+// RunChecks implements arbiter.Checker: a UGI compliance check of one engine, under the Hive
+// mapping of this package: the handshake, readyok, the game types it accepts, "query
+// p1turn|gameover|result" against the referee over random games and finished ones, an illegal
+// move answered with "info error", each go form (depth, nodes, movetime, a clock) answered in
+// time with a legal move, "go infinite" with readyok during the search and exactly one bestmove
+// after stop, and a forced pass. It returns one result per check; after a check fails the
+// engine is started afresh. err is set only when the engine cannot be started at all.
+func (Protocol) RunChecks(ctx context.Context, e arbiter.EngineConfig, opts arbiter.CheckOptions) ([]arbiter.CheckResult, error) {
+	c := &checker{}
+	c.CheckSession = arbiter.NewCheckSession(ctx, opts, func(ctx context.Context) (*Engine, error) {
+		return startChecked(ctx, e, c.Options())
+	})
+	defer c.Close()
+	eng, err := c.Begin("ugi: id lines and ugiok")
 	if err != nil {
-		return []Result{{Name: "ugi: id lines and ugiok", Detail: err.Error()}}, err
+		return c.Results(), err
 	}
-	defer func() { eng.Close(context.WithoutCancel(ctx)) }()
-	c := &ugiChecker{ctx: ctx, opts: opts, rng: rand.New(rand.NewPCG(opts.Seed, 7)), eng: eng}
 	hello := eng.Hello()
 	c.add("ugi: id lines and ugiok", hello.Name != "",
 		fmt.Sprintf("id name %q, id author %q, %d options", hello.Name, hello.Author, len(hello.Options)))
+	return c.Run(c.ready, c.gameTypes, c.queries, c.refusedMove, c.searches, c.infinite, c.forcedPass), nil
+}
+
+// startChecked starts the engine and sets its options.
+func startChecked(ctx context.Context, e arbiter.EngineConfig, opts arbiter.CheckOptions) (*Engine, error) {
+	eng, err := Start(ctx, Config{Command: e.Command, Dir: e.Dir, Env: e.Env, Addr: e.Addr, Name: e.Name, Grace: opts.Grace})
+	if err != nil {
+		return nil, err
+	}
 	var setup []string
 	for _, o := range e.Options {
 		setup = append(setup, fmt.Sprintf("setoption name %s value %s", o.Name, o.Value))
 	}
-	if err := c.sync(setup...); err != nil {
-		c.add("isready answered with readyok", false, err.Error())
-		return c.results, nil
+	if err := eng.Sync(ctx, setup...); err != nil {
+		eng.Kill()
+		return nil, err
 	}
-	c.add("isready answered with readyok", true, "")
-	c.gameTypes()
-	c.queries()
-	c.refusedMove()
-	c.searches()
-	c.infinite()
-	c.forcedPass()
-	return c.results, nil
+	return eng, nil
 }
 
-// ugiChecker runs the UGI checks. It shares nothing with the UHP checker but the shape of
-// its results, so that either can change alone.
-type ugiChecker struct {
-	ctx     context.Context
-	opts    Options
-	rng     *rand.Rand
-	eng     *ugi.Engine
-	types   []rules.GameType // the game types the engine accepts
-	results []Result
+// checker is a UGI compliance check in progress.
+type checker struct {
+	*arbiter.CheckSession[*Engine]
+	eng   *Engine          // the engine of the check that runs
+	types []rules.GameType // the game types the engine accepts
+}
+
+// use makes a running engine the one for the check named (started afresh after a failure); it
+// returns false when none could be started, and the check is skipped.
+func (c *checker) use(name string) bool {
+	eng, ok := c.Engine(name)
+	c.eng = eng
+	return ok
+}
+
+func (c *checker) ready() {
+	const name = "isready answered with readyok"
+	if !c.use(name) {
+		return
+	}
+	if err := c.sync(); err != nil {
+		c.add(name, false, err.Error())
+		return
+	}
+	c.add(name, true, "")
 }
 
 // ugiTimeout bounds each command of the check but the searches.
 const ugiTimeout = 5 * time.Second
 
-func (c *ugiChecker) add(name string, passed bool, detail string) {
-	c.results = append(c.results, Result{Name: name, Passed: passed, Detail: detail})
+func (c *checker) add(name string, passed bool, detail string) {
+	if passed {
+		c.Pass(name, detail)
+	} else {
+		c.Fail(name, detail)
+	}
 }
 
-func (c *ugiChecker) sync(commands ...string) error {
-	ctx, cancel := context.WithTimeout(c.ctx, ugiTimeout)
+func (c *checker) sync(commands ...string) error {
+	ctx, cancel := context.WithTimeout(c.Context(), ugiTimeout)
 	defer cancel()
 	return c.eng.Sync(ctx, commands...)
 }
 
-func (c *ugiChecker) query(position, question string) (string, error) {
-	ctx, cancel := context.WithTimeout(c.ctx, ugiTimeout)
+func (c *checker) query(position, question string) (string, error) {
+	ctx, cancel := context.WithTimeout(c.Context(), ugiTimeout)
 	defer cancel()
 	if position != "" {
 		if err := c.eng.Send(ctx, position); err != nil {
@@ -95,24 +107,28 @@ func (c *ugiChecker) query(position, question string) (string, error) {
 }
 
 func positionOf(g *rules.Game) string {
-	p, _ := ugi.NewPosition(g.GameString())
+	p, _ := NewPosition(g.GameString())
 	return p.Command()
 }
 
 // gameTypes finds the game types the engine accepts: UGI has no capability list, so each is
 // offered as a position.
-func (c *ugiChecker) gameTypes() {
+func (c *checker) gameTypes() {
+	const name = "game types accepted by position"
+	if !c.use(name) {
+		return
+	}
 	var refused []string
 	for _, t := range rules.GameTypes {
 		err := c.sync("uginewgame", positionOf(rules.NewGame(t)))
-		var r *ugi.RefusedError
+		var r *RefusedError
 		switch {
 		case err == nil:
 			c.types = append(c.types, t)
 		case errors.As(err, &r):
 			refused = append(refused, t.String())
 		default:
-			c.add("game types accepted by position", false, err.Error())
+			c.add(name, false, err.Error())
 			return
 		}
 	}
@@ -124,7 +140,7 @@ func (c *ugiChecker) gameTypes() {
 	if len(refused) > 0 {
 		detail += "; refuses " + strings.Join(refused, ", ")
 	}
-	c.add("game types accepted by position", len(c.types) > 0 && c.types[0] == rules.Base, detail)
+	c.add(name, len(c.types) > 0 && c.types[0] == rules.Base, detail)
 }
 
 // finished are games that the rules have ended: White wins, Black wins, both queens surrounded.
@@ -139,19 +155,22 @@ const mustPass = `Base;InProgress;White[7];wA1;bS1 wA1-;wQ -wA1;bQ bS1/;wQ \wA1;
 
 // queries compares the engine's answers to the three queries with the referee's, over random
 // games of the richest game type it accepts and over finished games.
-func (c *ugiChecker) queries() {
+func (c *checker) queries() {
 	t := rules.Base
 	if len(c.types) > 0 {
 		t = c.types[len(c.types)-1]
 	}
-	name := fmt.Sprintf("query p1turn, gameover, result (%d random %s games and 3 finished ones)", c.opts.Games, t)
+	name := fmt.Sprintf("query p1turn, gameover, result (%d random %s games and 3 finished ones)", c.Options().Games, t)
+	if !c.use(name) {
+		return
+	}
 	var games []*rules.Game
-	for range c.opts.Games {
+	for range c.Options().Games {
 		g := rules.NewGame(t)
-		for ply := 0; ply < c.opts.Plies && !g.State().IsOver(); ply++ {
+		for ply := 0; ply < c.Options().Plies && !g.State().IsOver(); ply++ {
 			games = append(games, g.Clone())
 			valid := g.ValidMoves()
-			g.PlayMove(valid[c.rng.IntN(len(valid))])
+			g.PlayMove(valid[c.Rand().IntN(len(valid))])
 		}
 		games = append(games, g)
 	}
@@ -182,14 +201,17 @@ func (c *ugiChecker) queries() {
 
 // refusedMove checks that an illegal move in a position is answered with "info error", and
 // that the engine's position is then the one before.
-func (c *ugiChecker) refusedMove() {
+func (c *checker) refusedMove() {
 	const name = "position with an illegal move answered with info error"
+	if !c.use(name) {
+		return
+	}
 	if err := c.sync("position startpos moves wS1"); err != nil {
 		c.add(name, false, err.Error())
 		return
 	}
 	err := c.sync("position startpos moves wS1 wQ_-wS1")
-	var r *ugi.RefusedError
+	var r *RefusedError
 	if !errors.As(err, &r) {
 		c.add(name, false, fmt.Sprintf("position startpos moves wS1 wQ_-wS1 (White moves twice): %v", err))
 		return
@@ -203,8 +225,11 @@ func (c *ugiChecker) refusedMove() {
 }
 
 // search runs one go on a position and checks the answer is a legal move in time.
-func (c *ugiChecker) search(name string, g *rules.Game, command string, allowed time.Duration) {
-	ctx, cancel := context.WithTimeout(c.ctx, allowed+c.opts.Margin)
+func (c *checker) search(name string, g *rules.Game, command string, allowed time.Duration) {
+	if !c.use(name) {
+		return
+	}
+	ctx, cancel := context.WithTimeout(c.Context(), allowed+c.Options().Margin)
 	defer cancel()
 	if err := c.eng.Send(ctx, positionOf(g)); err != nil {
 		c.add(name, false, err.Error())
@@ -217,7 +242,7 @@ func (c *ugiChecker) search(name string, g *rules.Game, command string, allowed 
 		c.add(name, false, err.Error())
 		return
 	}
-	move, err := ugi.DecodeMove(s.Move)
+	move, err := DecodeMove(s.Move)
 	if err == nil {
 		err = g.Clone().Play(move)
 	}
@@ -232,7 +257,7 @@ func (c *ugiChecker) search(name string, g *rules.Game, command string, allowed 
 	c.add(name, true, detail)
 }
 
-func (c *ugiChecker) searches() {
+func (c *checker) searches() {
 	g := rules.NewGame(rules.Base)
 	g.Play("wS1")
 	c.search("go depth 1", g, "go depth 1", 30*time.Second)
@@ -244,9 +269,12 @@ func (c *ugiChecker) searches() {
 
 // infinite checks "go infinite": readyok during the search, and exactly one bestmove after
 // stop, a second stop being ignored.
-func (c *ugiChecker) infinite() {
+func (c *checker) infinite() {
 	const name = "go infinite: readyok while searching, one bestmove after stop"
-	ctx, cancel := context.WithTimeout(c.ctx, ugiTimeout)
+	if !c.use(name) {
+		return
+	}
+	ctx, cancel := context.WithTimeout(c.Context(), ugiTimeout)
 	defer cancel()
 	fail := func(format string, args ...any) { c.add(name, false, fmt.Sprintf(format, args...)) }
 	g := rules.NewGame(rules.Base)
@@ -305,14 +333,17 @@ func (c *ugiChecker) infinite() {
 	c.add(name, true, fmt.Sprintf("readyok in %d ms", readyIn.Milliseconds()))
 }
 
-func (c *ugiChecker) forcedPass() {
+func (c *checker) forcedPass() {
 	const name = "a forced pass answered with bestmove pass"
+	if !c.use(name) {
+		return
+	}
 	g, err := rules.ParseGameString(mustPass)
 	if err != nil {
 		c.add(name, false, err.Error())
 		return
 	}
-	ctx, cancel := context.WithTimeout(c.ctx, ugiTimeout)
+	ctx, cancel := context.WithTimeout(c.Context(), ugiTimeout)
 	defer cancel()
 	if err := c.eng.Send(ctx, positionOf(g)); err != nil {
 		c.add(name, false, err.Error())

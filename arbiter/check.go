@@ -1,0 +1,436 @@
+package arbiter
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"time"
+
+	"hivearbiter/results"
+	"hivearbiter/rules"
+)
+
+// Checker is a Protocol with a compliance suite of its own, the one "arbiter check" runs: it
+// plays an engine through what the protocol asks of it, compares its answers with the
+// referee's, and reports one result per check. A protocol that is no Checker cannot be
+// checked (CheckEngine says so).
+type Checker interface {
+	// RunChecks runs the suite on one engine. err is set only when the engine could not be
+	// started at all; the results say so too.
+	RunChecks(ctx context.Context, e EngineConfig, opts CheckOptions) ([]CheckResult, error)
+}
+
+// CheckEngine runs the compliance suite of the engine's protocol.
+func CheckEngine(ctx context.Context, e EngineConfig, opts CheckOptions) ([]CheckResult, error) {
+	p, err := LookupProtocol(e.ProtocolName())
+	if err != nil {
+		return nil, err
+	}
+	c, ok := p.(Checker)
+	if !ok {
+		return nil, &ConfigError{Msg: fmt.Sprintf("protocol %q has no compliance check", e.ProtocolName())}
+	}
+	return c.RunChecks(ctx, e, opts)
+}
+
+// CheckStatus is how one check came out.
+type CheckStatus int
+
+// The outcomes of a check. A skipped check could not be run: the engine could not be started
+// for it, or an earlier finding makes it moot.
+const (
+	CheckFailed CheckStatus = iota
+	CheckPassed
+	CheckSkipped
+)
+
+// String is the status as the check's table shows it: a failure stands out.
+func (s CheckStatus) String() string {
+	switch s {
+	case CheckPassed:
+		return "pass"
+	case CheckSkipped:
+		return "skip"
+	}
+	return "FAIL"
+}
+
+// CheckResult is the outcome of one compliance check of an engine.
+type CheckResult struct {
+	Name   string
+	Status CheckStatus
+	Detail string
+}
+
+// CheckOptions tunes a compliance check. A zero field takes its default.
+type CheckOptions struct {
+	Games  int           // random games played (or compared with the referee's) per suite; 3
+	Plies  int           // plies per random game; 30
+	Seed   uint64        // seed of the random games and positions
+	Margin time.Duration // lateness forgiven on timed answers; 500 ms
+	// StartTimeout bounds each start of the engine (10 s); Grace is how long it has to answer
+	// or leave after it is asked to stop (1 s).
+	StartTimeout time.Duration
+	Grace        time.Duration
+}
+
+func (o CheckOptions) withDefaults() CheckOptions {
+	if o.Games <= 0 {
+		o.Games = 3
+	}
+	if o.Plies <= 0 {
+		o.Plies = 30
+	}
+	if o.Margin <= 0 {
+		o.Margin = 500 * time.Millisecond
+	}
+	if o.StartTimeout <= 0 {
+		o.StartTimeout = 10 * time.Second
+	}
+	if o.Grace <= 0 {
+		o.Grace = time.Second
+	}
+	return o
+}
+
+// CheckedEngine is what a suite checks: an engine process, a client of one, or a Player.
+type CheckedEngine interface {
+	Close(ctx context.Context) error
+}
+
+// CheckSession is the bookkeeping every compliance suite shares: the results so far, the
+// random source of its games, and the engine under check, started afresh after a failed check
+// so that each result judges one thing and no row repeats an earlier row's failure.
+type CheckSession[E CheckedEngine] struct {
+	ctx     context.Context
+	opts    CheckOptions
+	rng     *rand.Rand
+	start   func(context.Context) (E, error)
+	eng     E
+	running bool
+	// fresh is set when the engine must be started again before the next check: a check
+	// failed, or left it in a state of its own.
+	fresh   bool
+	results []CheckResult
+}
+
+// NewCheckSession sets up a check whose engine start starts (within the start timeout), with
+// the options' defaults filled in.
+func NewCheckSession[E CheckedEngine](ctx context.Context, opts CheckOptions, start func(context.Context) (E, error)) *CheckSession[E] {
+	opts = opts.withDefaults()
+	return &CheckSession[E]{ctx: ctx, opts: opts, rng: rand.New(rand.NewPCG(opts.Seed, 7)), start: start}
+}
+
+// Context is the check's context: every call to the engine is bounded by it.
+func (s *CheckSession[E]) Context() context.Context { return s.ctx }
+
+// Options are the check's options, defaults filled in.
+func (s *CheckSession[E]) Options() CheckOptions { return s.opts }
+
+// Rand is the random source of the check's games, seeded by the options.
+func (s *CheckSession[E]) Rand() *rand.Rand { return s.rng }
+
+// Results are the results so far, in the order the checks ran.
+func (s *CheckSession[E]) Results() []CheckResult { return s.results }
+
+// Pass records a passed check.
+func (s *CheckSession[E]) Pass(name, detail string) {
+	s.results = append(s.results, CheckResult{Name: name, Status: CheckPassed, Detail: detail})
+}
+
+// Fail records a failed check; the engine is started afresh for the next one.
+func (s *CheckSession[E]) Fail(name, detail string) {
+	s.fresh = true
+	s.results = append(s.results, CheckResult{Name: name, Status: CheckFailed, Detail: detail})
+}
+
+// Skip records a check that could not be run, and why.
+func (s *CheckSession[E]) Skip(name, why string) {
+	s.results = append(s.results, CheckResult{Name: name, Status: CheckSkipped, Detail: "skipped: " + why})
+}
+
+// Run runs checks in turn, until the check's context ends, and returns the results.
+func (s *CheckSession[E]) Run(checks ...func()) []CheckResult {
+	for _, check := range checks {
+		if s.ctx.Err() != nil {
+			break
+		}
+		check()
+	}
+	return s.results
+}
+
+// Restart has the engine started afresh before the next check: the last one left it in a
+// state of its own.
+func (s *CheckSession[E]) Restart() { s.fresh = true }
+
+// Begin starts the engine for the first check, which is named. When it cannot be started,
+// that check fails with the reason, every other check is skipped, and the error is returned:
+// the suite ends there.
+func (s *CheckSession[E]) Begin(name string) (E, error) {
+	if err := s.restart(); err != nil {
+		s.Fail(name, err.Error())
+		s.Skip("every other check", "the engine did not start")
+		var none E
+		return none, err
+	}
+	return s.eng, nil
+}
+
+// Engine returns a running engine for the check named, started afresh after a failure. When
+// it cannot be started, the check is skipped, and ok is false.
+func (s *CheckSession[E]) Engine(name string) (eng E, ok bool) {
+	if s.fresh || !s.running {
+		if err := s.restart(); err != nil {
+			s.Skip(name, "the engine could not be started again: "+err.Error())
+			return eng, false
+		}
+	}
+	return s.eng, true
+}
+
+func (s *CheckSession[E]) restart() error {
+	s.Close()
+	ctx, cancel := context.WithTimeout(s.ctx, s.opts.StartTimeout)
+	defer cancel()
+	eng, err := s.start(ctx)
+	if err != nil {
+		return err
+	}
+	s.eng, s.running, s.fresh = eng, true, false
+	return nil
+}
+
+// Close ends the engine, if one runs. It returns what the engine's Close says.
+func (s *CheckSession[E]) Close() error {
+	if !s.running {
+		return nil
+	}
+	s.running = false
+	return s.eng.Close(context.WithoutCancel(s.ctx))
+}
+
+// CheckClose is the check named for the end of a session: the engine, told its input ended,
+// must leave within the grace period rather than be killed.
+func (s *CheckSession[E]) CheckClose(name string) {
+	if _, ok := s.Engine(name); !ok {
+		return
+	}
+	began := time.Now()
+	err := s.Close()
+	took := time.Since(began)
+	switch {
+	case err != nil:
+		s.Fail(name, err.Error())
+	case took >= s.opts.Grace:
+		s.Fail(name, fmt.Sprintf("it was still running %v after it was told to stop, and was killed", s.opts.Grace))
+	default:
+		s.Pass(name, fmt.Sprintf("it left in %d ms", took.Milliseconds()))
+	}
+}
+
+// Position is a random position of game type t, plies into a game.
+func (s *CheckSession[E]) Position(t rules.GameType, plies int) *rules.Game {
+	g := rules.NewGame(t)
+	for range plies {
+		if g.State().IsOver() {
+			break
+		}
+		valid := g.ValidMoves()
+		g.PlayMove(valid[s.rng.IntN(len(valid))])
+	}
+	return g
+}
+
+// PlayerRows names the rows of a suite that checks a Player by play alone (CheckPlayer) and
+// says what its settings mean.
+type PlayerRows struct {
+	Settings       string // the row that judges the engine's settings with the protocol's Check
+	SettingsDetail string // what the settings mean, when they pass
+	Greeting       string // the row that judges the start: the player's greeting or handshake
+	Close          string // the row that judges the end of the session
+}
+
+// CheckPlayer is the suite of a protocol whose players are judged by play alone: they keep
+// no state the arbiter could query. It starts them through the protocol's own Start, as a
+// match does, and checks the settings (the protocol's Check), the start and the player's
+// greeting (its ID), a first move in time and games against the referee, and a clean
+// close. err is set only when the player could not be started at all.
+func CheckPlayer(ctx context.Context, p Protocol, e EngineConfig, opts CheckOptions, rows PlayerRows) ([]CheckResult, error) {
+	var s *CheckSession[Player]
+	s = NewCheckSession(ctx, opts, func(ctx context.Context) (Player, error) {
+		return p.Start(ctx, e, StartEnv{Grace: s.Options().Grace})
+	})
+	defer s.Close()
+	if err := p.Check(e); err != nil {
+		s.Fail(rows.Settings, err.Error())
+	} else {
+		s.Pass(rows.Settings, rows.SettingsDetail)
+	}
+	player, err := s.Begin(rows.Greeting)
+	if err != nil {
+		return s.Results(), err
+	}
+	if id := player.Info().ID; id != "" {
+		s.Pass(rows.Greeting, fmt.Sprintf("%q", id))
+	} else {
+		s.Fail(rows.Greeting, "it gave no name")
+	}
+	checkPlays(s, e)
+	s.CheckClose(rows.Close)
+	return s.Results(), nil
+}
+
+// checkCommandTimeout bounds every command of a check but a search.
+const checkCommandTimeout = 5 * time.Second
+
+// checkPlays runs the checks of CheckPlayer that play, as a match plays (the arbiter's own
+// game loop, with the player started through its protocol): a first move within the engine's
+// time, then the session's games against the referee, which plays random legal moves, from
+// random openings of each game type the player plays, taking each colour in turn. Every
+// answer is refereed; an illegal or malformed one, a late one, a crash fails its game's
+// check, with the record's detail, which quotes what the player said.
+func checkPlays(s *CheckSession[Player], e EngineConfig) {
+	tc := e.Time
+	if tc.IsZero() {
+		tc = TimeControl{MoveTime: time.Second}
+	}
+	name := cmp.Or(e.Name, e.Addr, "engine")
+	if e.Name == "" && len(e.Command) > 0 {
+		name = filepath.Base(e.Command[0])
+	}
+	types, ok := checkFirstMove(s, name, tc)
+	if !ok {
+		return
+	}
+	for i := range s.opts.Games {
+		if s.ctx.Err() != nil {
+			return
+		}
+		checkGame(s, name, tc, types[i%len(types)], i)
+	}
+}
+
+// checkSides sets up a game of the player under check, playing colour, against the referee's
+// random mover.
+func checkSides(s *CheckSession[Player], p Player, name string, tc TimeControl, colour int) (white, black Side) {
+	sides := [2]Side{
+		{Name: name, Player: p, Time: tc, Margin: s.opts.Margin},
+		{Name: "referee", Player: &randomMover{rng: s.rng}, Time: tc, Margin: s.opts.Margin},
+	}
+	if colour == 1 {
+		sides[0], sides[1] = sides[1], sides[0]
+	}
+	return sides[0], sides[1]
+}
+
+// checkFirstMove times the player's first answer in a game it plays White: within its time and
+// the margin, as the clock judges it. Whether the answer is legal is the games' to judge. It
+// returns the game types the player plays (Base and the widest it says it plays, Base+MLP
+// when it does not say), and false when the games are not worth playing.
+func checkFirstMove(s *CheckSession[Player], name string, tc TimeControl) ([]rules.GameType, bool) {
+	check := fmt.Sprintf("first move within its time (%s)", tc)
+	p, ok := s.Engine(check)
+	if !ok {
+		return nil, false
+	}
+	types := []rules.GameType{rules.Base, rules.BaseMLP}
+	if info := p.Info(); info.ExpansionsKnown && info.Expansions != rules.Base {
+		types[1] = info.Expansions
+	} else if info.ExpansionsKnown {
+		types = types[:1]
+	}
+	white, black := checkSides(s, p, name, tc, 0)
+	cfg := GameConfig{Run: "check", Opening: rules.BaseMLP.String(), CommandTimeout: checkCommandTimeout, DepthTimeout: checkCommandTimeout}
+	g, err := NewGame(cfg, white, black)
+	if err != nil {
+		s.Fail(check, err.Error())
+		return nil, false
+	}
+	s.Restart() // the game is left unfinished
+	began := time.Now()
+	if !g.Start(s.ctx) {
+		s.Fail(check, g.Record().Detail)
+		return nil, false
+	}
+	g.Step(s.ctx)
+	took := time.Since(began).Milliseconds()
+	rec := g.Record()
+	switch {
+	case s.ctx.Err() != nil:
+		return nil, false
+	case rec.Reason == results.ReasonTimeForfeit || rec.Reason == results.ReasonStall || rec.Reason == results.ReasonCrash:
+		s.Fail(check, rec.Detail)
+		s.Skip("games against the referee", "its first move did not come (see above)")
+		return nil, false
+	case rec.Reason != "":
+		s.Pass(check, fmt.Sprintf("answered in %d ms (what it answered is judged in the games below)", took))
+	default:
+		s.Pass(check, fmt.Sprintf("%s in %d ms", rec.Moves[0].Move, took))
+	}
+	return types, true
+}
+
+// checkGame plays game i of the check and judges it as a match would.
+func checkGame(s *CheckSession[Player], name string, tc TimeControl, t rules.GameType, i int) {
+	colour := i % 2
+	openingPlies := s.rng.IntN(5)
+	opening := s.Position(t, openingPlies)
+	check := fmt.Sprintf("game %d: %s as %s from a random %d-ply opening", i+1, t, colorName[colour], openingPlies)
+	p, ok := s.Engine(check)
+	if !ok {
+		return
+	}
+	white, black := checkSides(s, p, name, tc, colour)
+	cfg := GameConfig{Run: "check", Index: i + 1, Opening: opening.GameString(), CommandTimeout: checkCommandTimeout,
+		DepthTimeout: checkCommandTimeout, Adjudication: Adjudication{MaxPlies: opening.Ply() + s.opts.Plies}}
+	rec, err := PlayGame(s.ctx, cfg, white, black)
+	switch {
+	case err != nil:
+		s.Fail(check, err.Error())
+		return
+	case rec.Culprit != "":
+		s.Fail(check, rec.Detail)
+		return
+	}
+	answers, slowest := 0, int64(0)
+	for j, m := range rec.Moves {
+		if (opening.Ply()+j)%2 == colour {
+			answers++
+			slowest = max(slowest, m.Millis)
+		}
+	}
+	detail := fmt.Sprintf("%d answers, all legal, the slowest in %d ms; %s: %s", answers, slowest, rec.Result, rec.Detail)
+	for _, w := range rec.Warnings {
+		detail += "; warning: " + w
+	}
+	s.Pass(check, detail)
+}
+
+// randomMover is the opponent of a player under check: the referee itself, answering a
+// uniformly random legal move at once.
+type randomMover struct {
+	rng  *rand.Rand
+	game *rules.Game
+}
+
+func (m *randomMover) Info() PlayerInfo { return PlayerInfo{ID: "the referee's random mover"} }
+
+func (m *randomMover) NewGame(_ context.Context, gameString string) (string, error) {
+	g, err := rules.ParseGameString(gameString)
+	m.game = g
+	return "", err
+}
+
+func (m *randomMover) Play(_ context.Context, move string) (string, error) {
+	return "", m.game.Play(move)
+}
+
+func (m *randomMover) BestMove(context.Context, Limit) (string, error) {
+	valid := m.game.ValidMoves()
+	return m.game.MoveString(valid[m.rng.IntN(len(valid))]), nil
+}
+
+func (m *randomMover) Close(context.Context) error { return nil }
