@@ -378,7 +378,7 @@ func checkGame(s *CheckSession[Player], name string, tc TimeControl, t rules.Gam
 	colour := i % 2
 	openingPlies := s.rng.IntN(5)
 	opening := s.Position(t, openingPlies)
-	check := fmt.Sprintf("game %d: %s as %s from a random %d-ply opening", i+1, t, colorName[colour], openingPlies)
+	check := fmt.Sprintf("game %d: %s as %s from a random %d-ply opening", i+1, t, rules.Color(colour).String(), openingPlies)
 	p, ok := s.Engine(check)
 	if !ok {
 		return

@@ -53,8 +53,6 @@ type GameConfig struct {
 // such a game has no result and is played again when the run resumes.
 var ErrInterrupted = errors.New("arbiter: game interrupted")
 
-// colorName is the name UHP gives a side.
-var colorName = [2]string{"White", "Black"}
 
 // PlayGame plays one game between white and black in the three-engine model and returns its
 // record. Player failures end the game with a result; the error is non-nil only when the game
@@ -421,7 +419,7 @@ func (g *Game) fault(side int, reason results.Reason, detail string) {
 func (g *Game) end(result string, reason results.Reason, culprit int, detail string) {
 	g.rec.Result, g.rec.Reason, g.rec.Detail = result, reason, detail
 	if culprit >= 0 {
-		g.rec.Culprit = colorName[culprit]
+		g.rec.Culprit = rules.Color(culprit).String()
 	}
 }
 
@@ -434,7 +432,7 @@ func (g *Game) askFinishers(ctx context.Context) {
 	truth := g.ref.State()
 	for side := range g.sides {
 		f, ok := g.sides[side].Player.(Finisher)
-		if !ok || g.rec.Culprit == colorName[side] {
+		if !ok || g.rec.Culprit == rules.Color(side).String() {
 			continue
 		}
 		cctx, cancel := context.WithTimeout(ctx, g.cfg.CommandTimeout)
@@ -457,7 +455,7 @@ func (g *Game) askFinishers(ctx context.Context) {
 
 // who names a side for a person: "White (name)".
 func (g *Game) who(side int) string {
-	return fmt.Sprintf("%s (%s)", colorName[side], g.sides[side].Name)
+	return fmt.Sprintf("%s (%s)", rules.Color(side).String(), g.sides[side].Name)
 }
 
 // timeDetail says how a side lost on time: what it used of what it was allowed (its budget,

@@ -97,7 +97,7 @@ func (s *Seats) Sides(ctx context.Context, g ScheduledGame) (white, black Side, 
 // gets a fresh process for every game.
 func (s *Seats) Played(ctx context.Context, g ScheduledGame, r *results.Record) {
 	for side, e := range [2]int{g.White, g.Black} {
-		if r.Culprit == colorName[side] || s.Engines[e].Restart {
+		if r.Culprit == rules.Color(side).String() || s.Engines[e].Restart {
 			s.Drop(ctx, e)
 		}
 	}

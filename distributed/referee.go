@@ -67,19 +67,17 @@ func (f *referee) check(worker string, res *Result) error {
 			p = r.Black
 		}
 		if p.Name != want.Name {
-			return reject("%s is %q, the schedule says %q", colorNames[side], p.Name, want.Name)
+			return reject("%s is %q, the schedule says %q", rules.Color(side).String(), p.Name, want.Name)
 		}
 		if tc := want.Time.String(); p.Time != tc && !want.Time.IsZero() {
-			return reject("%s played at %q, the run's time control is %q", colorNames[side], p.Time, tc)
+			return reject("%s played at %q, the run's time control is %q", rules.Color(side).String(), p.Time, tc)
 		}
 		if p.ID != id {
-			return reject("%s's engine says %q, the run's says %q", colorNames[side], p.ID, id)
+			return reject("%s's engine says %q, the run's says %q", rules.Color(side).String(), p.ID, id)
 		}
 	}
 	return replay(r, f.spec.Adjudication, reject)
 }
-
-var colorNames = [2]string{"White", "Black"}
 
 // replay plays a record's moves through the referee and checks its ending: a game the rules
 // end must end there and then, with the rules' result; one the arbiter adjudicates must have
@@ -119,8 +117,8 @@ func replay(r *results.Record, adj arbiter.Adjudication, reject func(string, ...
 		return reject("unknown reason %q", r.Reason)
 	}
 	culprit := -1
-	for side, name := range colorNames {
-		if r.Culprit == name {
+	for side := range 2 {
+		if r.Culprit == rules.Color(side).String() {
 			culprit = side
 		}
 	}
