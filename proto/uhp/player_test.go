@@ -14,15 +14,6 @@ import (
 	"hivearbiter/results"
 )
 
-func fakeConfig(scenario string) arbiter.EngineConfig {
-	return arbiter.EngineConfig{
-		Name:    "fake",
-		Command: []string{os.Args[0]},
-		Env:     []string{fakeEnv + "=" + scenario, "GORACE=atexit_sleep_ms=0"},
-		Time:    arbiter.TimeControl{MoveTime: 300 * time.Millisecond},
-	}
-}
-
 func start(t *testing.T, e arbiter.EngineConfig, env arbiter.StartEnv) *Player {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)

@@ -3,7 +3,6 @@
 package uhp
 
 import (
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -13,8 +12,8 @@ import (
 
 func checkFake(t *testing.T, scenario string) map[string]arbiter.CheckResult {
 	t.Helper()
-	e := arbiter.EngineConfig{Name: "fake", Command: []string{os.Args[0]},
-		Env: []string{fakeEnv + "=" + scenario, "GORACE=atexit_sleep_ms=0"}}
+	e := fakeConfig(scenario)
+	e.Time = arbiter.TimeControl{}
 	results, err := Protocol{}.RunChecks(t.Context(), e, arbiter.CheckOptions{Games: 1, Plies: 8, Seed: 1, Margin: 300 * time.Millisecond, Grace: 500 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
