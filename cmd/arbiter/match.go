@@ -27,28 +27,6 @@ Multi-word flags:
   -openings file=FILE order=sequential|random start=N plies=N
   -sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 model=normalized|logistic`
 
-// multiWordFlags take the key=value words that follow them, as fastchess and cutechess-cli do.
-var multiWordFlags = map[string]bool{"engine": true, "each": true, "openings": true, "sprt": true}
-
-// splitMultiWord separates the multi-word flags from the ordinary ones.
-func splitMultiWord(args []string) (rest []string, groups map[string][][]string) {
-	groups = make(map[string][][]string)
-	for i := 0; i < len(args); i++ {
-		name := strings.TrimLeft(args[i], "-")
-		if !strings.HasPrefix(args[i], "-") || !multiWordFlags[name] {
-			rest = append(rest, args[i])
-			continue
-		}
-		var words []string
-		for i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") && strings.Contains(args[i+1], "=") {
-			i++
-			words = append(words, args[i])
-		}
-		groups[name] = append(groups[name], words)
-	}
-	return rest, groups
-}
-
 // overrideString sets *dst to a flag's value when the flag was given (not empty), so that
 // the command line overrides a -config file.
 func overrideString(dst *string, v string) {
