@@ -146,17 +146,6 @@ func sameFile(a, b string) bool {
 	return errA == nil && errB == nil && os.SameFile(infoA, infoB)
 }
 
-// pgnFileValue reads a -pgnout value; fastchess's spelling, file=NAME, is accepted.
-func pgnFileValue(v string) (string, error) {
-	if name, ok := strings.CutPrefix(v, "file="); ok {
-		return name, nil
-	}
-	if k, _, ok := strings.Cut(v, "="); ok && !strings.ContainsAny(k, `/\.`) {
-		return "", usageError{fmt.Errorf("-pgnout %s: give the PGN file's name (-pgnout games.pgn); %s= is not a setting here", v, k)}
-	}
-	return v, nil
-}
-
 // locateEngines checks, before anything is played or written, that every engine's program can
 // be run (through its protocol), and returns every problem found as a usage error.
 func locateEngines(engines []arbiter.EngineConfig) error {

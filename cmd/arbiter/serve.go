@@ -134,9 +134,9 @@ func serveConfig(args []string, stderr io.Writer) (serve.SessionConfig, error) {
 	cfg.Engines = [2]arbiter.EngineConfig{engines[0], engines[1]}
 	overrideString(&cfg.Out, *out)
 	if *pgnOut != "" {
-		name, err := pgnFileValue(*pgnOut)
+		name, err := configs.PGNFile(*pgnOut)
 		if err != nil {
-			return cfg, err
+			return cfg, usageError{err}
 		}
 		cfg.PGNOut = name
 	}

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"hivearbiter/configs"
 	"hivearbiter/elo"
 	"hivearbiter/results"
 )
@@ -84,18 +85,8 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		first, second := tally.Players[0].Name, tally.Players[1].Name
 		var line *results.SPRTLine
 		for _, words := range groups["sprt"] {
-			cfg, err := parseSPRT(words)
+			test, err := configs.SPRTTest(words)
 			if err != nil {
-				return usageError{err}
-			}
-			if cfg.Alpha == 0 {
-				cfg.Alpha = 0.05
-			}
-			if cfg.Beta == 0 {
-				cfg.Beta = 0.05
-			}
-			test := cfg.Test()
-			if err := test.Validate(); err != nil {
 				return usageError{err}
 			}
 			ptnml := tally.Pairing(first, second).Pairs.Pentanomial()
