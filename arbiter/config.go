@@ -286,6 +286,17 @@ func Message(err error) string {
 	return err.Error()
 }
 
+// Files are the files the run reads and writes, each with the flag that names it, for
+// results.CheckFiles.
+func (c *Config) Files() []results.NamedFile {
+	return []results.NamedFile{
+		{Flag: "-out", Path: c.Out, Write: true},
+		{Flag: "-pgnout", Path: c.PGNOut, Write: true},
+		{Flag: "-json", Path: c.JSONOut, Write: true},
+		{Flag: "-openings file=", Path: c.Openings.File},
+	}
+}
+
 func defaultEngineName(program string) string {
 	base := program
 	for i := len(base) - 1; i >= 0; i-- {

@@ -12,6 +12,7 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/configs"
+	"hivearbiter/results"
 )
 
 const matchUsage = `match [-config FILE] -engine cmd=PROG [name=N] [tc=B+I|st=S|depth=N] [option.NAME=V]... -engine ... [flags]
@@ -144,11 +145,11 @@ func matchConfigFlags(args []string, stderr io.Writer, coord *coordinatorFlags, 
 	problems := []error{err}
 	// The files too, with the rest: the records file's default name (from the run's
 	// fingerprint) is checked again when the tournament is laid out.
-	files := runFiles(cfg, flags.ConfigFile())
+	files := append(cfg.Files(), results.NamedFile{Flag: "-config", Path: flags.ConfigFile()})
 	if pages.report != "" {
-		files = append(files, namedFile{flag: "-report", path: pages.report, write: true})
+		files = append(files, results.NamedFile{Flag: "-report", Path: pages.report, Write: true})
 	}
-	problems = append(problems, fileProblems(files, cfg.TranscriptDir)...)
+	problems = append(problems, results.CheckFiles(files, cfg.TranscriptDir)...)
 	if err := errors.Join(problems...); err != nil {
 		return cfg, usageError{err}
 	}

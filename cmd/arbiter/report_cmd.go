@@ -31,10 +31,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if fs.NArg() == 0 {
 		return usageError{errors.New("report needs at least one records file")}
 	}
-	files := []namedFile{{flag: "-o", path: *out, write: true}}
-	for _, p := range fs.Args() {
-		files = append(files, namedFile{flag: "records", path: p})
-	}
+	files := append(recordsFiles(fs.Args()), results.NamedFile{Flag: "-o", Path: *out, Write: true})
 	if err := checkFiles(files, ""); err != nil { // -o games.jsonl would overwrite the records
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 	"hivearbiter/arbiter"
 	"hivearbiter/configs"
 	"hivearbiter/engine/uhpengine"
+	"hivearbiter/results"
 	"hivearbiter/serve"
 )
 
@@ -145,7 +146,7 @@ func serveConfig(args []string, stderr io.Writer) (serve.SessionConfig, error) {
 	overrideString(&cfg.Event, *event)
 	cfg.RemoteSide = serve.RemoteSide(*remoteSide)
 	// As in match: every output is checked before an engine starts, and none may be another.
-	files := []namedFile{{"-out", cfg.Out, true}, {"-pgnout", cfg.PGNOut, true}, {"-config", *configFile, false}}
+	files := []results.NamedFile{{Flag: "-out", Path: cfg.Out, Write: true}, {Flag: "-pgnout", Path: cfg.PGNOut, Write: true}, {Flag: "-config", Path: *configFile}}
 	if err := errors.Join(checkFiles(files, cfg.TranscriptDir), locateEngines(cfg.Engines[:])); err != nil {
 		return cfg, usageError{err}
 	}

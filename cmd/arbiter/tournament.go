@@ -38,7 +38,7 @@ func playTournamentWith(ctx context.Context, cfg arbiter.Config, resumeHint stri
 	}
 	cfg = t.Config()
 	// The records file's default name is known now (matchConfig checked the others).
-	if err := checkFiles(runFiles(cfg, ""), cfg.TranscriptDir); err != nil {
+	if err := checkFiles(cfg.Files(), cfg.TranscriptDir); err != nil {
 		return err
 	}
 	warnSetup(stdout, t)
@@ -72,7 +72,7 @@ func playTournamentWith(ctx context.Context, cfg arbiter.Config, resumeHint stri
 		return err
 	}
 	if cfg.JSONOut != "" {
-		if err := writeSummaryFile(cfg.JSONOut, summaryOf(t, out)); err != nil {
+		if err := summaryOf(out).WriteFile(cfg.JSONOut); err != nil {
 			return err
 		}
 	}
@@ -105,11 +105,11 @@ func countFaults(t *results.Tally) int {
 }
 
 // summaryOf builds the JSON summary of a run's outcome.
-func summaryOf(t *arbiter.Tournament, out *arbiter.Outcome) *results.Summary {
+func summaryOf(out *arbiter.Outcome) *results.Summary {
 	status := "finished"
 	var sprt *results.SPRTSummary
 	if s := out.SPRT; s != nil {
-		sprt = sprtSummaryOf(s.Test, s.LLR, s.Pairs)
+		sprt = results.NewSPRTSummary(s.Test, s.LLR, s.Pairs)
 		switch s.Decision {
 		case arbiter.AcceptH1:
 			status = "H1"

@@ -1,0 +1,53 @@
+package results
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// TestWarningJSON: a warning is written with its side and engine, and read back; a warning of
+// an older record, its text alone, is read with no engine.
+func TestWarningJSON(t *testing.T) {
+	w := Warning{Side: "White", Engine: "dev (1)", Text: "White (dev (1)): its budget was rounded"}
+	b, err := json.Marshal(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"side":"White","engine":"dev (1)","text":"White (dev (1)): its budget was rounded"}`; string(b) != want {
+		t.Errorf("got %s, want %s", b, want)
+	}
+	for _, tc := range []struct {
+		json string
+		want Warning
+	}{
+		{string(b), w},
+		{`"White (a): old"`, Warning{Text: "White (a): old"}},
+	} {
+		var got Warning
+		if err := json.Unmarshal([]byte(tc.json), &got); err != nil || got != tc.want {
+			t.Errorf("%s: got %+v, %v; want %+v", tc.json, got, err, tc.want)
+		}
+	}
+}
+
+// TestWarningCounts: warnings are counted by the engine they name in their Engine field, not
+// by searching their text for "(name)": an engine whose name is in another's text, and a
+// warning of an older record that names no engine, are not miscounted.
+func TestWarningCounts(t *testing.T) {
+	recs := []Record{
+		{White: Player{Name: "a"}, Black: Player{Name: "b"}, Warnings: []Warning{
+			{Side: "Black", Engine: "b", Text: "Black (b): says the game is over, as (a) did"},
+			{Side: "White", Engine: "a", Text: "White (a): its budget was rounded"},
+		}},
+		{White: Player{Name: "b"}, Black: Player{Name: "a"}, Warnings: []Warning{
+			{Side: "White", Engine: "b", Text: "White (b): its budget was rounded"},
+			{Text: "Black (a): from an older record"},
+		}},
+	}
+	if got, want := WarningCounts(recs), "Warnings in the records (anomalies that decided no game): a 1, b 2"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if got := WarningCounts(recs[:0]); got != "" {
+		t.Errorf("no warnings: got %q", got)
+	}
+}
