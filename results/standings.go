@@ -104,6 +104,15 @@ func NewTally(recs []Record, order []string) *Tally {
 	return t
 }
 
+// Faults counts the games that ended by a player's misbehaviour.
+func (t *Tally) Faults() int {
+	n := 0
+	for _, p := range t.Players {
+		n += p.FaultTotal()
+	}
+	return n
+}
+
 // Names are the players' names, in the tally's order.
 func (t *Tally) Names() []string {
 	names := make([]string, len(t.Players))
