@@ -69,6 +69,42 @@ func (fl *Flags) Register(fs *flag.FlagSet) {
 	fs.Func("sprt", "SPRT: elo0=E elo1=E alpha=A beta=B model=normalized|logistic", none)
 }
 
+// flagAliases maps other spellings of match's flags, normalized (lower case, no '-' or '_'),
+// to the flag: the TOML keys (json_out, max_plies, ...) and fastchess's names.
+var flagAliases = map[string]string{
+	"jsonout": "json", "pgnout": "pgnout", "gametype": "gametype", "maxplies": "maxplies",
+	"maxmoves": "maxmoves", "ratinginterval": "ratinginterval", "starttimeout": "start-timeout",
+	"commandtimeout": "command-timeout", "depthtimeout": "depth-timeout", "transcripts": "transcripts",
+	"config": "config", "srand": "seed",
+}
+
+// Respell rewrites flags spelled as in the TOML file (-max_plies, -json_out) or as fastchess
+// spells them to the names Register defines, before the FlagSet parses args.
+func (fl *Flags) Respell(args []string) []string {
+	fs := fl.fs
+	out := slices.Clone(args)
+	for i, a := range out {
+		if a == "--" {
+			break
+		}
+		if !strings.HasPrefix(a, "-") || len(a) < 2 {
+			continue
+		}
+		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if fs.Lookup(name) != nil {
+			continue
+		}
+		key := strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(name))
+		if alias, ok := flagAliases[key]; ok && fs.Lookup(alias) != nil {
+			out[i] = "-" + alias
+			if hasValue {
+				out[i] += "=" + value
+			}
+		}
+	}
+	return out
+}
+
 // ConfigFile is the -config flag's file ("" when not given).
 func (fl *Flags) ConfigFile() string { return fl.config }
 

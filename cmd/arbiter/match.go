@@ -3,11 +3,9 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strings"
 
 	"hivearbiter/arbiter"
@@ -63,58 +61,25 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	hint := "arbiter match " + quoteArgs(args)
-	observer, stopPages, err := pages.start(ctx, cfg, stdout)
+	runPages, err := pages.start(ctx, cfg, stdout)
 	if err != nil {
 		return err
 	}
 	var observers []arbiter.Observer
-	if observer != nil {
-		observers = append(observers, observer)
+	if runPages != nil {
+		observers = append(observers, runPages)
 	}
 	if coord.serving() {
 		err = runCoordinator(ctx, cfg, &coord, hint, stdout, observers)
 	} else {
 		err = playTournamentWith(ctx, cfg, hint, stdout, observers, localPlay)
 	}
-	if perr := stopPages(); err == nil {
-		err = perr
+	if runPages != nil {
+		if perr := runPages.Close(); err == nil {
+			err = perr
+		}
 	}
 	return err
-}
-
-// flagAliases maps other spellings of match's flags, normalized (lower case, no '-' or '_'),
-// to the flag: the TOML keys (json_out, max_plies, ...) and fastchess's names.
-var flagAliases = map[string]string{
-	"jsonout": "json", "pgnout": "pgnout", "gametype": "gametype", "maxplies": "maxplies",
-	"maxmoves": "maxmoves", "ratinginterval": "ratinginterval", "starttimeout": "start-timeout",
-	"commandtimeout": "command-timeout", "depthtimeout": "depth-timeout", "transcripts": "transcripts",
-	"config": "config", "srand": "seed",
-}
-
-// normalizeFlagNames rewrites flags spelled as in the TOML file (-max_plies, -json_out) or as
-// fastchess spells them to the names match defines.
-func normalizeFlagNames(fs *flag.FlagSet, args []string) []string {
-	out := slices.Clone(args)
-	for i, a := range out {
-		if a == "--" {
-			break
-		}
-		if !strings.HasPrefix(a, "-") || len(a) < 2 {
-			continue
-		}
-		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if fs.Lookup(name) != nil {
-			continue
-		}
-		key := strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(name))
-		if alias, ok := flagAliases[key]; ok && fs.Lookup(alias) != nil {
-			out[i] = "-" + alias
-			if hasValue {
-				out[i] += "=" + value
-			}
-		}
-	}
-	return out
 }
 
 // matchConfig builds the tournament configuration from a -config file and the flags. It
@@ -133,7 +98,7 @@ func matchConfigFlags(args []string, stderr io.Writer, coord *coordinatorFlags, 
 	pages.register(fs)
 	var flags configs.Flags
 	flags.Register(fs)
-	if err := parseFlags(fs, normalizeFlagNames(fs, rest)); err != nil {
+	if err := parseFlags(fs, flags.Respell(rest)); err != nil {
 		return arbiter.Config{}, err
 	}
 	coord.concurrency = flags.Concurrency() // as given: a coordinator plays games itself only if asked
