@@ -115,3 +115,71 @@ func (s *Summary) WriteFile(path string) error {
 	}
 	return os.Rename(f.Name(), path)
 }
+
+// StatsOptions say what WriteStats writes besides the tables.
+type StatsOptions struct {
+	Files int       // the number of files the records come from
+	SPRT  *elo.SPRT // a test of the first engine against the second, for two engines
+	Time  bool      // each engine's time per move, overruns within the margin and faults
+	// MergeNames rates an engine that plays under several time controls as one player.
+	MergeNames bool
+}
+
+// StatsError is records that cannot give the tables asked for.
+type StatsError struct {
+	Msg string // the reason, without the package's name
+}
+
+func (e *StatsError) Error() string { return "results: " + e.Msg }
+
+// WriteStats writes every table of records, as arbiter stats prints them: the result block of
+// two engines (with the SPRT's line), or the field table and ratings of more, the engines'
+// faults, warnings of what the tables merge, and with opts.Time the time table. It returns
+// the records' summary. It renames the players of engines that play under several time
+// controls, unless opts.MergeNames.
+func WriteStats(w io.Writer, recs []Record, opts StatsOptions) (*Summary, error) {
+	warnings := WarningCounts(recs) // by the engines' own names
+	if !opts.MergeNames {
+		for _, line := range SeparateTimeControls(recs) {
+			fmt.Fprintln(w, "Warning:", line)
+		}
+	}
+	tally := NewTally(recs, nil)
+	fmt.Fprintf(w, "%d games from %d file(s)\n", len(recs), opts.Files)
+	if len(tally.Runs) > 1 {
+		fmt.Fprintf(w, "Warning: the records come from %d different runs (%s), merged into one table: the shards and resumes of one run share its id, other runs may differ in any setting\n",
+			len(tally.Runs), strings.Join(tally.Runs, ", "))
+	}
+	if warnings != "" {
+		fmt.Fprintln(w, warnings)
+	}
+	var sprt *SPRTSummary
+	switch {
+	case len(tally.Players) == 2:
+		pairing := tally.Pairing(tally.Players[0].Name, tally.Players[1].Name)
+		var line *SPRTLine
+		if test := opts.SPRT; test != nil {
+			ptnml := pairing.Pairs.Pentanomial()
+			llr := test.LLR(ptnml)
+			lower, upper := test.Bounds()
+			line = &SPRTLine{LLR: llr, Lower: lower, Upper: upper, Elo0: test.Elo0, Elo1: test.Elo1}
+			sprt = NewSPRTSummary(*test, llr, ptnml.Pairs())
+		}
+		WriteMatchBlock(w, pairing, MatchInfo{SPRT: line})
+	case opts.SPRT != nil:
+		return nil, &StatsError{fmt.Sprintf("an SPRT compares 2 engines; the records hold %d", len(tally.Players))}
+	default:
+		if err := WriteFieldRatings(w, tally, false); err != nil {
+			return nil, err
+		}
+	}
+	if err := WriteFaults(w, tally); err != nil {
+		return nil, err
+	}
+	if opts.Time {
+		if err := WriteTimeTable(w, NewTimings(recs, tally.Names())); err != nil {
+			return nil, err
+		}
+	}
+	return NewSummary("records", tally, sprt), nil
+}

@@ -1,8 +1,13 @@
 package results
 
 import (
+	"bytes"
 	"encoding/json"
+	"path/filepath"
 	"testing"
+
+	"hivearbiter/elo"
+	"hivearbiter/internal/golden"
 )
 
 // TestWarningJSON: a warning is written with its side and engine, and read back; a warning of
@@ -50,4 +55,23 @@ func TestWarningCounts(t *testing.T) {
 	if got := WarningCounts(recs[:0]); got != "" {
 		t.Errorf("no warnings: got %q", got)
 	}
+}
+
+// TestWriteStats: the tables of arbiter stats for a records file, with an SPRT and the time
+// table, against a golden file.
+func TestWriteStats(t *testing.T) {
+	recs, err := ReadFile(filepath.Join("..", "report", "testdata", "hivebot.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	test := elo.SPRT{Elo0: 0, Elo1: 10, Alpha: 0.05, Beta: 0.05, Model: elo.Normalized}
+	var b bytes.Buffer
+	summary, err := WriteStats(&b, recs, StatsOptions{Files: 1, SPRT: &test, Time: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if summary.SPRT == nil || summary.SPRT.Pairs != 10 {
+		t.Errorf("summary SPRT %+v, want one of 10 pairs", summary.SPRT)
+	}
+	golden.Check(t, filepath.Join("testdata", "stats.txt"), b.Bytes())
 }

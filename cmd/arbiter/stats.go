@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"hivearbiter/configs"
+	"hivearbiter/elo"
 	"hivearbiter/results"
 )
 
@@ -42,34 +42,23 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	warnings := results.WarningCounts(recs) // by the engines' own names
-	if !*mergeNames {
-		for _, line := range results.SeparateTimeControls(recs) {
-			fmt.Fprintln(stdout, "Warning:", line)
+	var sprt *elo.SPRT
+	for _, words := range groups["sprt"] {
+		test, err := configs.SPRTTest(words)
+		if err != nil {
+			return usageError{err}
 		}
+		sprt = &test
 	}
-	tally := results.NewTally(recs, nil)
-	fmt.Fprintf(stdout, "%d games from %d file(s)\n", len(recs), fs.NArg())
-	if len(tally.Runs) > 1 {
-		fmt.Fprintf(stdout, "Warning: the records come from %d different runs (%s), merged into one table: the shards and resumes of one run share its id, other runs may differ in any setting\n",
-			len(tally.Runs), strings.Join(tally.Runs, ", "))
+	summary, err := results.WriteStats(stdout, recs, results.StatsOptions{Files: fs.NArg(), SPRT: sprt, Time: *timeTable, MergeNames: *mergeNames})
+	var se *results.StatsError
+	if errors.As(err, &se) {
+		return usageError{err}
 	}
-	if warnings != "" {
-		fmt.Fprintln(stdout, warnings)
-	}
-	sprt, err := writeStatsTables(stdout, tally, groups["sprt"])
-	if err != nil {
+	if err != nil || *jsonOut == "" {
 		return err
 	}
-	if *timeTable {
-		if err := results.WriteTimeTable(stdout, results.NewTimings(recs, tally.Names())); err != nil {
-			return err
-		}
-	}
-	if *jsonOut != "" {
-		return results.NewSummary("records", tally, sprt).WriteFile(*jsonOut)
-	}
-	return nil
+	return summary.WriteFile(*jsonOut)
 }
 
 // readStatsRecords reads the records files, warning of the lines passed over.
@@ -93,36 +82,6 @@ func readStatsRecords(stdout io.Writer, paths []string, skipBad bool) ([]results
 		return nil, fmt.Errorf("no game records in %v", paths)
 	}
 	return recs, nil
-}
-
-// writeStatsTables writes the result block of two engines, with the SPRT of the -sprt flags
-// (whose summary it returns), or the field table and ratings of more, and the faults.
-func writeStatsTables(w io.Writer, tally *results.Tally, sprtFlags [][]string) (*results.SPRTSummary, error) {
-	var summary *results.SPRTSummary
-	if len(tally.Players) != 2 {
-		if len(sprtFlags) > 0 {
-			return nil, usageError{fmt.Errorf("an SPRT compares 2 engines; the records hold %d", len(tally.Players))}
-		}
-		if err := results.WriteFieldRatings(w, tally, false); err != nil {
-			return nil, err
-		}
-		return nil, results.WriteFaults(w, tally)
-	}
-	pairing := tally.Pairing(tally.Players[0].Name, tally.Players[1].Name)
-	var line *results.SPRTLine
-	for _, words := range sprtFlags {
-		test, err := configs.SPRTTest(words)
-		if err != nil {
-			return nil, usageError{err}
-		}
-		ptnml := pairing.Pairs.Pentanomial()
-		llr := test.LLR(ptnml)
-		lower, upper := test.Bounds()
-		line = &results.SPRTLine{LLR: llr, Lower: lower, Upper: upper, Elo0: test.Elo0, Elo1: test.Elo1}
-		summary = results.NewSPRTSummary(test, llr, ptnml.Pairs())
-	}
-	results.WriteMatchBlock(w, pairing, results.MatchInfo{SPRT: line})
-	return summary, results.WriteFaults(w, tally)
 }
 
 // recordsFiles names records files as inputs, for checkFiles.
