@@ -7,11 +7,9 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"time"
 
 	"hivearbiter/arbiter"
 	"hivearbiter/configs"
-	"hivearbiter/engine/uhpengine"
 	"hivearbiter/results"
 	"hivearbiter/serve"
 )
@@ -61,32 +59,11 @@ func runServeSession(ctx context.Context, args []string, stdin io.Reader, stdout
 		}
 		return exitWith(exitEngines, "%v", err)
 	}
-	forwarding := make(chan struct{})
-	forwarded := make(chan struct{})
-	go func() {
-		defer close(forwarded)
-		for {
-			select {
-			case <-interrupts:
-				session.Interrupt()
-			case <-forwarding:
-				return
-			}
-		}
-	}()
-	serveErr := uhpengine.NewServer(session).Serve(ctx, stdin, stdout)
-	close(forwarding)
-	<-forwarded
-	closeCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-	defer cancel()
-	closeErr := session.Close(closeCtx)
-	switch {
-	case ctx.Err() != nil:
+	err = session.Serve(ctx, stdin, stdout, interrupts)
+	if ctx.Err() != nil {
 		return exitWith(exitInterrupted, "")
-	case serveErr != nil:
-		return serveErr
 	}
-	return closeErr
+	return err
 }
 
 // serveConfig builds the session's configuration from a -config file and the flags.
