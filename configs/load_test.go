@@ -332,3 +332,23 @@ func TestLoadRunSettings(t *testing.T) {
 		})
 	}
 }
+
+// FuzzParseSPRT: any words give an SPRT whose Normalize either refuses it or makes a test
+// that validates, never a panic.
+func FuzzParseSPRT(f *testing.F) {
+	for _, s := range []string{"elo0=0 elo1=5", "elo0=0 elo1=5 alpha=0.1 model=logistic", "model=bayes", "elo0=x", "beta=1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		cfg, err := ParseSPRT(strings.Fields(s))
+		if err != nil {
+			return
+		}
+		if err := cfg.Normalize(); err != nil {
+			return
+		}
+		if err := cfg.Test().Validate(); err != nil {
+			t.Fatalf("%q: normalized, but the test does not validate: %v", s, err)
+		}
+	})
+}

@@ -75,3 +75,26 @@ func TestWriteStats(t *testing.T) {
 	}
 	golden.Check(t, filepath.Join("testdata", "stats.txt"), b.Bytes())
 }
+
+// FuzzParseCounts: any text gives n non-negative counts or an error, never a panic.
+func FuzzParseCounts(f *testing.F) {
+	for _, s := range []string{"1,2,3,4,5", "0,0,0", " 7 , 8,9", "1,,2", "-1,2,3", "a,b,c"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, n := range []int{3, 5} {
+			counts, err := ParseCounts(s, n)
+			if err != nil {
+				continue
+			}
+			if len(counts) != n {
+				t.Fatalf("%q: %d counts, want %d", s, len(counts), n)
+			}
+			for _, c := range counts {
+				if c < 0 {
+					t.Fatalf("%q: negative count %d", s, c)
+				}
+			}
+		}
+	})
+}
