@@ -151,6 +151,9 @@ type ConfigError struct{ Msg string }
 
 func (e *ConfigError) Error() string { return "arbiter: " + e.Msg }
 
+// Message is the error without the package's name.
+func (e *ConfigError) Message() string { return e.Msg }
+
 // Normalize fills in defaults and checks the configuration. It returns every problem it
 // finds, each a *ConfigError (joined with errors.Join when there are several).
 func (c *Config) Normalize() error {
@@ -278,10 +281,11 @@ func (c *Config) normalizeEngines() []error {
 	return problems
 }
 
-// Message is an error's text as a user reads it: a *ConfigError without the package's name.
+// Message is an error's text without its package's name, when the error says it (with a
+// Message method, as ConfigError does): for callers that say where it came from themselves.
 func Message(err error) string {
-	if ce, ok := err.(*ConfigError); ok {
-		return ce.Msg
+	if m, ok := err.(interface{ Message() string }); ok {
+		return m.Message()
 	}
 	return err.Error()
 }

@@ -137,6 +137,9 @@ type SPRTError struct {
 
 func (e *SPRTError) Error() string { return "elo: " + e.Msg }
 
+// Message is the error without the package's name.
+func (e *SPRTError) Message() string { return e.Msg }
+
 // Bounds returns Wald's stopping bounds for the LLR: ln(β/(1-α)) and ln((1-β)/α), about
 // ∓2.944 for α = β = 0.05.
 func (s SPRT) Bounds() (lower, upper float64) {

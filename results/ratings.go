@@ -71,6 +71,9 @@ type RatingsError struct {
 
 func (e *RatingsError) Error() string { return "results: " + e.Msg }
 
+// Message is the error without the package's name.
+func (e *RatingsError) Message() string { return e.Msg }
+
 var playerNumber = regexp.MustCompile(`player \d+`)
 
 // WriteRatingTable writes the maximum-likelihood ratings with their 95% intervals, games and

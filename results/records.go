@@ -132,6 +132,9 @@ type StatsError struct {
 
 func (e *StatsError) Error() string { return "results: " + e.Msg }
 
+// Message is the error without the package's name.
+func (e *StatsError) Message() string { return e.Msg }
+
 // WriteStats writes every table of records, as arbiter stats prints them: the result block of
 // two engines (with the SPRT's line), or the field table and ratings of more, the engines'
 // faults, warnings of what the tables merge, and with opts.Time the time table. It returns

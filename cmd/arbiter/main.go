@@ -120,21 +120,38 @@ func exitCode(err error, stderr io.Writer) int {
 	case err == nil, errors.Is(err, errHelpShown):
 		return exitOK
 	case errors.As(err, &ue):
-		printError(stderr, err.Error())
+		printError(stderr, message(err))
 		return exitUsage
 	default:
-		printError(stderr, err.Error())
+		printError(stderr, message(err))
 		return exitFailure
 	}
 }
 
-// printError prints an error, one problem a line, each after "arbiter: " once: the packages'
-// own prefixes, which say where an error came from to a programmer, only stutter for a user.
+// printError prints an error's message, each line after "arbiter: ".
 func printError(w io.Writer, msg string) {
 	for _, line := range strings.Split(msg, "\n") {
-		for _, prefix := range []string{"arbiter: ", "configs: ", "results: "} {
-			line = strings.TrimPrefix(line, prefix)
-		}
 		fmt.Fprintln(w, "arbiter:", line)
 	}
+}
+
+// message is an error as a user reads it, one problem a line. An error that can say itself
+// without its package's name (a Message method: configs.Error, arbiter.ConfigError,
+// results.LockedError, ...) is shown so: a package's name tells a programmer where an error
+// came from, and only stutters after "arbiter: ".
+func message(err error) string {
+	if joined, ok := err.(interface{ Unwrap() []error }); ok {
+		var lines []string
+		for _, e := range joined.Unwrap() {
+			lines = append(lines, message(e))
+		}
+		return strings.Join(lines, "\n")
+	}
+	switch e := err.(type) {
+	case usageError:
+		return message(e.err)
+	case interface{ Message() string }:
+		return e.Message()
+	}
+	return err.Error()
 }
