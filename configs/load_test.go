@@ -300,6 +300,7 @@ func TestLoadRunSettings(t *testing.T) {
 	}{
 		{"nothing set", engines, 2 * DefaultMaxMoves, DefaultOpeningPlies, nil},
 		{"max_moves", "[adjudication]\nmax_moves = 150\n" + engines, 300, DefaultOpeningPlies, nil},
+		{"dotted keys", "adjudication.max_plies = 0\nopenings.plies = 0\n" + engines, 0, 0, nil},
 		{"no limit, said", "[adjudication]\nmax_plies = 0\n[openings]\nplies = 0\n" + engines, 0, 0, nil},
 		{"disagreeing limits", "[adjudication]\nmax_plies = 100\nmax_moves = 100\n" + engines, 0, 0,
 			[]string{"x.toml:3: adjudication.max_moves: 100 disagrees with max_plies = 100"}},

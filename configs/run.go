@@ -44,6 +44,16 @@ func (r *Run) given(key string) bool {
 	return ok
 }
 
+// givenTable reports whether the file or a flag set a table or any key of it.
+func (r *Run) givenTable(name string) bool {
+	for k := range r.from {
+		if k == name || strings.HasPrefix(k, name+".") {
+			return true
+		}
+	}
+	return false
+}
+
 // set records that a flag (or the file, flag "") gave key.
 func (r *Run) set(key, flag string) {
 	if r.from == nil {
@@ -102,7 +112,7 @@ func (r *Run) Config(resolve Resolver) (arbiter.Config, error) {
 	case !r.given("adjudication.max_plies"):
 		c.Adjudication.MaxPlies = 2 * DefaultMaxMoves
 	}
-	if !r.given("openings") {
+	if !r.givenTable("openings") {
 		c.Openings.RandomPlies = DefaultOpeningPlies
 	}
 	if f.Format != "" {
