@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"hivearbiter/arbiter"
 	"hivearbiter/elo"
 	"hivearbiter/results"
 )
@@ -21,8 +22,8 @@ func runSPRTCalc(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	wdlText := fs.String("wdl", "", "game counts W,D,L")
 	elo0 := fs.Float64("elo0", 0, "H0: the Elo difference is at most elo0")
 	elo1 := fs.Float64("elo1", 5, "H1: the Elo difference is at least elo1")
-	alpha := fs.Float64("alpha", 0.05, "false positive rate")
-	beta := fs.Float64("beta", 0.05, "false negative rate")
+	alpha := fs.Float64("alpha", arbiter.DefaultSPRTAlpha, "false positive rate")
+	beta := fs.Float64("beta", arbiter.DefaultSPRTBeta, "false negative rate")
 	modelText := fs.String("model", "normalized", "normalized or logistic (pentanomial and trinomial); bayesian, cutechess, legacy (trinomial)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
