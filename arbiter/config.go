@@ -151,6 +151,9 @@ type ConfigError struct{ Msg string }
 
 func (e *ConfigError) Error() string { return "arbiter: " + e.Msg }
 
+// Message is the error without the package's name.
+func (e *ConfigError) Message() string { return e.Msg }
+
 // Normalize fills in defaults and checks the configuration. It returns every problem it
 // finds, each a *ConfigError (joined with errors.Join when there are several).
 func (c *Config) Normalize() error {
@@ -159,23 +162,54 @@ func (c *Config) Normalize() error {
 	bad := func(format string, args ...any) {
 		problems = append(problems, &ConfigError{fmt.Sprintf(format, args...)})
 	}
+	c.setDefaults()
+	if _, err := ParseFormat(string(c.Format)); err != nil {
+		problems = append(problems, err)
+	}
+	if _, err := rules.ParseGameType(c.GameType); err != nil {
+		bad("game type %q: want one of Base, Base+M, Base+L, Base+P, Base+ML, Base+MP, Base+LP, Base+MLP", c.GameType)
+	}
+	if c.Adjudication.Repetitions < 0 || c.Adjudication.MaxPlies < 0 {
+		bad("adjudication thresholds cannot be negative")
+	}
+	problems = append(problems, c.normalizeEngines()...)
+	if err := c.Shard.validate(); err != nil {
+		problems = append(problems, err)
+	}
+	if c.SPRT != nil {
+		if c.Shard.Count > 1 {
+			bad("an SPRT stops its run at a bound, which one shard cannot decide for all: play the shards with -rounds and test their merged records with arbiter stats -sprt")
+		}
+		if len(c.Engines) != 2 {
+			bad("an SPRT compares exactly 2 engines, not %d", len(c.Engines))
+		}
+		if err := c.SPRT.Normalize(); err != nil {
+			problems = append(problems, err)
+		}
+		if c.GamesPerPairing != 2 {
+			bad("an SPRT counts game pairs: games per pairing must be 2")
+		}
+	}
+	if len(problems) > 0 {
+		return errors.Join(problems...)
+	}
+	_, err := NewSchedule(c.Format, len(c.Engines), c.Seeds, c.Rounds, c.GamesPerPairing, &OpeningBook{})
+	return err
+}
+
+// setDefaults fills in what the configuration leaves to its defaults.
+func (c *Config) setDefaults() {
 	if c.Format == "" {
 		c.Format = Match
 		if len(c.Engines) > 2 {
 			c.Format = RoundRobin
 		}
 	}
-	if _, err := ParseFormat(string(c.Format)); err != nil {
-		bad("%v", errors.Unwrap(err))
-	}
 	if c.Format == Gauntlet && c.Seeds == 0 {
 		c.Seeds = 1
 	}
 	if c.GameType == "" {
 		c.GameType = rules.BaseMLP.String()
-	}
-	if _, err := rules.ParseGameType(c.GameType); err != nil {
-		bad("game type %q: want one of Base, Base+M, Base+L, Base+P, Base+ML, Base+MP, Base+LP, Base+MLP", c.GameType)
 	}
 	if c.GamesPerPairing == 0 {
 		c.GamesPerPairing = 2
@@ -198,8 +232,14 @@ func (c *Config) Normalize() error {
 	if c.DepthTimeout <= 0 {
 		c.DepthTimeout = DefaultDepthTimeout
 	}
-	if c.Adjudication.Repetitions < 0 || c.Adjudication.MaxPlies < 0 {
-		bad("adjudication thresholds cannot be negative")
+}
+
+// normalizeEngines names the engines that have no name and checks each one's settings with
+// its protocol.
+func (c *Config) normalizeEngines() []error {
+	var problems []error
+	bad := func(format string, args ...any) {
+		problems = append(problems, &ConfigError{fmt.Sprintf(format, args...)})
 	}
 	names := map[string]bool{}
 	for i := range c.Engines {
@@ -225,11 +265,11 @@ func (c *Config) Normalize() error {
 		}
 		proto, err := LookupProtocol(e.ProtocolName())
 		if err != nil {
-			bad("engine %q: %s", e.Name, strings.TrimPrefix(err.Error(), "arbiter: "))
+			bad("engine %q: %s", e.Name, Message(err))
 			continue
 		}
 		if err := proto.Check(*e); err != nil {
-			bad("engine %q: %s", e.Name, strings.TrimPrefix(err.Error(), "arbiter: "))
+			bad("engine %q: %s", e.Name, Message(err))
 		}
 		if e.Margin == 0 {
 			e.Margin = DefaultMargin
@@ -238,44 +278,27 @@ func (c *Config) Normalize() error {
 			bad("engine %q: the time margin cannot be negative", e.Name)
 		}
 	}
-	if err := c.Shard.validate(); err != nil {
-		problems = append(problems, err)
+	return problems
+}
+
+// Message is an error's text without its package's name, when the error says it (with a
+// Message method, as ConfigError does): for callers that say where it came from themselves.
+func Message(err error) string {
+	if m, ok := err.(interface{ Message() string }); ok {
+		return m.Message()
 	}
-	if c.SPRT != nil && c.Shard.Count > 1 {
-		bad("an SPRT stops its run at a bound, which one shard cannot decide for all: play the shards with -rounds and test their merged records with arbiter stats -sprt")
+	return err.Error()
+}
+
+// Files are the files the run reads and writes, each with the flag that names it, for
+// results.CheckFiles.
+func (c *Config) Files() []results.NamedFile {
+	return []results.NamedFile{
+		{Flag: "-out", Path: c.Out, Write: true},
+		{Flag: "-pgnout", Path: c.PGNOut, Write: true},
+		{Flag: "-json", Path: c.JSONOut, Write: true},
+		{Flag: "-openings file=", Path: c.Openings.File},
 	}
-	if c.SPRT != nil {
-		if len(c.Engines) != 2 {
-			bad("an SPRT compares exactly 2 engines, not %d", len(c.Engines))
-		}
-		s := c.SPRT
-		if s.Model == "" {
-			s.Model = "normalized"
-		}
-		if s.Model != "normalized" && s.Model != "logistic" {
-			bad("SPRT model %q: want normalized or logistic", s.Model)
-		}
-		if s.Alpha == 0 {
-			s.Alpha = 0.05
-		}
-		if s.Beta == 0 {
-			s.Beta = 0.05
-		}
-		if err := s.Test().Validate(); err != nil {
-			bad("%s", strings.TrimPrefix(err.Error(), "elo: "))
-		}
-		if c.GamesPerPairing != 2 {
-			bad("an SPRT counts game pairs: games per pairing must be 2")
-		}
-	}
-	if len(problems) > 0 {
-		return errors.Join(problems...)
-	}
-	_, err := NewSchedule(c.Format, len(c.Engines), c.Seeds, c.Rounds, c.GamesPerPairing, &OpeningBook{})
-	if err != nil {
-		return &ConfigError{strings.TrimPrefix(err.Error(), "arbiter: ")}
-	}
-	return nil
 }
 
 func defaultEngineName(program string) string {

@@ -59,7 +59,7 @@ func TestFinisherAndSearchReporter(t *testing.T) {
 		if rec.Result != results.Draw || rec.Reason != results.ReasonMoveLimit {
 			t.Errorf("claim %q: the result changed: %s %s", tc.claim, rec.Result, rec.Reason)
 		}
-		if got := strings.Join(rec.Warnings, "|"); got != tc.warning {
+		if got := strings.Join(results.WarningTexts(rec.Warnings), "|"); got != tc.warning {
 			t.Errorf("claim %q: warnings %q, want %q", tc.claim, got, tc.warning)
 		}
 		if len(white.asked) != 1 || white.asked[0] != results.Draw {

@@ -180,7 +180,7 @@ func (g *Game) Think(ctx context.Context, p Player, limit Limit, wait time.Durat
 	cancel()
 	if w, ok := p.(Warner); ok {
 		for _, warning := range w.Warnings() {
-			g.rec.Warnings = append(g.rec.Warnings, fmt.Sprintf("%s: %s", g.who(side), warning))
+			g.warn(side, fmt.Sprintf("%s: %s", g.who(side), warning.Text))
 		}
 	}
 	if ctx.Err() != nil {
@@ -439,18 +439,23 @@ func (g *Game) askFinishers(ctx context.Context) {
 		claim, err := f.GameOver(cctx, g.rec.Result)
 		cancel()
 		if err != nil {
-			g.rec.Warnings = append(g.rec.Warnings, fmt.Sprintf("%s could not say how the game ended: %v", g.who(side), err))
+			g.warn(side, fmt.Sprintf("%s could not say how the game ended: %v", g.who(side), err))
 			continue
 		}
 		said, perr := rules.ParseGameState(claim)
 		switch {
 		case claim == "" || (perr == nil && (said == truth || !said.IsOver() && !truth.IsOver())):
 		case perr == nil && said.IsOver() && !truth.IsOver():
-			g.rec.Warnings = append(g.rec.Warnings, fmt.Sprintf("%s: false claim: says the game is %s, but by the rules it is %s", g.who(side), said, truth))
+			g.warn(side, fmt.Sprintf("%s: false claim: says the game is %s, but by the rules it is %s", g.who(side), said, truth))
 		default:
-			g.rec.Warnings = append(g.rec.Warnings, fmt.Sprintf("%s says the game is %s, but the rules give %s", g.who(side), claim, truth))
+			g.warn(side, fmt.Sprintf("%s says the game is %s, but the rules give %s", g.who(side), claim, truth))
 		}
 	}
+}
+
+// warn notes in the record an anomaly of a side that decides nothing; text names the side.
+func (g *Game) warn(side int, text string) {
+	g.rec.Warnings = append(g.rec.Warnings, Warning{Side: colorName[side], Engine: g.sides[side].Name, Text: text})
 }
 
 // who names a side for a person: "White (name)".
@@ -483,7 +488,7 @@ func (g *Game) checkGameString(side int, gs string) bool {
 	case d == nil:
 		return false
 	case d.warning:
-		g.rec.Warnings = append(g.rec.Warnings, fmt.Sprintf("%s: %s", g.who(side), d.detail))
+		g.warn(side, fmt.Sprintf("%s: %s", g.who(side), d.detail))
 		return false
 	}
 	g.fault(side, d.reason, fmt.Sprintf("%s: %s", g.who(side), d.detail))

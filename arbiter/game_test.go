@@ -258,9 +258,9 @@ func (p *warningPlayer) BestMove(ctx context.Context, l arbiter.Limit) (string, 
 	return p.Player.BestMove(ctx, l)
 }
 
-func (p *warningPlayer) Warnings() []string {
+func (p *warningPlayer) Warnings() []arbiter.Warning {
 	if p.searches == 1 {
-		return []string{"its budget was rounded"}
+		return []arbiter.Warning{{Text: "its budget was rounded"}}
 	}
 	return nil
 }
@@ -271,8 +271,9 @@ func TestPlayerWarningsReachTheRecord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := strings.Count(strings.Join(rec.Warnings, "\n"), "White (a): its budget was rounded"); n != 1 {
-		t.Errorf("the warning is in the record %d times: %q", n, rec.Warnings)
+	want := arbiter.Warning{Side: "White", Engine: "a", Text: "White (a): its budget was rounded"}
+	if len(rec.Warnings) != 1 || rec.Warnings[0] != want {
+		t.Errorf("warnings %+v; want once %+v", rec.Warnings, want)
 	}
 }
 

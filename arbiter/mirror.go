@@ -51,7 +51,6 @@ func (m *mirror) verify(gs string, ref *rules.Game, drawn bool) *discrepancy {
 		}
 	}
 	differs := func(why string) *discrepancy {
-		why = strings.TrimPrefix(why, "rules: ")
 		return &discrepancy{reason: results.ReasonDesync, detail: fmt.Sprintf("its game differs from the referee's (%s): engine has %q, referee has %q", why, gs, ref.GameString())}
 	}
 	if t, err := rules.ParseGameType(strings.TrimSpace(fields[0])); err != nil || t != ref.GameType() {
@@ -61,14 +60,14 @@ func (m *mirror) verify(gs string, ref *rules.Game, drawn bool) *discrepancy {
 		for _, mv := range moves[len(m.moves):] {
 			if err := m.game.Play(mv); err != nil {
 				m.game = nil
-				return differs(err.Error())
+				return differs(rules.Message(err))
 			}
 		}
 	} else {
 		game, err := rules.ParseGameString(gs)
 		if err != nil {
 			m.game = nil
-			return differs(err.Error())
+			return differs(rules.Message(err))
 		}
 		m.game = game
 	}

@@ -45,11 +45,14 @@ type OpeningError struct {
 	Err  error
 }
 
-func (e *OpeningError) Error() string {
+func (e *OpeningError) Error() string { return "arbiter: " + e.Message() }
+
+// Message is the error without the package's name.
+func (e *OpeningError) Message() string {
 	if e.Line > 0 {
-		return fmt.Sprintf("arbiter: openings %s:%d: %v", e.File, e.Line, e.Err)
+		return fmt.Sprintf("openings %s:%d: %v", e.File, e.Line, e.Err)
 	}
-	return fmt.Sprintf("arbiter: openings %s: %v", e.File, e.Err)
+	return fmt.Sprintf("openings %s: %v", e.File, e.Err)
 }
 
 func (e *OpeningError) Unwrap() error { return e.Err }

@@ -54,11 +54,15 @@ type Interrupter interface {
 
 // Warner is a Player with something to say about how it is played that is no fault of its
 // own: a time budget it could only be sent rounded, say. After each search the game notes its
-// new warnings in the record.
+// new warnings in the record, with the side and engine they are about.
 type Warner interface {
-	// Warnings returns the warnings not returned before.
-	Warnings() []string
+	// Warnings returns the warnings not returned before. Their Text is about the player
+	// ("its budget ..."); their Side and Engine are the game's to fill in.
+	Warnings() []Warning
 }
+
+// Warning is an anomaly that decided nothing, with the side and engine it is about.
+type Warning = results.Warning
 
 // Transcribed is a Player that keeps a transcript of its conversation, in which the games it
 // plays are marked, so that a record leads to the part of the transcript that is its game.

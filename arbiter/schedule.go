@@ -20,7 +20,7 @@ func ParseFormat(s string) (Format, error) {
 	case "roundrobin":
 		return RoundRobin, nil
 	}
-	return "", fmt.Errorf("arbiter: tournament format %q: want match, gauntlet or round-robin", s)
+	return "", &ConfigError{fmt.Sprintf("tournament format %q: want match, gauntlet or round-robin", s)}
 }
 
 // ScheduledGame is one game of a tournament's schedule.
@@ -47,21 +47,21 @@ type Schedule struct {
 // engines.
 func NewSchedule(format Format, n, seeds, rounds, gamesPerPairing int, book *OpeningBook) (*Schedule, error) {
 	if gamesPerPairing != 1 && gamesPerPairing != 2 {
-		return nil, fmt.Errorf("arbiter: games per pairing must be 1 or 2 (a game pair), not %d", gamesPerPairing)
+		return nil, &ConfigError{fmt.Sprintf("games per pairing must be 1 or 2 (a game pair), not %d", gamesPerPairing)}
 	}
 	if rounds < 1 {
-		return nil, fmt.Errorf("arbiter: rounds must be at least 1, not %d", rounds)
+		return nil, &ConfigError{fmt.Sprintf("rounds must be at least 1, not %d", rounds)}
 	}
 	s := &Schedule{perPair: gamesPerPairing, rounds: rounds, openings: book}
 	switch format {
 	case Match:
 		if n != 2 {
-			return nil, fmt.Errorf("arbiter: a match needs exactly 2 engines, not %d", n)
+			return nil, &ConfigError{fmt.Sprintf("a match needs exactly 2 engines, not %d", n)}
 		}
 		s.pairings = [][2]int{{0, 1}}
 	case Gauntlet:
 		if seeds < 1 || seeds >= n {
-			return nil, fmt.Errorf("arbiter: a gauntlet of %d engines needs between 1 and %d seed engines, not %d", n, n-1, seeds)
+			return nil, &ConfigError{fmt.Sprintf("a gauntlet of %d engines needs between 1 and %d seed engines, not %d", n, n-1, seeds)}
 		}
 		for opp := seeds; opp < n; opp++ {
 			for g := 0; g < seeds; g++ {
@@ -70,7 +70,7 @@ func NewSchedule(format Format, n, seeds, rounds, gamesPerPairing int, book *Ope
 		}
 	case RoundRobin:
 		if n < 2 {
-			return nil, fmt.Errorf("arbiter: a round-robin needs at least 2 engines, not %d", n)
+			return nil, &ConfigError{fmt.Sprintf("a round-robin needs at least 2 engines, not %d", n)}
 		}
 		for a := 0; a < n; a++ {
 			for b := a + 1; b < n; b++ {
@@ -78,7 +78,7 @@ func NewSchedule(format Format, n, seeds, rounds, gamesPerPairing int, book *Ope
 			}
 		}
 	default:
-		return nil, fmt.Errorf("arbiter: unknown tournament format %q", format)
+		return nil, &ConfigError{fmt.Sprintf("unknown tournament format %q", format)}
 	}
 	return s, nil
 }

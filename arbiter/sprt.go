@@ -1,6 +1,9 @@
 package arbiter
 
 import (
+	"errors"
+	"fmt"
+
 	"hivearbiter/elo"
 	"hivearbiter/results"
 )
@@ -27,12 +30,47 @@ type SPRTStatus struct {
 	Pentanomial elo.Pentanomial
 }
 
-// Test returns the elo.SPRT the configuration describes.
-func (s *SPRTConfig) Test() elo.SPRT {
-	model := elo.Normalized
-	if s.Model == "logistic" {
-		model = elo.Logistic
+// The error rates of an SPRT that gives none.
+const (
+	DefaultSPRTAlpha = 0.05
+	DefaultSPRTBeta  = 0.05
+)
+
+// Normalize fills in the test's defaults (the normalized model, error rates of 5%) and checks
+// it: an unknown model, or one that cannot count game pairs, is an error, a *ConfigError.
+func (s *SPRTConfig) Normalize() error {
+	if s.Model == "" {
+		s.Model = elo.Normalized.String()
 	}
+	if s.Alpha == 0 {
+		s.Alpha = DefaultSPRTAlpha
+	}
+	if s.Beta == 0 {
+		s.Beta = DefaultSPRTBeta
+	}
+	model, err := elo.ParseModel(s.Model)
+	if err != nil || !model.Pentanomial() {
+		return &ConfigError{fmt.Sprintf("SPRT model %q: want normalized or logistic", s.Model)}
+	}
+	var se *elo.SPRTError
+	if err := s.test(model).Validate(); errors.As(err, &se) {
+		return &ConfigError{se.Msg}
+	} else if err != nil {
+		return err
+	}
+	return nil
+}
+
+// Test returns the elo.SPRT of a normalized configuration (see Normalize).
+func (s *SPRTConfig) Test() elo.SPRT {
+	model, err := elo.ParseModel(s.Model)
+	if err != nil {
+		panic("arbiter: Test of an SPRTConfig that was not normalized: " + err.Error())
+	}
+	return s.test(model)
+}
+
+func (s *SPRTConfig) test(model elo.Model) elo.SPRT {
 	return elo.SPRT{Elo0: s.Elo0, Elo1: s.Elo1, Alpha: s.Alpha, Beta: s.Beta, Model: model}
 }
 

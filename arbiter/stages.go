@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 
 	"golang.org/x/sync/errgroup"
@@ -234,22 +233,16 @@ func (c *collector) warnOnce(r *results.Record) {
 		c.warned = map[string]bool{}
 	}
 	for _, w := range r.Warnings {
-		// A warning names its engine as "White (name)"; one that names none is shown once too.
-		who := ""
-		for _, name := range []string{r.White.Name, r.Black.Name} {
-			if strings.Contains(w, "("+name+")") {
-				who = name
-			}
-		}
+		who := w.Engine // "" for a warning about no engine, which is shown once too
 		if c.warned[who] {
 			continue
 		}
 		c.warned[who] = true
 		if who == "" {
-			c.con.printf("Warning: game %d: %s (further warnings are only in the records)\n", r.Game+1, w)
+			c.con.printf("Warning: game %d: %s (further warnings are only in the records)\n", r.Game+1, w.Text)
 			continue
 		}
-		c.con.printf("Warning: game %d: %s (%s's further warnings are only in the records; arbiter stats counts them)\n", r.Game+1, w, who)
+		c.con.printf("Warning: game %d: %s (%s's further warnings are only in the records; arbiter stats counts them)\n", r.Game+1, w.Text, who)
 	}
 }
 

@@ -51,8 +51,11 @@ type TimeControlError struct {
 	Reason string
 }
 
-func (e *TimeControlError) Error() string {
-	return fmt.Sprintf("arbiter: time control %q: %s", e.Input, e.Reason)
+func (e *TimeControlError) Error() string { return "arbiter: " + e.Message() }
+
+// Message is the error without the package's name.
+func (e *TimeControlError) Message() string {
+	return fmt.Sprintf("time control %q: %s", e.Input, e.Reason)
 }
 
 // ParseTimeControl reads a time control written as engine authors know them: "st=SECONDS",

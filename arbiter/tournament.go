@@ -85,8 +85,11 @@ type EngineStartError struct {
 	Err    error
 }
 
-func (e *EngineStartError) Error() string {
-	return fmt.Sprintf("arbiter: engine %q could not be started: %v", e.Engine, e.Err)
+func (e *EngineStartError) Error() string { return "arbiter: " + e.Message() }
+
+// Message is the error without the package's name.
+func (e *EngineStartError) Message() string {
+	return fmt.Sprintf("engine %q could not be started: %v", e.Engine, e.Err)
 }
 
 func (e *EngineStartError) Unwrap() error { return e.Err }
@@ -182,7 +185,7 @@ func (t *Tournament) Play(ctx context.Context) (*Outcome, error) {
 		defer pgn.Close()
 		col.pgn = func(r *results.Record) error {
 			if err := results.WritePGN(pgn, r, results.PGNOptions{Event: t.cfg.Event}); err != nil {
-				return fmt.Errorf("arbiter: writing %s: %w", t.cfg.PGNOut, err)
+				return &results.FileError{Msg: fmt.Sprintf("writing %s: %v", t.cfg.PGNOut, err), Err: err}
 			}
 			return nil
 		}
@@ -291,7 +294,7 @@ func (t *Tournament) openPGN(existing []results.Record) (*os.File, error) {
 	for i := range existing {
 		if err := results.WritePGN(f, &existing[i], results.PGNOptions{Event: t.cfg.Event}); err != nil {
 			f.Close()
-			return nil, fmt.Errorf("arbiter: writing %s: %w", t.cfg.PGNOut, err)
+			return nil, &results.FileError{Msg: fmt.Sprintf("writing %s: %v", t.cfg.PGNOut, err), Err: err}
 		}
 	}
 	return f, nil

@@ -33,7 +33,7 @@ func Examples() []string {
 func Example(name string) ([]byte, error) {
 	data, err := examples.ReadFile(name)
 	if err != nil {
-		return nil, fmt.Errorf("configs: no example named %q (have %s)", name, strings.Join(Examples(), ", "))
+		return nil, &Error{Msg: fmt.Sprintf("no example named %q (have %s)", name, strings.Join(Examples(), ", "))}
 	}
 	return data, nil
 }

@@ -11,32 +11,40 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/BurntSushi/toml"
 
 	"hivearbiter/arbiter"
 )
 
-// Error reports a problem in a configuration file, with its line when known.
+// Error reports a problem in a configuration: a file's key, at its line when known, or a
+// command-line flag.
 type Error struct {
 	File string
 	Line int    // 0 when unknown
 	Key  string // the offending key, when known
+	Flag string // the flag that gave the setting, for a problem of the command line
 	Msg  string
 }
 
-func (e *Error) Error() string {
+func (e *Error) Error() string { return "configs: " + e.Message() }
+
+// Message is the problem without the package's name, as a command shows it to a user.
+func (e *Error) Message() string {
 	var b strings.Builder
-	b.WriteString("configs: ")
-	b.WriteString(e.File)
-	if e.Line > 0 {
-		fmt.Fprintf(&b, ":%d", e.Line)
+	switch {
+	case e.Flag != "":
+		b.WriteString(e.Flag + " ")
+	case e.File != "":
+		b.WriteString(e.File)
+		if e.Line > 0 {
+			fmt.Fprintf(&b, ":%d", e.Line)
+		}
+		b.WriteString(": ")
 	}
 	if e.Key != "" {
-		fmt.Fprintf(&b, ": %s", e.Key)
+		fmt.Fprintf(&b, "%s: ", e.Key)
 	}
-	b.WriteString(": ")
 	b.WriteString(e.Msg)
 	return b.String()
 }
@@ -85,14 +93,6 @@ type adjudication struct {
 	MaxMoves    int `toml:"max_moves"` // moves of each side, as fastchess's -maxmoves: 2 plies each
 }
 
-// Settings says which of the settings that have a default of their own (in the arbiter
-// command, not in arbiter.Config, whose zero values mean "none") a file sets, so that the
-// caller applies its defaults to the others only.
-type Settings struct {
-	Openings  bool // an [openings] table
-	MoveLimit bool // adjudication.max_plies or adjudication.max_moves, 0 included
-}
-
 type sprt struct {
 	Elo0  float64 `toml:"elo0"`
 	Elo1  float64 `toml:"elo1"`
@@ -123,47 +123,53 @@ type engine struct {
 	optionKeys []string          // Options in file order
 }
 
-// LoadFile reads a TOML configuration. Unknown keys and bad values are errors that name the
-// file, the line and the key.
+// LoadFile reads a TOML configuration, with the defaults and checks of "arbiter match
+// -config": unknown keys and bad values are errors that name the file, the line and the key.
 func LoadFile(path string, resolve Resolver) (arbiter.Config, error) {
-	c, _, err := LoadFileSettings(path, resolve)
-	return c, err
+	r, err := ReadFile(path)
+	if err != nil {
+		return arbiter.Config{}, err
+	}
+	return r.Config(resolve)
 }
 
-// LoadFileSettings is LoadFile that also says which defaulted settings the file sets.
-func LoadFileSettings(path string, resolve Resolver) (arbiter.Config, Settings, error) {
+// ReadFile reads a TOML configuration's settings, for flags to override (see Flags).
+func ReadFile(path string) (*Run, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return arbiter.Config{}, Settings{}, fmt.Errorf("configs: %s: no such file", path)
+			return nil, &Error{File: path, Msg: "no such file"}
 		}
-		return arbiter.Config{}, Settings{}, fmt.Errorf("configs: %s: %w", path, errors.Unwrap(err))
+		return nil, &Error{File: path, Msg: errors.Unwrap(err).Error()}
 	}
-	return load(path, data, resolve)
+	return read(path, data)
 }
 
 var typeErrorPattern = regexp.MustCompile(`^toml: line (\d+) \(last key "([^"]*)"\): (.*)$`)
 
 // Load reads a TOML configuration from data; name is used in error messages.
 func Load(name string, data []byte, resolve Resolver) (arbiter.Config, error) {
-	c, _, err := load(name, data, resolve)
-	return c, err
+	r, err := read(name, data)
+	if err != nil {
+		return arbiter.Config{}, err
+	}
+	return r.Config(resolve)
 }
 
-func load(name string, data []byte, resolve Resolver) (arbiter.Config, Settings, error) {
-	var f file
-	md, err := toml.Decode(string(data), &f)
+func read(name string, data []byte) (*Run, error) {
+	r := &Run{name: name, data: data}
+	md, err := toml.Decode(string(data), &r.f)
 	if err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
-			return arbiter.Config{}, Settings{}, &Error{File: name, Line: pe.Position.Line, Key: pe.LastKey, Msg: pe.Message}
+			return nil, &Error{File: name, Line: pe.Position.Line, Key: pe.LastKey, Msg: pe.Message}
 		}
 		// Type mismatches come back as plain text: "toml: line N (last key "K"): message".
 		if m := typeErrorPattern.FindStringSubmatch(err.Error()); m != nil {
 			line, _ := strconv.Atoi(m[1])
-			return arbiter.Config{}, Settings{}, &Error{File: name, Line: line, Key: m[2], Msg: m[3]}
+			return nil, &Error{File: name, Line: line, Key: m[2], Msg: m[3]}
 		}
-		return arbiter.Config{}, Settings{}, &Error{File: name, Msg: strings.TrimPrefix(err.Error(), "toml: ")}
+		return nil, &Error{File: name, Msg: err.Error()}
 	}
 	if undecoded := md.Undecoded(); len(undecoded) > 0 {
 		// Every unknown key at once: a file with three is fixed in one go, not three.
@@ -171,15 +177,13 @@ func load(name string, data []byte, resolve Resolver) (arbiter.Config, Settings,
 		for _, k := range undecoded {
 			problems = append(problems, &Error{File: name, Line: lineOfKey(data, k[len(k)-1]), Key: k.String(), Msg: unknownKey(k)})
 		}
-		return arbiter.Config{}, Settings{}, errors.Join(problems...)
+		return nil, errors.Join(problems...)
 	}
-	orderOptions(&f, md)
-	settings := Settings{
-		Openings:  md.IsDefined("openings"),
-		MoveLimit: md.IsDefined("adjudication", "max_plies") || md.IsDefined("adjudication", "max_moves"),
+	orderOptions(&r.f, md)
+	for _, k := range md.Keys() {
+		r.set(k.String(), "")
 	}
-	c, err := f.config(name, data, resolve, md)
-	return c, settings, err
+	return r, nil
 }
 
 // orderOptions records the order of each engine's options as the file lists them (a TOML table
@@ -207,99 +211,6 @@ func lineOfKey(data []byte, key string) int {
 		}
 	}
 	return 0
-}
-
-func (f *file) config(name string, data []byte, resolve Resolver, md toml.MetaData) (arbiter.Config, error) {
-	bad := func(key, format string, args ...any) (arbiter.Config, error) {
-		last := key[strings.LastIndex(key, ".")+1:]
-		return arbiter.Config{}, &Error{File: name, Line: lineOfKey(data, last), Key: key, Msg: fmt.Sprintf(format, args...)}
-	}
-	c := arbiter.Config{
-		GameType: f.GameType, Rounds: f.Rounds, GamesPerPairing: f.Games, Seeds: f.Seeds,
-		Concurrency: f.Concurrency, Seed: f.Seed, Out: f.Out, PGNOut: f.PGNOut, JSONOut: f.JSONOut, TranscriptDir: f.Transcripts,
-		Event: f.Event, RatingInterval: f.RatingInterval, Strict: f.Strict,
-		StartTimeout: seconds(f.StartTimeout), CommandTimeout: seconds(f.CommandTimeout), DepthTimeout: seconds(f.DepthTimeout),
-		Openings:     arbiter.Openings{File: f.Openings.File, Order: f.Openings.Order, Start: f.Openings.Start, RandomPlies: f.Openings.Plies},
-		Adjudication: arbiter.Adjudication{Repetitions: f.Adjudication.Repetitions, MaxPlies: f.Adjudication.MaxPlies},
-	}
-	// Impossible values of the run settings are all reported at once, each with its line.
-	var problems []error
-	check := func(ok bool, key, format string, args ...any) {
-		if !ok {
-			last := key[strings.LastIndex(key, ".")+1:]
-			problems = append(problems, &Error{File: name, Line: lineOfKey(data, last), Key: key, Msg: fmt.Sprintf(format, args...)})
-		}
-	}
-	defined := func(key ...string) bool { return md.IsDefined(key...) }
-	check(!defined("rounds") || f.Rounds >= 1, "rounds", "%d: want 1 or more", f.Rounds)
-	check(!defined("games") || f.Games == 1 || f.Games == 2, "games", "%d: want 2 (a game pair) or 1", f.Games)
-	check(!defined("concurrency") || f.Concurrency >= 1, "concurrency", "%d: want 1 or more", f.Concurrency)
-	check(!defined("seeds") || f.Seeds >= 1, "seeds", "%d: want 1 or more", f.Seeds)
-	check(f.RatingInterval >= 0, "rating_interval", "%d: want 0 (at the end only) or more", f.RatingInterval)
-	check(f.Adjudication.Repetitions == 0 || f.Adjudication.Repetitions >= 2, "adjudication.repetitions", "%d: want 2 or more, or 0 for never", f.Adjudication.Repetitions)
-	check(f.Adjudication.MaxPlies >= 0, "adjudication.max_plies", "%d: want 0 (no limit) or more", f.Adjudication.MaxPlies)
-	check(f.Adjudication.MaxMoves >= 0, "adjudication.max_moves", "%d: want 0 (no limit) or more", f.Adjudication.MaxMoves)
-	check(!defined("adjudication", "max_plies") || !defined("adjudication", "max_moves") || f.Adjudication.MaxPlies == 2*f.Adjudication.MaxMoves,
-		"adjudication.max_moves", "%d disagrees with max_plies = %d: give one (a move is one ply of each side)", f.Adjudication.MaxMoves, f.Adjudication.MaxPlies)
-	check(f.Openings.Start >= 0, "openings.start", "%d: want 0 or more", f.Openings.Start)
-	check(f.Openings.Plies >= 0, "openings.plies", "%d: want 0 or more", f.Openings.Plies)
-	check(f.Openings.File == "" || f.Openings.Plies == 0, "openings.plies", "file and plies exclude each other: the openings come from the file, or are random plies")
-	if defined("adjudication", "max_moves") {
-		c.Adjudication.MaxPlies = 2 * f.Adjudication.MaxMoves
-	}
-	if len(problems) > 0 {
-		return arbiter.Config{}, errors.Join(problems...)
-	}
-	if f.Format != "" {
-		format, err := arbiter.ParseFormat(f.Format)
-		if err != nil {
-			return bad("format", "%q: want match, gauntlet or round-robin", f.Format)
-		}
-		c.Format = format
-	}
-	if f.SPRT != nil {
-		c.SPRT = &arbiter.SPRTConfig{Elo0: f.SPRT.Elo0, Elo1: f.SPRT.Elo1, Alpha: f.SPRT.Alpha, Beta: f.SPRT.Beta, Model: f.SPRT.Model}
-	}
-	for _, v := range []struct {
-		key string
-		val float64
-	}{{"start_timeout", f.StartTimeout}, {"command_timeout", f.CommandTimeout}, {"depth_timeout", f.DepthTimeout}, {"each.margin", f.Each.Margin}} {
-		if v.val < 0 {
-			return bad(v.key, "cannot be negative")
-		}
-	}
-	if len(f.Engines) == 0 {
-		return arbiter.Config{}, &Error{File: name, Msg: "no engines: add an [[engine]] table for each engine"}
-	}
-	for i, e := range f.Engines {
-		key := fmt.Sprintf("engine[%d]", i+1)
-		ec, err := e.withDefaults(f.Each).engineConfig(resolve)
-		if err != nil {
-			var fe fieldError
-			if errors.As(err, &fe) {
-				return bad(key+"."+fe.key, "%s", fe.msg)
-			}
-			return arbiter.Config{}, &Error{File: name, Key: key, Msg: err.Error()}
-		}
-		c.Engines = append(c.Engines, ec)
-	}
-	if err := c.Normalize(); err != nil {
-		// Each of Normalize's problems, with the file's name.
-		errs := []error{err}
-		if joined, ok := err.(interface{ Unwrap() []error }); ok {
-			errs = joined.Unwrap()
-		}
-		for _, err := range errs {
-			msg := err.Error()
-			var ce *arbiter.ConfigError
-			if errors.As(err, &ce) {
-				msg = ce.Msg
-			}
-			problems = append(problems, &Error{File: name, Msg: msg})
-		}
-		return arbiter.Config{}, errors.Join(problems...)
-	}
-	return c, nil
 }
 
 // fieldError names the key of an engine table that is wrong.
@@ -414,8 +325,6 @@ func (e engine) engineConfig(resolve Resolver) (arbiter.EngineConfig, error) {
 	return ec, nil
 }
 
-func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
-
 // ParseEngine reads an engine specification in the style of fastchess and cutechess-cli:
 // key=value words such as cmd=./engine name=dev tc=10+0.1 option.Threads=1. Keys: proto, cmd,
 // addr, name, dir, arg (one argument, repeatable), args (split on spaces as fastchess does,
@@ -431,7 +340,7 @@ func ParseEngine(words []string, resolve Resolver) (arbiter.EngineConfig, error)
 	for _, w := range splitSpecification(words) {
 		k, v, ok := strings.Cut(w, "=")
 		if !ok {
-			return arbiter.EngineConfig{}, fmt.Errorf("configs: engine setting %q: want key=value", w)
+			return arbiter.EngineConfig{}, &Error{Msg: fmt.Sprintf("engine setting %q: want key=value", w)}
 		}
 		switch {
 		case k == "cmd":
@@ -446,7 +355,7 @@ func ParseEngine(words []string, resolve Resolver) (arbiter.EngineConfig, error)
 			// fastchess splits args= into arguments, with quotes for one that holds spaces.
 			args, err := splitArgs(v)
 			if err != nil {
-				return arbiter.EngineConfig{}, fmt.Errorf("configs: %s: %v (or give one arg=ARG per argument)", w, err)
+				return arbiter.EngineConfig{}, &Error{Msg: fmt.Sprintf("%s: %v (or give one arg=ARG per argument)", w, err)}
 			}
 			e.Args = append(e.Args, args...)
 		case k == "env":
@@ -464,26 +373,26 @@ func ParseEngine(words []string, resolve Resolver) (arbiter.EngineConfig, error)
 		case k == "margin":
 			f, err := strconv.ParseFloat(v, 64)
 			if err != nil || f < 0 {
-				return arbiter.EngineConfig{}, fmt.Errorf("configs: %s: want a number of seconds", w)
+				return arbiter.EngineConfig{}, &Error{Msg: fmt.Sprintf("%s: want a number of seconds", w)}
 			}
 			e.Margin = f
 		case k == "timemargin":
 			// fastchess's name, in fastchess's unit: whole milliseconds.
 			ms, err := strconv.ParseUint(v, 10, 32)
 			if err != nil {
-				return arbiter.EngineConfig{}, fmt.Errorf("configs: %s: want whole milliseconds, as in fastchess (or margin=SECONDS)", w)
+				return arbiter.EngineConfig{}, &Error{Msg: fmt.Sprintf("%s: want whole milliseconds, as in fastchess (or margin=SECONDS)", w)}
 			}
 			e.Margin = float64(ms) / 1000
 		case k == "restart":
 			var r onOff
 			if err := r.UnmarshalText([]byte(v)); err != nil {
-				return arbiter.EngineConfig{}, fmt.Errorf("configs: %s: want on or off", w)
+				return arbiter.EngineConfig{}, &Error{Msg: fmt.Sprintf("%s: want on or off", w)}
 			}
 			e.Restart = &r
 		case k == "fractional":
 			b, err := strconv.ParseBool(v)
 			if err != nil {
-				return arbiter.EngineConfig{}, fmt.Errorf("configs: %s: want true or false", w)
+				return arbiter.EngineConfig{}, &Error{Msg: fmt.Sprintf("%s: want true or false", w)}
 			}
 			e.Fractional = &b
 		case strings.HasPrefix(k, "option."):
@@ -493,17 +402,17 @@ func ParseEngine(words []string, resolve Resolver) (arbiter.EngineConfig, error)
 			}
 			e.Options[name] = v
 		case k == "" || strings.ContainsAny(k, " \t"):
-			return arbiter.EngineConfig{}, fmt.Errorf("configs: engine setting %q: want key=value", w)
+			return arbiter.EngineConfig{}, &Error{Msg: fmt.Sprintf("engine setting %q: want key=value", w)}
 		default:
 			if near, ok := arbiter.ClosestName(k, runFlags); ok {
-				return arbiter.EngineConfig{}, fmt.Errorf("configs: %s is a setting of the run, not of an engine: give -%s VALUE (%s in a config file)",
-					w, near, runKeys[near])
+				return arbiter.EngineConfig{}, &Error{Msg: fmt.Sprintf("%s is a setting of the run, not of an engine: give -%s VALUE (%s in a config file)",
+					w, near, runKeys[near])}
 			}
 			if near, ok := arbiter.ClosestName(k, engineWords); ok {
-				return arbiter.EngineConfig{}, fmt.Errorf("configs: unknown engine setting %s: did you mean %s?", w, near)
+				return arbiter.EngineConfig{}, &Error{Msg: fmt.Sprintf("unknown engine setting %s: did you mean %s?", w, near)}
 			}
 			if near, ok := arbiter.ClosestName(k, []string{"fractional"}); ok || k == "fractional_seconds" {
-				return arbiter.EngineConfig{}, fmt.Errorf("configs: unknown engine setting %s: did you mean %s?", w, cmp.Or(near, "fractional"))
+				return arbiter.EngineConfig{}, &Error{Msg: fmt.Sprintf("unknown engine setting %s: did you mean %s?", w, cmp.Or(near, "fractional"))}
 			}
 			// A protocol's own setting: the protocol says whether it knows it.
 			if e.Settings == nil {
@@ -514,14 +423,14 @@ func ParseEngine(words []string, resolve Resolver) (arbiter.EngineConfig, error)
 	}
 	ec, err := e.engineConfig(resolve)
 	if err != nil {
-		return ec, fmt.Errorf("configs: engine %s", err)
+		return ec, &Error{Msg: fmt.Sprintf("engine %s", err)}
 	}
 	proto, err := arbiter.LookupProtocol(ec.ProtocolName())
 	if err == nil {
 		err = proto.Check(ec)
 	}
 	if err != nil {
-		return ec, fmt.Errorf("configs: engine: %s", strings.TrimPrefix(err.Error(), "arbiter: "))
+		return ec, &Error{Key: "engine", Msg: arbiter.Message(err)}
 	}
 	return ec, nil
 }

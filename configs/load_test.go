@@ -285,36 +285,40 @@ func TestParseEngineRunSettingsSayWhereTheyGo(t *testing.T) {
 	}
 }
 
-// TestLoadRunSettings: max_moves counts moves of each side (two plies), Settings says which
-// defaulted settings a file sets, and impossible values are reported together, each with its
-// line and key.
+// TestLoadRunSettings: max_moves counts moves of each side (two plies); a file that sets no
+// move limit or openings gets the defaults of "arbiter match" (it got none before), one that
+// sets them, 0 included, keeps its own; impossible values are reported together, each with
+// its line and key.
 func TestLoadRunSettings(t *testing.T) {
 	const engines = "[[engine]]\ncmd = \"x\"\ntc = \"st=1\"\n[[engine]]\ncmd = \"y\"\ntc = \"st=1\"\n"
 	tests := []struct {
-		name     string
-		text     string
-		plies    int
-		settings Settings
-		errs     []string
+		name         string
+		text         string
+		plies        int
+		openingPlies int
+		errs         []string
 	}{
-		{"nothing set", engines, 0, Settings{}, nil},
-		{"max_moves", "[adjudication]\nmax_moves = 150\n" + engines, 300, Settings{MoveLimit: true}, nil},
-		{"no limit, said", "[adjudication]\nmax_plies = 0\n[openings]\nplies = 0\n" + engines, 0, Settings{MoveLimit: true, Openings: true}, nil},
-		{"disagreeing limits", "[adjudication]\nmax_plies = 100\nmax_moves = 100\n" + engines, 0, Settings{},
+		{"nothing set", engines, 2 * DefaultMaxMoves, DefaultOpeningPlies, nil},
+		{"max_moves", "[adjudication]\nmax_moves = 150\n" + engines, 300, DefaultOpeningPlies, nil},
+		{"dotted keys", "adjudication.max_plies = 0\nopenings.plies = 0\n" + engines, 0, 0, nil},
+		{"no limit, said", "[adjudication]\nmax_plies = 0\n[openings]\nplies = 0\n" + engines, 0, 0, nil},
+		{"disagreeing limits", "[adjudication]\nmax_plies = 100\nmax_moves = 100\n" + engines, 0, 0,
 			[]string{"x.toml:3: adjudication.max_moves: 100 disagrees with max_plies = 100"}},
-		{"file and plies", "[openings]\nfile = \"book.txt\"\nplies = 4\n" + engines, 0, Settings{},
+		{"file and plies", "[openings]\nfile = \"book.txt\"\nplies = 4\n" + engines, 0, 0,
 			[]string{"x.toml:3: openings.plies: file and plies exclude each other"}},
-		{"several at once", "rounds = 0\ngames = 3\nseeds = 0\n" + engines, 0, Settings{},
+		{"several at once", "rounds = 0\ngames = 3\nseeds = 0\n" + engines, 0, 0,
 			[]string{"x.toml:1: rounds: 0", "x.toml:2: games: 3", "x.toml:3: seeds: 0"}},
-		{"flag spellings", "maxplies = 3\npgnout = \"x.pgn\"\n" + engines, 0, Settings{},
+		{"flag spellings", "maxplies = 3\npgnout = \"x.pgn\"\n" + engines, 0, 0,
 			[]string{"x.toml:1: maxplies: unknown key: the move limit is max_plies in [adjudication]", "x.toml:2: pgnout: unknown key: the PGN file is pgn_out"}},
+		{"unknown SPRT model", "[sprt]\nelo0 = 0\nelo1 = 5\nmodel = \"bayes\"\n" + engines, 0, 0,
+			[]string{`x.toml: SPRT model "bayes": want normalized or logistic`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg, settings, err := load("x.toml", []byte(tt.text), fakeResolver)
+			cfg, err := Load("x.toml", []byte(tt.text), fakeResolver)
 			if tt.errs == nil {
-				if err != nil || cfg.Adjudication.MaxPlies != tt.plies || settings != tt.settings {
-					t.Errorf("%v: %d plies, %+v; want %d, %+v", err, cfg.Adjudication.MaxPlies, settings, tt.plies, tt.settings)
+				if err != nil || cfg.Adjudication.MaxPlies != tt.plies || cfg.Openings.RandomPlies != tt.openingPlies {
+					t.Errorf("%v: %d plies, openings of %d plies; want %d, %d", err, cfg.Adjudication.MaxPlies, cfg.Openings.RandomPlies, tt.plies, tt.openingPlies)
 				}
 				return
 			}
@@ -328,4 +332,24 @@ func TestLoadRunSettings(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzParseSPRT: any words give an SPRT whose Normalize either refuses it or makes a test
+// that validates, never a panic.
+func FuzzParseSPRT(f *testing.F) {
+	for _, s := range []string{"elo0=0 elo1=5", "elo0=0 elo1=5 alpha=0.1 model=logistic", "model=bayes", "elo0=x", "beta=1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		cfg, err := ParseSPRT(strings.Fields(s))
+		if err != nil {
+			return
+		}
+		if err := cfg.Normalize(); err != nil {
+			return
+		}
+		if err := cfg.Test().Validate(); err != nil {
+			t.Fatalf("%q: normalized, but the test does not validate: %v", s, err)
+		}
+	})
 }

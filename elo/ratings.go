@@ -105,78 +105,107 @@ func Ratings(players int, matches []Match, opts RatingOptions) (RatingResult, er
 	if opts.VirtualDraws < 0 || math.IsNaN(opts.VirtualDraws) || math.IsInf(opts.VirtualDraws, 0) {
 		return RatingResult{}, fmt.Errorf("elo: invalid virtual draws %v", opts.VirtualDraws)
 	}
-
-	// Aggregate games and White's points for each ordered pair of players.
-	games := make([][]float64, players)
-	points := make([][]float64, players)
-	for i := range games {
-		games[i] = make([]float64, players)
-		points[i] = make([]float64, players)
+	t, err := newMatchTable(players, matches)
+	if err != nil {
+		return RatingResult{}, err
 	}
-	result := RatingResult{Games: make([]int, players), Score: make([]float64, players)}
-	playerPoints := make([]float64, players)
-	var allGames, whitePoints float64
-	for _, m := range matches {
-		switch {
-		case m.White < 0 || m.White >= players || m.Black < 0 || m.Black >= players:
-			return RatingResult{}, fmt.Errorf("elo: match %d-%d: player out of range [0, %d)", m.White, m.Black, players)
-		case m.White == m.Black:
-			return RatingResult{}, fmt.Errorf("elo: player %d cannot play itself", m.White)
-		case m.Wins < 0 || m.Draws < 0 || m.Losses < 0:
-			return RatingResult{}, fmt.Errorf("elo: match %d-%d: negative counts %+v", m.White, m.Black, m.WDL)
-		}
-		n, s := float64(m.Games()), m.Points()
-		games[m.White][m.Black] += n
-		points[m.White][m.Black] += s
-		result.Games[m.White] += m.Games()
-		result.Games[m.Black] += m.Games()
-		playerPoints[m.White] += s
-		playerPoints[m.Black] += n - s
-		allGames += n
-		whitePoints += s
-	}
+	result := RatingResult{Games: t.playerGames, Score: make([]float64, players)}
 	for i := range players {
 		result.Score[i] = 0.5
-		if result.Games[i] > 0 {
-			result.Score[i] = playerPoints[i] / float64(result.Games[i])
+		if t.playerGames[i] > 0 {
+			result.Score[i] = t.playerPoints[i] / float64(t.playerGames[i])
 		}
 	}
-	if v := opts.VirtualDraws; v > 0 {
-		for i := range players {
-			for j := range i {
-				if games[i][j]+games[j][i] > 0 {
-					games[i][j] += v / 2
-					points[i][j] += v / 4
-					games[j][i] += v / 2
-					points[j][i] += v / 4
-				}
-			}
-		}
-	}
-	if err := checkIdentifiable(players, games, points); err != nil {
+	t.addVirtualDraws(opts.VirtualDraws)
+	if err := checkIdentifiable(players, t.games, t.points); err != nil {
 		return RatingResult{}, err
 	}
 	// Virtual draws are colour-neutral, so they cannot make the White advantage finite.
-	if opts.WhiteAdvantage && allGames > 0 && (whitePoints == 0 || whitePoints == allGames) {
+	if opts.WhiteAdvantage && t.allGames > 0 && (t.whitePoints == 0 || t.whitePoints == t.allGames) {
 		return RatingResult{}, &RatingError{Reason: "the White advantage is infinite: one colour scored every point"}
 	}
 
-	f := &fit{players: players, games: games, points: points, white: opts.WhiteAdvantage}
+	f := &fit{players: players, games: t.games, points: t.points, white: opts.WhiteAdvantage}
 	x, cov, err := f.maximize()
 	if err != nil {
 		return RatingResult{}, err
 	}
+	result.setElo(f, x, cov, opts.Anchor)
+	if opts.WhiteAdvantage {
+		last := f.dim() - 1
+		result.WhiteAdvantage = eloPerLogit * x[last]
+		result.WhiteAdvantageStdErr = eloPerLogit * math.Sqrt(max(cov[last][last], 0))
+	}
+	return result, nil
+}
 
-	// Map the free parameters (player 0's log-odds rating is fixed at 0) to Elo ratings,
-	// centred or anchored: r = M·x.
+// matchTable holds the games and White's points of each ordered pair of players.
+type matchTable struct {
+	games, points         [][]float64 // by White, then Black
+	playerGames           []int
+	playerPoints          []float64
+	allGames, whitePoints float64
+}
+
+func newMatchTable(players int, matches []Match) (*matchTable, error) {
+	t := &matchTable{games: make([][]float64, players), points: make([][]float64, players),
+		playerGames: make([]int, players), playerPoints: make([]float64, players)}
+	for i := range t.games {
+		t.games[i] = make([]float64, players)
+		t.points[i] = make([]float64, players)
+	}
+	for _, m := range matches {
+		switch {
+		case m.White < 0 || m.White >= players || m.Black < 0 || m.Black >= players:
+			return nil, fmt.Errorf("elo: match %d-%d: player out of range [0, %d)", m.White, m.Black, players)
+		case m.White == m.Black:
+			return nil, fmt.Errorf("elo: player %d cannot play itself", m.White)
+		case m.Wins < 0 || m.Draws < 0 || m.Losses < 0:
+			return nil, fmt.Errorf("elo: match %d-%d: negative counts %+v", m.White, m.Black, m.WDL)
+		}
+		n, s := float64(m.Games()), m.Points()
+		t.games[m.White][m.Black] += n
+		t.points[m.White][m.Black] += s
+		t.playerGames[m.White] += m.Games()
+		t.playerGames[m.Black] += m.Games()
+		t.playerPoints[m.White] += s
+		t.playerPoints[m.Black] += n - s
+		t.allGames += n
+		t.whitePoints += s
+	}
+	return t, nil
+}
+
+// addVirtualDraws adds v draws, half with each colour, to every pairing that played.
+func (t *matchTable) addVirtualDraws(v float64) {
+	if v <= 0 {
+		return
+	}
+	for i := range t.games {
+		for j := range i {
+			if t.games[i][j]+t.games[j][i] > 0 {
+				t.games[i][j] += v / 2
+				t.points[i][j] += v / 4
+				t.games[j][i] += v / 2
+				t.points[j][i] += v / 4
+			}
+		}
+	}
+}
+
+// setElo maps the fit's free parameters x (player 0's log-odds rating is fixed at 0), with
+// their covariance, to Elo ratings, centred or anchored (r = M·x), their covariance, standard
+// errors and likelihoods of superiority.
+func (r *RatingResult) setElo(f *fit, x []float64, cov [][]float64, anchor *Anchor) {
+	players := f.players
 	m := make([][]float64, players)
 	for i := range m {
 		m[i] = make([]float64, f.dim())
 		for j := 1; j < players; j++ {
 			w := -1 / float64(players)
-			if a := opts.Anchor; a != nil {
+			if anchor != nil {
 				w = 0
-				if j == a.Player {
+				if j == anchor.Player {
 					w = -1
 				}
 			}
@@ -187,20 +216,20 @@ func Ratings(players int, matches []Match, opts RatingOptions) (RatingResult, er
 		}
 	}
 	offset := 0.0
-	if opts.Anchor != nil {
-		offset = opts.Anchor.Elo
+	if anchor != nil {
+		offset = anchor.Elo
 	}
-	result.Elo = make([]float64, players)
+	r.Elo = make([]float64, players)
 	for i := range players {
-		result.Elo[i] = offset
+		r.Elo[i] = offset
 		for j, xj := range x {
-			result.Elo[i] += m[i][j] * xj
+			r.Elo[i] += m[i][j] * xj
 		}
 	}
-	result.Covariance = make([][]float64, players)
-	result.StdErr = make([]float64, players)
+	r.Covariance = make([][]float64, players)
+	r.StdErr = make([]float64, players)
 	for i := range players {
-		result.Covariance[i] = make([]float64, players)
+		r.Covariance[i] = make([]float64, players)
 		for k := range players {
 			var c float64
 			for j := range x {
@@ -208,28 +237,22 @@ func Ratings(players int, matches []Match, opts RatingOptions) (RatingResult, er
 					c += m[i][j] * cov[j][l] * m[k][l]
 				}
 			}
-			result.Covariance[i][k] = c
+			r.Covariance[i][k] = c
 		}
-		result.StdErr[i] = math.Sqrt(max(result.Covariance[i][i], 0))
+		r.StdErr[i] = math.Sqrt(max(r.Covariance[i][i], 0))
 	}
-	if opts.WhiteAdvantage {
-		last := f.dim() - 1
-		result.WhiteAdvantage = eloPerLogit * x[last]
-		result.WhiteAdvantageStdErr = eloPerLogit * math.Sqrt(max(cov[last][last], 0))
-	}
-	result.LOS = make([][]float64, players)
+	r.LOS = make([][]float64, players)
 	for i := range players {
-		result.LOS[i] = make([]float64, players)
+		r.LOS[i] = make([]float64, players)
 		for j := range players {
-			c := result.Covariance
+			c := r.Covariance
 			se := math.Sqrt(max(c[i][i]+c[j][j]-2*c[i][j], 0))
-			result.LOS[i][j] = normalCDFRatio(result.Elo[i]-result.Elo[j], se)
+			r.LOS[i][j] = normalCDFRatio(r.Elo[i]-r.Elo[j], se)
 			if i == j {
-				result.LOS[i][j] = 0.5
+				r.LOS[i][j] = 0.5
 			}
 		}
 	}
-	return result, nil
 }
 
 // checkIdentifiable returns a *RatingError unless the graph with an edge from i to j whenever

@@ -1,7 +1,6 @@
 package elo
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -118,18 +117,28 @@ type SPRT struct {
 func (s SPRT) Validate() error {
 	switch {
 	case !(s.Elo0 < s.Elo1):
-		return fmt.Errorf("elo: SPRT elo0 (%g) must be less than elo1 (%g)", s.Elo0, s.Elo1)
+		return &SPRTError{fmt.Sprintf("SPRT elo0 (%g) must be less than elo1 (%g)", s.Elo0, s.Elo1)}
 	case math.Abs(s.Elo0) > 1000 || math.Abs(s.Elo1) > 1000:
-		return errors.New("elo: SPRT bounds must lie within ±1000 Elo")
+		return &SPRTError{"SPRT bounds must lie within ±1000 Elo"}
 	case !(s.Alpha > 0 && s.Alpha < 1), !(s.Beta > 0 && s.Beta < 1):
-		return fmt.Errorf("elo: SPRT alpha (%g) and beta (%g) must lie in (0, 1)", s.Alpha, s.Beta)
+		return &SPRTError{fmt.Sprintf("SPRT alpha (%g) and beta (%g) must lie in (0, 1)", s.Alpha, s.Beta)}
 	case s.Alpha+s.Beta >= 1:
-		return errors.New("elo: SPRT alpha + beta must be less than 1")
+		return &SPRTError{"SPRT alpha + beta must be less than 1"}
 	case s.Model < 0 || int(s.Model) >= len(modelNames):
-		return fmt.Errorf("elo: invalid SPRT model %d", int(s.Model))
+		return &SPRTError{fmt.Sprintf("invalid SPRT model %d", int(s.Model))}
 	}
 	return nil
 }
+
+// SPRTError says why an SPRT cannot be run (see Validate).
+type SPRTError struct {
+	Msg string // the reason, without the package's name
+}
+
+func (e *SPRTError) Error() string { return "elo: " + e.Msg }
+
+// Message is the error without the package's name.
+func (e *SPRTError) Message() string { return e.Msg }
 
 // Bounds returns Wald's stopping bounds for the LLR: ln(β/(1-α)) and ln((1-β)/α), about
 // ∓2.944 for α = β = 0.05.

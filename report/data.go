@@ -254,7 +254,7 @@ func gameOf(r *results.Record, w, b int) Game {
 		Index: r.Game, Round: r.Round, Pair: r.Pair, White: w, Black: b,
 		Result: r.Result, Reason: string(r.Reason), Culprit: r.Culprit, Detail: r.Detail,
 		Type: cmp.Or(rp.gameType, r.GameType), OpeningPlies: rp.opening,
-		Deltas: rp.deltas.String(), Millis: ms, Warnings: r.Warnings,
+		Deltas: rp.deltas.String(), Millis: ms, Warnings: results.WarningTexts(r.Warnings),
 	}
 	if rp.err != nil {
 		g.Error = rp.err.Error()

@@ -21,9 +21,10 @@ type LineError struct {
 	Err  error
 }
 
-func (e *LineError) Error() string {
-	return fmt.Sprintf("results: %s:%d: %v", e.Path, e.Line, e.Err)
-}
+func (e *LineError) Error() string { return "results: " + e.Message() }
+
+// Message is the error without the package's name.
+func (e *LineError) Message() string { return fmt.Sprintf("%s:%d: %v", e.Path, e.Line, e.Err) }
 
 func (e *LineError) Unwrap() error { return e.Err }
 
@@ -31,8 +32,29 @@ func (e *LineError) Unwrap() error { return e.Err }
 // interleave their records and corrupt the file for both.
 type LockedError struct{ Path string }
 
-func (e *LockedError) Error() string {
-	return fmt.Sprintf("results: %s is being written by another run of the arbiter: wait for it to end, or give this run a file of its own", e.Path)
+func (e *LockedError) Error() string { return "results: " + e.Message() }
+
+// Message is the error without the package's name.
+func (e *LockedError) Message() string {
+	return fmt.Sprintf("%s is being written by another run of the arbiter: wait for it to end, or give this run a file of its own", e.Path)
+}
+
+// FileError is a records or PGN file that cannot be opened, read or written.
+type FileError struct {
+	Msg string // what failed, without the package's name
+	Err error
+}
+
+func (e *FileError) Error() string { return "results: " + e.Msg }
+
+// Message is the error without the package's name.
+func (e *FileError) Message() string { return e.Msg }
+
+func (e *FileError) Unwrap() error { return e.Err }
+
+// fileError is a FileError whose message is format's, which wraps err with %w.
+func fileError(err error, format string, args ...any) error {
+	return &FileError{Msg: fmt.Errorf(format, args...).Error(), Err: err}
 }
 
 var errLocked = errors.New("locked")
@@ -105,7 +127,7 @@ func OpenLog(path string) (*Log, []Record, error) {
 func OpenLogWith(path string, opts ReadOptions) (*Log, []Record, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
-		return nil, nil, fmt.Errorf("results: %w", err)
+		return nil, nil, fileError(err, "%w", err)
 	}
 	// One writer at a time: the lock is held until Close (or the process ends).
 	if err := lockFile(f); err != nil {
@@ -113,7 +135,7 @@ func OpenLogWith(path string, opts ReadOptions) (*Log, []Record, error) {
 		if errors.Is(err, errLocked) {
 			return nil, nil, &LockedError{Path: path}
 		}
-		return nil, nil, fmt.Errorf("results: locking %s: %w", path, err)
+		return nil, nil, fileError(err, "locking %s: %w", path, err)
 	}
 	recs, damage, good, err := readRecords(path, f, opts)
 	if err != nil {
@@ -122,11 +144,11 @@ func OpenLogWith(path string, opts ReadOptions) (*Log, []Record, error) {
 	}
 	if err := f.Truncate(good); err != nil {
 		f.Close()
-		return nil, nil, fmt.Errorf("results: repairing %s: %w", path, err)
+		return nil, nil, fileError(err, "repairing %s: %w", path, err)
 	}
 	if _, err := f.Seek(good, io.SeekStart); err != nil {
 		f.Close()
-		return nil, nil, fmt.Errorf("results: %w", err)
+		return nil, nil, fileError(err, "%w", err)
 	}
 	return &Log{path: path, f: f, damage: damage}, recs, nil
 }
@@ -142,14 +164,14 @@ func (l *Log) Path() string { return l.path }
 func (l *Log) Append(r *Record) error {
 	b, err := json.Marshal(r)
 	if err != nil {
-		return fmt.Errorf("results: encoding game %d: %w", r.Game, err)
+		return fileError(err, "encoding game %d: %w", r.Game, err)
 	}
 	b = append(b, '\n')
 	if _, err := l.f.Write(b); err != nil {
-		return fmt.Errorf("results: writing %s: %w", l.path, err)
+		return fileError(err, "writing %s: %w", l.path, err)
 	}
 	if err := l.f.Sync(); err != nil {
-		return fmt.Errorf("results: syncing %s: %w", l.path, err)
+		return fileError(err, "syncing %s: %w", l.path, err)
 	}
 	return nil
 }
@@ -157,7 +179,7 @@ func (l *Log) Append(r *Record) error {
 // Close closes the file.
 func (l *Log) Close() error {
 	if err := l.f.Close(); err != nil {
-		return fmt.Errorf("results: %w", err)
+		return fileError(err, "%w", err)
 	}
 	return nil
 }
@@ -248,7 +270,7 @@ func ReadFileWith(path string, opts ReadOptions) ([]Record, Damage, error) {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, Damage{}, missingFile{path}
 		}
-		return nil, Damage{}, fmt.Errorf("results: %w", err)
+		return nil, Damage{}, fileError(err, "%w", err)
 	}
 	defer f.Close()
 	recs, damage, _, err := readRecords(path, f, opts)
@@ -281,7 +303,7 @@ func ReadFilesWith(opts ReadOptions, paths ...string) ([]Record, []Damage, error
 		for _, r := range recs {
 			if i, ok := seen[r.Key()]; ok {
 				if !sameGame(&all[i], &r) {
-					return nil, nil, fmt.Errorf("results: %s: game %d of run %s is recorded twice with different outcomes", p, r.Game+1, r.Run)
+					return nil, nil, &FileError{Msg: fmt.Sprintf("%s: game %d of run %s is recorded twice with different outcomes", p, r.Game+1, r.Run)}
 				}
 				continue
 			}
@@ -309,18 +331,18 @@ func sameGame(a, b *Record) bool {
 func CreateLocked(path string) (*os.File, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
-		return nil, fmt.Errorf("results: %w", err)
+		return nil, fileError(err, "%w", err)
 	}
 	if err := lockFile(f); err != nil {
 		f.Close()
 		if errors.Is(err, errLocked) {
 			return nil, &LockedError{Path: path}
 		}
-		return nil, fmt.Errorf("results: locking %s: %w", path, err)
+		return nil, fileError(err, "locking %s: %w", path, err)
 	}
 	if err := f.Truncate(0); err != nil {
 		f.Close()
-		return nil, fmt.Errorf("results: %w", err)
+		return nil, fileError(err, "%w", err)
 	}
 	return f, nil
 }
@@ -328,5 +350,8 @@ func CreateLocked(path string) (*os.File, error) {
 // missingFile is a records file that does not exist; it matches os.ErrNotExist.
 type missingFile struct{ path string }
 
-func (e missingFile) Error() string { return "results: " + e.path + ": no such file" }
-func (e missingFile) Unwrap() error { return os.ErrNotExist }
+func (e missingFile) Error() string { return "results: " + e.Message() }
+
+// Message is the error without the package's name.
+func (e missingFile) Message() string { return e.path + ": no such file" }
+func (e missingFile) Unwrap() error   { return os.ErrNotExist }

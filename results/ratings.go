@@ -59,10 +59,20 @@ func (t *Tally) ratingError(e *elo.RatingError) error {
 		return name(i)
 	})
 	if len(names) == 0 {
-		return fmt.Errorf("results: no finite ratings: %s", reason)
+		return &RatingsError{fmt.Sprintf("no finite ratings: %s", reason)}
 	}
-	return fmt.Errorf("results: no finite ratings for %s: %s", strings.Join(names, ", "), reason)
+	return &RatingsError{fmt.Sprintf("no finite ratings for %s: %s", strings.Join(names, ", "), reason)}
 }
+
+// RatingsError says why a tally has no maximum-likelihood ratings.
+type RatingsError struct {
+	Msg string // the reason, without the package's name
+}
+
+func (e *RatingsError) Error() string { return "results: " + e.Msg }
+
+// Message is the error without the package's name.
+func (e *RatingsError) Message() string { return e.Msg }
 
 var playerNumber = regexp.MustCompile(`player \d+`)
 

@@ -1,6 +1,7 @@
 package results
 
 import (
+	"encoding/json"
 	"time"
 )
 
@@ -100,7 +101,7 @@ type Record struct {
 	Detail string `json:"detail"`
 	// Warnings lists anomalies that did not decide the game (e.g. an engine that disagreed
 	// with the referee about a result the rules had already given).
-	Warnings   []string  `json:"warnings,omitempty"`
+	Warnings   []Warning `json:"warnings,omitempty"`
 	GameString string    `json:"game_string"` // the final GameString, as the referee holds it
 	Started    time.Time `json:"started"`
 	Finished   time.Time `json:"finished"`
@@ -139,3 +140,35 @@ type Key struct {
 
 // Key returns the record's identity.
 func (r *Record) Key() Key { return Key{r.Run, r.Game} }
+
+// Warning is an anomaly that decided nothing: an engine that disagreed with the referee about
+// a result the rules had already given, a time budget it could only be sent rounded, and so
+// on. Side and Engine say whose it is, so that it can be counted by engine.
+type Warning struct {
+	Side   string `json:"side,omitempty"`   // "White" or "Black"; "" for a warning about no side
+	Engine string `json:"engine,omitempty"` // the name of that side's engine
+	// Text says what happened, for a person, naming the side: "White (dev): its budget ...".
+	Text string `json:"text"`
+}
+
+func (w Warning) String() string { return w.Text }
+
+// UnmarshalJSON reads a warning, or the text alone, as older records hold it (whose side and
+// engine are then unknown).
+func (w *Warning) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] == '"' {
+		*w = Warning{}
+		return json.Unmarshal(b, &w.Text)
+	}
+	type plain Warning // without this method
+	return json.Unmarshal(b, (*plain)(w))
+}
+
+// WarningTexts are the warnings' texts.
+func WarningTexts(ws []Warning) []string {
+	texts := make([]string, len(ws))
+	for i, w := range ws {
+		texts[i] = w.Text
+	}
+	return texts
+}

@@ -104,6 +104,24 @@ func NewTally(recs []Record, order []string) *Tally {
 	return t
 }
 
+// Faults counts the games that ended by a player's misbehaviour.
+func (t *Tally) Faults() int {
+	n := 0
+	for _, p := range t.Players {
+		n += p.FaultTotal()
+	}
+	return n
+}
+
+// Names are the players' names, in the tally's order.
+func (t *Tally) Names() []string {
+	names := make([]string, len(t.Players))
+	for i, p := range t.Players {
+		names[i] = p.Name
+	}
+	return names
+}
+
 // SetGamesPerPair says how many games make a pair, 2 (colour-swapped pairs, the default) or
 // 1; call it before the first Add.
 func (t *Tally) SetGamesPerPair(n int) { t.pairs = NewPairTracker(n) }

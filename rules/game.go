@@ -24,8 +24,11 @@ type InvalidMoveError struct {
 	Reason string
 }
 
-func (e *InvalidMoveError) Error() string {
-	return fmt.Sprintf("rules: invalid move %q: %s", e.Move, e.Reason)
+func (e *InvalidMoveError) Error() string { return "rules: " + e.Message() }
+
+// Message is the error without the package's name.
+func (e *InvalidMoveError) Message() string {
+	return fmt.Sprintf("invalid move %q: %s", e.Move, e.Reason)
 }
 
 // GameStringError is a GameString that cannot be loaded. Entry is the index of the
@@ -36,9 +39,40 @@ type GameStringError struct {
 	Err   error
 }
 
-func (e *GameStringError) Error() string {
-	// The cause is this package's error too: its name is said once.
-	return fmt.Sprintf("rules: GameString entry %d (%q): %s", e.Entry, e.Text, strings.TrimPrefix(e.Err.Error(), "rules: "))
+func (e *GameStringError) Error() string { return "rules: " + e.Message() }
+
+// Message is the error without the package's name, which its cause, this package's error
+// too, leaves out as well.
+func (e *GameStringError) Message() string {
+	return fmt.Sprintf("GameString entry %d (%q): %s", e.Entry, e.Text, Message(e.Err))
+}
+
+// Message is an error's text without this package's name, when it is one of this package's
+// errors: for callers that say where the error came from themselves.
+func Message(err error) string {
+	var m interface{ Message() string }
+	if errors.As(err, &m) {
+		return m.Message()
+	}
+	return err.Error()
+}
+
+// notationError is a name this package cannot read: a piece's, a game state's.
+type notationError struct{ msg string }
+
+func (e *notationError) Error() string { return "rules: " + e.msg }
+
+// Message is the error without the package's name.
+func (e *notationError) Message() string { return e.msg }
+
+// TurnStringError is a TurnString ("White[3]") that cannot be read.
+type TurnStringError struct{ Text string }
+
+func (e *TurnStringError) Error() string { return "rules: " + e.Message() }
+
+// Message is the error without the package's name.
+func (e *TurnStringError) Message() string {
+	return fmt.Sprintf("%q is not a TurnString (want White[n] or Black[n])", e.Text)
 }
 
 func (e *GameStringError) Unwrap() error { return e.Err }
@@ -100,7 +134,7 @@ func ParseGameString(s string) (*Game, error) {
 
 // parseTurnString reads "White[3]" or "Black[12]".
 func parseTurnString(s string) (Color, int, error) {
-	bad := fmt.Errorf("rules: %q is not a TurnString (want White[n] or Black[n])", s)
+	bad := &TurnStringError{s}
 	open := strings.IndexByte(s, '[')
 	if open < 0 || !strings.HasSuffix(s, "]") {
 		return White, 0, bad
@@ -320,8 +354,11 @@ func (g *Game) apply(m Move, text string) {
 // UndoError is an undo of more plies than were played.
 type UndoError struct{ Plies, Played int }
 
-func (e *UndoError) Error() string {
-	return fmt.Sprintf("rules: unable to undo %d moves (%d played)", e.Plies, e.Played)
+func (e *UndoError) Error() string { return "rules: " + e.Message() }
+
+// Message is the error without the package's name.
+func (e *UndoError) Message() string {
+	return fmt.Sprintf("unable to undo %d moves (%d played)", e.Plies, e.Played)
 }
 
 // Undo takes back n plies.

@@ -15,9 +15,10 @@ var (
 // MoveStringError is text that is not a MoveString at all.
 type MoveStringError struct{ Text string }
 
-func (e *MoveStringError) Error() string {
-	return fmt.Sprintf("rules: unable to parse move %q", e.Text)
-}
+func (e *MoveStringError) Error() string { return "rules: " + e.Message() }
+
+// Message is the error without the package's name.
+func (e *MoveStringError) Message() string { return fmt.Sprintf("unable to parse move %q", e.Text) }
 
 // MoveString writes a move of this position exactly as Mzinga does: a pass is "pass", the
 // first piece is its name alone, a climb names the top piece of the target stack, and any

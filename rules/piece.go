@@ -96,7 +96,7 @@ func ParsePiece(s string) (Piece, error) {
 			return Piece(i), nil
 		}
 	}
-	return NoPiece, fmt.Errorf("rules: %q is not a piece name", s)
+	return NoPiece, &notationError{fmt.Sprintf("%q is not a piece name", s)}
 }
 
 // GameType is the set of expansions in play.
@@ -189,8 +189,11 @@ func ParseExpansions(names []string) GameType {
 // GameTypeError is a GameTypeString that is not one of the eight.
 type GameTypeError struct{ Text string }
 
-func (e *GameTypeError) Error() string {
-	return fmt.Sprintf("rules: %q is not a game type (want Base, Base+M, Base+L, Base+P, Base+ML, Base+MP, Base+LP or Base+MLP)", e.Text)
+func (e *GameTypeError) Error() string { return "rules: " + e.Message() }
+
+// Message is the error without the package's name.
+func (e *GameTypeError) Message() string {
+	return fmt.Sprintf("%q is not a game type (want Base, Base+M, Base+L, Base+P, Base+ML, Base+MP, Base+LP or Base+MLP)", e.Text)
 }
 
 // ParseGameType reads a GameTypeString. Like Mzinga it is exact: "Base+PM" is rejected.
@@ -234,5 +237,5 @@ func ParseGameState(s string) (GameState, error) {
 			return GameState(i), nil
 		}
 	}
-	return NotStarted, fmt.Errorf("rules: %q is not a game state (want NotStarted, InProgress, Draw, WhiteWins or BlackWins)", s)
+	return NotStarted, &notationError{fmt.Sprintf("%q is not a game state (want NotStarted, InProgress, Draw, WhiteWins or BlackWins)", s)}
 }

@@ -29,9 +29,15 @@ func (e *exitError) Error() string {
 	return e.msg
 }
 
-// exitWith builds an exitError; an empty message prints nothing.
+// exitWith builds an exitError; an empty message prints nothing. An error among args is
+// given by its message (see message).
 func exitWith(code int, format string, args ...any) error {
 	msg := ""
+	for i, a := range args {
+		if err, ok := a.(error); ok {
+			args[i] = message(err)
+		}
+	}
 	if format != "" {
 		msg = fmt.Sprintf(format, args...)
 	}

@@ -2,159 +2,18 @@ package main
 
 import (
 	"errors"
-	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"strings"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/results"
 )
 
-// namedFile is a file a command reads or writes, with the flag that names it, for messages.
-type namedFile struct {
-	flag  string // "-out", "-openings file=", ...
-	path  string
-	write bool // an output: it must be writable and must not name an input
-}
-
-// runFiles lists the files a tournament reads and writes. configFile is the -config file, if any.
-func runFiles(cfg arbiter.Config, configFile string) []namedFile {
-	files := []namedFile{
-		{flag: "-out", path: cfg.Out, write: true},
-		{flag: "-pgnout", path: cfg.PGNOut, write: true},
-		{flag: "-json", path: cfg.JSONOut, write: true},
-		{flag: "-openings file=", path: cfg.Openings.File},
-		{flag: "-config", path: configFile},
-	}
-	return files
-}
-
-// checkFiles checks, before anything is played or written, every file a run will write: its
-// directory exists, it is not a directory, it can be written, and no two of them (nor an output
-// and an input) are the same file. transcripts, if set, must be a directory or creatable as
-// one. It creates nothing, and returns every problem found, as a usage error.
-func checkFiles(files []namedFile, transcripts string) error {
-	if problems := fileProblems(files, transcripts); len(problems) > 0 {
+// checkFiles checks the files a command reads and writes before it reads or writes any (see
+// results.CheckFiles), and returns every problem found as a usage error.
+func checkFiles(files []results.NamedFile, transcripts string) error {
+	if problems := results.CheckFiles(files, transcripts); len(problems) > 0 {
 		return usageError{errors.Join(problems...)}
 	}
 	return nil
-}
-
-// fileProblems is checkFiles's list of problems, one error each.
-func fileProblems(files []namedFile, transcripts string) []error {
-	var problems []error
-	for _, f := range files {
-		if f.path != "" && f.write {
-			if err := checkWritable(f.path); err != nil {
-				problems = append(problems, fmt.Errorf("%s %s: %v", f.flag, f.path, err))
-			}
-		}
-	}
-	for i, a := range files {
-		for _, b := range files[i+1:] {
-			if a.path == "" || b.path == "" || !a.write && !b.write || !sameFile(a.path, b.path) {
-				continue
-			}
-			if a.write && b.write {
-				problems = append(problems, fmt.Errorf("%s and %s name the same file (%s): each output needs a file of its own", a.flag, b.flag, a.path))
-				continue
-			}
-			out, in := a, b
-			if !a.write {
-				out, in = b, a
-			}
-			problems = append(problems, fmt.Errorf("%s %s would overwrite the %s file: give it another name", out.flag, out.path, in.flag))
-		}
-	}
-	if transcripts != "" {
-		if err := checkDirectory(transcripts); err != nil {
-			problems = append(problems, fmt.Errorf("-transcripts %s: %v", transcripts, err))
-		}
-	}
-	return problems
-}
-
-// checkWritable checks that path can be written as a file, without creating it.
-func checkWritable(path string) error {
-	info, err := os.Stat(path)
-	switch {
-	case err == nil && info.IsDir():
-		return errors.New("is a directory; give a file name")
-	case err == nil:
-		f, err := os.OpenFile(path, os.O_WRONLY, 0) // neither truncates nor creates
-		if err != nil {
-			return errors.New("cannot be written (permission denied?)")
-		}
-		return f.Close()
-	case !errors.Is(err, fs.ErrNotExist):
-		return errors.New("cannot be read")
-	}
-	dir := filepath.Dir(path)
-	info, err = os.Stat(dir)
-	if err != nil || !info.IsDir() {
-		return fmt.Errorf("the directory %s does not exist", dir)
-	}
-	return dirWritable(dir)
-}
-
-// checkDirectory checks that path is a directory files can be created in, or that it can be
-// created (its nearest existing ancestor is such a directory).
-func checkDirectory(path string) error {
-	info, err := os.Stat(path)
-	if err == nil {
-		if !info.IsDir() {
-			return errors.New("is a file; give a directory")
-		}
-		return dirWritable(path)
-	}
-	for dir := filepath.Dir(path); ; dir = filepath.Dir(dir) {
-		if info, err := os.Stat(dir); err == nil {
-			if !info.IsDir() {
-				return fmt.Errorf("%s is a file, so the directory cannot be created", dir)
-			}
-			return dirWritable(dir)
-		}
-		if dir == filepath.Dir(dir) {
-			return errors.New("cannot be created")
-		}
-	}
-}
-
-// dirWritable checks that files can be created in dir by creating one and removing it: the
-// only check that sees read-only file systems and access lists as well as permission bits.
-func dirWritable(dir string) error {
-	f, err := os.CreateTemp(dir, ".arbiter-check-*")
-	if err != nil {
-		return fmt.Errorf("no file can be created in %s (permission denied?)", dir)
-	}
-	name := f.Name()
-	f.Close()
-	return os.Remove(name)
-}
-
-// sameFile reports whether two paths name one file: the same cleaned absolute path, or, for
-// files that exist, the same file under two names (a link, a different spelling).
-func sameFile(a, b string) bool {
-	absA, errA := filepath.Abs(a)
-	absB, errB := filepath.Abs(b)
-	if errA == nil && errB == nil && absA == absB {
-		return true
-	}
-	infoA, errA := os.Stat(a)
-	infoB, errB := os.Stat(b)
-	return errA == nil && errB == nil && os.SameFile(infoA, infoB)
-}
-
-// pgnFileValue reads a -pgnout value; fastchess's spelling, file=NAME, is accepted.
-func pgnFileValue(v string) (string, error) {
-	if name, ok := strings.CutPrefix(v, "file="); ok {
-		return name, nil
-	}
-	if k, _, ok := strings.Cut(v, "="); ok && !strings.ContainsAny(k, `/\.`) {
-		return "", usageError{fmt.Errorf("-pgnout %s: give the PGN file's name (-pgnout games.pgn); %s= is not a setting here", v, k)}
-	}
-	return v, nil
 }
 
 // locateEngines checks, before anything is played or written, that every engine's program can
@@ -163,7 +22,7 @@ func locateEngines(engines []arbiter.EngineConfig) error {
 	var problems []error
 	for _, e := range engines {
 		if err := arbiter.LocateEngine(e); err != nil {
-			problems = append(problems, errors.New(strings.TrimPrefix(err.Error(), "arbiter: ")))
+			problems = append(problems, errors.New(arbiter.Message(err)))
 		}
 	}
 	if len(problems) > 0 {

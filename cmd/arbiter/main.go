@@ -5,12 +5,10 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
-	"regexp"
 	"strings"
 	"syscall"
 
@@ -109,50 +107,6 @@ type usageError struct{ err error }
 func (e usageError) Error() string { return e.err.Error() }
 func (e usageError) Unwrap() error { return e.err }
 
-// newFlagSet returns a FlagSet for a subcommand whose errors are returned, not fatal,
-// and whose -h text starts with the given usage line.
-func newFlagSet(name, usage string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: arbiter %s\n\nFlags:\n", usage)
-		fs.PrintDefaults()
-	}
-	return fs
-}
-
-// parseFlags parses a subcommand's flags; -h prints usage and ends the command successfully.
-// A mistake gets one sentence that names the flag and where the help is, not the whole help
-// text, which would bury it.
-func parseFlags(fs *flag.FlagSet, args []string) error {
-	out := fs.Output()
-	fs.SetOutput(io.Discard)
-	err := fs.Parse(args)
-	fs.SetOutput(out)
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, flag.ErrHelp):
-		fs.Usage()
-		return errHelpShown
-	}
-	msg := err.Error()
-	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
-		msg = "unknown flag " + name
-	} else if name, ok := strings.CutPrefix(msg, "flag needs an argument: "); ok {
-		msg = name + " needs a value"
-	} else if m := invalidFlagValue.FindStringSubmatch(msg); m != nil {
-		msg = fmt.Sprintf("%s %s: not a valid value (%s)", m[2], m[1], m[3])
-	}
-	return usageError{fmt.Errorf("%s; arbiter %s -h lists the flags", msg, fs.Name())}
-}
-
-// invalidFlagValue matches the flag package's error for a value it cannot parse.
-var invalidFlagValue = regexp.MustCompile(`^invalid (?:boolean )?value "(.*)" for (?:flag )?(-\S+): (.*)$`)
-
-// errHelpShown ends a command after its -h text was printed.
-var errHelpShown = errors.New("help shown")
-
 // exitCode maps the error a command returned to the process exit status, printing it.
 func exitCode(err error, stderr io.Writer) int {
 	var ue usageError
@@ -166,21 +120,38 @@ func exitCode(err error, stderr io.Writer) int {
 	case err == nil, errors.Is(err, errHelpShown):
 		return exitOK
 	case errors.As(err, &ue):
-		printError(stderr, err.Error())
+		printError(stderr, message(err))
 		return exitUsage
 	default:
-		printError(stderr, err.Error())
+		printError(stderr, message(err))
 		return exitFailure
 	}
 }
 
-// printError prints an error, one problem a line, each after "arbiter: " once: the packages'
-// own prefixes, which say where an error came from to a programmer, only stutter for a user.
+// printError prints an error's message, each line after "arbiter: ".
 func printError(w io.Writer, msg string) {
 	for _, line := range strings.Split(msg, "\n") {
-		for _, prefix := range []string{"arbiter: ", "configs: ", "results: "} {
-			line = strings.TrimPrefix(line, prefix)
-		}
 		fmt.Fprintln(w, "arbiter:", line)
 	}
+}
+
+// message is an error as a user reads it, one problem a line. An error that can say itself
+// without its package's name (a Message method: configs.Error, arbiter.ConfigError,
+// results.LockedError, ...) is shown so: a package's name tells a programmer where an error
+// came from, and only stutters after "arbiter: ".
+func message(err error) string {
+	if joined, ok := err.(interface{ Unwrap() []error }); ok {
+		var lines []string
+		for _, e := range joined.Unwrap() {
+			lines = append(lines, message(e))
+		}
+		return strings.Join(lines, "\n")
+	}
+	switch e := err.(type) {
+	case usageError:
+		return message(e.err)
+	case interface{ Message() string }:
+		return e.Message()
+	}
+	return err.Error()
 }

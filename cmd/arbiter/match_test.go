@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"hivearbiter/configs"
 	"hivearbiter/results"
 )
 
@@ -143,8 +144,8 @@ func TestMoveLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.Adjudication.MaxPlies != 2*defaultMaxMoves || cfg.Openings.RandomPlies != defaultOpeningPlies {
-		t.Errorf("defaults: %d plies, %d opening plies; want %d and %d", cfg.Adjudication.MaxPlies, cfg.Openings.RandomPlies, 2*defaultMaxMoves, defaultOpeningPlies)
+	if cfg.Adjudication.MaxPlies != 2*configs.DefaultMaxMoves || cfg.Openings.RandomPlies != configs.DefaultOpeningPlies {
+		t.Errorf("defaults: %d plies, %d opening plies; want %d and %d", cfg.Adjudication.MaxPlies, cfg.Openings.RandomPlies, 2*configs.DefaultMaxMoves, configs.DefaultOpeningPlies)
 	}
 	recs, output, err := playMatch(t, append(engines, "-each", "st=0.05", "fractional=true", "-maxmoves", "3", "-openings", "plies=0")...)
 	if err != nil {

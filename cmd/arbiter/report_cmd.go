@@ -7,7 +7,7 @@ import (
 	"io"
 	"strings"
 
-	"hivearbiter/elo"
+	"hivearbiter/configs"
 	"hivearbiter/report"
 	"hivearbiter/results"
 )
@@ -31,16 +31,13 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if fs.NArg() == 0 {
 		return usageError{errors.New("report needs at least one records file")}
 	}
-	files := []namedFile{{flag: "-o", path: *out, write: true}}
-	for _, p := range fs.Args() {
-		files = append(files, namedFile{flag: "records", path: p})
-	}
+	files := append(recordsFiles(fs.Args()), results.NamedFile{Flag: "-o", Path: *out, Write: true})
 	if err := checkFiles(files, ""); err != nil { // -o games.jsonl would overwrite the records
 		return err
 	}
 	opts := report.Options{Title: *title}
 	for _, words := range groups["sprt"] {
-		test, err := sprtTestOf(words)
+		test, err := configs.SPRTTest(words)
 		if err != nil {
 			return usageError{err}
 		}
@@ -65,20 +62,4 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	fmt.Fprintf(stdout, "Wrote %s: %d games of %s\n", *out, d.Games, strings.Join(d.Engines, ", "))
 	return nil
-}
-
-// sprtTestOf reads -sprt words as "arbiter stats" does, with its defaults.
-func sprtTestOf(words []string) (elo.SPRT, error) {
-	cfg, err := parseSPRT(words)
-	if err != nil {
-		return elo.SPRT{}, err
-	}
-	if cfg.Alpha == 0 {
-		cfg.Alpha = 0.05
-	}
-	if cfg.Beta == 0 {
-		cfg.Beta = 0.05
-	}
-	test := cfg.Test()
-	return test, test.Validate()
 }

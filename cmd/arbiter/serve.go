@@ -7,11 +7,10 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"time"
 
 	"hivearbiter/arbiter"
 	"hivearbiter/configs"
-	"hivearbiter/engine/uhpengine"
+	"hivearbiter/results"
 	"hivearbiter/serve"
 )
 
@@ -60,32 +59,11 @@ func runServeSession(ctx context.Context, args []string, stdin io.Reader, stdout
 		}
 		return exitWith(exitEngines, "%v", err)
 	}
-	forwarding := make(chan struct{})
-	forwarded := make(chan struct{})
-	go func() {
-		defer close(forwarded)
-		for {
-			select {
-			case <-interrupts:
-				session.Interrupt()
-			case <-forwarding:
-				return
-			}
-		}
-	}()
-	serveErr := uhpengine.NewServer(session).Serve(ctx, stdin, stdout)
-	close(forwarding)
-	<-forwarded
-	closeCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-	defer cancel()
-	closeErr := session.Close(closeCtx)
-	switch {
-	case ctx.Err() != nil:
+	err = session.Serve(ctx, stdin, stdout, interrupts)
+	if ctx.Err() != nil {
 		return exitWith(exitInterrupted, "")
-	case serveErr != nil:
-		return serveErr
 	}
-	return closeErr
+	return err
 }
 
 // serveConfig builds the session's configuration from a -config file and the flags.
@@ -134,9 +112,9 @@ func serveConfig(args []string, stderr io.Writer) (serve.SessionConfig, error) {
 	cfg.Engines = [2]arbiter.EngineConfig{engines[0], engines[1]}
 	overrideString(&cfg.Out, *out)
 	if *pgnOut != "" {
-		name, err := pgnFileValue(*pgnOut)
+		name, err := configs.PGNFile(*pgnOut)
 		if err != nil {
-			return cfg, err
+			return cfg, usageError{err}
 		}
 		cfg.PGNOut = name
 	}
@@ -145,7 +123,7 @@ func serveConfig(args []string, stderr io.Writer) (serve.SessionConfig, error) {
 	overrideString(&cfg.Event, *event)
 	cfg.RemoteSide = serve.RemoteSide(*remoteSide)
 	// As in match: every output is checked before an engine starts, and none may be another.
-	files := []namedFile{{"-out", cfg.Out, true}, {"-pgnout", cfg.PGNOut, true}, {"-config", *configFile, false}}
+	files := []results.NamedFile{{Flag: "-out", Path: cfg.Out, Write: true}, {Flag: "-pgnout", Path: cfg.PGNOut, Write: true}, {Flag: "-config", Path: *configFile}}
 	if err := errors.Join(checkFiles(files, cfg.TranscriptDir), locateEngines(cfg.Engines[:])); err != nil {
 		return cfg, usageError{err}
 	}

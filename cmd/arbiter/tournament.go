@@ -38,94 +38,56 @@ func playTournamentWith(ctx context.Context, cfg arbiter.Config, resumeHint stri
 	}
 	cfg = t.Config()
 	// The records file's default name is known now (matchConfig checked the others).
-	if err := checkFiles(runFiles(cfg, ""), cfg.TranscriptDir); err != nil {
+	if err := checkFiles(cfg.Files(), cfg.TranscriptDir); err != nil {
 		return err
 	}
-	warnSetup(stdout, t)
+	for _, w := range t.SetupWarnings(runtime.NumCPU()) {
+		fmt.Fprintln(stdout, "Warning:", w)
+	}
 	t.Console = stdout
 	t.ResumeHint = resumeHint
 	t.Progress = isTerminal(stdout)
-	t.Report = func(w io.Writer, s arbiter.Standings, final bool) { writeReport(w, t, s, final, ctx.Err() != nil) }
+	t.Report = func(w io.Writer, s arbiter.Standings, final bool) { t.WriteStandings(w, s, final, ctx.Err() != nil) }
 	t.Observers = observers
-	if cfg.Shard.Count > 1 {
-		fmt.Fprintf(stdout, "Hive Arbiter %s: shard %s of a %s of %s: %s (%s), run %s, records in %s\n",
-			arbiter.Version, cfg.Shard, cfg.Format, plural(t.Schedule().Len(), "game"), plural(t.Scheduled(), "game"), cfg.GameType, t.Run(), cfg.Out)
-	} else {
-		fmt.Fprintf(stdout, "Hive Arbiter %s: %s of %s (%s), run %s, records in %s\n",
-			arbiter.Version, cfg.Format, plural(t.Schedule().Len(), "game"), cfg.GameType, t.Run(), cfg.Out)
-	}
+	fmt.Fprintln(stdout, t.Banner())
 	out, err := play(ctx, t)
 	if err != nil {
-		var se *arbiter.EngineStartError
-		var le *results.LockedError
-		var ce *arbiter.ConfigError
-		var line *results.LineError
-		switch {
-		case errors.As(err, &se):
-			return exitWith(exitEngines, "%v", err)
-		case errors.As(err, &line):
-			return usageError{fmt.Errorf("%s:%d: %v: the records file is damaged. To resume without that line, add -skip-bad (the line stays in the file, and its game, if it was one, is played again); arbiter stats -skip-bad %s reads the rest",
-				line.Path, line.Line, line.Err, line.Path)}
-		case errors.As(err, &le), errors.As(err, &ce):
-			return usageError{err}
-		}
-		return err
+		return playError(err)
 	}
 	if cfg.JSONOut != "" {
-		if err := writeSummaryFile(cfg.JSONOut, summaryOf(t, out)); err != nil {
+		if err := out.Summary().WriteFile(cfg.JSONOut); err != nil {
 			return err
-		}
-	}
-	if out.Interrupted {
-		return exitWith(exitInterrupted, "")
-	}
-	if cfg.Strict {
-		if n := countFaults(out.Tally); n > 0 {
-			return exitWith(exitEngines, "strict: %d games ended by engine misbehaviour", n)
-		}
-	}
-	if out.SPRT != nil {
-		switch out.SPRT.Decision {
-		case arbiter.AcceptH0:
-			return exitWith(exitH0, "")
-		case arbiter.Continue:
-			return exitWith(exitInconclusive, "")
-		}
-	}
-	return nil
-}
-
-// countFaults counts the games that ended by a player's misbehaviour.
-func countFaults(t *results.Tally) int {
-	n := 0
-	for _, p := range t.Players {
-		n += p.FaultTotal()
-	}
-	return n
-}
-
-// summaryOf builds the JSON summary of a run's outcome.
-func summaryOf(t *arbiter.Tournament, out *arbiter.Outcome) *results.Summary {
-	status := "finished"
-	var sprt *results.SPRTSummary
-	if s := out.SPRT; s != nil {
-		sprt = sprtSummaryOf(s.Test, s.LLR, s.Pairs)
-		switch s.Decision {
-		case arbiter.AcceptH1:
-			status = "H1"
-		case arbiter.AcceptH0:
-			status = "H0"
-		default:
-			status = "inconclusive"
 		}
 	}
 	switch {
 	case out.Interrupted:
-		status = "interrupted"
-	case out.StrictStop:
-		status = "strict-stop"
+		return exitWith(exitInterrupted, "")
+	case cfg.Strict && out.Tally.Faults() > 0:
+		return exitWith(exitEngines, "strict: %d games ended by engine misbehaviour", out.Tally.Faults())
+	case out.SPRT != nil && out.SPRT.Decision == arbiter.AcceptH0:
+		return exitWith(exitH0, "")
+	case out.SPRT != nil && out.SPRT.Decision == arbiter.Continue:
+		return exitWith(exitInconclusive, "")
 	}
-	return results.NewSummary(status, out.Tally, sprt)
+	return nil
+}
+
+// playError maps an error that ended a run to its exit code.
+func playError(err error) error {
+	var se *arbiter.EngineStartError
+	var le *results.LockedError
+	var ce *arbiter.ConfigError
+	var line *results.LineError
+	switch {
+	case errors.As(err, &se):
+		return exitWith(exitEngines, "%v", err)
+	case errors.As(err, &line):
+		return usageError{fmt.Errorf("%s:%d: %v: the records file is damaged. To resume without that line, add -skip-bad (the line stays in the file, and its game, if it was one, is played again); arbiter stats -skip-bad %s reads the rest",
+			line.Path, line.Line, line.Err, line.Path)}
+	case errors.As(err, &le), errors.As(err, &ce):
+		return usageError{err}
+	}
+	return err
 }
 
 // isTerminal reports whether w is a terminal, where a live progress line can be redrawn in
@@ -137,30 +99,4 @@ func isTerminal(w io.Writer) bool {
 	}
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
-
-// warnSetup says what in a valid configuration will likely spoil the run: more games at once
-// than cores (engines then share cores, and their clocks run while they wait), and game pairs
-// that share an opening (deterministic engines replay the same games).
-func warnSetup(w io.Writer, t *arbiter.Tournament) {
-	cfg := t.Config()
-	// Each game runs two engines, which think in turn: one core per game.
-	if n := runtime.NumCPU(); cfg.Concurrency > n {
-		fmt.Fprintf(w, "Warning: -concurrency %d is more than the %d cores here: engines will wait for a core while their clocks run\n", cfg.Concurrency, n)
-	}
-	s := t.Schedule()
-	seen := map[string]bool{}
-	pairs, repeats := 0, 0
-	for i := 0; i < s.Len(); i += s.PairGames() {
-		g := s.Game(i)
-		key := fmt.Sprintf("%d-%d-%s", min(g.White, g.Black), max(g.White, g.Black), g.Opening)
-		if seen[key] {
-			repeats++
-		}
-		seen[key] = true
-		pairs++
-	}
-	if repeats > 0 {
-		fmt.Fprintf(w, "Warning: %d of %d game pairs repeat an opening of the same engines: deterministic engines will replay the same games (more -openings plies=, or a larger file=, vary them)\n", repeats, pairs)
-	}
 }

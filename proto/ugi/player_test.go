@@ -168,7 +168,7 @@ func TestNoUGIOK(t *testing.T) {
 func TestFalseClaim(t *testing.T) {
 	white, black := start(t, "claims", ""), start(t, "first", "")
 	rec := play(t, "Base", 4, side("claimer", white, "depth=1"), side("good", black, "depth=1"))
-	if rec.Reason != results.ReasonMoveLimit || len(rec.Warnings) != 1 || !strings.Contains(rec.Warnings[0], "false claim: says the game is BlackWins, but by the rules it is InProgress") {
+	if rec.Reason != results.ReasonMoveLimit || len(rec.Warnings) != 1 || !strings.Contains(rec.Warnings[0].Text, "false claim: says the game is BlackWins, but by the rules it is InProgress") {
 		t.Errorf("got %s %s, warnings %q", rec.Result, rec.Reason, rec.Warnings)
 	}
 }

@@ -115,7 +115,7 @@ type Player struct {
 	// warned is set once a rounded budget was warned of; warnings holds what Warnings has not
 	// returned yet.
 	warned   bool
-	warnings []string
+	warnings []arbiter.Warning
 }
 
 // Info implements arbiter.Player: the engine's id line and the expansions it advertises.
@@ -154,8 +154,8 @@ func (p *Player) BestMove(ctx context.Context, limit arbiter.Limit) (string, err
 	}
 	if l.Rounded() && !p.warned {
 		p.warned = true
-		p.warnings = append(p.warnings, fmt.Sprintf("its budget of %.3f s was sent rounded up to %s (the engine reads whole seconds) and its search stopped with SIGINT at %.3f s; if it reads fractions of a second, fractional=true sends budgets as they are (arbiter check tells)",
-			l.Time.Seconds(), roundedUp(l.Time), l.Time.Seconds()))
+		p.warnings = append(p.warnings, arbiter.Warning{Text: fmt.Sprintf("its budget of %.3f s was sent rounded up to %s (the engine reads whole seconds) and its search stopped with SIGINT at %.3f s; if it reads fractions of a second, fractional=true sends budgets as they are (arbiter check tells)",
+			l.Time.Seconds(), roundedUp(l.Time), l.Time.Seconds())})
 	}
 	move, err := p.engine.BestMove(ctx, l)
 	return move, classify(err, true)
@@ -166,8 +166,10 @@ func roundedUp(d time.Duration) string {
 	return fmt.Sprintf("%d s", int((d+time.Second-1)/time.Second))
 }
 
+var _ arbiter.Warner = (*Player)(nil)
+
 // Warnings implements arbiter.Warner: a budget rounded up, once per engine process.
-func (p *Player) Warnings() []string {
+func (p *Player) Warnings() []arbiter.Warning {
 	w := p.warnings
 	p.warnings = nil
 	return w

@@ -34,7 +34,7 @@ func TestSubSecondBudgetForAWholeSecondEngine(t *testing.T) {
 		t.Fatalf("st=0.3 without fractional refused: %v", err)
 	}
 	p := start(t, e, arbiter.StartEnv{Grace: time.Second})
-	var warnings []string
+	var warnings []arbiter.Warning
 	for range 2 {
 		ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond+arbiter.DefaultMargin)
 		begin := time.Now()
@@ -49,7 +49,7 @@ func TestSubSecondBudgetForAWholeSecondEngine(t *testing.T) {
 		}
 		warnings = append(warnings, p.Warnings()...)
 	}
-	if len(warnings) != 1 || !strings.Contains(warnings[0], "rounded up to 1 s") || !strings.Contains(warnings[0], "fractional=true") {
+	if len(warnings) != 1 || !strings.Contains(warnings[0].Text, "rounded up to 1 s") || !strings.Contains(warnings[0].Text, "fractional=true") {
 		t.Errorf("warnings %q; want one that says the budget was rounded", warnings)
 	}
 }
@@ -134,7 +134,7 @@ func TestClockGameOfAWholeSecondEngine(t *testing.T) {
 	if rec.Reason != results.ReasonMoveLimit {
 		t.Fatalf("the game ended by %s: %s", rec.Reason, rec.Detail)
 	}
-	if len(rec.Warnings) != 2 || !strings.HasPrefix(rec.Warnings[0], "White (a): its budget of 0.575 s") {
+	if len(rec.Warnings) != 2 || !strings.HasPrefix(rec.Warnings[0].Text, "White (a): its budget of 0.575 s") {
 		t.Errorf("warnings %q; want one per engine", rec.Warnings)
 	}
 }

@@ -1,0 +1,172 @@
+package arbiter
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"hivearbiter/results"
+)
+
+// WriteStandings writes the result tables of the tournament so far: the fastchess result
+// block for two engines, the field table and maximum-likelihood ratings for more, and when
+// final the engines' misbehaviour counts and the SPRT conclusion. stopped marks a run cut
+// short (by Ctrl-C or SIGTERM): its last lines say so rather than that it finished. It is
+// what the arbiter command gives as Report.
+func (t *Tournament) WriteStandings(w io.Writer, s Standings, final, stopped bool) {
+	cfg := t.cfg
+	names := t.EngineNames()
+	tally, sprt := s.Tally, s.SPRT
+	switch {
+	case tally.Games == 0:
+		// Nothing to rate: a table of zeros would read as results.
+		fmt.Fprintln(w, "No game has finished yet: no results to show.")
+	case len(names) == 2:
+		info := results.MatchInfo{TimeControl: timeControls(cfg), GameType: cfg.GameType, Openings: openingsDescription(cfg.Openings),
+			MoveLimit: moveLimit(cfg.Adjudication)}
+		pairing := tally.Pairing(names[0], names[1])
+		if sprt != nil {
+			// After a decision the games in flight still finish and are counted: say which
+			// pairs the LLR is from, and give the LLR over all of them, as stats -sprt does.
+			all := pairing.Pairs.Pentanomial()
+			info.SPRT = &results.SPRTLine{LLR: sprt.LLR, Lower: sprt.Lower, Upper: sprt.Upper, Elo0: sprt.Test.Elo0, Elo1: sprt.Test.Elo1,
+				Pairs: sprt.Pairs, AllPairs: all.Pairs(), AllLLR: sprt.Test.LLR(all)}
+		}
+		results.WriteMatchBlock(w, pairing, info)
+	default:
+		fmt.Fprintf(w, "Results after %s (%s, %s, %s):\n", plural(tally.Games, "game"), timeControls(cfg), cfg.GameType, moveLimit(cfg.Adjudication))
+		results.WriteFieldRatings(w, tally, true)
+	}
+	if !final {
+		return
+	}
+	if err := results.WriteFaults(w, tally); err != nil {
+		fmt.Fprintf(w, "faults table: %v\n", err)
+	}
+	switch {
+	case stopped:
+		fmt.Fprintf(w, "Stopped %s: %s recorded in %s\n", cfg.Format, plural(tally.Games, "game"), cfg.Out)
+		return
+	case cfg.Strict && tally.Faults() > 0:
+		fmt.Fprintf(w, "Stopped %s at the first misbehaviour (-strict): %s recorded in %s\n", cfg.Format, plural(tally.Games, "game"), cfg.Out)
+		return
+	}
+	if sprt != nil {
+		verdict := "was inconclusive"
+		switch sprt.Decision {
+		case AcceptH1:
+			verdict = "completed - H1 was accepted"
+		case AcceptH0:
+			verdict = "completed - H0 was accepted"
+		}
+		fmt.Fprintf(w, "SPRT ([%.2f, %.2f], %s) %s after %d game pairs\n", sprt.Test.Elo0, sprt.Test.Elo1, sprt.Test.Model, verdict, sprt.Pairs)
+	}
+	fmt.Fprintf(w, "Finished %s: %s recorded in %s\n", cfg.Format, plural(tally.Games, "game"), cfg.Out)
+}
+
+// plural writes a count with its noun, in the singular for one: "1 game", "2 games".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// timeControls describes the engines' time controls: one if they agree, else all of them.
+func timeControls(cfg Config) string {
+	var tcs []string
+	for _, e := range cfg.Engines {
+		tc := e.Time.String()
+		if len(tcs) == 0 || tcs[len(tcs)-1] != tc {
+			tcs = append(tcs, tc)
+		}
+	}
+	return strings.Join(tcs, " - ")
+}
+
+// openingsDescription names the openings for the result block.
+func openingsDescription(o Openings) string {
+	switch {
+	case o.File != "":
+		return filepath.Base(o.File)
+	case o.RandomPlies > 0:
+		return fmt.Sprintf("random %d-ply openings", o.RandomPlies)
+	}
+	return "empty board"
+}
+
+// moveLimit describes the move limit, in fastchess's moves (one of each side) when the limit
+// is a whole number of them.
+func moveLimit(a Adjudication) string {
+	switch {
+	case a.MaxPlies == 0:
+		return "no move limit"
+	case a.MaxPlies%2 == 0:
+		return fmt.Sprintf("draw at move %d", a.MaxPlies/2)
+	}
+	return fmt.Sprintf("draw at ply %d", a.MaxPlies)
+}
+
+// Banner is the run's first line: what it plays, its run id and its records file.
+func (t *Tournament) Banner() string {
+	cfg := t.cfg
+	if cfg.Shard.Count > 1 {
+		return fmt.Sprintf("Hive Arbiter %s: shard %s of a %s of %s: %s (%s), run %s, records in %s",
+			Version, cfg.Shard, cfg.Format, plural(t.schedule.Len(), "game"), plural(t.Scheduled(), "game"), cfg.GameType, t.run, cfg.Out)
+	}
+	return fmt.Sprintf("Hive Arbiter %s: %s of %s (%s), run %s, records in %s",
+		Version, cfg.Format, plural(t.schedule.Len(), "game"), cfg.GameType, t.run, cfg.Out)
+}
+
+// SetupWarnings say what in a valid configuration will likely spoil the run, given the cores
+// of this machine: more games at once than cores (engines then share cores, and their clocks
+// run while they wait), and game pairs that share an opening (deterministic engines replay
+// the same games).
+func (t *Tournament) SetupWarnings(cores int) []string {
+	var warnings []string
+	// Each game runs two engines, which think in turn: one core per game.
+	if t.cfg.Concurrency > cores {
+		warnings = append(warnings, fmt.Sprintf("-concurrency %d is more than the %d cores here: engines will wait for a core while their clocks run", t.cfg.Concurrency, cores))
+	}
+	s := t.schedule
+	seen := map[string]bool{}
+	pairs, repeats := 0, 0
+	for i := 0; i < s.Len(); i += s.PairGames() {
+		g := s.Game(i)
+		key := fmt.Sprintf("%d-%d-%s", min(g.White, g.Black), max(g.White, g.Black), g.Opening)
+		if seen[key] {
+			repeats++
+		}
+		seen[key] = true
+		pairs++
+	}
+	if repeats > 0 {
+		warnings = append(warnings, fmt.Sprintf("%d of %d game pairs repeat an opening of the same engines: deterministic engines will replay the same games (more -openings plies=, or a larger file=, vary them)", repeats, pairs))
+	}
+	return warnings
+}
+
+// Summary is the JSON summary of the run's outcome.
+func (o *Outcome) Summary() *results.Summary {
+	status := "finished"
+	var sprt *results.SPRTSummary
+	if s := o.SPRT; s != nil {
+		sprt = results.NewSPRTSummary(s.Test, s.LLR, s.Pairs)
+		switch s.Decision {
+		case AcceptH1:
+			status = "H1"
+		case AcceptH0:
+			status = "H0"
+		default:
+			status = "inconclusive"
+		}
+	}
+	switch {
+	case o.Interrupted:
+		status = "interrupted"
+	case o.StrictStop:
+		status = "strict-stop"
+	}
+	return results.NewSummary(status, o.Tally, sprt)
+}

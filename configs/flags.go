@@ -1,0 +1,333 @@
+package configs
+
+import (
+	"flag"
+	"fmt"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+
+	"hivearbiter/arbiter"
+	"hivearbiter/elo"
+)
+
+// Flags are a run's settings on the command line, as "arbiter match" takes them: Register
+// defines them on a FlagSet, and after the FlagSet is parsed Run lays those given over the
+// -config file's settings, into the Run a file alone would give.
+type Flags struct {
+	fs                     *flag.FlagSet
+	v                      file // the flags' values, by the file's keys
+	config                 string
+	tournament, pgn, shard string
+	repeat, skipBad        bool
+}
+
+// flagKeys are the file's keys of the flags that set one.
+var flagKeys = map[string]string{
+	"format": "format", "seeds": "seeds", "rounds": "rounds", "games": "games", "concurrency": "concurrency",
+	"gametype": "game_type", "seed": "seed", "out": "out", "json": "json_out", "transcripts": "transcripts",
+	"repetitions": "adjudication.repetitions", "maxplies": "adjudication.max_plies", "maxmoves": "adjudication.max_moves",
+	"ratinginterval": "rating_interval", "event": "event", "strict": "strict",
+	"start-timeout": "start_timeout", "command-timeout": "command_timeout", "depth-timeout": "depth_timeout",
+}
+
+// Register defines the flags on fs. The multi-word flags (-engine, -each, -openings, -sprt)
+// are defined for their -h text only: their words are the caller's to collect (see Run).
+func (fl *Flags) Register(fs *flag.FlagSet) {
+	fl.fs = fs
+	v := &fl.v
+	fs.StringVar(&fl.config, "config", "", "TOML configuration `file` (see configs/)")
+	fs.StringVar(&v.Format, "format", "", "tournament format: match, gauntlet or round-robin (default: match for two engines, round-robin for more)")
+	fs.StringVar(&fl.tournament, "tournament", "", "same as -format")
+	fs.IntVar(&v.Seeds, "seeds", 0, "gauntlet: number of engines at the front that play all others (default 1)")
+	fs.IntVar(&v.Rounds, "rounds", 0, "rounds: each pairing plays one game pair per round (default 1; 10000 with -sprt, as a cap)")
+	fs.IntVar(&v.Games, "games", 0, "games per pairing and round: 2 (a pair, colours swapped; the default) or 1")
+	fs.BoolVar(&fl.repeat, "repeat", false, "same as -games 2 (fastchess's name)")
+	fs.IntVar(&v.Concurrency, "concurrency", 0, "games played at once, each with its own engine processes (default 1)")
+	fs.StringVar(&v.GameType, "gametype", "", "GameTypeString such as Base or Base+ML (default Base+MLP)")
+	fs.Int64Var(&v.Seed, "seed", 0, "seed of the schedule and the random openings (default 0)")
+	fs.StringVar(&v.Out, "out", "", "JSON Lines `file` of game records; the same file resumes the run (default arbiter-RUN.jsonl)")
+	fs.StringVar(&fl.pgn, "pgnout", "", "write every game to this PGN `file` (MzingaViewer format)")
+	fs.StringVar(&v.JSONOut, "json", "", "write a JSON summary of the results to this `file` at the end")
+	fs.StringVar(&v.Transcripts, "transcripts", "", "write each engine's conversation to a file in this `dir`")
+	fs.IntVar(&v.Adjudication.Repetitions, "repetitions", 0, "draw when a position occurs this many times, at least 2 (0, the default: never)")
+	fs.IntVar(&v.Adjudication.MaxPlies, "maxplies", 0, "draw after this many plies, opening included (0: no limit); same as -maxmoves N/2")
+	fs.IntVar(&v.Adjudication.MaxMoves, "maxmoves", 0, fmt.Sprintf("draw after this many moves of each side, opening included, as in fastchess (default %d; 0: no limit)", DefaultMaxMoves))
+	fs.IntVar(&v.RatingInterval, "ratinginterval", 0, "print the result block every N game pairs (0, the default: at the end only)")
+	fs.StringVar(&v.Event, "event", "", "event name for the PGN")
+	fs.BoolVar(&v.Strict, "strict", false, "stop at the first engine misbehaviour and exit with code 5")
+	fs.BoolVar(&fl.skipBad, "skip-bad", false, "resume past lines of the -out file that are not game records (they stay in the file; their games are played again)")
+	fs.StringVar(&fl.shard, "shard", "", "play only the K-th of N shares of the game pairs (`K/N`), e.g. one per machine; merge the records with arbiter stats")
+	fs.Float64Var(&v.StartTimeout, "start-timeout", 0, "seconds an engine may take to start (its info banner and options) (default 10)")
+	fs.Float64Var(&v.CommandTimeout, "command-timeout", 0, "seconds an engine may take to answer any command but bestmove (default 10)")
+	fs.Float64Var(&v.DepthTimeout, "depth-timeout", 0, "seconds a depth-limited search may take before it is stopped (default 300)")
+	none := func(string) error { return nil }
+	fs.Func("each", "engine settings applied to every engine (key=value words)", none)
+	fs.Func("engine", "an engine (key=value words); give one -engine per engine", none)
+	fs.Func("openings", fmt.Sprintf("openings: file=F order=sequential|random start=N plies=N (default plies=%d)", DefaultOpeningPlies), none)
+	fs.Func("sprt", "SPRT: elo0=E elo1=E alpha=A beta=B model=normalized|logistic", none)
+}
+
+// flagAliases maps other spellings of match's flags, normalized (lower case, no '-' or '_'),
+// to the flag: the TOML keys (json_out, max_plies, ...) and fastchess's names.
+var flagAliases = map[string]string{
+	"jsonout": "json", "pgnout": "pgnout", "gametype": "gametype", "maxplies": "maxplies",
+	"maxmoves": "maxmoves", "ratinginterval": "ratinginterval", "starttimeout": "start-timeout",
+	"commandtimeout": "command-timeout", "depthtimeout": "depth-timeout", "transcripts": "transcripts",
+	"config": "config", "srand": "seed",
+}
+
+// Respell rewrites flags spelled as in the TOML file (-max_plies, -json_out) or as fastchess
+// spells them to the names Register defines, before the FlagSet parses args.
+func (fl *Flags) Respell(args []string) []string {
+	fs := fl.fs
+	out := slices.Clone(args)
+	for i, a := range out {
+		if a == "--" {
+			break
+		}
+		if !strings.HasPrefix(a, "-") || len(a) < 2 {
+			continue
+		}
+		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if fs.Lookup(name) != nil {
+			continue
+		}
+		key := strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(name))
+		if alias, ok := flagAliases[key]; ok && fs.Lookup(alias) != nil {
+			out[i] = "-" + alias
+			if hasValue {
+				out[i] += "=" + value
+			}
+		}
+	}
+	return out
+}
+
+// ConfigFile is the -config flag's file ("" when not given).
+func (fl *Flags) ConfigFile() string { return fl.config }
+
+// Run reads the -config file, if one was given, and lays the flags given over its settings.
+// groups are the words of the multi-word flags by flag (without the '-'), one list per use.
+// Problems of the command line are kept for the Run's Config to report with the others; a
+// file that cannot be read is returned at once.
+func (fl *Flags) Run(groups map[string][][]string, resolve Resolver) (*Run, error) {
+	r := &Run{}
+	if fl.config != "" {
+		var err error
+		if r, err = ReadFile(fl.config); err != nil {
+			return nil, err
+		}
+	}
+	bad := func(format string, args ...any) {
+		r.problems = append(r.problems, &Error{Msg: fmt.Sprintf(format, args...)})
+	}
+	if fl.fs.NArg() > 0 {
+		bad("unexpected argument %q (engine settings follow -engine)", fl.fs.Arg(0))
+	}
+	given := map[string]bool{}
+	fl.fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	if given["maxmoves"] || given["maxplies"] {
+		// One move limit: the command line's replaces the file's, in either unit.
+		delete(r.from, "adjudication.max_plies")
+		delete(r.from, "adjudication.max_moves")
+		r.f.Adjudication.MaxPlies, r.f.Adjudication.MaxMoves = 0, 0
+	}
+	for name := range given {
+		if key, ok := flagKeys[name]; ok {
+			field(reflect.ValueOf(&r.f).Elem(), key).Set(field(reflect.ValueOf(fl.v), key))
+			r.set(key, "-"+name)
+		}
+	}
+	fl.formatAndGames(r, given, bad)
+	if fl.pgn != "" {
+		if name, err := PGNFile(fl.pgn); err != nil {
+			r.problems = append(r.problems, err)
+		} else {
+			r.f.PGNOut = name
+		}
+	}
+	r.skipBad = fl.skipBad
+	if fl.shard != "" {
+		if s, err := arbiter.ParseShard(fl.shard); err != nil {
+			bad("-shard %s: want K/N, the K-th of N shares, such as 2/4", fl.shard)
+		} else {
+			r.shard = s
+		}
+	}
+	engines, err := Engines(groups["each"], groups["engine"], nil, resolve)
+	if err != nil {
+		r.problems = append(r.problems, err)
+		r.engines = []arbiter.EngineConfig{} // no "no engines" besides
+	} else if engines != nil {
+		r.engines = engines
+	}
+	for _, words := range groups["openings"] {
+		if err := r.openings(words); err != nil {
+			r.problems = append(r.problems, err)
+		}
+	}
+	for _, words := range groups["sprt"] {
+		s, err := ParseSPRT(words)
+		if err != nil {
+			r.problems = append(r.problems, err)
+			continue
+		}
+		r.f.SPRT = &sprt{Elo0: s.Elo0, Elo1: s.Elo1, Alpha: s.Alpha, Beta: s.Beta, Model: s.Model}
+		r.set("sprt", "-sprt")
+	}
+	return r, nil
+}
+
+// formatAndGames reads the flags that are other names of a setting: -tournament for -format,
+// fastchess's -repeat for -games 2.
+func (fl *Flags) formatAndGames(r *Run, given map[string]bool, bad func(string, ...any)) {
+	switch {
+	case given["tournament"] && given["format"] && fl.tournament != fl.v.Format:
+		bad("-format %s and -tournament %s disagree (they are one setting)", fl.v.Format, fl.tournament)
+	case given["tournament"] && !given["format"]:
+		r.f.Format = fl.tournament
+		r.set("format", "-tournament")
+	}
+	if fl.repeat {
+		if given["games"] && fl.v.Games != 2 {
+			bad("-repeat means -games 2, but -games %d was given", fl.v.Games)
+		}
+		r.f.Games = 2
+		r.set("games", "-repeat")
+	}
+}
+
+// openings applies the words of an -openings flag.
+func (r *Run) openings(words []string) error {
+	r.set("openings", "-openings")
+	o := &r.f.Openings
+	for _, w := range words {
+		k, v, _ := strings.Cut(w, "=")
+		switch k {
+		case "file":
+			o.File = v
+		case "order":
+			o.Order = v
+		case "start", "plies":
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 {
+				return &Error{Msg: fmt.Sprintf("-openings %s: want a whole number", w)}
+			}
+			if k == "start" {
+				o.Start = n
+			} else {
+				o.Plies = n
+			}
+		case "format":
+			// The format follows from the file name (.pgn or a GameString per line).
+			continue
+		default:
+			return &Error{Msg: fmt.Sprintf("-openings: unknown setting %q (known: file, order, start, plies)", k)}
+		}
+		r.set("openings."+k, "-openings")
+	}
+	return nil
+}
+
+// ParseSPRT reads the words of an -sprt flag (elo0=E elo1=E alpha=A beta=B model=M). The
+// defaults and the checks are the SPRTConfig's (see arbiter.SPRTConfig.Normalize).
+func ParseSPRT(words []string) (*arbiter.SPRTConfig, error) {
+	s := &arbiter.SPRTConfig{}
+	for _, w := range words {
+		k, v, _ := strings.Cut(w, "=")
+		if k == "model" {
+			s.Model = v
+			continue
+		}
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return nil, &Error{Msg: fmt.Sprintf("-sprt %s: want a number", w)}
+		}
+		switch k {
+		case "elo0":
+			s.Elo0 = f
+		case "elo1":
+			s.Elo1 = f
+		case "alpha":
+			s.Alpha = f
+		case "beta":
+			s.Beta = f
+		default:
+			return nil, &Error{Msg: fmt.Sprintf("-sprt: unknown setting %q (known: elo0, elo1, alpha, beta, model)", k)}
+		}
+	}
+	return s, nil
+}
+
+// PGNFile reads a -pgnout value; fastchess's spelling, file=NAME, is accepted.
+func PGNFile(v string) (string, error) {
+	if name, ok := strings.CutPrefix(v, "file="); ok {
+		return name, nil
+	}
+	if k, _, ok := strings.Cut(v, "="); ok && !strings.ContainsAny(k, `/\.`) {
+		return "", &Error{Msg: fmt.Sprintf("-pgnout %s: give the PGN file's name (-pgnout games.pgn); %s= is not a setting here", v, k)}
+	}
+	return v, nil
+}
+
+// Engines builds the engines of the -engine flags, each one's words merged over those of
+// every -each flag, which are merged over defaults. Without -engine it returns nil (the
+// engines come from a file); -each alone is an error.
+func Engines(each, engine [][]string, defaults []string, resolve Resolver) ([]arbiter.EngineConfig, error) {
+	common := slices.Clone(defaults)
+	for _, words := range each {
+		common = append(common, words...)
+	}
+	if len(engine) == 0 {
+		if len(each) > 0 {
+			return nil, &Error{Msg: "-each needs engines given with -engine"}
+		}
+		return nil, nil
+	}
+	// One -engine or -each gives one limit: with two, the last would win unseen.
+	for _, g := range []struct {
+		flag  string
+		lists [][]string
+	}{{"-each", each}, {"-engine", engine}} {
+		for _, words := range g.lists {
+			var limits []string
+			for _, w := range words {
+				switch k, _, _ := strings.Cut(w, "="); k {
+				case "tc", "st", "depth", "nodes":
+					limits = append(limits, w)
+				}
+			}
+			if len(limits) > 1 {
+				return nil, &Error{Msg: fmt.Sprintf("%s %s: give one limit of tc=, st= and depth=, not %s", g.flag, strings.Join(words, " "), strings.Join(limits, " and "))}
+			}
+		}
+	}
+	var engines []arbiter.EngineConfig
+	for _, words := range engine {
+		e, err := ParseEngine(MergeEngine(common, words), resolve)
+		if err != nil {
+			return nil, err
+		}
+		engines = append(engines, e)
+	}
+	return engines, nil
+}
+
+// Concurrency is -concurrency as given (0 when not): a coordinator plays games itself only
+// when asked to.
+func (fl *Flags) Concurrency() int { return fl.v.Concurrency }
+
+// SPRTTest reads the words of an -sprt flag into the test they describe, with the defaults and
+// checks of a run's SPRT: arbiter stats and report test records with it.
+func SPRTTest(words []string) (elo.SPRT, error) {
+	s, err := ParseSPRT(words)
+	if err != nil {
+		return elo.SPRT{}, err
+	}
+	if err := s.Normalize(); err != nil {
+		return elo.SPRT{}, err
+	}
+	return s.Test(), nil
+}

@@ -1,0 +1,74 @@
+package configs
+
+import (
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestFlagsOverTheFile: a flag overrides the file's key, the move limit in either unit; what
+// neither gives gets the defaults; a problem names the flag that gave the value.
+func TestFlagsOverTheFile(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "run.toml")
+	os.WriteFile(file, []byte("rounds = 2\n[adjudication]\nmax_moves = 150\n[each]\ntc = \"st=1\"\n[[engine]]\ncmd = \"a\"\n[[engine]]\ncmd = \"b\"\n"), 0o644)
+	engines := []string{"-engine", "cmd=a", "-engine", "cmd=b", "-each", "st=1"}
+	tests := []struct {
+		name            string
+		args            []string
+		rounds, plies   int
+		openings, games int
+		err             string
+	}{
+		{"the file", []string{"-config", file}, 2, 300, DefaultOpeningPlies, 2, ""},
+		{"rounds over the file", []string{"-config", file, "-rounds", "5"}, 5, 300, DefaultOpeningPlies, 2, ""},
+		{"plies over moves", []string{"-config", file, "-maxplies", "31"}, 2, 31, DefaultOpeningPlies, 2, ""},
+		{"no file", append([]string{"-openings", "plies=2", "-repeat"}, engines...), 1, 2 * DefaultMaxMoves, 2, 2, ""},
+		{"TOML spelling", append([]string{"-max_moves", "10"}, engines...), 1, 20, DefaultOpeningPlies, 2, ""},
+		{"format alias", append([]string{"-tournament", "gauntlet", "-seeds", "1"}, engines...), 1, 400, DefaultOpeningPlies, 2, ""},
+		{"bad flag value", append([]string{"-rounds", "0"}, engines...), 0, 0, 0, 0, "configs: -rounds 0: want 1 or more"},
+		{"bad value in the file", []string{"-config", file, "-games", "3"}, 0, 0, 0, 0, "configs: -games 3: want 2"},
+		{"no engines", nil, 0, 0, 0, 0, "configs: no engines: give -config FILE"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var rest []string
+			groups := map[string][][]string{}
+			for i := 0; i < len(tc.args); i++ {
+				if name := strings.TrimLeft(tc.args[i], "-"); name == "engine" || name == "each" || name == "openings" {
+					groups[name] = append(groups[name], []string{tc.args[i+1]})
+					i++
+					continue
+				}
+				rest = append(rest, tc.args[i])
+			}
+			fs := flag.NewFlagSet("match", flag.ContinueOnError)
+			fs.SetOutput(io.Discard)
+			var fl Flags
+			fl.Register(fs)
+			if err := fs.Parse(fl.Respell(rest)); err != nil {
+				t.Fatal(err)
+			}
+			r, err := fl.Run(groups, fakeResolver)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg, err := r.Config(fakeResolver)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Errorf("error %v, want %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cfg.Rounds != tc.rounds || cfg.Adjudication.MaxPlies != tc.plies || cfg.Openings.RandomPlies != tc.openings || cfg.GamesPerPairing != tc.games {
+				t.Errorf("rounds %d, %d plies, openings of %d plies, %d games; want %d, %d, %d, %d", cfg.Rounds, cfg.Adjudication.MaxPlies,
+					cfg.Openings.RandomPlies, cfg.GamesPerPairing, tc.rounds, tc.plies, tc.openings, tc.games)
+			}
+		})
+	}
+}

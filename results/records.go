@@ -1,0 +1,188 @@
+package results
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"hivearbiter/elo"
+)
+
+// WriteFieldRatings writes the field table of three or more players and their
+// maximum-likelihood ratings, or why there are none; running says that the run goes on (the
+// ratings may come with more games).
+func WriteFieldRatings(w io.Writer, t *Tally, running bool) error {
+	if err := WriteFieldTable(w, t); err != nil {
+		return err
+	}
+	r, err := FitRatings(t)
+	var re *RatingsError
+	switch {
+	case errors.As(err, &re) && running:
+		_, err = fmt.Fprintf(w, "No maximum-likelihood ratings yet: %s\n", re.Msg)
+		return err
+	case errors.As(err, &re):
+		_, err = fmt.Fprintf(w, "No maximum-likelihood ratings: %s\n", re.Msg)
+		return err
+	case err != nil:
+		return err
+	}
+	return WriteRatingTable(w, t, r)
+}
+
+// SeparateTimeControls renames the players of engines that play under more than one time
+// control to "NAME [TC]", so that they are rated apart, and says so, a line each.
+func SeparateTimeControls(recs []Record) []string {
+	times := map[string]map[string]bool{}
+	for _, r := range recs {
+		for _, p := range []Player{r.White, r.Black} {
+			if times[p.Name] == nil {
+				times[p.Name] = map[string]bool{}
+			}
+			times[p.Name][p.Time] = true
+		}
+	}
+	var lines []string
+	for _, name := range slices.Sorted(maps.Keys(times)) {
+		if tcs := times[name]; len(tcs) > 1 {
+			lines = append(lines, fmt.Sprintf("engine %s plays under %d time controls (%s): rated apart as \"%s [TC]\"; -merge-names rates it as one player",
+				name, len(tcs), strings.Join(slices.Sorted(maps.Keys(tcs)), ", "), name))
+		}
+	}
+	for i := range recs {
+		for _, p := range []*Player{&recs[i].White, &recs[i].Black} {
+			if len(times[p.Name]) > 1 {
+				p.Name = fmt.Sprintf("%s [%s]", p.Name, p.Time)
+			}
+		}
+	}
+	return lines
+}
+
+// WarningCounts says how many warnings (anomalies that decided no game) the records hold of
+// each engine, "" if none. A warning of an older record, which does not say its engine, is
+// not counted.
+func WarningCounts(recs []Record) string {
+	counts := map[string]int{}
+	for _, r := range recs {
+		for _, w := range r.Warnings {
+			if w.Engine != "" {
+				counts[w.Engine]++
+			}
+		}
+	}
+	if len(counts) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, name := range slices.Sorted(maps.Keys(counts)) {
+		parts = append(parts, fmt.Sprintf("%s %d", name, counts[name]))
+	}
+	return "Warnings in the records (anomalies that decided no game): " + strings.Join(parts, ", ")
+}
+
+// NewSPRTSummary summarizes an SPRT at an LLR computed from pairs game pairs.
+func NewSPRTSummary(test elo.SPRT, llr float64, pairs int) *SPRTSummary {
+	lower, upper := test.Bounds()
+	return &SPRTSummary{Elo0: test.Elo0, Elo1: test.Elo1, Alpha: test.Alpha, Beta: test.Beta, Model: test.Model.String(),
+		LLR: llr, Lower: lower, Upper: upper, Decision: test.Status(llr).String(), Pairs: pairs}
+}
+
+// WriteFile writes the summary to a file atomically: a reader never sees half a file. The
+// temporary file has a name of its own, so two runs writing one summary do not mix theirs.
+func (s *Summary) WriteFile(path string) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	if err := s.Write(f); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	if err := os.Chmod(f.Name(), 0o644); err != nil { // CreateTemp makes it private
+		os.Remove(f.Name())
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}
+
+// StatsOptions say what WriteStats writes besides the tables.
+type StatsOptions struct {
+	Files int       // the number of files the records come from
+	SPRT  *elo.SPRT // a test of the first engine against the second, for two engines
+	Time  bool      // each engine's time per move, overruns within the margin and faults
+	// MergeNames rates an engine that plays under several time controls as one player.
+	MergeNames bool
+}
+
+// StatsError is records that cannot give the tables asked for.
+type StatsError struct {
+	Msg string // the reason, without the package's name
+}
+
+func (e *StatsError) Error() string { return "results: " + e.Msg }
+
+// Message is the error without the package's name.
+func (e *StatsError) Message() string { return e.Msg }
+
+// WriteStats writes every table of records, as arbiter stats prints them: the result block of
+// two engines (with the SPRT's line), or the field table and ratings of more, the engines'
+// faults, warnings of what the tables merge, and with opts.Time the time table. It returns
+// the records' summary. It renames the players of engines that play under several time
+// controls, unless opts.MergeNames.
+func WriteStats(w io.Writer, recs []Record, opts StatsOptions) (*Summary, error) {
+	warnings := WarningCounts(recs) // by the engines' own names
+	if !opts.MergeNames {
+		for _, line := range SeparateTimeControls(recs) {
+			fmt.Fprintln(w, "Warning:", line)
+		}
+	}
+	tally := NewTally(recs, nil)
+	fmt.Fprintf(w, "%d games from %d file(s)\n", len(recs), opts.Files)
+	if len(tally.Runs) > 1 {
+		fmt.Fprintf(w, "Warning: the records come from %d different runs (%s), merged into one table: the shards and resumes of one run share its id, other runs may differ in any setting\n",
+			len(tally.Runs), strings.Join(tally.Runs, ", "))
+	}
+	if warnings != "" {
+		fmt.Fprintln(w, warnings)
+	}
+	var sprt *SPRTSummary
+	switch {
+	case len(tally.Players) == 2:
+		pairing := tally.Pairing(tally.Players[0].Name, tally.Players[1].Name)
+		var line *SPRTLine
+		if test := opts.SPRT; test != nil {
+			ptnml := pairing.Pairs.Pentanomial()
+			llr := test.LLR(ptnml)
+			lower, upper := test.Bounds()
+			line = &SPRTLine{LLR: llr, Lower: lower, Upper: upper, Elo0: test.Elo0, Elo1: test.Elo1}
+			sprt = NewSPRTSummary(*test, llr, ptnml.Pairs())
+		}
+		WriteMatchBlock(w, pairing, MatchInfo{SPRT: line})
+	case opts.SPRT != nil:
+		return nil, &StatsError{fmt.Sprintf("an SPRT compares 2 engines; the records hold %d", len(tally.Players))}
+	default:
+		if err := WriteFieldRatings(w, tally, false); err != nil {
+			return nil, err
+		}
+	}
+	if err := WriteFaults(w, tally); err != nil {
+		return nil, err
+	}
+	if opts.Time {
+		if err := WriteTimeTable(w, NewTimings(recs, tally.Names())); err != nil {
+			return nil, err
+		}
+	}
+	return NewSummary("records", tally, sprt), nil
+}
