@@ -404,7 +404,7 @@ func checkGame(s *CheckSession[Player], name string, tc TimeControl, t rules.Gam
 	}
 	detail := fmt.Sprintf("%d answers, all legal, the slowest in %d ms; %s: %s", answers, slowest, rec.Result, rec.Detail)
 	for _, w := range rec.Warnings {
-		detail += "; warning: " + w
+		detail += "; warning: " + w.Text
 	}
 	s.Pass(check, detail)
 }

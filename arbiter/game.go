@@ -455,7 +455,7 @@ func (g *Game) askFinishers(ctx context.Context) {
 
 // warn notes in the record an anomaly of a side that decides nothing; text names the side.
 func (g *Game) warn(side int, text string) {
-	g.rec.Warnings = append(g.rec.Warnings, Warning{Side: colorName[side], Engine: g.sides[side].Name, Text: text})
+	g.rec.Warnings = append(g.rec.Warnings, Warning{Side: rules.Color(side).String(), Engine: g.sides[side].Name, Text: text})
 }
 
 // who names a side for a person: "White (name)".

@@ -132,7 +132,7 @@ func (p *Player) restart(ctx context.Context) error {
 	})
 	if err != nil {
 		mod.close(ctx)
-		return fmt.Errorf("hiveapi: greeting %s: %w", p.cfg.Name, err)
+		return err // it names the module and the Greetings it did not answer
 	}
 	if resp.Active != nil && !*resp.Active {
 		mod.close(ctx)
