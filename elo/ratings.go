@@ -74,6 +74,9 @@ func (r RatingResult) Interval(i int) (lower, upper float64) {
 type RatingError struct {
 	Players []int
 	Reason  string
+	// Apart is set when the players are not connected by games to player 0: Reason then
+	// ends where player 0 is named, so that a caller can name it its own way (Explain).
+	Apart bool
 }
 
 // Error implements error.
@@ -82,7 +85,19 @@ func (e *RatingError) Error() string {
 	for i, p := range e.Players {
 		ids[i] = fmt.Sprint(p)
 	}
-	return fmt.Sprintf("elo: no finite ratings for players %s: %s", strings.Join(ids, ", "), e.Reason)
+	return fmt.Sprintf("elo: no finite ratings for players %s: %s", strings.Join(ids, ", "), e.Explain(nil))
+}
+
+// Explain is the reason, with the player it relates the others to named by name (nil: as
+// "player N").
+func (e *RatingError) Explain(name func(player int) string) string {
+	if !e.Apart {
+		return e.Reason
+	}
+	if name == nil {
+		name = func(player int) string { return fmt.Sprintf("player %d", player) }
+	}
+	return e.Reason + " " + name(0)
 }
 
 // Ratings fits ratings on the Elo scale to the matches of players players (numbered from 0)
@@ -278,7 +293,7 @@ func checkIdentifiable(players int, games, points [][]float64) error {
 	met := func(i, j int) bool { return games[i][j]+games[j][i] > 0 }
 	scored := func(i, j int) bool { return points[i][j]+games[j][i]-points[j][i] > 0 }
 	if group := reach(players, 0, met); len(group) < players {
-		return &RatingError{Players: complement(players, group), Reason: "not connected by games to player 0"}
+		return &RatingError{Players: complement(players, group), Reason: "not connected by games to", Apart: true}
 	}
 	// The players whom player 0 scored against, directly or through others, and the players
 	// who scored against player 0 in the same sense; both must be everyone.

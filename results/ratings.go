@@ -4,9 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 
 	"hivearbiter/elo"
@@ -54,10 +52,7 @@ func (t *Tally) ratingError(e *elo.RatingError) error {
 	for i, p := range e.Players {
 		names[i] = name(p)
 	}
-	reason := playerNumber.ReplaceAllStringFunc(e.Reason, func(m string) string {
-		i, _ := strconv.Atoi(strings.TrimPrefix(m, "player "))
-		return name(i)
-	})
+	reason := e.Explain(name)
 	if len(names) == 0 {
 		return &RatingsError{fmt.Sprintf("no finite ratings: %s", reason)}
 	}
@@ -73,8 +68,6 @@ func (e *RatingsError) Error() string { return "results: " + e.Msg }
 
 // Message is the error without the package's name.
 func (e *RatingsError) Message() string { return e.Msg }
-
-var playerNumber = regexp.MustCompile(`player \d+`)
 
 // WriteRatingTable writes the maximum-likelihood ratings with their 95% intervals, games and
 // score, and the likelihood that each player is stronger than the next one down.
