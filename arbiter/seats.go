@@ -76,6 +76,10 @@ func (s *Seats) Seat(ctx context.Context, e int) (Player, error) {
 	return p, nil
 }
 
+// Player returns engine e's player if it is seated, nil if it is not (not yet started, or
+// dropped after a fault).
+func (s *Seats) Player(e int) Player { return s.players[e] }
+
 // Sides seats the two players of a scheduled game, under their engines' names and time
 // controls.
 func (s *Seats) Sides(ctx context.Context, g ScheduledGame) (white, black Side, err error) {

@@ -38,7 +38,7 @@ import (
 type Session struct {
 	cfg         SessionConfig
 	run         string
-	players     [2]arbiter.Player // the engines by seat; nil after a failure, until the next newgame
+	engines     *arbiter.Seats    // the engines by seat, dropped after a failure until the next newgame
 	plays       rules.GameType    // the widest game type both players play
 	remoteGames int               // remote games started, for RemoteAlternate
 
@@ -100,9 +100,6 @@ const (
 	RemoteBlack     RemoteSide = "black"
 )
 
-// colorName is the name UHP gives a side.
-var colorName = [2]string{"White", "Black"}
-
 // ViewerName is the viewer's name in the records of remote games.
 const ViewerName = "viewer"
 
@@ -158,8 +155,18 @@ func NewSession(ctx context.Context, cfg SessionConfig) (*Session, error) {
 		cfg.Out = "arbiter-" + run + ".jsonl"
 	}
 	s := &Session{cfg: cfg, run: run, remote: -1}
-	for side := range s.players {
-		if err := s.start(ctx, side); err != nil {
+	// The seat pool starts an engine for the side it sits at (its name, which is distinct); a
+	// seat is checked against the game types only at newgame, which names them.
+	s.engines = &arbiter.Seats{Engines: cfg.Engines[:], StartTimeout: cfg.StartTimeout,
+		Start: func(ctx context.Context, e arbiter.EngineConfig, _ int) (arbiter.Player, error) {
+			side := 0
+			if e.Name == cfg.Engines[1].Name {
+				side = 1
+			}
+			return cfg.Start(ctx, e, side)
+		}}
+	for side := range cfg.Engines {
+		if _, err := s.engines.Seat(ctx, side); err != nil {
 			s.Close(ctx)
 			return nil, err
 		}
@@ -179,41 +186,19 @@ func orDefault(d, def time.Duration) time.Duration {
 	return d
 }
 
-// start starts the engine of a seat.
-func (s *Session) start(ctx context.Context, side int) error {
-	e := s.cfg.Engines[side]
-	sctx, cancel := context.WithTimeout(ctx, s.cfg.StartTimeout)
-	defer cancel()
-	p, err := s.cfg.Start(sctx, e, side)
-	if err != nil {
-		return &arbiter.EngineStartError{Engine: e.Name, Err: err}
-	}
-	s.players[side] = p
-	return nil
-}
-
 // drop closes a seat's engine after a failure; the next newgame starts it again.
 func (s *Session) drop(ctx context.Context, side int) {
-	p := s.players[side]
-	if p == nil {
+	if s.engines.Player(side) == nil {
 		return
 	}
-	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-	p.Close(cctx)
-	cancel()
-	s.players[side] = nil
+	s.engines.Drop(ctx, side)
 	s.notice("%s stopped; it will be restarted for the next game", s.cfg.Engines[side].Name)
 }
 
 // Close ends both engines and closes the record files. It returns an error if a record could
 // not be written.
 func (s *Session) Close(ctx context.Context) error {
-	for side := range s.players {
-		if p := s.players[side]; p != nil {
-			p.Close(ctx)
-			s.players[side] = nil
-		}
-	}
+	s.engines.Close(ctx)
 	err := s.writeErr
 	if s.log != nil {
 		err = errors.Join(err, s.log.Close())
@@ -245,8 +230,8 @@ func (s *Session) Info() uhpengine.Info {
 // tournament: it fails the game if it cannot play it.
 func (s *Session) commonExpansions() rules.GameType {
 	common := rules.BaseMLP
-	for _, p := range s.players {
-		if info := p.Info(); info.ExpansionsKnown {
+	for side := range s.cfg.Engines {
+		if info := s.engines.Player(side).Info(); info.ExpansionsKnown {
 			common &= info.Expansions
 		}
 	}
@@ -368,9 +353,12 @@ func (s *Session) NewGame(ctx context.Context, arg string) (string, error) {
 	if missing := start.GameType().Missing(s.plays); len(missing) > 0 {
 		return "", &uhpengine.Error{Message: fmt.Sprintf("Not every player plays %s: together they play %s.", start.GameType(), capabilityText(capabilities(s.plays)))}
 	}
-	for side := range s.players {
-		if s.players[side] == nil && side != viewer {
-			if err := s.start(ctx, side); err != nil {
+	for side := range s.cfg.Engines {
+		if s.game != nil && s.cfg.Engines[side].Restart {
+			s.engines.Drop(ctx, side) // restart=on: a fresh process for every game
+		}
+		if side != viewer {
+			if _, err := s.engines.Seat(ctx, side); err != nil {
 				return "", &uhpengine.Error{Message: err.Error()}
 			}
 		}
@@ -425,7 +413,7 @@ func (s *Session) begin(start *rules.Game, viewer int) {
 			sides[side] = arbiter.Side{Name: ViewerName, Player: viewerSide{}}
 			continue
 		}
-		s.seats[side] = &seat{Player: s.players[side], session: s}
+		s.seats[side] = &seat{Player: s.engines.Player(side), session: s}
 		sides[side] = arbiter.Side{Name: e.Name, Player: s.seats[side], Margin: e.Margin}
 		if viewer >= 0 {
 			// Against the viewer the engine plays on its own time control; watched games run
@@ -445,8 +433,8 @@ func (s *Session) begin(start *rules.Game, viewer int) {
 // dropCulprit restarts the engine that the record blames.
 func (s *Session) dropCulprit(ctx context.Context) {
 	culprit := s.game.Record().Culprit
-	for side, color := range colorName {
-		if culprit == color && side != s.remote {
+	for side := range s.cfg.Engines {
+		if culprit == rules.Color(side).String() && side != s.remote {
 			s.drop(ctx, side)
 		}
 	}
@@ -538,7 +526,7 @@ func (s *Session) forfeit() string {
 	if side != s.remote {
 		name = s.cfg.Engines[side].Name
 	}
-	g.Forfeit(side, results.ReasonForfeit, fmt.Sprintf("%s (%s) forfeited", colorName[side], name))
+	g.Forfeit(side, results.ReasonForfeit, fmt.Sprintf("%s (%s) forfeited", rules.Color(side).String(), name))
 	r := g.Record()
 	s.over = r.Detail
 	s.record()
@@ -553,7 +541,7 @@ func (s *Session) failed(ctx context.Context) error {
 	r := s.game.Record()
 	if r.Result == "" {
 		// ctx ended under a command: the players are in unknown states, and nobody is to blame.
-		for side := range s.players {
+		for side := range s.cfg.Engines {
 			if side != s.remote {
 				s.drop(ctx, side)
 			}
@@ -723,7 +711,7 @@ func (s *Session) Undo(ctx context.Context, plies int) (string, error) {
 		return "", &uhpengine.Error{Message: fmt.Sprintf("Unable to undo %d moves.", plies)}
 	}
 	if s.remote >= 0 && int(back.ToMove()) != s.remote {
-		return "", &uhpengine.Error{Message: fmt.Sprintf("Unable to undo %d moves: in a remote game you (%s) must be left to move.", plies, colorName[s.remote])}
+		return "", &uhpengine.Error{Message: fmt.Sprintf("Unable to undo %d moves: in a remote game you (%s) must be left to move.", plies, rules.Color(s.remote).String())}
 	}
 	if err := g.Undo(plies); err != nil {
 		return "", &uhpengine.Error{Message: fmt.Sprintf("Unable to undo %d moves.", plies)}

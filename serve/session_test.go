@@ -32,6 +32,8 @@ type faults struct {
 	plays [2]*rules.GameType // the widest game type each seat's players play; nil: Base+MLP
 	// silent seats have players that do not say which expansions they play.
 	silent [2]bool
+	// restart seats have engines with restart=on.
+	restart [2]bool
 }
 
 func newServed(t *testing.T, f faults) *served {
@@ -39,7 +41,7 @@ func newServed(t *testing.T, f faults) *served {
 	sv := &served{dir: t.TempDir()}
 	var cfg SessionConfig
 	for side, name := range []string{"alpha", "beta"} {
-		cfg.Engines[side] = arbiter.EngineConfig{Name: name, Protocol: arbitertest.Name, Command: []string{name}, Time: arbiter.TimeControl{MoveTime: 100 * time.Millisecond}, Margin: 50 * time.Millisecond}
+		cfg.Engines[side] = arbiter.EngineConfig{Name: name, Protocol: arbitertest.Name, Command: []string{name}, Time: arbiter.TimeControl{MoveTime: 100 * time.Millisecond}, Margin: 50 * time.Millisecond, Restart: f.restart[side]}
 	}
 	cfg.Start = func(_ context.Context, e arbiter.EngineConfig, seat int) (arbiter.Player, error) {
 		p := arbitertest.New(e.Name, uint64(10*seat+len(sv.started[seat])+1))
@@ -243,7 +245,7 @@ func TestSessionFailures(t *testing.T) {
 		{"garbage", 3, results.ReasonProtocol, "no ok line"},
 	}
 	for _, tc := range tests {
-		for seat, color := range colorName {
+		for seat, color := range []string{rules.White.String(), rules.Black.String()} {
 			t.Run(tc.fault+"/"+color, func(t *testing.T) {
 				t.Parallel()
 				var f faults
@@ -417,6 +419,21 @@ func TestSessionRecordsContinue(t *testing.T) {
 	recs, err := results.ReadFiles(out)
 	if err != nil || len(recs) != 2 || recs[1].Game != 1 || recs[0].Run != recs[1].Run {
 		t.Fatalf("records %+v, %v", recs, err)
+	}
+}
+
+// An engine with restart=on gets a fresh process for every game, as in a match; the other
+// keeps its own.
+func TestSessionRestartsOnRequest(t *testing.T) {
+	sv := newServed(t, faults{restart: [2]bool{true, false}})
+	ctx := context.Background()
+	must := succeeds(t)
+	for range 3 {
+		must(sv.NewGame(ctx, ""))
+		must(sv.Play(ctx, "forfeit"))
+	}
+	if got := [2]int{len(sv.started[0]), len(sv.started[1])}; got != [2]int{3, 1} {
+		t.Errorf("players started per seat: %v; want [3 1] (restart=on for White's engine only)", got)
 	}
 }
 
