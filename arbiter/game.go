@@ -53,7 +53,6 @@ type GameConfig struct {
 // such a game has no result and is played again when the run resumes.
 var ErrInterrupted = errors.New("arbiter: game interrupted")
 
-
 // PlayGame plays one game between white and black in the three-engine model and returns its
 // record. Player failures end the game with a result; the error is non-nil only when the game
 // could not be played at all (an invalid opening) or was interrupted through ctx.

@@ -38,9 +38,9 @@ import (
 type Session struct {
 	cfg         SessionConfig
 	run         string
-	engines     *arbiter.Seats    // the engines by seat, dropped after a failure until the next newgame
-	plays       rules.GameType    // the widest game type both players play
-	remoteGames int               // remote games started, for RemoteAlternate
+	engines     *arbiter.Seats // the engines by seat, dropped after a failure until the next newgame
+	plays       rules.GameType // the widest game type both players play
+	remoteGames int            // remote games started, for RemoteAlternate
 
 	game     *arbiter.Game // the game being served; nil before the first newgame
 	seats    [2]*seat      // the game's sides: g.sides[i].Player is seats[i]
