@@ -7,7 +7,10 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
+	"sync"
 
 	"hivearbiter/results"
 	"hivearbiter/rules"
@@ -36,6 +39,10 @@ type OpeningBook struct {
 	start    int
 	plies    int
 	seed     uint64
+	repeats  []string // warnings about lines of the file that repeat a position
+
+	mu   sync.Mutex // guards draw: pairs may ask for their openings at once
+	draw drawState
 }
 
 // OpeningError reports an opening that cannot be used, with its file and line.
@@ -81,6 +88,7 @@ func LoadOpenings(o Openings, gameType rules.GameType, seed int64) (*OpeningBook
 		line int
 	}
 	var entries []entry
+	var positions []position
 	if strings.EqualFold(filepath.Ext(o.File), ".pgn") {
 		games, err := results.ParsePGN(bytes.NewReader(data))
 		if err != nil {
@@ -114,11 +122,60 @@ func LoadOpenings(o Openings, gameType rules.GameType, seed int64) (*OpeningBook
 			return nil, &OpeningError{File: o.File, Line: e.line, Err: fmt.Errorf("the game is already over (%s)", g.State())}
 		}
 		b.lines = append(b.lines, g.GameString())
+		positions = append(positions, position{g.Canonical(), e.line})
 	}
 	if len(b.lines) == 0 {
 		return nil, &OpeningError{File: o.File, Err: fmt.Errorf("no openings in the file")}
 	}
+	b.repeats = repeatedLines(o.File, positions)
 	return b, nil
+}
+
+// position is an opening of a file: where its lines lead, and its line.
+type position struct {
+	form rules.Canonical
+	line int
+}
+
+// repeatedLines says which lines of an opening file lead to a position of an earlier line, up
+// to symmetry, naming at most ten of them.
+func repeatedLines(file string, positions []position) []string {
+	first := map[rules.Canonical]int{}
+	var pairs []string
+	for _, p := range positions {
+		if line, ok := first[p.form]; ok {
+			pairs = append(pairs, fmt.Sprintf("line %d repeats line %d", p.line, line))
+			continue
+		}
+		first[p.form] = p.line
+	}
+	if len(pairs) == 0 {
+		return nil
+	}
+	more := ""
+	if len(pairs) > 10 {
+		more = fmt.Sprintf(" and %d more", len(pairs)-10)
+		pairs = pairs[:10]
+	}
+	return []string{fmt.Sprintf("openings %s: %d of %d openings repeat an earlier one up to symmetry (rotation, mirror image, translation): %s%s",
+		file, len(positions)-len(first), len(positions), strings.Join(pairs, ", "), more)}
+}
+
+// Warnings say what about the openings will likely spoil the run: lines of the file that
+// repeat a position up to symmetry, and random openings that ran out of positions for the
+// pairs drawn so far.
+func (b *OpeningBook) Warnings() []string {
+	return append(slices.Clip(b.repeats), b.drawWarnings()...)
+}
+
+// OpeningPosition returns the key of the position a GameString leads to, up to symmetry (see
+// rules.Canonical), or the GameString itself if it cannot be loaded.
+func OpeningPosition(gameString string) string {
+	g, err := rules.ParseGameString(gameString)
+	if err != nil {
+		return gameString
+	}
+	return strconv.FormatUint(g.CanonicalKey(), 16)
 }
 
 // Len is the number of distinct openings in the book's file (0 when openings are generated).
@@ -138,28 +195,7 @@ func (b *OpeningBook) At(p int) (gameString string, index int) {
 		}
 		return b.lines[i], i
 	case b.plies > 0:
-		return b.randomOpening(p), -1
+		return b.randomAt(p), -1
 	}
 	return rules.NewGame(b.gameType).GameString(), -1
-}
-
-// randomOpening plays b.plies random legal plies from the empty board, seeded by the pair, and
-// backs off a ply at a time from a position that is already decided.
-func (b *OpeningBook) randomOpening(p int) string {
-	rng := rand.New(rand.NewPCG(b.seed, uint64(p)^0x9e3779b97f4a7c15))
-	for attempt := 0; ; attempt++ {
-		g := rules.NewGame(b.gameType)
-		for g.Ply() < b.plies && !g.State().IsOver() {
-			moves := g.ValidMoves()
-			if err := g.PlayMove(moves[rng.IntN(len(moves))]); err != nil {
-				panic(fmt.Sprintf("arbiter: the referee rejected its own valid move: %v", err))
-			}
-		}
-		if !g.State().IsOver() || attempt > 100 {
-			for g.State().IsOver() {
-				g.Undo(1)
-			}
-			return g.GameString()
-		}
-	}
 }
