@@ -31,7 +31,9 @@ type Openings struct {
 }
 
 // OpeningBook hands out the opening of each game pair. It is a pure function of its source,
-// the seed and the pair index, so that any worker computes the same schedule.
+// the seed and the pair index, so that any worker computes the same schedule. A random opening
+// also depends on the pairs before it (it differs from theirs up to symmetry): the book draws
+// those first, once, and keeps them.
 type OpeningBook struct {
 	gameType rules.GameType
 	lines    []string // GameStrings from a file; empty for generated or empty-board openings

@@ -125,3 +125,63 @@ func TestOpeningFileRepeatsNameTheirLines(t *testing.T) {
 	got := strings.ReplaceAll(strings.Join(b.Warnings(), "\n")+"\n", path, "book.txt")
 	golden.Check(t, "testdata/openings-repeats.golden", []byte(got))
 }
+
+// BenchmarkRandomOpenings draws the default openings (4 random plies) for 1000 pairs, as the
+// arbiter drew them before it looked for repeats ("first-draws") and as it does now, and
+// reports how many pairs repeat an earlier pair's position exactly and up to symmetry. (There
+// are 14045 positions after 4 plies of Base+MLP up to symmetry, and 2000 of Base.)
+func BenchmarkRandomOpenings(b *testing.B) {
+	for _, gt := range []rules.GameType{rules.BaseMLP, rules.Base} {
+		b.Run(gt.String(), func(b *testing.B) { benchmarkRandomOpenings(b, gt) })
+	}
+}
+
+func benchmarkRandomOpenings(b *testing.B, gt rules.GameType) {
+	const pairs = 1000
+	repeats := func(openings []string) (exact, symmetric int) {
+		seenText, seenForm := map[string]bool{}, map[rules.Canonical]bool{}
+		for _, gs := range openings {
+			g, _ := rules.ParseGameString(gs)
+			if seenText[gs] {
+				exact++
+			}
+			if seenForm[g.Canonical()] {
+				symmetric++
+			}
+			seenText[gs], seenForm[g.Canonical()] = true, true
+		}
+		return exact, symmetric
+	}
+	for _, tc := range []struct {
+		name string
+		draw func(seed uint64) []string
+	}{
+		{"first-draws", func(seed uint64) []string {
+			out := make([]string, pairs)
+			for p := range out {
+				rng := rand.New(rand.NewPCG(seed, uint64(p)^0x9e3779b97f4a7c15))
+				out[p] = randomGame(gt, 4, rng).GameString()
+			}
+			return out
+		}},
+		{"without-repeats", func(seed uint64) []string {
+			book, _ := LoadOpenings(Openings{RandomPlies: 4}, gt, int64(seed))
+			out := make([]string, pairs)
+			for p := range out {
+				out[p], _ = book.At(p)
+			}
+			return out
+		}},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			var exact, symmetric, runs int
+			for b.Loop() {
+				e, s := repeats(tc.draw(uint64(runs)))
+				exact, symmetric, runs = exact+e, symmetric+s, runs+1
+			}
+			b.ReportMetric(float64(exact)/float64(runs), "exact-repeats/1000")
+			b.ReportMetric(float64(symmetric)/float64(runs), "symmetric-repeats/1000")
+		})
+	}
+}
