@@ -1,7 +1,9 @@
 package rules
 
 import (
+	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -157,6 +159,80 @@ func TestCanonicalKeyCountsPositions(t *testing.T) {
 			if forms != want || keys != want {
 				t.Errorf("%s after %d plies: %d canonical forms, %d keys; want %d", tc.gt, depth, forms, keys, want)
 			}
+		}
+	}
+}
+
+// bruteForceForm is a canonical form written the slow way, from the test's own symmetries:
+// for each, the stacks as text ("q,r:bugs" from the bottom, colour first), with the least row
+// and column made 0, sorted and joined; the least of the twelve. It serves boards near the
+// origin, with no last-moved piece that matters (the first plies).
+func bruteForceForm(b *Board) string {
+	best := ""
+	for i, s := range allSymmetries() {
+		var stacks []string
+		type stack struct {
+			q, r int
+			bugs string
+		}
+		var all []stack
+		minQ, minR := 1<<30, 1<<30
+		for c := range Cell(NumCells) {
+			if b.height[c] == 0 {
+				continue
+			}
+			t := s.cell(c, Origin)
+			q, r := (int(t&boardMask)+16)&boardMask-16, (int(t>>boardBits)+16)&boardMask-16
+			bugs := ""
+			for p := b.top[c]; p != NoPiece; p = b.below[p] {
+				bugs = p.Color().String()[:1] + p.Bug().String() + " " + bugs
+			}
+			all = append(all, stack{q, r, bugs})
+			minQ, minR = min(minQ, q), min(minR, r)
+		}
+		for _, st := range all {
+			stacks = append(stacks, fmt.Sprintf("%d,%d:%s", st.q-minQ, st.r-minR, st.bugs))
+		}
+		slices.Sort(stacks)
+		if form := strings.Join(stacks, "|"); i == 0 || form < best {
+			best = form
+		}
+	}
+	return best
+}
+
+// TestCanonicalKeyPartitionsLikeBruteForce groups every position of the first plies by key and
+// by bruteForceForm: the groups must be the same, so that two positions share a key exactly
+// when they are one position up to symmetry.
+func TestCanonicalKeyPartitionsLikeBruteForce(t *testing.T) {
+	for _, tc := range []struct {
+		gt    GameType
+		depth int
+		want  int
+	}{{Base, 4, 2000}, {BaseMLP, 3, 742}, {BaseP, 3, (4*5*6 + 1*5*5) * 2}} { // Base+P: counted as in TestCanonicalKeyCountsPositions
+		byKey, byForm := map[uint64]string{}, map[string]uint64{}
+		var walk func(b *Board, d int)
+		walk = func(b *Board, d int) {
+			if d == 0 {
+				key, form := b.CanonicalKey(), bruteForceForm(b)
+				if f, ok := byKey[key]; ok && f != form {
+					t.Fatalf("%s: one key for %q and %q", tc.gt, f, form)
+				}
+				if k, ok := byForm[form]; ok && k != key {
+					t.Fatalf("%s: two keys for %q", tc.gt, form)
+				}
+				byKey[key], byForm[form] = form, key
+				return
+			}
+			for _, m := range b.GenerateMoves(nil) {
+				b.Apply(m)
+				walk(b, d-1)
+				b.Undo()
+			}
+		}
+		walk(NewBoard(tc.gt), tc.depth)
+		if len(byKey) != tc.want {
+			t.Errorf("%s after %d plies: %d positions up to symmetry, want %d", tc.gt, tc.depth, len(byKey), tc.want)
 		}
 	}
 }
