@@ -134,7 +134,7 @@ func (t *Tournament) SetupWarnings(cores int) []string {
 	pairs, repeats := 0, 0
 	for i := 0; i < s.Len(); i += s.PairGames() {
 		g := s.Game(i)
-		key := fmt.Sprintf("%d-%d-%s", min(g.White, g.Black), max(g.White, g.Black), g.Opening)
+		key := fmt.Sprintf("%d-%d-%s", min(g.White, g.Black), max(g.White, g.Black), OpeningPosition(g.Opening))
 		if seen[key] {
 			repeats++
 		}
@@ -142,9 +142,9 @@ func (t *Tournament) SetupWarnings(cores int) []string {
 		pairs++
 	}
 	if repeats > 0 {
-		warnings = append(warnings, fmt.Sprintf("%d of %d game pairs repeat an opening of the same engines: deterministic engines will replay the same games (more -openings plies=, or a larger file=, vary them)", repeats, pairs))
+		warnings = append(warnings, fmt.Sprintf("%d of %d game pairs repeat an opening of the same engines (up to symmetry): deterministic engines will replay the same games (more -openings plies=, or a larger file=, vary them)", repeats, pairs))
 	}
-	return warnings
+	return append(warnings, s.openings.Warnings()...)
 }
 
 // Summary is the JSON summary of the run's outcome.

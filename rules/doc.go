@@ -13,4 +13,8 @@
 //
 // Mzinga has no draw by repetition and no move limit; those are arbiter adjudications. The
 // referee exposes what they need: a position hash and how often the current position occurred.
+//
+// Hive has no fixed board, so Canonical gives a position's form up to the hex grid's twelve
+// symmetries and translation, and CanonicalKey its hash: openings that differ only by a
+// rotation or a mirror image are one position.
 package rules
