@@ -320,13 +320,15 @@ func defaultEngineName(program string) string {
 // bounds, which do not change which games are played: a run can be resumed with more workers,
 // re-tested with other bounds, or spread over machines.
 //
-// An engine without arguments adds nothing for them, so its runs keep the ids they had before
-// arguments were part of the fingerprint.
+// Random openings are drawn so that no two pairs repeat a position up to symmetry, which
+// changed the openings of earlier arbiters' runs: the fingerprint says so. An engine without
+// arguments adds nothing for them, so a run with neither random openings nor arguments keeps
+// the id it had before both were part of the fingerprint.
 func (c *Config) Fingerprint() (string, error) { return c.fingerprint(true) }
 
-// fingerprint is the Fingerprint, without the engines' arguments unless withArgs: the run id
-// that an arbiter gave before arguments were part of it.
-func (c *Config) fingerprint(withArgs bool) (string, error) {
+// fingerprint is the Fingerprint, or if not current the run id that arbiters gave before the
+// engines' arguments and the draw of random openings were part of it.
+func (c *Config) fingerprint(current bool) (string, error) {
 	var openingData []byte
 	if c.Openings.File != "" {
 		data, err := os.ReadFile(c.Openings.File)
@@ -355,12 +357,16 @@ func (c *Config) fingerprint(withArgs bool) (string, error) {
 		Openings             []byte
 		Seed                 int64
 		Adjudication         Adjudication
+		Draw                 string `json:",omitempty"`
 	}{Format: c.Format, Seeds: c.Seeds, Games: c.GamesPerPairing, GameType: c.GameType,
 		Order: c.Openings.Order, Start: c.Openings.Start, Plies: c.Openings.RandomPlies, Openings: openingData,
 		Seed: c.Seed, Adjudication: c.Adjudication}
+	if current && c.Openings.File == "" && c.Openings.RandomPlies > 0 {
+		key.Draw = "distinct up to symmetry"
+	}
 	for _, e := range c.Engines {
 		var args []string
-		if withArgs {
+		if current {
 			args = e.RunArgs()
 		}
 		key.Engines = append(key.Engines, engine{e.Name, e.ProtocolName(), args, e.Time.String(), e.Options, e.Settings, e.Margin})
@@ -441,7 +447,7 @@ func (o Openings) describe() string {
 // type, seed). It is what a user told that a records file belongs to another run needs.
 func (c *Config) differences(r *results.Record) string {
 	if older, err := c.fingerprint(false); err == nil && r.Run == older {
-		return "its records were written by an arbiter that left the engines' arguments out of the run id, so whether they were played with this run's arguments is not known: finish that run with that arbiter"
+		return "its records were written by an earlier arbiter, whose run id left out the engines' arguments and whose random openings could repeat a position up to symmetry, so its games may not be this run's (other arguments, other openings): finish that run with that arbiter"
 	}
 	var diffs []string
 	if r.Settings != nil {

@@ -2,6 +2,7 @@ package arbiter_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -114,10 +115,15 @@ func TestFingerprintArguments(t *testing.T) {
 	if a, b := id(dirA, "bot.py"), id("", "/opt/bots/bot.py"); a == b {
 		t.Errorf("a bare file name and a path: both run %s, want two runs", a)
 	}
-	// 635cbf215f96 is the id the arbiter gave this configuration before arguments were part
-	// of run ids (commit 919b17f).
-	if got := id(""); got != "635cbf215f96" {
-		t.Errorf("the run of engines without arguments is %s, want the id it always had, 635cbf215f96", got)
+	// 892b2237bc45 is the id the landed arbiter (d982f6c) gave this configuration without
+	// random openings, before arguments and the draw of random openings were part of run ids.
+	cfg := baseConfig(engine("a", "random"), engine("b", "random"))
+	cfg.Openings = arbiter.Openings{}
+	if err := cfg.Normalize(); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := cfg.Fingerprint(); err != nil || got != "892b2237bc45" {
+		t.Errorf("the run of engines without arguments or random openings is %s (%v), want the id it always had, 892b2237bc45", got, err)
 	}
 }
 
@@ -127,6 +133,7 @@ func TestFingerprintArguments(t *testing.T) {
 func TestTournamentRefusesRecordsWithoutArguments(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "games.jsonl")
 	older := baseConfig(engine("a", "random"), engine("b", "random"))
+	older.Openings = arbiter.Openings{} // random openings change the run id on their own
 	older.Out = out
 	if _, err := fakeTournament(t, older).Play(context.Background()); err != nil {
 		t.Fatal(err)
@@ -138,15 +145,51 @@ func TestTournamentRefusesRecordsWithoutArguments(t *testing.T) {
 	// The records of the run without arguments have the id that run has with arguments, when
 	// arguments are left out.
 	withArgs := baseConfig(engine("a", "random"), engine("b", "random"))
+	withArgs.Openings = arbiter.Openings{}
 	withArgs.Engines[0].Command = append(withArgs.Engines[0].Command, "-profile", "medium")
 	withArgs.Out = out
 	_, err = fakeTournament(t, withArgs).Play(context.Background())
 	var ce *arbiter.ConfigError
-	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "left the engines' arguments out of the run id") {
+	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "left out the engines' arguments") {
 		t.Fatalf("err = %v, want an arbiter.ConfigError saying the records' run id left out the arguments", err)
 	}
 	if after, _ := results.ReadFile(out); len(after) != len(before) {
 		t.Errorf("%d records after the refusal, want the first run's %d", len(after), len(before))
+	}
+}
+
+// TestTournamentRefusesRecordsOfAnEarlierDraw: the records of a run with random openings that
+// the landed arbiter (d982f6c) wrote carry its run id, 635cbf215f96 for this configuration.
+// Its pairs' openings may differ from this arbiter's, which avoids repeats up to symmetry, so
+// a pair could be split over two openings: the records are refused, saying why.
+func TestTournamentRefusesRecordsOfAnEarlierDraw(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "games.jsonl")
+	cfg := baseConfig(engine("a", "random"), engine("b", "random"))
+	cfg.Out = out
+	if _, err := fakeTournament(t, cfg).Play(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := results.ReadFile(out)
+	if err != nil || len(recs) == 0 {
+		t.Fatalf("%d records, %v", len(recs), err)
+	}
+	var earlier []byte
+	for _, r := range recs {
+		r.Run = "635cbf215f96"
+		line, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		earlier = append(append(earlier, line...), '\n')
+	}
+	if err := os.WriteFile(out, earlier, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Rounds = 2
+	_, err = fakeTournament(t, cfg).Play(context.Background())
+	var ce *arbiter.ConfigError
+	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "random openings could repeat a position up to symmetry") {
+		t.Fatalf("err = %v, want an arbiter.ConfigError saying the earlier arbiter's openings could repeat", err)
 	}
 }
 
