@@ -14,6 +14,7 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/configs"
+	"hivearbiter/internal/cli"
 )
 
 const checkUsage = `check -engine "PROG ARGS..." [-games N] [-plies N] [-seed N] [-v]
@@ -35,24 +36,24 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	plies := fs.Int("plies", 30, "plies per random game")
 	seed := fs.Uint64("seed", 1, "seed of the random games")
 	verbose := fs.Bool("v", false, "print each check's detail whole instead of cut to the table's width")
-	if err := parseFlags(fs, rest); err != nil {
+	if err := cli.Parse(fs, rest); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usageError{fmt.Errorf("unexpected argument %q (quote the engine command: -engine \"PROG ARGS\")", fs.Arg(0))}
+		return cli.Usage(fmt.Errorf("unexpected argument %q (quote the engine command: -engine \"PROG ARGS\")", fs.Arg(0)))
 	}
 	if len(groups["engine"]) != 1 || len(groups["engine"][0]) == 0 {
-		return usageError{errors.New(`give the engine to check, once: -engine "PROG ARGS..."`)}
+		return cli.Usage(errors.New(`give the engine to check, once: -engine "PROG ARGS..."`))
 	}
 	// The engine's own time control, if it gives one, bounds its moves where a suite plays games.
 	engine, err := configs.ParseEngine(configs.MergeEngine([]string{"st=1"}, groups["engine"][0]), builtinResolver)
 	if err != nil {
-		return usageError{err}
+		return cli.Usage(err)
 	}
 	fmt.Fprintf(stdout, "Checking %s\n", cmp.Or(strings.Join(engine.Command, " "), engine.Addr))
 	checks, err := arbiter.CheckEngine(ctx, engine, arbiter.CheckOptions{Games: *games, Plies: *plies, Seed: *seed})
 	if len(checks) == 0 && err != nil {
-		return usageError{err} // a protocol without a check
+		return cli.Usage(err) // a protocol without a check
 	}
 	count, hint, tableErr := writeCheckTable(stdout, checks, *verbose)
 	failed, skipped := count[arbiter.CheckFailed], count[arbiter.CheckSkipped]
@@ -64,9 +65,9 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	case tableErr != nil:
 		return tableErr
 	case err != nil: // the table cuts the detail; why the engine did not start is said whole
-		return exitWith(exitEngines, "the engine could not be started, so nothing else was checked: %v", err)
+		return cli.Exit(exitEngines, "the engine could not be started, so nothing else was checked: %v", err)
 	case failed > 0:
-		return exitWith(exitEngines, "%d of %d checks failed%s%s", failed, len(checks), notRun, hint)
+		return cli.Exit(exitEngines, "%d of %d checks failed%s%s", failed, len(checks), notRun, hint)
 	case skipped > 0:
 		fmt.Fprintf(stdout, "%d of %d checks passed%s.\n", len(checks)-skipped, len(checks), notRun)
 	default:

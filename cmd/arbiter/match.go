@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"hivearbiter/arbiter"
 	"hivearbiter/configs"
+	"hivearbiter/internal/cli"
 	"hivearbiter/results"
 )
 
@@ -23,14 +23,6 @@ Command-line settings override those of -config. Engine settings (after -engine 
 Multi-word flags:
   -openings file=FILE order=sequential|random start=N plies=N
   -sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 model=normalized|logistic`
-
-// overrideString sets *dst to a flag's value when the flag was given (not empty), so that
-// the command line overrides a -config file.
-func overrideString(dst *string, v string) {
-	if v != "" {
-		*dst = v
-	}
-}
 
 // enginesFromFlags builds the engines of the -engine and -each flags (see configs.Engines).
 func enginesFromFlags(groups map[string][][]string, defaults ...string) ([]arbiter.EngineConfig, error) {
@@ -60,7 +52,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := locateEngines(cfg.Engines); err != nil {
 		return err
 	}
-	hint := "arbiter match " + quoteArgs(args)
+	hint := "arbiter match " + cli.QuoteArgs(args)
 	runPages, err := pages.start(ctx, cfg, stdout)
 	if err != nil {
 		return err
@@ -98,13 +90,13 @@ func matchConfigFlags(args []string, stderr io.Writer, coord *coordinatorFlags, 
 	pages.register(fs)
 	var flags configs.Flags
 	flags.Register(fs)
-	if err := parseFlags(fs, flags.Respell(rest)); err != nil {
+	if err := cli.Parse(fs, flags.Respell(rest)); err != nil {
 		return arbiter.Config{}, err
 	}
 	coord.concurrency = flags.Concurrency() // as given: a coordinator plays games itself only if asked
 	r, err := flags.Run(groups, builtinResolver)
 	if err != nil {
-		return arbiter.Config{}, usageError{err}
+		return arbiter.Config{}, cli.Usage(err)
 	}
 	cfg, err := r.Config(builtinResolver)
 	problems := []error{err}
@@ -116,20 +108,7 @@ func matchConfigFlags(args []string, stderr io.Writer, coord *coordinatorFlags, 
 	}
 	problems = append(problems, results.CheckFiles(files, cfg.TranscriptDir)...)
 	if err := errors.Join(problems...); err != nil {
-		return cfg, usageError{err}
+		return cfg, cli.Usage(err)
 	}
 	return cfg, nil
-}
-
-// quoteArgs writes arguments back as a shell command line, for the resume hint.
-func quoteArgs(args []string) string {
-	q := make([]string, len(args))
-	for i, a := range args {
-		if a == "" || strings.ContainsAny(a, " \t\"'\\$`*?;&|<>()") {
-			q[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-		} else {
-			q[i] = a
-		}
-	}
-	return strings.Join(q, " ")
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/internal/cli"
 	"hivearbiter/report"
 )
 
@@ -28,7 +29,7 @@ func (p *pageFlags) register(fs *flag.FlagSet) {
 func (p pageFlags) start(ctx context.Context, cfg arbiter.Config, stdout io.Writer) (*report.RunPages, error) {
 	pages, err := report.StartRun(ctx, cfg, report.RunOptions{File: p.report, HTTP: p.http, Public: p.public, Console: stdout})
 	if errors.Is(err, report.ErrPublicAddress) {
-		return nil, usageError{fmt.Errorf("%w (give -http-public to serve on %s)", err, p.http)}
+		return nil, cli.Usage(fmt.Errorf("%w (give -http-public to serve on %s)", err, p.http))
 	}
 	return pages, err
 }

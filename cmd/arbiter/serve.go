@@ -10,6 +10,7 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/configs"
+	"hivearbiter/internal/cli"
 	"hivearbiter/results"
 	"hivearbiter/serve"
 )
@@ -55,13 +56,13 @@ func runServeSession(ctx context.Context, args []string, stdin io.Reader, stdout
 	if err != nil {
 		var ce *arbiter.ConfigError
 		if errors.As(err, &ce) {
-			return usageError{err}
+			return cli.Usage(err)
 		}
-		return exitWith(exitEngines, "%v", err)
+		return cli.Exit(exitEngines, "%v", err)
 	}
 	err = session.Serve(ctx, stdin, stdout, interrupts)
 	if ctx.Err() != nil {
-		return exitWith(exitInterrupted, "")
+		return cli.Exit(exitInterrupted, "")
 	}
 	return err
 }
@@ -81,18 +82,18 @@ func serveConfig(args []string, stderr io.Writer) (serve.SessionConfig, error) {
 	)
 	fs.Func("each", "engine settings applied to both engines (key=value words)", func(string) error { return nil })
 	fs.Func("engine", "an engine (key=value words); give two, White's first", func(string) error { return nil })
-	if err := parseFlags(fs, rest); err != nil {
+	if err := cli.Parse(fs, rest); err != nil {
 		return serve.SessionConfig{}, err
 	}
 	if fs.NArg() > 0 {
-		return serve.SessionConfig{}, usageError{fmt.Errorf("unexpected argument %q (engine settings follow -engine)", fs.Arg(0))}
+		return serve.SessionConfig{}, cli.Usage(fmt.Errorf("unexpected argument %q (engine settings follow -engine)", fs.Arg(0)))
 	}
 	var cfg serve.SessionConfig
 	var engines []arbiter.EngineConfig
 	if *configFile != "" {
 		file, err := configs.LoadFile(*configFile, builtinResolver)
 		if err != nil {
-			return cfg, usageError{err}
+			return cfg, cli.Usage(err)
 		}
 		engines = file.Engines
 		cfg.Out, cfg.PGNOut, cfg.TranscriptDir, cfg.Event = file.Out, file.PGNOut, file.TranscriptDir, file.Event
@@ -101,31 +102,31 @@ func serveConfig(args []string, stderr io.Writer) (serve.SessionConfig, error) {
 	}
 	fromFlags, err := enginesFromFlags(groups, serveDefaultTime)
 	if err != nil {
-		return cfg, usageError{err}
+		return cfg, cli.Usage(err)
 	}
 	if fromFlags != nil {
 		engines = fromFlags
 	}
 	if len(engines) != 2 {
-		return cfg, usageError{fmt.Errorf("serve needs exactly two engines, White's then Black's, not %d: give -config FILE or two -engine cmd=... (see arbiter serve -h)", len(engines))}
+		return cfg, cli.Usage(fmt.Errorf("serve needs exactly two engines, White's then Black's, not %d: give -config FILE or two -engine cmd=... (see arbiter serve -h)", len(engines)))
 	}
 	cfg.Engines = [2]arbiter.EngineConfig{engines[0], engines[1]}
-	overrideString(&cfg.Out, *out)
+	cli.OverrideString(&cfg.Out, *out)
 	if *pgnOut != "" {
 		name, err := configs.PGNFile(*pgnOut)
 		if err != nil {
-			return cfg, usageError{err}
+			return cfg, cli.Usage(err)
 		}
 		cfg.PGNOut = name
 	}
-	overrideString(&cfg.TranscriptDir, *transcripts)
-	overrideString(&cfg.GameType, *gameType)
-	overrideString(&cfg.Event, *event)
+	cli.OverrideString(&cfg.TranscriptDir, *transcripts)
+	cli.OverrideString(&cfg.GameType, *gameType)
+	cli.OverrideString(&cfg.Event, *event)
 	cfg.RemoteSide = serve.RemoteSide(*remoteSide)
 	// As in match: every output is checked before an engine starts, and none may be another.
 	files := []results.NamedFile{{Flag: "-out", Path: cfg.Out, Write: true}, {Flag: "-pgnout", Path: cfg.PGNOut, Write: true}, {Flag: "-config", Path: *configFile}}
 	if err := errors.Join(checkFiles(files, cfg.TranscriptDir), locateEngines(cfg.Engines[:])); err != nil {
-		return cfg, usageError{err}
+		return cfg, cli.Usage(err)
 	}
 	return cfg, nil
 }

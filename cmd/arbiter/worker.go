@@ -12,6 +12,7 @@ import (
 	"hivearbiter/arbiter"
 	"hivearbiter/configs"
 	"hivearbiter/distributed"
+	"hivearbiter/internal/cli"
 )
 
 // coordinatorFlags are the flags of "arbiter match" that serve its run to workers.
@@ -33,7 +34,7 @@ func (f *coordinatorFlags) serving() bool { return f.listen != "" || f.natsURL !
 // runCoordinator plays a run through workers, and with -concurrency through engines of its own.
 func runCoordinator(ctx context.Context, cfg arbiter.Config, flags *coordinatorFlags, hint string, stdout io.Writer, observers []arbiter.Observer) error {
 	if flags.listen != "" && flags.natsURL != "" {
-		return usageError{errors.New("give -listen or -nats, not both")}
+		return cli.Usage(errors.New("give -listen or -nats, not both"))
 	}
 	return playTournamentWith(ctx, cfg, hint, stdout, observers, func(ctx context.Context, t *arbiter.Tournament) (*arbiter.Outcome, error) {
 		return distributed.Host(ctx, t, distributed.HostConfig{Listen: flags.listen, URL: flags.natsURL, CredsFile: flags.creds,
@@ -63,22 +64,22 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		transcripts = fs.String("transcripts", "", "write each engine's conversation to a file in this `dir`")
 	)
 	fs.Func("engine", "this machine's build of a run's engine (key=value words, name= required)", func(string) error { return nil })
-	if err := parseFlags(fs, rest); err != nil {
+	if err := cli.Parse(fs, rest); err != nil {
 		return err
 	}
 	if *credsPath == "" {
-		return usageError{errors.New("-creds FILE is required (the coordinator writes it next to its records file)")}
+		return cli.Usage(errors.New("-creds FILE is required (the coordinator writes it next to its records file)"))
 	}
 	creds, err := distributed.LoadCredentials(*credsPath)
 	if err != nil {
-		return usageError{err}
+		return cli.Usage(err)
 	}
-	overrideString(&creds.URL, *connect)
+	cli.OverrideString(&creds.URL, *connect)
 	var engines []arbiter.EngineConfig
 	for _, words := range groups["engine"] {
 		e, err := distributed.ParseWorkerEngine(configs.MergeEngine(slices.Concat(groups["each"]...), words), builtinResolver)
 		if err != nil {
-			return usageError{err}
+			return cli.Usage(err)
 		}
 		engines = append(engines, e)
 	}
@@ -96,9 +97,9 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	var start *arbiter.EngineStartError
 	switch {
 	case errors.As(err, &refused), errors.As(err, &mismatch), errors.As(err, &start):
-		return exitWith(exitEngines, "%v", err)
+		return cli.Exit(exitEngines, "%v", err)
 	case ctx.Err() != nil:
-		return exitWith(exitInterrupted, "")
+		return cli.Exit(exitInterrupted, "")
 	}
 	return err
 }
@@ -116,17 +117,17 @@ func runWorkers(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		credsPath = fs.String("creds", "", "the credentials `file` the coordinator wrote")
 		asJSON    = fs.Bool("json", false, "print the status as JSON")
 	)
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
 	if *credsPath == "" {
-		return usageError{errors.New("-creds FILE is required")}
+		return cli.Usage(errors.New("-creds FILE is required"))
 	}
 	creds, err := distributed.LoadCredentials(*credsPath)
 	if err != nil {
-		return usageError{err}
+		return cli.Usage(err)
 	}
-	overrideString(&creds.URL, *connect)
+	cli.OverrideString(&creds.URL, *connect)
 	nc, err := distributed.Dial(creds, "arbiter workers")
 	if err != nil {
 		return err
