@@ -9,9 +9,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/tw"
-
 	"hivearbiter/arbiter"
 	"hivearbiter/configs"
 	"hivearbiter/internal/cli"
@@ -55,7 +52,18 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(checks) == 0 && err != nil {
 		return cli.Usage(err) // a protocol without a check
 	}
-	count, hint, tableErr := writeCheckTable(stdout, checks, *verbose)
+	width, hint := 100, ""
+	if *verbose {
+		width = 0
+	}
+	cut, tableErr := arbiter.WriteCheckTable(stdout, checks, width)
+	if cut {
+		hint = " (run with -v to see each detail whole)"
+	}
+	count := map[arbiter.CheckStatus]int{}
+	for _, c := range checks {
+		count[c.Status]++
+	}
 	failed, skipped := count[arbiter.CheckFailed], count[arbiter.CheckSkipped]
 	notRun := ""
 	if skipped > 0 {
@@ -89,22 +97,4 @@ func commandAsWords(args []string) []string {
 		}
 	}
 	return args
-}
-
-// writeCheckTable prints the results of a check as a table, each detail cut to 100 characters
-// unless verbose, and counts the results by status. hint says how to see a detail that was cut.
-func writeCheckTable(w io.Writer, checks []arbiter.CheckResult, verbose bool) (count map[arbiter.CheckStatus]int, hint string, err error) {
-	table := tablewriter.NewTable(w, tablewriter.WithSymbols(tw.NewSymbols(tw.StyleASCII)),
-		tablewriter.WithHeaderAutoFormat(tw.Off), tablewriter.WithRowAutoWrap(tw.WrapNone))
-	table.Header("Check", "Result", "Detail")
-	count = map[arbiter.CheckStatus]int{}
-	for _, c := range checks {
-		count[c.Status]++
-		detail := c.Detail
-		if !verbose && len(detail) > 100 {
-			detail, hint = detail[:97]+"...", " (run with -v to see each detail whole)"
-		}
-		table.Append(c.Name, c.Status.String(), detail)
-	}
-	return count, hint, table.Render()
 }
