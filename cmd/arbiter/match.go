@@ -24,11 +24,6 @@ Multi-word flags:
   -openings file=FILE order=sequential|random start=N plies=N
   -sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 model=normalized|logistic`
 
-// enginesFromFlags builds the engines of the -engine and -each flags (see configs.Engines).
-func enginesFromFlags(groups map[string][][]string, defaults ...string) ([]arbiter.EngineConfig, error) {
-	return configs.Engines(groups["each"], groups["engine"], defaults, builtinResolver)
-}
-
 // builtinResolver runs bundled engines from the arbiter's own binary, so no second build step
 // is needed: "hivebot" becomes "<this binary> hivebot".
 func builtinResolver(name string) ([]string, error) {

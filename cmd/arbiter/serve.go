@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"os/signal"
@@ -29,10 +28,6 @@ is used when the viewer's bestmove gives no limit, and by the opponent in a remo
 A -config file gives exactly two engines. SIGINT does not end serve: as in Mzinga, it stops
 the engine search under way, whose best move so far is the answer; "exit", the end of input
 or SIGTERM end serve.`
-
-// serveDefaultTime is the time control of an engine given none: the viewer usually sets the
-// limit, so this serves bare "bestmove" commands and remote replies.
-const serveDefaultTime = "st=1"
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return runServeSession(ctx, args, os.Stdin, stdout, stderr)
@@ -71,60 +66,17 @@ func runServeSession(ctx context.Context, args []string, stdin io.Reader, stdout
 func serveConfig(args []string, stderr io.Writer) (serve.SessionConfig, error) {
 	rest, groups := splitMultiWord(args)
 	fs := newFlagSet("serve", serveUsage, stderr)
-	var (
-		configFile  = fs.String("config", "", "TOML configuration `file` with two engines (see configs/)")
-		out         = fs.String("out", "", "JSON Lines `file` of game records (default arbiter-serve-<run>.jsonl)")
-		pgnOut      = fs.String("pgnout", "", "append every game to this PGN `file` (MzingaViewer format)")
-		transcripts = fs.String("transcripts", "", "write each engine's conversation to a file in this `dir`")
-		gameType    = fs.String("gametype", "", "GameTypeString of a remote game whose viewer names none (default: every expansion both engines play)")
-		remoteSide  = fs.String("remote-side", "alternate", "the viewer's side in a remote game that names none: white, black or alternate")
-		event       = fs.String("event", "", "event name for the PGN")
-	)
-	fs.Func("each", "engine settings applied to both engines (key=value words)", func(string) error { return nil })
-	fs.Func("engine", "an engine (key=value words); give two, White's first", func(string) error { return nil })
+	var flags configs.ServeFlags
+	flags.Register(fs)
 	if err := cli.Parse(fs, rest); err != nil {
 		return serve.SessionConfig{}, err
 	}
-	if fs.NArg() > 0 {
-		return serve.SessionConfig{}, cli.Usage(fmt.Errorf("unexpected argument %q (engine settings follow -engine)", fs.Arg(0)))
-	}
-	var cfg serve.SessionConfig
-	var engines []arbiter.EngineConfig
-	if *configFile != "" {
-		file, err := configs.LoadFile(*configFile, builtinResolver)
-		if err != nil {
-			return cfg, cli.Usage(err)
-		}
-		engines = file.Engines
-		cfg.Out, cfg.PGNOut, cfg.TranscriptDir, cfg.Event = file.Out, file.PGNOut, file.TranscriptDir, file.Event
-		cfg.GameType = file.GameType
-		cfg.StartTimeout, cfg.CommandTimeout, cfg.DepthTimeout = file.StartTimeout, file.CommandTimeout, file.DepthTimeout
-	}
-	fromFlags, err := enginesFromFlags(groups, serveDefaultTime)
+	cfg, err := flags.Session(groups, builtinResolver)
 	if err != nil {
 		return cfg, cli.Usage(err)
 	}
-	if fromFlags != nil {
-		engines = fromFlags
-	}
-	if len(engines) != 2 {
-		return cfg, cli.Usage(fmt.Errorf("serve needs exactly two engines, White's then Black's, not %d: give -config FILE or two -engine cmd=... (see arbiter serve -h)", len(engines)))
-	}
-	cfg.Engines = [2]arbiter.EngineConfig{engines[0], engines[1]}
-	cli.OverrideString(&cfg.Out, *out)
-	if *pgnOut != "" {
-		name, err := configs.PGNFile(*pgnOut)
-		if err != nil {
-			return cfg, cli.Usage(err)
-		}
-		cfg.PGNOut = name
-	}
-	cli.OverrideString(&cfg.TranscriptDir, *transcripts)
-	cli.OverrideString(&cfg.GameType, *gameType)
-	cli.OverrideString(&cfg.Event, *event)
-	cfg.RemoteSide = serve.RemoteSide(*remoteSide)
 	// As in match: every output is checked before an engine starts, and none may be another.
-	files := []results.NamedFile{{Flag: "-out", Path: cfg.Out, Write: true}, {Flag: "-pgnout", Path: cfg.PGNOut, Write: true}, {Flag: "-config", Path: *configFile}}
+	files := []results.NamedFile{{Flag: "-out", Path: cfg.Out, Write: true}, {Flag: "-pgnout", Path: cfg.PGNOut, Write: true}, {Flag: "-config", Path: flags.ConfigFile()}}
 	if err := errors.Join(checkFiles(files, cfg.TranscriptDir), locateEngines(cfg.Engines[:])); err != nil {
 		return cfg, cli.Usage(err)
 	}
