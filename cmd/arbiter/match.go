@@ -9,7 +9,9 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/configs"
+	"hivearbiter/distributed"
 	"hivearbiter/internal/cli"
+	"hivearbiter/report"
 	"hivearbiter/results"
 )
 
@@ -38,9 +40,9 @@ func builtinResolver(name string) ([]string, error) {
 }
 
 func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	var coord coordinatorFlags
-	var pages pageFlags
-	cfg, err := matchConfigFlags(args, stderr, &coord, &pages)
+	var host distributed.HostConfig
+	var pages report.RunOptions
+	cfg, err := matchConfigFlags(args, stderr, &host, &pages)
 	if err != nil {
 		return err
 	}
@@ -48,16 +50,19 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	hint := "arbiter match " + cli.QuoteArgs(args)
-	runPages, err := pages.start(ctx, cfg, stdout)
-	if err != nil {
+	pages.Console = stdout
+	runPages, err := report.StartRun(ctx, cfg, pages)
+	if errors.Is(err, report.ErrPublicAddress) {
+		return cli.Usage(fmt.Errorf("%w (give -http-public to serve on %s)", err, pages.HTTP))
+	} else if err != nil {
 		return err
 	}
 	var observers []arbiter.Observer
 	if runPages != nil {
 		observers = append(observers, runPages)
 	}
-	if coord.serving() {
-		err = runCoordinator(ctx, cfg, &coord, hint, stdout, observers)
+	if host.Serving() {
+		err = runCoordinator(ctx, cfg, host, hint, stdout, observers)
 	} else {
 		err = playTournamentWith(ctx, cfg, hint, stdout, observers, localPlay)
 	}
@@ -73,22 +78,22 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // reports every problem it finds, not the first only, and checks the files the run will read
 // and write.
 func matchConfig(args []string, stderr io.Writer) (arbiter.Config, error) {
-	return matchConfigFlags(args, stderr, new(coordinatorFlags), new(pageFlags))
+	return matchConfigFlags(args, stderr, new(distributed.HostConfig), new(report.RunOptions))
 }
 
 // matchConfigFlags is matchConfig that also reads the flags that serve the run to workers and
 // show it as pages.
-func matchConfigFlags(args []string, stderr io.Writer, coord *coordinatorFlags, pages *pageFlags) (arbiter.Config, error) {
+func matchConfigFlags(args []string, stderr io.Writer, host *distributed.HostConfig, pages *report.RunOptions) (arbiter.Config, error) {
 	rest, groups := splitMultiWord(args)
 	fs := newFlagSet("match", matchUsage, stderr)
-	coord.register(fs)
-	pages.register(fs)
+	host.Register(fs)
+	pages.Register(fs)
 	var flags configs.Flags
 	flags.Register(fs)
 	if err := cli.Parse(fs, flags.Respell(rest)); err != nil {
 		return arbiter.Config{}, err
 	}
-	coord.concurrency = flags.Concurrency() // as given: a coordinator plays games itself only if asked
+	host.Slots = flags.Concurrency() // as given: a coordinator plays games itself only if asked
 	r, err := flags.Run(groups, builtinResolver)
 	if err != nil {
 		return arbiter.Config{}, cli.Usage(err)
@@ -98,8 +103,8 @@ func matchConfigFlags(args []string, stderr io.Writer, coord *coordinatorFlags, 
 	// The files too, with the rest: the records file's default name (from the run's
 	// fingerprint) is checked again when the tournament is laid out.
 	files := append(cfg.Files(), results.NamedFile{Flag: "-config", Path: flags.ConfigFile()})
-	if pages.report != "" {
-		files = append(files, results.NamedFile{Flag: "-report", Path: pages.report, Write: true})
+	if pages.File != "" {
+		files = append(files, results.NamedFile{Flag: "-report", Path: pages.File, Write: true})
 	}
 	problems = append(problems, results.CheckFiles(files, cfg.TranscriptDir)...)
 	if err := errors.Join(problems...); err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"io"
 	"slices"
 	"time"
@@ -15,30 +14,14 @@ import (
 	"hivearbiter/internal/cli"
 )
 
-// coordinatorFlags are the flags of "arbiter match" that serve its run to workers.
-type coordinatorFlags struct {
-	listen, natsURL, creds string
-	ackWait                time.Duration
-	concurrency            int // -concurrency as given: the coordinator plays games itself only if asked
-}
-
-func (f *coordinatorFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.listen, "listen", "", "serve the run to workers (arbiter worker) from an embedded NATS server on `HOST:PORT`; TLS unless loopback")
-	fs.StringVar(&f.natsURL, "nats", "", "serve the run to workers through an existing NATS server at `URL` (with -creds)")
-	fs.StringVar(&f.creds, "creds", "", "with -nats: the coordinator's credentials `file` for that server")
-	fs.DurationVar(&f.ackWait, "ackwait", distributed.DefaultAckWait, "with -listen or -nats: how long a silent worker keeps a game pair before it is played elsewhere")
-}
-
-func (f *coordinatorFlags) serving() bool { return f.listen != "" || f.natsURL != "" }
-
 // runCoordinator plays a run through workers, and with -concurrency through engines of its own.
-func runCoordinator(ctx context.Context, cfg arbiter.Config, flags *coordinatorFlags, hint string, stdout io.Writer, observers []arbiter.Observer) error {
-	if flags.listen != "" && flags.natsURL != "" {
+func runCoordinator(ctx context.Context, cfg arbiter.Config, host distributed.HostConfig, hint string, stdout io.Writer, observers []arbiter.Observer) error {
+	if host.Listen != "" && host.URL != "" {
 		return cli.Usage(errors.New("give -listen or -nats, not both"))
 	}
+	host.Console = stdout
 	return playTournamentWith(ctx, cfg, hint, stdout, observers, func(ctx context.Context, t *arbiter.Tournament) (*arbiter.Outcome, error) {
-		return distributed.Host(ctx, t, distributed.HostConfig{Listen: flags.listen, URL: flags.natsURL, CredsFile: flags.creds,
-			AckWait: flags.ackWait, Slots: flags.concurrency, Console: stdout})
+		return distributed.Host(ctx, t, host)
 	})
 }
 
