@@ -331,3 +331,20 @@ func SPRTTest(words []string) (elo.SPRT, error) {
 	}
 	return s.Test(), nil
 }
+
+// CommandAsWords rewrites the engine of an -engine flag given as one quoted command line,
+// -engine "PROG ARGS..." (split on spaces, no shell), as the words -engine cmd=PROG
+// arg=ARG..., so that an engine given either way is read as match reads it. An -engine whose
+// next word is key=value words is left as it is.
+func CommandAsWords(args []string) []string {
+	for i := 1; i < len(args); i++ {
+		if f := strings.Fields(args[i]); (args[i-1] == "-engine" || args[i-1] == "--engine") && len(f) > 0 && !strings.Contains(f[0], "=") {
+			words := []string{"cmd=" + f[0]}
+			for _, a := range f[1:] {
+				words = append(words, "arg="+a)
+			}
+			args = slices.Concat(args[:i], words, args[i+1:])
+		}
+	}
+	return args
+}

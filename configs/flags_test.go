@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -70,5 +71,22 @@ func TestFlagsOverTheFile(t *testing.T) {
 					cfg.Openings.RandomPlies, cfg.GamesPerPairing, tc.rounds, tc.plies, tc.openings, tc.games)
 			}
 		})
+	}
+}
+
+// TestCommandAsWords: an engine quoted as one command line becomes cmd= and arg= words;
+// key=value words, and words after other flags, are left as they are.
+func TestCommandAsWords(t *testing.T) {
+	tests := []struct{ args, want []string }{
+		{[]string{"-engine", "./bot --depth 3", "-games", "1"}, []string{"-engine", "cmd=./bot", "arg=--depth", "arg=3", "-games", "1"}},
+		{[]string{"--engine", "python3 bot.py"}, []string{"--engine", "cmd=python3", "arg=bot.py"}},
+		{[]string{"-engine", "cmd=./bot", "name=b"}, []string{"-engine", "cmd=./bot", "name=b"}},
+		{[]string{"-title", "./bot x"}, []string{"-title", "./bot x"}},
+		{[]string{"-engine", ""}, []string{"-engine", ""}},
+	}
+	for _, tc := range tests {
+		if got := CommandAsWords(slices.Clone(tc.args)); !slices.Equal(got, tc.want) {
+			t.Errorf("CommandAsWords(%q) = %q, want %q", tc.args, got, tc.want)
+		}
 	}
 }

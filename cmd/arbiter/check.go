@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"hivearbiter/arbiter"
@@ -26,7 +25,7 @@ engine is started afresh after a failed check, so that each row judges one thing
 pass/fail table (-v: with each detail whole); exits with code 5 when any check fails.`
 
 func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	rest, groups := splitMultiWord(commandAsWords(args))
+	rest, groups := splitMultiWord(configs.CommandAsWords(args))
 	fs := newFlagSet("check", checkUsage, stderr)
 	fs.Func("engine", `the engine: "PROG ARGS..." (split on spaces, no shell) or key=value words`, func(string) error { return nil })
 	games := fs.Int("games", 3, "random games played against the referee (UHP: whose valid moves are compared with its own)")
@@ -82,19 +81,4 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stdout, "All %d checks passed.\n", len(checks))
 	}
 	return nil
-}
-
-// commandAsWords rewrites -engine "PROG ARGS..." as -engine cmd=PROG arg=ARG..., so that an
-// engine given either way is read as match reads it.
-func commandAsWords(args []string) []string {
-	for i := 1; i < len(args); i++ {
-		if f := strings.Fields(args[i]); (args[i-1] == "-engine" || args[i-1] == "--engine") && len(f) > 0 && !strings.Contains(f[0], "=") {
-			words := []string{"cmd=" + f[0]}
-			for _, a := range f[1:] {
-				words = append(words, "arg="+a)
-			}
-			args = slices.Concat(args[:i], words, args[i+1:])
-		}
-	}
-	return args
 }

@@ -32,7 +32,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if fs.NArg() == 0 {
 		return cli.Usage(errors.New("report needs at least one records file"))
 	}
-	files := append(recordsFiles(fs.Args()), results.NamedFile{Flag: "-o", Path: *out, Write: true})
+	files := append(results.RecordsFiles(fs.Args()), results.NamedFile{Flag: "-o", Path: *out, Write: true})
 	if err := checkFiles(files, ""); err != nil { // -o games.jsonl would overwrite the records
 		return err
 	}

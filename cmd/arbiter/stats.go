@@ -34,7 +34,7 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return cli.Usage(errors.New("stats needs at least one records file"))
 	}
 	if *jsonOut != "" {
-		files := recordsFiles(fs.Args())
+		files := results.RecordsFiles(fs.Args())
 		if err := checkFiles(append(files, results.NamedFile{Flag: "-json", Path: *jsonOut, Write: true}), ""); err != nil {
 			return err
 		}
@@ -83,13 +83,4 @@ func readStatsRecords(stdout io.Writer, paths []string, skipBad bool) ([]results
 		return nil, fmt.Errorf("no game records in %v", paths)
 	}
 	return recs, nil
-}
-
-// recordsFiles names records files as inputs, for checkFiles.
-func recordsFiles(paths []string) []results.NamedFile {
-	var files []results.NamedFile
-	for _, p := range paths {
-		files = append(files, results.NamedFile{Flag: "records", Path: p})
-	}
-	return files
 }

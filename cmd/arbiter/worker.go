@@ -5,11 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"slices"
 	"time"
 
 	"hivearbiter/arbiter"
-	"hivearbiter/configs"
 	"hivearbiter/distributed"
 	"hivearbiter/internal/cli"
 )
@@ -58,13 +56,9 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return cli.Usage(err)
 	}
 	cli.OverrideString(&creds.URL, *connect)
-	var engines []arbiter.EngineConfig
-	for _, words := range groups["engine"] {
-		e, err := distributed.ParseWorkerEngine(configs.MergeEngine(slices.Concat(groups["each"]...), words), builtinResolver)
-		if err != nil {
-			return cli.Usage(err)
-		}
-		engines = append(engines, e)
+	engines, err := distributed.ParseWorkerEngines(groups["each"], groups["engine"], builtinResolver)
+	if err != nil {
+		return cli.Usage(err)
 	}
 	if err := locateEngines(engines); err != nil {
 		return err
