@@ -1,6 +1,7 @@
 package arbiter
 
 import (
+	"fmt"
 	"io"
 
 	"github.com/olekukonko/tablewriter"
@@ -23,4 +24,25 @@ func WriteCheckTable(w io.Writer, checks []CheckResult, width int) (cut bool, er
 		table.Append(c.Name, c.Status.String(), detail)
 	}
 	return cut, table.Render()
+}
+
+// SummarizeChecks says how a check came out, in a sentence without its full stop: "All 21
+// checks passed", "20 of 21 checks passed, 1 skipped" or "2 of 21 checks failed, 1 skipped".
+// failed reports whether any check failed.
+func SummarizeChecks(checks []CheckResult) (summary string, failed bool) {
+	count := map[CheckStatus]int{}
+	for _, c := range checks {
+		count[c.Status]++
+	}
+	notRun := ""
+	if count[CheckSkipped] > 0 {
+		notRun = fmt.Sprintf(", %d skipped", count[CheckSkipped])
+	}
+	switch {
+	case count[CheckFailed] > 0:
+		return fmt.Sprintf("%d of %d checks failed%s", count[CheckFailed], len(checks), notRun), true
+	case count[CheckSkipped] > 0:
+		return fmt.Sprintf("%d of %d checks passed%s", len(checks)-count[CheckSkipped], len(checks), notRun), false
+	}
+	return fmt.Sprintf("All %d checks passed", len(checks)), false
 }

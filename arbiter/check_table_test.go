@@ -29,3 +29,24 @@ func TestWriteCheckTable(t *testing.T) {
 		golden.Check(t, filepath.Join("testdata", "check-table-"+tc.name+".golden"), got.Bytes())
 	}
 }
+
+// TestSummarizeChecks: failures are counted first, skipped checks are said, and all passed
+// only when none failed or was skipped.
+func TestSummarizeChecks(t *testing.T) {
+	pass, fail, skip := CheckResult{Status: CheckPassed}, CheckResult{Status: CheckFailed}, CheckResult{Status: CheckSkipped}
+	tests := []struct {
+		checks []CheckResult
+		want   string
+		failed bool
+	}{
+		{[]CheckResult{pass, pass}, "All 2 checks passed", false},
+		{[]CheckResult{pass, skip, pass}, "2 of 3 checks passed, 1 skipped", false},
+		{[]CheckResult{fail, pass, fail}, "2 of 3 checks failed", true},
+		{[]CheckResult{fail, skip, skip, pass}, "1 of 4 checks failed, 2 skipped", true},
+	}
+	for _, tc := range tests {
+		if got, failed := SummarizeChecks(tc.checks); got != tc.want || failed != tc.failed {
+			t.Errorf("%v: %q, %v; want %q, %v", tc.checks, got, failed, tc.want, tc.failed)
+		}
+	}
+}

@@ -59,26 +59,15 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if cut {
 		hint = " (run with -v to see each detail whole)"
 	}
-	count := map[arbiter.CheckStatus]int{}
-	for _, c := range checks {
-		count[c.Status]++
-	}
-	failed, skipped := count[arbiter.CheckFailed], count[arbiter.CheckSkipped]
-	notRun := ""
-	if skipped > 0 {
-		notRun = fmt.Sprintf(", %d skipped", skipped)
-	}
+	summary, failed := arbiter.SummarizeChecks(checks)
 	switch {
 	case tableErr != nil:
 		return tableErr
 	case err != nil: // the table cuts the detail; why the engine did not start is said whole
 		return cli.Exit(exitEngines, "the engine could not be started, so nothing else was checked: %v", err)
-	case failed > 0:
-		return cli.Exit(exitEngines, "%d of %d checks failed%s%s", failed, len(checks), notRun, hint)
-	case skipped > 0:
-		fmt.Fprintf(stdout, "%d of %d checks passed%s.\n", len(checks)-skipped, len(checks), notRun)
-	default:
-		fmt.Fprintf(stdout, "All %d checks passed.\n", len(checks))
+	case failed:
+		return cli.Exit(exitEngines, "%s%s", summary, hint)
 	}
+	fmt.Fprintln(stdout, summary+".")
 	return nil
 }
