@@ -5,11 +5,8 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"hivearbiter/arbiter"
 	"hivearbiter/internal/cli"
@@ -19,21 +16,10 @@ func main() { os.Exit(runProcess(os.Args[1:])) }
 
 // runProcess is the whole process: Ctrl-C and SIGTERM (what a cancelled CI job sends) cancel
 // the run's context, so that a match stops cleanly, and the error becomes the exit status.
+// Finished games are on disk, so a second signal may end the process at once.
 func runProcess(args []string) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := cli.InterruptContext(context.Background(), os.Stderr, "arbiter: stopping; a second Ctrl-C or SIGTERM quits at once")
 	defer stop()
-	done := make(chan struct{})
-	defer close(done)
-	go func() {
-		select {
-		case <-ctx.Done():
-			// Stopping takes a moment (engines are asked to exit); a second signal, with the
-			// default handling restored, ends the process at once. Finished games are on disk.
-			stop()
-			fmt.Fprintln(os.Stderr, "arbiter: stopping; a second Ctrl-C or SIGTERM quits at once")
-		case <-done:
-		}
-	}()
 	return exitCode(run(ctx, args, os.Stdout, os.Stderr), os.Stderr)
 }
 
