@@ -319,6 +319,21 @@ func Engines(each, engine [][]string, defaults []string, resolve Resolver) ([]ar
 // when asked to.
 func (fl *Flags) Concurrency() int { return fl.v.Concurrency }
 
+// SPRTFlags reads the -sprt flags of a command that tests records (arbiter stats and report),
+// one list of words each, as SPRTTest reads them: the last one given is the test; nil when
+// none is.
+func SPRTFlags(lists [][]string) (*elo.SPRT, error) {
+	var test *elo.SPRT
+	for _, words := range lists {
+		t, err := SPRTTest(words)
+		if err != nil {
+			return nil, err
+		}
+		test = &t
+	}
+	return test, nil
+}
+
 // SPRTTest reads the words of an -sprt flag into the test they describe, with the defaults and
 // checks of a run's SPRT: arbiter stats and report test records with it.
 func SPRTTest(words []string) (elo.SPRT, error) {

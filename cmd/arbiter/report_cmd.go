@@ -36,14 +36,11 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := checkFiles(files, ""); err != nil { // -o games.jsonl would overwrite the records
 		return err
 	}
-	opts := report.Options{Title: *title}
-	for _, words := range groups["sprt"] {
-		test, err := configs.SPRTTest(words)
-		if err != nil {
-			return cli.Usage(err)
-		}
-		opts.SPRT = &test
+	sprt, err := configs.SPRTFlags(groups["sprt"])
+	if err != nil {
+		return cli.Usage(err)
 	}
+	opts := report.Options{Title: *title, SPRT: sprt}
 	recs, err := results.ReadFiles(fs.Args()...)
 	if err != nil {
 		return err

@@ -8,7 +8,6 @@ import (
 	"os"
 
 	"hivearbiter/configs"
-	"hivearbiter/elo"
 	"hivearbiter/internal/cli"
 	"hivearbiter/results"
 )
@@ -43,13 +42,9 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	var sprt *elo.SPRT
-	for _, words := range groups["sprt"] {
-		test, err := configs.SPRTTest(words)
-		if err != nil {
-			return cli.Usage(err)
-		}
-		sprt = &test
+	sprt, err := configs.SPRTFlags(groups["sprt"])
+	if err != nil {
+		return cli.Usage(err)
 	}
 	summary, err := results.WriteStats(stdout, recs, results.StatsOptions{Files: fs.NArg(), SPRT: sprt, Time: *timeTable, MergeNames: *mergeNames})
 	var se *results.StatsError
