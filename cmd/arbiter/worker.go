@@ -63,9 +63,6 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := locateEngines(engines); err != nil {
 		return err
 	}
-	if *name == "" {
-		*name = distributed.DefaultWorkerName()
-	}
 	w := &distributed.Worker{Name: *name, Creds: creds, Concurrency: *concurrency, Engines: engines,
 		Console: stdout, TranscriptDir: *transcripts}
 	err = w.Run(ctx)
@@ -105,12 +102,7 @@ func runWorkers(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return cli.Usage(err)
 	}
 	cli.OverrideString(&creds.URL, *connect)
-	nc, err := distributed.Dial(creds, "arbiter workers")
-	if err != nil {
-		return err
-	}
-	defer nc.Close()
-	st, err := distributed.RequestStatus(ctx, nc, creds.Run)
+	st, err := distributed.FetchStatus(ctx, creds, "arbiter workers")
 	if err != nil {
 		return err
 	}
