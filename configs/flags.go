@@ -319,6 +319,21 @@ func Engines(each, engine [][]string, defaults []string, resolve Resolver) ([]ar
 // when asked to.
 func (fl *Flags) Concurrency() int { return fl.v.Concurrency }
 
+// SPRTFlags reads the -sprt flags of a command that tests records (arbiter stats and report),
+// one list of words each, as SPRTTest reads them: the last one given is the test; nil when
+// none is.
+func SPRTFlags(lists [][]string) (*elo.SPRT, error) {
+	var test *elo.SPRT
+	for _, words := range lists {
+		t, err := SPRTTest(words)
+		if err != nil {
+			return nil, err
+		}
+		test = &t
+	}
+	return test, nil
+}
+
 // SPRTTest reads the words of an -sprt flag into the test they describe, with the defaults and
 // checks of a run's SPRT: arbiter stats and report test records with it.
 func SPRTTest(words []string) (elo.SPRT, error) {
@@ -330,4 +345,21 @@ func SPRTTest(words []string) (elo.SPRT, error) {
 		return elo.SPRT{}, err
 	}
 	return s.Test(), nil
+}
+
+// CommandAsWords rewrites the engine of an -engine flag given as one quoted command line,
+// -engine "PROG ARGS..." (split on spaces, no shell), as the words -engine cmd=PROG
+// arg=ARG..., so that an engine given either way is read as match reads it. An -engine whose
+// next word is key=value words is left as it is.
+func CommandAsWords(args []string) []string {
+	for i := 1; i < len(args); i++ {
+		if f := strings.Fields(args[i]); (args[i-1] == "-engine" || args[i-1] == "--engine") && len(f) > 0 && !strings.Contains(f[0], "=") {
+			words := []string{"cmd=" + f[0]}
+			for _, a := range f[1:] {
+				words = append(words, "arg="+a)
+			}
+			args = slices.Concat(args[:i], words, args[i+1:])
+		}
+	}
+	return args
 }

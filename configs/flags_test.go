@@ -5,8 +5,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"hivearbiter/arbiter"
 )
 
 // TestFlagsOverTheFile: a flag overrides the file's key, the move limit in either unit; what
@@ -70,5 +73,37 @@ func TestFlagsOverTheFile(t *testing.T) {
 					cfg.Openings.RandomPlies, cfg.GamesPerPairing, tc.rounds, tc.plies, tc.openings, tc.games)
 			}
 		})
+	}
+}
+
+// TestCommandAsWords: an engine quoted as one command line becomes cmd= and arg= words;
+// key=value words, and words after other flags, are left as they are.
+func TestCommandAsWords(t *testing.T) {
+	tests := []struct{ args, want []string }{
+		{[]string{"-engine", "./bot --depth 3", "-games", "1"}, []string{"-engine", "cmd=./bot", "arg=--depth", "arg=3", "-games", "1"}},
+		{[]string{"--engine", "python3 bot.py"}, []string{"--engine", "cmd=python3", "arg=bot.py"}},
+		{[]string{"-engine", "cmd=./bot", "name=b"}, []string{"-engine", "cmd=./bot", "name=b"}},
+		{[]string{"-title", "./bot x"}, []string{"-title", "./bot x"}},
+		{[]string{"-engine", ""}, []string{"-engine", ""}},
+	}
+	for _, tc := range tests {
+		if got := CommandAsWords(slices.Clone(tc.args)); !slices.Equal(got, tc.want) {
+			t.Errorf("CommandAsWords(%q) = %q, want %q", tc.args, got, tc.want)
+		}
+	}
+}
+
+// TestSPRTFlags: no -sprt is no test; the last -sprt given is the test, with the defaults;
+// a wrong one is refused even when a later one is right.
+func TestSPRTFlags(t *testing.T) {
+	if test, err := SPRTFlags(nil); test != nil || err != nil {
+		t.Errorf("no -sprt: %v, %v", test, err)
+	}
+	test, err := SPRTFlags([][]string{{"elo0=0", "elo1=5"}, {"elo0=1", "elo1=3", "model=logistic"}})
+	if err != nil || test.Elo0 != 1 || test.Elo1 != 3 || test.Alpha != arbiter.DefaultSPRTAlpha || test.Model.String() != "logistic" {
+		t.Errorf("two -sprt: %+v, %v", test, err)
+	}
+	if _, err := SPRTFlags([][]string{{"elo0=0", "elo1=5", "model=bogus"}, {"elo0=0", "elo1=5"}}); err == nil {
+		t.Error("an unknown model was taken")
 	}
 }

@@ -148,3 +148,17 @@ func ParseWorkerEngine(words []string, resolve configs.Resolver) (arbiter.Engine
 	maps.DeleteFunc(e.Settings, func(k, _ string) bool { return !given[k] })
 	return e, nil
 }
+
+// ParseWorkerEngines reads the engines of a worker's -engine flags, one list of words each,
+// each one's words merged over those of every -each flag (see ParseWorkerEngine).
+func ParseWorkerEngines(each, engines [][]string, resolve configs.Resolver) ([]arbiter.EngineConfig, error) {
+	var out []arbiter.EngineConfig
+	for _, words := range engines {
+		e, err := ParseWorkerEngine(configs.MergeEngine(slices.Concat(each...), words), resolve)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}

@@ -144,3 +144,21 @@ func TestParseWorkerEngine(t *testing.T) {
 		}
 	}
 }
+
+// TestParseWorkerEngines: every -each's words apply to each -engine, whose own words win; an
+// engine the words cannot make is refused.
+func TestParseWorkerEngines(t *testing.T) {
+	resolve := func(name string) ([]string, error) { return []string{"/bin/arbiter", name}, nil }
+	each := [][]string{{"dir=/opt"}, {"st=2"}}
+	engines, err := ParseWorkerEngines(each, [][]string{{"name=a", "cmd=a"}, {"name=b", "cmd=b", "st=3"}}, resolve)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(engines) != 2 || engines[0].Dir != "/opt" || engines[1].Dir != "/opt" ||
+		engines[0].Time.String() != "st=2" || engines[1].Time.String() != "st=3" {
+		t.Errorf("engines %+v", engines)
+	}
+	if _, err := ParseWorkerEngines(nil, [][]string{{"name=a", "cmd=a", "bogus"}}, resolve); err == nil {
+		t.Error("a word that is no setting was taken")
+	}
+}

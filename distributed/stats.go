@@ -179,6 +179,17 @@ func progressWorkers(workers []*WorkerStats, now time.Time) string {
 	return fmt.Sprintf("%d workers connected (games in flight: %s)", len(parts), strings.Join(parts, ", "))
 }
 
+// FetchStatus connects to the coordinator the credentials name, as client, and asks it
+// where its run stands (see RequestStatus).
+func FetchStatus(ctx context.Context, c *Credentials, client string) (*Status, error) {
+	nc, err := Dial(c, client)
+	if err != nil {
+		return nil, err
+	}
+	defer nc.Close()
+	return RequestStatus(ctx, nc, c.Run)
+}
+
 // RequestStatus asks the coordinator of a run where it stands.
 func RequestStatus(ctx context.Context, nc *nats.Conn, run string) (*Status, error) {
 	rctx, cancel := context.WithTimeout(ctx, 5*time.Second)

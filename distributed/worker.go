@@ -28,7 +28,8 @@ func (e *RefusedError) Error() string {
 
 // Worker plays a run's game pairs with its own engines.
 type Worker struct {
-	// Name identifies the worker to the coordinator: one NATS subject token (no dots or spaces).
+	// Name identifies the worker to the coordinator: one NATS subject token (no dots or
+	// spaces); DefaultWorkerName if empty.
 	Name  string
 	Creds *Credentials
 	// Conn, if set, is used instead of dialling Creds.URL (a coordinator's own worker).
@@ -60,6 +61,9 @@ type Worker struct {
 func (w *Worker) Run(ctx context.Context) error {
 	if w.Concurrency <= 0 {
 		w.Concurrency = 1
+	}
+	if w.Name == "" {
+		w.Name = DefaultWorkerName()
 	}
 	w.inFlight = make(map[int]bool)
 	nc := w.Conn

@@ -137,3 +137,17 @@ func TestWorkerRestartsOnRequest(t *testing.T) {
 		t.Errorf("%d games played, want 4", out.Tally.Games)
 	}
 }
+
+// TestWorkerDefaultName: a worker given no name takes DefaultWorkerName, as the command's
+// -name says, before it first dials.
+func TestWorkerDefaultName(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	w := &Worker{Creds: &Credentials{URL: "nats://127.0.0.1:1", Run: "r"}}
+	if err := w.Run(ctx); err == nil {
+		t.Fatal("a worker ran with no coordinator")
+	}
+	if w.Name != DefaultWorkerName() {
+		t.Errorf("name %q, want %q", w.Name, DefaultWorkerName())
+	}
+}

@@ -122,3 +122,12 @@ func sameFile(a, b string) bool {
 	infoB, errB := os.Stat(b)
 	return errA == nil && errB == nil && os.SameFile(infoA, infoB)
 }
+
+// RecordsFiles names records files that a command reads, for CheckFiles.
+func RecordsFiles(paths []string) []NamedFile {
+	var files []NamedFile
+	for _, p := range paths {
+		files = append(files, NamedFile{Flag: "records", Path: p})
+	}
+	return files
+}

@@ -6,14 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
-
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/tw"
 
 	"hivearbiter/arbiter"
 	"hivearbiter/configs"
+	"hivearbiter/internal/cli"
 )
 
 const checkUsage = `check -engine "PROG ARGS..." [-games N] [-plies N] [-seed N] [-v]
@@ -28,82 +25,49 @@ engine is started afresh after a failed check, so that each row judges one thing
 pass/fail table (-v: with each detail whole); exits with code 5 when any check fails.`
 
 func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	rest, groups := splitMultiWord(commandAsWords(args))
+	rest, groups := splitMultiWord(configs.CommandAsWords(args))
 	fs := newFlagSet("check", checkUsage, stderr)
 	fs.Func("engine", `the engine: "PROG ARGS..." (split on spaces, no shell) or key=value words`, func(string) error { return nil })
 	games := fs.Int("games", 3, "random games played against the referee (UHP: whose valid moves are compared with its own)")
 	plies := fs.Int("plies", 30, "plies per random game")
 	seed := fs.Uint64("seed", 1, "seed of the random games")
 	verbose := fs.Bool("v", false, "print each check's detail whole instead of cut to the table's width")
-	if err := parseFlags(fs, rest); err != nil {
+	if err := cli.Parse(fs, rest); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usageError{fmt.Errorf("unexpected argument %q (quote the engine command: -engine \"PROG ARGS\")", fs.Arg(0))}
+		return cli.Usage(fmt.Errorf("unexpected argument %q (quote the engine command: -engine \"PROG ARGS\")", fs.Arg(0)))
 	}
 	if len(groups["engine"]) != 1 || len(groups["engine"][0]) == 0 {
-		return usageError{errors.New(`give the engine to check, once: -engine "PROG ARGS..."`)}
+		return cli.Usage(errors.New(`give the engine to check, once: -engine "PROG ARGS..."`))
 	}
 	// The engine's own time control, if it gives one, bounds its moves where a suite plays games.
 	engine, err := configs.ParseEngine(configs.MergeEngine([]string{"st=1"}, groups["engine"][0]), builtinResolver)
 	if err != nil {
-		return usageError{err}
+		return cli.Usage(err)
 	}
 	fmt.Fprintf(stdout, "Checking %s\n", cmp.Or(strings.Join(engine.Command, " "), engine.Addr))
 	checks, err := arbiter.CheckEngine(ctx, engine, arbiter.CheckOptions{Games: *games, Plies: *plies, Seed: *seed})
 	if len(checks) == 0 && err != nil {
-		return usageError{err} // a protocol without a check
+		return cli.Usage(err) // a protocol without a check
 	}
-	count, hint, tableErr := writeCheckTable(stdout, checks, *verbose)
-	failed, skipped := count[arbiter.CheckFailed], count[arbiter.CheckSkipped]
-	notRun := ""
-	if skipped > 0 {
-		notRun = fmt.Sprintf(", %d skipped", skipped)
+	width, hint := 100, ""
+	if *verbose {
+		width = 0
 	}
+	cut, tableErr := arbiter.WriteCheckTable(stdout, checks, width)
+	if cut {
+		hint = " (run with -v to see each detail whole)"
+	}
+	summary, failed := arbiter.SummarizeChecks(checks)
 	switch {
 	case tableErr != nil:
 		return tableErr
 	case err != nil: // the table cuts the detail; why the engine did not start is said whole
-		return exitWith(exitEngines, "the engine could not be started, so nothing else was checked: %v", err)
-	case failed > 0:
-		return exitWith(exitEngines, "%d of %d checks failed%s%s", failed, len(checks), notRun, hint)
-	case skipped > 0:
-		fmt.Fprintf(stdout, "%d of %d checks passed%s.\n", len(checks)-skipped, len(checks), notRun)
-	default:
-		fmt.Fprintf(stdout, "All %d checks passed.\n", len(checks))
+		return cli.Exit(exitEngines, "the engine could not be started, so nothing else was checked: %v", err)
+	case failed:
+		return cli.Exit(exitEngines, "%s%s", summary, hint)
 	}
+	fmt.Fprintln(stdout, summary+".")
 	return nil
-}
-
-// commandAsWords rewrites -engine "PROG ARGS..." as -engine cmd=PROG arg=ARG..., so that an
-// engine given either way is read as match reads it.
-func commandAsWords(args []string) []string {
-	for i := 1; i < len(args); i++ {
-		if f := strings.Fields(args[i]); (args[i-1] == "-engine" || args[i-1] == "--engine") && len(f) > 0 && !strings.Contains(f[0], "=") {
-			words := []string{"cmd=" + f[0]}
-			for _, a := range f[1:] {
-				words = append(words, "arg="+a)
-			}
-			args = slices.Concat(args[:i], words, args[i+1:])
-		}
-	}
-	return args
-}
-
-// writeCheckTable prints the results of a check as a table, each detail cut to 100 characters
-// unless verbose, and counts the results by status. hint says how to see a detail that was cut.
-func writeCheckTable(w io.Writer, checks []arbiter.CheckResult, verbose bool) (count map[arbiter.CheckStatus]int, hint string, err error) {
-	table := tablewriter.NewTable(w, tablewriter.WithSymbols(tw.NewSymbols(tw.StyleASCII)),
-		tablewriter.WithHeaderAutoFormat(tw.Off), tablewriter.WithRowAutoWrap(tw.WrapNone))
-	table.Header("Check", "Result", "Detail")
-	count = map[arbiter.CheckStatus]int{}
-	for _, c := range checks {
-		count[c.Status]++
-		detail := c.Detail
-		if !verbose && len(detail) > 100 {
-			detail, hint = detail[:97]+"...", " (run with -v to see each detail whole)"
-		}
-		table.Append(c.Name, c.Status.String(), detail)
-	}
-	return count, hint, table.Render()
 }

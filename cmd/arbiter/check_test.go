@@ -82,7 +82,7 @@ func checkTableGolden(t *testing.T, checks []arbiter.CheckResult, name string) {
 		checks[i].Detail = millis.ReplaceAllString(checks[i].Detail, "T ms")
 	}
 	var got bytes.Buffer
-	if _, _, err := writeCheckTable(&got, checks, true); err != nil {
+	if _, err := arbiter.WriteCheckTable(&got, checks, 0); err != nil {
 		t.Fatal(err)
 	}
 	golden.Check(t, filepath.Join("testdata", "check", name), got.Bytes())

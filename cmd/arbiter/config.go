@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"hivearbiter/configs"
+	"hivearbiter/internal/cli"
 )
 
 const configUsage = `config list | config show NAME
@@ -17,7 +18,7 @@ so that one can be copied after "go install": arbiter config show match > my-mat
 
 func runConfig(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("config", configUsage, stderr)
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
 	names := configs.Examples()
@@ -34,10 +35,10 @@ func runConfig(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		data, err := configs.Example(name)
 		if err != nil {
-			return usageError{fmt.Errorf("config show %s: no such example (have %s)", fs.Arg(1), strings.ReplaceAll(strings.Join(names, ", "), ".toml", ""))}
+			return cli.Usage(fmt.Errorf("config show %s: no such example (have %s)", fs.Arg(1), strings.ReplaceAll(strings.Join(names, ", "), ".toml", "")))
 		}
 		_, err = stdout.Write(data)
 		return err
 	}
-	return usageError{errors.New("config: want \"config list\" or \"config show NAME\" (see arbiter config -h)")}
+	return cli.Usage(errors.New("config: want \"config list\" or \"config show NAME\" (see arbiter config -h)"))
 }

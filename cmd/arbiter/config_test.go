@@ -11,6 +11,8 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/configs"
+	"hivearbiter/distributed"
+	"hivearbiter/report"
 )
 
 // TestConfigShowAndVersion: the demo tells users to copy configs/match.toml, which an installed
@@ -64,7 +66,7 @@ func TestOneRunByEitherPath(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	command, err := matchConfigFlags([]string{"-config", file}, io.Discard, new(coordinatorFlags), new(pageFlags))
+	command, err := matchConfigFlags([]string{"-config", file}, io.Discard, new(distributed.HostConfig), new(report.RunOptions))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"hivearbiter/configs"
+	"hivearbiter/internal/cli"
 )
 
 const demoUsage = `demo [-keep DIR]
@@ -19,7 +20,7 @@ runs it. The records go to a fresh temporary directory unless -keep names one.`
 func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("demo", demoUsage, stderr)
 	keep := fs.String("keep", "", "write the records and PGN of the demo to this `dir`")
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
 	cfg, err := configs.LoadExample(configs.DefaultName, builtinResolver)
@@ -40,7 +41,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fmt.Fprintln(stdout, "Hive Arbiter demo: hivebot (strong profile) against hivebot (weak profile), Base+MLP, game pairs on a 6+0.1 clock.")
 	hint := "" // a temporary directory is gone when the demo ends: nothing to resume
 	if *keep != "" {
-		hint = "arbiter demo -keep " + quoteArgs([]string{dir})
+		hint = "arbiter demo -keep " + cli.QuoteArgs([]string{dir})
 	}
 	if err := playTournament(ctx, cfg, hint, stdout); err != nil {
 		return err

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"hivearbiter/internal/cli"
 	"hivearbiter/internal/golden"
 	"hivearbiter/internal/testenv"
 )
@@ -193,7 +194,7 @@ func runExample(t *testing.T, args []string, dir string) {
 	case "worker", "workers":
 		// Flags are parsed in order, so a -h after them shows the help only when every
 		// flag before it was accepted.
-		if err := run(context.Background(), append(args, "-h"), &stdout, &stderr); !errors.Is(err, errHelpShown) {
+		if err := run(context.Background(), append(args, "-h"), &stdout, &stderr); !errors.Is(err, cli.ErrHelpShown) {
 			t.Fatalf("%v\n%s%s", err, stdout.String(), stderr.String())
 		}
 	case "serve":
@@ -354,7 +355,7 @@ func TestDocsServeSession(t *testing.T) {
 func TestWorkerFlagCheck(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	err := run(context.Background(), []string{"worker", "-credz", "worker.creds", "-h"}, &stdout, &stderr)
-	if errors.Is(err, errHelpShown) || err == nil {
+	if errors.Is(err, cli.ErrHelpShown) || err == nil {
 		t.Fatalf("a misspelled worker flag was accepted: %v\n%s", err, stderr.String())
 	}
 }
@@ -374,14 +375,14 @@ const (
 func commandReference(t *testing.T) string {
 	var ref strings.Builder
 	ref.WriteString(referenceBegin + "\n| command | what it does |\n|---|---|\n")
-	for _, c := range commands {
-		if !c.hidden {
-			fmt.Fprintf(&ref, "| [`%s`](#arbiter-%s) | %s |\n", c.name, c.name, strings.ReplaceAll(c.summary, "|", `\|`))
+	for _, c := range arbiterProgram.Commands {
+		if !c.Hidden {
+			fmt.Fprintf(&ref, "| [`%s`](#arbiter-%s) | %s |\n", c.Name, c.Name, strings.ReplaceAll(c.Summary, "|", `\|`))
 		}
 	}
 	section := func(heading string, args []string) {
 		var stdout, stderr bytes.Buffer
-		if err := run(context.Background(), args, &stdout, &stderr); err != nil && !errors.Is(err, errHelpShown) {
+		if err := run(context.Background(), args, &stdout, &stderr); err != nil && !errors.Is(err, cli.ErrHelpShown) {
 			t.Fatalf("arbiter %s: %v", strings.Join(args, " "), err)
 		}
 		help := stdout.String() + stderr.String()
@@ -391,9 +392,9 @@ func commandReference(t *testing.T) string {
 		fmt.Fprintf(&ref, "\n## %s\n\n`arbiter %s`\n\n```text\n%s```\n", heading, strings.Join(args, " "), help)
 	}
 	section("arbiter", []string{"-h"})
-	for _, c := range commands {
-		if !c.hidden {
-			section("arbiter "+c.name, []string{c.name, "-h"})
+	for _, c := range arbiterProgram.Commands {
+		if !c.Hidden {
+			section("arbiter "+c.Name, []string{c.Name, "-h"})
 		}
 	}
 	ref.WriteString("\n" + referenceEnd)

@@ -8,6 +8,7 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/configs"
+	"hivearbiter/internal/cli"
 	"hivearbiter/results"
 	"hivearbiter/rules"
 )
@@ -23,15 +24,15 @@ func TestErrorMessages(t *testing.T) {
 		code int
 		want string
 	}{
-		{"a usage error of several problems", usageError{errors.Join(
+		{"a usage error of several problems", cli.UsageError{Err: errors.Join(
 			&configs.Error{Flag: "-rounds", Msg: "0: want 1 or more"},
 			&arbiter.ConfigError{Msg: "an SPRT compares exactly 2 engines, not 3"},
 			&configs.Error{File: "x.toml", Line: 3, Key: "games", Msg: "3: want 2 (a game pair, colours swapped) or 1"},
 		)}, exitUsage, "arbiter: -rounds 0: want 1 or more\narbiter: an SPRT compares exactly 2 engines, not 3\narbiter: x.toml:3: games: 3: want 2 (a game pair, colours swapped) or 1\n"},
-		{"a locked file", usageError{&results.LockedError{Path: "g.jsonl"}}, exitUsage,
+		{"a locked file", cli.UsageError{Err: &results.LockedError{Path: "g.jsonl"}}, exitUsage,
 			"arbiter: g.jsonl is being written by another run of the arbiter: wait for it to end, or give this run a file of its own\n"},
-		{"the rules", usageError{rulesErr}, exitUsage, "arbiter: GameString entry 1 (\"Bogus\"): \"Bogus\" is not a game state (want NotStarted, InProgress, Draw, WhiteWins or BlackWins)\n"},
-		{"an engine that does not start", exitWith(exitEngines, "%v", &arbiter.EngineStartError{Engine: "e", Err: errors.New("exit status 3")}), exitEngines,
+		{"the rules", cli.UsageError{Err: rulesErr}, exitUsage, "arbiter: GameString entry 1 (\"Bogus\"): \"Bogus\" is not a game state (want NotStarted, InProgress, Draw, WhiteWins or BlackWins)\n"},
+		{"an engine that does not start", cli.Exit(exitEngines, "%v", &arbiter.EngineStartError{Engine: "e", Err: errors.New("exit status 3")}), exitEngines,
 			"arbiter: engine \"e\" could not be started: exit status 3\n"},
 		{"a wrapped error is shown whole", fmt.Errorf("reading: %w", &results.RatingsError{Msg: "x"}), exitFailure, "arbiter: reading: results: x\n"},
 	}

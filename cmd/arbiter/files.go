@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/internal/cli"
 	"hivearbiter/results"
 )
 
@@ -11,7 +12,7 @@ import (
 // results.CheckFiles), and returns every problem found as a usage error.
 func checkFiles(files []results.NamedFile, transcripts string) error {
 	if problems := results.CheckFiles(files, transcripts); len(problems) > 0 {
-		return usageError{errors.Join(problems...)}
+		return cli.Usage(errors.Join(problems...))
 	}
 	return nil
 }
@@ -26,7 +27,7 @@ func locateEngines(engines []arbiter.EngineConfig) error {
 		}
 	}
 	if len(problems) > 0 {
-		return usageError{errors.Join(problems...)}
+		return cli.Usage(errors.Join(problems...))
 	}
 	return nil
 }

@@ -6,13 +6,14 @@ import (
 	"os"
 
 	"hivearbiter/engine/hivebot"
+	"hivearbiter/internal/cli"
 )
 
 // runHivebot runs the bundled engine on standard input and output. It is how "builtin=hivebot"
 // engines start: "<this binary> hivebot [flags]", so no second binary needs to be built.
 func runHivebot(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if code := hivebot.Main(ctx, args, os.Stdin, stdout, stderr); code != 0 {
-		return &exitError{code: code}
+		return &cli.ExitError{Code: code}
 	}
 	return nil
 }

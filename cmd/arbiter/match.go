@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"hivearbiter/arbiter"
 	"hivearbiter/configs"
+	"hivearbiter/distributed"
+	"hivearbiter/internal/cli"
+	"hivearbiter/report"
 	"hivearbiter/results"
 )
 
@@ -23,19 +25,6 @@ Command-line settings override those of -config. Engine settings (after -engine 
 Multi-word flags:
   -openings file=FILE order=sequential|random start=N plies=N
   -sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 model=normalized|logistic`
-
-// overrideString sets *dst to a flag's value when the flag was given (not empty), so that
-// the command line overrides a -config file.
-func overrideString(dst *string, v string) {
-	if v != "" {
-		*dst = v
-	}
-}
-
-// enginesFromFlags builds the engines of the -engine and -each flags (see configs.Engines).
-func enginesFromFlags(groups map[string][][]string, defaults ...string) ([]arbiter.EngineConfig, error) {
-	return configs.Engines(groups["each"], groups["engine"], defaults, builtinResolver)
-}
 
 // builtinResolver runs bundled engines from the arbiter's own binary, so no second build step
 // is needed: "hivebot" becomes "<this binary> hivebot".
@@ -51,26 +40,29 @@ func builtinResolver(name string) ([]string, error) {
 }
 
 func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	var coord coordinatorFlags
-	var pages pageFlags
-	cfg, err := matchConfigFlags(args, stderr, &coord, &pages)
+	var host distributed.HostConfig
+	var pages report.RunOptions
+	cfg, err := matchConfigFlags(args, stderr, &host, &pages)
 	if err != nil {
 		return err
 	}
 	if err := locateEngines(cfg.Engines); err != nil {
 		return err
 	}
-	hint := "arbiter match " + quoteArgs(args)
-	runPages, err := pages.start(ctx, cfg, stdout)
-	if err != nil {
+	hint := "arbiter match " + cli.QuoteArgs(args)
+	pages.Console = stdout
+	runPages, err := report.StartRun(ctx, cfg, pages)
+	if errors.Is(err, report.ErrPublicAddress) {
+		return cli.Usage(fmt.Errorf("%w (give -http-public to serve on %s)", err, pages.HTTP))
+	} else if err != nil {
 		return err
 	}
 	var observers []arbiter.Observer
 	if runPages != nil {
 		observers = append(observers, runPages)
 	}
-	if coord.serving() {
-		err = runCoordinator(ctx, cfg, &coord, hint, stdout, observers)
+	if host.Serving() {
+		err = runCoordinator(ctx, cfg, host, hint, stdout, observers)
 	} else {
 		err = playTournamentWith(ctx, cfg, hint, stdout, observers, localPlay)
 	}
@@ -86,50 +78,37 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // reports every problem it finds, not the first only, and checks the files the run will read
 // and write.
 func matchConfig(args []string, stderr io.Writer) (arbiter.Config, error) {
-	return matchConfigFlags(args, stderr, new(coordinatorFlags), new(pageFlags))
+	return matchConfigFlags(args, stderr, new(distributed.HostConfig), new(report.RunOptions))
 }
 
 // matchConfigFlags is matchConfig that also reads the flags that serve the run to workers and
 // show it as pages.
-func matchConfigFlags(args []string, stderr io.Writer, coord *coordinatorFlags, pages *pageFlags) (arbiter.Config, error) {
+func matchConfigFlags(args []string, stderr io.Writer, host *distributed.HostConfig, pages *report.RunOptions) (arbiter.Config, error) {
 	rest, groups := splitMultiWord(args)
 	fs := newFlagSet("match", matchUsage, stderr)
-	coord.register(fs)
-	pages.register(fs)
+	host.Register(fs)
+	pages.Register(fs)
 	var flags configs.Flags
 	flags.Register(fs)
-	if err := parseFlags(fs, flags.Respell(rest)); err != nil {
+	if err := cli.Parse(fs, flags.Respell(rest)); err != nil {
 		return arbiter.Config{}, err
 	}
-	coord.concurrency = flags.Concurrency() // as given: a coordinator plays games itself only if asked
+	host.Slots = flags.Concurrency() // as given: a coordinator plays games itself only if asked
 	r, err := flags.Run(groups, builtinResolver)
 	if err != nil {
-		return arbiter.Config{}, usageError{err}
+		return arbiter.Config{}, cli.Usage(err)
 	}
 	cfg, err := r.Config(builtinResolver)
 	problems := []error{err}
 	// The files too, with the rest: the records file's default name (from the run's
 	// fingerprint) is checked again when the tournament is laid out.
 	files := append(cfg.Files(), results.NamedFile{Flag: "-config", Path: flags.ConfigFile()})
-	if pages.report != "" {
-		files = append(files, results.NamedFile{Flag: "-report", Path: pages.report, Write: true})
+	if pages.File != "" {
+		files = append(files, results.NamedFile{Flag: "-report", Path: pages.File, Write: true})
 	}
 	problems = append(problems, results.CheckFiles(files, cfg.TranscriptDir)...)
 	if err := errors.Join(problems...); err != nil {
-		return cfg, usageError{err}
+		return cfg, cli.Usage(err)
 	}
 	return cfg, nil
-}
-
-// quoteArgs writes arguments back as a shell command line, for the resume hint.
-func quoteArgs(args []string) string {
-	q := make([]string, len(args))
-	for i, a := range args {
-		if a == "" || strings.ContainsAny(a, " \t\"'\\$`*?;&|<>()") {
-			q[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-		} else {
-			q[i] = a
-		}
-	}
-	return strings.Join(q, " ")
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"hivearbiter/internal/cli"
 	"hivearbiter/report"
 )
 
@@ -34,7 +35,7 @@ func TestMatchPages(t *testing.T) {
 func TestMatchRefusesAPublicLivePage(t *testing.T) {
 	_, out, err := playMatch(t, append(append(fakeEngineArgs("a", "random"), fakeEngineArgs("b", "random")...),
 		"-each", "st=0.05", "fractional=true", "-http", "0.0.0.0:0")...)
-	var ue usageError
+	var ue cli.UsageError
 	if !errors.As(err, &ue) || !errors.Is(err, report.ErrPublicAddress) {
 		t.Errorf("err = %v, want a usage error refusing the address\n%s", err, out)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"hivearbiter/internal/cli"
 	"hivearbiter/rules"
 )
 
@@ -20,11 +21,11 @@ and the speed. The default position is the start of Base+MLP.`
 func runPerft(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("perft", perftUsage, stderr)
 	depth := fs.Int("depth", 5, "deepest depth to count")
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
 	if *depth < 0 {
-		return usageError{errors.New("-depth must be at least 0")}
+		return cli.Usage(errors.New("-depth must be at least 0"))
 	}
 	position := strings.Join(fs.Args(), " ")
 	if position == "" {
@@ -32,7 +33,7 @@ func runPerft(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	game, err := rules.ParseGameString(position)
 	if err != nil {
-		return usageError{err}
+		return cli.Usage(err)
 	}
 	fmt.Fprintln(stdout, game.GameString())
 	board := game.Board()

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"hivearbiter/configs"
+	"hivearbiter/internal/cli"
 	"hivearbiter/report"
 	"hivearbiter/results"
 )
@@ -25,24 +26,21 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	out := fs.String("o", "report.html", "write the HTML report to this `file`")
 	title := fs.String("title", "", "the page's title (default: the engines' names)")
 	fs.Func("sprt", "SPRT of the first engine whose LLR is drawn: elo0=E elo1=E alpha=A beta=B model=normalized|logistic", func(string) error { return nil })
-	if err := parseFlags(fs, rest); err != nil {
+	if err := cli.Parse(fs, rest); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {
-		return usageError{errors.New("report needs at least one records file")}
+		return cli.Usage(errors.New("report needs at least one records file"))
 	}
-	files := append(recordsFiles(fs.Args()), results.NamedFile{Flag: "-o", Path: *out, Write: true})
+	files := append(results.RecordsFiles(fs.Args()), results.NamedFile{Flag: "-o", Path: *out, Write: true})
 	if err := checkFiles(files, ""); err != nil { // -o games.jsonl would overwrite the records
 		return err
 	}
-	opts := report.Options{Title: *title}
-	for _, words := range groups["sprt"] {
-		test, err := configs.SPRTTest(words)
-		if err != nil {
-			return usageError{err}
-		}
-		opts.SPRT = &test
+	sprt, err := configs.SPRTFlags(groups["sprt"])
+	if err != nil {
+		return cli.Usage(err)
 	}
+	opts := report.Options{Title: *title, SPRT: sprt}
 	recs, err := results.ReadFiles(fs.Args()...)
 	if err != nil {
 		return err
@@ -55,7 +53,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		d.Title = strings.Join(d.Engines, " vs ")
 	}
 	if opts.SPRT != nil && len(d.Engines) != 2 {
-		return usageError{fmt.Errorf("an SPRT compares 2 engines; the records hold %d", len(d.Engines))}
+		return cli.Usage(fmt.Errorf("an SPRT compares 2 engines; the records hold %d", len(d.Engines)))
 	}
 	if err := report.WriteFile(*out, d); err != nil {
 		return err

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"hivearbiter/internal/cli"
 )
 
 func TestReportCommand(t *testing.T) {
@@ -39,7 +41,7 @@ func TestReportCommandUsage(t *testing.T) {
 	for _, args := range [][]string{{"report"}, {"report", "-sprt", "elo0=5", "elo1=0", "x.jsonl"}} {
 		var stdout, stderr bytes.Buffer
 		err := run(context.Background(), args, &stdout, &stderr)
-		if _, ok := err.(usageError); !ok {
+		if _, ok := err.(cli.UsageError); !ok {
 			t.Errorf("arbiter %s: %v, want a usage error", strings.Join(args, " "), err)
 		}
 	}

@@ -3,13 +3,13 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"os/signal"
 
 	"hivearbiter/arbiter"
 	"hivearbiter/configs"
+	"hivearbiter/internal/cli"
 	"hivearbiter/results"
 	"hivearbiter/serve"
 )
@@ -28,10 +28,6 @@ is used when the viewer's bestmove gives no limit, and by the opponent in a remo
 A -config file gives exactly two engines. SIGINT does not end serve: as in Mzinga, it stops
 the engine search under way, whose best move so far is the answer; "exit", the end of input
 or SIGTERM end serve.`
-
-// serveDefaultTime is the time control of an engine given none: the viewer usually sets the
-// limit, so this serves bare "bestmove" commands and remote replies.
-const serveDefaultTime = "st=1"
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return runServeSession(ctx, args, os.Stdin, stdout, stderr)
@@ -55,13 +51,13 @@ func runServeSession(ctx context.Context, args []string, stdin io.Reader, stdout
 	if err != nil {
 		var ce *arbiter.ConfigError
 		if errors.As(err, &ce) {
-			return usageError{err}
+			return cli.Usage(err)
 		}
-		return exitWith(exitEngines, "%v", err)
+		return cli.Exit(exitEngines, "%v", err)
 	}
 	err = session.Serve(ctx, stdin, stdout, interrupts)
 	if ctx.Err() != nil {
-		return exitWith(exitInterrupted, "")
+		return cli.Exit(exitInterrupted, "")
 	}
 	return err
 }
@@ -70,62 +66,19 @@ func runServeSession(ctx context.Context, args []string, stdin io.Reader, stdout
 func serveConfig(args []string, stderr io.Writer) (serve.SessionConfig, error) {
 	rest, groups := splitMultiWord(args)
 	fs := newFlagSet("serve", serveUsage, stderr)
-	var (
-		configFile  = fs.String("config", "", "TOML configuration `file` with two engines (see configs/)")
-		out         = fs.String("out", "", "JSON Lines `file` of game records (default arbiter-serve-<run>.jsonl)")
-		pgnOut      = fs.String("pgnout", "", "append every game to this PGN `file` (MzingaViewer format)")
-		transcripts = fs.String("transcripts", "", "write each engine's conversation to a file in this `dir`")
-		gameType    = fs.String("gametype", "", "GameTypeString of a remote game whose viewer names none (default: every expansion both engines play)")
-		remoteSide  = fs.String("remote-side", "alternate", "the viewer's side in a remote game that names none: white, black or alternate")
-		event       = fs.String("event", "", "event name for the PGN")
-	)
-	fs.Func("each", "engine settings applied to both engines (key=value words)", func(string) error { return nil })
-	fs.Func("engine", "an engine (key=value words); give two, White's first", func(string) error { return nil })
-	if err := parseFlags(fs, rest); err != nil {
+	var flags configs.ServeFlags
+	flags.Register(fs)
+	if err := cli.Parse(fs, rest); err != nil {
 		return serve.SessionConfig{}, err
 	}
-	if fs.NArg() > 0 {
-		return serve.SessionConfig{}, usageError{fmt.Errorf("unexpected argument %q (engine settings follow -engine)", fs.Arg(0))}
-	}
-	var cfg serve.SessionConfig
-	var engines []arbiter.EngineConfig
-	if *configFile != "" {
-		file, err := configs.LoadFile(*configFile, builtinResolver)
-		if err != nil {
-			return cfg, usageError{err}
-		}
-		engines = file.Engines
-		cfg.Out, cfg.PGNOut, cfg.TranscriptDir, cfg.Event = file.Out, file.PGNOut, file.TranscriptDir, file.Event
-		cfg.GameType = file.GameType
-		cfg.StartTimeout, cfg.CommandTimeout, cfg.DepthTimeout = file.StartTimeout, file.CommandTimeout, file.DepthTimeout
-	}
-	fromFlags, err := enginesFromFlags(groups, serveDefaultTime)
+	cfg, err := flags.Session(groups, builtinResolver)
 	if err != nil {
-		return cfg, usageError{err}
+		return cfg, cli.Usage(err)
 	}
-	if fromFlags != nil {
-		engines = fromFlags
-	}
-	if len(engines) != 2 {
-		return cfg, usageError{fmt.Errorf("serve needs exactly two engines, White's then Black's, not %d: give -config FILE or two -engine cmd=... (see arbiter serve -h)", len(engines))}
-	}
-	cfg.Engines = [2]arbiter.EngineConfig{engines[0], engines[1]}
-	overrideString(&cfg.Out, *out)
-	if *pgnOut != "" {
-		name, err := configs.PGNFile(*pgnOut)
-		if err != nil {
-			return cfg, usageError{err}
-		}
-		cfg.PGNOut = name
-	}
-	overrideString(&cfg.TranscriptDir, *transcripts)
-	overrideString(&cfg.GameType, *gameType)
-	overrideString(&cfg.Event, *event)
-	cfg.RemoteSide = serve.RemoteSide(*remoteSide)
 	// As in match: every output is checked before an engine starts, and none may be another.
-	files := []results.NamedFile{{Flag: "-out", Path: cfg.Out, Write: true}, {Flag: "-pgnout", Path: cfg.PGNOut, Write: true}, {Flag: "-config", Path: *configFile}}
+	files := []results.NamedFile{{Flag: "-out", Path: cfg.Out, Write: true}, {Flag: "-pgnout", Path: cfg.PGNOut, Write: true}, {Flag: "-config", Path: flags.ConfigFile()}}
 	if err := errors.Join(checkFiles(files, cfg.TranscriptDir), locateEngines(cfg.Engines[:])); err != nil {
-		return cfg, usageError{err}
+		return cfg, cli.Usage(err)
 	}
 	return cfg, nil
 }

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"hivearbiter/internal/cli"
 	"hivearbiter/internal/golden"
 	"hivearbiter/results"
 	"hivearbiter/rules"
@@ -321,7 +322,7 @@ func TestServeCommandLine(t *testing.T) {
 	for _, tc := range tests {
 		var stdout, stderr bytes.Buffer
 		err := runServeSession(context.Background(), append([]string{"-out", filepath.Join(dir, "none.jsonl")}, tc.args...), strings.NewReader(""), &stdout, &stderr)
-		var ue usageError
+		var ue cli.UsageError
 		if !errors.As(err, &ue) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("serve %q: got %v, want a usage error with %q", tc.args, err, tc.want)
 		}
@@ -361,8 +362,8 @@ func TestServeEngineThatCannotStart(t *testing.T) {
 	// A program that is there but dies at start-up is the engine's failure.
 	args := append(fakeEngineArgs("ghost", "exit-at-start"), "-engine", "builtin=hivebot")
 	err = runServeSession(context.Background(), args, strings.NewReader(""), &stdout, &stderr)
-	ee, ok := asExitError(err)
-	if !ok || ee.code != exitEngines || !strings.Contains(err.Error(), `engine "ghost" could not be started`) || !strings.Contains(err.Error(), "cannot load my weights") {
+	var ee *cli.ExitError
+	if !errors.As(err, &ee) || ee.Code != exitEngines || !strings.Contains(err.Error(), `engine "ghost" could not be started`) || !strings.Contains(err.Error(), "cannot load my weights") {
 		t.Fatalf("got %v, want exit code %d naming the engine and quoting its stderr", err, exitEngines)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/elo"
+	"hivearbiter/internal/cli"
 	"hivearbiter/results"
 )
 
@@ -25,41 +26,41 @@ func runSPRTCalc(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	alpha := fs.Float64("alpha", arbiter.DefaultSPRTAlpha, "false positive rate")
 	beta := fs.Float64("beta", arbiter.DefaultSPRTBeta, "false negative rate")
 	modelText := fs.String("model", "normalized", "normalized or logistic (pentanomial and trinomial); bayesian, cutechess, legacy (trinomial)")
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
 	if (*ptnmlText == "") == (*wdlText == "") {
-		return usageError{errors.New("give exactly one of -ptnml and -wdl")}
+		return cli.Usage(errors.New("give exactly one of -ptnml and -wdl"))
 	}
 	model, err := elo.ParseModel(*modelText)
 	if err != nil {
-		return usageError{err}
+		return cli.Usage(err)
 	}
 	test := elo.SPRT{Elo0: *elo0, Elo1: *elo1, Alpha: *alpha, Beta: *beta, Model: model}
 	if err := test.Validate(); err != nil {
-		return usageError{err}
+		return cli.Usage(err)
 	}
 	if *ptnmlText != "" {
 		counts, err := results.ParseCounts(*ptnmlText, 5)
 		if err != nil {
-			return usageError{fmt.Errorf("-ptnml: %w", err)}
+			return cli.Usage(fmt.Errorf("-ptnml: %w", err))
 		}
 		if !model.Pentanomial() {
-			return usageError{fmt.Errorf("the %s model is trinomial only: give -wdl", model)}
+			return cli.Usage(fmt.Errorf("the %s model is trinomial only: give -wdl", model))
 		}
 		ptnml := elo.Pentanomial{counts[0], counts[1], counts[2], counts[3], counts[4]}
 		if ptnml.Pairs() == 0 {
-			return usageError{errors.New("-ptnml: every count is 0: there is nothing to compute from")}
+			return cli.Usage(errors.New("-ptnml: every count is 0: there is nothing to compute from"))
 		}
 		return results.WriteSPRTCalc(stdout, test, &ptnml, nil)
 	}
 	counts, err := results.ParseCounts(*wdlText, 3)
 	if err != nil {
-		return usageError{fmt.Errorf("-wdl: %w", err)}
+		return cli.Usage(fmt.Errorf("-wdl: %w", err))
 	}
 	wdl := elo.WDL{Wins: counts[0], Draws: counts[1], Losses: counts[2]}
 	if wdl.Games() == 0 {
-		return usageError{errors.New("-wdl: every count is 0: there is nothing to compute from")}
+		return cli.Usage(errors.New("-wdl: every count is 0: there is nothing to compute from"))
 	}
 	return results.WriteSPRTCalc(stdout, test, nil, &wdl)
 }

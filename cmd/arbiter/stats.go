@@ -8,7 +8,7 @@ import (
 	"os"
 
 	"hivearbiter/configs"
-	"hivearbiter/elo"
+	"hivearbiter/internal/cli"
 	"hivearbiter/results"
 )
 
@@ -26,14 +26,14 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	mergeNames := fs.Bool("merge-names", false, "count an engine that plays under several time controls as one player (they are kept apart by default)")
 	skipBad := fs.Bool("skip-bad", false, "pass over lines of a records file that are not game records (each file's count is printed)")
 	fs.Func("sprt", "SPRT of the first engine: elo0=E elo1=E alpha=A beta=B model=normalized|logistic", func(string) error { return nil })
-	if err := parseFlags(fs, rest); err != nil {
+	if err := cli.Parse(fs, rest); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {
-		return usageError{errors.New("stats needs at least one records file")}
+		return cli.Usage(errors.New("stats needs at least one records file"))
 	}
 	if *jsonOut != "" {
-		files := recordsFiles(fs.Args())
+		files := results.RecordsFiles(fs.Args())
 		if err := checkFiles(append(files, results.NamedFile{Flag: "-json", Path: *jsonOut, Write: true}), ""); err != nil {
 			return err
 		}
@@ -42,18 +42,14 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	var sprt *elo.SPRT
-	for _, words := range groups["sprt"] {
-		test, err := configs.SPRTTest(words)
-		if err != nil {
-			return usageError{err}
-		}
-		sprt = &test
+	sprt, err := configs.SPRTFlags(groups["sprt"])
+	if err != nil {
+		return cli.Usage(err)
 	}
 	summary, err := results.WriteStats(stdout, recs, results.StatsOptions{Files: fs.NArg(), SPRT: sprt, Time: *timeTable, MergeNames: *mergeNames})
 	var se *results.StatsError
 	if errors.As(err, &se) {
-		return usageError{err}
+		return cli.Usage(err)
 	}
 	if err != nil || *jsonOut == "" {
 		return err
@@ -67,9 +63,9 @@ func readStatsRecords(stdout io.Writer, paths []string, skipBad bool) ([]results
 	var le *results.LineError
 	switch {
 	case errors.As(err, &le):
-		return nil, usageError{fmt.Errorf("%s:%d: %v: the file is damaged; arbiter stats -skip-bad passes over such lines and says how many", le.Path, le.Line, le.Err)}
+		return nil, cli.Usage(fmt.Errorf("%s:%d: %v: the file is damaged; arbiter stats -skip-bad passes over such lines and says how many", le.Path, le.Line, le.Err))
 	case errors.Is(err, os.ErrNotExist):
-		return nil, usageError{err}
+		return nil, cli.Usage(err)
 	case err != nil:
 		return nil, err
 	}
@@ -82,13 +78,4 @@ func readStatsRecords(stdout io.Writer, paths []string, skipBad bool) ([]results
 		return nil, fmt.Errorf("no game records in %v", paths)
 	}
 	return recs, nil
-}
-
-// recordsFiles names records files as inputs, for checkFiles.
-func recordsFiles(paths []string) []results.NamedFile {
-	var files []results.NamedFile
-	for _, p := range paths {
-		files = append(files, results.NamedFile{Flag: "records", Path: p})
-	}
-	return files
 }

@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/internal/cli"
 	"hivearbiter/results"
 )
 
@@ -32,7 +32,7 @@ func playTournamentWith(ctx context.Context, cfg arbiter.Config, resumeHint stri
 		var ce *arbiter.ConfigError
 		var oe *arbiter.OpeningError
 		if errors.As(err, &ce) || errors.As(err, &oe) {
-			return usageError{err}
+			return cli.Usage(err)
 		}
 		return err
 	}
@@ -46,7 +46,7 @@ func playTournamentWith(ctx context.Context, cfg arbiter.Config, resumeHint stri
 	}
 	t.Console = stdout
 	t.ResumeHint = resumeHint
-	t.Progress = isTerminal(stdout)
+	t.Progress = cli.IsTerminal(stdout)
 	t.Report = func(w io.Writer, s arbiter.Standings, final bool) { t.WriteStandings(w, s, final, ctx.Err() != nil) }
 	t.Observers = observers
 	fmt.Fprintln(stdout, t.Banner())
@@ -61,13 +61,13 @@ func playTournamentWith(ctx context.Context, cfg arbiter.Config, resumeHint stri
 	}
 	switch {
 	case out.Interrupted:
-		return exitWith(exitInterrupted, "")
+		return cli.Exit(exitInterrupted, "")
 	case cfg.Strict && out.Tally.Faults() > 0:
-		return exitWith(exitEngines, "strict: %d games ended by engine misbehaviour", out.Tally.Faults())
+		return cli.Exit(exitEngines, "strict: %d games ended by engine misbehaviour", out.Tally.Faults())
 	case out.SPRT != nil && out.SPRT.Decision == arbiter.AcceptH0:
-		return exitWith(exitH0, "")
+		return cli.Exit(exitH0, "")
 	case out.SPRT != nil && out.SPRT.Decision == arbiter.Continue:
-		return exitWith(exitInconclusive, "")
+		return cli.Exit(exitInconclusive, "")
 	}
 	return nil
 }
@@ -80,23 +80,12 @@ func playError(err error) error {
 	var line *results.LineError
 	switch {
 	case errors.As(err, &se):
-		return exitWith(exitEngines, "%v", err)
+		return cli.Exit(exitEngines, "%v", err)
 	case errors.As(err, &line):
-		return usageError{fmt.Errorf("%s:%d: %v: the records file is damaged. To resume without that line, add -skip-bad (the line stays in the file, and its game, if it was one, is played again); arbiter stats -skip-bad %s reads the rest",
-			line.Path, line.Line, line.Err, line.Path)}
+		return cli.Usage(fmt.Errorf("%s:%d: %v: the records file is damaged. To resume without that line, add -skip-bad (the line stays in the file, and its game, if it was one, is played again); arbiter stats -skip-bad %s reads the rest",
+			line.Path, line.Line, line.Err, line.Path))
 	case errors.As(err, &le), errors.As(err, &ce):
-		return usageError{err}
+		return cli.Usage(err)
 	}
 	return err
-}
-
-// isTerminal reports whether w is a terminal, where a live progress line can be redrawn in
-// place. Pipes, files and CI logs get the per-game lines only.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }

@@ -4,40 +4,22 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"io"
-	"slices"
 	"time"
 
 	"hivearbiter/arbiter"
-	"hivearbiter/configs"
 	"hivearbiter/distributed"
+	"hivearbiter/internal/cli"
 )
 
-// coordinatorFlags are the flags of "arbiter match" that serve its run to workers.
-type coordinatorFlags struct {
-	listen, natsURL, creds string
-	ackWait                time.Duration
-	concurrency            int // -concurrency as given: the coordinator plays games itself only if asked
-}
-
-func (f *coordinatorFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.listen, "listen", "", "serve the run to workers (arbiter worker) from an embedded NATS server on `HOST:PORT`; TLS unless loopback")
-	fs.StringVar(&f.natsURL, "nats", "", "serve the run to workers through an existing NATS server at `URL` (with -creds)")
-	fs.StringVar(&f.creds, "creds", "", "with -nats: the coordinator's credentials `file` for that server")
-	fs.DurationVar(&f.ackWait, "ackwait", distributed.DefaultAckWait, "with -listen or -nats: how long a silent worker keeps a game pair before it is played elsewhere")
-}
-
-func (f *coordinatorFlags) serving() bool { return f.listen != "" || f.natsURL != "" }
-
 // runCoordinator plays a run through workers, and with -concurrency through engines of its own.
-func runCoordinator(ctx context.Context, cfg arbiter.Config, flags *coordinatorFlags, hint string, stdout io.Writer, observers []arbiter.Observer) error {
-	if flags.listen != "" && flags.natsURL != "" {
-		return usageError{errors.New("give -listen or -nats, not both")}
+func runCoordinator(ctx context.Context, cfg arbiter.Config, host distributed.HostConfig, hint string, stdout io.Writer, observers []arbiter.Observer) error {
+	if host.Listen != "" && host.URL != "" {
+		return cli.Usage(errors.New("give -listen or -nats, not both"))
 	}
+	host.Console = stdout
 	return playTournamentWith(ctx, cfg, hint, stdout, observers, func(ctx context.Context, t *arbiter.Tournament) (*arbiter.Outcome, error) {
-		return distributed.Host(ctx, t, distributed.HostConfig{Listen: flags.listen, URL: flags.natsURL, CredsFile: flags.creds,
-			AckWait: flags.ackWait, Slots: flags.concurrency, Console: stdout})
+		return distributed.Host(ctx, t, host)
 	})
 }
 
@@ -63,30 +45,23 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		transcripts = fs.String("transcripts", "", "write each engine's conversation to a file in this `dir`")
 	)
 	fs.Func("engine", "this machine's build of a run's engine (key=value words, name= required)", func(string) error { return nil })
-	if err := parseFlags(fs, rest); err != nil {
+	if err := cli.Parse(fs, rest); err != nil {
 		return err
 	}
 	if *credsPath == "" {
-		return usageError{errors.New("-creds FILE is required (the coordinator writes it next to its records file)")}
+		return cli.Usage(errors.New("-creds FILE is required (the coordinator writes it next to its records file)"))
 	}
 	creds, err := distributed.LoadCredentials(*credsPath)
 	if err != nil {
-		return usageError{err}
+		return cli.Usage(err)
 	}
-	overrideString(&creds.URL, *connect)
-	var engines []arbiter.EngineConfig
-	for _, words := range groups["engine"] {
-		e, err := distributed.ParseWorkerEngine(configs.MergeEngine(slices.Concat(groups["each"]...), words), builtinResolver)
-		if err != nil {
-			return usageError{err}
-		}
-		engines = append(engines, e)
+	cli.OverrideString(&creds.URL, *connect)
+	engines, err := distributed.ParseWorkerEngines(groups["each"], groups["engine"], builtinResolver)
+	if err != nil {
+		return cli.Usage(err)
 	}
 	if err := locateEngines(engines); err != nil {
 		return err
-	}
-	if *name == "" {
-		*name = distributed.DefaultWorkerName()
 	}
 	w := &distributed.Worker{Name: *name, Creds: creds, Concurrency: *concurrency, Engines: engines,
 		Console: stdout, TranscriptDir: *transcripts}
@@ -96,9 +71,9 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	var start *arbiter.EngineStartError
 	switch {
 	case errors.As(err, &refused), errors.As(err, &mismatch), errors.As(err, &start):
-		return exitWith(exitEngines, "%v", err)
+		return cli.Exit(exitEngines, "%v", err)
 	case ctx.Err() != nil:
-		return exitWith(exitInterrupted, "")
+		return cli.Exit(exitInterrupted, "")
 	}
 	return err
 }
@@ -116,23 +91,18 @@ func runWorkers(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		credsPath = fs.String("creds", "", "the credentials `file` the coordinator wrote")
 		asJSON    = fs.Bool("json", false, "print the status as JSON")
 	)
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
 	if *credsPath == "" {
-		return usageError{errors.New("-creds FILE is required")}
+		return cli.Usage(errors.New("-creds FILE is required"))
 	}
 	creds, err := distributed.LoadCredentials(*credsPath)
 	if err != nil {
-		return usageError{err}
+		return cli.Usage(err)
 	}
-	overrideString(&creds.URL, *connect)
-	nc, err := distributed.Dial(creds, "arbiter workers")
-	if err != nil {
-		return err
-	}
-	defer nc.Close()
-	st, err := distributed.RequestStatus(ctx, nc, creds.Run)
+	cli.OverrideString(&creds.URL, *connect)
+	st, err := distributed.FetchStatus(ctx, creds, "arbiter workers")
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,48 @@
+package arbiter
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/tw"
+)
+
+// WriteCheckTable writes the results of a compliance check as a text table (check, result,
+// detail), each detail cut to width characters, or whole when width is 0 (a detail can be a
+// whole engine reply, which would make every row as wide). cut reports whether a detail was
+// cut, so that the caller can say how to see it whole.
+func WriteCheckTable(w io.Writer, checks []CheckResult, width int) (cut bool, err error) {
+	table := tablewriter.NewTable(w, tablewriter.WithSymbols(tw.NewSymbols(tw.StyleASCII)),
+		tablewriter.WithHeaderAutoFormat(tw.Off), tablewriter.WithRowAutoWrap(tw.WrapNone))
+	table.Header("Check", "Result", "Detail")
+	for _, c := range checks {
+		detail := c.Detail
+		if width > 3 && len(detail) > width {
+			detail, cut = detail[:width-3]+"...", true
+		}
+		table.Append(c.Name, c.Status.String(), detail)
+	}
+	return cut, table.Render()
+}
+
+// SummarizeChecks says how a check came out, in a sentence without its full stop: "All 21
+// checks passed", "20 of 21 checks passed, 1 skipped" or "2 of 21 checks failed, 1 skipped".
+// failed reports whether any check failed.
+func SummarizeChecks(checks []CheckResult) (summary string, failed bool) {
+	count := map[CheckStatus]int{}
+	for _, c := range checks {
+		count[c.Status]++
+	}
+	notRun := ""
+	if count[CheckSkipped] > 0 {
+		notRun = fmt.Sprintf(", %d skipped", count[CheckSkipped])
+	}
+	switch {
+	case count[CheckFailed] > 0:
+		return fmt.Sprintf("%d of %d checks failed%s", count[CheckFailed], len(checks), notRun), true
+	case count[CheckSkipped] > 0:
+		return fmt.Sprintf("%d of %d checks passed%s", len(checks)-count[CheckSkipped], len(checks), notRun), false
+	}
+	return fmt.Sprintf("All %d checks passed", len(checks)), false
+}

@@ -1,0 +1,52 @@
+package arbiter
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"hivearbiter/internal/golden"
+)
+
+// TestWriteCheckTable: a detail over the width is cut and said to be; width 0 shows it whole.
+func TestWriteCheckTable(t *testing.T) {
+	checks := []CheckResult{
+		{Name: "banner", Status: CheckPassed, Detail: "id MyEngine 1.0"},
+		{Name: "random games", Status: CheckFailed, Detail: "game 2, ply 7: " + strings.Repeat("wQ -bG1 ", 12)},
+		{Name: "timing", Status: CheckSkipped, Detail: ""},
+	}
+	for _, tc := range []struct {
+		name  string
+		width int
+		cut   bool
+	}{{"cut", 40, true}, {"whole", 0, false}} {
+		var got bytes.Buffer
+		cut, err := WriteCheckTable(&got, checks, tc.width)
+		if err != nil || cut != tc.cut {
+			t.Errorf("%s: cut %v, err %v; want cut %v", tc.name, cut, err, tc.cut)
+		}
+		golden.Check(t, filepath.Join("testdata", "check-table-"+tc.name+".golden"), got.Bytes())
+	}
+}
+
+// TestSummarizeChecks: failures are counted first, skipped checks are said, and all passed
+// only when none failed or was skipped.
+func TestSummarizeChecks(t *testing.T) {
+	pass, fail, skip := CheckResult{Status: CheckPassed}, CheckResult{Status: CheckFailed}, CheckResult{Status: CheckSkipped}
+	tests := []struct {
+		checks []CheckResult
+		want   string
+		failed bool
+	}{
+		{[]CheckResult{pass, pass}, "All 2 checks passed", false},
+		{[]CheckResult{pass, skip, pass}, "2 of 3 checks passed, 1 skipped", false},
+		{[]CheckResult{fail, pass, fail}, "2 of 3 checks failed", true},
+		{[]CheckResult{fail, skip, skip, pass}, "1 of 4 checks failed, 2 skipped", true},
+	}
+	for _, tc := range tests {
+		if got, failed := SummarizeChecks(tc.checks); got != tc.want || failed != tc.failed {
+			t.Errorf("%v: %q, %v; want %q, %v", tc.checks, got, failed, tc.want, tc.failed)
+		}
+	}
+}
