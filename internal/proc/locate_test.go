@@ -38,7 +38,7 @@ func runLocateCases(t *testing.T, cases []locateCase) {
 	t.Helper()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			dir := t.TempDir()
+			dir := locateDir(t)
 			for name, mode := range c.files {
 				path := filepath.Join(dir, name)
 				var err error
