@@ -27,6 +27,13 @@ func runProcess(args []string) int {
 	go func() {
 		select {
 		case <-ctx.Done():
+			// At the end, done is closed before the deferred stop cancels ctx; a goroutine that
+			// had not reached the select by then sees both, and must not announce a stop.
+			select {
+			case <-done:
+				return
+			default:
+			}
 			// Stopping takes a moment (engines are asked to exit); a second signal, with the
 			// default handling restored, ends the process at once. Finished games are on disk.
 			stop()
