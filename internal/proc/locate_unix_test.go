@@ -8,8 +8,6 @@ import (
 	"testing"
 )
 
-func locateDir(t *testing.T) string { return t.TempDir() }
-
 // On Unix a file runs by its execute bits, whatever its name.
 func TestLocateUnix(t *testing.T) {
 	exe := map[string]os.FileMode{"engine": 0o755}
