@@ -23,7 +23,8 @@ func (e *LocateError) Unwrap() error { return e.Err }
 
 // Locate says whether a program can be run from dir (empty: the current directory) as Start
 // would run it: a name without a slash is looked up on the PATH, a relative path is taken from
-// dir. It returns a *LocateError that says what is wrong in words, or nil.
+// dir. What makes a file runnable is the platform's: its permission bits on Unix, its extension
+// on Windows (see notRunnable). It returns a *LocateError that says what is wrong in words, or nil.
 func Locate(program, dir string) error {
 	var cause error
 	bad := func(format string, args ...any) error {
@@ -43,6 +44,7 @@ func Locate(program, dir string) error {
 	if dir != "" && !filepath.IsAbs(path) {
 		path = filepath.Join(dir, path)
 	}
+	path = withExtension(path)
 	where := ""
 	if dir != "" && !filepath.IsAbs(program) {
 		where = " in " + dir
@@ -59,9 +61,10 @@ func Locate(program, dir string) error {
 	case st.IsDir():
 		cause = fs.ErrPermission
 		return bad("%q%s is a directory, not a program", program, where)
-	case st.Mode()&0o111 == 0:
+	}
+	if problem := notRunnable(st, path); problem != "" {
 		cause = fs.ErrPermission
-		return bad("the program %q%s is not executable (chmod +x %s)", program, where, path)
+		return bad("the program %q%s %s", program, where, problem)
 	}
 	return nil
 }
