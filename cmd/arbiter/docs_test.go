@@ -135,6 +135,9 @@ func exampleArgs(words []string, dir string) []string {
 			continue
 		}
 		a = strings.ReplaceAll(a, "./my-engine", os.Args[0])
+		if a == "arg=bot.py" {
+			a = "arg=" + filepath.Join(dir, "bot.py")
+		}
 		switch path.Ext(a) {
 		case ".jsonl", ".html", ".pgn", ".json", ".creds":
 			if !strings.ContainsAny(a, "/=") {
@@ -175,11 +178,34 @@ func TestDocsExamples(t *testing.T) {
 		t.Fatalf("the two shards played %d distinct games of the 8 scheduled", len(shardGames))
 	}
 
+	// The Python bot of docs/protocols.md, for the examples that enter it as arg=bot.py.
+	writeDocsBot(t, filepath.Join(dir, "bot.py"))
+
 	for _, ex := range examples {
 		args := exampleArgs(ex.args, dir)
 		t.Run(fmt.Sprintf("%s:%d %s", ex.page, ex.line, strings.Join(ex.args, " ")), func(t *testing.T) {
+			if i := slices.Index(args, "cmd=python3"); i >= 0 {
+				args = slices.Clone(args)
+				args[i] = "cmd=" + testenv.NeedPython(t)
+			}
 			runExample(t, args, dir)
 		})
+	}
+}
+
+// writeDocsBot writes the Python bot of docs/protocols.md, its only Python block, to path.
+func writeDocsBot(t *testing.T, path string) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(repoRoot, "docs/protocols.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bots := codeBlocks(string(data), "python")
+	if len(bots) != 1 {
+		t.Fatalf("docs/protocols.md has %d Python blocks, want the bot alone", len(bots))
+	}
+	if err := os.WriteFile(path, []byte(bots[0]), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -207,9 +233,14 @@ func runExample(t *testing.T, args []string, dir string) {
 			t.Errorf("serve did not play the viewer's move:\n%s%s", stdout.String(), stderr.String())
 		}
 	case "check":
-		// "PROG ARGS" is one argument in the shell; rejoin what the quotes held.
-		engine := strings.Join(args[2:], " ")
-		if err := run(context.Background(), []string{"check", "-engine", engine, "-games", "1", "-plies", "6"}, &stdout, &stderr); err != nil {
+		// "PROG ARGS" is one argument in the shell: rejoin what the quotes held. key=value
+		// words are words.
+		engine := args[2:]
+		if !strings.Contains(engine[0], "=") {
+			engine = []string{strings.Join(engine, " ")}
+		}
+		checkArgs := append(append([]string{"check", "-engine"}, engine...), "-games", "1", "-plies", "6")
+		if err := run(context.Background(), checkArgs, &stdout, &stderr); err != nil {
 			t.Fatalf("%v\n%s%s", err, stdout.String(), stderr.String())
 		}
 	case "stats":
@@ -264,15 +295,9 @@ func TestDocsPythonBot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bots := codeBlocks(string(data), "python")
-	if len(bots) != 1 {
-		t.Fatalf("%s has %d Python blocks, want the bot alone", page, len(bots))
-	}
 	dir := t.TempDir()
 	bot := filepath.Join(dir, "bot.py")
-	if err := os.WriteFile(bot, []byte(bots[0]), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeDocsBot(t, bot)
 	var example []string
 	for _, ex := range shellExamples(page, string(data)) {
 		if slices.Contains(ex.args, "arg=bot.py") {
