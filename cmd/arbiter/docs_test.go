@@ -300,7 +300,7 @@ func TestDocsPythonBot(t *testing.T) {
 	writeDocsBot(t, bot)
 	var example []string
 	for _, ex := range shellExamples(page, string(data)) {
-		if slices.Contains(ex.args, "arg=bot.py") {
+		if ex.args[0] == "match" && slices.Contains(ex.args, "arg=bot.py") {
 			example = ex.args
 		}
 	}
