@@ -154,8 +154,17 @@ func (t *Tournament) Schedule() *Schedule { return t.schedule }
 // finished game to the records file before it is reported. It stops early when an SPRT reaches
 // a decision. Cancelling ctx interrupts the games in flight: they are not recorded and are
 // played again when the run resumes. The games are played by the tournament's Runner, this
-// machine's engines unless replaced.
+// machine's engines unless replaced. When the run ends (decided, finished or interrupted), a
+// JSON summary of its results goes to Config.JSONOut, if set.
 func (t *Tournament) Play(ctx context.Context) (*Outcome, error) {
+	out, err := t.play(ctx)
+	if err == nil && t.cfg.JSONOut != "" {
+		err = out.Summary().WriteFile(t.cfg.JSONOut)
+	}
+	return out, err
+}
+
+func (t *Tournament) play(ctx context.Context) (*Outcome, error) {
 	log, existing, err := results.OpenLogWith(t.cfg.Out, results.ReadOptions{SkipBad: t.cfg.SkipBadRecords})
 	if err != nil {
 		return nil, err

@@ -2,6 +2,7 @@ package arbiter_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"hivearbiter/arbiter"
@@ -43,6 +44,25 @@ func engine(name, behaviour string) arbiter.EngineConfig {
 func baseConfig(engines ...arbiter.EngineConfig) arbiter.Config {
 	return arbiter.Config{Engines: engines, GameType: "Base+MLP", Concurrency: 2, Seed: 5,
 		Adjudication: arbiter.Adjudication{MaxPlies: 120}, Openings: arbiter.Openings{RandomPlies: 2}, CommandTimeout: 5 * time.Second}
+}
+
+// A library caller gets the JSON summary that Config.JSONOut asks for, as arbiter match -json
+// does: the tournament writes it, not the command.
+func TestTournamentWritesTheJSONSummary(t *testing.T) {
+	cfg := baseConfig(engine("a", "random"), engine("b", "random"))
+	cfg.Rounds = 1
+	cfg.JSONOut = filepath.Join(t.TempDir(), "summary.json")
+	if _, err := fakeTournament(t, cfg).Play(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(cfg.JSONOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum results.Summary
+	if err := json.Unmarshal(data, &sum); err != nil || sum.Status != "finished" || sum.Games != 2 || len(sum.Engines) != 2 {
+		t.Errorf("summary %+v (%v), want a finished run of 2 games between 2 engines:\n%s", sum, err, data)
+	}
 }
 
 func TestTournamentRecordsEveryGameOnce(t *testing.T) {

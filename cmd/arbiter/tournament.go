@@ -54,11 +54,6 @@ func playTournamentWith(ctx context.Context, cfg arbiter.Config, resumeHint stri
 	if err != nil {
 		return playError(err)
 	}
-	if cfg.JSONOut != "" {
-		if err := out.Summary().WriteFile(cfg.JSONOut); err != nil {
-			return err
-		}
-	}
 	switch {
 	case out.Interrupted:
 		return cli.Exit(exitInterrupted, "")
