@@ -5,6 +5,7 @@ package proc
 import (
 	"io/fs"
 	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -21,6 +22,21 @@ func TestLocateUnix(t *testing.T) {
 			want: "is not executable (chmod +x", cause: fs.ErrPermission},
 		{name: "no extension is added", files: map[string]os.FileMode{"engine.exe": 0o755}, program: "./engine",
 			want: `the program "./engine" does not exist in {dir}`, cause: fs.ErrNotExist},
-		{name: "on the PATH", program: "sh"},
 	})
+}
+
+// A name without a slash is looked up on the PATH, which the test makes itself: the suite also
+// runs with a PATH that holds only go.
+func TestLocateOnThePath(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "path-engine"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir)
+	if err := Locate("path-engine", ""); err != nil {
+		t.Errorf("Locate(%q) = %v, want it runnable from the PATH", "path-engine", err)
+	}
+	if err := Locate("no-such-engine-on-any-path", ""); err == nil {
+		t.Error("a name on no PATH directory was found")
+	}
 }
