@@ -273,6 +273,7 @@ func (g *Game) Undo(plies int) error {
 		return err
 	}
 	g.ref = back
+	g.mirrors = [2]mirror{} // they follow the history that was undone
 	rec := g.rec
 	if n := len(rec.Moves) - plies; n >= 0 {
 		rec.Moves = rec.Moves[:n]

@@ -197,6 +197,10 @@ func (g *Game) Repetitions() int {
 // Moves returns the MoveStrings played so far.
 func (g *Game) Moves() []string { return append([]string(nil), g.moves...) }
 
+// PlayedMove returns the MoveString of ply i (0 is the first), as Moves holds it, without
+// copying the history.
+func (g *Game) PlayedMove(i int) string { return g.moves[i] }
+
 // TurnString returns e.g. "White[1]".
 func (g *Game) TurnString() string {
 	return fmt.Sprintf("%s[%d]", g.board.ToMove(), g.board.PlayerTurn())
