@@ -14,7 +14,11 @@ type Game struct {
 	board  *Board
 	moves  []string // the normalized MoveString of every ply
 	hashes []uint64 // the position hash before each ply, and after the last
-	valid  []Move   // scratch for the valid-move list
+	valid  []Move   // the valid moves of the position, once validMoves has generated them
+	// generated says that valid holds this position's moves: a move is usually checked more
+	// than once before it is played (the arbiter checks an answer, then plays it), and move
+	// generation is most of a check.
+	generated bool
 }
 
 // InvalidMoveError is a move the rules do not allow here. Reason is Mzinga's message, such as
@@ -257,8 +261,7 @@ func (g *Game) parseMove(s string) (Move, string, error) {
 		if b.state.IsOver() {
 			return NoMove, text, &InvalidMoveError{Move: text, Reason: ReasonPassGameOver}
 		}
-		g.valid = b.GenerateMoves(g.valid[:0])
-		if len(g.valid) != 1 || g.valid[0] != PassMove {
+		if valid := g.validMoves(); len(valid) != 1 || valid[0] != PassMove {
 			return NoMove, text, &InvalidMoveError{Move: text, Reason: ReasonPassWithMoves}
 		}
 		return PassMove, text, nil
@@ -277,14 +280,23 @@ func (g *Game) parseMove(s string) (Move, string, error) {
 	}
 	m := NewMove(t.piece, to)
 	if to != NoCell && level == b.height[to] {
-		g.valid = b.GenerateMoves(g.valid[:0])
-		for _, v := range g.valid {
+		for _, v := range g.validMoves() {
 			if v == m {
 				return m, text, nil
 			}
 		}
 	}
 	return NoMove, text, &InvalidMoveError{Move: text, Reason: g.explain(t.piece, to, level)}
+}
+
+// validMoves returns the position's valid moves, generated once per position. The caller
+// must not keep the slice.
+func (g *Game) validMoves() []Move {
+	if !g.generated {
+		g.valid = g.board.GenerateMoves(g.valid[:0])
+		g.generated = true
+	}
+	return g.valid
 }
 
 // explain says why piece p may not go to (to, level), checking Mzinga's rules in Mzinga's order.
@@ -350,6 +362,7 @@ func (g *Game) PlayMove(m Move) error {
 func (g *Game) Pass() error { return g.Play("pass") }
 
 func (g *Game) apply(m Move, text string) {
+	g.generated = false
 	g.board.Apply(m)
 	g.moves = append(g.moves, text)
 	g.hashes = append(g.hashes, g.board.hash)
@@ -370,6 +383,7 @@ func (g *Game) Undo(n int) error {
 	if n < 1 || n > len(g.moves) {
 		return &UndoError{Plies: n, Played: len(g.moves)}
 	}
+	g.generated = false
 	for range n {
 		g.board.Undo()
 		g.moves = g.moves[:len(g.moves)-1]
