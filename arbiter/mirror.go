@@ -62,7 +62,10 @@ func (m *mirror) verify(gs string, ref *rules.Game, drawn bool) *discrepancy {
 	if extends && m.moves != "" {
 		first, entries = m.count, nil
 		if len(rest) > len(m.moves) {
-			entries = strings.Split(rest[len(m.moves)+1:], ";")
+			entries = splitEntries(rest[len(m.moves)+1:])
+			if entries == nil {
+				entries = []string{""} // a separator and nothing after it: an empty entry
+			}
 		}
 	}
 	for i, mv := range entries {
@@ -134,6 +137,9 @@ func refPlayed(entries []string, ref *rules.Game, from int) bool {
 func splitEntries(moves string) []string {
 	if moves == "" {
 		return nil
+	}
+	if !strings.Contains(moves, ";") {
+		return []string{moves} // the usual report, one entry added: kept off the heap when inlined
 	}
 	return strings.Split(moves, ";")
 }

@@ -250,21 +250,20 @@ func (g *Game) ParseMove(s string) (Move, error) {
 	return m, err
 }
 
-func (g *Game) parseMove(s string) (Move, string, error) {
+func (g *Game) parseMove(s string) (Move, moveText, error) {
 	t, err := parseMoveText(s)
 	if err != nil {
-		return NoMove, "", err
+		return NoMove, t, err
 	}
-	text := t.normalized()
 	b := g.board
 	if t.pass {
 		if b.state.IsOver() {
-			return NoMove, text, &InvalidMoveError{Move: text, Reason: ReasonPassGameOver}
+			return NoMove, t, &InvalidMoveError{Move: t.normalized(), Reason: ReasonPassGameOver}
 		}
 		if valid := g.validMoves(); len(valid) != 1 || valid[0] != PassMove {
-			return NoMove, text, &InvalidMoveError{Move: text, Reason: ReasonPassWithMoves}
+			return NoMove, t, &InvalidMoveError{Move: t.normalized(), Reason: ReasonPassWithMoves}
 		}
-		return PassMove, text, nil
+		return PassMove, t, nil
 	}
 	to, level := Origin, uint8(0)
 	if t.ref != NoPiece {
@@ -282,11 +281,11 @@ func (g *Game) parseMove(s string) (Move, string, error) {
 	if to != NoCell && level == b.height[to] {
 		for _, v := range g.validMoves() {
 			if v == m {
-				return m, text, nil
+				return m, t, nil
 			}
 		}
 	}
-	return NoMove, text, &InvalidMoveError{Move: text, Reason: g.explain(t.piece, to, level)}
+	return NoMove, t, &InvalidMoveError{Move: t.normalized(), Reason: g.explain(t.piece, to, level)}
 }
 
 // validMoves returns the position's valid moves, generated once per position. The caller
@@ -336,11 +335,11 @@ func (g *Game) explain(p Piece, to Cell, level uint8) string {
 // Play parses, checks and plays a MoveString (or "pass"). The history keeps the move as the
 // user wrote it, normalized (canonical case and spacing), as Mzinga keeps it.
 func (g *Game) Play(s string) error {
-	m, text, err := g.parseMove(s)
+	m, t, err := g.parseMove(s)
 	if err != nil {
 		return err
 	}
-	g.apply(m, text)
+	g.apply(m, t.normalized())
 	return nil
 }
 
