@@ -58,15 +58,18 @@ func (m *mirror) verify(gs string, ref *rules.Game, drawn bool) *discrepancy {
 	}
 	extends := m.synced && ref.Ply() >= m.ply && (m.moves == "" ||
 		strings.HasPrefix(rest, m.moves) && (len(rest) == len(m.moves) || rest[len(m.moves)] == ';'))
-	first, entries := 0, splitEntries(rest)
-	if extends && m.moves != "" {
-		first, entries = m.count, nil
-		if len(rest) > len(m.moves) {
-			entries = splitEntries(rest[len(m.moves)+1:])
-			if entries == nil {
-				entries = []string{""} // a separator and nothing after it: an empty entry
-			}
+	// Only the entries after the verified ones are split: a report holds the whole game.
+	first, entries := 0, []string(nil)
+	switch {
+	case !extends || m.moves == "":
+		entries = splitEntries(rest)
+	case len(rest) > len(m.moves):
+		first, entries = m.count, splitEntries(rest[len(m.moves)+1:])
+		if entries == nil {
+			entries = []string{""} // a separator and nothing after it: an empty entry
 		}
+	default:
+		first = m.count
 	}
 	for i, mv := range entries {
 		if strings.TrimSpace(mv) == "" {
