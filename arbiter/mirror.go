@@ -11,10 +11,11 @@ import (
 // mirror follows the game a player reports, so that each GameString it returns is compared with
 // the referee's by meaning, not spelling: engines echo move strings or rewrite them in their own
 // notation. Only the entries added since the last verified GameString are looked at, which keeps
-// the cost of a check independent of the game's length: an entry that is the very MoveString the
-// referee played at that ply means the referee's move (the position before it was verified), so
-// it needs no replay; an entry spelled otherwise is replayed through the rules, and the position
-// reached compared with the referee's.
+// the cost of a check independent of the game's length. While a player's entries are the very
+// MoveStrings the referee played, each new one means the referee's move from a position verified
+// last time, so it needs no replay. Once a player spells a move otherwise, its game is rebuilt
+// from its GameString and from then on each new entry is replayed through the rules, and the
+// position reached compared with the referee's.
 type mirror struct {
 	synced bool   // the last verified GameString's position was the referee's at ply
 	ply    int    // the referee's ply at the last verification
