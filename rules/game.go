@@ -19,6 +19,8 @@ type Game struct {
 	// than once before it is played (the arbiter checks an answer, then plays it), and move
 	// generation is most of a check.
 	generated bool
+	// seen counts the occurrences of each hash in hashes, once Repetitions has been asked.
+	seen map[uint64]int
 }
 
 // InvalidMoveError is a move the rules do not allow here. Reason is Mzinga's message, such as
@@ -189,13 +191,15 @@ func (g *Game) Hash() uint64 { return g.board.hash }
 // Repetitions returns how many times the current position has occurred in this game, this
 // time included.
 func (g *Game) Repetitions() int {
-	n := 0
-	for _, h := range g.hashes {
-		if h == g.board.hash {
-			n++
+	if g.seen == nil {
+		// Counted once, then kept up to date: the arbiter asks after every ply of games that
+		// may last thousands.
+		g.seen = make(map[uint64]int, len(g.hashes))
+		for _, h := range g.hashes {
+			g.seen[h]++
 		}
 	}
-	return n
+	return g.seen[g.board.hash]
 }
 
 // Moves returns the MoveStrings played so far.
@@ -365,6 +369,9 @@ func (g *Game) apply(m Move, text string) {
 	g.board.Apply(m)
 	g.moves = append(g.moves, text)
 	g.hashes = append(g.hashes, g.board.hash)
+	if g.seen != nil {
+		g.seen[g.board.hash]++
+	}
 }
 
 // UndoError is an undo of more plies than were played.
@@ -384,6 +391,9 @@ func (g *Game) Undo(n int) error {
 	}
 	g.generated = false
 	for range n {
+		if g.seen != nil {
+			g.seen[g.board.hash]--
+		}
 		g.board.Undo()
 		g.moves = g.moves[:len(g.moves)-1]
 		g.hashes = g.hashes[:len(g.hashes)-1]
