@@ -9,14 +9,17 @@ import (
 	"testing"
 )
 
-// BenchmarkMatchOverhead is the cost of one ply with instant in-process players: the
-// referee's check of the move, mirroring it to both players, verifying both GameStrings and the
-// record. The fake players keep their own rules.Game, so this is an upper bound of the
-// arbiter's own cost.
-func BenchmarkMatchOverhead(b *testing.B) {
+// BenchmarkRefereeOverhead is the cost of one ply with instant in-process players, no pipes:
+// the referee's check of the move, mirroring it to both players, verifying both GameStrings and
+// the record. The fake players keep their own rules.Game, so this is an upper bound of the
+// arbiter's own cost. proto/uhp's BenchmarkMatchOverhead measures a ply against engine
+// processes, beside a bare loop.
+func BenchmarkRefereeOverhead(b *testing.B) {
 	b.ReportAllocs()
 	plies := 0
 	seed := uint64(0)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
 	for b.Loop() {
 		seed++
 		rec, err := arbiter.PlayGame(context.Background(), testGameConfig(), fastSide("a", arbitertest.New("a", seed)), fastSide("b", arbitertest.New("b", seed+1000)))
@@ -25,7 +28,9 @@ func BenchmarkMatchOverhead(b *testing.B) {
 		}
 		plies += len(rec.Moves)
 	}
+	runtime.ReadMemStats(&after)
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(plies)/1e3, "µs/ply")
+	b.ReportMetric(float64(after.Mallocs-before.Mallocs)/float64(plies), "allocs/ply")
 }
 
 // BenchmarkTournamentMemory plays 1,000 short games between instant players and samples the

@@ -273,6 +273,7 @@ func (g *Game) Undo(plies int) error {
 		return err
 	}
 	g.ref = back
+	g.mirrors = [2]mirror{} // they follow the history that was undone
 	rec := g.rec
 	if n := len(rec.Moves) - plies; n >= 0 {
 		rec.Moves = rec.Moves[:n]
@@ -477,7 +478,12 @@ func (g *Game) timeDetail(side int, used time.Duration, limit Limit) string {
 // the game when they disagree; a player that does not report its state is not checked. It
 // returns true when the game ended.
 func (g *Game) checkGameString(side int, gs string) bool {
-	if !g.sides[side].Player.Info().ReportsState {
+	// The record says it from the start; Info may build its answer anew on every call.
+	notChecked := g.rec.White.NotCrossChecked
+	if side == 1 {
+		notChecked = g.rec.Black.NotCrossChecked
+	}
+	if notChecked {
 		return false
 	}
 	adj := g.cfg.Adjudication

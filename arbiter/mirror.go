@@ -2,7 +2,6 @@ package arbiter
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"hivearbiter/results"
@@ -11,11 +10,20 @@ import (
 
 // mirror follows the game a player reports, so that each GameString it returns is compared with
 // the referee's by meaning, not spelling: engines echo move strings or rewrite them in their own
-// notation, so each reported move is replayed through the rules. Only the moves added since the
-// last verified GameString are replayed, which keeps the check linear in the game's length.
+// notation. Only the entries added since the last verified GameString are looked at, which keeps
+// the cost of a check independent of the game's length. While a player's entries are the very
+// MoveStrings the referee played, each new one means the referee's move from a position verified
+// last time, so it needs no replay. Once a player spells a move otherwise, its game is rebuilt
+// from its GameString and from then on each new entry is replayed through the rules, and the
+// position reached compared with the referee's.
 type mirror struct {
-	moves []string    // the move entries of the last verified GameString, as the player wrote them
-	game  *rules.Game // those moves replayed by the referee
+	synced bool   // the last verified GameString's position was the referee's at ply
+	ply    int    // the referee's ply at the last verification
+	moves  string // the move entries of the last verified GameString, as the player wrote them
+	count  int    // how many entries moves holds
+	// game is the player's moves replayed by the rules, once it spelled one otherwise than the
+	// referee; nil while its entries are the referee's own.
+	game *rules.Game
 }
 
 // discrepancy is what a reported GameString got wrong.
@@ -27,43 +35,64 @@ type discrepancy struct {
 
 // verify checks a reported GameString against the referee's game. drawn says that the arbiter's
 // own adjudication draws the game in this position (-repetitions, -maxplies), so that a player
-// that reports a draw there is right.
+// that reports a draw there is right. The referee's game must extend the one of the last
+// verification: Game.Undo forgets the mirrors.
 func (m *mirror) verify(gs string, ref *rules.Game, drawn bool) *discrepancy {
-	fields := strings.Split(gs, ";")
-	if len(fields) < 3 {
+	typ, rest, _ := strings.Cut(gs, ";")
+	state, rest, isGameString := strings.Cut(rest, ";")
+	_, rest, hasMoves := strings.Cut(rest, ";")
+	if !isGameString {
 		return &discrepancy{reason: results.ReasonProtocol, detail: fmt.Sprintf("reported %q, which is not a GameString", gs)}
 	}
-	claimed, err := rules.ParseGameState(strings.TrimSpace(fields[1]))
+	claimed, err := rules.ParseGameState(strings.TrimSpace(state))
 	if err != nil {
 		return &discrepancy{reason: results.ReasonProtocol, detail: fmt.Sprintf("reported the GameString %q with an unknown game state", gs)}
 	}
-	moves := fields[3:]
-	if len(moves) == 1 && strings.TrimSpace(moves[0]) == "" {
-		moves = nil
+	if !hasMoves || !strings.Contains(rest, ";") && strings.TrimSpace(rest) == "" {
+		rest = "" // no moves; a lone trailing ";" is read as none, as Mzinga reads it
 	}
-	for i, mv := range moves {
+	differs := func(why string) *discrepancy {
+		return &discrepancy{reason: results.ReasonDesync, detail: fmt.Sprintf("its game differs from the referee's (%s): engine has %q, referee has %q", why, gs, ref.GameString())}
+	}
+	if t, err := rules.ParseGameType(strings.TrimSpace(typ)); err != nil || t != ref.GameType() {
+		return differs("game type")
+	}
+	extends := m.synced && ref.Ply() >= m.ply && (m.moves == "" ||
+		strings.HasPrefix(rest, m.moves) && (len(rest) == len(m.moves) || rest[len(m.moves)] == ';'))
+	// Only the entries after the verified ones are split: a report holds the whole game.
+	first, entries := 0, []string(nil)
+	switch {
+	case !extends || m.moves == "":
+		entries = splitEntries(rest)
+	case len(rest) > len(m.moves):
+		first, entries = m.count, splitEntries(rest[len(m.moves)+1:])
+		if entries == nil {
+			entries = []string{""} // a separator and nothing after it: an empty entry
+		}
+	default:
+		first = m.count
+	}
+	for i, mv := range entries {
 		if strings.TrimSpace(mv) == "" {
-			where := fmt.Sprintf("entry %d is empty", i+4)
-			if i == len(moves)-1 {
+			where := fmt.Sprintf("entry %d is empty", first+i+4)
+			if i == len(entries)-1 {
 				where = `it ends with ";"`
 			}
 			return &discrepancy{reason: results.ReasonProtocol, detail: fmt.Sprintf("reported a malformed GameString (%s): %q", where, gs)}
 		}
 	}
-	differs := func(why string) *discrepancy {
-		return &discrepancy{reason: results.ReasonDesync, detail: fmt.Sprintf("its game differs from the referee's (%s): engine has %q, referee has %q", why, gs, ref.GameString())}
-	}
-	if t, err := rules.ParseGameType(strings.TrimSpace(fields[0])); err != nil || t != ref.GameType() {
-		return differs("game type")
-	}
-	if m.game != nil && len(moves) >= len(m.moves) && slices.Equal(moves[:len(m.moves)], m.moves) {
-		for _, mv := range moves[len(m.moves):] {
+	m.synced = false
+	switch {
+	case extends && m.game == nil && refPlayed(entries, ref, m.ply):
+		// The referee's own moves, from the referee's position: the referee's game.
+	case extends && m.game != nil:
+		for _, mv := range entries {
 			if err := m.game.Play(mv); err != nil {
 				m.game = nil
 				return differs(rules.Message(err))
 			}
 		}
-	} else {
+	default:
 		game, err := rules.ParseGameString(gs)
 		if err != nil {
 			m.game = nil
@@ -71,10 +100,13 @@ func (m *mirror) verify(gs string, ref *rules.Game, drawn bool) *discrepancy {
 		}
 		m.game = game
 	}
-	m.moves = append(m.moves[:0], moves...)
-	if m.game.Ply() != ref.Ply() || m.game.Hash() != ref.Hash() {
+	if m.game != nil && (m.game.Ply() != ref.Ply() || m.game.Hash() != ref.Hash()) {
 		return differs("position")
 	}
+	if !extends && refPlayed(entries, ref, 0) {
+		m.game = nil // the referee's moves spelled its way: the next entries need no replay either
+	}
+	m.synced, m.ply, m.moves, m.count = true, ref.Ply(), rest, first+len(entries)
 	truth := ref.State()
 	switch {
 	case claimed == truth, drawn && claimed == rules.Draw && !truth.IsOver():
@@ -89,4 +121,29 @@ func (m *mirror) verify(gs string, ref *rules.Game, drawn bool) *discrepancy {
 	}
 	// NotStarted against InProgress: harmless bookkeeping.
 	return &discrepancy{warning: true, detail: fmt.Sprintf("reported the game as %s instead of %s", claimed, truth)}
+}
+
+// refPlayed reports whether entries are, one for one, the MoveStrings the referee played from
+// ply from on.
+func refPlayed(entries []string, ref *rules.Game, from int) bool {
+	if len(entries) != ref.Ply()-from {
+		return false
+	}
+	for i, mv := range entries {
+		if mv != ref.PlayedMove(from+i) {
+			return false
+		}
+	}
+	return true
+}
+
+// splitEntries splits the move entries of a GameString: none in "".
+func splitEntries(moves string) []string {
+	if moves == "" {
+		return nil
+	}
+	if !strings.Contains(moves, ";") {
+		return []string{moves} // the usual report, one entry added: kept off the heap when inlined
+	}
+	return strings.Split(moves, ";")
 }

@@ -251,6 +251,51 @@ func TestRepetitions(t *testing.T) {
 	}
 }
 
+// Repetitions keeps its count as moves are played and undone: at every step it agrees with a
+// count over the whole history.
+func TestRepetitionsFollowPlayAndUndo(t *testing.T) {
+	g := mustGame(t, `Base;InProgress;White[3];wS1;bB1 wS1-;wQ \wS1;bQ bB1\`)
+	counted := func() int {
+		n := 0
+		for _, h := range g.hashes {
+			if h == g.Hash() {
+				n++
+			}
+		}
+		return n
+	}
+	cycle := []string{`wQ -wS1`, `bQ bB1-`, `wQ \wS1`, `bQ bB1\`}
+	steps := 0
+	check := func() {
+		if got, want := g.Repetitions(), counted(); got != want {
+			t.Fatalf("step %d, %s: repetitions %d, want %d", steps, g.GameString(), got, want)
+		}
+		steps++
+	}
+	check()
+	for range 3 {
+		for _, m := range cycle {
+			if err := g.Play(m); err != nil {
+				t.Fatal(err)
+			}
+			check()
+		}
+		if err := g.Undo(3); err != nil {
+			t.Fatal(err)
+		}
+		check()
+		for _, m := range cycle[1:] {
+			if err := g.Play(m); err != nil {
+				t.Fatal(err)
+			}
+			check()
+		}
+	}
+	if g.Repetitions() != 4 {
+		t.Fatalf("after three cycles: repetitions %d, want 4", g.Repetitions())
+	}
+}
+
 func TestPassAndGameOver(t *testing.T) {
 	g := mustGame(t, `Base;InProgress;White[7];wA1;bS1 wA1-;wQ -wA1;bQ bS1/;wQ \wA1;bA1 bS1\;wQ -wA1;bA2 bQ\;wQ \wA1;bA1 \wQ;wG1 /wQ;bA2 /wG1`)
 	if moves := g.ValidMoves(); len(moves) != 1 || moves[0] != PassMove {

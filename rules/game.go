@@ -14,7 +14,13 @@ type Game struct {
 	board  *Board
 	moves  []string // the normalized MoveString of every ply
 	hashes []uint64 // the position hash before each ply, and after the last
-	valid  []Move   // scratch for the valid-move list
+	valid  []Move   // the valid moves of the position, once validMoves has generated them
+	// generated says that valid holds this position's moves: a move is usually checked more
+	// than once before it is played (the arbiter checks an answer, then plays it), and move
+	// generation is most of a check.
+	generated bool
+	// seen counts the occurrences of each hash in hashes, once Repetitions has been asked.
+	seen map[uint64]int
 }
 
 // InvalidMoveError is a move the rules do not allow here. Reason is Mzinga's message, such as
@@ -185,17 +191,23 @@ func (g *Game) Hash() uint64 { return g.board.hash }
 // Repetitions returns how many times the current position has occurred in this game, this
 // time included.
 func (g *Game) Repetitions() int {
-	n := 0
-	for _, h := range g.hashes {
-		if h == g.board.hash {
-			n++
+	if g.seen == nil {
+		// Counted once, then kept up to date: the arbiter asks after every ply of games that
+		// may last thousands.
+		g.seen = make(map[uint64]int, len(g.hashes))
+		for _, h := range g.hashes {
+			g.seen[h]++
 		}
 	}
-	return n
+	return g.seen[g.board.hash]
 }
 
 // Moves returns the MoveStrings played so far.
 func (g *Game) Moves() []string { return append([]string(nil), g.moves...) }
+
+// PlayedMove returns the MoveString of ply i (0 is the first), as Moves holds it, without
+// copying the history.
+func (g *Game) PlayedMove(i int) string { return g.moves[i] }
 
 // TurnString returns e.g. "White[1]".
 func (g *Game) TurnString() string {
@@ -242,22 +254,20 @@ func (g *Game) ParseMove(s string) (Move, error) {
 	return m, err
 }
 
-func (g *Game) parseMove(s string) (Move, string, error) {
+func (g *Game) parseMove(s string) (Move, moveText, error) {
 	t, err := parseMoveText(s)
 	if err != nil {
-		return NoMove, "", err
+		return NoMove, t, err
 	}
-	text := t.normalized()
 	b := g.board
 	if t.pass {
 		if b.state.IsOver() {
-			return NoMove, text, &InvalidMoveError{Move: text, Reason: ReasonPassGameOver}
+			return NoMove, t, &InvalidMoveError{Move: t.normalized(), Reason: ReasonPassGameOver}
 		}
-		g.valid = b.GenerateMoves(g.valid[:0])
-		if len(g.valid) != 1 || g.valid[0] != PassMove {
-			return NoMove, text, &InvalidMoveError{Move: text, Reason: ReasonPassWithMoves}
+		if valid := g.validMoves(); len(valid) != 1 || valid[0] != PassMove {
+			return NoMove, t, &InvalidMoveError{Move: t.normalized(), Reason: ReasonPassWithMoves}
 		}
-		return PassMove, text, nil
+		return PassMove, t, nil
 	}
 	to, level := Origin, uint8(0)
 	if t.ref != NoPiece {
@@ -273,14 +283,23 @@ func (g *Game) parseMove(s string) (Move, string, error) {
 	}
 	m := NewMove(t.piece, to)
 	if to != NoCell && level == b.height[to] {
-		g.valid = b.GenerateMoves(g.valid[:0])
-		for _, v := range g.valid {
+		for _, v := range g.validMoves() {
 			if v == m {
-				return m, text, nil
+				return m, t, nil
 			}
 		}
 	}
-	return NoMove, text, &InvalidMoveError{Move: text, Reason: g.explain(t.piece, to, level)}
+	return NoMove, t, &InvalidMoveError{Move: t.normalized(), Reason: g.explain(t.piece, to, level)}
+}
+
+// validMoves returns the position's valid moves, generated once per position. The caller
+// must not keep the slice.
+func (g *Game) validMoves() []Move {
+	if !g.generated {
+		g.valid = g.board.GenerateMoves(g.valid[:0])
+		g.generated = true
+	}
+	return g.valid
 }
 
 // explain says why piece p may not go to (to, level), checking Mzinga's rules in Mzinga's order.
@@ -320,11 +339,11 @@ func (g *Game) explain(p Piece, to Cell, level uint8) string {
 // Play parses, checks and plays a MoveString (or "pass"). The history keeps the move as the
 // user wrote it, normalized (canonical case and spacing), as Mzinga keeps it.
 func (g *Game) Play(s string) error {
-	m, text, err := g.parseMove(s)
+	m, t, err := g.parseMove(s)
 	if err != nil {
 		return err
 	}
-	g.apply(m, text)
+	g.apply(m, t.normalized())
 	return nil
 }
 
@@ -346,9 +365,13 @@ func (g *Game) PlayMove(m Move) error {
 func (g *Game) Pass() error { return g.Play("pass") }
 
 func (g *Game) apply(m Move, text string) {
+	g.generated = false
 	g.board.Apply(m)
 	g.moves = append(g.moves, text)
 	g.hashes = append(g.hashes, g.board.hash)
+	if g.seen != nil {
+		g.seen[g.board.hash]++
+	}
 }
 
 // UndoError is an undo of more plies than were played.
@@ -366,7 +389,11 @@ func (g *Game) Undo(n int) error {
 	if n < 1 || n > len(g.moves) {
 		return &UndoError{Plies: n, Played: len(g.moves)}
 	}
+	g.generated = false
 	for range n {
+		if g.seen != nil {
+			g.seen[g.board.hash]--
+		}
 		g.board.Undo()
 		g.moves = g.moves[:len(g.moves)-1]
 		g.hashes = g.hashes[:len(g.hashes)-1]

@@ -71,12 +71,15 @@ func (b *Board) MoveString(m Move) string {
 // origin, a reference piece and the direction from it to the destination (above it when there
 // is no separator).
 type moveText struct {
-	pass      bool
-	piece     Piece
-	ref       Piece // NoPiece: the origin
-	dir       Direction
-	above     bool
-	separator string // as written, with its side, for the normalized text
+	pass  bool
+	piece Piece
+	ref   Piece // NoPiece: the origin
+	dir   Direction
+	above bool
+	// separator is the separator as written (-, / or \), and leading says it came before the
+	// reference piece, for the normalized text.
+	separator byte
+	leading   bool
 }
 
 // normalized is the canonical spelling of what the user wrote: names in Mzinga's case, one
@@ -89,10 +92,10 @@ func (t moveText) normalized() string {
 		return t.piece.String()
 	case t.above:
 		return t.piece.String() + " " + t.ref.String()
-	case t.separator[0] == 'L':
-		return t.piece.String() + " " + t.separator[1:] + t.ref.String()
+	case t.leading:
+		return t.piece.String() + " " + string(t.separator) + t.ref.String()
 	}
-	return t.piece.String() + " " + t.ref.String() + t.separator[1:]
+	return t.piece.String() + " " + t.ref.String() + string(t.separator)
 }
 
 func isNameByte(c byte) bool {
@@ -103,7 +106,8 @@ func isNameByte(c byte) bool {
 // spaces, and anything after the reference ignored. It rejects what Mzinga only accepts by
 // accident of .NET (numbers as piece names).
 func parseMoveText(s string) (moveText, error) {
-	bad := &MoveStringError{Text: s}
+	// Not built before it is needed: a move is parsed several times per ply.
+	bad := func() error { return &MoveStringError{Text: s} }
 	rest := strings.TrimLeft(s, " \t")
 	if strings.EqualFold(strings.TrimRight(rest, " \t"), "pass") {
 		return moveText{pass: true, piece: NoPiece, ref: NoPiece}, nil
@@ -114,7 +118,7 @@ func parseMoveText(s string) (moveText, error) {
 	}
 	piece, err := ParsePiece(rest[:i])
 	if err != nil {
-		return moveText{}, bad
+		return moveText{}, bad()
 	}
 	t := moveText{piece: piece, ref: NoPiece}
 	rest = strings.TrimLeft(rest[i:], " \t")
@@ -132,19 +136,19 @@ func parseMoveText(s string) (moveText, error) {
 	}
 	ref, err := ParsePiece(rest[:j])
 	if err != nil {
-		return moveText{}, bad
+		return moveText{}, bad()
 	}
 	t.ref = ref
 	rest = rest[j:]
 	switch {
 	case lead != 0:
-		t.dir, t.separator = leadingSeparator[lead], "L"+string(lead)
+		t.dir, t.separator, t.leading = leadingSeparator[lead], lead, true
 	case rest != "" && strings.ContainsRune(`-/\`, rune(rest[0])):
-		t.dir, t.separator = trailingSeparator[rest[0]], "T"+string(rest[0])
+		t.dir, t.separator = trailingSeparator[rest[0]], rest[0]
 	case rest == "" || rest[0] == ' ' || rest[0] == '\t':
 		t.above = true
 	default:
-		return moveText{}, bad
+		return moveText{}, bad()
 	}
 	return t, nil
 }

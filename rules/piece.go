@@ -119,6 +119,22 @@ var GameTypes = []GameType{Base, BaseM, BaseL, BaseP, BaseML, BaseMP, BaseLP, Ba
 
 // String returns the GameTypeString, e.g. "Base+MLP".
 func (t GameType) String() string {
+	if t <= BaseMLP {
+		return gameTypeNames[t]
+	}
+	return gameTypeName(t)
+}
+
+// gameTypeNames holds the eight GameTypeStrings, so that writing one allocates nothing: the
+// arbiter writes and reads one per GameString, several per ply.
+var gameTypeNames = func() (names [BaseMLP + 1]string) {
+	for t := range names {
+		names[t] = gameTypeName(GameType(t))
+	}
+	return names
+}()
+
+func gameTypeName(t GameType) string {
 	if t == Base {
 		return "Base"
 	}

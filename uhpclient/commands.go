@@ -339,16 +339,19 @@ func lastLine(lines []string) string {
 // looksLikeGameString checks the shape, not the content, of a GameString: the referee
 // judges the content, and engines differ in what they echo.
 func looksLikeGameString(s string) bool {
-	f := strings.Split(s, ";")
-	if len(f) < 3 || !strings.HasPrefix(f[0], "Base") {
+	// Three fields at least, cut one by one: the moves after them may be many.
+	typ, rest, _ := strings.Cut(s, ";")
+	state, rest, ok := strings.Cut(rest, ";")
+	turn, _, _ := strings.Cut(rest, ";")
+	if !ok || !strings.HasPrefix(typ, "Base") {
 		return false
 	}
-	switch f[1] {
+	switch state {
 	case "NotStarted", "InProgress", "Draw", "WhiteWins", "BlackWins":
 	default:
 		return false
 	}
-	return (strings.HasPrefix(f[2], "White[") || strings.HasPrefix(f[2], "Black[")) && strings.HasSuffix(f[2], "]")
+	return (strings.HasPrefix(turn, "White[") || strings.HasPrefix(turn, "Black[")) && strings.HasSuffix(turn, "]")
 }
 
 // looksLikeMove checks the shape of a MoveString as engines write it: "pass", or a piece

@@ -51,6 +51,13 @@ func (r *Reader) ReadLine() (string, error) {
 	limit := r.max + 2
 	for {
 		chunk, err := r.br.ReadSlice('\n')
+		if buf == nil && err == nil && len(chunk) <= limit {
+			// The usual line, whole in the buffer: copied once, into the string. The arbiter
+			// reads a GameString per engine per ply, which grows with the game.
+			if line := r.cut(chunk); len(line) <= r.max {
+				return line, nil
+			}
+		}
 		if len(buf)+len(chunk) > limit {
 			buf = append(buf, chunk[:limit-len(buf)]...)
 			r.skipping = err == bufio.ErrBufferFull
