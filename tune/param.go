@@ -10,13 +10,16 @@ import (
 
 // Param is one tuned engine option.
 type Param struct {
-	Name string
+	Name string `json:"name"`
 	// Int parameters are sent as integers, rounded stochastically.
-	Int bool
+	Int bool `json:"int,omitempty"`
 	// Start is the value the tune begins from; Min and Max bound it.
-	Start, Min, Max float64
+	Start float64 `json:"start"`
+	Min   float64 `json:"min"`
+	Max   float64 `json:"max"`
 	// CEnd is the perturbation at the last iteration, REnd the learning rate there.
-	CEnd, REnd float64
+	CEnd float64 `json:"c_end"`
+	REnd float64 `json:"r_end"`
 }
 
 // ParamError reports a parameter that cannot be read or makes no sense.
