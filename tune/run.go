@@ -155,7 +155,7 @@ func refuseWithoutOptions(e arbiter.EngineConfig, p Param) error {
 	probe.Options = append(slices.Clone(e.Options), arbiter.EngineOption{Name: p.Name, Value: p.send(p.Start, 0)})
 	if proto.Check(e) == nil {
 		if err := proto.Check(probe); err != nil {
-			return &RefusedError{Engine: e.Name, Protocol: e.ProtocolName(), Reason: arbiter.Message(err)}
+			return &RefusedError{Engine: engineName(e), Protocol: e.ProtocolName(), Reason: arbiter.Message(err)}
 		}
 	}
 	return nil
