@@ -19,6 +19,8 @@ type Header struct {
 	A          float64 `json:"a_warmup"`
 	Alpha      float64 `json:"alpha"`
 	Gamma      float64 `json:"gamma"`
+	// Games says how the pairs are played: the limit, game type, openings and move limit.
+	Games string `json:"games"`
 }
 
 // Game is one game of a pair, from the tune's point of view.

@@ -203,7 +203,8 @@ func engineName(e arbiter.EngineConfig) string {
 func (t *tuner) header() *Header {
 	s := t.cfg.Schedule
 	return &Header{Engine: t.name, Params: t.cfg.Params, Seed: t.cfg.Seed,
-		Iterations: s.Iterations, A: s.A, Alpha: s.Alpha, Gamma: s.Gamma}
+		Iterations: s.Iterations, A: s.A, Alpha: s.Alpha, Gamma: s.Gamma,
+		Games: fmt.Sprintf("%s %s, openings %+v, max plies %d", t.sides[0].Time, t.cfg.GameType, t.cfg.Openings, t.cfg.Adjudication.MaxPlies)}
 }
 
 // open opens the records file: a new one gets the header; an existing one must hold this

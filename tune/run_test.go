@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/internal/golden"
 )
 
 var skill = Param{Name: "Skill", Int: true, Start: 20, Min: 0, Max: 100, CEnd: 10, REnd: 0.1}
@@ -176,4 +177,54 @@ func TestOutput(t *testing.T) {
 	if got, want := TOML(params, theta), `options = { Skill = "60", "Blend Factor" = "0.123457" }`; got != want {
 		t.Errorf("TOML = %q, want %q", got, want)
 	}
+}
+
+// A records file of the same parameters played at another limit is not resumed.
+func TestRefusesOtherGames(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "tune.jsonl")
+	if _, err := Run(t.Context(), syntheticConfig(t, 2, out, nil)); err != nil {
+		t.Fatal(err)
+	}
+	cfg := syntheticConfig(t, 2, out, nil)
+	cfg.Engine.Time = arbiter.TimeControl{Depth: 2}
+	var re *RecordsError
+	if _, err := Run(t.Context(), cfg); !errors.As(err, &re) || !strings.Contains(err.Error(), "depth=2") {
+		t.Errorf("resuming at depth=2 a tune played at depth=1: %v, want a *RecordsError naming both", err)
+	}
+}
+
+func TestWriteOutcome(t *testing.T) {
+	params := []Param{skill, {Name: "Blend", Start: 0.5, Min: 0, Max: 1, CEnd: 0.1, REnd: 0.1}}
+	cfg := Config{Engine: arbiter.EngineConfig{Name: "dev"}, Params: params, Schedule: NewSchedule(100), Out: "tune-dev-0.jsonl"}
+	var b strings.Builder
+	WriteOutcome(&b, &Outcome{Params: params, Theta: []float64{58.4, 0.61}, Pairs: 100, Wins: 12, Draws: 170, Losses: 18}, cfg)
+	b.WriteString("--- stopped early:\n")
+	WriteOutcome(&b, &Outcome{Params: params, Theta: []float64{31, 0.5}, Pairs: 40, Resumed: 10, Wins: 5, Draws: 70, Losses: 5}, cfg)
+	golden.Check(t, "testdata/outcome.golden", []byte(b.String()))
+}
+
+// ReadRecords never panics, and what it accepts has a header and pairs of its parameters.
+func FuzzReadRecords(f *testing.F) {
+	f.Add([]byte(`{"tune":{"engine":"e","params":[{"name":"X","start":1,"min":0,"max":2,"c_end":1,"r_end":1}]}}` + "\n" +
+		`{"iteration":1,"flips":[1],"c":[1],"result":2,"before":[1],"after":[2]}` + "\n"))
+	f.Add([]byte(`{"tune":{}}` + "\n" + `{"iteration":1`))
+	f.Add([]byte("\n\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		file := filepath.Join(t.TempDir(), "r.jsonl")
+		if err := os.WriteFile(file, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		h, recs, _, err := ReadRecords(file)
+		if err != nil {
+			return
+		}
+		if len(recs) > 0 && h == nil {
+			t.Fatalf("pairs without a header in %q", data)
+		}
+		for _, r := range recs {
+			if len(r.After) != len(h.Params) {
+				t.Fatalf("pair of %d values under a header of %d parameters", len(r.After), len(h.Params))
+			}
+		}
+	})
 }
