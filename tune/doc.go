@@ -20,6 +20,10 @@
 //   - Integer parameters are rounded stochastically when sent (fishtest and OpenBench round to
 //     nearest): a value of 3.3 is sent as 4 three times in ten, so small steps are not lost.
 //   - Every pair is written to a JSON Lines file with theta before and after; running again
-//     with the same file resumes where it stopped. The engines are restarted for every pair,
-//     with the pair's values as start-up options, so any protocol with options works.
+//     with the same file resumes where it stopped.
+//
+// The engines are started with the tuned options among their start-up options, and given
+// each pair's values between games (UHP "options set", UGI "setoption"); a player that cannot
+// change its options while it runs (see OptionSetter) is restarted with them instead. A
+// protocol without options (the one-engine gamestring protocol, the Hive API) is refused.
 package tune

@@ -6,6 +6,7 @@ import (
 	"hash/fnv"
 	"math/rand/v2"
 	"strconv"
+	"sync"
 
 	"hivearbiter/arbiter"
 	_ "hivearbiter/proto/gamestring" // a protocol without options, to be refused
@@ -86,3 +87,28 @@ func (p *fakePlayer) BestMove(ctx context.Context, _ arbiter.Limit) (string, err
 }
 
 func (p *fakePlayer) Close(context.Context) error { return nil }
+
+// settablePlayer is a fakePlayer whose Skill can be set between games; it notes the value it
+// starts each game with.
+type settablePlayer struct {
+	*fakePlayer
+	name  string
+	games *[]string // "NAME=VALUE" at each NewGame, shared by the players of a run
+	mu    *sync.Mutex
+}
+
+func (p *settablePlayer) SetOption(_ context.Context, name, value string) error {
+	v, err := strconv.ParseFloat(value, 64)
+	if name != "Skill" || err != nil {
+		return fmt.Errorf("fake: no option %s=%s", name, value)
+	}
+	p.value = v
+	return nil
+}
+
+func (p *settablePlayer) NewGame(ctx context.Context, gameString string) (string, error) {
+	p.mu.Lock()
+	*p.games = append(*p.games, fmt.Sprintf("%s=%g", p.name, p.value))
+	p.mu.Unlock()
+	return p.fakePlayer.NewGame(ctx, gameString)
+}

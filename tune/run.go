@@ -314,7 +314,7 @@ func (t *tuner) progress(r Record) {
 }
 
 // worker plays pairs until none is left. It owns its seats: the plus and the minus engine,
-// started afresh for every pair with the pair's values.
+// given each pair's values as options, between games or by a restart.
 func (t *tuner) worker(ctx context.Context, id int) error {
 	seats := &arbiter.Seats{Engines: t.sides[:], GameType: mustGameType(t.cfg.GameType),
 		StartTimeout: t.cfg.StartTimeout, Start: t.cfg.Start, Worker: id}
@@ -325,9 +325,10 @@ func (t *tuner) worker(ctx context.Context, id int) error {
 		if !ok {
 			return nil
 		}
-		seats.Close(ctx)
 		seats.Engines[0] = withValues(t.sides[0], pt.PlusSent)
 		seats.Engines[1] = withValues(t.sides[1], pt.MinusSent)
+		t.setValues(ctx, seats, 0, pt.PlusSent)
+		t.setValues(ctx, seats, 1, pt.MinusSent)
 		opening, games, err := t.playPair(ctx, seats, pt.Iteration)
 		if err != nil {
 			if errors.Is(err, arbiter.ErrInterrupted) || ctx.Err() != nil {
@@ -338,6 +339,24 @@ func (t *tuner) worker(ctx context.Context, id int) error {
 		if err := t.finish(pt, opening, games); err != nil {
 			return err
 		}
+	}
+}
+
+// OptionSetter is a Player whose options can be changed between games; the players of UHP
+// and UGI are. Any other player is restarted with the new values.
+type OptionSetter interface {
+	SetOption(ctx context.Context, name, value string) error
+}
+
+// setValues gives engine e's seated player the tuned values, or, when it cannot take them
+// while it runs (or refuses), drops it, so that its next seat starts it with them.
+func (t *tuner) setValues(ctx context.Context, seats *arbiter.Seats, e int, values []string) {
+	setter, ok := seats.Player(e).(OptionSetter)
+	for i := 0; ok && i < len(values); i++ {
+		ok = setter.SetOption(ctx, t.cfg.Params[i].Name, values[i]) == nil
+	}
+	if !ok {
+		seats.Drop(ctx, e)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -227,4 +228,42 @@ func FuzzReadRecords(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A player that can change its options between games is started once and given each pair's
+// values: every game is played with the values its pair's record says were sent.
+func TestValuesSetBetweenGames(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "tune.jsonl")
+	cfg := syntheticConfig(t, 20, out, nil)
+	var starts atomic.Int64
+	var games []string
+	var mu sync.Mutex
+	inner := startSynthetic(synthetic{Optimum: 60, Width: 1e9}, nil) // nobody throws: no restarts after a fault
+	cfg.Start = func(ctx context.Context, e arbiter.EngineConfig, worker int) (arbiter.Player, error) {
+		starts.Add(1)
+		p, err := inner(ctx, e, worker)
+		if err != nil {
+			return nil, err
+		}
+		return &settablePlayer{fakePlayer: p.(*fakePlayer), name: e.Name, games: &games, mu: &mu}, nil
+	}
+	if _, err := Run(t.Context(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	if n := starts.Load(); n != 2 {
+		t.Errorf("%d players started, want 2 (one per side, kept for all pairs)", n)
+	}
+	_, recs, _, err := ReadRecords(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, r := range recs {
+		plus := "fake+=" + r.PlusSent[0]
+		minus := "fake-=" + r.MinusSent[0]
+		want = append(want, plus, minus, minus, plus) // each game starts White, then Black
+	}
+	if !slices.Equal(games, want) {
+		t.Errorf("values at each game's start:\n%v\nwant\n%v", games, want)
+	}
 }
