@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"hivearbiter/engine/uhpengine"
 	"hivearbiter/engine/uhpengine/uhpfake"
@@ -70,4 +71,30 @@ func TestTuneRefusals(t *testing.T) {
 			t.Errorf("%s: exit %d, %s; want %d and %q", tt.name, code, stderr.String(), exitUsage, tt.want)
 		}
 	}
+}
+
+// A tune stopped by Ctrl-C exits 130 with its values so far and how to resume; the same
+// command then plays the rest.
+func TestTuneInterruptResumes(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "tune.jsonl")
+	skill := uhpengine.Option{Name: "Skill", Type: "int", Value: "50", Default: "50", Extra: []string{"0", "100"}}
+	engine := fakeEngineSpec("dev", uhpfake.Config{Play: "random", Seed: 3, Delay: 50 * time.Millisecond, Options: []uhpengine.Option{skill}})
+	args := append([]string{"tune", "-param", "Skill,20,0,100,10,0.1", "-iterations", "6", "-maxplies", "6", "-out", out},
+		append(engine, "depth=1")...)
+	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer cancel()
+	var stdout, stderr bytes.Buffer
+	err := run(ctx, args, &stdout, &stderr)
+	if code := exitCode(err, &stderr); code != exitInterrupted || !strings.Contains(stdout.String(), "Stopped before its end") {
+		t.Fatalf("interrupted tune: exit %d, want %d and how to resume:\n%s%s", code, exitInterrupted, stdout.String(), stderr.String())
+	}
+	_, recs, _, err := tune.ReadRecords(out)
+	if err != nil || len(recs) >= 6 {
+		t.Fatalf("after the interrupt: %d pairs, %v; want fewer than 6", len(recs), err)
+	}
+	stdout.Reset()
+	if err := run(context.Background(), args, &stdout, &stderr); err != nil || !strings.Contains(stdout.String(), "Tune of dev: 6 of 6 game pairs") {
+		t.Errorf("resumed tune: %v\n%s%s", err, stdout.String(), stderr.String())
+	}
+	t.Logf("stopped after %d pairs, then finished", len(recs))
 }
