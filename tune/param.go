@@ -28,7 +28,12 @@ type ParamError struct {
 	Err  error
 }
 
-func (e *ParamError) Error() string { return fmt.Sprintf("tune: parameter %q: %v", e.Text, e.Err) }
+func (e *ParamError) Error() string {
+	if e.Text == "" {
+		return fmt.Sprintf("tune: %v", e.Err)
+	}
+	return fmt.Sprintf("tune: parameter %q: %v", e.Text, e.Err)
+}
 
 func (e *ParamError) Unwrap() error { return e.Err }
 
@@ -87,7 +92,7 @@ func ParseFishtestLines(text string) ([]Param, error) {
 // CheckParams refuses an empty list and two parameters of one name.
 func CheckParams(params []Param) error {
 	if len(params) == 0 {
-		return &ParamError{"", errors.New("no parameter to tune")}
+		return &ParamError{"", errors.New("no parameter to tune: give -param NAME,start,min,max,c_end,r_end, or -params FILE in fishtest's form")}
 	}
 	seen := map[string]bool{}
 	for _, p := range params {
