@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -35,7 +36,7 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 		f.params = append(f.params, s)
 		return nil
 	})
-	fs.StringVar(&f.paramsFile, "params", "", "`file` of tuned options in fishtest's form, one a line: NAME, int|float, start, min, max, c_end, r_end")
+	fs.StringVar(&f.paramsFile, "params", "", "`file` of tuned options: in fishtest's form, one a line (NAME, int|float, start, min, max, c_end, r_end), or, for a .toml file, [[param]] tables (name, type, start, min, max, c_end, r_end)")
 	fs.IntVar(&f.iterations, "iterations", 0, "game pairs to play, N: the gains reach c_end and r_end at the last (required)")
 	fs.Int64Var(&f.seed, "seed", 0, "seed of the perturbations, the rounding and the random openings")
 	f.a = -1
@@ -113,7 +114,11 @@ func (f *Flags) parseParams() ([]Param, error) {
 		if err != nil {
 			return nil, fmt.Errorf("tune: -params: %w", err)
 		}
-		more, err := ParseFishtestLines(string(data))
+		parse := ParseFishtestLines
+		if strings.EqualFold(filepath.Ext(f.paramsFile), ".toml") {
+			parse = ParseTOML
+		}
+		more, err := parse(string(data))
 		if err != nil {
 			return nil, fmt.Errorf("tune: -params %s: %w", f.paramsFile, err)
 		}

@@ -2,6 +2,10 @@ package tune
 
 import (
 	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -96,4 +100,83 @@ func FuzzParseFishtestLines(f *testing.F) {
 			t.Errorf("ParseFishtestLines(%q) accepted %+v", s, params)
 		}
 	})
+}
+
+func TestParseTOML(t *testing.T) {
+	got, err := ParseTOML(`
+[[param]]
+name = "Aggression"
+type = "int"
+start = 20
+min = 0
+max = 100
+c_end = 5
+r_end = 0.002
+
+[[param]]
+name = "Blend"
+start = 0.5
+min = 0
+max = 1
+c_end = 0.05
+r_end = 0.01
+`)
+	want := []Param{
+		{Name: "Aggression", Int: true, Start: 20, Min: 0, Max: 100, CEnd: 5, REnd: 0.002},
+		{Name: "Blend", Start: 0.5, Min: 0, Max: 1, CEnd: 0.05, REnd: 0.01},
+	}
+	if err != nil || len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
+		t.Fatalf("ParseTOML = %+v, %v; want %+v", got, err, want)
+	}
+	for in, wantErr := range map[string]string{
+		"[[param]]\nname = \"X\"\nstart = 1\nmin = 0\nmax = 2\nc_end = 1":                               "has no r_end",
+		"[[param]]\nname = \"X\"\ntype = \"double\"\nstart = 1\nmin = 0\nmax = 2\nc_end = 1\nr_end = 1": "type \"double\"",
+		"[[param]]\nname = \"X\"\nstart = 1\nmin = 0\nmax = 2\nc_end = 1\nr_end = 1\nstep = 2":          "unknown key param.step",
+		"[[param]]\nname = \"X\"\nstart = 3\nmin = 0\nmax = 2\nc_end = 1\nr_end = 1":                    "outside",
+		"":        "no [[param]] table",
+		"[[param": "tune: toml",
+	} {
+		if _, err := ParseTOML(in); err == nil || !strings.Contains(err.Error(), wantErr) {
+			t.Errorf("ParseTOML(%q) = %v, want an error with %q", in, err, wantErr)
+		}
+	}
+}
+
+func FuzzParseTOML(f *testing.F) {
+	f.Add("[[param]]\nname = \"X\"\ntype = \"int\"\nstart = 1\nmin = 0\nmax = 2\nc_end = 1\nr_end = 1\n")
+	f.Add("[[param]]\nname = \"\"")
+	f.Fuzz(func(t *testing.T, s string) {
+		params, err := ParseTOML(s)
+		if err == nil && CheckParams(params) != nil {
+			t.Errorf("ParseTOML(%q) accepted %+v", s, params)
+		}
+	})
+}
+
+// -param and -params (fishtest lines, or TOML by the file's name) add up, in that order, and
+// the schedule takes -iterations, -A and the defaults.
+func TestFlagsConfig(t *testing.T) {
+	dir := t.TempDir()
+	tomlFile, linesFile := filepath.Join(dir, "p.toml"), filepath.Join(dir, "p.txt")
+	os.WriteFile(tomlFile, []byte("[[param]]\nname = \"B\"\nstart = 1\nmin = 0\nmax = 2\nc_end = 0.5\nr_end = 0.1\n"), 0o644)
+	os.WriteFile(linesFile, []byte("C, int, 5, 0, 10, 1, 0.1\n"), 0o644)
+	for file, want := range map[string][]string{tomlFile: {"A", "B"}, linesFile: {"A", "C"}} {
+		fs := flag.NewFlagSet("tune", flag.ContinueOnError)
+		var f Flags
+		f.Register(fs)
+		if err := fs.Parse([]string{"-param", "A,1,0,2,1,1", "-params", file, "-iterations", "50", "-A", "7"}); err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := f.Config(map[string][][]string{"engine": {{"cmd=prog", "depth=1"}}}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, p := range cfg.Params {
+			names = append(names, p.Name)
+		}
+		if !slices.Equal(names, want) || cfg.Schedule != (Schedule{Iterations: 50, A: 7, Alpha: DefaultAlpha, Gamma: DefaultGamma}) || cfg.Out != "tune-prog-0.jsonl" {
+			t.Errorf("-params %s: params %v, schedule %+v, out %q; want %v, N 50 and A 7, tune-prog-0.jsonl", file, names, cfg.Schedule, cfg.Out, want)
+		}
+	}
 }
