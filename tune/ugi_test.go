@@ -5,11 +5,9 @@ import (
 	"fmt"
 	"hash/fnv"
 	"os"
-	"path/filepath"
 	"strconv"
 	"testing"
 
-	"hivearbiter/arbiter"
 	"hivearbiter/engine/ugiengine"
 	_ "hivearbiter/proto/ugi" // the protocol of the synthetic UGI engine
 	"hivearbiter/rules"
@@ -60,27 +58,4 @@ func serveSyntheticUGI() error {
 
 // The tune works over UGI too ("setoption name Skill value V"): Skill moves from 20 to within
 // 10 of the optimum, 60, in 200 pairs.
-func TestTuneThroughUGI(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts some 500 engine processes")
-	}
-	cfg := Config{
-		Engine: arbiter.EngineConfig{Name: "synthetic", Protocol: "ugi", Command: []string{os.Args[0]},
-			Env: []string{syntheticUGIEnv + "=1"}, Time: arbiter.TimeControl{Depth: 1}},
-		Params:       []Param{{Name: "Skill", Int: true, Start: 20, Min: 0, Max: 100, CEnd: 10, REnd: 0.1}},
-		Schedule:     NewSchedule(200),
-		Seed:         1,
-		Openings:     arbiter.Openings{RandomPlies: 4},
-		Adjudication: arbiter.Adjudication{MaxPlies: 6},
-		Concurrency:  2,
-		Out:          filepath.Join(t.TempDir(), "tune.jsonl"),
-	}
-	got, err := Run(t.Context(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("Skill over UGI: start 20, end %.2f, optimum 60 (%d pairs, plus side +%d =%d -%d)", got.Theta[0], got.Pairs, got.Wins, got.Draws, got.Losses)
-	if got.Pairs != 200 || got.Theta[0] < 50 || got.Theta[0] > 70 {
-		t.Errorf("%d pairs, Skill %.2f; want 200 pairs and Skill within 10 of 60", got.Pairs, got.Theta[0])
-	}
-}
+func TestTuneThroughUGI(t *testing.T) { tuneProgram(t, "ugi", syntheticUGIEnv) }

@@ -84,12 +84,16 @@ func (h *syntheticHandler) BestMove(ctx context.Context, limit uhpengine.Limit) 
 
 // The tune, through the real UHP protocol (engine processes, options set with "options set"),
 // moves the synthetic engine's Skill from 20 to within 10 of its optimum, 60, in 200 pairs.
-func TestTuneThroughUHP(t *testing.T) {
+func TestTuneThroughUHP(t *testing.T) { tuneProgram(t, "uhp", syntheticEnv) }
+
+// tuneProgram tunes the synthetic engine's Skill, run as the test binary under env=1 and
+// spoken to in protocol, from 20 over 200 pairs, and wants it within 10 of the optimum, 60.
+func tuneProgram(t *testing.T, protocol, env string) {
 	if testing.Short() {
-		t.Skip("starts some 500 engine processes")
+		t.Skip("starts engine processes for some 200 pairs")
 	}
 	cfg := Config{
-		Engine: arbiter.EngineConfig{Name: "synthetic", Command: []string{os.Args[0]}, Env: []string{syntheticEnv + "=1"},
+		Engine: arbiter.EngineConfig{Name: "synthetic", Protocol: protocol, Command: []string{os.Args[0]}, Env: []string{env + "=1"},
 			Time: arbiter.TimeControl{Depth: 1}},
 		Params:       []Param{{Name: "Skill", Int: true, Start: 20, Min: 0, Max: 100, CEnd: 10, REnd: 0.1}},
 		Schedule:     NewSchedule(200),
@@ -103,7 +107,7 @@ func TestTuneThroughUHP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("Skill: start 20, end %.2f, optimum 60 (%d pairs, plus side +%d =%d -%d)", got.Theta[0], got.Pairs, got.Wins, got.Draws, got.Losses)
+	t.Logf("Skill over %s: start 20, end %.2f, optimum 60 (%d pairs, plus side +%d =%d -%d)", protocol, got.Theta[0], got.Pairs, got.Wins, got.Draws, got.Losses)
 	if got.Pairs != 200 || got.Theta[0] < 50 || got.Theta[0] > 70 {
 		t.Errorf("%d pairs, Skill %.2f; want 200 pairs and Skill within 10 of 60", got.Pairs, got.Theta[0])
 	}
