@@ -34,6 +34,7 @@ plays a short demo match between two profiles of the bundled engine, hivebot.`,
 	Commands: []cli.Command{
 		{Name: "demo", Summary: "play the embedded demo match (what \"arbiter\" alone runs)", Run: runDemo},
 		{Name: "match", Summary: "play a match, gauntlet or round-robin between UHP engines", Run: runMatch},
+		{Name: "tune", Summary: "tune an engine's options with SPSA game pairs (resumable)", Run: runTune},
 		{Name: "serve", Summary: "be a UHP engine for a viewer, refereeing two engines (watch or play)", Run: runServe},
 		{Name: "worker", Summary: "play the game pairs of a run served by arbiter match -listen or -nats", Run: runWorker},
 		{Name: "workers", Summary: "show the workers of a served run, their games and statistics", Run: runWorkers},

@@ -1,0 +1,169 @@
+package tune
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"hivearbiter/arbiter"
+	"hivearbiter/configs"
+)
+
+// Flags are a tune's settings on the command line, as "arbiter tune" takes them: Register
+// defines them on a FlagSet, and Config builds the tune once it is parsed. The engine is given
+// as match gives one (-engine and -each words, configs.Engines).
+type Flags struct {
+	params                []string
+	paramsFile            string
+	iterations            int
+	seed                  int64
+	a, alpha, gamma       float64
+	gameType, out         string
+	concurrency, maxPlies int
+	start, command, depth float64
+}
+
+// Register defines the flags on fs. The multi-word flags (-engine, -each, -openings) are
+// defined for their -h text only: their words are the caller's to collect.
+func (f *Flags) Register(fs *flag.FlagSet) {
+	fs.Func("param", "a tuned option: `NAME,start,min,max,c_end,r_end` (an integer when start, min and max are); repeat for more", func(s string) error {
+		f.params = append(f.params, s)
+		return nil
+	})
+	fs.StringVar(&f.paramsFile, "params", "", "`file` of tuned options: in fishtest's form, one a line (NAME, int|float, start, min, max, c_end, r_end), or, for a .toml file, [[param]] tables (name, type, start, min, max, c_end, r_end)")
+	fs.IntVar(&f.iterations, "iterations", 0, "game pairs to play, N: the gains reach c_end and r_end at the last (required)")
+	fs.Int64Var(&f.seed, "seed", 0, "seed of the perturbations, the rounding and the random openings")
+	f.a = -1
+	fs.Func("A", "warm-up `A` of a_k = a/(A+k)^alpha, at least 0 (default N/10)", func(s string) error {
+		a, err := strconv.ParseFloat(s, 64)
+		if err != nil || a < 0 {
+			return fmt.Errorf("want a number of at least 0")
+		}
+		f.a = a
+		return nil
+	})
+	fs.Float64Var(&f.alpha, "alpha", DefaultAlpha, "decay of the step gain a_k")
+	fs.Float64Var(&f.gamma, "gamma", DefaultGamma, "decay of the perturbation c_k")
+	fs.StringVar(&f.gameType, "gametype", "", "GameTypeString such as Base or Base+ML (default Base+MLP)")
+	fs.IntVar(&f.concurrency, "concurrency", 1, "game pairs played at once, each with its own engine processes")
+	fs.StringVar(&f.out, "out", "", "JSON Lines `file` of the tune's pairs; the same file resumes the tune (default tune-ENGINE-SEED.jsonl)")
+	fs.IntVar(&f.maxPlies, "maxplies", 2*configs.DefaultMaxMoves, "draw after this many plies, opening included (0: no limit)")
+	fs.Float64Var(&f.start, "start-timeout", 0, "seconds an engine may take to start (its info banner and options) (default 10)")
+	fs.Float64Var(&f.command, "command-timeout", 0, "seconds an engine may take to answer any command but bestmove (default 10)")
+	fs.Float64Var(&f.depth, "depth-timeout", 0, "seconds a depth-limited search may take before it is stopped (default 300)")
+	none := func(string) error { return nil }
+	fs.Func("each", "engine settings (key=value words), merged under -engine's", none)
+	fs.Func("engine", "the engine tuned (key=value words, as match takes them)", none)
+	fs.Func("openings", fmt.Sprintf("openings: file=F order=sequential|random start=N plies=N (default plies=%d)", configs.DefaultOpeningPlies), none)
+}
+
+// Config builds the tune from the parsed flags and the multi-word flags' words. It reports
+// every problem it finds.
+func (f *Flags) Config(groups map[string][][]string, resolve configs.Resolver) (Config, error) {
+	var problems []error
+	cfg := Config{Seed: f.seed, GameType: f.gameType, Concurrency: f.concurrency, Out: f.out,
+		Adjudication: arbiter.Adjudication{MaxPlies: f.maxPlies},
+		Openings:     arbiter.Openings{RandomPlies: configs.DefaultOpeningPlies},
+		StartTimeout: seconds(f.start), CommandTimeout: seconds(f.command), DepthTimeout: seconds(f.depth)}
+	engines, err := configs.Engines(groups["each"], groups["engine"], nil, resolve)
+	switch {
+	case err != nil:
+		problems = append(problems, err)
+	case len(engines) != 1:
+		problems = append(problems, fmt.Errorf("tune: give one engine with -engine, not %d: the tune plays it against itself", len(engines)))
+	default:
+		cfg.Engine = engines[0]
+	}
+	params, err := f.parseParams()
+	problems = append(problems, err)
+	cfg.Params = params
+	if err := openings(&cfg.Openings, groups["openings"]); err != nil {
+		problems = append(problems, err)
+	}
+	if f.iterations < 1 {
+		problems = append(problems, errors.New("tune: give -iterations N, the number of game pairs (at least 1)"))
+	}
+	cfg.Schedule = NewSchedule(f.iterations)
+	cfg.Schedule.Alpha, cfg.Schedule.Gamma = f.alpha, f.gamma
+	if f.a >= 0 {
+		cfg.Schedule.A = f.a
+	}
+	if cfg.Out == "" && len(engines) == 1 {
+		cfg.Out = fmt.Sprintf("tune-%s-%d.jsonl", engineName(cfg.Engine), f.seed)
+	}
+	return cfg, errors.Join(problems...)
+}
+
+// parseParams reads -param and -params.
+func (f *Flags) parseParams() ([]Param, error) {
+	var params []Param
+	var problems []error
+	for _, s := range f.params {
+		p, err := ParseParam(s)
+		problems = append(problems, err)
+		params = append(params, p)
+	}
+	if f.paramsFile != "" {
+		data, err := os.ReadFile(f.paramsFile)
+		if err != nil {
+			return nil, fmt.Errorf("tune: -params: %w", err)
+		}
+		parse := ParseFishtestLines
+		if strings.EqualFold(filepath.Ext(f.paramsFile), ".toml") {
+			parse = ParseTOML
+		}
+		more, err := parse(string(data))
+		if err != nil {
+			return nil, fmt.Errorf("tune: -params %s: %w", f.paramsFile, err)
+		}
+		params = append(params, more...)
+	}
+	if err := errors.Join(problems...); err != nil {
+		return nil, err
+	}
+	return params, CheckParams(params)
+}
+
+// openings applies the words of -openings (file=, order=, start=, plies=).
+func openings(o *arbiter.Openings, groups [][]string) error {
+	for _, words := range groups {
+		for _, w := range words {
+			k, v, _ := strings.Cut(w, "=")
+			n, err := strconv.Atoi(v)
+			switch {
+			case k == "file":
+				o.File = v
+			case k == "order":
+				o.Order = v
+			case (k == "start" || k == "plies") && (err != nil || n < 0):
+				return fmt.Errorf("tune: -openings %s: want a whole number", w)
+			case k == "start":
+				o.Start = n
+			case k == "plies":
+				o.RandomPlies = n
+			default:
+				return fmt.Errorf("tune: -openings: unknown setting %q (known: file, order, start, plies)", k)
+			}
+		}
+	}
+	return nil
+}
+
+func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
+
+// WriteOutcome prints where a tune ended: the values as option words and as a TOML line, or,
+// for a tune stopped early, how to resume it.
+func WriteOutcome(w io.Writer, out *Outcome, cfg Config) {
+	fmt.Fprintf(w, "Tune of %s: %d of %d game pairs (plus side +%d =%d -%d)\n", engineName(cfg.Engine), out.Pairs, cfg.Schedule.Iterations, out.Wins, out.Draws, out.Losses)
+	if out.Pairs < cfg.Schedule.Iterations {
+		fmt.Fprintf(w, "Stopped before its end: the values so far are below; run the same command again to resume from %s.\n", cfg.Out)
+	}
+	fmt.Fprintf(w, "Values: %s\n", Words(out.Params, out.Theta))
+	fmt.Fprintf(w, "In a configuration file, the tuned options of the engine's [[engine]]:\n  %s\n", TOML(out.Params, out.Theta))
+}

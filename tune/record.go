@@ -1,0 +1,122 @@
+package tune
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"reflect"
+)
+
+// Header is the first line of a tune's records: what the tune is, so that a file of another
+// tune is not resumed.
+type Header struct {
+	Engine     string  `json:"engine"`
+	Params     []Param `json:"params"`
+	Seed       int64   `json:"seed"`
+	Iterations int     `json:"iterations"`
+	A          float64 `json:"a_warmup"`
+	Alpha      float64 `json:"alpha"`
+	Gamma      float64 `json:"gamma"`
+	// Games says how the pairs are played: the limit, game type, openings and move limit.
+	Games string `json:"games"`
+}
+
+// Game is one game of a pair, from the tune's point of view.
+type Game struct {
+	PlusWhite bool    `json:"plus_white"`
+	Result    string  `json:"result"` // the GameStateString, as in results.Record
+	Reason    string  `json:"reason"`
+	Plies     int     `json:"plies"`
+	PlusScore float64 `json:"plus_score"`
+}
+
+// Record is one finished game pair: its perturbation, its games, its result and theta before
+// and after the update it made.
+type Record struct {
+	Perturbation
+	Opening string    `json:"opening"`
+	Games   []Game    `json:"games"`
+	Result  int       `json:"result"` // wins - losses of the plus side
+	Before  []float64 `json:"before"`
+	After   []float64 `json:"after"`
+}
+
+// line is one line of the records file: the header or a pair.
+type line struct {
+	Tune *Header `json:"tune,omitempty"`
+	*Record
+}
+
+// RecordsError reports a records file that cannot be resumed.
+type RecordsError struct {
+	File string
+	Line int // 0 for the file as a whole
+	Err  error
+}
+
+func (e *RecordsError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("tune: %s:%d: %v", e.File, e.Line, e.Err)
+	}
+	return fmt.Sprintf("tune: %s: %v", e.File, e.Err)
+}
+
+func (e *RecordsError) Unwrap() error { return e.Err }
+
+// ReadRecords reads a tune's records file. A last line without its line end (a write cut short
+// by a kill) is left out and its length returned as torn, so that the caller can cut it off.
+func ReadRecords(file string) (h *Header, recs []Record, torn int, err error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, nil, 0, &RecordsError{File: file, Err: err}
+	}
+	if i := bytes.LastIndexByte(data, '\n'); i+1 < len(data) {
+		torn = len(data) - (i + 1)
+		data = data[:i+1]
+	}
+	for n, text := range bytes.Split(bytes.TrimSuffix(data, []byte("\n")), []byte("\n")) {
+		if len(data) == 0 {
+			break
+		}
+		var l line
+		if err := json.Unmarshal(text, &l); err != nil {
+			return nil, nil, 0, &RecordsError{File: file, Line: n + 1, Err: err}
+		}
+		switch {
+		case n == 0 && l.Tune != nil:
+			h = l.Tune
+		case n > 0 && l.Tune == nil && l.Record != nil && len(l.After) == len(h.Params):
+			recs = append(recs, *l.Record)
+		default:
+			return nil, nil, 0, &RecordsError{File: file, Line: n + 1, Err: errors.New("not a tune's record: the first line is the tune's header, the others its game pairs")}
+		}
+	}
+	return h, recs, torn, nil
+}
+
+// sameTune says how a records file's header differs from this tune's, "" if it does not.
+func (h *Header) sameTune(want *Header) string {
+	if h == nil {
+		return "it has no header"
+	}
+	if !reflect.DeepEqual(h, want) {
+		got, _ := json.Marshal(h)
+		wanted, _ := json.Marshal(want)
+		return fmt.Sprintf("it holds the tune %s, not %s", got, wanted)
+	}
+	return ""
+}
+
+// appendLine writes one line and syncs it, so that a pair is never counted that is not on disk.
+func appendLine(f *os.File, v line) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(append(data, '\n')); err != nil {
+		return err
+	}
+	return f.Sync()
+}

@@ -1,0 +1,392 @@
+package tune
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"hivearbiter/arbiter"
+	"hivearbiter/rules"
+)
+
+// Config is a tune: one engine, the options tuned on it, and how its game pairs are played.
+type Config struct {
+	// Engine is the engine tuned. Its own options are kept; the tuned ones follow them.
+	Engine   arbiter.EngineConfig
+	Params   []Param
+	Schedule Schedule
+	Seed     int64
+	// GameType, Openings and Adjudication are as a tournament's (arbiter.Config).
+	GameType     string
+	Openings     arbiter.Openings
+	Adjudication arbiter.Adjudication
+	// Concurrency is the number of game pairs played at once.
+	Concurrency int
+	// Out is the JSON Lines file of the tune's records; running again with it resumes.
+	Out string
+	// StartTimeout, CommandTimeout and DepthTimeout are as a tournament's.
+	StartTimeout, CommandTimeout, DepthTimeout time.Duration
+	// Start starts a player (arbiter.StartThroughProtocol when nil).
+	Start arbiter.StartFunc
+	// Progress, if set, receives a line now and then on how the tune goes.
+	Progress io.Writer
+}
+
+// Outcome is where a tune ended.
+type Outcome struct {
+	Params []Param
+	Theta  []float64
+	// Pairs counts the game pairs on record; Resumed those that were already at the start.
+	Pairs, Resumed int
+	// Wins, Draws and Losses are the plus side's games.
+	Wins, Draws, Losses int
+}
+
+// RefusedError reports an engine that cannot be tuned, because its protocol has no options.
+type RefusedError struct {
+	Engine, Protocol, Reason string
+}
+
+func (e *RefusedError) Error() string {
+	return fmt.Sprintf("tune: engine %q cannot be tuned: a tune sets engine options, and its protocol (%s) has none: %s", e.Engine, e.Protocol, e.Reason)
+}
+
+// PlusSuffix and MinusSuffix name the two sides of a pair in its games: the engine's name
+// and the suffix.
+const (
+	PlusSuffix  = "+"
+	MinusSuffix = "-"
+)
+
+// tuner is a running tune: the state the workers share.
+type tuner struct {
+	cfg     Config
+	name    string                  // the tuned engine's
+	sides   [2]arbiter.EngineConfig // plus, minus, as normalized
+	book    *arbiter.OpeningBook
+	gameCfg arbiter.GameConfig
+
+	mu    sync.Mutex
+	theta []float64
+	done  map[int]bool
+	next  int
+	file  *os.File
+	out   *Outcome
+}
+
+// Run plays the tune's remaining game pairs, Concurrency at a time, updating theta as each
+// pair finishes, and returns where it ended. When ctx ends, the pairs under way are not
+// counted (they are played again on resume) and the error is ctx's.
+func Run(ctx context.Context, cfg Config) (*Outcome, error) {
+	t, err := newTuner(cfg)
+	if err != nil {
+		return nil, err
+	}
+	defer t.file.Close()
+	group, gctx := errgroup.WithContext(ctx)
+	for w := range t.cfg.Concurrency {
+		group.Go(func() error { return t.worker(gctx, w) })
+	}
+	err = group.Wait()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.out.Theta = slices.Clone(t.theta)
+	if err == nil && ctx.Err() != nil {
+		err = ctx.Err()
+	}
+	return t.out, err
+}
+
+// newTuner checks the configuration, and opens the records file, resuming from it.
+func newTuner(cfg Config) (*tuner, error) {
+	if err := CheckParams(cfg.Params); err != nil {
+		return nil, err
+	}
+	if cfg.Schedule.Iterations < 1 {
+		return nil, &ParamError{"", fmt.Errorf("iterations %d: want at least 1", cfg.Schedule.Iterations)}
+	}
+	if cfg.Out == "" {
+		return nil, errors.New("tune: no records file: a tune is written to one, so that it can resume")
+	}
+	if cfg.Start == nil {
+		cfg.Start = arbiter.StartThroughProtocol("")
+	}
+	if err := refuseWithoutOptions(cfg.Engine, cfg.Params[0]); err != nil {
+		return nil, err
+	}
+	name := engineName(cfg.Engine)
+	ac := arbiter.Config{
+		Engines:  []arbiter.EngineConfig{side(cfg.Engine, name+PlusSuffix, cfg.Params), side(cfg.Engine, name+MinusSuffix, cfg.Params)},
+		GameType: cfg.GameType, Openings: cfg.Openings, Adjudication: cfg.Adjudication, Concurrency: cfg.Concurrency,
+		Seed: cfg.Seed, StartTimeout: cfg.StartTimeout, CommandTimeout: cfg.CommandTimeout, DepthTimeout: cfg.DepthTimeout,
+	}
+	if err := ac.Normalize(); err != nil {
+		return nil, fmt.Errorf("tune: %w", err)
+	}
+	gt, _ := rules.ParseGameType(ac.GameType)
+	book, err := arbiter.LoadOpenings(ac.Openings, gt, ac.Seed)
+	if err != nil {
+		return nil, err
+	}
+	cfg.GameType, cfg.Concurrency = ac.GameType, ac.Concurrency
+	cfg.StartTimeout, cfg.CommandTimeout, cfg.DepthTimeout = ac.StartTimeout, ac.CommandTimeout, ac.DepthTimeout
+	t := &tuner{cfg: cfg, name: name, sides: [2]arbiter.EngineConfig{ac.Engines[0], ac.Engines[1]}, book: book, done: map[int]bool{}, next: 1,
+		out: &Outcome{Params: cfg.Params}}
+	t.gameCfg = arbiter.GameConfig{Run: "tune", Seed: cfg.Seed, Adjudication: cfg.Adjudication,
+		CommandTimeout: cfg.CommandTimeout, DepthTimeout: cfg.DepthTimeout}
+	return t, t.open()
+}
+
+// refuseWithoutOptions refuses an engine whose protocol takes no options, saying why.
+func refuseWithoutOptions(e arbiter.EngineConfig, p Param) error {
+	proto, err := arbiter.LookupProtocol(e.ProtocolName())
+	if err != nil {
+		return fmt.Errorf("tune: %w", err)
+	}
+	probe := e
+	probe.Options = append(slices.Clone(e.Options), arbiter.EngineOption{Name: p.Name, Value: p.send(p.Start, 0)})
+	if proto.Check(e) == nil {
+		if err := proto.Check(probe); err != nil {
+			return &RefusedError{Engine: engineName(e), Protocol: e.ProtocolName(), Reason: arbiter.Message(err)}
+		}
+	}
+	return nil
+}
+
+// side is the engine of one side of a pair: the engine under a suffixed name, its own options
+// but the tuned ones, then the tuned ones at their starts.
+func side(e arbiter.EngineConfig, name string, params []Param) arbiter.EngineConfig {
+	e.Name = name
+	tuned := map[string]bool{}
+	for _, p := range params {
+		tuned[p.Name] = true
+	}
+	opts := slices.DeleteFunc(slices.Clone(e.Options), func(o arbiter.EngineOption) bool { return tuned[o.Name] })
+	for _, p := range params {
+		opts = append(opts, arbiter.EngineOption{Name: p.Name, Value: p.send(p.Start, 0)})
+	}
+	e.Options = opts
+	return e
+}
+
+// withValues is a side with the tuned options, which end its options, set to values.
+func withValues(e arbiter.EngineConfig, values []string) arbiter.EngineConfig {
+	opts := slices.Clone(e.Options)
+	base := len(opts) - len(values)
+	for i, v := range values {
+		opts[base+i].Value = v
+	}
+	e.Options = opts
+	return e
+}
+
+// engineName is the tuned engine's name: its own, or its program's.
+func engineName(e arbiter.EngineConfig) string {
+	switch {
+	case e.Name != "":
+		return e.Name
+	case len(e.Command) > 0:
+		return filepath.Base(e.Command[0])
+	}
+	return e.Addr
+}
+
+// header is the first line of this tune's records.
+func (t *tuner) header() *Header {
+	s := t.cfg.Schedule
+	return &Header{Engine: t.name, Params: t.cfg.Params, Seed: t.cfg.Seed,
+		Iterations: s.Iterations, A: s.A, Alpha: s.Alpha, Gamma: s.Gamma,
+		Games: fmt.Sprintf("%s %s, openings %+v, max plies %d", t.sides[0].Time, t.cfg.GameType, t.cfg.Openings, t.cfg.Adjudication.MaxPlies)}
+}
+
+// open opens the records file: a new one gets the header; an existing one must hold this
+// tune, and its pairs are taken as played.
+func (t *tuner) open() error {
+	want := t.header()
+	t.theta = make([]float64, len(t.cfg.Params))
+	for i, p := range t.cfg.Params {
+		t.theta[i] = p.Start
+	}
+	f, err := os.OpenFile(t.cfg.Out, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return &RecordsError{File: t.cfg.Out, Err: err}
+	}
+	t.file = f
+	if st, err := f.Stat(); err != nil || st.Size() == 0 {
+		return t.writeErr(appendLine(f, line{Tune: want}))
+	}
+	h, recs, torn, err := ReadRecords(t.cfg.Out)
+	if err != nil {
+		return err
+	}
+	if why := h.sameTune(want); why != "" {
+		return &RecordsError{File: t.cfg.Out, Err: fmt.Errorf("cannot resume: %s; give another records file", why)}
+	}
+	if torn > 0 {
+		st, _ := f.Stat()
+		if err := f.Truncate(st.Size() - int64(torn)); err != nil {
+			return t.writeErr(err)
+		}
+	}
+	if _, err := f.Seek(0, io.SeekEnd); err != nil {
+		return t.writeErr(err)
+	}
+	for _, r := range recs {
+		t.count(r)
+	}
+	t.out.Resumed = len(recs)
+	return nil
+}
+
+func (t *tuner) writeErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &RecordsError{File: t.cfg.Out, Err: err}
+}
+
+// count takes a recorded pair into the state.
+func (t *tuner) count(r Record) {
+	t.done[r.Iteration] = true
+	t.theta = slices.Clone(r.After)
+	t.out.Pairs++
+	for _, g := range r.Games {
+		switch g.PlusScore {
+		case 1:
+			t.out.Wins++
+		case 0:
+			t.out.Losses++
+		default:
+			t.out.Draws++
+		}
+	}
+}
+
+// take hands out the next iteration not yet played, perturbed around theta as it is now.
+func (t *tuner) take() (Perturbation, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for t.next <= t.cfg.Schedule.Iterations && t.done[t.next] {
+		t.next++
+	}
+	if t.next > t.cfg.Schedule.Iterations {
+		return Perturbation{}, false
+	}
+	k := t.next
+	t.next++
+	return Perturb(t.cfg.Params, t.cfg.Schedule, t.cfg.Seed, k, t.theta), true
+}
+
+// finish applies a played pair's update to theta as it is now and writes the pair down.
+func (t *tuner) finish(pt Perturbation, opening string, games []Game) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	result := 0
+	for _, g := range games {
+		result += int(2*g.PlusScore) - 1
+	}
+	r := Record{Perturbation: pt, Opening: opening, Games: games, Result: result, Before: slices.Clone(t.theta)}
+	r.After = Update(t.cfg.Params, t.cfg.Schedule, pt, t.theta, result)
+	if err := appendLine(t.file, line{Record: &r}); err != nil {
+		return t.writeErr(err)
+	}
+	t.count(r)
+	t.progress(r)
+	return nil
+}
+
+// progress prints a line every twentieth of the tune, and at its last pair.
+func (t *tuner) progress(r Record) {
+	n := t.cfg.Schedule.Iterations
+	if t.cfg.Progress == nil || (t.out.Pairs%max(1, n/20) != 0 && t.out.Pairs != n) {
+		return
+	}
+	fmt.Fprintf(t.cfg.Progress, "Pair %d of %d (iteration %d): plus side +%d =%d -%d; %s\n",
+		t.out.Pairs, n, r.Iteration, t.out.Wins, t.out.Draws, t.out.Losses, Words(t.cfg.Params, t.theta))
+}
+
+// worker plays pairs until none is left. It owns its seats: the plus and the minus engine,
+// given each pair's values as options, between games or by a restart.
+func (t *tuner) worker(ctx context.Context, id int) error {
+	seats := &arbiter.Seats{Engines: t.sides[:], GameType: mustGameType(t.cfg.GameType),
+		StartTimeout: t.cfg.StartTimeout, Start: t.cfg.Start, Worker: id}
+	seats.Engines = slices.Clone(seats.Engines)
+	defer seats.Close(ctx)
+	for {
+		pt, ok := t.take()
+		if !ok {
+			return nil
+		}
+		seats.Engines[0] = withValues(t.sides[0], pt.PlusSent)
+		seats.Engines[1] = withValues(t.sides[1], pt.MinusSent)
+		t.setValues(ctx, seats, 0, pt.PlusSent)
+		t.setValues(ctx, seats, 1, pt.MinusSent)
+		opening, games, err := t.playPair(ctx, seats, pt.Iteration)
+		if err != nil {
+			if errors.Is(err, arbiter.ErrInterrupted) || ctx.Err() != nil {
+				return nil
+			}
+			return err
+		}
+		if err := t.finish(pt, opening, games); err != nil {
+			return err
+		}
+	}
+}
+
+// OptionSetter is a Player whose options can be changed between games; the players of UHP
+// and UGI are. Any other player is restarted with the new values.
+type OptionSetter interface {
+	SetOption(ctx context.Context, name, value string) error
+}
+
+// setValues gives engine e's seated player the tuned values, or, when it cannot take them
+// while it runs (or refuses), drops it, so that its next seat starts it with them.
+func (t *tuner) setValues(ctx context.Context, seats *arbiter.Seats, e int, values []string) {
+	setter, ok := seats.Player(e).(OptionSetter)
+	for i := 0; ok && i < len(values); i++ {
+		ok = setter.SetOption(ctx, t.cfg.Params[i].Name, values[i]) == nil
+	}
+	if !ok {
+		seats.Drop(ctx, e)
+	}
+}
+
+func mustGameType(s string) rules.GameType {
+	gt, _ := rules.ParseGameType(s)
+	return gt
+}
+
+// playPair plays iteration k's two games, one opening, the plus side White first.
+func (t *tuner) playPair(ctx context.Context, seats *arbiter.Seats, k int) (string, []Game, error) {
+	opening, index := t.book.At(k - 1)
+	if opening == "" {
+		opening = t.cfg.GameType
+	}
+	var games []Game
+	for g := range 2 {
+		sg := arbiter.ScheduledGame{Index: 2*(k-1) + g, Round: 1, Pair: k - 1, White: g, Black: 1 - g, Opening: opening, OpeningIndex: index}
+		white, black, err := seats.Sides(ctx, sg)
+		if err != nil {
+			return "", nil, err
+		}
+		gc := t.gameCfg
+		gc.Index, gc.Round, gc.Pair, gc.Opening, gc.OpeningIndex = sg.Index, sg.Round, sg.Pair, opening, index
+		rec, err := arbiter.PlayGame(ctx, gc, white, black)
+		if err != nil {
+			return "", nil, err
+		}
+		seats.Played(ctx, sg, rec)
+		games = append(games, Game{PlusWhite: g == 0, Result: rec.Result, Reason: string(rec.Reason), Plies: len(rec.Moves),
+			PlusScore: rec.ScoreOf(t.sides[0].Name)})
+	}
+	return opening, games, nil
+}
