@@ -26,7 +26,7 @@ func runProcess(args []string) int {
 // arbiterProgram is the arbiter: its subcommands, in the order the usage text shows them.
 var arbiterProgram = cli.Program{
 	Name:    programName,
-	Version: "Hive Arbiter " + arbiter.Version,
+	Version: cli.VersionLine("Hive Arbiter", arbiter.Version),
 	About: `Hive Arbiter plays UHP Hive engines against each other, referees every move and
 reports Elo, SPRT verdicts and exit codes a CI job can gate on. With no command it
 plays a short demo match between two profiles of the bundled engine, hivebot.`,
