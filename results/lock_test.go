@@ -1,0 +1,125 @@
+package results
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// scratchDir is t.TempDir, removed file by file on Windows: wine 8.0 refuses the call Go's
+// os.RemoveAll makes there ("unlinkat ...: Invalid function"), and the lock tests run under
+// wine in CI (.ci/wine-smoke).
+func scratchDir(t *testing.T) string {
+	if runtime.GOOS != "windows" {
+		return t.TempDir()
+	}
+	dir, err := os.MkdirTemp("", "results")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			os.Remove(filepath.Join(dir, e.Name()))
+		}
+		if err := os.Remove(dir); err != nil {
+			t.Errorf("removing %s: %v", dir, err)
+		}
+	})
+	return dir
+}
+
+// lockChildEnv names the folder whose files TestLockChild tries to write, when this test
+// binary runs as the second process of TestLockAcrossProcesses.
+const lockChildEnv = "RESULTS_LOCK_CHILD"
+
+// TestLockAcrossProcesses: while one process writes a records file and a PGN file, another
+// process (this test binary again) is refused both, yet reads the records, and sees that a
+// run is writing them; once the first closes its files the second may write them. flock on
+// Unix, LockFileEx on Windows.
+func TestLockAcrossProcesses(t *testing.T) {
+	dir := scratchDir(t)
+	log, _, err := OpenLog(filepath.Join(dir, "games.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer log.Close()
+	r := sampleRecord(0)
+	if err := log.Append(&r); err != nil {
+		t.Fatal(err)
+	}
+	log.f.WriteString(`{"schema":1,"ga`) // as if caught in the middle of a write
+	pgn, err := CreateLocked(filepath.Join(dir, "games.pgn"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pgn.Close()
+
+	want := "records: locked\npgn: locked\nread: 1 record, live\n"
+	if got := lockChild(t, dir); got != want {
+		t.Errorf("while the first process writes, the second says:\n%s\nwant:\n%s", got, want)
+	}
+	log.Close()
+	pgn.Close()
+	want = "records: opened\npgn: opened\nread: 1 record\n"
+	if got := lockChild(t, dir); got != want {
+		t.Errorf("after the first process closed its files, the second says:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// lockChild runs TestLockChild in a new process on dir's files and returns what it printed.
+func lockChild(t *testing.T, dir string) string {
+	t.Helper()
+	cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^TestLockChild$")
+	cmd.Env = append(os.Environ(), lockChildEnv+"="+dir)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("the second process: %v\n%s", err, out)
+	}
+	got, _, _ := strings.Cut(string(out), "PASS")
+	return got
+}
+
+// TestLockChild is the second process of TestLockAcrossProcesses, and skips otherwise. It
+// tries to open the records and the PGN file for writing, then reads the records, and prints
+// what happened.
+func TestLockChild(t *testing.T) {
+	dir := os.Getenv(lockChildEnv)
+	if dir == "" {
+		t.Skip("the second process of TestLockAcrossProcesses")
+	}
+	var le *LockedError
+	outcome := func(err error) string {
+		switch {
+		case err == nil:
+			return "opened"
+		case errors.As(err, &le):
+			return "locked"
+		}
+		return err.Error()
+	}
+	log, _, err := OpenLog(filepath.Join(dir, "games.jsonl"))
+	if err == nil {
+		log.Close()
+	}
+	fmt.Printf("records: %s\n", outcome(err))
+	pgn, err := CreateLocked(filepath.Join(dir, "games.pgn"))
+	if err == nil {
+		pgn.Close()
+	}
+	fmt.Printf("pgn: %s\n", outcome(err))
+	recs, d, err := ReadFileWith(filepath.Join(dir, "games.jsonl"), ReadOptions{})
+	switch {
+	case err != nil:
+		fmt.Printf("read: %v\n", err)
+	case d.Live:
+		fmt.Printf("read: %d record, live\n", len(recs))
+	default:
+		fmt.Printf("read: %d record\n", len(recs))
+	}
+}
