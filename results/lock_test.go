@@ -6,33 +6,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
-)
 
-// scratchDir is t.TempDir, removed file by file on Windows: wine 8.0 refuses the call Go's
-// os.RemoveAll makes there ("unlinkat ...: Invalid function"), and the lock tests run under
-// wine in CI (.ci/wine-smoke).
-func scratchDir(t *testing.T) string {
-	if runtime.GOOS != "windows" {
-		return t.TempDir()
-	}
-	dir, err := os.MkdirTemp("", "results")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		entries, _ := os.ReadDir(dir)
-		for _, e := range entries {
-			os.Remove(filepath.Join(dir, e.Name()))
-		}
-		if err := os.Remove(dir); err != nil {
-			t.Errorf("removing %s: %v", dir, err)
-		}
-	})
-	return dir
-}
+	"hivearbiter/internal/testenv"
+)
 
 // lockChildEnv names the folder whose files TestLockChild tries to write, when this test
 // binary runs as the second process of TestLockAcrossProcesses.
@@ -43,7 +21,7 @@ const lockChildEnv = "RESULTS_LOCK_CHILD"
 // run is writing them; once the first closes its files the second may write them. flock on
 // Unix, LockFileEx on Windows.
 func TestLockAcrossProcesses(t *testing.T) {
-	dir := scratchDir(t)
+	dir := testenv.TempDir(t)
 	log, _, err := OpenLog(filepath.Join(dir, "games.jsonl"))
 	if err != nil {
 		t.Fatal(err)
