@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/configs"
 	"hivearbiter/internal/cli"
 )
 
@@ -45,6 +46,7 @@ plays a short demo match between two profiles of the bundled engine, hivebot.`,
 		{Name: "perft", Summary: "count the move tree of a position (checks and times the referee)", Run: runPerft},
 		{Name: "hivebot", Summary: "run the bundled engine on stdin/stdout (as builtin=hivebot does)", Hidden: true, Run: runHivebot},
 	},
+	CompletionWords: func() map[string][]string { return configs.CompletionWords("engine", "each") },
 }
 
 // programName begins every usage line and error message.
