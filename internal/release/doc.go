@@ -1,6 +1,6 @@
 // Release builds the release archives of Hive Arbiter, one per platform, and their checksums:
 //
-//	go run ./internal/release [-version 0.2.0] [-o dist] [os/arch ...]
+//	go run ./internal/release -version 0.2.0 [-o dist] [os/arch ...]
 //
 // For each platform (all of linux/amd64, linux/arm64, windows/amd64, windows/arm64,
 // darwin/amd64 and darwin/arm64 when none is named) it builds arbiter and hivebot with
@@ -11,6 +11,8 @@
 // top-level folder of the same name. SHA256SUMS in the output folder lists the archives'
 // checksums in the format sha256sum -c reads.
 //
-// The version defaults to arbiter.Version. .ci/wine-smoke runs it for windows/amd64 and
-// checks the archive, its checksum and the binaries in it under wine.
+// The version is required: arbiter.Version in the source is what a build without a stamp
+// reports. It imports none of the arbiter's packages, so that go run builds it quickly.
+// .ci/wine-smoke runs it for windows/amd64 and checks the archive, its checksum and the
+// binaries in it under wine.
 package main

@@ -12,8 +12,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-
-	"hivearbiter/arbiter"
 )
 
 func main() {
@@ -35,10 +33,13 @@ var commands = []string{"./cmd/arbiter", "./cmd/hivebot"}
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("release", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	version := fs.String("version", arbiter.Version, "the version to stamp and name the archives by")
+	version := fs.String("version", "", "the version to stamp and name the archives by, such as 0.2.0 (required)")
 	out := fs.String("o", "dist", "the folder to write the archives and SHA256SUMS to")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *version == "" {
+		return errors.New("give the release's version: -version 0.2.0")
 	}
 	targets := fs.Args()
 	if len(targets) == 0 {
@@ -132,4 +133,5 @@ func copyFile(to, from string) error {
 	return os.WriteFile(to, data, 0o644)
 }
 
+// errNoLicence is a module compiled into the binaries that has no licence file to ship.
 var errNoLicence = errors.New("no licence file")

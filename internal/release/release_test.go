@@ -179,14 +179,18 @@ func TestLicenceFiles(t *testing.T) {
 	}
 }
 
-// TestUnknownPlatform: a platform the release does not make is refused before anything is
-// built.
+// TestUnknownPlatform: a platform the release does not make, or no version, is refused
+// before anything is built.
 func TestUnknownPlatform(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "dist")
 	var stderr bytes.Buffer
-	err := run(context.Background(), []string{"-o", out, "linux/amd64", "plan9/386"}, io.Discard, &stderr)
+	err := run(context.Background(), []string{"-version", "1.0.0", "-o", out, "linux/amd64", "plan9/386"}, io.Discard, &stderr)
 	if err == nil || !strings.Contains(err.Error(), `unknown platform "plan9/386"`) {
 		t.Errorf("run: %v, want an unknown platform", err)
+	}
+	err = run(context.Background(), []string{"-o", out, "linux/amd64"}, io.Discard, &stderr)
+	if err == nil || !strings.Contains(err.Error(), "-version") {
+		t.Errorf("run without -version: %v, want it asked for", err)
 	}
 	if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the output folder was made: %v", err)
