@@ -6,14 +6,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"hivearbiter/internal/testenv"
 )
 
-// lockChildEnv names the folder whose files TestLockChild tries to write, when this test
-// binary runs as the second process of TestLockAcrossProcesses.
+// lockChildEnv names the folder whose files the test binary tries to write when it runs as
+// the second process of TestLockAcrossProcesses (see TestMain).
 const lockChildEnv = "RESULTS_LOCK_CHILD"
 
 // TestLockAcrossProcesses: while one process writes a records file and a PGN file, another
@@ -39,38 +38,43 @@ func TestLockAcrossProcesses(t *testing.T) {
 	defer pgn.Close()
 
 	want := "records: locked\npgn: locked\nread: 1 record, live\n"
-	if got := lockChild(t, dir); got != want {
+	if got := runLockChild(t, dir); got != want {
 		t.Errorf("while the first process writes, the second says:\n%s\nwant:\n%s", got, want)
 	}
 	log.Close()
 	pgn.Close()
 	want = "records: opened\npgn: opened\nread: 1 record\n"
-	if got := lockChild(t, dir); got != want {
+	if got := runLockChild(t, dir); got != want {
 		t.Errorf("after the first process closed its files, the second says:\n%s\nwant:\n%s", got, want)
 	}
 }
 
-// lockChild runs TestLockChild in a new process on dir's files and returns what it printed.
-func lockChild(t *testing.T, dir string) string {
+// runLockChild runs the test binary as the second process on dir's files and returns what it
+// printed.
+func runLockChild(t *testing.T, dir string) string {
 	t.Helper()
-	cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^TestLockChild$")
+	cmd := exec.CommandContext(t.Context(), os.Args[0])
 	cmd.Env = append(os.Environ(), lockChildEnv+"="+dir)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("the second process: %v\n%s", err, out)
 	}
-	got, _, _ := strings.Cut(string(out), "PASS")
-	return got
+	return string(out)
 }
 
-// TestLockChild is the second process of TestLockAcrossProcesses, and skips otherwise. It
-// tries to open the records and the PGN file for writing, then reads the records, and prints
-// what happened.
-func TestLockChild(t *testing.T) {
-	dir := os.Getenv(lockChildEnv)
-	if dir == "" {
-		t.Skip("the second process of TestLockAcrossProcesses")
+// TestMain runs the test binary as the second process of TestLockAcrossProcesses when
+// lockChildEnv is set, and the tests otherwise.
+func TestMain(m *testing.M) {
+	if dir := os.Getenv(lockChildEnv); dir != "" {
+		lockChild(dir)
+		os.Exit(0)
 	}
+	os.Exit(m.Run())
+}
+
+// lockChild is the second process of TestLockAcrossProcesses. It tries to open the records and
+// the PGN file in dir for writing, then reads the records, and prints what happened.
+func lockChild(dir string) {
 	var le *LockedError
 	outcome := func(err error) string {
 		switch {
