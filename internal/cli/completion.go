@@ -125,7 +125,7 @@ var completionScripts = template.Must(template.New("").Funcs(template.FuncMap{
 		}
 		return strings.Join(names, " ")
 	},
-}).Parse(bashScript + zshScript + fishScript))
+}).Parse(bashScript + wordsOfFlag + zshScript + fishScript))
 
 // shellQuote quotes s for bash, zsh and fish alike: in single quotes, with each single quote
 // in s closed, double-quoted and reopened ('"'"'), which all three read as one word.

@@ -7,34 +7,33 @@ package cli
 const bashScript = `{{define "bash"}}# bash completion for {{.Program}}: source <({{.Program}} completion bash), or save it in
 # ~/.local/share/bash-completion/completions/{{.Program}}. Made by "{{.Program}} completion bash".
 _{{.Program}}() {
-	local line=${COMP_LINE:0:COMP_POINT} cur cmd i
+	local line=${COMP_LINE:0:COMP_POINT} cur cmd i CURRENT
 	local -a words cands=()
 	read -ra words <<<"$line"
 	[[ $line == *[[:space:]] || ${#words[@]} == 0 ]] && words+=("")
-	cur=${words[${#words[@]}-1]}
-	if ((${#words[@]} <= 2)); then
-		cands=({{range .Commands}}{{.Name}} {{end}}-h -version)
-	else
-		cmd=${words[1]}
-		for ((i = ${#words[@]} - 2; i > 1; i--)); do
-			[[ ${words[i]} == *=* ]] && continue
-			case ${words[i]} in
-{{- range .WordGroups}}
-			{{dashed .Flags}}) cands=({{join .Words " "}}) ;;
-{{- end}}
-			esac
-			break
-		done
-		if [[ $cur == -* ]]; then
-			case $cmd in
-{{- range .Commands}}{{if .Flags}}
-			{{.Name}}) cands=({{flags .Flags}}) ;;{{end}}{{end}}
-			esac
-		fi
+	words=("" "${words[@]}") # numbered from 1, as zsh numbers them
+	CURRENT=$((${#words[@]} - 1)) cmd=${words[2]}
+	cur=${words[CURRENT]}
+	if ((CURRENT == 2)); then
+		_{{.Program}}_reply "$cur" {{range .Commands}}{{.Name}} {{end}}-h -version
+		return 0
 	fi
+{{template "wordsOfFlag" .}}
+	if [[ $cur == -* ]]; then
+		case $cmd in
+{{- range .Commands}}{{if .Flags}}
+		{{.Name}}) cands=({{flags .Flags}}) ;;{{end}}{{end}}
+		esac
+	fi
+	_{{.Program}}_reply "$cur" "${cands[@]}"
+}
+
+# _{{.Program}}_reply CUR WORDS...: the words that start with CUR become the replies.
+_{{.Program}}_reply() {
+	local cur=$1 c
+	shift
 	COMPREPLY=()
-	local c
-	for c in "${cands[@]}"; do
+	for c; do
 		[[ $c == "$cur"* ]] || continue
 		# bash splits a word at "=" (COMP_WORDBREAKS): the reply is what follows the last "=".
 		[[ $cur == *=* && $COMP_WORDBREAKS == *=* ]] && c=${c#"${cur%=*}="}
@@ -46,6 +45,18 @@ _{{.Program}}() {
 }
 complete -o default -F _{{.Program}} {{.Program}}
 {{end}}`
+
+// wordsOfFlag, in bash and zsh alike, sets cands to the words of the multi-word flag that the
+// word being completed follows, past any key=value words after the flag.
+const wordsOfFlag = `{{define "wordsOfFlag"}}	for ((i = CURRENT - 1; i > 2; i--)); do
+		[[ ${words[i]} == *=* ]] && continue
+		case ${words[i]} in
+{{- range .WordGroups}}
+		{{dashed .Flags}}) cands=({{join .Words " "}}) ;;
+{{- end}}
+		esac
+		break
+	done{{end}}`
 
 const zshScript = `{{define "zsh"}}#compdef {{.Program}}
 # zsh completion for {{.Program}}: source <({{.Program}} completion zsh), or save it as _{{.Program}} in a
@@ -59,15 +70,7 @@ _{{.Program}}() {
 		compadd -- -h -version
 		return
 	fi
-	for ((i = CURRENT - 1; i > 2; i--)); do
-		[[ ${words[i]} == *=* ]] && continue
-		case ${words[i]} in
-{{- range .WordGroups}}
-		{{dashed .Flags}}) cands=({{join .Words " "}}) ;;
-{{- end}}
-		esac
-		break
-	done
+{{template "wordsOfFlag" .}}
 	if [[ $cur == -* ]]; then
 		case $cmd in
 {{- range .Commands}}{{if .Flags}}
