@@ -12,9 +12,6 @@ import (
 	"hivearbiter/rules"
 )
 
-// Version is the arbiter's version, written into every record.
-const Version = "0.1.0"
-
 // Side is one player's part in a game.
 type Side struct {
 	Name   string // the name the tournament gives the player

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"hivearbiter/internal/testenv"
 	"time"
 )
 
@@ -169,7 +171,7 @@ func TestRecordScores(t *testing.T) {
 // TestLogRefusesSecondWriter: two runs appending to one records file would interleave their
 // bytes; the second is refused while the first holds the file, and may go on after it closes.
 func TestLogRefusesSecondWriter(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "games.jsonl")
+	path := filepath.Join(testenv.TempDir(t), "games.jsonl")
 	first, _, err := OpenLog(path)
 	if err != nil {
 		t.Fatal(err)
@@ -220,7 +222,7 @@ func TestLogSaysWhatItRepaired(t *testing.T) {
 // TestCreateLockedRefusesSecondWriter: two runs writing one PGN file would interleave games; the
 // second is refused before it truncates the first one's file.
 func TestCreateLockedRefusesSecondWriter(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "games.pgn")
+	path := filepath.Join(testenv.TempDir(t), "games.pgn")
 	first, err := CreateLocked(path)
 	if err != nil {
 		t.Fatal(err)
@@ -240,7 +242,7 @@ func TestCreateLockedRefusesSecondWriter(t *testing.T) {
 // TestReadFileOfLiveRun: a file that a run is writing ends in a line under way; a reader says
 // so rather than call it the damage of a killed run.
 func TestReadFileOfLiveRun(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "games.jsonl")
+	path := filepath.Join(testenv.TempDir(t), "games.jsonl")
 	log, _, err := OpenLog(path)
 	if err != nil {
 		t.Fatal(err)

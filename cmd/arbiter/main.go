@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/configs"
 	"hivearbiter/internal/cli"
 )
 
@@ -26,7 +27,7 @@ func runProcess(args []string) int {
 // arbiterProgram is the arbiter: its subcommands, in the order the usage text shows them.
 var arbiterProgram = cli.Program{
 	Name:    programName,
-	Version: "Hive Arbiter " + arbiter.Version,
+	Version: cli.VersionLine("Hive Arbiter", arbiter.Version),
 	About: `Hive Arbiter plays UHP Hive engines against each other, referees every move and
 reports Elo, SPRT verdicts and exit codes a CI job can gate on. With no command it
 plays a short demo match between two profiles of the bundled engine, hivebot.`,
@@ -46,6 +47,7 @@ plays a short demo match between two profiles of the bundled engine, hivebot.`,
 		{Name: "perft", Summary: "count the move tree of a position (checks and times the referee)", Run: runPerft},
 		{Name: "hivebot", Summary: "run the bundled engine on stdin/stdout (as builtin=hivebot does)", Hidden: true, Run: runHivebot},
 	},
+	CompletionWords: func() map[string][]string { return configs.CompletionWords("engine", "each") },
 }
 
 // programName begins every usage line and error message.

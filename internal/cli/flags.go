@@ -13,6 +13,13 @@ import (
 // ErrHelpShown ends a command after its -h text was printed: the command succeeded.
 var ErrHelpShown = errors.New("help shown")
 
+// helpShown is the ErrHelpShown that Parse returns: it carries the command's flags, which
+// Program.Completion reads.
+type helpShown struct{ fs *flag.FlagSet }
+
+func (*helpShown) Error() string        { return ErrHelpShown.Error() }
+func (*helpShown) Is(target error) bool { return target == ErrHelpShown }
+
 // NewFlagSet returns a FlagSet for the subcommand name of program whose errors are returned,
 // not fatal, and whose -h text starts with "Usage: PROGRAM " and usage.
 func NewFlagSet(program, name, usage string, stderr io.Writer) *flag.FlagSet {
@@ -46,7 +53,7 @@ func Parse(fs *flag.FlagSet, args []string) error {
 		return nil
 	case errors.Is(err, flag.ErrHelp):
 		fs.Usage()
-		return ErrHelpShown
+		return &helpShown{fs}
 	}
 	msg := err.Error()
 	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {

@@ -24,7 +24,13 @@ type Program struct {
 	// Default is the command run when none is given.
 	Default  string
 	Commands []Command // in the order the usage text lists them
+	// CompletionWords, when set, adds the command "completion bash|zsh|fish", which writes a
+	// shell's completion script (see Completion); it returns Completion.Words.
+	CompletionWords func() map[string][]string
 }
+
+// completionCommand is the command that CompletionWords adds.
+const completionCommand = "completion"
 
 // Run runs the command that args name with the rest of args: the Default command when args
 // is empty; -h and -version print the program's usage and version. An unknown command is a
@@ -47,6 +53,9 @@ func (p *Program) Run(ctx context.Context, args []string, stdout, stderr io.Writ
 			return c.Run(ctx, args, stdout, stderr)
 		}
 	}
+	if name == completionCommand && p.CompletionWords != nil {
+		return p.runCompletion(ctx, args, stdout, stderr)
+	}
 	p.WriteUsage(stderr)
 	return UsageError{Err: fmt.Errorf("unknown command %q", name)}
 }
@@ -59,6 +68,9 @@ func (p *Program) WriteUsage(w io.Writer) {
 		if !c.Hidden {
 			fmt.Fprintf(w, "  %-10s %s\n", c.Name, c.Summary)
 		}
+	}
+	if p.CompletionWords != nil {
+		fmt.Fprintf(w, "  %-10s %s\n", completionCommand, completionSummary)
 	}
 	fmt.Fprintf(w, "\nRun \"%[1]s <command> -h\" for the flags of a command, \"%[1]s -version\" for the version.\n", p.Name)
 }

@@ -8,6 +8,10 @@ import (
 	"syscall"
 )
 
+// Available returns nil where Pair can make Node's channel, as here; an error wrapping
+// errors.ErrUnsupported elsewhere (Windows).
+func Available() error { return nil }
+
 // Pair makes the channel Node's fork gives a child: a connected pair of Unix stream
 // sockets. The arbiter keeps the connection; the child inherits the file.
 func Pair() (net.Conn, *os.File, error) {

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"hivearbiter/internal/testenv"
 )
 
 // locateCase is one program given to Locate from a directory of the case's files, and what
@@ -38,7 +40,7 @@ func runLocateCases(t *testing.T, cases []locateCase) {
 	t.Helper()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			dir := locateDir(t)
+			dir := testenv.TempDir(t) // these tests run under wine too
 			for name, mode := range c.files {
 				path := filepath.Join(dir, name)
 				var err error

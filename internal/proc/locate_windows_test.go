@@ -5,28 +5,8 @@ package proc
 import (
 	"io/fs"
 	"os"
-	"path/filepath"
 	"testing"
 )
-
-// locateDir is t.TempDir removed file by file: wine 8.0 refuses the call Go's os.RemoveAll makes
-// on Windows ("unlinkat ...: Invalid function"), and these tests run under wine in CI.
-func locateDir(t *testing.T) string {
-	dir, err := os.MkdirTemp("", "locate")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		entries, _ := os.ReadDir(dir)
-		for _, e := range entries {
-			os.Remove(filepath.Join(dir, e.Name()))
-		}
-		if err := os.Remove(dir); err != nil {
-			t.Errorf("removing %s: %v", dir, err)
-		}
-	})
-	return dir
-}
 
 // On Windows a file runs by its extension, from PATHEXT, and a name without one is looked up as
 // exec.LookPath and exec.Command do. Permission bits mean nothing here (every file is 0666 or

@@ -7,10 +7,12 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/internal/nodeipc"
 	"hivearbiter/results"
 	"hivearbiter/rules"
 )
@@ -61,6 +63,10 @@ func transportOf(e arbiter.EngineConfig) (string, error) {
 	case transport == TransportStdio || transport == TransportIPC:
 		if !hasCmd {
 			return bad("transport=%s talks to a module the arbiter starts: give cmd=PROGRAM", transport)
+		}
+		if transport == TransportIPC && nodeipc.Available() != nil {
+			return bad("transport=ipc is Node's fork channel, a Unix socket pair, which the arbiter cannot make on %s: "+
+				"use transport=stdio (one JSON object per line) or addr=HOST:PORT (TCP)", runtime.GOOS)
 		}
 		return transport, nil
 	case transport == TransportTCP:

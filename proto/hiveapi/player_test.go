@@ -259,38 +259,6 @@ func TestLateReplyAfterTimeout(t *testing.T) {
 	}
 }
 
-// TestCheckSettings checks the engine settings a Hive API module takes.
-func TestCheckSettings(t *testing.T) {
-	st := arbiter.TimeControl{MoveTime: time.Second}
-	tests := []struct {
-		e    arbiter.EngineConfig
-		want string // "" for valid settings
-	}{
-		{arbiter.EngineConfig{Command: []string{"node"}, Settings: map[string]string{"transport": "stdio"}, Time: st}, ""},
-		{arbiter.EngineConfig{Command: []string{"node"}, Settings: map[string]string{"transport": "ipc"}, Time: st}, ""},
-		{arbiter.EngineConfig{Addr: "localhost:7000", Time: st}, ""},
-		{arbiter.EngineConfig{Command: []string{"node"}, Addr: "localhost:7000", Time: st}, ""},
-		{arbiter.EngineConfig{Command: []string{"node"}, Time: st}, "needs a transport"},
-		{arbiter.EngineConfig{Time: st}, "is a program"},
-		{arbiter.EngineConfig{Settings: map[string]string{"transport": "ipc"}, Time: st}, "give cmd=PROGRAM"},
-		{arbiter.EngineConfig{Command: []string{"node"}, Settings: map[string]string{"transport": "pigeon"}, Time: st}, "transport=pigeon"},
-		{arbiter.EngineConfig{Addr: "localhost", Time: st}, "want HOST:PORT"},
-		{arbiter.EngineConfig{Addr: "localhost:1", Settings: map[string]string{"transport": "stdio"}, Time: st}, "does not go with it"},
-		{arbiter.EngineConfig{Command: []string{"node"}, Settings: map[string]string{"transport": "stdio", "fractional": "true"}, Time: st}, "unknown Hive API setting fractional"},
-		{arbiter.EngineConfig{Command: []string{"node"}, Settings: map[string]string{"transport": "stdio"}, Time: arbiter.TimeControl{Depth: 3}}, "no depth or node limit"},
-		{arbiter.EngineConfig{Command: []string{"node"}, Settings: map[string]string{"transport": "stdio"}, Options: []arbiter.EngineOption{{Name: "Hash", Value: "1"}}, Time: st}, "no engine options"},
-	}
-	for _, tt := range tests {
-		err := (Protocol{}).Check(tt.e)
-		switch {
-		case tt.want == "" && err != nil:
-			t.Errorf("%+v: %v", tt.e, err)
-		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
-			t.Errorf("%+v: %v, want %q", tt.e, err, tt.want)
-		}
-	}
-}
-
 // TestResponseDeadline checks the deadline a module is sent: its clock's time left, its time
 // per move, or the watchdog's.
 func TestResponseDeadline(t *testing.T) {
