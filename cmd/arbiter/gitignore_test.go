@@ -164,4 +164,24 @@ func TestGitignoreCoversOutputs(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// Every Go source file, and a new one in any package's directory (a pattern such as
+	// "/arbiter", meant for a binary, would hide the arbiter package's next file from git).
+	err := fs.WalkDir(os.DirFS(repoRoot), ".", func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case d.IsDir() && (d.Name() == ".git" || d.Name() == "testdata" || d.Name() == "node_modules"):
+			return fs.SkipDir
+		case d.IsDir():
+			if p != "." && gitignored(patterns, p+"/new.go") {
+				t.Errorf(".gitignore would hide a new file %s/new.go", p)
+			}
+		case strings.HasSuffix(p, ".go") && gitignored(patterns, p):
+			t.Errorf(".gitignore covers %s, a file of the repository", p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }
