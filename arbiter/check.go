@@ -231,17 +231,10 @@ func (s *CheckSession[E]) CheckClose(name string) {
 	}
 }
 
-// Position is a random position of game type t, plies into a game.
+// Position is a random position of game type t, plies into a game that is not over, drawn as
+// random openings are (randomGame).
 func (s *CheckSession[E]) Position(t rules.GameType, plies int) *rules.Game {
-	g := rules.NewGame(t)
-	for range plies {
-		if g.State().IsOver() {
-			break
-		}
-		valid := g.ValidMoves()
-		g.PlayMove(valid[s.rng.IntN(len(valid))])
-	}
-	return g
+	return randomGame(t, plies, s.rng)
 }
 
 // PlayerRows names the rows of a suite that checks a Player by play alone (CheckPlayer) and
