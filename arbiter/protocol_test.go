@@ -7,8 +7,14 @@ import (
 )
 
 func TestCreateTranscript(t *testing.T) {
-	if f, err := (StartEnv{}).CreateTranscript("e"); f != nil || err != nil {
-		t.Errorf("no transcript dir: got %v, %v, want nothing", f, err)
+	none, err := (StartEnv{}).CreateTranscript("e")
+	if none != nil || err != nil {
+		t.Errorf("no transcript dir: got %v, %v, want nothing", none, err)
+	}
+	// No transcript is still a transcript to its player: no writer (a nil interface), no
+	// name, and a close that does nothing.
+	if w, name, cerr := none.Writer(), none.Name(), none.Close(); w != nil || name != "" || cerr != nil {
+		t.Errorf("no transcript: writer %v, name %q, close %v; want nil, \"\", nil", w, name, cerr)
 	}
 	dir := filepath.Join(t.TempDir(), "new", "dir")
 	env := StartEnv{Worker: 2, TranscriptDir: dir}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"hivearbiter/arbiter"
@@ -60,17 +59,10 @@ func (Protocol) Start(ctx context.Context, e arbiter.EngineConfig, env arbiter.S
 	if err != nil {
 		return nil, err
 	}
-	if transcript != nil {
-		cfg.Transcript = transcript
-	}
-	closeTranscript := func() {
-		if transcript != nil {
-			transcript.Close()
-		}
-	}
+	cfg.Transcript = transcript.Writer()
 	peer, err := linepeer.Start(ctx, cfg)
 	if err != nil {
-		closeTranscript()
+		transcript.Close()
 		return nil, err
 	}
 	// The player speaks first: its greeting says it is ready, so that its start-up (an
@@ -79,7 +71,7 @@ func (Protocol) Start(ctx context.Context, e arbiter.EngineConfig, env arbiter.S
 	for strings.TrimSpace(hello) == "" {
 		if hello, err = peer.Next(ctx, "a greeting (a one-engine player prints its name first)"); err != nil {
 			peer.Kill()
-			closeTranscript()
+			transcript.Close()
 			return nil, fmt.Errorf("gamestring: %w", err)
 		}
 	}
@@ -96,7 +88,7 @@ type Player struct {
 	peer       *linepeer.Peer
 	name       string
 	id         string // the player's greeting
-	transcript *os.File
+	transcript *arbiter.Transcript
 	validMoves bool // send the legal moves before each prompt
 	opening    string
 	game       *rules.Game
@@ -207,9 +199,7 @@ func (p *Player) GameOver(ctx context.Context, result string) (string, error) {
 // Close implements arbiter.Player: the end of input, then a kill after the grace period.
 func (p *Player) Close(ctx context.Context) error {
 	err := p.peer.Close(ctx, "")
-	if p.transcript != nil {
-		p.transcript.Close()
-	}
+	p.transcript.Close()
 	return err
 }
 

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -101,9 +100,7 @@ func (Protocol) Start(ctx context.Context, e arbiter.EngineConfig, env arbiter.S
 	if err != nil {
 		return nil, err
 	}
-	if transcript != nil {
-		p.transcript, p.cfg.Transcript = transcript, transcript
-	}
+	p.transcript, p.cfg.Transcript = transcript, transcript.Writer()
 	if err := p.restart(ctx); err != nil {
 		p.Close(context.WithoutCancel(ctx))
 		return nil, err
@@ -119,7 +116,7 @@ type Player struct {
 	id         string
 	game       *Game
 	games      int
-	transcript *os.File
+	transcript *arbiter.Transcript
 }
 
 // restart (re)starts the module and greets it: after a timeout, a module on a pipe or a
@@ -253,9 +250,7 @@ func (p *Player) Close(ctx context.Context) error {
 		err = p.mod.close(ctx)
 		p.mod = nil
 	}
-	if p.transcript != nil {
-		p.transcript.Close()
-		p.transcript = nil
-	}
+	p.transcript.Close()
+	p.transcript = nil
 	return err
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
@@ -40,17 +39,10 @@ func (Protocol) Start(ctx context.Context, e arbiter.EngineConfig, env arbiter.S
 	if err != nil {
 		return nil, err
 	}
-	if transcript != nil {
-		cfg.Transcript = transcript
-	}
-	closeTranscript := func() {
-		if transcript != nil {
-			transcript.Close()
-		}
-	}
+	cfg.Transcript = transcript.Writer()
 	eng, err := Start(ctx, cfg)
 	if err != nil {
-		closeTranscript()
+		transcript.Close()
 		return nil, fmt.Errorf("ugi: %s: handshake: %w", e.Name, err)
 	}
 	var setup []string
@@ -59,7 +51,7 @@ func (Protocol) Start(ctx context.Context, e arbiter.EngineConfig, env arbiter.S
 	}
 	if err := eng.Sync(ctx, setup...); err != nil {
 		eng.Kill()
-		closeTranscript()
+		transcript.Close()
 		return nil, fmt.Errorf("ugi: %s: setting options: %w", e.Name, err)
 	}
 	return &Player{engine: eng, name: e.Name, transcript: transcript}, nil
@@ -71,7 +63,7 @@ func (Protocol) Start(ctx context.Context, e arbiter.EngineConfig, env arbiter.S
 type Player struct {
 	engine     *Engine
 	name       string
-	transcript *os.File
+	transcript *arbiter.Transcript
 	pos        Position
 	info       *results.SearchInfo
 }
@@ -205,9 +197,7 @@ func (p *Player) GameOver(ctx context.Context, _ string) (string, error) {
 // Close implements arbiter.Player: "quit", then a kill after the grace period.
 func (p *Player) Close(ctx context.Context) error {
 	err := p.engine.Close(ctx)
-	if p.transcript != nil {
-		p.transcript.Close()
-	}
+	p.transcript.Close()
 	return err
 }
 

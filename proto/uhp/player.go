@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
@@ -70,14 +69,10 @@ func (Protocol) Start(ctx context.Context, e arbiter.EngineConfig, env arbiter.S
 	if err != nil {
 		return nil, err
 	}
-	if transcript != nil {
-		cfg.Transcript = transcript
-	}
+	cfg.Transcript = transcript.Writer()
 	eng, err := uhpclient.Start(ctx, cfg)
 	if err != nil {
-		if transcript != nil {
-			transcript.Close()
-		}
+		transcript.Close()
 		return nil, startError(e, err)
 	}
 	p := &Player{engine: eng, fractional: fractional, transcript: transcript}
@@ -110,7 +105,7 @@ func startError(e arbiter.EngineConfig, err error) error {
 type Player struct {
 	engine     *uhpclient.Engine
 	fractional bool
-	transcript *os.File
+	transcript *arbiter.Transcript
 
 	// warned is set once a rounded budget was warned of; warnings holds what Warnings has not
 	// returned yet.
@@ -191,9 +186,7 @@ func (p *Player) Interrupt() error { return p.engine.Interrupt() }
 // Close implements arbiter.Player.
 func (p *Player) Close(ctx context.Context) error {
 	err := p.engine.Close(ctx)
-	if p.transcript != nil {
-		p.transcript.Close()
-	}
+	p.transcript.Close()
 	return err
 }
 
