@@ -254,4 +254,3 @@ func writeFile(t testing.TB, dir, name, content string, mode os.FileMode) string
 	}
 	return p
 }
-

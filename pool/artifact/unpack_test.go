@@ -20,9 +20,13 @@ type entry struct {
 	mode             int64
 }
 
-func file(name, body string) entry { return entry{name: name, body: body, kind: tar.TypeReg, mode: 0o644} }
-func link(name, to string) entry   { return entry{name: name, link: to, kind: tar.TypeSymlink, mode: 0o777} }
-func dir(name string) entry        { return entry{name: name, kind: tar.TypeDir, mode: 0o755} }
+func file(name, body string) entry {
+	return entry{name: name, body: body, kind: tar.TypeReg, mode: 0o644}
+}
+func link(name, to string) entry {
+	return entry{name: name, link: to, kind: tar.TypeSymlink, mode: 0o777}
+}
+func dir(name string) entry { return entry{name: name, kind: tar.TypeDir, mode: 0o755} }
 
 // tarOf writes entries as a tar stream, as a hostile packer would: names and links unchecked.
 func tarOf(t testing.TB, entries ...entry) []byte {
