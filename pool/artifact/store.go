@@ -20,6 +20,11 @@ import (
 // DefaultBucket is the object store bucket of a pool's artifacts.
 const DefaultBucket = "arbiter-artifacts"
 
+// ChunkSize is the size of the messages an artifact is sent in: four times the object store's
+// default, for fewer messages per artifact. A server's max_payload must be larger (NATS's
+// default is 1 MiB).
+const ChunkSize = 512 << 10
+
 // manifestKey is the object metadata key that holds the manifest of the first upload.
 const manifestKey = "arbiter-manifest"
 
@@ -94,7 +99,11 @@ func (s *Store) Upload(ctx context.Context, src Source) (Manifest, bool, error) 
 	if _, err := tmp.Seek(0, io.SeekStart); err != nil {
 		return Manifest{}, false, fmt.Errorf("artifact: %w", err)
 	}
-	_, err = s.obs.Put(ctx, jetstream.ObjectMeta{Name: m.SHA256, Metadata: map[string]string{manifestKey: string(meta)}}, tmp)
+	_, err = s.obs.Put(ctx, jetstream.ObjectMeta{
+		Name:     m.SHA256,
+		Metadata: map[string]string{manifestKey: string(meta)},
+		Opts:     &jetstream.ObjectMetaOptions{ChunkSize: ChunkSize},
+	}, tmp)
 	if err != nil {
 		return Manifest{}, false, fmt.Errorf("artifact: uploading %s: %w", src.Path, err)
 	}
