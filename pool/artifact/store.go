@@ -276,3 +276,18 @@ func (l *limitWriter) Write(p []byte) (int, error) {
 	l.n += int64(n)
 	return n, err
 }
+
+// ReadSubjects are the subjects a NATS user must be allowed to publish to to fetch artifacts
+// from bucket, and nothing that writes to it: bind to the bucket, read an object's info
+// (direct get), create the ordered consumer that delivers its chunks, and answer that
+// consumer's flow control. The user must also be allowed to subscribe to its inboxes
+// (_INBOX.>), where the chunks arrive. For the server to grant workers.
+func ReadSubjects(bucket string) []string {
+	stream := "OBJ_" + bucket
+	return []string{
+		"$JS.API.STREAM.INFO." + stream,
+		"$JS.API.DIRECT.GET." + stream + ".>",
+		"$JS.API.CONSUMER.CREATE." + stream + ".>",
+		"$JS.FC." + stream + ".>",
+	}
+}

@@ -1,6 +1,7 @@
 package artifact
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -253,4 +254,68 @@ func writeFile(t testing.TB, dir, name, content string, mode os.FileMode) string
 		t.Fatal(err)
 	}
 	return p
+}
+
+// TestReadSubjects: a user allowed only ReadSubjects (and its inboxes) fetches an artifact,
+// and can neither upload one nor write over one.
+func TestReadSubjects(t *testing.T) {
+	ns, err := server.NewServer(&server.Options{
+		Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: t.TempDir(), NoSigs: true, NoLog: true,
+		Users: []*server.User{
+			{Username: "server", Password: "s"},
+			{Username: "worker", Password: "w", Permissions: &server.Permissions{
+				Publish:   &server.SubjectPermission{Allow: ReadSubjects(DefaultBucket)},
+				Subscribe: &server.SubjectPermission{Allow: []string{"_INBOX.>"}},
+			}},
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns.Start()
+	t.Cleanup(func() { ns.Shutdown(); ns.WaitForShutdown() })
+	if !ns.ReadyForConnections(10 * time.Second) {
+		t.Fatal("the NATS server did not start")
+	}
+	connect := func(user, password string) jetstream.JetStream {
+		quiet := nats.ErrorHandler(func(*nats.Conn, *nats.Subscription, error) {}) // the refusals expected
+		nc, err := nats.Connect("", nats.InProcessServer(ns), nats.UserInfo(user, password), quiet)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(nc.Close)
+		js, err := jetstream.New(nc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return js
+	}
+	admin, err := CreateStore(t.Context(), connect("server", "s"), DefaultBucket, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := writeFile(t, t.TempDir(), "engine.sh", "#!/bin/sh\necho engine\n"+strings.Repeat("#", 3*ChunkSize)+"\n", 0o755)
+	m, _, err := admin.Upload(t.Context(), Source{Path: file})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	workerJS := connect("worker", "w")
+	obs, err := workerJS.ObjectStore(t.Context(), DefaultBucket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	worker := NewStore(obs, Limits{})
+	if _, err := worker.Fetch(t.Context(), m, t.TempDir()); err != nil {
+		t.Fatalf("a reader fetching: %v", err)
+	}
+	other := writeFile(t, t.TempDir(), "other.sh", "#!/bin/sh\necho other\n", 0o755)
+	ctx, cancel := context.WithTimeout(t.Context(), time.Second)
+	defer cancel()
+	if _, _, err := worker.Upload(ctx, Source{Path: other}); err == nil {
+		t.Fatal("a reader uploaded an artifact")
+	}
+	if _, err := obs.PutBytes(ctx, m.SHA256, []byte("evil")); err == nil {
+		t.Fatal("a reader wrote over an artifact")
+	}
 }
