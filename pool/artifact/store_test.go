@@ -30,22 +30,30 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// startJetStream starts an embedded NATS server with JetStream, as distributed.StartServer
-// does, stored under the test's temporary directory, and returns a JetStream client of it.
-func startJetStream(t testing.TB) jetstream.JetStream {
+// startServer starts an embedded NATS server with JetStream, as distributed.StartServer
+// does, stored under the test's temporary directory, with the users given (none: anyone).
+func startServer(t testing.TB, users ...*server.User) *server.Server {
 	t.Helper()
 	ns, err := server.NewServer(&server.Options{
-		Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: t.TempDir(), NoSigs: true, NoLog: true,
+		Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: t.TempDir(), NoSigs: true, NoLog: true, Users: users,
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ns.Start()
+	t.Cleanup(func() { ns.Shutdown(); ns.WaitForShutdown() })
 	if !ns.ReadyForConnections(10 * time.Second) {
 		t.Fatal("the NATS server did not start")
 	}
-	t.Cleanup(func() { ns.Shutdown(); ns.WaitForShutdown() })
-	nc, err := nats.Connect("", nats.InProcessServer(ns))
+	return ns
+}
+
+// connect is a JetStream client of ns, in process. Asynchronous errors are not printed: the
+// tests that provoke them look for them where they are returned.
+func connect(t testing.TB, ns *server.Server, opts ...nats.Option) jetstream.JetStream {
+	t.Helper()
+	quiet := nats.ErrorHandler(func(*nats.Conn, *nats.Subscription, error) {})
+	nc, err := nats.Connect("", append([]nats.Option{nats.InProcessServer(ns), quiet}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +67,7 @@ func startJetStream(t testing.TB) jetstream.JetStream {
 
 func newStore(t testing.TB, lim Limits) (*Store, jetstream.ObjectStore) {
 	t.Helper()
-	js := startJetStream(t)
+	js := connect(t, startServer(t))
 	s, err := CreateStore(t.Context(), js, DefaultBucket, lim)
 	if err != nil {
 		t.Fatal(err)
@@ -259,38 +267,12 @@ func writeFile(t testing.TB, dir, name, content string, mode os.FileMode) string
 // TestReadSubjects: a user allowed only ReadSubjects (and its inboxes) fetches an artifact,
 // and can neither upload one nor write over one.
 func TestReadSubjects(t *testing.T) {
-	ns, err := server.NewServer(&server.Options{
-		Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: t.TempDir(), NoSigs: true, NoLog: true,
-		Users: []*server.User{
-			{Username: "server", Password: "s"},
-			{Username: "worker", Password: "w", Permissions: &server.Permissions{
-				Publish:   &server.SubjectPermission{Allow: ReadSubjects(DefaultBucket)},
-				Subscribe: &server.SubjectPermission{Allow: []string{"_INBOX.>"}},
-			}},
-		},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ns.Start()
-	t.Cleanup(func() { ns.Shutdown(); ns.WaitForShutdown() })
-	if !ns.ReadyForConnections(10 * time.Second) {
-		t.Fatal("the NATS server did not start")
-	}
-	connect := func(user, password string) jetstream.JetStream {
-		quiet := nats.ErrorHandler(func(*nats.Conn, *nats.Subscription, error) {}) // the refusals expected
-		nc, err := nats.Connect("", nats.InProcessServer(ns), nats.UserInfo(user, password), quiet)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(nc.Close)
-		js, err := jetstream.New(nc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return js
-	}
-	admin, err := CreateStore(t.Context(), connect("server", "s"), DefaultBucket, Limits{})
+	ns := startServer(t, &server.User{Username: "server", Password: "s"},
+		&server.User{Username: "worker", Password: "w", Permissions: &server.Permissions{
+			Publish:   &server.SubjectPermission{Allow: ReadSubjects(DefaultBucket)},
+			Subscribe: &server.SubjectPermission{Allow: []string{"_INBOX.>"}},
+		}})
+	admin, err := CreateStore(t.Context(), connect(t, ns, nats.UserInfo("server", "s")), DefaultBucket, Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -300,7 +282,7 @@ func TestReadSubjects(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	workerJS := connect("worker", "w")
+	workerJS := connect(t, ns, nats.UserInfo("worker", "w"))
 	obs, err := workerJS.ObjectStore(t.Context(), DefaultBucket)
 	if err != nil {
 		t.Fatal(err)
