@@ -87,7 +87,8 @@ func (s *Store) Upload(ctx context.Context, src Source) (Manifest, bool, error) 
 	if err != nil {
 		return Manifest{}, false, err
 	}
-	if info, err := s.obs.GetInfo(ctx, m.SHA256); err == nil && !info.Deleted && int64(info.Size) == m.Size {
+	// An object of this name whose own digest is another (written over by hand) is replaced.
+	if info, err := s.obs.GetInfo(ctx, m.SHA256); err == nil && !info.Deleted && sameDigest(info.Digest, m.SHA256) {
 		return m, false, nil
 	} else if err != nil && !errors.Is(err, jetstream.ErrObjectNotFound) {
 		return Manifest{}, false, fmt.Errorf("artifact: %w", err)
@@ -108,6 +109,13 @@ func (s *Store) Upload(ctx context.Context, src Source) (Manifest, bool, error) 
 		return Manifest{}, false, fmt.Errorf("artifact: uploading %s: %w", src.Path, err)
 	}
 	return m, true, nil
+}
+
+// sameDigest says whether an object store digest ("SHA-256=" and the base64 of the sum) is
+// that of a hex SHA-256.
+func sameDigest(digest, sha string) bool {
+	got, err := jetstream.DecodeObjectDigest(digest)
+	return err == nil && hex.EncodeToString(got) == sha
 }
 
 // Stat returns the manifest stored with an artifact (that of its first upload), or an error

@@ -208,6 +208,14 @@ func TestFetchRefusesSubstituted(t *testing.T) {
 		t.Fatalf("fetch of a substituted object: %v", err)
 	}
 	assertEmpty(t, cache)
+
+	// Submitting the engine again puts the right bytes back.
+	if _, sent, err := s.Upload(t.Context(), Source{Path: good}); err != nil || !sent {
+		t.Fatalf("upload over a substituted object: sent %v, %v", sent, err)
+	}
+	if _, err := s.Fetch(t.Context(), m, cache); err != nil {
+		t.Fatalf("fetch after the upload that repaired it: %v", err)
+	}
 }
 
 // TestFetchCacheHit: a second fetch of an artifact reads nothing from the store: it works
