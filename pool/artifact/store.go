@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 
@@ -87,6 +88,8 @@ func (s *Store) Upload(ctx context.Context, src Source) (Manifest, bool, error) 
 	if err != nil {
 		return Manifest{}, false, err
 	}
+	ctx, cancel := transferContext(ctx, m.Size)
+	defer cancel()
 	// An object of this name whose own digest is another (written over by hand) is replaced.
 	if info, err := s.obs.GetInfo(ctx, m.SHA256); err == nil && !info.Deleted && sameDigest(info.Digest, m.SHA256) {
 		return m, false, nil
@@ -201,6 +204,8 @@ func (s *Store) download(ctx context.Context, sha, dir string) (*os.File, error)
 	if int64(info.Size) > s.limits.MaxSize {
 		return nil, &TooLargeError{What: "artifact " + sha, Size: int64(info.Size), Max: s.limits.MaxSize}
 	}
+	ctx, cancel := transferContext(ctx, int64(info.Size))
+	defer cancel()
 	r, err := s.obs.Get(ctx, sha)
 	if err != nil {
 		return nil, fmt.Errorf("artifact: %s: %w", sha, err)
@@ -231,6 +236,20 @@ func (s *Store) download(ctx context.Context, sha, dir string) (*os.File, error)
 		return nil, err
 	}
 	return f, nil
+}
+
+// MinRate is the slowest transfer an upload or a fetch waits for, in bytes per second, after a minute's
+// grace, when its context has no deadline of its own.
+const MinRate = 1 << 20
+
+// transferContext bounds the transfer of size bytes, unless ctx has a deadline: without one,
+// the object store would give a whole download, or the acknowledgements of an upload, its
+// default timeout for one request (5 s), too short for a large artifact.
+func transferContext(ctx context.Context, size int64) (context.Context, context.CancelFunc) {
+	if _, ok := ctx.Deadline(); ok {
+		return ctx, func() {}
+	}
+	return context.WithTimeout(ctx, time.Minute+time.Duration(size/MinRate)*time.Second)
 }
 
 // unpack lays out verified bytes in dir: a file as itself, executable; a directory's tree.

@@ -309,3 +309,33 @@ func TestReadSubjects(t *testing.T) {
 		t.Fatal("a reader wrote over an artifact")
 	}
 }
+
+// TestFetchOutlastsTheDefaultTimeout: a download is not bounded by the object store's default
+// timeout for one request, which it would give the whole download of a large artifact when the
+// caller's context has no deadline. (The default timeout here is a millisecond, so that any
+// download outlasts it.)
+func TestFetchOutlastsTheDefaultTimeout(t *testing.T) {
+	js := connect(t, startServer(t), nats.Name("slow"))
+	hasty, err := jetstream.New(js.Conn(), jetstream.WithDefaultTimeout(time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := CreateStore(t.Context(), js, DefaultBucket, Limits{}); err != nil {
+		t.Fatal(err)
+	}
+	bind, cancel := context.WithTimeout(t.Context(), 10*time.Second) // bound by the test, not by the default
+	defer cancel()
+	obs, err := hasty.ObjectStore(bind, DefaultBucket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewStore(obs, Limits{})
+	file := writeFile(t, t.TempDir(), "big.sh", "#!/bin/sh\n"+strings.Repeat("#", 4<<20)+"\n", 0o755)
+	m, _, err := s.Upload(t.Context(), Source{Path: file})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Fetch(t.Context(), m, t.TempDir()); err != nil {
+		t.Fatalf("a fetch that takes longer than the store's default timeout: %v", err)
+	}
+}
