@@ -318,3 +318,11 @@ func ReadSubjects(bucket string) []string {
 		"$JS.FC." + stream + ".>",
 	}
 }
+
+// WriteSubjects are the subjects a NATS user must be allowed to publish to to upload artifacts
+// to bucket (a submitter): those of ReadSubjects, the bucket's chunks and object infos, and the
+// purge of an object's old chunks when it is written again. They do not let it delete the
+// bucket.
+func WriteSubjects(bucket string) []string {
+	return append(ReadSubjects(bucket), "$O."+bucket+".>", "$JS.API.STREAM.PURGE.OBJ_"+bucket)
+}

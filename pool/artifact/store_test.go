@@ -273,21 +273,42 @@ func writeFile(t testing.TB, dir, name, content string, mode os.FileMode) string
 }
 
 // TestReadSubjects: a user allowed only ReadSubjects (and its inboxes) fetches an artifact,
-// and can neither upload one nor write over one.
+// and can neither upload one nor write over one; a user allowed WriteSubjects uploads, writes
+// over an object, and cannot delete the bucket.
 func TestReadSubjects(t *testing.T) {
 	ns := startServer(t, &server.User{Username: "server", Password: "s"},
 		&server.User{Username: "worker", Password: "w", Permissions: &server.Permissions{
 			Publish:   &server.SubjectPermission{Allow: ReadSubjects(DefaultBucket)},
 			Subscribe: &server.SubjectPermission{Allow: []string{"_INBOX.>"}},
+		}},
+		&server.User{Username: "submitter", Password: "u", Permissions: &server.Permissions{
+			Publish:   &server.SubjectPermission{Allow: WriteSubjects(DefaultBucket)},
+			Subscribe: &server.SubjectPermission{Allow: []string{"_INBOX.>"}},
 		}})
-	admin, err := CreateStore(t.Context(), connect(t, ns, nats.UserInfo("server", "s")), DefaultBucket, Limits{})
+	if _, err := CreateStore(t.Context(), connect(t, ns, nats.UserInfo("server", "s")), DefaultBucket, Limits{}); err != nil {
+		t.Fatal(err)
+	}
+	submitterJS := connect(t, ns, nats.UserInfo("submitter", "u"))
+	submitterObs, err := submitterJS.ObjectStore(t.Context(), DefaultBucket)
 	if err != nil {
 		t.Fatal(err)
 	}
+	submitter := NewStore(submitterObs, Limits{})
 	file := writeFile(t, t.TempDir(), "engine.sh", "#!/bin/sh\necho engine\n"+strings.Repeat("#", 3*ChunkSize)+"\n", 0o755)
-	m, _, err := admin.Upload(t.Context(), Source{Path: file})
+	if _, err := submitterObs.PutString(t.Context(), "decoy", "x"); err != nil {
+		t.Fatalf("a writer writing: %v", err)
+	}
+	if _, err := submitterObs.PutString(t.Context(), "decoy", "y"); err != nil {
+		t.Fatalf("a writer writing over an object: %v", err)
+	}
+	m, _, err := submitter.Upload(t.Context(), Source{Path: file})
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("a writer uploading: %v", err)
+	}
+	dctx, dcancel := context.WithTimeout(t.Context(), time.Second)
+	defer dcancel()
+	if err := submitterJS.DeleteObjectStore(dctx, DefaultBucket); err == nil {
+		t.Fatal("a writer deleted the bucket")
 	}
 
 	workerJS := connect(t, ns, nats.UserInfo("worker", "w"))
