@@ -236,7 +236,8 @@ func (t *Tournament) play(ctx context.Context) (*Outcome, error) {
 		}
 	}
 
-	dispatcher := NewDispatcher(t.schedule, func(i int) bool { return !done[i] && t.Plays(i) })
+	plays := func(i int) bool { return !done[i] && t.Plays(i) }
+	dispatcher := NewDispatcher(t.schedule, plays)
 	playCtx, stopPlay := context.WithCancel(ctx)
 	defer stopPlay()
 	col.stop = func() { dispatcher.Stop(); stopPlay() }
@@ -244,8 +245,15 @@ func (t *Tournament) play(ctx context.Context) (*Outcome, error) {
 	if runner == nil {
 		runner = &LocalRunner{Tournament: t, Concurrency: t.cfg.Concurrency, Start: t.Start, Observers: t.Observers}
 	}
-	if lr, ok := runner.(*LocalRunner); ok && lr.console == nil {
-		lr.console = con
+	if lr, ok := runner.(*LocalRunner); ok {
+		if lr.console == nil {
+			lr.console = con
+		}
+		// Every engine is tried before the first game, so that a broken one is found now,
+		// with the others that are, and not when its first game comes up.
+		if err := t.Preflight(playCtx, t.enginesToPlay(plays)); err != nil && ctx.Err() == nil {
+			return out, err
+		}
 	}
 	runErr := runner.Run(playCtx, dispatcher, col.collect)
 	out.SPRT = t.standings(out.Tally, col.sprt).SPRT
