@@ -69,11 +69,14 @@ func playTournamentWith(ctx context.Context, cfg arbiter.Config, resumeHint stri
 
 // playError maps an error that ended a run to its exit code.
 func playError(err error) error {
+	var pe *arbiter.PreflightError
 	var se *arbiter.EngineStartError
 	var le *results.LockedError
 	var ce *arbiter.ConfigError
 	var line *results.LineError
 	switch {
+	case errors.As(err, &pe):
+		return cli.Exit(exitEngines, "%s", pe.Message()) // a line a broken engine, under one that says so
 	case errors.As(err, &se):
 		return cli.Exit(exitEngines, "%v", err)
 	case errors.As(err, &line):

@@ -1,0 +1,54 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"hivearbiter/engine/uhpengine/uhpfake"
+)
+
+// In a round-robin of four engine processes, two never print their banner: the run fails
+// before any game is played, naming both in one message, with the exit code of an engine
+// failure. Before the preflight, the run stopped at the first game of the first of them,
+// after the games before it, and named that one only.
+func TestMatchPreflightNamesEveryMuteEngine(t *testing.T) {
+	mute := fakeConfig("random")
+	mute.Faults = []uhpfake.Fault{{On: "start", Then: "hang"}}
+	var args []string
+	for _, e := range []struct {
+		name string
+		cfg  uhpfake.Config
+	}{{"good1", fakeConfig("random")}, {"mute1", mute}, {"good2", fakeConfig("random")}, {"mute2", mute}} {
+		args = append(args, fakeEngineSpec(e.name, e.cfg)...)
+	}
+	out := filepath.Join(t.TempDir(), "games.jsonl")
+	args = append([]string{"match", "-out", out, "-start-timeout", "1", "-rounds", "1", "-concurrency", "1"}, args...)
+	args = append(args, "-each", "st=0.2", "fractional=true", "-openings", "plies=2")
+	var stdout, stderr bytes.Buffer
+	begin := time.Now()
+	code := exitCode(run(context.Background(), args, &stdout, &stderr), &stderr)
+	took := time.Since(begin)
+	output := stdout.String() + stderr.String()
+	if code != exitEngines {
+		t.Fatalf("exit code %d, want %d\n%s", code, exitEngines, output)
+	}
+	for _, name := range []string{`"mute1"`, `"mute2"`, "2 engines failed the check before the first game"} {
+		if !strings.Contains(stderr.String(), name) {
+			t.Errorf("the error lacks %s:\n%s", name, stderr.String())
+		}
+	}
+	if strings.Contains(output, "good1") && strings.Contains(stderr.String(), `"good1"`) {
+		t.Errorf("a good engine is named as broken:\n%s", output)
+	}
+	if strings.Contains(output, "Started game") {
+		t.Errorf("a game was started:\n%s", output)
+	}
+	// The engines are tried at once: two start timeouts of 1 s take about 1 s, not 2.
+	if took > 10*time.Second {
+		t.Errorf("the preflight took %v", took)
+	}
+}
