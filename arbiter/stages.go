@@ -285,6 +285,7 @@ type collector struct {
 	mu        sync.Mutex
 	reported  int             // complete pairs at the last periodic report
 	warned    map[string]bool // engines whose first warning was shown
+	err       error           // a write that failed: no game is collected after it
 }
 
 // warnOnce shows an engine's first warning (an anomaly that did not decide a game) on the
@@ -327,11 +328,17 @@ func (c *collector) collect(r *results.Record) error {
 	if r.Settings == nil {
 		r.Settings = c.t.cfg.RunSettings()
 	}
+	if c.err != nil {
+		return c.err // the run is stopping: this game is played again when it resumes
+	}
 	if err := c.log.Append(r); err != nil {
+		c.err = err
 		return err
 	}
 	if c.pgn != nil {
 		if err := c.pgn(r); err != nil {
+			// The game is in the records, and a resumed run rewrites the PGN from them.
+			c.err = err
 			return err
 		}
 	}

@@ -196,7 +196,7 @@ func (t *Tournament) play(ctx context.Context) (*Outcome, error) {
 			if err := results.WritePGN(pgn, r, results.PGNOptions{Event: t.cfg.Event}); err != nil {
 				return &results.FileError{Msg: fmt.Sprintf("writing %s: %v", t.cfg.PGNOut, err), Err: err}
 			}
-			return nil
+			return results.CheckSameFile(pgn, t.cfg.PGNOut)
 		}
 	}
 	con := &console{w: t.Console}
