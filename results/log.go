@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"sort"
 )
@@ -177,16 +178,26 @@ func (l *Log) Append(r *Record) error {
 	}
 	b = append(b, '\n')
 	if _, err := l.w.Write(b); err != nil {
-		return l.fail(fileError(err, "writing game %d to %s: %w%s", r.Game+1, l.path, err, l.cutBack()))
+		return l.fail(fileError(err, "writing game %d to %s: %v%s", r.Game+1, l.path, withoutPath(err), l.cutBack()))
 	}
 	if err := l.f.Sync(); err != nil {
-		return l.fail(fileError(err, "syncing %s: %w%s", l.path, err, l.cutBack()))
+		return l.fail(fileError(err, "syncing %s: %v%s", l.path, withoutPath(err), l.cutBack()))
 	}
 	l.size += int64(len(b))
 	if err := CheckSameFile(l.f, l.path); err != nil {
 		return l.fail(err)
 	}
 	return nil
+}
+
+// withoutPath is the system's error without the operation and path a *fs.PathError adds,
+// for a message that names the file already.
+func withoutPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // fail ends the log with err.

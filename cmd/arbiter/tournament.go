@@ -51,6 +51,11 @@ func playTournamentWith(ctx context.Context, cfg arbiter.Config, resumeHint stri
 	t.Observers = observers
 	fmt.Fprintln(stdout, t.Banner())
 	out, err := play(ctx, t)
+	var fe *results.FileError
+	if errors.As(err, &fe) {
+		// A disk fault: every game recorded before it is on disk, whole.
+		return cli.Exit(exitFailure, "%v\nThe games recorded before it are kept; once the fault is gone, the same command resumes the run: %s", err, resumeHint)
+	}
 	if err != nil {
 		return playError(err)
 	}
