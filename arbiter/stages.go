@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"hivearbiter/internal/proc"
 	"hivearbiter/results"
 	"hivearbiter/rules"
 )
@@ -141,17 +142,26 @@ type LocalRunner struct {
 
 // Run implements Runner.
 func (r *LocalRunner) Run(ctx context.Context, d *Dispatcher, collect func(*results.Record) error) error {
+	var allowed []int // the CPUs to pin workers to, under Affinity
+	if cfg := r.Tournament.cfg; cfg.Affinity && proc.AffinitySupported {
+		var err error
+		if allowed, err = proc.AllowedCPUs(); err != nil {
+			return err
+		}
+	}
 	group, ctx := errgroup.WithContext(ctx)
 	for w := range max(r.Concurrency, 1) {
-		group.Go(func() error { return r.worker(ctx, w, d, collect) })
+		cpus := r.Tournament.cfg.WorkerCPUs(w, allowed)
+		group.Go(func() error { return r.worker(ctx, w, cpus, d, collect) })
 	}
 	return group.Wait()
 }
 
-// worker plays pairs until there are none left. It owns its seats.
-func (r *LocalRunner) worker(ctx context.Context, id int, d *Dispatcher, collect func(*results.Record) error) error {
+// worker plays pairs until there are none left. It owns its seats, whose players run on cpus
+// if any are given.
+func (r *LocalRunner) worker(ctx context.Context, id int, cpus []int, d *Dispatcher, collect func(*results.Record) error) error {
 	seats := r.Tournament.Seats(id)
-	seats.Start = r.Start
+	seats.Start = pinned(r.Start, cpus)
 	defer seats.Close(ctx)
 	for {
 		job, ok := d.Next()
