@@ -208,17 +208,7 @@ func (t *Tournament) play(ctx context.Context) (*Outcome, error) {
 		con.printf("Warning: %s\n", line)
 	}
 	if len(existing) > 0 {
-		played := 0
-		for i := range done {
-			if done[i] && t.Plays(i) {
-				played++
-			}
-		}
-		con.printf("Resuming run %s from %s: %d of the %d scheduled games already played, %d to play\n",
-			t.run, t.cfg.Out, played, out.Scheduled, out.Scheduled-played)
-		if extra := len(existing) - played; extra > 0 {
-			con.printf("(%d more games in the file lie beyond this schedule, as after fewer -rounds: they count in the tables)\n", extra)
-		}
+		t.sayResumed(con, len(existing), done, out.Scheduled)
 	}
 	existing = nil // counted: the records stay on disk only
 	if t.Progress && t.Console != nil {
@@ -270,6 +260,22 @@ func (t *Tournament) play(ctx context.Context) (*Outcome, error) {
 	}
 	t.report(con, out.Standings, true)
 	return out, nil
+}
+
+// sayResumed says that the run resumes from a records file holding n games, done the games
+// of the schedule among them.
+func (t *Tournament) sayResumed(con *console, n int, done []bool, scheduled int) {
+	played := 0
+	for i := range done {
+		if done[i] && t.Plays(i) {
+			played++
+		}
+	}
+	con.printf("Resuming run %s from %s: %d of the %d scheduled games already played, %d to play\n",
+		t.run, t.cfg.Out, played, scheduled, scheduled-played)
+	if extra := n - played; extra > 0 {
+		con.printf("(%d more games in the file lie beyond this schedule, as after fewer -rounds: they count in the tables)\n", extra)
+	}
 }
 
 // EngineNames lists the engines' names in configuration order.

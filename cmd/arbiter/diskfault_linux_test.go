@@ -30,7 +30,7 @@ func diskFaultMatch(out, pgn string) []string {
 
 // resumeAfterFault runs the same command again, with the fault gone: it must finish, with
 // every game of the schedule recorded once and the PGN holding them all.
-func resumeAfterFault(t *testing.T, args []string, out, pgn string, before int) {
+func resumeAfterFault(t *testing.T, args []string, out, pgn string) {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
 	if err := run(context.Background(), args, &stdout, &stderr); err != nil {
@@ -39,20 +39,7 @@ func resumeAfterFault(t *testing.T, args []string, out, pgn string, before int) 
 	if !strings.Contains(stdout.String(), "already played") {
 		t.Errorf("the second run did not resume:\n%s", stdout.String())
 	}
-	recs, err := results.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	seen := map[int]bool{}
-	for _, r := range recs {
-		if seen[r.Game] {
-			t.Errorf("game %d recorded twice", r.Game)
-		}
-		seen[r.Game] = true
-	}
-	if len(seen) != 12 || len(recs) < before {
-		t.Errorf("%d games recorded after the resume (%d before it), want the 12 of the schedule", len(seen), before)
-	}
+	exactlyScheduled(t, out, 12)
 	data, err := os.ReadFile(pgn)
 	if n := bytes.Count(data, []byte("[Result ")); err != nil || n != 12 {
 		t.Errorf("the PGN holds %d games (%v), want 12", n, err)
@@ -98,7 +85,7 @@ func TestMatchRecordsWriteFails(t *testing.T) {
 	if len(recs) == 0 || len(recs) >= 12 || log.Damage().Any() {
 		t.Fatalf("%d records and damage %v after the fault, want some of the 12 games and no damage", len(recs), log.Damage().Lines(false))
 	}
-	resumeAfterFault(t, args, out, pgn, len(recs))
+	resumeAfterFault(t, args, out, pgn)
 }
 
 // A records file removed under the run is noticed at the next game: the run stops with exit
@@ -129,5 +116,5 @@ func TestMatchRecordsFileRemoved(t *testing.T) {
 	if err != nil || len(recs) == 0 {
 		t.Fatalf("%d records put back (%v), want those played", len(recs), err)
 	}
-	resumeAfterFault(t, args, out, pgn, len(recs))
+	resumeAfterFault(t, args, out, pgn)
 }
