@@ -38,9 +38,9 @@ func ParseFailurePolicy(s string) (FailurePolicy, error) {
 //   - it cannot be started twice in a row (its process does not start, or it does not
 //     complete its handshake within the start timeout, or it does not play the run's game
 //     type): the second try rules out a fork that failed once under load; or
-//   - it failed brokenGames games in a row before it made a single move of its own
-//     (crashed, stalled or broke its protocol at the new game or its first search): it
-//     starts, but cannot play.
+//   - it failed brokenGames games in a row before it made a single move of its own, by a
+//     crash, a stall or a broken protocol (at the new game or its first search; not a time
+//     loss or an illegal move, which are play): it starts, but cannot play.
 //
 // A broken engine is broken for the rest of the run on every worker.
 const brokenGames = 3
@@ -81,7 +81,10 @@ func (h *health) played(e int, side rules.Color, r *results.Record) (broken bool
 	if h.early == nil {
 		h.early = map[int]int{}
 	}
-	if r.Culprit != side.String() || movesOf(r, side) > 0 {
+	// A time loss or an illegal move is play, however poor; a crash, a stall or a broken
+	// protocol before any move is an engine that cannot play.
+	cannotPlay := r.Reason == results.ReasonCrash || r.Reason == results.ReasonStall || r.Reason == results.ReasonProtocol
+	if r.Culprit != side.String() || !cannotPlay || movesOf(r, side) > 0 {
 		h.early[e] = 0
 		return false, 0
 	}
