@@ -16,18 +16,18 @@ type PreflightError struct {
 
 func (e *PreflightError) Error() string { return "arbiter: " + e.Message() }
 
-// Message is the error without the package's name.
+// Message is the error without the package's name: one engine's failure as it is, several
+// under a line that counts them.
 func (e *PreflightError) Message() string {
+	if len(e.Failures) == 1 {
+		return e.Failures[0].Message()
+	}
 	lines := make([]string, len(e.Failures))
 	for i, f := range e.Failures {
 		lines[i] = "  " + f.Message()
 	}
-	noun := "engine"
-	if len(e.Failures) > 1 {
-		noun = "engines"
-	}
-	return fmt.Sprintf("%d %s failed the check before the first game, so no game was played:\n%s",
-		len(e.Failures), noun, strings.Join(lines, "\n"))
+	return fmt.Sprintf("%d engines failed the check before the first game, so no game was played:\n%s",
+		len(e.Failures), strings.Join(lines, "\n"))
 }
 
 // Unwrap returns the failures, so that errors.As finds an *EngineStartError in them.
