@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"hivearbiter/engine/uhpengine/uhpfake"
+	"hivearbiter/results"
 )
 
 // In a round-robin of four engine processes, two never print their banner: the run fails
@@ -50,5 +51,38 @@ func TestMatchPreflightNamesEveryMuteEngine(t *testing.T) {
 	// The engines are tried at once: two start timeouts of 1 s take about 1 s, not 2.
 	if took > 10*time.Second {
 		t.Errorf("the preflight took %v", took)
+	}
+}
+
+// With -on-engine-failure forfeit, an engine process that crashes at its first search of every
+// game is broken after 3 such games: its other games are recorded as its losses without
+// starting it, the others are played out, and the run ends as a finished run (exit code 0).
+func TestMatchForfeitsABrokenEngine(t *testing.T) {
+	args := append(fakeEngineArgs("a", "random"), fakeEngineArgs("b", "crash@0")...)
+	args = append(args, fakeEngineArgs("c", "random")...)
+	args = append(args, "-rounds", "3", "-concurrency", "1", "-on-engine-failure", "forfeit",
+		"-each", "st=0.2", "fractional=true", "-maxplies", "40", "-openings", "plies=2")
+	recs, output, err := playMatch(t, args...)
+	if err != nil {
+		t.Fatalf("match failed: %v\n%s", err, output)
+	}
+	if len(recs) != 18 {
+		t.Fatalf("%d records, want the 18 scheduled\n%s", len(recs), output)
+	}
+	forfeits := 0
+	for _, r := range recs {
+		if r.White.Name != "b" && r.Black.Name != "b" {
+			continue
+		}
+		if r.ScoreOf("b") != 0 || r.Reason != results.ReasonCrash {
+			t.Errorf("game %d: %s by %s, want b to lose by crash", r.Game, r.Result, r.Reason)
+		}
+		if strings.Contains(r.Detail, "b is broken (it failed 3 games in a row before its first move") {
+			forfeits++
+		}
+	}
+	// b's 12 games: 3 that it crashed in, then 9 forfeits.
+	if forfeits != 9 || strings.Count(output, "Engine b is broken") != 1 {
+		t.Errorf("%d forfeits, want 9, and the console should say once that b is broken:\n%s", forfeits, output)
 	}
 }
