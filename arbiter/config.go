@@ -133,6 +133,11 @@ type Config struct {
 	CommandTimeout time.Duration
 	// DepthTimeout bounds a depth-limited search.
 	DepthTimeout time.Duration
+	// OnEngineFailure says what a broken engine does to the run: abort it (the default, as
+	// fastchess does) or forfeit its remaining games while the others play on.
+	OnEngineFailure FailurePolicy
+	// Affinity pins each worker's engines to cores of their own (Linux only).
+	Affinity bool
 }
 
 // Defaults for a tournament's settings.
@@ -173,6 +178,9 @@ func (c *Config) Normalize() error {
 		bad("adjudication thresholds cannot be negative")
 	}
 	problems = append(problems, c.normalizeEngines()...)
+	if _, err := ParseFailurePolicy(string(c.OnEngineFailure)); err != nil {
+		problems = append(problems, err)
+	}
 	if err := c.Shard.validate(); err != nil {
 		problems = append(problems, err)
 	}

@@ -91,9 +91,13 @@ func (s *Seats) Sides(ctx context.Context, g ScheduledGame) (white, black Side, 
 	if err != nil {
 		return Side{}, Side{}, err
 	}
-	we, be := s.Engines[g.White], s.Engines[g.Black]
-	return Side{Name: we.Name, Player: wp, Time: we.Time, Margin: we.Margin},
-		Side{Name: be.Name, Player: bp, Time: be.Time, Margin: be.Margin}, nil
+	return s.side(g.White, wp), s.side(g.Black, bp), nil
+}
+
+// side is engine e's side of a game, played by p.
+func (s *Seats) side(e int, p Player) Side {
+	c := s.Engines[e]
+	return Side{Name: c.Name, Player: p, Time: c.Time, Margin: c.Margin}
 }
 
 // Played is told how a game ended. An engine that misbehaved is restarted for its next game:

@@ -8,7 +8,9 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"hivearbiter/internal/proc"
 	"hivearbiter/results"
+	"hivearbiter/rules"
 )
 
 // A tournament runs in three stages with a seam between each: a Dispatcher hands out the game
@@ -134,21 +136,32 @@ type LocalRunner struct {
 	Observers []Observer
 	// Console receives the "Started game" lines and the live line's running count; may be nil.
 	console *console
+	// health says which engines are broken, for the forfeit policy.
+	health health
 }
 
 // Run implements Runner.
 func (r *LocalRunner) Run(ctx context.Context, d *Dispatcher, collect func(*results.Record) error) error {
+	var allowed []int // the CPUs to pin workers to, under Affinity
+	if cfg := r.Tournament.cfg; cfg.Affinity && proc.AffinitySupported {
+		var err error
+		if allowed, err = proc.AllowedCPUs(); err != nil {
+			return err
+		}
+	}
 	group, ctx := errgroup.WithContext(ctx)
 	for w := range max(r.Concurrency, 1) {
-		group.Go(func() error { return r.worker(ctx, w, d, collect) })
+		cpus := r.Tournament.cfg.WorkerCPUs(w, allowed)
+		group.Go(func() error { return r.worker(ctx, w, cpus, d, collect) })
 	}
 	return group.Wait()
 }
 
-// worker plays pairs until there are none left. It owns its seats.
-func (r *LocalRunner) worker(ctx context.Context, id int, d *Dispatcher, collect func(*results.Record) error) error {
+// worker plays pairs until there are none left. It owns its seats, whose players run on cpus
+// if any are given.
+func (r *LocalRunner) worker(ctx context.Context, id int, cpus []int, d *Dispatcher, collect func(*results.Record) error) error {
 	seats := r.Tournament.Seats(id)
-	seats.Start = r.Start
+	seats.Start = pinned(r.Start, cpus)
 	defer seats.Close(ctx)
 	for {
 		job, ok := d.Next()
@@ -165,6 +178,7 @@ func (r *LocalRunner) worker(ctx context.Context, id int, d *Dispatcher, collect
 				return nil // interrupted: played again on resume
 			}
 			seats.Played(ctx, sg, rec)
+			r.judge(sg, rec)
 			if err := collect(rec); err != nil {
 				return err
 			}
@@ -172,10 +186,67 @@ func (r *LocalRunner) worker(ctx context.Context, id int, d *Dispatcher, collect
 	}
 }
 
+// sides seats the players of a game. Under the forfeit policy an engine that cannot be
+// started twice in a row is broken, and a broken engine is seated as a player that fails at
+// once: the game is recorded as its loss, and it is not started again.
+func (r *LocalRunner) sides(ctx context.Context, sg ScheduledGame, seats *Seats) (white, black Side, err error) {
+	if r.Tournament.cfg.OnEngineFailure != ForfeitOnFailure {
+		return seats.Sides(ctx, sg)
+	}
+	var s [2]Side
+	for side, e := range [2]int{sg.White, sg.Black} {
+		if s[side], err = r.seat(ctx, seats, e); err != nil {
+			return Side{}, Side{}, err
+		}
+	}
+	return s[0], s[1], nil
+}
+
+// seat seats engine e under the forfeit policy.
+func (r *LocalRunner) seat(ctx context.Context, seats *Seats, e int) (Side, error) {
+	if why := r.health.brokenErr(e); why != nil {
+		return seats.side(e, brokenPlayer{&BrokenError{Engine: seats.Engines[e].Name, Err: why}}), nil
+	}
+	p, err := seats.Seat(ctx, e)
+	var se *EngineStartError
+	if errors.As(err, &se) {
+		p, err = seats.Seat(ctx, e) // once more: a start can fail once under load
+	}
+	switch {
+	case errors.As(err, &se):
+		r.broke(e, fmt.Errorf("it could not be started twice in a row: %w", se.Err))
+		return r.seat(ctx, seats, e)
+	case err != nil:
+		return Side{}, err
+	}
+	return seats.side(e, p), nil
+}
+
+// judge notes, under the forfeit policy, how a game went for its engines: one that failed
+// brokenGames games in a row before its first move is broken.
+func (r *LocalRunner) judge(sg ScheduledGame, rec *results.Record) {
+	if r.Tournament.cfg.OnEngineFailure != ForfeitOnFailure {
+		return
+	}
+	for side, e := range [2]int{sg.White, sg.Black} {
+		if broken, n := r.health.played(e, rules.Color(side), rec); broken {
+			r.broke(e, fmt.Errorf("it failed %d games in a row before its first move, the last: %s", n, rec.Detail))
+		}
+	}
+}
+
+// broke marks engine e broken and says so once.
+func (r *LocalRunner) broke(e int, why error) {
+	if r.health.markBroken(e, why) {
+		name := r.Tournament.cfg.Engines[e].Name
+		r.console.printf("Engine %s is broken (%v): it forfeits its remaining games, and the others play on\n", name, why)
+	}
+}
+
 // play plays one scheduled game; a nil record means ctx stopped it.
 func (r *LocalRunner) play(ctx context.Context, sg ScheduledGame, seats *Seats) (*results.Record, error) {
 	t := r.Tournament
-	ws, bs, err := seats.Sides(ctx, sg)
+	ws, bs, err := r.sides(ctx, sg, seats)
 	if err != nil {
 		return nil, err
 	}
@@ -224,6 +295,7 @@ type collector struct {
 	mu        sync.Mutex
 	reported  int             // complete pairs at the last periodic report
 	warned    map[string]bool // engines whose first warning was shown
+	err       error           // a write that failed: no game is collected after it
 }
 
 // warnOnce shows an engine's first warning (an anomaly that did not decide a game) on the
@@ -266,11 +338,17 @@ func (c *collector) collect(r *results.Record) error {
 	if r.Settings == nil {
 		r.Settings = c.t.cfg.RunSettings()
 	}
+	if c.err != nil {
+		return c.err // the run is stopping: this game is played again when it resumes
+	}
 	if err := c.log.Append(r); err != nil {
+		c.err = err
 		return err
 	}
 	if c.pgn != nil {
 		if err := c.pgn(r); err != nil {
+			// The game is in the records, and a resumed run rewrites the PGN from them.
+			c.err = err
 			return err
 		}
 	}

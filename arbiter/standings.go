@@ -129,6 +129,7 @@ func (t *Tournament) SetupWarnings(cores int) []string {
 	if t.cfg.Concurrency > cores {
 		warnings = append(warnings, fmt.Sprintf("-concurrency %d is more than the %d cores here: engines will wait for a core while their clocks run", t.cfg.Concurrency, cores))
 	}
+	warnings = append(warnings, t.cfg.affinityWarnings(cores)...)
 	s := t.schedule
 	seen := map[string]bool{}
 	pairs, repeats := 0, 0

@@ -196,7 +196,7 @@ func (t *Tournament) play(ctx context.Context) (*Outcome, error) {
 			if err := results.WritePGN(pgn, r, results.PGNOptions{Event: t.cfg.Event}); err != nil {
 				return &results.FileError{Msg: fmt.Sprintf("writing %s: %v", t.cfg.PGNOut, err), Err: err}
 			}
-			return nil
+			return results.CheckSameFile(pgn, t.cfg.PGNOut)
 		}
 	}
 	con := &console{w: t.Console}
@@ -208,17 +208,7 @@ func (t *Tournament) play(ctx context.Context) (*Outcome, error) {
 		con.printf("Warning: %s\n", line)
 	}
 	if len(existing) > 0 {
-		played := 0
-		for i := range done {
-			if done[i] && t.Plays(i) {
-				played++
-			}
-		}
-		con.printf("Resuming run %s from %s: %d of the %d scheduled games already played, %d to play\n",
-			t.run, t.cfg.Out, played, out.Scheduled, out.Scheduled-played)
-		if extra := len(existing) - played; extra > 0 {
-			con.printf("(%d more games in the file lie beyond this schedule, as after fewer -rounds: they count in the tables)\n", extra)
-		}
+		t.sayResumed(con, len(existing), done, out.Scheduled)
 	}
 	existing = nil // counted: the records stay on disk only
 	if t.Progress && t.Console != nil {
@@ -236,7 +226,8 @@ func (t *Tournament) play(ctx context.Context) (*Outcome, error) {
 		}
 	}
 
-	dispatcher := NewDispatcher(t.schedule, func(i int) bool { return !done[i] && t.Plays(i) })
+	plays := func(i int) bool { return !done[i] && t.Plays(i) }
+	dispatcher := NewDispatcher(t.schedule, plays)
 	playCtx, stopPlay := context.WithCancel(ctx)
 	defer stopPlay()
 	col.stop = func() { dispatcher.Stop(); stopPlay() }
@@ -244,8 +235,15 @@ func (t *Tournament) play(ctx context.Context) (*Outcome, error) {
 	if runner == nil {
 		runner = &LocalRunner{Tournament: t, Concurrency: t.cfg.Concurrency, Start: t.Start, Observers: t.Observers}
 	}
-	if lr, ok := runner.(*LocalRunner); ok && lr.console == nil {
-		lr.console = con
+	if lr, ok := runner.(*LocalRunner); ok {
+		if lr.console == nil {
+			lr.console = con
+		}
+		// Every engine is tried before the first game, so that a broken one is found now,
+		// with the others that are, and not when its first game comes up.
+		if err := t.Preflight(playCtx, t.enginesToPlay(plays)); err != nil && ctx.Err() == nil {
+			return out, err
+		}
 	}
 	runErr := runner.Run(playCtx, dispatcher, col.collect)
 	out.SPRT = t.standings(out.Tally, col.sprt).SPRT
@@ -262,6 +260,22 @@ func (t *Tournament) play(ctx context.Context) (*Outcome, error) {
 	}
 	t.report(con, out.Standings, true)
 	return out, nil
+}
+
+// sayResumed says that the run resumes from a records file holding n games, done the games
+// of the schedule among them.
+func (t *Tournament) sayResumed(con *console, n int, done []bool, scheduled int) {
+	played := 0
+	for i := range done {
+		if done[i] && t.Plays(i) {
+			played++
+		}
+	}
+	con.printf("Resuming run %s from %s: %d of the %d scheduled games already played, %d to play\n",
+		t.run, t.cfg.Out, played, scheduled, scheduled-played)
+	if extra := n - played; extra > 0 {
+		con.printf("(%d more games in the file lie beyond this schedule, as after fewer -rounds: they count in the tables)\n", extra)
+	}
 }
 
 // EngineNames lists the engines' names in configuration order.

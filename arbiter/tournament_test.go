@@ -217,8 +217,8 @@ func TestTournamentRestartsMisbehavingEngines(t *testing.T) {
 			t.Errorf("game %d: %s %s, want b to lose by crash", r.Game, r.Result, r.Reason)
 		}
 	}
-	if starts != 4 {
-		t.Errorf("b was started %d times for 4 games it crashed in, want 4", starts)
+	if starts != 5 {
+		t.Errorf("b was started %d times for 4 games it crashed in, want 5 (the preflight, then one a game)", starts)
 	}
 }
 
@@ -430,16 +430,12 @@ func TestTournamentRestartsOnRequest(t *testing.T) {
 	cfg.Rounds = 2
 	cfg.Concurrency = 1
 	tour := fakeTournament(t, cfg)
-	starts := map[string]int{}
-	start := tour.Start
-	tour.Start = func(ctx context.Context, e arbiter.EngineConfig, worker int) (arbiter.Player, error) {
-		starts[e.Name]++
-		return start(ctx, e, worker)
-	}
+	c := countStarts(tour, nil)
 	if _, err := tour.Play(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if starts["a"] != 4 || starts["b"] != 1 {
-		t.Errorf("started a %d and b %d times in 4 games; want 4 and 1", starts["a"], starts["b"])
+	// Each once more for the preflight.
+	if c.of("a") != 5 || c.of("b") != 2 {
+		t.Errorf("started a %d and b %d times in 4 games; want 5 and 2", c.of("a"), c.of("b"))
 	}
 }

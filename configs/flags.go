@@ -30,6 +30,7 @@ var flagKeys = map[string]string{
 	"repetitions": "adjudication.repetitions", "maxplies": "adjudication.max_plies", "maxmoves": "adjudication.max_moves",
 	"ratinginterval": "rating_interval", "event": "event", "strict": "strict",
 	"start-timeout": "start_timeout", "command-timeout": "command_timeout", "depth-timeout": "depth_timeout",
+	"on-engine-failure": "on_engine_failure", "affinity": "affinity",
 }
 
 // Register defines the flags on fs. The multi-word flags (-engine, -each, -openings, -sprt)
@@ -57,6 +58,8 @@ func (fl *Flags) Register(fs *flag.FlagSet) {
 	fs.IntVar(&v.RatingInterval, "ratinginterval", 0, "print the result block every N game pairs (0, the default: at the end only)")
 	fs.StringVar(&v.Event, "event", "", "event name for the PGN")
 	fs.BoolVar(&v.Strict, "strict", false, "stop at the first engine misbehaviour and exit with code 5")
+	fs.StringVar(&v.OnEngineFailure, "on-engine-failure", "", "what a broken engine does to the run: abort (the default) or forfeit (it loses its remaining games, the others play on)")
+	fs.BoolVar(&v.Affinity, "affinity", false, "pin each game's engines to cores of their own (Linux)")
 	fs.BoolVar(&fl.skipBad, "skip-bad", false, "resume past lines of the -out file that are not game records (they stay in the file; their games are played again)")
 	fs.StringVar(&fl.shard, "shard", "", "play only the K-th of N shares of the game pairs (`K/N`), e.g. one per machine; merge the records with arbiter stats")
 	fs.Float64Var(&v.StartTimeout, "start-timeout", 0, "seconds an engine may take to start (its info banner and options) (default 10)")
@@ -74,7 +77,8 @@ func (fl *Flags) Register(fs *flag.FlagSet) {
 var flagAliases = map[string]string{
 	"jsonout": "json", "pgnout": "pgnout", "gametype": "gametype", "maxplies": "maxplies",
 	"maxmoves": "maxmoves", "ratinginterval": "ratinginterval", "starttimeout": "start-timeout",
-	"commandtimeout": "command-timeout", "depthtimeout": "depth-timeout", "transcripts": "transcripts",
+	"commandtimeout": "command-timeout", "depthtimeout": "depth-timeout",
+	"onenginefailure": "on-engine-failure", "useaffinity": "affinity", "transcripts": "transcripts",
 	"config": "config", "srand": "seed",
 }
 

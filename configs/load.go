@@ -55,29 +55,31 @@ type Resolver func(name string) ([]string, error)
 
 // file is the TOML layout of a configuration. Durations are in seconds.
 type file struct {
-	Format         string        `toml:"format"`
-	GameType       string        `toml:"game_type"`
-	Rounds         int           `toml:"rounds"`
-	Games          int           `toml:"games"`
-	Seeds          int           `toml:"seeds"`
-	Concurrency    int           `toml:"concurrency"`
-	Seed           int64         `toml:"seed"`
-	Out            string        `toml:"out"`
-	PGNOut         string        `toml:"pgn_out"`
-	JSONOut        string        `toml:"json_out"`
-	Transcripts    string        `toml:"transcripts"`
-	Event          string        `toml:"event"`
-	RatingInterval int           `toml:"rating_interval"`
-	Strict         bool          `toml:"strict"`
-	StartTimeout   float64       `toml:"start_timeout"`
-	CommandTimeout float64       `toml:"command_timeout"`
-	DepthTimeout   float64       `toml:"depth_timeout"`
-	Openings       openings      `toml:"openings"`
-	Adjudication   adjudication  `toml:"adjudication"`
-	SPRT           *sprt         `toml:"sprt"`
-	Each           engine        `toml:"each"`
-	Engines        []engine      `toml:"engine"`
-	meta           toml.MetaData `toml:"-"`
+	Format          string        `toml:"format"`
+	GameType        string        `toml:"game_type"`
+	Rounds          int           `toml:"rounds"`
+	Games           int           `toml:"games"`
+	Seeds           int           `toml:"seeds"`
+	Concurrency     int           `toml:"concurrency"`
+	Seed            int64         `toml:"seed"`
+	Out             string        `toml:"out"`
+	PGNOut          string        `toml:"pgn_out"`
+	JSONOut         string        `toml:"json_out"`
+	Transcripts     string        `toml:"transcripts"`
+	Event           string        `toml:"event"`
+	RatingInterval  int           `toml:"rating_interval"`
+	Strict          bool          `toml:"strict"`
+	StartTimeout    float64       `toml:"start_timeout"`
+	CommandTimeout  float64       `toml:"command_timeout"`
+	DepthTimeout    float64       `toml:"depth_timeout"`
+	OnEngineFailure string        `toml:"on_engine_failure"`
+	Affinity        bool          `toml:"affinity"`
+	Openings        openings      `toml:"openings"`
+	Adjudication    adjudication  `toml:"adjudication"`
+	SPRT            *sprt         `toml:"sprt"`
+	Each            engine        `toml:"each"`
+	Engines         []engine      `toml:"engine"`
+	meta            toml.MetaData `toml:"-"`
 }
 
 type openings struct {

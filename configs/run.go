@@ -101,6 +101,7 @@ func (r *Run) Config(resolve Resolver) (arbiter.Config, error) {
 		GameType: f.GameType, Rounds: f.Rounds, GamesPerPairing: f.Games, Seeds: f.Seeds,
 		Concurrency: f.Concurrency, Seed: f.Seed, Out: f.Out, PGNOut: f.PGNOut, JSONOut: f.JSONOut, TranscriptDir: f.Transcripts,
 		Event: f.Event, RatingInterval: f.RatingInterval, Strict: f.Strict, Shard: r.shard, SkipBadRecords: r.skipBad,
+		OnEngineFailure: arbiter.FailurePolicy(f.OnEngineFailure), Affinity: f.Affinity,
 		StartTimeout: seconds(f.StartTimeout), CommandTimeout: seconds(f.CommandTimeout), DepthTimeout: seconds(f.DepthTimeout),
 		Openings:     arbiter.Openings{File: f.Openings.File, Order: f.Openings.Order, Start: f.Openings.Start, RandomPlies: f.Openings.Plies},
 		Adjudication: arbiter.Adjudication{Repetitions: f.Adjudication.Repetitions, MaxPlies: f.Adjudication.MaxPlies},

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"sort"
 )
@@ -64,6 +65,9 @@ var errLocked = errors.New("locked")
 type Log struct {
 	path   string
 	f      *os.File
+	w      io.Writer // f, unless a test injects a fault
+	size   int64     // the end of the last record written whole
+	err    error     // the write that failed: the log takes no more records
 	damage Damage
 }
 
@@ -150,7 +154,7 @@ func OpenLogWith(path string, opts ReadOptions) (*Log, []Record, error) {
 		f.Close()
 		return nil, nil, fileError(err, "%w", err)
 	}
-	return &Log{path: path, f: f, damage: damage}, recs, nil
+	return &Log{path: path, f: f, w: f, size: good, damage: damage}, recs, nil
 }
 
 // Damage is what OpenLogWith found wrong with the file: the lines it skipped and the cut-short
@@ -160,20 +164,57 @@ func (l *Log) Damage() Damage { return l.damage }
 // Path is the file the log writes to.
 func (l *Log) Path() string { return l.path }
 
-// Append writes one record as a line and syncs the file.
+// Append writes one record as a line and syncs the file. A write that fails (a full disk, a
+// file system gone read-only, a file removed under the run) is an error that ends the log:
+// the line written in part is cut off again, when the file still allows it, and every later
+// Append returns the same error, so that no record is ever written after a broken line.
 func (l *Log) Append(r *Record) error {
+	if l.err != nil {
+		return l.err
+	}
 	b, err := json.Marshal(r)
 	if err != nil {
 		return fileError(err, "encoding game %d: %w", r.Game, err)
 	}
 	b = append(b, '\n')
-	if _, err := l.f.Write(b); err != nil {
-		return fileError(err, "writing %s: %w", l.path, err)
+	if _, err := l.w.Write(b); err != nil {
+		return l.fail(fileError(err, "writing game %d to %s: %v%s", r.Game+1, l.path, withoutPath(err), l.cutBack()))
 	}
 	if err := l.f.Sync(); err != nil {
-		return fileError(err, "syncing %s: %w", l.path, err)
+		return l.fail(fileError(err, "syncing %s: %v%s", l.path, withoutPath(err), l.cutBack()))
+	}
+	l.size += int64(len(b))
+	if err := CheckSameFile(l.f, l.path); err != nil {
+		return l.fail(err)
 	}
 	return nil
+}
+
+// withoutPath is the system's error without the operation and path a *fs.PathError adds,
+// for a message that names the file already.
+func withoutPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// fail ends the log with err.
+func (l *Log) fail(err error) error {
+	l.err = err
+	return err
+}
+
+// cutBack removes what a failed write left of its line, and says what became of it.
+func (l *Log) cutBack() string {
+	if err := l.f.Truncate(l.size); err != nil {
+		return fmt.Sprintf(" (the part of the line that was written stays; the next run removes it: %v)", err)
+	}
+	if _, err := l.f.Seek(l.size, io.SeekStart); err != nil {
+		return fmt.Sprintf(" (%v)", err)
+	}
+	return ""
 }
 
 // Close closes the file.

@@ -51,6 +51,11 @@ func playTournamentWith(ctx context.Context, cfg arbiter.Config, resumeHint stri
 	t.Observers = observers
 	fmt.Fprintln(stdout, t.Banner())
 	out, err := play(ctx, t)
+	var fe *results.FileError
+	if errors.As(err, &fe) {
+		// A disk fault: every game recorded before it is on disk, whole.
+		return cli.Exit(exitFailure, "%v\nThe games recorded before it are kept; once the fault is gone, the same command resumes the run: %s", err, resumeHint)
+	}
 	if err != nil {
 		return playError(err)
 	}
@@ -69,11 +74,14 @@ func playTournamentWith(ctx context.Context, cfg arbiter.Config, resumeHint stri
 
 // playError maps an error that ended a run to its exit code.
 func playError(err error) error {
+	var pe *arbiter.PreflightError
 	var se *arbiter.EngineStartError
 	var le *results.LockedError
 	var ce *arbiter.ConfigError
 	var line *results.LineError
 	switch {
+	case errors.As(err, &pe):
+		return cli.Exit(exitEngines, "%s", pe.Message()) // a line a broken engine, under one that says so
 	case errors.As(err, &se):
 		return cli.Exit(exitEngines, "%v", err)
 	case errors.As(err, &line):

@@ -1,0 +1,49 @@
+package arbiter
+
+import (
+	"testing"
+
+	"hivearbiter/results"
+	"hivearbiter/rules"
+)
+
+// An engine is broken by brokenGames games in a row that it could not play: crashed, stalled
+// or broke its protocol before its first move. A move of its own, a game it did not lose by a
+// fault, or a fault that is play (a time loss) starts the count again.
+func TestHealthCountsGamesWithoutAMove(t *testing.T) {
+	const opening = "Base+MLP;InProgress;White[1]" // White moves first after it
+	game := func(culprit string, reason results.Reason, moves int) *results.Record {
+		return &results.Record{Opening: opening, Culprit: culprit, Reason: reason, Moves: make([]results.Move, moves)}
+	}
+	tests := []struct {
+		name   string
+		side   rules.Color
+		games  []*results.Record
+		broken bool
+	}{
+		{"three crashes at the start", rules.Black, []*results.Record{
+			game("Black", results.ReasonCrash, 0), game("Black", results.ReasonStall, 1), game("Black", results.ReasonProtocol, 1)}, true},
+		{"a move of its own in between", rules.Black, []*results.Record{
+			game("Black", results.ReasonCrash, 0), game("Black", results.ReasonCrash, 2), game("Black", results.ReasonCrash, 0)}, false},
+		{"White's first move is its own", rules.White, []*results.Record{
+			game("White", results.ReasonCrash, 0), game("White", results.ReasonCrash, 1), game("White", results.ReasonCrash, 0)}, false},
+		{"a game it did not lose by a fault", rules.Black, []*results.Record{
+			game("Black", results.ReasonCrash, 0), game("", results.ReasonQueenSurrounded, 0), game("Black", results.ReasonCrash, 0)}, false},
+		{"time losses are play", rules.Black, []*results.Record{
+			game("Black", results.ReasonTimeForfeit, 1), game("Black", results.ReasonTimeForfeit, 1), game("Black", results.ReasonTimeForfeit, 1)}, false},
+		{"the opponent's crashes", rules.Black, []*results.Record{
+			game("White", results.ReasonCrash, 0), game("White", results.ReasonCrash, 0), game("White", results.ReasonCrash, 0)}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var h health
+			broken := false
+			for _, r := range tc.games {
+				broken, _ = h.played(0, tc.side, r)
+			}
+			if broken != tc.broken {
+				t.Errorf("broken = %v, want %v", broken, tc.broken)
+			}
+		})
+	}
+}
