@@ -266,12 +266,15 @@ func TestInterrupt(t *testing.T) {
 		line, _ := otherOut.ReadString('\n')
 		otherLine <- line
 	}()
+	begin := time.Now()
 	if err := p.Interrupt(); err != nil {
 		t.Fatalf("Interrupt: %v", err)
 	}
+	sent := time.Since(begin)
 	if line, err := out.ReadString('\n'); line != "interrupted\n" {
 		t.Fatalf("read %q, %v after Interrupt", line, err)
 	}
+	t.Logf("Interrupt returned after %v; the program answered after %v", sent, time.Since(begin))
 	if err := p.Cmd.Wait(); err != nil {
 		t.Errorf("Wait: %v", err)
 	}
