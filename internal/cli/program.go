@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 )
 
@@ -73,17 +72,6 @@ func (p *Program) WriteUsage(w io.Writer) {
 		fmt.Fprintf(w, "  %-10s %s\n", completionCommand, completionSummary)
 	}
 	fmt.Fprintf(w, "\nRun \"%[1]s <command> -h\" for the flags of a command, \"%[1]s -version\" for the version.\n", p.Name)
-}
-
-// IsTerminal reports whether w is a terminal, where a live progress line can be redrawn in
-// place. Pipes, files and CI logs get the per-game lines only.
-func IsTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
 // QuoteArgs writes arguments back as a shell command line, such as the command that resumes

@@ -25,3 +25,9 @@ func gone(pid int) bool {
 
 // kill kills a process the test left behind.
 func kill(pid int) { syscall.Kill(pid, syscall.SIGKILL) }
+
+// killedExitCode and killedSignal are what a program killed with its group ends with.
+const killedExitCode, killedSignal = -1, "killed"
+
+// treeKill: killing a program kills its children (a process group, a job object).
+const treeKill = true

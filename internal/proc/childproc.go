@@ -23,6 +23,7 @@ type Process struct {
 	Stdin  *os.File // the write end of the program's standard input
 	Stdout *os.File // the read end of its standard output
 	Stderr *os.File // the read end of its standard error
+	sys    procSys  // what the platform keeps besides: on Windows, the job object
 }
 
 // StartError is a program the system would not start: missing, not executable, or built for
@@ -70,20 +71,27 @@ func Start(spec Spec) (*Process, error) {
 	pipes[0][0].Close()
 	pipes[1][1].Close()
 	pipes[2][1].Close()
+	p := &Process{Cmd: cmd, Stdin: pipes[0][1], Stdout: pipes[1][0], Stderr: pipes[2][0]}
+	if err == nil {
+		if err = p.sys.afterStart(cmd); err != nil {
+			cmd.Process.Kill()
+			cmd.Wait()
+		}
+	}
 	if err != nil {
-		pipes[0][1].Close()
-		pipes[1][0].Close()
-		pipes[2][0].Close()
+		p.Stdin.Close()
+		p.Stdout.Close()
+		p.Stderr.Close()
 		return nil, &StartError{Err: err}
 	}
-	return &Process{Cmd: cmd, Stdin: pipes[0][1], Stdout: pipes[1][0], Stderr: pipes[2][0]}, nil
+	return p, nil
 }
 
 // KillGroup kills the program's whole process group at once, or, where the group cannot be
 // signalled, the program alone. A group or program that has already gone is not an error, so
 // KillGroup may be called any number of times, before or after Cmd.Wait.
 func (p *Process) KillGroup() error {
-	err := killGroup(p.Cmd.Process)
+	err := killGroup(p)
 	if err != nil {
 		if kerr := p.Cmd.Process.Kill(); kerr == nil || errors.Is(kerr, os.ErrProcessDone) {
 			err = nil
@@ -94,9 +102,15 @@ func (p *Process) KillGroup() error {
 
 // TerminateGroup asks the program's whole process group to end, with SIGTERM: for a server,
 // which does not end when its input does. Without process groups it does nothing.
-func (p *Process) TerminateGroup() error { return terminateGroup(p.Cmd.Process) }
+func (p *Process) TerminateGroup() error { return terminateGroup(p) }
 
-// Interrupt sends SIGINT to the program alone, not its group, as a viewer's Ctrl-C would
-// reach an engine that stands for its children. A program that has exited returns
-// os.ErrProcessDone; systems without SIGINT return an error.
-func (p *Process) Interrupt() error { return p.Cmd.Process.Signal(os.Interrupt) }
+// Interrupt asks the program to stop what it is doing, as MzingaViewer stops a search: on
+// Unix with SIGINT to the program alone, not its group, as a viewer's Ctrl-C would reach an
+// engine that stands for its children; on Windows with a CTRL_C_EVENT to the program's own
+// console, which its children share. A program that has exited returns os.ErrProcessDone.
+func (p *Process) Interrupt() error { return interrupt(p) }
+
+// Release frees what the system keeps for the program once it is reaped and killed: on
+// Windows it closes the job object, which kills anything still in it. Supervise's Child
+// releases its program; a caller of Start releases after Cmd.Wait.
+func (p *Process) Release() { p.sys.release() }

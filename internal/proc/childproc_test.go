@@ -105,6 +105,7 @@ func start(t *testing.T, scenario string, extra ...*os.File) *Process {
 	t.Cleanup(func() {
 		p.KillGroup()
 		p.Cmd.Wait()
+		p.Release()
 		p.Stdin.Close()
 		p.Stdout.Close()
 		p.Stderr.Close()
@@ -136,10 +137,18 @@ func readAll(t *testing.T, r io.Reader, d time.Duration) string {
 	}
 }
 
-func TestKillGroupKillsGrandchild(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("no process groups")
+// needTreeKill skips a test where killing a program cannot kill its children: neither a
+// process group (Unix) nor a job object (Windows).
+func needTreeKill(t *testing.T) {
+	if !treeKill {
+		t.Skip("no process groups or job objects")
 	}
+}
+
+// KillGroup kills the program's children with it: its process group on Unix, its job
+// object on Windows.
+func TestKillGroupKillsGrandchild(t *testing.T) {
+	needTreeKill(t)
 	p := start(t, "parent")
 	line, err := bufio.NewReader(p.Stdout).ReadString('\n')
 	if err != nil {
@@ -153,8 +162,8 @@ func TestKillGroupKillsGrandchild(t *testing.T) {
 		t.Fatalf("KillGroup: %v", err)
 	}
 	err = p.Cmd.Wait()
-	if ee, ok := errors.AsType[*exec.ExitError](err); !ok || ee.ExitCode() != -1 {
-		t.Errorf("Wait after KillGroup: %v; want killed by a signal", err)
+	if ee, ok := errors.AsType[*exec.ExitError](err); !ok || ee.ExitCode() != killedExitCode {
+		t.Errorf("Wait after KillGroup: %v; want exit code %d", err, killedExitCode)
 	}
 	// The grandchild holds a copy of stdout: the output ends only once it is dead too.
 	readAll(t, p.Stdout, 10*time.Second)
@@ -182,13 +191,20 @@ func TestStartMissingProgram(t *testing.T) {
 	}
 }
 
-// openFiles counts this process's open file descriptors.
+// openFiles counts this process's open file descriptors, or returns -1 where it cannot:
+// on Windows (under wine /proc/self/fd is wine's own, which comes and goes with its threads)
+// and on systems without /proc or /dev/fd.
 func openFiles(t *testing.T) int {
-	entries, err := os.ReadDir("/proc/self/fd")
-	if err != nil {
-		t.Skipf("cannot count open files: %v", err)
+	if runtime.GOOS == "windows" {
+		return -1
 	}
-	return len(entries)
+	for _, dir := range []string{"/proc/self/fd", "/dev/fd"} {
+		if entries, err := os.ReadDir(dir); err == nil {
+			return len(entries)
+		}
+	}
+	t.Log("cannot count open files")
+	return -1
 }
 
 func TestExtraFilesAreFD3(t *testing.T) {
@@ -230,23 +246,44 @@ func TestPipesAndDir(t *testing.T) {
 	}
 }
 
+// Interrupt reaches the program, which lives on, and nothing else: not another program, not
+// the arbiter. On Unix it is SIGINT to the program; on Windows a CTRL_C_EVENT to the
+// program's own console, sent by a copy of the test binary attached to that console, and
+// Go's runtime takes the event for os.Interrupt, as the C runtime takes it for SIGINT.
 func TestInterrupt(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("no SIGINT")
+	self := make(chan os.Signal, 1)
+	signal.Notify(self, os.Interrupt)
+	defer signal.Stop(self)
+	p, other := start(t, "sigint"), start(t, "sigint")
+	out, otherOut := bufio.NewReader(p.Stdout), bufio.NewReader(other.Stdout)
+	for _, r := range []*bufio.Reader{out, otherOut} {
+		if line, err := r.ReadString('\n'); line != "ready\n" {
+			t.Fatalf("read %q, %v; want ready", line, err)
+		}
 	}
-	p := start(t, "sigint")
-	out := bufio.NewReader(p.Stdout)
-	if line, err := out.ReadString('\n'); line != "ready\n" {
-		t.Fatalf("read %q, %v; want ready", line, err)
-	}
+	otherLine := make(chan string, 1)
+	go func() {
+		line, _ := otherOut.ReadString('\n')
+		otherLine <- line
+	}()
+	begin := time.Now()
 	if err := p.Interrupt(); err != nil {
 		t.Fatalf("Interrupt: %v", err)
 	}
+	sent := time.Since(begin)
 	if line, err := out.ReadString('\n'); line != "interrupted\n" {
 		t.Fatalf("read %q, %v after Interrupt", line, err)
 	}
+	t.Logf("Interrupt returned after %v; the program answered after %v", sent, time.Since(begin))
 	if err := p.Cmd.Wait(); err != nil {
 		t.Errorf("Wait: %v", err)
+	}
+	select {
+	case line := <-otherLine:
+		t.Errorf("the other program, not interrupted, said %q", line)
+	case <-self:
+		t.Error("the interrupt reached the test process")
+	case <-time.After(300 * time.Millisecond):
 	}
 	if err := p.Interrupt(); !errors.Is(err, os.ErrProcessDone) {
 		t.Errorf("Interrupt after exit: %v; want os.ErrProcessDone", err)

@@ -92,6 +92,7 @@ func (c *Child) readTail(r io.Reader, each func(string)) {
 func (c *Child) wait(readers *sync.WaitGroup) {
 	c.proc.Cmd.Wait() // the outcome is in Cmd.ProcessState
 	c.proc.KillGroup()
+	c.proc.Release()
 	close(c.exited)
 	ended := make(chan struct{})
 	go func() {
@@ -118,7 +119,7 @@ func (c *Child) wait(readers *sync.WaitGroup) {
 // gone; closing it sooner is the caller's to decide.
 func (c *Child) Stdin() *os.File { return c.proc.Stdin }
 
-// Pid is the program's process id, which is also its process group's.
+// Pid is the program's process id, which on Unix is also its process group's.
 func (c *Child) Pid() int { return c.proc.Cmd.Process.Pid }
 
 // Stderr returns the last lines of the program's standard error (and of its standard output,
@@ -132,7 +133,8 @@ func (c *Child) Exited() <-chan struct{} { return c.exited }
 // closed.
 func (c *Child) Done() <-chan struct{} { return c.done }
 
-// Interrupt sends SIGINT to the program alone (see Process.Interrupt).
+// Interrupt asks the program to stop what it is doing: SIGINT on Unix, a Ctrl-C event on
+// Windows (see Process.Interrupt).
 func (c *Child) Interrupt() error { return c.proc.Interrupt() }
 
 // Terminate asks the program's whole group to end (see Process.TerminateGroup).

@@ -10,8 +10,8 @@ import (
 )
 
 // copyLicences copies into dir the licence files of what the commands compile in, for the
-// platform env names: Go's (its runtime and standard library) as go/, this module's own if it
-// has one, and each dependency module's as its module path. A dependency without a licence
+// platform env names: Go's (its runtime and standard library) as go/ and each dependency
+// module's as its module path (the module's own is a top file, see copyTopFiles). A dependency without a licence
 // file is an error: the archive could not carry its terms.
 func copyLicences(ctx context.Context, env []string, dir string) error {
 	list := exec.CommandContext(ctx, "go", append([]string{"list", "-deps", "-f",
@@ -34,16 +34,6 @@ func copyLicences(ctx context.Context, env []string, dir string) error {
 	for path, from := range sources {
 		if err := copyLicenceFiles(filepath.Join(dir, filepath.FromSlash(path)), from); err != nil {
 			return fmt.Errorf("%s: %w", path, err)
-		}
-	}
-	// The module's own licence, if the repository has one, beside the README.
-	own, err := licenceFiles(".")
-	if err != nil {
-		return err
-	}
-	for _, name := range own {
-		if err := copyFile(filepath.Join(dir, "..", name), name); err != nil {
-			return err
 		}
 	}
 	return nil

@@ -100,7 +100,7 @@ func buildArchive(ctx context.Context, out, version, commit, goos, goarch string
 	if err := goCommand(ctx, env, build...); err != nil {
 		return "", err
 	}
-	if err := copyFile(filepath.Join(dir, "README.md"), "README.md"); err != nil {
+	if err := copyTopFiles(dir, "."); err != nil {
 		return "", err
 	}
 	if err := copyLicences(ctx, env, filepath.Join(dir, "licenses")); err != nil {
@@ -120,6 +120,21 @@ func goCommand(ctx context.Context, env []string, args ...string) error {
 	cmd.Env = env
 	if output, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("go %s: %w\n%s", args[0], err, output)
+	}
+	return nil
+}
+
+// topFiles are the files of the repository's root every archive carries beside the
+// binaries: the README and the arbiter's own licence.
+var topFiles = []string{"README.md", "LICENSE"}
+
+// copyTopFiles copies the topFiles from the folder root into dir. A missing one is an error:
+// an archive without its licence could not be given to anyone.
+func copyTopFiles(dir, root string) error {
+	for _, name := range topFiles {
+		if err := copyFile(filepath.Join(dir, name), filepath.Join(root, name)); err != nil {
+			return fmt.Errorf("the archive's %s: %w", name, err)
+		}
 	}
 	return nil
 }

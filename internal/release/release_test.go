@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -194,5 +195,40 @@ func TestUnknownPlatform(t *testing.T) {
 	}
 	if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the output folder was made: %v", err)
+	}
+}
+
+// TestTopFiles: every archive carries the repository's README.md and LICENSE (MIT, the Hive
+// Arbiter authors'), and a repository without one of them makes no archive.
+func TestTopFiles(t *testing.T) {
+	dir := t.TempDir()
+	if err := copyTopFiles(dir, "../.."); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"README.md", "LICENSE"} {
+		got, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := os.ReadFile(filepath.Join("../..", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			t.Errorf("the archive's %s differs from the repository's", name)
+		}
+	}
+	licence, _ := os.ReadFile(filepath.Join(dir, "LICENSE"))
+	if !strings.HasPrefix(string(licence), "MIT License\n") || !strings.Contains(string(licence), "The Hive Arbiter authors") {
+		t.Errorf("LICENSE is not the MIT licence of the Hive Arbiter authors:\n%s", licence)
+	}
+
+	bare := t.TempDir()
+	if err := os.WriteFile(filepath.Join(bare, "README.md"), []byte("# readme\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err := copyTopFiles(t.TempDir(), bare)
+	if !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), "LICENSE") {
+		t.Errorf("without a LICENSE: %v; want an error naming LICENSE", err)
 	}
 }
