@@ -44,9 +44,10 @@ type Conn struct {
 
 	// The exchange in progress.
 	ctx       context.Context
-	stop      func() bool   // stops the cancellation hook
+	stop      func() bool   // stops the hook that runs when ctx ends
 	fired     chan struct{} // the hook, once it ran, says so here
 	cancelled func()        // the hook, made once
+	cut       bool          // the hook ran: the pipes' deadlines are in the past
 }
 
 type readDeadliner interface {
@@ -115,12 +116,15 @@ func (c *Conn) Begin(ctx context.Context) {
 	c.End()
 	<-c.ready
 	c.ctx = ctx
-	deadline, _ := ctx.Deadline() // none: the zero time, no deadline
-	c.w.SetWriteDeadline(deadline)
-	if c.rd != nil {
-		c.rd.SetReadDeadline(deadline)
+	if c.cut {
+		c.cut = false
+		c.w.SetWriteDeadline(time.Time{})
+		if c.rd != nil {
+			c.rd.SetReadDeadline(time.Time{})
+		}
 	}
-	// A deadline needs nothing more; a cancellation before it must cut the waits short.
+	// The pipes get no deadline of their own: setting one costs a timer per command, while
+	// this hook runs at the context's deadline as well as at its cancellation.
 	if ctx.Done() != nil {
 		c.stop = context.AfterFunc(ctx, c.cancelled)
 	}
@@ -133,6 +137,7 @@ func (c *Conn) cutShort() {
 	if c.rd != nil {
 		c.rd.SetReadDeadline(past)
 	}
+	c.cut = true
 	c.fired <- struct{}{}
 }
 
@@ -180,31 +185,16 @@ func (c *Conn) ReadLine() (Line, error) {
 		c.pending = c.pending[1:]
 		return l, nil
 	}
-	for {
-		l, err := c.read()
-		if !errors.Is(err, os.ErrDeadlineExceeded) {
-			return l, err
-		}
-		if c.contextEnded() {
-			return Line{}, c.ctx.Err()
-		}
+	l, err := c.read()
+	if errors.Is(err, os.ErrDeadlineExceeded) && c.contextEnded() {
+		return Line{}, c.ctx.Err()
 	}
+	return l, err
 }
 
-// contextEnded reports whether a deadline that cut a wait short was the exchange's: its
-// context's own deadline, or one set as it was cancelled. Either way the context has ended,
-// or is about to, its timer running a moment behind the pipe's; contextEnded then waits for
-// it, so that the caller sees the context's error.
-func (c *Conn) contextEnded() bool {
-	if c.ctx == nil {
-		return false
-	}
-	if deadline, ok := c.ctx.Deadline(); c.ctx.Err() == nil && (!ok || time.Now().Before(deadline)) {
-		return false
-	}
-	<-c.ctx.Done()
-	return true
-}
+// contextEnded reports whether a deadline that cut a wait short was set as the exchange's
+// context ended.
+func (c *Conn) contextEnded() bool { return c.ctx != nil && c.ctx.Err() != nil }
 
 // read reads a line in the caller's goroutine; c.mu is held. Any error but a deadline ends
 // the output.
