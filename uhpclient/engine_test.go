@@ -954,3 +954,43 @@ func TestRoundedBudgetCountsFromTheCommand(t *testing.T) {
 		t.Errorf("the second search took %v: it was not stopped 0.3 s after it was sent", took)
 	}
 }
+
+// syncBuffer is a transcript the test reads while the engine writes it.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// TestLastWordsBetweenCommands: what an engine prints on stdout as it exits between commands
+// reaches the transcript at once, though no command reads it (the commands read stdout
+// themselves), and the next command finds the engine gone.
+func TestLastWordsBetweenCommands(t *testing.T) {
+	var transcript syncBuffer
+	e := mustStartFake(t, "last-words", func(c *Config) { c.Transcript = &transcript })
+	if _, err := e.Play(t.Context(), "wS1"); err != nil {
+		t.Fatal(err)
+	}
+	goodbye := regexp.MustCompile(`(?m)^\d\d:\d\d:\d\d\.\d\d\d < goodbye$`)
+	for deadline := time.Now().Add(10 * time.Second); !goodbye.MatchString(transcript.String()); {
+		if time.Now().After(deadline) {
+			t.Fatalf("no last words in the transcript:\n%s", transcript.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	_, err := e.ValidMoves(t.Context())
+	if _, ok := errors.AsType[*ExitError](err); !ok {
+		t.Fatalf("a command after the exit: %v; want an ExitError", err)
+	}
+}
