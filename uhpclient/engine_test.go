@@ -22,6 +22,7 @@ import (
 
 	"hivearbiter/engine/uhpengine/uhpfake"
 	"hivearbiter/internal/proc"
+	"hivearbiter/internal/syncbuf"
 )
 
 func TestMain(m *testing.M) {
@@ -955,29 +956,11 @@ func TestRoundedBudgetCountsFromTheCommand(t *testing.T) {
 	}
 }
 
-// syncBuffer is a transcript the test reads while the engine writes it.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // TestLastWordsBetweenCommands: what an engine prints on stdout as it exits between commands
 // reaches the transcript at once, though no command reads it (the commands read stdout
 // themselves), and the next command finds the engine gone.
 func TestLastWordsBetweenCommands(t *testing.T) {
-	var transcript syncBuffer
+	var transcript syncbuf.Buffer
 	e := mustStartFake(t, "last-words", func(c *Config) { c.Transcript = &transcript })
 	if _, err := e.Play(t.Context(), "wS1"); err != nil {
 		t.Fatal(err)
