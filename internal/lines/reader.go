@@ -2,6 +2,7 @@ package lines
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"io"
 	"strings"
@@ -90,7 +91,16 @@ func (r *Reader) ReadLine() (string, error) {
 
 // cut drops the line end, and the byte-order mark of the first line.
 func (r *Reader) cut(buf []byte) string {
-	line := strings.TrimRight(strings.TrimSuffix(string(buf), "\n"), "\r")
+	buf = bytes.TrimSuffix(buf, []byte("\n"))
+	for len(buf) > 0 && buf[len(buf)-1] == '\r' {
+		buf = buf[:len(buf)-1]
+	}
+	if string(buf) == "ok" {
+		// The end of every reply: a string of its own each time would be an allocation of
+		// every command.
+		return "ok"
+	}
+	line := string(buf)
 	if !r.started {
 		r.started = true
 		line = strings.TrimPrefix(line, "\ufeff")
