@@ -110,7 +110,7 @@ type Runner interface {
 // holds up the games.
 type Observer interface {
 	GameStarted(g ScheduledGame, white, black string)
-	MovePlayed(game int, move results.Move, gameString string)
+	MovePlayed(game int, move results.Move)
 	GameFinished(r *results.Record, s Standings)
 }
 
@@ -266,9 +266,8 @@ func (r *LocalRunner) play(ctx context.Context, sg ScheduledGame, seats *Seats) 
 		if n := g.MoveCount(); n > seen && len(r.Observers) > 0 {
 			seen = n
 			m, _ := g.LastMove()
-			gs := g.GameString()
 			for _, o := range r.Observers {
-				o.MovePlayed(sg.Index, m, gs)
+				o.MovePlayed(sg.Index, m)
 			}
 		}
 	}

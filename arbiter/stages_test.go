@@ -71,7 +71,7 @@ func (o *countingObserver) GameStarted(arbiter.ScheduledGame, string, string) {
 	o.started++
 }
 
-func (o *countingObserver) MovePlayed(int, results.Move, string) {
+func (o *countingObserver) MovePlayed(int, results.Move) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.moves++

@@ -276,7 +276,7 @@ func TestLivePageInBrowser(t *testing.T) {
 	for i, m := range rec.Moves {
 		ply := openingPlies + i + 1
 		began := time.Now()
-		live.MovePlayed(rec.Game, m, "")
+		live.MovePlayed(rec.Game, m)
 		var shown bool
 		b.run(t, chromedp.Poll(fmt.Sprintf(`((document.querySelector(%q) || {}).textContent || "").startsWith("ply %d: ")`, status, ply), &shown,
 			chromedp.WithPollingInterval(5*time.Millisecond), chromedp.WithPollingTimeout(time.Second)))

@@ -33,7 +33,7 @@ func NewFile(path string, opts Options) *File {
 func (f *File) GameStarted(int, results.Player, results.Player, string) {}
 
 // MovePlayed does nothing: a report shows finished games only.
-func (f *File) MovePlayed(int, results.Move, string) {}
+func (f *File) MovePlayed(int, results.Move) {}
 
 // GameFinished adds the game and rewrites the file unless it was rewritten very recently.
 func (f *File) GameFinished(rec *results.Record) {

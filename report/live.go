@@ -85,9 +85,8 @@ type moveEvent struct {
 	Drift  *int64 `json:"drift,omitempty"`
 }
 
-// MovePlayed replays the move on the game's board and sends it to the pages. Live follows the
-// game with its own replay, so it does not need the GameString.
-func (l *Live) MovePlayed(game int, move results.Move, gameString string) {
+// MovePlayed replays the move on the game's board and sends it to the pages.
+func (l *Live) MovePlayed(game int, move results.Move) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	lg := l.running[game]
@@ -100,7 +99,6 @@ func (l *Live) MovePlayed(game int, move results.Move, gameString string) {
 		return
 	}
 	g := &lg.game
-	g.Deltas += d
 	g.Millis = append(g.Millis, move.Millis)
 	ev := moveEvent{Game: game, Delta: d, Millis: move.Millis}
 	if g.ClockDrift != nil {
@@ -179,7 +177,12 @@ func (l *Live) subscribe() ([]byte, chan []byte, error) {
 	defer l.mu.Unlock()
 	s := snapshot{Data: l.coll.data(), Running: []Game{}}
 	for _, k := range slices.Sorted(maps.Keys(l.running)) {
-		s.Running = append(s.Running, l.running[k].game)
+		lg := l.running[k]
+		g := lg.game
+		// The deltas so far, from the replay: appending to the game's copy every ply would
+		// copy them all every ply.
+		g.Deltas = lg.replay.deltas.String()
+		s.Running = append(s.Running, g)
 	}
 	msg, err := sseMessage("snapshot", s)
 	if err != nil {

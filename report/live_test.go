@@ -104,13 +104,13 @@ func TestLiveEvents(t *testing.T) {
 		t.Errorf("got %s %s, want the start with both clocks", ev, data)
 	}
 	want := Build([]results.Record{rec}, Options{}).List[0]
-	live.MovePlayed(rec.Game, rec.Moves[0], "")
+	live.MovePlayed(rec.Game, rec.Moves[0])
 	ev, data := events.next(t)
 	if x := want.Deltas[want.OpeningPlies*deltaWidth : (want.OpeningPlies+1)*deltaWidth]; ev != "move" || !strings.Contains(data, `"x":"`+x+`"`) {
 		t.Errorf("got %s %s, want the move with delta %s", ev, data, x)
 	}
 	for _, m := range rec.Moves[1:] {
-		live.MovePlayed(rec.Game, m, "")
+		live.MovePlayed(rec.Game, m)
 		events.next(t)
 	}
 	live.GameFinished(&rec)

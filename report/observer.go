@@ -12,9 +12,10 @@ type Observer interface {
 	// GameStarted says that the game with this index in the schedule has started from the
 	// opening GameString.
 	GameStarted(game int, white, black results.Player, opening string)
-	// MovePlayed says that the referee accepted a move in a game in progress; gameString is
-	// the referee's GameString after it.
-	MovePlayed(game int, move results.Move, gameString string)
+	// MovePlayed says that the referee accepted a move in a game in progress. It is the move
+	// alone: an observer that wants the position replays it (as Live does), for a
+	// GameString written out every ply costs the arbiter time that grows with the game.
+	MovePlayed(game int, move results.Move)
 	// GameFinished hands over a finished game's record, once it is recorded.
 	GameFinished(rec *results.Record)
 }
@@ -30,9 +31,9 @@ func (os Observers) GameStarted(game int, white, black results.Player, opening s
 }
 
 // MovePlayed tells every observer.
-func (os Observers) MovePlayed(game int, move results.Move, gameString string) {
+func (os Observers) MovePlayed(game int, move results.Move) {
 	for _, o := range os {
-		o.MovePlayed(game, move, gameString)
+		o.MovePlayed(game, move)
 	}
 }
 

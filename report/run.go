@@ -107,8 +107,8 @@ func (p *RunPages) GameStarted(g arbiter.ScheduledGame, white, black string) {
 }
 
 // MovePlayed implements arbiter.Observer.
-func (p *RunPages) MovePlayed(game int, move results.Move, gameString string) {
-	p.to.MovePlayed(game, move, gameString)
+func (p *RunPages) MovePlayed(game int, move results.Move) {
+	p.to.MovePlayed(game, move)
 }
 
 // GameFinished implements arbiter.Observer.

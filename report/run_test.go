@@ -17,8 +17,8 @@ func (r *recordingPages) GameStarted(game int, white, black results.Player, open
 	r.events = append(r.events, fmt.Sprintf("start %d %s(%s) %s(%s) %s", game, white.Name, white.Time, black.Name, black.Time, opening))
 }
 
-func (r *recordingPages) MovePlayed(game int, move results.Move, gameString string) {
-	r.events = append(r.events, fmt.Sprintf("move %d %s %s", game, move.Move, gameString))
+func (r *recordingPages) MovePlayed(game int, move results.Move) {
+	r.events = append(r.events, fmt.Sprintf("move %d %s", game, move.Move))
 }
 
 func (r *recordingPages) GameFinished(rec *results.Record) {
@@ -34,9 +34,9 @@ func TestPageObserver(t *testing.T) {
 	}}
 	var o arbiter.Observer = &RunPages{to: Observers{pages}, cfg: cfg}
 	o.GameStarted(arbiter.ScheduledGame{Index: 3, White: 1, Black: 0, Opening: "Base"}, "b", "a")
-	o.MovePlayed(3, results.Move{Move: "wS1"}, "Base;InProgress;Black[1];wS1")
+	o.MovePlayed(3, results.Move{Move: "wS1"})
 	o.GameFinished(&results.Record{Game: 3, Result: results.Draw}, arbiter.Standings{})
-	want := []string{"start 3 b(10+0.1) a(st=1) Base", "move 3 wS1 Base;InProgress;Black[1];wS1", "end 3 Draw"}
+	want := []string{"start 3 b(10+0.1) a(st=1) Base", "move 3 wS1", "end 3 Draw"}
 	if !slices.Equal(pages.events, want) {
 		t.Errorf("pages got %q, want %q", pages.events, want)
 	}

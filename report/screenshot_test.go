@@ -78,7 +78,7 @@ func TestScreenshots(t *testing.T) {
 	for _, r := range recs[6:8] {
 		live.GameStarted(r.Game, r.White, r.Black, r.Opening)
 		for _, m := range r.Moves[:min(len(r.Moves), 24+r.Game)] {
-			live.MovePlayed(r.Game, m, "")
+			live.MovePlayed(r.Game, m)
 		}
 	}
 	lb := newBrowser(t, 1200, 1000)

@@ -31,9 +31,11 @@
 // is a ProgramError that says why in words (CheckProgram asks before a run).
 //
 // Each Engine's process is supervised as every player's is (by the arbiter's one process
-// supervisor): goroutines read stdout, drain stderr into a ring of recent lines and reap the
-// process. Close (or Kill) returns only after all of them have ended, so an Engine that is
-// closed leaves nothing behind. ExitError, TimeoutError and ErrLineTooLong are the errors
+// supervisor): goroutines drain stderr into a ring of recent lines and reap the process.
+// A command reads its reply from stdout itself, in its own goroutine (lines.Conn), which
+// spares each reply line a hand-over between goroutines; stdout is read between commands
+// only when the engine exits, for its last words. Close (or Kill) returns only after every
+// goroutine has ended, so an Engine that is closed leaves nothing behind. ExitError, TimeoutError and ErrLineTooLong are the errors
 // every protocol of the arbiter shares. An optional transcript records
 // every line in and out with its time, so that a user can see what an engine said before
 // it was forfeited.

@@ -49,8 +49,10 @@ type Engine struct {
 
 	// child is the engine's process, which owns its pipes and the goroutines that read them.
 	child *proc.Child
-
-	lines chan lines.Line // the stdout reader's lines; closed when it ends
+	// conn is the conversation over its pipes: stdout is read in the goroutine of the
+	// command waiting for it.
+	conn *lines.Conn
+	line []byte // the command being written, with its newline; reused
 
 	// turn admits one command at a time; unlike a mutex, waiting for it honours a context.
 	turn   chan struct{}
@@ -94,18 +96,16 @@ func Start(ctx context.Context, cfg Config) (*Engine, error) {
 	}
 	began := time.Now()
 
-	e := &Engine{
-		cfg:   cfg,
-		lines: make(chan lines.Line, 64),
-		turn:  make(chan struct{}, 1),
-	}
+	e := &Engine{cfg: cfg, turn: make(chan struct{}, 1)}
+	supervised := make(chan struct{}) // e.child and e.conn are set
 	child, err := proc.Supervise(proc.Config{
 		Spec:  proc.Spec{Command: cfg.Command, Dir: cfg.Dir, Env: cfg.Env},
 		Grace: cfg.GraceTimeout,
-		// The reader turns stdout into lines for whichever command is waiting. Between
-		// commands it blocks once the channel is full, and so does the engine.
+		// The commands read stdout themselves; this goroutine only hands it over and reads
+		// what the engine leaves when it exits between commands.
 		Stdout: func(r io.Reader, killed <-chan struct{}) {
-			lines.Send(r, cfg.MaxLineBytes, e.lines, killed, func(line string) { e.log("<", line) })
+			<-supervised
+			e.conn.Serve(r, killed, e.child.Exited())
 		},
 		Stderr: func(line string) { e.log("!", line) },
 	})
@@ -123,11 +123,15 @@ func Start(ctx context.Context, cfg Config) (*Engine, error) {
 			Problem: fmt.Sprintf("the program %q cannot be run: %v", cfg.Command[0], reason), Err: reason}
 	}
 	e.child = child
+	e.conn = lines.NewConn(child.Stdin(), cfg.MaxLineBytes, func(line string) { e.log("<", line) })
+	close(supervised)
 
 	startCtx, cancel := context.WithTimeout(ctx, cfg.StartTimeout)
 	defer cancel()
 	const command = "start"
+	e.conn.Begin(startCtx)
 	banner, err := e.readReply(startCtx, command, began)
+	e.conn.End()
 	if err == nil {
 		err = replyError(cfg.Name, command, banner)
 	}
@@ -207,7 +211,9 @@ func (e *Engine) search(ctx context.Context, command string, stop *searchStop, c
 	if err := ctx.Err(); err != nil {
 		return nil, e.fail(e.timeout(command, 0, err, nil))
 	}
-	if err := e.write(ctx, command); err != nil {
+	e.conn.Begin(ctx)
+	defer e.conn.End()
+	if err := e.write(command); err != nil {
 		if errors.Is(err, os.ErrDeadlineExceeded) && ctx.Err() != nil {
 			return nil, e.fail(e.timeout(command, time.Since(sent), ctx.Err(), nil))
 		}
@@ -261,10 +267,11 @@ func (e *Engine) takeTurn(ctx context.Context) bool {
 func (e *Engine) endTurn() { <-e.turn }
 
 // write sends one line. A write blocks once an engine stops reading and the pipe fills, so
-// the context's end must unblock it as it does every other wait.
-func (e *Engine) write(ctx context.Context, command string) error {
+// the exchange's context cuts it short as it does every other wait.
+func (e *Engine) write(command string) error {
 	e.log(">", command)
-	_, err := lines.Write(ctx, e.child.Stdin(), []byte(command+"\n"))
+	e.line = append(append(e.line[:0], command...), '\n')
+	_, err := e.conn.Write(e.line)
 	return err
 }
 
@@ -273,35 +280,33 @@ func (e *Engine) write(ctx context.Context, command string) error {
 func (e *Engine) readReply(ctx context.Context, command string, sent time.Time) ([]string, error) {
 	rep := reply{max: replyBound(e.cfg.MaxLineBytes)}
 	for {
-		select {
-		case r, ok := <-e.lines:
-			if !ok {
-				ee := e.exitError(command)
-				ee.Lines = rep.lines
-				if e.searching.Load() {
-					ee.Interrupted = time.Duration(e.interruptedAt.Load())
-				}
-				return rep.lines, e.fail(ee)
+		r, err := e.conn.ReadLine()
+		switch {
+		case err == io.EOF:
+			ee := e.exitError(command)
+			ee.Lines = rep.lines
+			if e.searching.Load() {
+				ee.Interrupted = time.Duration(e.interruptedAt.Load())
 			}
-			if r.Err != nil {
-				return rep.lines, e.fail(&ProtocolError{Engine: e.cfg.Name, Command: command,
-					Msg: fmt.Sprintf("a line longer than %d bytes", e.cfg.MaxLineBytes), Line: r.Text})
-			}
-			done, err := rep.add(r.Text)
-			if err != nil {
-				return rep.lines, e.fail(&ProtocolError{Engine: e.cfg.Name, Command: command,
-					Msg: fmt.Sprintf("more than %d bytes of reply without ok", rep.max), Line: r.Text})
-			}
-			if done {
-				e.endSearch()
-				return rep.lines, nil
-			}
-		case <-ctx.Done():
+			return rep.lines, e.fail(ee)
+		case err != nil:
 			te := e.timeout(command, time.Since(sent), ctx.Err(), rep.lines)
 			if verb, _, _ := strings.Cut(command, " "); verb == "bestmove" {
-				te.Interrupt = e.interrupt(command, sent)
+				te.Interrupt = e.interrupt(ctx, command, sent)
 			}
 			return rep.lines, e.fail(te)
+		case r.Err != nil:
+			return rep.lines, e.fail(&ProtocolError{Engine: e.cfg.Name, Command: command,
+				Msg: fmt.Sprintf("a line longer than %d bytes", e.cfg.MaxLineBytes), Line: r.Text})
+		}
+		done, err := rep.add(r.Text)
+		if err != nil {
+			return rep.lines, e.fail(&ProtocolError{Engine: e.cfg.Name, Command: command,
+				Msg: fmt.Sprintf("more than %d bytes of reply without ok", rep.max), Line: r.Text})
+		}
+		if done {
+			e.endSearch()
+			return rep.lines, nil
 		}
 	}
 }
@@ -309,32 +314,31 @@ func (e *Engine) readReply(ctx context.Context, command string, sent time.Time) 
 // interrupt asks a search whose time is up to stop with SIGINT, as Mzinga's own viewer does,
 // and waits the grace period for its "ok", so that the engine's last word reaches the
 // transcript and the error can say what became of it.
-func (e *Engine) interrupt(command string, sent time.Time) *InterruptOutcome {
+func (e *Engine) interrupt(ctx context.Context, command string, sent time.Time) *InterruptOutcome {
 	out := &InterruptOutcome{At: time.Since(sent)}
 	e.Note(fmt.Sprintf("SIGINT after %s: no answer in the time allowed", seconds(out.At)))
 	if err := e.child.Interrupt(); err != nil {
 		out.Exited = e.exitError(command)
 		return out
 	}
-	grace := time.NewTimer(e.cfg.GraceTimeout)
-	defer grace.Stop()
+	// ctx has ended: the grace period is a wait of its own.
+	grace, cancel := context.WithTimeout(context.WithoutCancel(ctx), e.cfg.GraceTimeout)
+	defer cancel()
+	e.conn.Begin(grace)
+	defer e.conn.End()
 	for {
-		select {
-		case r, ok := <-e.lines:
-			switch {
-			case !ok:
-				out.Exited = e.exitError(command)
-				return out
-			case r.Err != nil:
-				return out
-			case r.Text == "ok":
-				out.Answer = true
-				return out
-			}
-			out.Lines = append(out.Lines, r.Text)
-		case <-grace.C:
+		r, err := e.conn.ReadLine()
+		switch {
+		case err == io.EOF:
+			out.Exited = e.exitError(command)
+			return out
+		case err != nil, r.Err != nil:
+			return out
+		case r.Text == "ok":
+			out.Answer = true
 			return out
 		}
+		out.Lines = append(out.Lines, r.Text)
 	}
 }
 

@@ -22,6 +22,7 @@ import (
 
 	"hivearbiter/engine/uhpengine/uhpfake"
 	"hivearbiter/internal/proc"
+	"hivearbiter/internal/syncbuf"
 )
 
 func TestMain(m *testing.M) {
@@ -952,5 +953,27 @@ func TestRoundedBudgetCountsFromTheCommand(t *testing.T) {
 	}
 	if took > 550*time.Millisecond+300*time.Millisecond+200*time.Millisecond {
 		t.Errorf("the second search took %v: it was not stopped 0.3 s after it was sent", took)
+	}
+}
+
+// TestLastWordsBetweenCommands: what an engine prints on stdout as it exits between commands
+// reaches the transcript at once, though no command reads it (the commands read stdout
+// themselves), and the next command finds the engine gone.
+func TestLastWordsBetweenCommands(t *testing.T) {
+	var transcript syncbuf.Buffer
+	e := mustStartFake(t, "last-words", func(c *Config) { c.Transcript = &transcript })
+	if _, err := e.Play(t.Context(), "wS1"); err != nil {
+		t.Fatal(err)
+	}
+	goodbye := regexp.MustCompile(`(?m)^\d\d:\d\d:\d\d\.\d\d\d < goodbye$`)
+	for deadline := time.Now().Add(10 * time.Second); !goodbye.MatchString(transcript.String()); {
+		if time.Now().After(deadline) {
+			t.Fatalf("no last words in the transcript:\n%s", transcript.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	_, err := e.ValidMoves(t.Context())
+	if _, ok := errors.AsType[*ExitError](err); !ok {
+		t.Fatalf("a command after the exit: %v; want an ExitError", err)
 	}
 }

@@ -59,6 +59,8 @@ func scenario(name string) uhpfake.Config {
 		faults = []uhpfake.Fault{{On: "newgame", Print: []string{gs, "ok"}, Then: "silent"}}
 	case "hang-play":
 		faults = []uhpfake.Fault{{On: "play", Then: "hang"}}
+	case "last-words": // answers, then says goodbye on stdout and exits between commands
+		faults = []uhpfake.Fault{{On: "play", Print: []string{"Base;InProgress;Black[1];wS1", "ok", "goodbye"}, Then: "exit"}}
 	case "self-kill":
 		faults = []uhpfake.Fault{{On: "play", Then: "kill"}}
 	case "bad-gamestring":

@@ -1,7 +1,7 @@
 // Package lines reads the lines a player prints, with a bound on each, and quotes them in
-// errors. Every transport reads its peer's output here: package uhpclient's replies,
-// package linepeer's lines (over pipes or TCP), and the standard error that package proc
-// keeps the tail of.
+// errors. Every transport reads its peer's output here: package uhpclient's replies (through
+// a Conn, which reads in the caller's goroutine), package linepeer's lines (over pipes or
+// TCP, through Send), and the standard error that package proc keeps the tail of.
 //
 // A player's output is read as it is, not as a protocol describes it: a UTF-8 byte-order
 // mark before the first line and CRLF line ends (Mzinga on mono) are dropped, a last line

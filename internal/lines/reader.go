@@ -2,6 +2,7 @@ package lines
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"io"
 	"strings"
@@ -20,8 +21,9 @@ var ErrTooLong = errors.New("line too long")
 type Reader struct {
 	br       *bufio.Reader
 	max      int
-	started  bool // the first line, which may carry a byte-order mark, has been read
-	skipping bool // the last line was too long and its rest is still to be skipped
+	started  bool   // the first line, which may carry a byte-order mark, has been read
+	skipping bool   // the last line was too long and its rest is still to be skipped
+	partial  []byte // the start of a line whose read a deadline cut short
 }
 
 // NewReader returns a Reader of r whose lines are at most maxBytes long, without their line
@@ -39,14 +41,17 @@ func (r *Reader) MaxBytes() int { return r.max }
 // ReadLine returns the next line without its line end. A last line without a newline is
 // still a line. At the end of input it returns io.EOF. A line over the bound returns its
 // first MaxBytes bytes with ErrTooLong as soon as the bound is passed, without waiting for
-// the line to end; the next call skips the rest of it, keeping none of it.
+// the line to end; the next call skips the rest of it, keeping none of it. A read error
+// other than the end of input (a deadline, on a pipe that takes one) loses nothing: the
+// next call goes on with the line where it stopped.
 func (r *Reader) ReadLine() (string, error) {
 	if r.skipping {
 		if err := r.skipLine(); err != nil {
 			return "", err
 		}
 	}
-	var buf []byte
+	buf := r.partial
+	r.partial = nil
 	// The bound excludes the line end, and CRLF is two bytes of it.
 	limit := r.max + 2
 	for {
@@ -60,7 +65,7 @@ func (r *Reader) ReadLine() (string, error) {
 		}
 		if len(buf)+len(chunk) > limit {
 			buf = append(buf, chunk[:limit-len(buf)]...)
-			r.skipping = err == bufio.ErrBufferFull
+			r.skipping = err != nil && err != io.EOF // the rest of the line is still to come
 			line := r.cut(buf)
 			return line[:min(len(line), r.max)], ErrTooLong
 		}
@@ -68,7 +73,11 @@ func (r *Reader) ReadLine() (string, error) {
 		if err == bufio.ErrBufferFull {
 			continue
 		}
-		if err != nil && (err != io.EOF || len(buf) == 0) {
+		if err != nil && err != io.EOF {
+			r.partial = buf
+			return "", err
+		}
+		if err != nil && len(buf) == 0 {
 			return "", err
 		}
 		break
@@ -82,7 +91,16 @@ func (r *Reader) ReadLine() (string, error) {
 
 // cut drops the line end, and the byte-order mark of the first line.
 func (r *Reader) cut(buf []byte) string {
-	line := strings.TrimRight(strings.TrimSuffix(string(buf), "\n"), "\r")
+	buf = bytes.TrimSuffix(buf, []byte("\n"))
+	for len(buf) > 0 && buf[len(buf)-1] == '\r' {
+		buf = buf[:len(buf)-1]
+	}
+	if string(buf) == "ok" {
+		// The end of every reply: a string of its own each time would be an allocation of
+		// every command.
+		return "ok"
+	}
+	line := string(buf)
 	if !r.started {
 		r.started = true
 		line = strings.TrimPrefix(line, "\ufeff")
@@ -97,7 +115,8 @@ func (r *Reader) skipLine() error {
 		if err == bufio.ErrBufferFull {
 			continue
 		}
-		r.skipping = false
+		// A deadline leaves the rest of the line still to be skipped.
+		r.skipping = err != nil && err != io.EOF
 		return err
 	}
 }

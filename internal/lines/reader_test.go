@@ -2,6 +2,7 @@ package lines
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -94,5 +95,57 @@ func TestSend(t *testing.T) {
 	close(stop)
 	<-done
 	for range full {
+	}
+}
+
+// errAfter is a reader whose input has a transient error in the middle, as a pipe's read
+// deadline is.
+type errAfter struct {
+	parts []string
+	err   error
+}
+
+func (r *errAfter) Read(p []byte) (int, error) {
+	if len(r.parts) == 0 {
+		return 0, io.EOF
+	}
+	part := r.parts[0]
+	r.parts = r.parts[1:]
+	if part == "" {
+		return 0, r.err
+	}
+	return copy(p, part), nil
+}
+
+// TestReadLineAcrossAnError: a read error in the middle of a line (a deadline) loses none of
+// it, nor the skipping of a line over the bound.
+func TestReadLineAcrossAnError(t *testing.T) {
+	timeout := errors.New("deadline")
+	lr := NewReader(&errAfter{parts: []string{"hal", "", "f\n" + strings.Repeat("y", 12), "", "yy\nnext\n"}, err: timeout}, 8)
+	var got []string
+	for {
+		line, err := lr.ReadLine()
+		if err == io.EOF {
+			break
+		}
+		got = append(got, fmt.Sprintf("%q %v", line, err))
+	}
+	want := []string{`"" deadline`, `"half" <nil>`, `"yyyyyyyy" line too long`, `"next" <nil>`}
+	if !slices.Equal(got, want) {
+		t.Errorf("read %q; want %q", got, want)
+	}
+}
+
+// TestReadOKAllocatesNothing: "ok" ends every reply the arbiter reads, three a ply; it is no
+// allocation of its own, with a CRLF line end too.
+func TestReadOKAllocatesNothing(t *testing.T) {
+	lr := NewReader(strings.NewReader("ok\n"+strings.Repeat("ok\r\n", 200)), 0)
+	lr.ReadLine() // the first line, which may carry a byte-order mark
+	if allocs := testing.AllocsPerRun(100, func() {
+		if line, err := lr.ReadLine(); line != "ok" || err != nil {
+			t.Fatalf("read %q, %v", line, err)
+		}
+	}); allocs != 0 {
+		t.Errorf("reading ok allocates %v times", allocs)
 	}
 }

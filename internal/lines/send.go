@@ -23,13 +23,7 @@ func Send(r io.Reader, maxBytes int, out chan<- Line, stop <-chan struct{}, log 
 		if err != nil && !errors.Is(err, ErrTooLong) {
 			return
 		}
-		if log != nil {
-			if err != nil {
-				log(text + " [line cut: over the length limit]")
-			} else {
-				log(text)
-			}
-		}
+		logLine(log, text, err)
 		select {
 		case out <- Line{Text: text, Err: err}:
 		case <-stop:

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"syscall"
@@ -17,6 +18,8 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/engine/uhpengine/uhpfake"
+	"hivearbiter/report"
+	"hivearbiter/results"
 )
 
 // benchEngine is the fake engine both benchmarks drive: it answers bestmove at once with a
@@ -32,16 +35,18 @@ func benchEngine() uhpfake.Config {
 // plies (the engines are started once, outside the timing); µs/ply and allocs/ply are the
 // arbiter process's own (the engines run in processes of their own). The arbiter's figure
 // minus the bare loop's is what the arbiter adds to each ply: the UHP client, the referee's
-// check of the move, the GameString cross-check and the record.
+// check of the move, the GameString cross-check and the record. "observed" is the arbiter
+// with the pages of -report and -http watching, as the local runner feeds them.
 func BenchmarkMatchOverhead(b *testing.B) {
 	for _, plies := range []int{40, 400} {
-		b.Run(fmt.Sprintf("plies=%d/arbiter", plies), func(b *testing.B) { benchArbiter(b, plies) })
+		b.Run(fmt.Sprintf("plies=%d/arbiter", plies), func(b *testing.B) { benchArbiter(b, plies, false) })
+		b.Run(fmt.Sprintf("plies=%d/observed", plies), func(b *testing.B) { benchArbiter(b, plies, true) })
 		b.Run(fmt.Sprintf("plies=%d/bare", plies), func(b *testing.B) { benchBare(b, plies) })
 	}
 }
 
-func benchArbiter(b *testing.B, maxPlies int) {
-	ctx := context.Background()
+func benchArbiter(b *testing.B, maxPlies int, observed bool) {
+	ctx := b.Context()
 	var sides [2]arbiter.Side
 	for i, name := range []string{"white", "black"} {
 		argv, env := uhpfake.Command(benchEngine())
@@ -55,14 +60,55 @@ func benchArbiter(b *testing.B, maxPlies int) {
 	cfg := arbiter.GameConfig{Run: "bench", Opening: "Base+MLP", OpeningIndex: -1,
 		CommandTimeout: 5 * time.Second, DepthTimeout: 5 * time.Second,
 		Adjudication: arbiter.Adjudication{MaxPlies: maxPlies}}
+	var pages arbiter.Observer
+	if observed {
+		pages = startPages(b, sides)
+	}
 	plies := 0
 	measure(b, &plies, func() {
-		rec, err := arbiter.PlayGame(ctx, cfg, sides[0], sides[1])
+		rec, err := playObserved(ctx, cfg, sides, pages)
 		if err != nil || rec.Reason.IsFault() {
 			b.Fatalf("%v %+v", err, rec)
 		}
 		plies += len(rec.Moves)
 	})
+}
+
+// startPages opens the pages of -report and -http (a report file and a live page served on
+// loopback, with no browser on it), as the match command does.
+func startPages(b *testing.B, sides [2]arbiter.Side) arbiter.Observer {
+	cfg := arbiter.Config{Engines: []arbiter.EngineConfig{{Name: sides[0].Name}, {Name: sides[1].Name}}}
+	pages, err := report.StartRun(b.Context(), cfg, report.RunOptions{
+		File: filepath.Join(b.TempDir(), "report.html"), HTTP: "127.0.0.1:0"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { pages.Close() })
+	return pages
+}
+
+// playObserved plays a game as the local runner does (arbiter.LocalRunner): with PlayGame's
+// steps, each move shown to the observer if there is one. The end of a game is not shown: the
+// pages then count every game played so far, a cost of the run's length, not the game's.
+func playObserved(ctx context.Context, cfg arbiter.GameConfig, sides [2]arbiter.Side, o arbiter.Observer) (*results.Record, error) {
+	if o == nil {
+		return arbiter.PlayGame(ctx, cfg, sides[0], sides[1])
+	}
+	g, err := arbiter.NewGame(cfg, sides[0], sides[1])
+	if err != nil {
+		return nil, err
+	}
+	o.GameStarted(arbiter.ScheduledGame{Index: cfg.Index, White: 0, Black: 1, Opening: cfg.Opening}, sides[0].Name, sides[1].Name)
+	seen := 0
+	for ok := g.Start(ctx); ok; {
+		ok = g.Step(ctx)
+		if n := g.MoveCount(); n > seen {
+			seen = n
+			m, _ := g.LastMove()
+			o.MovePlayed(cfg.Index, m)
+		}
+	}
+	return g.Finish(ctx)
 }
 
 func benchBare(b *testing.B, maxPlies int) {
