@@ -38,14 +38,25 @@ type openingsSettings struct {
 }
 
 func runOpenings(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if len(args) > 0 && args[0] == "generate" {
-		return runOpeningsGenerate(ctx, args[1:], stdout, stderr)
-	}
 	fs := newFlagSet("openings", openingsUsage, stderr)
+	var s openingsSettings
+	fs.StringVar(&s.gameType, "game-type", rules.BaseMLP.String(), "generate: game type of the positions")
+	fs.IntVar(&s.plies, "plies", 4, "generate: random legal plies to each position")
+	fs.IntVar(&s.count, "count", 100, "generate: positions in the book, at most")
+	fs.Uint64Var(&s.seed, "seed", 1, "generate: seed of the random plies and the book's order")
+	fs.IntVar(&s.depth, "depth", 3, "generate: search depth of the evaluation (hivebot's, or -engine's)")
+	fs.IntVar(&s.band, "band", 50, "generate: keep positions evaluated within [-band, band] from White's point of view")
+	fs.IntVar(&s.candidates, "candidates", 0, "generate: positions drawn and evaluated (default 10 per position of the book)")
+	fs.BoolVar(&s.playout, "playout", false, "generate: evaluate by hivebot's game against itself at -depth (+100 White wins, 0 draw, -100 Black wins), not by its search")
+	fs.BoolVar(&s.balance, "balance", false, "generate: keep as many positions scored for White as for Black")
+	fs.StringVar(&s.engine, "engine", "", "generate: evaluate by the game this UHP `program` (and arguments, split on spaces) plays against itself at -depth")
+	fs.StringVar(&s.out, "out", "", "generate: write the book to this `file` (default standard output)")
 	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
 	switch {
+	case fs.NArg() == 1 && fs.Arg(0) == "generate":
+		return s.generate(ctx, stdout, stderr)
 	case fs.NArg() == 1 && fs.Arg(0) == "list":
 		for _, n := range openings.Books() {
 			fmt.Fprintln(stdout, n)
@@ -62,26 +73,8 @@ func runOpenings(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	return cli.Usage(errors.New("openings: want \"openings generate\", \"openings list\" or \"openings show NAME\" (see arbiter openings -h)"))
 }
 
-func runOpeningsGenerate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("openings generate", openingsUsage, stderr)
-	var s openingsSettings
-	fs.StringVar(&s.gameType, "game-type", rules.BaseMLP.String(), "game type of the positions")
-	fs.IntVar(&s.plies, "plies", 4, "random legal plies to each position")
-	fs.IntVar(&s.count, "count", 100, "positions in the book, at most")
-	fs.Uint64Var(&s.seed, "seed", 1, "seed of the random plies and the book's order")
-	fs.IntVar(&s.depth, "depth", 3, "search depth of the evaluation (hivebot's, or -engine's)")
-	fs.IntVar(&s.band, "band", 50, "keep positions evaluated within [-band, band] from White's point of view")
-	fs.IntVar(&s.candidates, "candidates", 0, "positions drawn and evaluated (default 10 per position of the book)")
-	fs.BoolVar(&s.playout, "playout", false, "evaluate by hivebot's game against itself at -depth (+100 White wins, 0 draw, -100 Black wins), not by its search")
-	fs.BoolVar(&s.balance, "balance", false, "keep as many positions scored for White as for Black")
-	fs.StringVar(&s.engine, "engine", "", "evaluate with this UHP `program` (and arguments, split on spaces) instead of hivebot")
-	fs.StringVar(&s.out, "out", "", "write the book to this `file` (default standard output)")
-	if err := cli.Parse(fs, args); err != nil {
-		return err
-	}
-	if fs.NArg() > 0 {
-		return cli.Usage(fmt.Errorf("openings generate: unexpected argument %q", fs.Arg(0)))
-	}
+// generate makes the book the settings say.
+func (s *openingsSettings) generate(ctx context.Context, stdout, stderr io.Writer) error {
 	gameType, err := rules.ParseGameType(s.gameType)
 	if err != nil {
 		return cli.Usage(err)
