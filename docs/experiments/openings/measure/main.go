@@ -3,6 +3,7 @@
 //
 //	measure olddraw -gametype Base+MLP -plies 4 -pairs 1000 -seed S   # GameStrings, one per pair
 //	measure balance FILE.jsonl...                                     # white's score, draw rate
+//	measure repeats -pairs 100,1000 FILE...                           # pairs repeating an earlier one
 //	measure summary DIR                                               # the table of docs/openings.md
 package main
 
@@ -20,6 +21,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"hivearbiter/elo"
@@ -67,6 +69,13 @@ func run(_ context.Context, args []string, stdout io.Writer) error {
 				s.games, 100*s.whiteScore(), 100*s.drawRate(), s.distinct)
 		}
 		return nil
+	case "repeats":
+		fs := flag.NewFlagSet("repeats", flag.ContinueOnError)
+		pairs := fs.String("pairs", "100,1000", "the run lengths, in pairs, to count repeats in")
+		if err := fs.Parse(args[1:]); err != nil {
+			return err
+		}
+		return repeats(strings.Split(*pairs, ","), fs.Args(), stdout)
 	case "summary":
 		if len(args) != 2 {
 			return errors.New("summary DIR")
@@ -96,6 +105,43 @@ func oldRandomOpening(t rules.GameType, plies int, seed uint64, p int) string {
 			return g.GameString()
 		}
 	}
+}
+
+// repeats prints, for runs of each length, the share of pairs whose opening (a line of a
+// file) an earlier pair of the run had up to symmetry, over all the files.
+func repeats(lengths, files []string, stdout io.Writer) error {
+	var lines [][]string
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return err
+		}
+		lines = append(lines, strings.Fields(strings.ReplaceAll(string(data), " ", "_")))
+	}
+	for _, l := range lengths {
+		n, err := strconv.Atoi(l)
+		if err != nil {
+			return err
+		}
+		repeated, total := 0, 0
+		for _, file := range lines {
+			seen := map[rules.Canonical]bool{}
+			for _, gs := range file[:min(n, len(file))] {
+				g, err := rules.ParseGameString(strings.ReplaceAll(gs, "_", " "))
+				if err != nil {
+					return err
+				}
+				if seen[g.Canonical()] {
+					repeated++
+				}
+				seen[g.Canonical()] = true
+				total++
+			}
+		}
+		fmt.Fprintf(stdout, "first %d pairs: %d of %d repeat an earlier pair of their run up to symmetry (%.1f%%), over %d runs\n",
+			n, repeated, total, 100*float64(repeated)/float64(total), len(lines))
+	}
+	return nil
 }
 
 // tally sums the games of a run or of several.
@@ -215,7 +261,11 @@ func summary(dir string, stdout io.Writer) error {
 		}
 		me := methods[m]
 		me.decisions[cmp.Or(s.SPRT.Decision, "none")]++
-		me.games = append(me.games, float64(s.Games))
+		games := s.Games
+		if s.SPRT.Pairs > 0 {
+			games = 2 * s.SPRT.Pairs // the games the test counted, not those stopped with it
+		}
+		me.games = append(me.games, float64(games))
 		if len(s.Pairings) > 0 {
 			me.nelo = append(me.nelo, s.Pairings[0].NElo)
 		}
