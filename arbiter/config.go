@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -338,10 +337,10 @@ func (c *Config) Fingerprint() (string, error) { return c.fingerprint(true) }
 // engines' arguments and the draw of random openings were part of it.
 func (c *Config) fingerprint(current bool) (string, error) {
 	var openingData []byte
-	if c.Openings.File != "" {
-		data, err := os.ReadFile(c.Openings.File)
+	if c.Openings.File != "" || c.Openings.Book != "" {
+		data, err := c.Openings.data()
 		if err != nil {
-			return "", &OpeningError{File: c.Openings.File, Err: err}
+			return "", err
 		}
 		sum := sha256.Sum256(data)
 		openingData = sum[:]
@@ -369,7 +368,7 @@ func (c *Config) fingerprint(current bool) (string, error) {
 	}{Format: c.Format, Seeds: c.Seeds, Games: c.GamesPerPairing, GameType: c.GameType,
 		Order: c.Openings.Order, Start: c.Openings.Start, Plies: c.Openings.RandomPlies, Openings: openingData,
 		Seed: c.Seed, Adjudication: c.Adjudication}
-	if current && c.Openings.File == "" && c.Openings.RandomPlies > 0 {
+	if current && c.Openings.File == "" && c.Openings.Book == "" && c.Openings.RandomPlies > 0 {
 		key.Draw = "distinct up to symmetry"
 	}
 	for _, e := range c.Engines {
@@ -434,6 +433,8 @@ func moveLimitText(plies int) string {
 func (o Openings) describe() string {
 	var words []string
 	switch {
+	case o.Book != "":
+		words = append(words, "book="+o.Book)
 	case o.File != "":
 		words = append(words, "file="+filepath.Base(o.File))
 	case o.RandomPlies > 0:

@@ -88,6 +88,8 @@ func timeControls(cfg Config) string {
 // openingsDescription names the openings for the result block.
 func openingsDescription(o Openings) string {
 	switch {
+	case o.Book != "":
+		return "book " + o.Book
 	case o.File != "":
 		return filepath.Base(o.File)
 	case o.RandomPlies > 0:

@@ -68,7 +68,7 @@ func (fl *Flags) Register(fs *flag.FlagSet) {
 	none := func(string) error { return nil }
 	fs.Func("each", "engine settings applied to every engine (key=value words)", none)
 	fs.Func("engine", "an engine (key=value words); give one -engine per engine", none)
-	fs.Func("openings", fmt.Sprintf("openings: file=F order=sequential|random start=N plies=N (default plies=%d)", DefaultOpeningPlies), none)
+	fs.Func("openings", fmt.Sprintf("openings: file=F|book=NAME order=sequential|random start=N plies=N (default plies=%d)", DefaultOpeningPlies), none)
 	fs.Func("sprt", "SPRT: elo0=E elo1=E alpha=A beta=B model=normalized|logistic", none)
 }
 
@@ -212,6 +212,8 @@ func (r *Run) openings(words []string) error {
 		switch k {
 		case "file":
 			o.File = v
+		case "book":
+			o.Book = v
 		case "order":
 			o.Order = v
 		case "start", "plies":
@@ -228,7 +230,7 @@ func (r *Run) openings(words []string) error {
 			// The format follows from the file name (.pgn or a GameString per line).
 			continue
 		default:
-			return &Error{Msg: fmt.Sprintf("-openings: unknown setting %q (known: file, order, start, plies)", k)}
+			return &Error{Msg: fmt.Sprintf("-openings: unknown setting %q (known: file, book, order, start, plies)", k)}
 		}
 		r.set("openings."+k, "-openings")
 	}

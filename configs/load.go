@@ -84,6 +84,7 @@ type file struct {
 
 type openings struct {
 	File  string `toml:"file"`
+	Book  string `toml:"book"`
 	Order string `toml:"order"`
 	Start int    `toml:"start"`
 	Plies int    `toml:"plies"`

@@ -103,7 +103,7 @@ func (r *Run) Config(resolve Resolver) (arbiter.Config, error) {
 		Event: f.Event, RatingInterval: f.RatingInterval, Strict: f.Strict, Shard: r.shard, SkipBadRecords: r.skipBad,
 		OnEngineFailure: arbiter.FailurePolicy(f.OnEngineFailure), Affinity: f.Affinity,
 		StartTimeout: seconds(f.StartTimeout), CommandTimeout: seconds(f.CommandTimeout), DepthTimeout: seconds(f.DepthTimeout),
-		Openings:     arbiter.Openings{File: f.Openings.File, Order: f.Openings.Order, Start: f.Openings.Start, RandomPlies: f.Openings.Plies},
+		Openings:     arbiter.Openings{File: f.Openings.File, Book: f.Openings.Book, Order: f.Openings.Order, Start: f.Openings.Start, RandomPlies: f.Openings.Plies},
 		Adjudication: arbiter.Adjudication{Repetitions: f.Adjudication.Repetitions, MaxPlies: f.Adjudication.MaxPlies},
 	}
 	problems := append(r.checkValues(), r.problems...)
@@ -182,6 +182,9 @@ func (r *Run) checkValues() []error {
 			problems = append(problems, r.fileError("adjudication.max_moves", fmt.Sprintf("%d disagrees with max_plies = %d: give one (a move is one ply of each side)",
 				f.Adjudication.MaxMoves, f.Adjudication.MaxPlies)))
 		}
+	}
+	if f.Openings.Book != "" && (f.Openings.File != "" || f.Openings.Plies > 0) {
+		problems = append(problems, &Error{Msg: "openings: book excludes file and plies: the openings come from one of them"})
 	}
 	if f.Openings.File != "" && f.Openings.Plies > 0 {
 		if r.from["openings.plies"] != "" || r.from["openings.file"] != "" {

@@ -1,0 +1,82 @@
+package arbiter
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"hivearbiter/openings"
+	"hivearbiter/rules"
+)
+
+// TestOpeningsTrailingComments: a comment may follow a GameString on its line, as generated
+// books write each position's evaluation; the old parser refused such a line.
+func TestOpeningsTrailingComments(t *testing.T) {
+	path := writeFile(t, "book.txt", "# a book\nBase;InProgress;White[2];wS1;bS1 wS1- # eval +3\n  Base;InProgress;White[2];wA1;bG1 -wA1#eval -1\n")
+	b, err := LoadOpenings(Openings{File: path}, rules.Base, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gs, _ := b.At(1); b.Len() != 2 || gs != "Base;InProgress;White[2];wA1;bG1 -wA1" {
+		t.Errorf("%d openings, the second %q", b.Len(), gs)
+	}
+}
+
+// TestOpeningsShippedBook: book=NAME plays a shipped book as its file would be played, in
+// any case; a book of another game type and an unknown book are errors naming the book.
+func TestOpeningsShippedBook(t *testing.T) {
+	data, err := openings.ShippedBook("base+mlp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromFile, err := LoadOpenings(Openings{File: writeFile(t, "base-mlp.txt", string(data))}, rules.BaseMLP, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := LoadOpenings(Openings{Book: "Base+MLP"}, rules.BaseMLP, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Len() != fromFile.Len() || b.Len() < 100 || len(b.Warnings()) != 0 {
+		t.Fatalf("%d openings from the book, %d from its file; warnings %q", b.Len(), fromFile.Len(), b.Warnings())
+	}
+	for p := range b.Len() {
+		if gs, _ := b.At(p); gs != fromFile.lines[p] {
+			t.Fatalf("opening %d: %q from the book, %q from the file", p, gs, fromFile.lines[p])
+		}
+	}
+	_, err = LoadOpenings(Openings{Book: "base+mlp"}, rules.Base, 1)
+	var oe *OpeningError
+	if !errors.As(err, &oe) || oe.File != "book=base+mlp" || oe.Line == 0 {
+		t.Errorf("Base+MLP book in a Base tournament: %v, want an OpeningError on a line of book=base+mlp", err)
+	}
+	_, err = LoadOpenings(Openings{Book: "chess"}, rules.Base, 1)
+	var be *openings.BookError
+	if !errors.As(err, &be) || !strings.Contains(err.Error(), "book=chess") {
+		t.Errorf("unknown book: %v, want a BookError for book=chess", err)
+	}
+}
+
+// TestOpeningsBookFingerprint: a run of a book has the id of a run of the same text as a
+// file, and a description that names the book.
+func TestOpeningsBookFingerprint(t *testing.T) {
+	data, err := openings.ShippedBook("base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := Config{GameType: "Base", Openings: Openings{Book: "base"}}
+	f := Config{GameType: "Base", Openings: Openings{File: writeFile(t, "base.txt", string(data))}}
+	r := Config{GameType: "Base", Openings: Openings{RandomPlies: 4}}
+	book, _ := c.Fingerprint()
+	file, _ := f.Fingerprint()
+	random, _ := r.Fingerprint()
+	if book == "" || book != file || book == random {
+		t.Errorf("fingerprints: book %q, file %q, random %q", book, file, random)
+	}
+	if d := c.Openings.describe(); d != "book=base" {
+		t.Errorf("described as %q", d)
+	}
+	if d := openingsDescription(c.Openings); d != "book base" {
+		t.Errorf("result block says %q", d)
+	}
+}
