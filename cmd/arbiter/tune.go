@@ -3,10 +3,12 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 
 	"hivearbiter/arbiter"
 	"hivearbiter/internal/cli"
+	"hivearbiter/report"
 	"hivearbiter/tune"
 )
 
@@ -25,6 +27,8 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs := newFlagSet("tune", tuneUsage, stderr)
 	var flags tune.Flags
 	flags.Register(fs)
+	httpAddr := fs.String("http", "", "serve a live page of the tune at this `address`, e.g. 127.0.0.1:8080 (read-only; loopback only unless -http-public)")
+	httpPublic := fs.Bool("http-public", false, "allow -http on an address other than loopback")
 	if err := cli.Parse(fs, rest); err != nil {
 		return err
 	}
@@ -36,6 +40,13 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	cfg.Progress = stdout
+	if *httpAddr != "" {
+		stop, err := serveTuneLive(ctx, &cfg, *httpAddr, *httpPublic, stdout)
+		if err != nil {
+			return cli.Usage(err)
+		}
+		defer stop()
+	}
 	out, err := tune.Run(ctx, cfg)
 	var refused *tune.RefusedError
 	var records *tune.RecordsError
@@ -51,4 +62,20 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return cli.Exit(exitInterrupted, "")
 	}
 	return nil
+}
+
+// serveTuneLive serves the tune's live page until stop is called, and makes it the tune's
+// observer.
+func serveTuneLive(ctx context.Context, cfg *tune.Config, addr string, public bool, stdout io.Writer) (stop func(), err error) {
+	ln, err := report.Listen(addr, public)
+	if err != nil {
+		return nil, err
+	}
+	live := report.NewTuneLive()
+	cfg.Observer = live
+	ctx, cancel := context.WithCancel(ctx)
+	served := make(chan error, 1)
+	go func() { served <- live.Serve(ctx, ln) }()
+	fmt.Fprintf(stdout, "Live page at http://%s/\n", ln.Addr())
+	return func() { cancel(); <-served }, nil
 }
