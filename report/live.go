@@ -186,19 +186,7 @@ func (l *Live) closeStreams() {
 
 // ServeHTTP serves the page at / and its event stream at /events.
 func (l *Live) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if readOnly(w, r) {
-		return
-	}
-	switch r.URL.Path {
-	case "/":
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.Header().Set("Cache-Control", "no-store")
-		page(w, "Hive Arbiter: live", "live", "")
-	case "/events":
-		l.events(w, r)
-	default:
-		http.NotFound(w, r)
-	}
+	servePage(w, r, "Hive Arbiter: live", "live", l.events)
 }
 
 func (l *Live) events(w http.ResponseWriter, r *http.Request) {

@@ -54,15 +54,23 @@ func (s streams) closeAll() {
 	}
 }
 
-// readOnly answers a request that is not GET or HEAD, and reports whether it did: live
-// pages change nothing.
-func readOnly(w http.ResponseWriter, r *http.Request) bool {
-	if r.Method == http.MethodGet || r.Method == http.MethodHead {
-		return false
+// servePage serves a live page, read-only: its HTML at / and its event stream at /events.
+func servePage(w http.ResponseWriter, r *http.Request, title, mode string, events http.HandlerFunc) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "read-only", http.StatusMethodNotAllowed)
+		return
 	}
-	w.Header().Set("Allow", "GET, HEAD")
-	http.Error(w, "read-only", http.StatusMethodNotAllowed)
-	return true
+	switch r.URL.Path {
+	case "/":
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		page(w, title, mode, "")
+	case "/events":
+		events(w, r)
+	default:
+		http.NotFound(w, r)
+	}
 }
 
 // serveEvents writes a reader's stream: first, then each event of ch, with a comment now and

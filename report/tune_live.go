@@ -61,34 +61,28 @@ func (l *TuneLive) Data() *TuneData {
 // ServeHTTP serves the page at / and its event stream at /events: a "tune" event with the
 // whole page's data, first as it stands (if the tune has started) and then after every pair.
 func (l *TuneLive) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if readOnly(w, r) {
-		return
+	servePage(w, r, "Hive Arbiter: tune", "tune-live", l.events)
+}
+
+func (l *TuneLive) events(w http.ResponseWriter, r *http.Request) {
+	l.mu.Lock()
+	var first []byte
+	var err error
+	if l.coll != nil {
+		first, err = sseMessage("tune", l.coll.data())
 	}
-	switch r.URL.Path {
-	case "/":
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.Header().Set("Cache-Control", "no-store")
-		page(w, "Hive Arbiter: tune", "tune-live", "")
-	case "/events":
-		l.mu.Lock()
-		var first []byte
-		var err error
-		if l.coll != nil {
-			first, err = sseMessage("tune", l.coll.data())
-		}
-		ch := l.subs.add()
-		l.mu.Unlock()
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusInternalServerError)
-		} else {
-			serveEvents(w, r, first, ch)
-		}
+	ch := l.subs.add()
+	l.mu.Unlock()
+	defer func() {
 		l.mu.Lock()
 		l.subs.remove(ch)
 		l.mu.Unlock()
-	default:
-		http.NotFound(w, r)
+	}()
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
 	}
+	serveEvents(w, r, first, ch)
 }
 
 // Serve serves the live page on ln until ctx is done.
