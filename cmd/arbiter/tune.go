@@ -13,12 +13,15 @@ import (
 )
 
 const tuneUsage = `tune -engine cmd=PROG [depth=N|nodes=N|st=S|tc=B+I] [option.NAME=V]... -param NAME,start,min,max,c_end,r_end... -iterations N [flags]
+       arbiter tune -config FILE [flags]
 
 Tunes an engine's options with SPSA, as fishtest does: each iteration plays one game pair
 (one opening, colours swapped) between the engine with the values perturbed up and down,
 and steps the values towards the side that scored better. Every pair is written to -out;
 running the same command again resumes. At the end the values are printed as option words
 and as a configuration line. The engine must speak a protocol with options (UHP, UGI).
+A configuration file describes a tune with a [tune] table (docs/tuning.md); -http serves a
+live page of the tune, and "arbiter report" draws its records.
 Multi-word flags: -engine and -each take match's engine settings; -openings file=FILE
 order=sequential|random start=N plies=N.`
 
