@@ -65,7 +65,7 @@ type tuneCollector struct {
 	schedule tune.Schedule
 	theta    [][]float64 // after each pair, the start first
 	c, r     [][]float64 // per pair
-	points   []float64   // the plus side's points of each pair, 0 to 2
+	sums     []float64   // the plus side's points in the first n pairs, n from 0
 	wins     int
 	draws    int
 	losses   int
@@ -76,7 +76,7 @@ func newTuneCollector(h *tune.Header) *tuneCollector {
 	for i, p := range h.Params {
 		start[i] = p.Start
 	}
-	return &tuneCollector{h: h, theta: [][]float64{start},
+	return &tuneCollector{h: h, theta: [][]float64{start}, sums: []float64{0},
 		schedule: tune.Schedule{Iterations: h.Iterations, A: h.A, Alpha: h.Alpha, Gamma: h.Gamma}}
 }
 
@@ -100,7 +100,7 @@ func (c *tuneCollector) add(r *tune.Record) {
 			c.draws++
 		}
 	}
-	c.points = append(c.points, points)
+	c.sums = append(c.sums, c.sums[len(c.sums)-1]+points)
 }
 
 // BuildTune computes the page of a tune from its records (as tune.ReadRecords returns them).
@@ -113,7 +113,7 @@ func BuildTune(h *tune.Header, recs []tune.Record) *TuneData {
 }
 
 func (c *tuneCollector) data() *TuneData {
-	pairs := len(c.points)
+	pairs := len(c.sums) - 1
 	d := &TuneData{Title: "Tune of " + c.h.Engine, Engine: c.h.Engine, Games: c.h.Games, Iterations: c.h.Iterations, Pairs: pairs}
 	step := (pairs + maxTunePoints - 1) / maxTunePoints
 	step = max(step, 1)
@@ -123,10 +123,7 @@ func (c *tuneCollector) data() *TuneData {
 	if d.X[len(d.X)-1] != pairs {
 		d.X = append(d.X, pairs)
 	}
-	sums := make([]float64, pairs+1) // sums[n]: the plus side's points in the first n pairs
-	for i, p := range c.points {
-		sums[i+1] = sums[i] + p
-	}
+	sums := c.sums
 	for _, x := range d.X {
 		if x == 0 {
 			d.Score, d.Recent = append(d.Score, null), append(d.Recent, null)
@@ -170,7 +167,7 @@ func (r rate) MarshalJSON() ([]byte, error) {
 // tables writes the tune's state as text.
 func (c *tuneCollector) tables(theta []float64) string {
 	var b strings.Builder
-	pairs := len(c.points)
+	pairs := len(c.sums) - 1
 	fmt.Fprintf(&b, "Tune of %s: %d of %d game pairs (%s)\n", c.h.Engine, pairs, c.h.Iterations, c.h.Games)
 	games := c.wins + c.draws + c.losses
 	score := "-"
