@@ -79,6 +79,7 @@ type file struct {
 	SPRT            *sprt         `toml:"sprt"`
 	Each            engine        `toml:"each"`
 	Engines         []engine      `toml:"engine"`
+	Tune            *tuneSection  `toml:"tune"`
 	meta            toml.MetaData `toml:"-"`
 }
 

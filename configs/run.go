@@ -103,18 +103,11 @@ func (r *Run) Config(resolve Resolver) (arbiter.Config, error) {
 		Event: f.Event, RatingInterval: f.RatingInterval, Strict: f.Strict, Shard: r.shard, SkipBadRecords: r.skipBad,
 		OnEngineFailure: arbiter.FailurePolicy(f.OnEngineFailure), Affinity: f.Affinity,
 		StartTimeout: seconds(f.StartTimeout), CommandTimeout: seconds(f.CommandTimeout), DepthTimeout: seconds(f.DepthTimeout),
-		Openings:     arbiter.Openings{File: f.Openings.File, Book: f.Openings.Book, Order: f.Openings.Order, Start: f.Openings.Start, RandomPlies: f.Openings.Plies},
-		Adjudication: arbiter.Adjudication{Repetitions: f.Adjudication.Repetitions, MaxPlies: f.Adjudication.MaxPlies},
 	}
 	problems := append(r.checkValues(), r.problems...)
-	switch {
-	case r.given("adjudication.max_moves"):
-		c.Adjudication.MaxPlies = 2 * f.Adjudication.MaxMoves
-	case !r.given("adjudication.max_plies"):
-		c.Adjudication.MaxPlies = 2 * DefaultMaxMoves
-	}
-	if !r.givenTable("openings") {
-		c.Openings.RandomPlies = DefaultOpeningPlies
+	c.Openings, c.Adjudication = r.openingsAndAdjudication()
+	if f.Tune != nil {
+		problems = append(problems, &Error{File: r.name, Key: "tune", Msg: "the file describes a tune: run it with arbiter tune -config"})
 	}
 	if f.Format != "" {
 		format, err := arbiter.ParseFormat(f.Format)
@@ -146,6 +139,23 @@ func (r *Run) Config(resolve Resolver) (arbiter.Config, error) {
 		return c, r.normalizeErrors(err)
 	}
 	return c, nil
+}
+
+// openingsAndAdjudication are the run's openings and adjudication, with their defaults.
+func (r *Run) openingsAndAdjudication() (arbiter.Openings, arbiter.Adjudication) {
+	f := &r.f
+	o := arbiter.Openings{File: f.Openings.File, Book: f.Openings.Book, Order: f.Openings.Order, Start: f.Openings.Start, RandomPlies: f.Openings.Plies}
+	a := arbiter.Adjudication{Repetitions: f.Adjudication.Repetitions, MaxPlies: f.Adjudication.MaxPlies}
+	switch {
+	case r.given("adjudication.max_moves"):
+		a.MaxPlies = 2 * f.Adjudication.MaxMoves
+	case !r.given("adjudication.max_plies"):
+		a.MaxPlies = 2 * DefaultMaxMoves
+	}
+	if !r.givenTable("openings") {
+		o.RandomPlies = DefaultOpeningPlies
+	}
+	return o, a
 }
 
 // checkValues reports every impossible value of the run's settings.

@@ -32,7 +32,7 @@ type Live struct {
 	mu      sync.Mutex
 	coll    *collector
 	running map[int]*liveGame
-	subs    map[chan []byte]struct{}
+	subs    streams
 }
 
 // liveGame is a game in progress: what the page has of it, and the referee's replay that
@@ -53,7 +53,7 @@ func NewLive(opts Options) *Live {
 	if opts.Title == "" {
 		opts.Title = "Hive Arbiter: live"
 	}
-	return &Live{coll: newCollector(opts), running: make(map[int]*liveGame), subs: make(map[chan []byte]struct{})}
+	return &Live{coll: newCollector(opts), running: make(map[int]*liveGame), subs: streams{}}
 }
 
 // GameStarted adds a board for the game.
@@ -134,25 +134,8 @@ func (l *Live) Data() *Data {
 	return l.coll.data()
 }
 
-// broadcast sends an event to every page; a page too far behind is dropped (it reconnects).
-// The caller holds l.mu.
-func (l *Live) broadcast(event string, v any) {
-	if len(l.subs) == 0 {
-		return
-	}
-	msg, err := sseMessage(event, v)
-	if err != nil {
-		return
-	}
-	for ch := range l.subs {
-		select {
-		case ch <- msg:
-		default:
-			delete(l.subs, ch)
-			close(ch)
-		}
-	}
-}
+// broadcast sends an event to every page. The caller holds l.mu.
+func (l *Live) broadcast(event string, v any) { l.subs.broadcast(event, v) }
 
 // sseMessage encodes one server-sent event. JSON has no newline, so data is one line.
 func sseMessage(event string, v any) ([]byte, error) {
@@ -188,86 +171,35 @@ func (l *Live) subscribe() ([]byte, chan []byte, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	ch := make(chan []byte, subscriberBuffer)
-	l.subs[ch] = struct{}{}
-	return msg, ch, nil
+	return msg, l.subs.add(), nil
 }
 
 func (l *Live) unsubscribe(ch chan []byte) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if _, ok := l.subs[ch]; ok {
-		delete(l.subs, ch)
-		close(ch)
-	}
+	l.subs.remove(ch)
 }
 
 // closeStreams ends every event stream, so that a shutdown need not wait for them.
 func (l *Live) closeStreams() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	for ch := range l.subs {
-		delete(l.subs, ch)
-		close(ch)
-	}
+	l.subs.closeAll()
 }
 
 // ServeHTTP serves the page at / and its event stream at /events.
 func (l *Live) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		w.Header().Set("Allow", "GET, HEAD")
-		http.Error(w, "read-only", http.StatusMethodNotAllowed)
-		return
-	}
-	switch r.URL.Path {
-	case "/":
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.Header().Set("Cache-Control", "no-store")
-		page(w, "Hive Arbiter: live", "live", "")
-	case "/events":
-		l.events(w, r)
-	default:
-		http.NotFound(w, r)
-	}
+	servePage(w, r, "Hive Arbiter: live", "live", l.events)
 }
 
 func (l *Live) events(w http.ResponseWriter, r *http.Request) {
-	flusher, ok := w.(http.Flusher)
-	if !ok {
-		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
-		return
-	}
 	first, ch, err := l.subscribe()
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
 	defer l.unsubscribe(ch)
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-store")
-	w.Write(first)
-	flusher.Flush()
-	tick := time.NewTicker(keepAlive)
-	defer tick.Stop()
-	for {
-		select {
-		case <-r.Context().Done():
-			return
-		case <-tick.C:
-			if _, err := w.Write([]byte(": keep-alive\n\n")); err != nil {
-				return
-			}
-			flusher.Flush()
-		case msg, ok := <-ch:
-			if !ok {
-				return // dropped for falling behind: the page reconnects
-			}
-			if _, err := w.Write(msg); err != nil {
-				return
-			}
-			flusher.Flush()
-		}
-	}
+	serveEvents(w, r, first, ch)
 }
 
 // ErrPublicAddress refuses to serve a live page beyond this machine without being asked to.
@@ -302,22 +234,5 @@ func isLoopback(host string) bool {
 // Serve serves the live page on ln until ctx is done, then closes the event streams and
 // returns.
 func (l *Live) Serve(ctx context.Context, ln net.Listener) error {
-	srv := &http.Server{Handler: l, ReadHeaderTimeout: 10 * time.Second}
-	srv.RegisterOnShutdown(l.closeStreams)
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
-	select {
-	case err := <-done:
-		return fmt.Errorf("report: %w", err)
-	case <-ctx.Done():
-	}
-	shutdown, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
-	defer cancel()
-	if err := srv.Shutdown(shutdown); err != nil {
-		srv.Close()
-	}
-	if err := <-done; err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return fmt.Errorf("report: %w", err)
-	}
-	return nil
+	return serve(ctx, ln, l, l.closeStreams)
 }

@@ -61,7 +61,7 @@ func page(w io.Writer, title, mode, dataScript string) error {
 
 // dataJSON encodes a page's data. encoding/json escapes <, > and &, so the text is safe
 // inside a script element.
-func dataJSON(d *Data) ([]byte, error) {
+func dataJSON(d any) ([]byte, error) {
 	b, err := json.Marshal(d)
 	if err != nil {
 		return nil, fmt.Errorf("report: encoding the page data: %w", err)
@@ -93,11 +93,21 @@ func Write(w io.Writer, d *Data) error {
 // WriteFile writes the report to path atomically: a browser reloading it while a match
 // rewrites it never sees half a page.
 func WriteFile(path string, d *Data) error {
+	return writeAtomic(path, func(w io.Writer) error { return Write(w, d) })
+}
+
+// WriteTuneFile writes a tune's page to path atomically.
+func WriteTuneFile(path string, d *TuneData) error {
+	return writeAtomic(path, func(w io.Writer) error { return WriteTune(w, d) })
+}
+
+// writeAtomic writes a file through a temporary one, renamed into place when complete.
+func writeAtomic(path string, write func(io.Writer) error) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
-	if err := Write(tmp, d); err != nil {
+	if err := write(tmp); err != nil {
 		tmp.Close()
 		os.Remove(tmp.Name())
 		return err

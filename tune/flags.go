@@ -19,6 +19,8 @@ import (
 // defines them on a FlagSet, and Config builds the tune once it is parsed. The engine is given
 // as match gives one (-engine and -each words, configs.Engines).
 type Flags struct {
+	fs                    *flag.FlagSet
+	config                string
 	params                []string
 	paramsFile            string
 	iterations            int
@@ -32,6 +34,8 @@ type Flags struct {
 // Register defines the flags on fs. The multi-word flags (-engine, -each, -openings) are
 // defined for their -h text only: their words are the caller's to collect.
 func (f *Flags) Register(fs *flag.FlagSet) {
+	f.fs = fs
+	fs.StringVar(&f.config, "config", "", "TOML `file` describing the tune: a [tune] table (iterations, params, A, alpha, gamma), one [[engine]] and the run's settings; flags override it")
 	fs.Func("param", "a tuned option: `NAME,start,min,max,c_end,r_end` (an integer when start, min and max are); repeat for more", func(s string) error {
 		f.params = append(f.params, s)
 		return nil
@@ -63,41 +67,133 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.Func("openings", fmt.Sprintf("openings: file=F order=sequential|random start=N plies=N (default plies=%d)", configs.DefaultOpeningPlies), none)
 }
 
-// Config builds the tune from the parsed flags and the multi-word flags' words. It reports
-// every problem it finds.
+// Config builds the tune from the parsed flags and the multi-word flags' words, on top of the
+// -config file's settings when there is one. It reports every problem it finds.
 func (f *Flags) Config(groups map[string][][]string, resolve configs.Resolver) (Config, error) {
+	set := map[string]bool{}
+	if f.fs != nil {
+		f.fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	}
+	var file *configs.Tune
+	if f.config != "" {
+		t, err := configs.ReadTune(f.config, resolve)
+		if err != nil {
+			return Config{}, err
+		}
+		file = t
+	}
 	var problems []error
 	cfg := Config{Seed: f.seed, GameType: f.gameType, Concurrency: f.concurrency, Out: f.out,
 		Adjudication: arbiter.Adjudication{MaxPlies: f.maxPlies},
 		Openings:     arbiter.Openings{RandomPlies: configs.DefaultOpeningPlies},
 		StartTimeout: seconds(f.start), CommandTimeout: seconds(f.command), DepthTimeout: seconds(f.depth)}
-	engines, err := configs.Engines(groups["each"], groups["engine"], nil, resolve)
+	iterations := f.iterations
+	if file != nil {
+		cfg, iterations = f.fromFile(cfg, file, set, len(groups["openings"]) > 0)
+	}
+	haveEngine := file != nil
 	switch {
-	case err != nil:
-		problems = append(problems, err)
-	case len(engines) != 1:
-		problems = append(problems, fmt.Errorf("tune: give one engine with -engine, not %d: the tune plays it against itself", len(engines)))
-	default:
-		cfg.Engine = engines[0]
+	case file != nil && len(groups["engine"]) == 0 && len(groups["each"]) > 0:
+		problems = append(problems, errors.New("tune: -each applies to -engine's engine: with -config, give -engine too, or set [each] in the file"))
+	case file == nil || len(groups["engine"]) > 0:
+		engines, err := configs.Engines(groups["each"], groups["engine"], nil, resolve)
+		switch {
+		case err != nil:
+			problems = append(problems, err)
+		case len(engines) != 1:
+			problems = append(problems, fmt.Errorf("tune: give one engine with -engine, not %d: the tune plays it against itself", len(engines)))
+		default:
+			cfg.Engine, haveEngine = engines[0], true
+		}
 	}
 	params, err := f.parseParams()
+	if file != nil && !set["param"] && !set["params"] {
+		params, err = fileParams(file)
+	}
 	problems = append(problems, err)
 	cfg.Params = params
 	if err := openings(&cfg.Openings, groups["openings"]); err != nil {
 		problems = append(problems, err)
 	}
-	if f.iterations < 1 {
+	if iterations < 1 {
 		problems = append(problems, errors.New("tune: give -iterations N, the number of game pairs (at least 1)"))
 	}
-	cfg.Schedule = NewSchedule(f.iterations)
+	cfg.Schedule = NewSchedule(iterations)
 	cfg.Schedule.Alpha, cfg.Schedule.Gamma = f.alpha, f.gamma
 	if f.a >= 0 {
 		cfg.Schedule.A = f.a
 	}
-	if cfg.Out == "" && len(engines) == 1 {
-		cfg.Out = fmt.Sprintf("tune-%s-%d.jsonl", engineName(cfg.Engine), f.seed)
+	if file != nil {
+		for _, g := range []struct {
+			flag  string
+			value *float64
+			to    *float64
+		}{{"A", file.A, &cfg.Schedule.A}, {"alpha", file.Alpha, &cfg.Schedule.Alpha}, {"gamma", file.Gamma, &cfg.Schedule.Gamma}} {
+			if g.value != nil && !set[g.flag] {
+				*g.to = *g.value
+			}
+		}
+	}
+	if cfg.Out == "" && haveEngine {
+		cfg.Out = fmt.Sprintf("tune-%s-%d.jsonl", engineName(cfg.Engine), cfg.Seed)
 	}
 	return cfg, errors.Join(problems...)
+}
+
+// fromFile takes the -config file's settings where no flag gives them, and returns the tune
+// and its iterations.
+func (f *Flags) fromFile(cfg Config, file *configs.Tune, set map[string]bool, openingsGiven bool) (Config, int) {
+	iterations := file.Iterations
+	if set["iterations"] {
+		iterations = f.iterations
+	}
+	cfg.Engine = file.Engine
+	if !set["seed"] {
+		cfg.Seed = file.Seed
+	}
+	if !set["gametype"] {
+		cfg.GameType = file.GameType
+	}
+	if !set["concurrency"] && file.Concurrency > 0 {
+		cfg.Concurrency = file.Concurrency
+	}
+	if !set["out"] {
+		cfg.Out = file.Out
+	}
+	maxPlies := cfg.Adjudication.MaxPlies
+	cfg.Adjudication = file.Adjudication
+	if set["maxplies"] {
+		cfg.Adjudication.MaxPlies = maxPlies
+	}
+	if !openingsGiven {
+		cfg.Openings = file.Openings
+	}
+	for _, t := range []struct {
+		flag string
+		file time.Duration
+		to   *time.Duration
+	}{{"start-timeout", file.StartTimeout, &cfg.StartTimeout}, {"command-timeout", file.CommandTimeout, &cfg.CommandTimeout}, {"depth-timeout", file.DepthTimeout, &cfg.DepthTimeout}} {
+		if !set[t.flag] {
+			*t.to = t.file
+		}
+	}
+	return cfg, iterations
+}
+
+// fileParams reads the params of a -config file's [tune] table.
+func fileParams(file *configs.Tune) ([]Param, error) {
+	var params []Param
+	for _, s := range file.Params {
+		p, err := ParseParam(s)
+		if err != nil {
+			return nil, file.Problem("params", err)
+		}
+		params = append(params, p)
+	}
+	if err := CheckParams(params); err != nil {
+		return nil, file.Problem("params", err)
+	}
+	return params, nil
 }
 
 // parseParams reads -param and -params.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"reflect"
 )
@@ -119,4 +120,17 @@ func appendLine(f *os.File, v line) error {
 		return err
 	}
 	return f.Sync()
+}
+
+// IsRecords reports whether file starts as a tune's records file does, with the tune's
+// header, so that a command given records can tell a tune's from a match's games.
+func IsRecords(file string) bool {
+	f, err := os.Open(file)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, len(`{"tune":`))
+	_, err = io.ReadFull(f, head)
+	return err == nil && string(head) == `{"tune":`
 }

@@ -38,6 +38,18 @@ type Config struct {
 	Start arbiter.StartFunc
 	// Progress, if set, receives a line now and then on how the tune goes.
 	Progress io.Writer
+	// Observer, if set, is told of the tune and of every pair as its update is applied (a
+	// live page of the tune).
+	Observer Observer
+}
+
+// Observer follows a tune. Its methods are called one at a time, in the order the updates
+// are applied, and must not block.
+type Observer interface {
+	// TuneStarted is told the tune's header and the pairs already on record (a resumed tune).
+	TuneStarted(h *Header, resumed []Record)
+	// PairFinished is told each pair played since, once it is on record.
+	PairFinished(r *Record)
 }
 
 // Outcome is where a tune ended.
@@ -221,6 +233,9 @@ func (t *tuner) open() error {
 	}
 	t.file = f
 	if st, err := f.Stat(); err != nil || st.Size() == 0 {
+		if t.cfg.Observer != nil {
+			t.cfg.Observer.TuneStarted(want, nil)
+		}
 		return t.writeErr(appendLine(f, line{Tune: want}))
 	}
 	h, recs, torn, err := ReadRecords(t.cfg.Out)
@@ -243,6 +258,9 @@ func (t *tuner) open() error {
 		t.count(r)
 	}
 	t.out.Resumed = len(recs)
+	if t.cfg.Observer != nil {
+		t.cfg.Observer.TuneStarted(h, recs)
+	}
 	return nil
 }
 
@@ -300,6 +318,9 @@ func (t *tuner) finish(pt Perturbation, opening string, games []Game) error {
 	}
 	t.count(r)
 	t.progress(r)
+	if t.cfg.Observer != nil {
+		t.cfg.Observer.PairFinished(&r)
+	}
 	return nil
 }
 

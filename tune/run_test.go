@@ -267,3 +267,41 @@ func TestValuesSetBetweenGames(t *testing.T) {
 		t.Errorf("values at each game's start:\n%v\nwant\n%v", games, want)
 	}
 }
+
+// observed records what a tune tells its observer.
+type observed struct {
+	header   *Header
+	resumed  []Record
+	finished []Record
+}
+
+func (o *observed) TuneStarted(h *Header, resumed []Record) { o.header, o.resumed = h, resumed }
+func (o *observed) PairFinished(r *Record)                  { o.finished = append(o.finished, *r) }
+
+// The observer is told the header and every pair as it is applied, in the records' order, and
+// a resumed tune's observer is told the pairs already on record first.
+func TestObserver(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "tune.jsonl")
+	cfg := syntheticConfig(t, 8, out, nil)
+	cfg.Concurrency = 2
+	var first observed
+	cfg.Observer = &first
+	if _, err := Run(t.Context(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	h, recs, _, err := ReadRecords(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(first.header, h) || len(first.resumed) != 0 || !reflect.DeepEqual(first.finished, recs) {
+		t.Errorf("observer saw header %+v, %d resumed, %d finished; want %+v, 0, the %d records in order", first.header, len(first.resumed), len(first.finished), h, len(recs))
+	}
+	var again observed
+	cfg.Observer = &again
+	if _, err := Run(t.Context(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(again.header, h) || !reflect.DeepEqual(again.resumed, recs) || len(again.finished) != 0 {
+		t.Errorf("resumed: observer saw %d resumed and %d finished; want the %d records resumed", len(again.resumed), len(again.finished), len(recs))
+	}
+}

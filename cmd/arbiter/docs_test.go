@@ -251,11 +251,24 @@ func runExample(t *testing.T, args []string, dir string) {
 		if !strings.Contains(stdout.String(), "8 games from 2 file(s)") {
 			t.Errorf("stats did not merge the two shards:\n%s", stdout.String())
 		}
+	case "tune":
+		// One pair of the tune shown, its records in dir for the report examples that follow.
+		tuneArgs := append(slices.Clone(args), "-iterations", "1", "-concurrency", "1")
+		if !slices.Contains(args, "-out") {
+			tuneArgs = append(tuneArgs, "-out", filepath.Join(dir, "tune-hivebot.jsonl"))
+		}
+		if err := run(context.Background(), tuneArgs, &stdout, &stderr); err != nil {
+			t.Fatalf("%v\n%s%s", err, stdout.String(), stderr.String())
+		}
 	case "report":
 		if err := run(context.Background(), args, &stdout, &stderr); err != nil {
 			t.Fatalf("%v\n%s%s", err, stdout.String(), stderr.String())
 		}
-		if page, err := os.ReadFile(filepath.Join(dir, "report.html")); err != nil || !strings.Contains(string(page), "<svg") && !strings.Contains(string(page), "uPlot") {
+		out := filepath.Join(dir, "report.html")
+		if i := slices.Index(args, "-o"); i >= 0 && i+1 < len(args) {
+			out = args[i+1]
+		}
+		if page, err := os.ReadFile(out); err != nil || !strings.Contains(string(page), "<svg") && !strings.Contains(string(page), "uPlot") {
 			t.Errorf("report wrote no page: %v", err)
 		}
 	default:

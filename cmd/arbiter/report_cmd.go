@@ -11,6 +11,7 @@ import (
 	"hivearbiter/internal/cli"
 	"hivearbiter/report"
 	"hivearbiter/results"
+	"hivearbiter/tune"
 )
 
 const reportUsage = `report [-o FILE] [-title TEXT] [-sprt elo0=E elo1=E alpha=A beta=B model=M] RECORDS.jsonl...
@@ -18,7 +19,9 @@ const reportUsage = `report [-o FILE] [-title TEXT] [-sprt elo0=E elo1=E alpha=A
 Writes one self-contained HTML page about game records, that opens offline: the result
 tables, charts of the Elo and (with -sprt) the SPRT's LLR as the game pairs were played,
 scores by opening, how the games ended, thinking time and clocks, game lengths, and every
-game, replayable on a board. Several files are merged as "arbiter stats" merges them.`
+game, replayable on a board. Several files are merged as "arbiter stats" merges them.
+Given a tune's records (arbiter tune -out), it draws the tune instead: each parameter's path
+over the pairs, the step sizes c_k and r_k, and the plus side's running score.`
 
 func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	rest, groups := splitMultiWord(args)
@@ -40,6 +43,14 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return cli.Usage(err)
 	}
+	for _, f := range fs.Args() {
+		if tune.IsRecords(f) {
+			if fs.NArg() > 1 || sprt != nil {
+				return cli.Usage(fmt.Errorf("%s holds a tune: report takes a tune's records alone, without -sprt", f))
+			}
+			return reportTune(f, *out, *title, stdout)
+		}
+	}
 	opts := report.Options{Title: *title, SPRT: sprt}
 	recs, err := results.ReadFiles(fs.Args()...)
 	if err != nil {
@@ -59,5 +70,23 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	fmt.Fprintf(stdout, "Wrote %s: %d games of %s\n", *out, d.Games, strings.Join(d.Engines, ", "))
+	return nil
+}
+
+// reportTune writes the page of a tune's records: each parameter's path, the step sizes and
+// the running score.
+func reportTune(file, out, title string, stdout io.Writer) error {
+	h, recs, _, err := tune.ReadRecords(file)
+	if err != nil {
+		return err
+	}
+	d := report.BuildTune(h, recs)
+	if title != "" {
+		d.Title = title
+	}
+	if err := report.WriteTuneFile(out, d); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "Wrote %s: %d of %d game pairs of a tune of %s\n", out, d.Pairs, d.Iterations, d.Engine)
 	return nil
 }

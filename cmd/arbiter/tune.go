@@ -3,20 +3,25 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 
 	"hivearbiter/arbiter"
 	"hivearbiter/internal/cli"
+	"hivearbiter/report"
 	"hivearbiter/tune"
 )
 
 const tuneUsage = `tune -engine cmd=PROG [depth=N|nodes=N|st=S|tc=B+I] [option.NAME=V]... -param NAME,start,min,max,c_end,r_end... -iterations N [flags]
+       arbiter tune -config FILE [flags]
 
 Tunes an engine's options with SPSA, as fishtest does: each iteration plays one game pair
 (one opening, colours swapped) between the engine with the values perturbed up and down,
 and steps the values towards the side that scored better. Every pair is written to -out;
 running the same command again resumes. At the end the values are printed as option words
 and as a configuration line. The engine must speak a protocol with options (UHP, UGI).
+A configuration file describes a tune with a [tune] table (docs/tuning.md); -http serves a
+live page of the tune, and "arbiter report" draws its records.
 Multi-word flags: -engine and -each take match's engine settings; -openings file=FILE
 order=sequential|random start=N plies=N.`
 
@@ -25,6 +30,8 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs := newFlagSet("tune", tuneUsage, stderr)
 	var flags tune.Flags
 	flags.Register(fs)
+	httpAddr := fs.String("http", "", "serve a live page of the tune at this `address`, e.g. 127.0.0.1:8080 (read-only; loopback only unless -http-public)")
+	httpPublic := fs.Bool("http-public", false, "allow -http on an address other than loopback")
 	if err := cli.Parse(fs, rest); err != nil {
 		return err
 	}
@@ -36,6 +43,13 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	cfg.Progress = stdout
+	if *httpAddr != "" {
+		stop, err := serveTuneLive(ctx, &cfg, *httpAddr, *httpPublic, stdout)
+		if err != nil {
+			return cli.Usage(err)
+		}
+		defer stop()
+	}
 	out, err := tune.Run(ctx, cfg)
 	var refused *tune.RefusedError
 	var records *tune.RecordsError
@@ -51,4 +65,20 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return cli.Exit(exitInterrupted, "")
 	}
 	return nil
+}
+
+// serveTuneLive serves the tune's live page until stop is called, and makes it the tune's
+// observer.
+func serveTuneLive(ctx context.Context, cfg *tune.Config, addr string, public bool, stdout io.Writer) (stop func(), err error) {
+	ln, err := report.Listen(addr, public)
+	if err != nil {
+		return nil, err
+	}
+	live := report.NewTuneLive()
+	cfg.Observer = live
+	ctx, cancel := context.WithCancel(ctx)
+	served := make(chan error, 1)
+	go func() { served <- live.Serve(ctx, ln) }()
+	fmt.Fprintf(stdout, "Live page at http://%s/\n", ln.Addr())
+	return func() { cancel(); <-served }, nil
 }

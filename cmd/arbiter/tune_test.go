@@ -47,6 +47,19 @@ func TestTuneCommand(t *testing.T) {
 	if err := run(context.Background(), args, &stdout, io.Discard); err != nil || !strings.Contains(stdout.String(), "3 of 3") {
 		t.Errorf("second run: %v\n%s", err, stdout.String())
 	}
+
+	// arbiter report draws the tune's records as a tune, and refuses them mixed with games.
+	page := filepath.Join(dir, "tune.html")
+	stdout.Reset()
+	if err := run(context.Background(), []string{"report", "-o", page, out}, &stdout, io.Discard); err != nil || !strings.Contains(stdout.String(), "3 of 3 game pairs of a tune of dev") {
+		t.Errorf("arbiter report on a tune: %v\n%s", err, stdout.String())
+	}
+	if html, err := os.ReadFile(page); err != nil || !strings.Contains(string(html), `data-mode="tune"`) {
+		t.Errorf("the tune's page: %v, want a page in tune mode", err)
+	}
+	if err := run(context.Background(), []string{"report", "-o", page, out, out}, io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), "holds a tune") {
+		t.Errorf("arbiter report on a tune and more: %v, want a refusal", err)
+	}
 }
 
 // A protocol without options is refused with the reason, as a usage error (exit code 2), and
@@ -97,4 +110,24 @@ func TestTuneInterruptResumes(t *testing.T) {
 		t.Errorf("resumed tune: %v\n%s%s", err, stdout.String(), stderr.String())
 	}
 	t.Logf("stopped after %d pairs, then finished", len(recs))
+}
+
+// arbiter tune -http serves the tune's live page while it runs, on loopback unless told
+// otherwise.
+func TestTuneLivePage(t *testing.T) {
+	dir := t.TempDir()
+	skill := uhpengine.Option{Name: "Skill", Type: "int", Value: "50", Default: "50", Extra: []string{"0", "100"}}
+	engine := append(fakeEngineSpec("dev", uhpfake.Config{Play: "random", Seed: 3, Options: []uhpengine.Option{skill}}), "depth=1")
+	args := func(extra ...string) []string {
+		a := []string{"tune", "-param", "Skill,20,0,100,10,0.1", "-iterations", "2", "-maxplies", "8", "-out", filepath.Join(dir, "tune.jsonl")}
+		return append(append(a, extra...), engine...)
+	}
+	var stdout bytes.Buffer
+	if err := run(context.Background(), args("-http", "127.0.0.1:0"), &stdout, io.Discard); err != nil || !strings.Contains(stdout.String(), "Live page at http://127.0.0.1:") {
+		t.Errorf("arbiter tune -http: %v\n%s", err, stdout.String())
+	}
+	err := run(context.Background(), args("-http", "0.0.0.0:0"), io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "loopback") {
+		t.Errorf("arbiter tune -http 0.0.0.0:0: %v, want a refusal", err)
+	}
 }

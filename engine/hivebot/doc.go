@@ -17,6 +17,10 @@
 //
 // Threads (flag -threads) searches on several threads sharing one transposition table.
 //
+// For tuners (arbiter tune), the evaluation weights (search.Params, such as InPlayAnt or
+// Surround5) and two search parameters (Aggression, SoftTimePercent) are integer options with
+// ranges; each engine keeps its own, and their defaults are the weights hivebot plays with.
+//
 // "hivebot bench" and the UHP extension command "bench [depth]" search a fixed set of
 // positions to a fixed depth (DefaultBenchDepth) and print, as space-separated key=value
 // fields, nodes=NODES time=MS nps=NODES_PER_SECOND depth=N positions=P threads=T. On one

@@ -240,7 +240,8 @@ func (e *Engine) bestMove(ctx context.Context, g *rules.Game, limit uhpengine.Li
 	return res.Move
 }
 
-// Options lists the engine options.
+// Options lists the engine options: the settings first, then the search parameters, then the
+// evaluation weights (search.Params), all of them integers with ranges that a tuner can set.
 func (e *Engine) Options() []uhpengine.Option {
 	var out []uhpengine.Option
 	for _, name := range optionNames {
@@ -250,7 +251,13 @@ func (e *Engine) Options() []uhpengine.Option {
 	return out
 }
 
-var optionNames = []string{"Profile", "MaxDepth", "TranspositionTableSizeMB", "Threads"}
+var optionNames = func() []string {
+	names := []string{"Profile", "MaxDepth", "TranspositionTableSizeMB", "Threads", "Aggression", "SoftTimePercent"}
+	for _, p := range search.Params() {
+		names = append(names, p.Name)
+	}
+	return names
+}()
 
 // canonicalOption returns an option's name as the engine spells it, or "" if there is none.
 func canonicalOption(name string) string {
@@ -279,6 +286,14 @@ func (e *Engine) GetOption(name string) (uhpengine.Option, error) {
 		return intOption("TranspositionTableSizeMB", e.searcher.HashMB(), search.DefaultHashMB, minHashMB, maxHashMB), nil
 	case "Threads":
 		return intOption("Threads", e.searcher.Threads(), 1, 1, search.MaxThreads), nil
+	case "Aggression":
+		return intOption("Aggression", e.searcher.Aggression(), search.DefaultAggression, search.MinAggression, search.MaxAggression), nil
+	case "SoftTimePercent":
+		return intOption("SoftTimePercent", e.searcher.SoftTime(), search.DefaultSoftTime, search.MinSoftTime, search.MaxSoftTime), nil
+	}
+	if p, ok := search.ParamByName(name); ok {
+		w := e.searcher.Weights()
+		return intOption(p.Name, p.Get(&w), p.Default(), p.Min, p.Max), nil
 	}
 	return uhpengine.Option{}, &uhpengine.Error{Message: fmt.Sprintf("The option \"%s\" is not valid.", name)}
 }
@@ -304,6 +319,20 @@ func (e *Engine) SetOption(name, value string) (uhpengine.Option, error) {
 	case "Threads":
 		if numErr == nil {
 			e.searcher.SetThreads(n)
+		}
+	case "Aggression":
+		if numErr == nil {
+			e.searcher.SetAggression(min(max(n, search.MinAggression), search.MaxAggression))
+		}
+	case "SoftTimePercent":
+		if numErr == nil {
+			e.searcher.SetSoftTime(n)
+		}
+	default:
+		if p, ok := search.ParamByName(name); ok && numErr == nil {
+			w := e.searcher.Weights()
+			p.Set(&w, n)
+			e.searcher.SetWeights(w)
 		}
 	}
 	return e.GetOption(name)

@@ -54,5 +54,6 @@
 // to its own queen (and its attacking power next to the enemy's), and the empty cells around
 // the enemy queen that an own piece touches (a gradient toward the last cells). Aggression
 // (Options.Aggression) scales the queen terms against the mobility terms; the weights were
-// chosen by self-play matches at equal node counts.
+// chosen by self-play matches at equal node counts. They are each Searcher's own (Weights,
+// SetWeights), and Params lists them with ranges, for an engine to offer as options to a tuner.
 package search

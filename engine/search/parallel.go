@@ -201,7 +201,7 @@ func (sp *split) help() {
 		h.board.CopyFrom(sp.board)
 	}
 	h.path = append(h.path[:0], sp.path...)
-	h.shared, h.aggression, h.split, h.stopped = sh, sp.owner.aggression, sp, false
+	h.shared, h.aggression, h.weights, h.split, h.stopped = sh, sp.owner.aggression, sp.owner.weights, sp, false
 	before := h.nodes
 	h.searchSplitMoves(sp)
 	sh.helperNodes.Add(h.nodes - before)

@@ -76,6 +76,8 @@ type Searcher struct {
 	hashMB     int
 	aggression int
 	threads    int
+	weights    Weights
+	softTime   int         // percent of a time budget after which no iteration starts
 	main       *worker     // the thread that runs Search
 	pool       *workerPool // the helpers' workers, kept between searches
 }
@@ -94,6 +96,7 @@ type worker struct {
 
 	// per search
 	aggression int
+	weights    *Weights // the search's copy, shared by its threads
 	board      *rules.Board
 	path       []uint64 // position hashes from the last placement before the root to here
 	nodes      int64
@@ -111,6 +114,7 @@ type sharedState struct {
 	nodes       atomic.Int64 // counted by poll, a batch at a time, for the node limit
 	helperNodes atomic.Int64 // searched by helpers, added when each leaves a split
 	nodeLimit   int64
+	weights     Weights // read by every thread; copied when the search starts
 	stopAt      time.Time
 	hasStop     bool
 
@@ -133,7 +137,7 @@ func New(opts Options) *Searcher {
 	if mb <= 0 {
 		mb = DefaultHashMB
 	}
-	s := &Searcher{tt: newTable(mb), hashMB: mb}
+	s := &Searcher{tt: newTable(mb), hashMB: mb, weights: defaultWeights, softTime: DefaultSoftTime}
 	s.main = newWorker(s.tt)
 	s.pool = &workerPool{tt: s.tt}
 	s.SetAggression(opts.Aggression)
@@ -148,6 +152,31 @@ func (s *Searcher) SetAggression(a int) {
 		a = DefaultAggression
 	}
 	s.aggression = min(max(a, MinAggression), MaxAggression)
+}
+
+// Aggression returns the evaluation's aggression.
+func (s *Searcher) Aggression() int { return s.aggression }
+
+// Weights returns the evaluation's weights.
+func (s *Searcher) Weights() Weights { return s.weights }
+
+// SetWeights sets the evaluation's weights for the searches that start after it.
+func (s *Searcher) SetWeights(w Weights) { s.weights = w }
+
+// Soft time limits, in percent of a search's time budget: no iteration starts after this
+// share of the budget is spent, since the next one would most likely not finish.
+const (
+	MinSoftTime     = 10
+	DefaultSoftTime = 50
+	MaxSoftTime     = 100
+)
+
+// SoftTime returns the soft time limit in percent of the budget.
+func (s *Searcher) SoftTime() int { return s.softTime }
+
+// SetSoftTime sets the soft time limit in percent of the budget (clamped to the range).
+func (s *Searcher) SetSoftTime(percent int) {
+	s.softTime = min(max(percent, MinSoftTime), MaxSoftTime)
 }
 
 // Threads returns how many threads search each position.
@@ -214,12 +243,12 @@ func (s *Searcher) Search(ctx context.Context, b *rules.Board, lim Limits) Resul
 // search is Search with the clock as a parameter, so that tests can control time.
 func (s *Searcher) search(ctx context.Context, b *rules.Board, lim Limits, now func() time.Time) Result {
 	start := now()
-	sh := &sharedState{ctx: ctx, now: now, nodeLimit: lim.Nodes}
+	sh := &sharedState{ctx: ctx, now: now, nodeLimit: lim.Nodes, weights: s.weights}
 	soft := time.Duration(0)
 	if dl, ok := ctx.Deadline(); ok {
 		budget := dl.Sub(start)
 		sh.stopAt, sh.hasStop = dl.Add(-timeReserve(budget)), true
-		soft = budget / 2
+		soft = budget * time.Duration(s.softTime) / 100
 	}
 	s.tt.newSearch()
 	maxDepth := lim.Depth
@@ -257,7 +286,7 @@ func (s *Searcher) search(ctx context.Context, b *rules.Board, lim Limits, now f
 
 // start readies a worker for a search of board b.
 func (w *worker) start(b *rules.Board, sh *sharedState, aggression int) {
-	w.board, w.shared, w.aggression = b, sh, aggression
+	w.board, w.shared, w.aggression, w.weights = b, sh, aggression, &sh.weights
 	w.stopped, w.nodes, w.split = false, 0, nil
 	w.loadPath(b)
 }
@@ -433,7 +462,7 @@ func (w *worker) negamax(depth, ply, alpha, beta int) int {
 		return 0
 	}
 	if ply >= MaxPly {
-		return evaluate(b, w.aggression)
+		return evaluate(b, w.weights, w.aggression)
 	}
 	// A win next move is the best there can be; a loss now the worst.
 	alpha = max(alpha, -(Mate - ply))
@@ -445,7 +474,7 @@ func (w *worker) negamax(depth, ply, alpha, beta int) int {
 		if w.canWinNow(ply) {
 			return Mate - ply - 1
 		}
-		return evaluate(b, w.aggression)
+		return evaluate(b, w.weights, w.aggression)
 	}
 
 	key := b.Hash()

@@ -482,6 +482,64 @@
     });
   }
 
+  // ---- A tune ----
+
+  // drawTune draws a tune's page: each parameter's path as a share of its range, the step
+  // sizes, and the plus side's score.
+  function drawTune(d) {
+    document.title = d.title;
+    document.getElementById('title').textContent = d.title;
+    const live = document.body.dataset.mode === 'tune-live';
+    document.getElementById('sub').textContent = d.engine + ' — ' + d.pairs + ' of ' + d.iterations + ' game pairs · ' + d.games + (live ? ' (live)' : '');
+    document.getElementById('tables').textContent = d.tables;
+    const prog = document.getElementById('progress');
+    if (prog) prog.firstChild.style.width = (d.iterations ? 100 * d.pairs / d.iterations : 0).toFixed(1) + '%';
+    const grid = document.getElementById('charts');
+    grid.replaceChildren();
+    for (const name of Object.keys(state.charts)) { state.charts[name].destroy(); delete state.charts[name]; }
+    const xLabel = 'game pairs played';
+    const colour = i => ENGINE_COLOURS[i % ENGINE_COLOURS.length];
+    const perParam = (id, title, note, curve, value, yAxis, range) => {
+      const s = section(id, title, note);
+      grid.append(s);
+      makeChart(id, s, {
+        series: [{ label: xLabel }].concat(d.params.map((p, i) => ({ label: p.name, stroke: colour(i), width: 2, value: (u, v) => v == null ? '-' : value(p, v) }))),
+        scales: { x: { time: false }, y: range ? { range } : {} }, axes: [intAxis(xLabel), yAxis],
+      }, [d.x].concat(d.params.map(curve)));
+    };
+    perParam('tune-path', 'Parameters', 'each value after each pair, in percent of its range (0 is its min, 100 its max); the legend shows the value itself',
+      p => p.path, (p, v) => (p.min + v * (p.max - p.min) / 100).toFixed(2), { label: '% of range' }, [0, 100]);
+    perParam('tune-c', 'Perturbation c_k', 'what each pair adds to and takes from a value, in percent of its range',
+      p => p.c, (p, v) => v.toFixed(2) + ' %', { label: '% of range' });
+    perParam('tune-r', 'Learning rate r_k', 'a_k / c_k²: a pair moves a value by r_k · c_k per point of result',
+      p => p.r, (p, v) => v.toPrecision(3), { label: 'r_k', size: 70 });
+    const s = section('tune-score', 'Score of the plus side', 'over all pairs so far, and over the last 100; 50% when the two sides are as strong');
+    grid.append(s);
+    makeChart('tune-score', s, {
+      series: [{ label: xLabel }, { label: 'all pairs', stroke: '#1971c2', width: 2 }, { label: 'last 100', stroke: '#e8590c', width: 1 },
+        { label: '50%', stroke: '#868e96', dash: [6, 4], points: { show: false } }],
+      scales: { x: { time: false }, y: { range: [0, 100] } }, axes: [intAxis(xLabel), { label: 'score %' }],
+    }, [d.x, d.score, d.recent, d.x.map(() => 50)]);
+    flushCharts();
+  }
+
+  function tuneSkeleton(live) {
+    document.getElementById('app').append(...[
+      live ? el('section', { id: 'live' }, el('h2', {}, 'Progress'), el('div', { class: 'progress', id: 'progress' }, el('div', {}))) : null,
+      el('section', {}, el('h2', {}, 'Tune'), el('pre', { class: 'tables', id: 'tables' })),
+      el('div', { class: 'grid', id: 'charts' })].filter(Boolean));
+  }
+
+  function tuneLive() {
+    const es = new EventSource('events');
+    state.events = es;
+    es.addEventListener('tune', e => {
+      state.data = JSON.parse(e.data);
+      drawTune(state.data);
+      document.body.dataset.ready = '1';
+    });
+  }
+
   async function loadData() {
     const node = document.getElementById('data');
     if (node.type === 'application/json') return JSON.parse(node.textContent);
@@ -499,7 +557,16 @@
   }
 
   async function main() {
-    const isLive = document.body.dataset.mode === 'live';
+    const mode = document.body.dataset.mode;
+    if (mode === 'tune' || mode === 'tune-live') {
+      tuneSkeleton(mode === 'tune-live');
+      if (mode === 'tune-live') { tuneLive(); return; }
+      state.data = await loadData();
+      drawTune(state.data);
+      document.body.dataset.ready = '1';
+      return;
+    }
+    const isLive = mode === 'live';
     skeleton(isLive);
     if (isLive) { live(); return; }
     state.startMs = performance.now(); // the page's HTML is parsed

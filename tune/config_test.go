@@ -1,0 +1,78 @@
+package tune
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func builtinHivebot(name string) ([]string, error) { return []string{"/bin/arbiter", name}, nil }
+
+// flagsConfig builds a tune from command-line arguments as arbiter tune does.
+func flagsConfig(t *testing.T, groups map[string][][]string, args ...string) (Config, error) {
+	t.Helper()
+	fs := flag.NewFlagSet("tune", flag.ContinueOnError)
+	var f Flags
+	f.Register(fs)
+	if err := fs.Parse(args); err != nil {
+		t.Fatal(err)
+	}
+	return f.Config(groups, builtinHivebot)
+}
+
+// The demonstration's configuration file describes the tune its command line does (docs/
+// tuning.md gives both), and a flag overrides the file's setting.
+func TestConfigFile(t *testing.T) {
+	const file = "../configs/tune/hivebot.toml"
+	fromFile, err := flagsConfig(t, nil, "-config", file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromFlags, err := flagsConfig(t, map[string][][]string{"engine": {{"builtin=hivebot", "name=hivebot", "depth=3"}}, "openings": {{"plies=4", "order=random"}}},
+		"-param", "InPlayAnt,8,0,128,6,0.015", "-param", "EnemyNeighbor,8,0,144,6,0.015",
+		"-param", "Surround5,10,0,280,12,0.015", "-param", "FreeFriend,40,0,48,4,0.015",
+		"-iterations", "1500", "-gametype", "Base+MLP", "-concurrency", "2", "-seed", "26", "-out", "tune-hivebot.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(fromFile, fromFlags) {
+		t.Errorf("from the file:\n%+v\nfrom the flags:\n%+v", fromFile, fromFlags)
+	}
+	over, err := flagsConfig(t, nil, "-config", file, "-iterations", "30", "-seed", "4", "-gamma", "0.2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if over.Schedule != (Schedule{Iterations: 30, A: 3, Alpha: DefaultAlpha, Gamma: 0.2}) || over.Seed != 4 || over.Concurrency != 2 || len(over.Params) != 4 {
+		t.Errorf("-config with -iterations 30 -seed 4 -gamma 0.2: schedule %+v, seed %d, concurrency %d, %d params", over.Schedule, over.Seed, over.Concurrency, len(over.Params))
+	}
+}
+
+// A malformed tune file is refused with what is wrong, where: the file, the line and the key.
+func TestConfigFileErrors(t *testing.T) {
+	const engine = "\n[[engine]]\nname = \"e\"\ncmd = \"prog\"\ntc = \"depth=1\"\n"
+	for _, tt := range []struct{ name, text, want string }{
+		{"no tune table", engine, "no [tune] table"},
+		{"no iterations", "[tune]\nparams = [\"X,1,0,2,1,0.1\"]\n" + engine, "tune.iterations: 0: want the number of game pairs"},
+		{"no params", "[tune]\niterations = 5\n" + engine, ":1: tune.params: missing"},
+		{"bad param", "[tune]\niterations = 5\nparams = [\"X,1,0\"]\n" + engine, ":3: tune.params: "},
+		{"param out of range", "[tune]\niterations = 5\nparams = [\"X,9,0,2,1,0.1\"]\n" + engine, ":3: tune.params: "},
+		{"unknown key", "[tune]\niterations = 5\nparam = [\"X,1,0,2,1,0.1\"]\n" + engine, "tune.param"},
+		{"wrong type", "[tune]\niterations = \"many\"\n" + engine, ":2: tune.iterations"},
+		{"a match's key", "rounds = 3\n[tune]\niterations = 5\nparams = [\"X,1,0,2,1,0.1\"]\n" + engine, ":1: rounds: a match's setting"},
+		{"two engines", "[tune]\niterations = 5\nparams = [\"X,1,0,2,1,0.1\"]\n" + engine + engine, "2 [[engine]] tables: a tune has one"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "tune.toml")
+			if err := os.WriteFile(path, []byte(tt.text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, err := flagsConfig(t, nil, "-config", path)
+			if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("got %v, want an error naming %s and saying %q", err, path, tt.want)
+			}
+		})
+	}
+}
