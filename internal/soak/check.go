@@ -123,3 +123,21 @@ func sortedCounts(counts map[string]int) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// countLines counts the lines of a file that begin with prefix.
+func countLines(path, prefix string) (int, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, fmt.Errorf("soak: %w", err)
+	}
+	defer f.Close()
+	n := 0
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 4<<20)
+	for sc.Scan() {
+		if strings.HasPrefix(sc.Text(), prefix) {
+			n++
+		}
+	}
+	return n, sc.Err()
+}

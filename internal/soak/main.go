@@ -129,6 +129,7 @@ type soak struct {
 	watchers    sync.WaitGroup
 	notes       []string // what the soak saw that is not a failed check
 	finishedIn  time.Duration
+	unfinished  error // why the run was cut short, if it was
 	statsResult string
 }
 
@@ -198,7 +199,8 @@ func (s *soak) matchArgs(listen string) []string {
 		"-out", s.records, "-maxmoves", fmt.Sprint(s.o.maxMoves),
 		"-command-timeout", "1", "-start-timeout", "5")
 	if listen != "" {
-		return append(args, "-listen", listen, "-concurrency", "0", "-ackwait", "5s")
+		// No -concurrency: a coordinator plays no game of its own unless given one.
+		return append(args, "-listen", listen, "-ackwait", "5s")
 	}
 	return append(args, "-concurrency", fmt.Sprint(s.o.concurrency))
 }

@@ -25,8 +25,12 @@ func (s *soak) play(ctx context.Context) error {
 	s.sampler.begin = s.begin
 	err := s.loop(ctx)
 	s.watchers.Wait()
-	if err != nil {
+	if err != nil && ctx.Err() == nil {
 		return err
+	}
+	if err != nil { // out of time: what was recorded is audited all the same
+		s.unfinished = err
+		ctx = context.WithoutCancel(ctx)
 	}
 	return s.report(ctx)
 }
@@ -84,7 +88,7 @@ func (s *soak) loop(ctx context.Context) error {
 		}
 	}()
 	if s.o.workers > 0 {
-		if err := s.startWorkers(ctx, workers); err != nil {
+		if err := s.startWorkers(ctx, arb, workers); err != nil {
 			return err
 		}
 	}
@@ -108,7 +112,10 @@ func (s *soak) loop(ctx context.Context) error {
 			return nil
 		}
 		for i, w := range workers {
-			if isDone(w) {
+			// A worker exits with 0 when the run ends, which it may see before the soak sees
+			// the coordinator's exit; any other exit is noted, and the worker restarted.
+			if isDone(w) && w.exitCode() != 0 && !w.noted {
+				w.noted = true
 				s.notes = append(s.notes, fmt.Sprintf("worker %d exited with status %d at %s without being killed; restarted",
 					i+1, w.exitCode(), time.Since(s.begin).Round(time.Second)))
 				if workers[i], err = s.startWorker(i); err != nil {
@@ -127,6 +134,9 @@ func (s *soak) loop(ctx context.Context) error {
 		}
 		if len(workers) > 0 && now.After(nextWorkerKill) {
 			i := s.rng.IntN(len(workers))
+			if isDone(workers[i]) {
+				continue // it ended with the run
+			}
 			s.kill(workers[i])
 			if workers[i], err = s.startWorker(i); err != nil {
 				return err
@@ -154,7 +164,7 @@ func (s *soak) workerGap() time.Duration {
 }
 
 // startWorkers waits for the coordinator's credentials and starts every worker.
-func (s *soak) startWorkers(ctx context.Context, workers []*process) error {
+func (s *soak) startWorkers(ctx context.Context, coordinator *process, workers []*process) error {
 	creds := s.records + ".nats/worker.creds"
 	for {
 		if _, err := os.Stat(creds); err == nil {
@@ -163,6 +173,9 @@ func (s *soak) startWorkers(ctx context.Context, workers []*process) error {
 		select {
 		case <-ctx.Done():
 			return fmt.Errorf("soak: waiting for %s: %w", creds, ctx.Err())
+		case <-coordinator.done:
+			return fmt.Errorf("soak: the coordinator exited with status %d before it wrote %s; its output is in %s",
+				coordinator.exitCode(), creds, filepath.Join(s.o.dir, "processes.log"))
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
@@ -190,7 +203,7 @@ func (s *soak) endWorkers(workers []*process) {
 	for i, w := range workers {
 		select {
 		case <-w.done:
-			if code := w.exitCode(); code != 0 {
+			if code := w.exitCode(); code != 0 && !w.noted {
 				s.notes = append(s.notes, fmt.Sprintf("worker %d exited with status %d after the run ended", i+1, code))
 			}
 		case <-time.After(time.Until(deadline)):

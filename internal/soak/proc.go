@@ -22,6 +22,7 @@ type process struct {
 	started time.Time
 	done    chan struct{} // closed when the process has been waited for
 	err     error         // Wait's, once done is closed
+	noted   bool          // its unexpected exit is in the soak's notes
 }
 
 // start runs argv with env added to the soak's own environment, appending its output to log.

@@ -22,11 +22,22 @@ func (s *soak) report(ctx context.Context) error {
 		failed = true
 		fmt.Fprintf(w, "FAIL: "+format+"\n", args...)
 	}
-	fmt.Fprintf(w, "\nsoak: the run ended after %s (a shared machine: times are not benchmarks)\n", s.finishedIn.Round(time.Second))
+	if s.unfinished != nil {
+		fail("the run did not finish: %v", s.unfinished)
+	} else {
+		fmt.Fprintf(w, "\nsoak: the run ended after %s (a shared machine: times are not benchmarks)\n", s.finishedIn.Round(time.Second))
+	}
 	fmt.Fprintf(w, "SIGKILLs (each followed by the same command): %s; engines that outlived a killed process by 2 s (then killed): %s\n",
 		sortedCounts(s.kills), sortedCounts(s.orphans))
 	for _, n := range s.notes {
 		fmt.Fprintf(w, "note: %s\n", n)
+	}
+	if s.o.workers > 0 {
+		rejected, err := countLines(filepath.Join(s.o.dir, "processes.log"), "Rejected ")
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "results the coordinator rejected (its log): %d\n", rejected)
 	}
 
 	recs, damage, err := results.ReadFileWith(s.records, results.ReadOptions{})
