@@ -14,10 +14,16 @@ var healthy = map[string]bool{"hivebot": true, "steady": true}
 
 // fakeTime is the fakes' time per move. It is short, so that a fake that hangs or answers
 // late costs the run little; lateAnswer outlives it and the arbiter's default margin.
+// The healthy engines get healthyTime: a loss on time there is a defect, not the noise of a
+// shared machine.
 const (
-	fakeTime   = "st=0.25"
-	lateAnswer = 700 * time.Millisecond
+	fakeTime    = "st=0.25"
+	healthyTime = "st=10"
+	lateAnswer  = 700 * time.Millisecond
 )
+
+// stallChance keeps the stalls a few in a hundred games, whether they strike a move or a game.
+var stallChance = map[string]float64{"play": 0.01, "newgame": 0.2}
 
 // fake is one fake engine of the mix: its name, how it misbehaves, and what SIGINT does to
 // it ("" kills it; "ignore" makes a hang or a late answer outlast the arbiter's interrupt).
@@ -30,7 +36,12 @@ type fake struct {
 // fakes is the mix hivebot plays: one engine per family of faults, so that a record's
 // culprit tells which family struck, and one that behaves. Each fault strikes at random, a
 // few times in a hundred moves, as uhpfake's Chance draws it from the seed and the position.
-func fakes() []fake {
+//
+// The staller hangs on stallOn: "play" (any move, the last one too) or "newgame". A
+// distributed soak needs "newgame": an engine that fails to play the move that ended the game
+// is blamed for the game by the runner but not by the coordinator's referee, which rejects
+// the result, and the pair, played again, ends the same way for ever (see docs/endurance.md).
+func fakes(stallOn string) []fake {
 	floodLine := "info " + strings.Repeat("flood ", 10)
 	return []fake{
 		{"crashy", []uhpfake.Fault{
@@ -41,7 +52,7 @@ func fakes() []fake {
 			{Name: "hang", On: "bestmove", Chance: 0.02, Then: "hang"},
 		}, "ignore"},
 		{"staller", []uhpfake.Fault{
-			{Name: "stall", On: "play", Chance: 0.01, Then: "hang"},
+			{Name: "stall", On: stallOn, Chance: stallChance[stallOn], Then: "hang"},
 		}, ""},
 		{"late", []uhpfake.Fault{
 			{Name: "late", On: "bestmove", Chance: 0.03, Delay: lateAnswer},
@@ -66,12 +77,12 @@ func fakes() []fake {
 //
 // A worker's -engine may say only where an engine is (worker true): its program and
 // environment; the run's settings come from the coordinator.
-func engineArgs(hivebot, self, faultLog string, seed uint64, worker bool) []string {
+func engineArgs(hivebot, self, faultLog, stallOn string, seed uint64, worker bool) []string {
 	args := []string{"-engine", "name=hivebot", "cmd=" + hivebot}
 	if !worker {
-		args = append(args, "st=10", "option.MaxDepth=1", "option.TranspositionTableSizeMB=1")
+		args = append(args, healthyTime, "option.MaxDepth=1", "option.TranspositionTableSizeMB=1")
 	}
-	for i, f := range fakes() {
+	for i, f := range fakes(stallOn) {
 		cfg := uhpfake.Config{
 			ID:       "uhpfake " + f.name,
 			Salt:     fmt.Sprintf("soak-%s-%d", f.name, seed),
@@ -81,7 +92,9 @@ func engineArgs(hivebot, self, faultLog string, seed uint64, worker bool) []stri
 			FaultLog: faultLog,
 		}
 		args = append(args, "-engine", "name="+f.name, "cmd="+self, "env="+uhpfake.Env(cfg))
-		if !worker {
+		if !worker && healthy[f.name] {
+			args = append(args, healthyTime)
+		} else if !worker {
 			args = append(args, fakeTime)
 		}
 	}

@@ -50,6 +50,7 @@ type options struct {
 	warmup      time.Duration
 	timeout     time.Duration
 	maxMoves    int
+	stallOn     string
 }
 
 func parseOptions(args []string, stderr io.Writer) (*options, error) {
@@ -73,6 +74,7 @@ func parseOptions(args []string, stderr io.Writer) (*options, error) {
 	fs.DurationVar(&o.warmup, "warmup", 5*time.Second, "samples of an arbiter process younger than this are not judged for flatness")
 	fs.DurationVar(&o.timeout, "timeout", 2*time.Hour, "give up after this long")
 	fs.IntVar(&o.maxMoves, "maxmoves", 60, "the arbiter's -maxmoves (a draw after this many moves of each side)")
+	fs.StringVar(&o.stallOn, "stall-on", "", "the command on which the staller hangs: play or newgame (default: play locally, newgame distributed)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -82,6 +84,15 @@ func parseOptions(args []string, stderr io.Writer) (*options, error) {
 	}
 	if o.games < 1 || o.concurrency < 1 || o.workers < 0 || o.killMin <= 0 || o.killMax < 0 || o.sample <= 0 {
 		return nil, errors.New("soak: -games, -concurrency, -kill-min and -sample must be positive")
+	}
+	if o.stallOn == "" {
+		o.stallOn = "play"
+		if o.workers > 0 {
+			o.stallOn = "newgame"
+		}
+	}
+	if _, ok := stallChance[o.stallOn]; !ok {
+		return nil, fmt.Errorf("soak: -stall-on %q: want play or newgame", o.stallOn)
 	}
 	return o, nil
 }
@@ -146,7 +157,7 @@ func newSoak(ctx context.Context, o *options, stdout io.Writer) (*soak, error) {
 		fake:     filepath.Join(bin, "uhpfake"),
 		records:  filepath.Join(o.dir, "records.jsonl"),
 		faultLog: filepath.Join(o.dir, "faults.log"),
-		rounds:   (o.games + 2*len(fakes()) - 1) / (2 * len(fakes())),
+		rounds:   (o.games + 2*len(fakes(o.stallOn)) - 1) / (2 * len(fakes(o.stallOn))),
 		kills:    make(map[string]int),
 		orphans:  make(map[string]int),
 	}
@@ -188,13 +199,13 @@ func copySelf(path string) error {
 }
 
 // games is the number of games the gauntlet schedules.
-func (s *soak) games() int { return s.rounds * len(fakes()) * 2 }
+func (s *soak) games() int { return s.rounds * len(fakes(s.o.stallOn)) * 2 }
 
 // matchArgs is the arbiter's command, the same for every start: the run resumes from its
 // records file.
 func (s *soak) matchArgs(listen string) []string {
 	args := []string{s.arbiter, "match", "-format", "gauntlet"}
-	args = append(args, engineArgs(s.hivebot, s.fake, s.faultLog, s.o.seed, false)...)
+	args = append(args, engineArgs(s.hivebot, s.fake, s.faultLog, s.o.stallOn, s.o.seed, false)...)
 	args = append(args, "-rounds", fmt.Sprint(s.rounds), "-seed", fmt.Sprint(s.o.seed),
 		"-out", s.records, "-maxmoves", fmt.Sprint(s.o.maxMoves),
 		"-command-timeout", "1", "-start-timeout", "5")

@@ -15,7 +15,7 @@ func (s *soak) play(ctx context.Context) error {
 		mode = fmt.Sprintf("through %d workers at concurrency %d each", s.o.workers, s.o.concurrency)
 	}
 	fmt.Fprintf(s.out, "soak: %d games (%d rounds of hivebot against %d fakes, colours swapped) %s, seed %d, in %s\n",
-		s.games(), s.rounds, len(fakes()), mode, s.o.seed, s.o.dir)
+		s.games(), s.rounds, len(fakes(s.o.stallOn)), mode, s.o.seed, s.o.dir)
 	command := filepath.Join(s.o.dir, "command.sh")
 	if err := os.WriteFile(command, []byte(shellQuote(s.matchArgs(s.listenAddr()))+"\n"), 0o644); err != nil {
 		return fmt.Errorf("soak: %w", err)
@@ -191,7 +191,7 @@ func (s *soak) startWorkers(ctx context.Context, coordinator *process, workers [
 func (s *soak) startWorker(i int) (*process, error) {
 	argv := []string{s.arbiter, "worker", "-creds", s.records + ".nats/worker.creds",
 		"-name", fmt.Sprintf("soak-%d", i+1), "-concurrency", fmt.Sprint(s.o.concurrency)}
-	argv = append(argv, engineArgs(s.hivebot, s.fake, s.faultLog, s.o.seed, true)...)
+	argv = append(argv, engineArgs(s.hivebot, s.fake, s.faultLog, s.o.stallOn, s.o.seed, true)...)
 	fmt.Fprintf(s.log, "\n== soak: worker %d starts at %s\n", i+1, time.Since(s.begin).Round(time.Millisecond))
 	return start("worker", argv, nil, s.log)
 }
