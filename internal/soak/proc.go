@@ -59,7 +59,7 @@ func (p *process) killTree(grace time.Duration) map[string]int {
 	}
 	left := make(map[string]int)
 	for _, d := range alive(tree) {
-		left[d.kind]++
+		left[kindOf(d.pid)]++
 		syscall.Kill(d.pid, syscall.SIGKILL)
 	}
 	return left
@@ -70,7 +70,6 @@ func (p *process) killTree(grace time.Duration) map[string]int {
 type descendant struct {
 	pid   int
 	start string
-	kind  string
 }
 
 // descendants lists the processes below pid, from /proc.
@@ -92,7 +91,7 @@ func descendants(pid int) []descendant {
 		c := queue[0]
 		queue = append(queue[1:], children[c]...)
 		if _, start, ok := statOf(c); ok {
-			out = append(out, descendant{pid: c, start: start, kind: kindOf(c)})
+			out = append(out, descendant{pid: c, start: start})
 		}
 	}
 	return out
