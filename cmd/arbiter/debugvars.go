@@ -55,8 +55,8 @@ func serveDebugVars(stderr io.Writer) (stop func()) {
 	}
 }
 
-// DebugVars is what /debug/vars reports.
-type DebugVars struct {
+// debugSnapshot is what /debug/vars reports.
+type debugSnapshot struct {
 	Goroutines int    `json:"goroutines"`
 	HeapAlloc  uint64 `json:"heap_alloc"`
 	HeapSys    uint64 `json:"heap_sys"`
@@ -64,8 +64,8 @@ type DebugVars struct {
 	NumGC      uint32 `json:"num_gc"`
 }
 
-func debugVars() DebugVars {
+func debugVars() debugSnapshot {
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
-	return DebugVars{Goroutines: runtime.NumGoroutine(), HeapAlloc: m.HeapAlloc, HeapSys: m.HeapSys, Sys: m.Sys, NumGC: m.NumGC}
+	return debugSnapshot{Goroutines: runtime.NumGoroutine(), HeapAlloc: m.HeapAlloc, HeapSys: m.HeapSys, Sys: m.Sys, NumGC: m.NumGC}
 }

@@ -25,6 +25,10 @@ var flatCriteria = map[string]flatness{
 	"fds":        {Ratio: 1.10, Slack: 4},
 }
 
+// minFlatSamples is the fewest samples judged: ten a quarter, so that the medians are not
+// those of a moment (the engines alive at a sample move the descriptors by a dozen).
+const minFlatSamples = 40
+
 // quantity picks one sampled quantity, -1 for none.
 func quantity(name string, s Sample) float64 {
 	switch name {
@@ -70,7 +74,7 @@ func judgeFlat(name string, samples []Sample, warmup time.Duration, c flatness) 
 		}
 	}
 	v := flatVerdict{Name: name, Samples: len(xs), Criteria: c}
-	if len(xs) < 8 {
+	if len(xs) < minFlatSamples {
 		return v
 	}
 	q := len(xs) / 4
