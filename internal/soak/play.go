@@ -96,12 +96,14 @@ func (s *soak) loop(ctx context.Context) error {
 	nextWorkerKill := time.Now().Add(s.workerGap())
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
+	watchdog := newWatchdog(s, time.Minute)
 	for {
 		select {
 		case <-ctx.Done():
 			return fmt.Errorf("soak: stopped before the run ended: %w", ctx.Err())
 		case <-tick.C:
 		}
+		watchdog.check(arb)
 		if isDone(arb) {
 			if code := arb.exitCode(); code != 0 {
 				return fmt.Errorf("soak: the arbiter exited with status %d without being killed; its output is in %s",
