@@ -208,7 +208,7 @@ func (s *soak) matchArgs(listen string) []string {
 	args = append(args, engineArgs(s.hivebot, s.fake, s.faultLog, s.o.stallOn, s.o.seed, false)...)
 	args = append(args, "-rounds", fmt.Sprint(s.rounds), "-seed", fmt.Sprint(s.o.seed),
 		"-out", s.records, "-maxmoves", fmt.Sprint(s.o.maxMoves),
-		"-command-timeout", "1", "-start-timeout", "5")
+		"-command-timeout", fmt.Sprint(commandTimeout.Seconds()), "-start-timeout", "10")
 	if listen != "" {
 		// No -concurrency: a coordinator plays no game of its own unless given one.
 		return append(args, "-listen", listen, "-ackwait", "5s")
