@@ -92,7 +92,7 @@ func (s *soak) loop(ctx context.Context) error {
 			return err
 		}
 	}
-	nextKill := time.Now().Add(s.killGap())
+	killer := newKiller(s)
 	nextWorkerKill := time.Now().Add(s.workerGap())
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
@@ -126,13 +126,13 @@ func (s *soak) loop(ctx context.Context) error {
 			}
 		}
 		now := time.Now()
-		if now.After(nextKill) {
+		if killer.due() {
 			s.kill(arb)
 			life++
 			if arb, err = s.arbiterLife(argv, life); err != nil {
 				return err
 			}
-			nextKill = time.Now().Add(s.killGap())
+			killer.newLife()
 		}
 		if len(workers) > 0 && now.After(nextWorkerKill) {
 			i := s.rng.IntN(len(workers))
