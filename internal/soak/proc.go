@@ -13,6 +13,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"hivearbiter/engine/uhpengine/uhpfake"
 )
 
 // process is one program the soak started: an arbiter match, a coordinator or a worker.
@@ -143,7 +145,7 @@ func kindOf(pid int) string {
 	kind := filepath.Base(strings.TrimSuffix(exe, " (deleted)"))
 	env, _ := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
 	for _, kv := range bytes.Split(env, []byte{0}) {
-		if _, cfg, ok := strings.Cut(string(kv), "UHPFAKE="); ok && strings.HasPrefix(string(kv), "UHPFAKE=") {
+		if cfg, ok := strings.CutPrefix(string(kv), uhpfake.EnvVar+"="); ok {
 			if _, rest, ok := strings.Cut(cfg, `"ID":"uhpfake\u0020`); ok {
 				name, _, _ := strings.Cut(rest, `"`)
 				return "fake " + name
