@@ -30,9 +30,9 @@ func (s *soak) play(ctx context.Context) error {
 	}
 	if err != nil { // out of time: what was recorded is audited all the same
 		s.unfinished = err
-		ctx = context.WithoutCancel(ctx)
 	}
-	return s.report(ctx)
+	// The audit runs whatever time is left: a run that took long must still be judged.
+	return s.report(context.WithoutCancel(ctx))
 }
 
 // arbiterLife starts one life of the arbiter (the coordinator, in a distributed soak), with

@@ -103,6 +103,8 @@ func (s *soak) report(ctx context.Context) error {
 
 // stats runs arbiter stats on the records, as a user would, and returns its exit status.
 func (s *soak) stats(ctx context.Context) int {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
+	defer cancel()
 	c := exec.CommandContext(ctx, s.arbiter, "stats", s.records)
 	c.Stdout, c.Stderr = s.log, s.log
 	if err := c.Run(); err != nil && c.ProcessState == nil {
