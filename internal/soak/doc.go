@@ -1,3 +1,5 @@
+//go:build linux
+
 // Command soak runs arbiter match for thousands of games under faults and checks that nothing
 // was lost, doubled, misjudged or leaked. Run it from the repository's root:
 //
