@@ -21,6 +21,7 @@ func main() { os.Exit(runProcess(os.Args[1:])) }
 func runProcess(args []string) int {
 	ctx, stop := cli.InterruptContext(context.Background(), os.Stderr, "arbiter: stopping; a second Ctrl-C or SIGTERM quits at once")
 	defer stop()
+	defer serveDebugVars(os.Stderr)()
 	return exitCode(run(ctx, args, os.Stdout, os.Stderr), os.Stderr)
 }
 

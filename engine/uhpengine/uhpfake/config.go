@@ -79,6 +79,9 @@ type Config struct {
 	// Faults are the ways the engine misbehaves, tried in order: the first that matches a
 	// moment applies.
 	Faults []Fault `json:",omitempty"`
+	// FaultLog, if set, is a file to which every fault that applies appends a line: its Name
+	// (or its index in Faults) and the moment, so that a long run can count what it injected.
+	FaultLog string `json:",omitempty"`
 }
 
 // Fault is one way to misbehave, at one moment of the conversation: the engine waits Delay,
@@ -95,6 +98,13 @@ type Fault struct {
 	// FromPly limits a command fault to games of at least this many plies: before the
 	// command, or for a Mangle, after it.
 	FromPly int `json:",omitempty"`
+	// Chance, between 0 and 1, makes the fault apply at a matching moment only with this
+	// probability (0 is always). The draw is a function of Config.Seed, the fault's place in
+	// Faults, the command and the game so far, and not of the process: a run played again
+	// meets the same faults in the same positions.
+	Chance float64 `json:",omitempty"`
+	// Name names the fault in Config.FaultLog.
+	Name string `json:",omitempty"`
 
 	// Delay is waited first.
 	Delay time.Duration `json:",omitempty"`
@@ -107,6 +117,9 @@ type Fault struct {
 	Every time.Duration `json:",omitempty"`
 	// NoEOL writes Print and Stderr without line ends: one long line.
 	NoEOL bool `json:",omitempty"`
+	// Leak is a number of bytes the engine allocates, writes and keeps each time the fault
+	// applies: its memory grows as a leaking engine's does.
+	Leak int `json:",omitempty"`
 
 	// Then is what follows: "" answers the command as usual; "silent" gives no answer (so
 	// Print is the answer, or nothing is); "exit" exits with Code; "kill" sends the engine

@@ -35,6 +35,7 @@ type Handler struct {
 
 	gaps     []int64 // LatencyLog's gaps, in nanoseconds
 	awaitGap bool    // a bestmove was answered: the next command ends a gap
+	leaked   [][]byte
 }
 
 var (
@@ -286,11 +287,39 @@ func (h *Handler) find(on, args string, mangle bool) *Fault {
 		case f.On != on && !(f.On == "" && isCommand(on)) && !(f.On == "play" && on == "pass"):
 		case f.Arg != "" && f.Arg != args && !strings.HasPrefix(args, f.Arg+" "):
 		case h.game.Ply() < f.FromPly:
+		case f.Chance > 0 && h.draw(i, on, args) >= f.Chance:
 		default:
+			h.logFault(i, on)
 			return f
 		}
 	}
 	return nil
+}
+
+// draw is the fault's number in [0, 1) for this moment: a hash of the seed, the fault, the
+// command and the game, so that the same run meets the same faults whichever process plays it.
+func (h *Handler) draw(fault int, on, args string) float64 {
+	hash := fnv.New64a()
+	fmt.Fprintf(hash, "%d|%d|%s %s|%s", h.cfg.Seed, fault, on, args, h.game.GameString())
+	return float64(hash.Sum64()>>11) / (1 << 53)
+}
+
+// logFault appends a line for the fault to Config.FaultLog, in one write, so that the
+// engines of a run can share the file.
+func (h *Handler) logFault(fault int, on string) {
+	if h.cfg.FaultLog == "" {
+		return
+	}
+	name := h.cfg.Faults[fault].Name
+	if name == "" {
+		name = strconv.Itoa(fault)
+	}
+	f, err := os.OpenFile(h.cfg.FaultLog, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return // the log is for counting; a fault must not fail on it
+	}
+	fmt.Fprintf(f, "%s %s %d\n", name, on, h.game.Ply())
+	f.Close()
 }
 
 // received ends a latency gap, when a line arrives after a bestmove was answered.
@@ -310,6 +339,13 @@ func (h *Handler) before(on, args string) (silenced bool) {
 	}
 	time.Sleep(f.Delay)
 	f.print(h.stdout, h.stderr)
+	if f.Leak > 0 {
+		b := make([]byte, f.Leak)
+		for i := range b {
+			b[i] = byte(i) | 1 // written, so that the pages are the process's
+		}
+		h.leaked = append(h.leaked, b)
+	}
 	switch f.Then {
 	case "silent":
 		if isCommand(on) { // the server's answer is to go; at other moments there is none

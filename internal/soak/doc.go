@@ -1,0 +1,28 @@
+//go:build linux
+
+// Command soak runs arbiter match for thousands of games under faults and checks that nothing
+// was lost, doubled, misjudged or leaked. Run it from the repository's root:
+//
+//	nice -n 10 go run ./internal/soak -games 5000              # locally, at concurrency = cores
+//	nice -n 10 go run ./internal/soak -games 1000 -workers 2   # through match -listen and workers
+//
+// It builds the arbiter and hivebot once, and plays a gauntlet: hivebot (depth 1 under a clock
+// of 10 s a move, so that a time loss of its is a defect) against fake engines (package
+// uhpfake; this binary is their program) that crash, get killed, hang, stall, answer late,
+// flood their output, print a line over 1 MiB or leak memory, each at random in a few moves
+// in a hundred, drawn from the seed and the position so that a run is reproducible, and one
+// fake that behaves. Meanwhile it SIGKILLs the arbiter at random moments and starts the same
+// command again, which resumes the run; in a distributed soak it kills the coordinator (and
+// with it the embedded NATS server) and the workers, and restarts them.
+//
+// Once the run is over it checks and prints: every scheduled game recorded exactly once; every
+// record replayed through the referee to its result and reason (distributed.Recheck, what a
+// coordinator does to a worker's result) and read by arbiter stats; no time loss, nor any
+// other fault, by a healthy engine; and the faults the fakes injected, by kind. Along the run
+// it samples the arbiter's resident memory and open descriptors from /proc and its goroutines
+// from the debug window the arbiter opens when ARBITER_DEBUG_VARS names an address; the
+// samples must be flat (see flatCriteria). It exits 1 when a check fails.
+//
+// The short variant in CI is .ci/soak. The figures of the long runs are in docs/endurance.md.
+// Linux only: it reads /proc.
+package main

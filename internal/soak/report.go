@@ -1,0 +1,144 @@
+//go:build linux
+
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"hivearbiter/arbiter"
+	"hivearbiter/results"
+)
+
+// report audits the finished soak and prints its figures; it returns errDefect when a check
+// fails.
+func (s *soak) report(ctx context.Context) error {
+	w := s.out
+	failed := false
+	fail := func(format string, args ...any) {
+		failed = true
+		fmt.Fprintf(w, "FAIL: "+format+"\n", args...)
+	}
+	if s.unfinished != nil {
+		fail("the run did not finish: %v", s.unfinished)
+	} else {
+		fmt.Fprintf(w, "\nsoak: the run ended after %s (a shared machine: times are not benchmarks)\n", s.finishedIn.Round(time.Second))
+	}
+	fmt.Fprintf(w, "SIGKILLs (each followed by the same command): %s; engines that outlived a killed process by 2 s (then killed): %s\n",
+		sortedCounts(s.kills), sortedCounts(s.orphans))
+	for _, n := range s.notes {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
+	if s.o.workers > 0 {
+		rejected, err := countLines(filepath.Join(s.o.dir, "processes.log"), "Rejected ")
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "results the coordinator rejected (its log): %d\n", rejected)
+	}
+
+	recs, damage, err := results.ReadFileWith(s.records, results.ReadOptions{})
+	if err != nil {
+		fail("reading the records: %v", err)
+		return errDefect
+	}
+	if damage.Any() {
+		fail("the records file is damaged: %s", strings.Join(damage.Lines(false), "; "))
+	}
+	a := auditRecords(recs, s.games(), arbiter.Adjudication{MaxPlies: 2 * s.o.maxMoves})
+	fmt.Fprintf(w, "games: %d scheduled, %d records, %d missing, %d recorded more than once\n",
+		a.Scheduled, a.Recorded, len(a.Missing), len(a.Duplicated))
+	if len(a.Missing) > 0 || len(a.Duplicated) > 0 || a.Recorded != a.Scheduled {
+		fail("not every game recorded exactly once: missing %v, duplicated %v", head(a.Missing), head(a.Duplicated))
+	}
+	fmt.Fprintf(w, "referee: %d of %d records replay to their result and reason\n", a.Recorded-len(a.Invalid), a.Recorded)
+	for _, inv := range a.Invalid[:min(len(a.Invalid), 10)] {
+		fail("%s", inv)
+	}
+	if code := s.stats(ctx); code != 0 {
+		fail("arbiter stats %s exited with %d", s.records, code)
+	} else {
+		fmt.Fprintln(w, "arbiter stats: reads the records (exit 0)")
+	}
+
+	faults, err := countFaults(s.faultLog)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "faults injected (the fakes' log): %s\n", sortedCounts(faults))
+	fmt.Fprintf(w, "game endings (reason, engine at fault): %s\n", sortedCounts(a.Endings))
+	fmt.Fprintf(w, "healthy engines (hivebot, steady): %d time losses, %d faults of any kind\n",
+		len(a.HealthyTimeLosses), len(a.HealthyFaults))
+	for _, f := range a.HealthyFaults[:min(len(a.HealthyFaults), 10)] {
+		fail("%s", f)
+	}
+
+	samples := s.sampler.all()
+	if err := writeSamples(filepath.Join(s.o.dir, "samples.tsv"), samples); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "samples of the arbiter (%d, every %s; all in %s):\n", len(samples), s.o.sample, filepath.Join(s.o.dir, "samples.tsv"))
+	for _, at := range []struct {
+		name string
+		f    float64
+	}{{"start ", 0}, {"middle", 0.5}, {"end   ", 1}} {
+		fmt.Fprintf(w, "  %s %s\n", at.name, around(samples, at.f))
+	}
+	for _, name := range []string{"RSS", "goroutines", "fds"} {
+		v := judgeFlat(name, samples, s.o.warmup, flatCriteria[name])
+		fmt.Fprintf(w, "  %s\n", v)
+		if v.Decided && !v.Flat {
+			fail("%s is not flat", name)
+		}
+	}
+	if failed {
+		return errDefect
+	}
+	fmt.Fprintln(w, "soak: every check passed")
+	return nil
+}
+
+// stats runs arbiter stats on the records, as a user would, and returns its exit status.
+func (s *soak) stats(ctx context.Context) int {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
+	defer cancel()
+	c := exec.CommandContext(ctx, s.arbiter, "stats", s.records)
+	c.Stdout, c.Stderr = s.log, s.log
+	if err := c.Run(); err != nil && c.ProcessState == nil {
+		return -1
+	}
+	return c.ProcessState.ExitCode()
+}
+
+// writeSamples writes every sample as a tab-separated table.
+func writeSamples(path string, samples []Sample) error {
+	var b strings.Builder
+	fmt.Fprintln(&b, "seconds\tlife\tup_seconds\trss_kib\tfds\tgoroutines\tgames")
+	for _, s := range samples {
+		fmt.Fprintf(&b, "%.1f\t%d\t%.1f\t%d\t%d\t%d\t%d\n", s.At.Seconds(), s.Life, s.Up.Seconds(), s.RSSKiB, s.FDs, s.Goroutines, s.Games)
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		return fmt.Errorf("soak: %w", err)
+	}
+	return nil
+}
+
+// head is the first few of a list, for a message.
+func head(xs []int) []int { return xs[:min(len(xs), 10)] }
+
+// shellQuote writes argv as a shell would read it back.
+func shellQuote(argv []string) string {
+	var parts []string
+	for _, a := range argv {
+		if strings.ContainsAny(a, " \"'\\{}$&;|<>*?()[]!#~`") {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		parts = append(parts, a)
+	}
+	return strings.Join(parts, " ")
+}

@@ -1,0 +1,139 @@
+//go:build linux
+
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Sample is one look at the arbiter process: its resident memory, open file descriptors and
+// goroutines, and how many games the records file held.
+type Sample struct {
+	At         time.Duration // since the soak began
+	Up         time.Duration // since this arbiter process began
+	Life       int           // which arbiter process: 0 first, then one more per restart
+	RSSKiB     int64
+	FDs        int
+	Goroutines int // -1 when the debug window did not answer
+	Games      int
+}
+
+// sampler collects samples of the arbiter processes one after another.
+type sampler struct {
+	begin   time.Time
+	records string
+
+	mu      sync.Mutex
+	samples []Sample
+	counted lineCounter
+}
+
+// watch samples p every interval until it ends; debugAddr is its /debug/vars window.
+func (s *sampler) watch(p *process, life int, debugAddr string, interval time.Duration) {
+	client := &http.Client{Timeout: interval}
+	tick := time.NewTicker(interval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-p.done:
+			return
+		case <-tick.C:
+		}
+		rss, fds, ok := procStats(p.pid())
+		if !ok {
+			continue // it ended under us
+		}
+		smp := Sample{At: time.Since(s.begin), Up: time.Since(p.started), Life: life, RSSKiB: rss, FDs: fds,
+			Goroutines: goroutines(client, debugAddr)}
+		s.mu.Lock()
+		smp.Games = s.counted.count(s.records)
+		s.samples = append(s.samples, smp)
+		s.mu.Unlock()
+	}
+}
+
+func (s *sampler) all() []Sample {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.samples)
+}
+
+// procStats reads a process's resident memory (KiB) and open descriptors from /proc.
+func procStats(pid int) (rssKiB int64, fds int, ok bool) {
+	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, 0, false
+	}
+	sc := bufio.NewScanner(bytes.NewReader(status))
+	for sc.Scan() {
+		if v, found := strings.CutPrefix(sc.Text(), "VmRSS:"); found {
+			rssKiB, _ = strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+		}
+	}
+	entries, err := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
+	if err != nil {
+		return 0, 0, false
+	}
+	return rssKiB, len(entries), rssKiB > 0
+}
+
+// goroutines asks the arbiter's debug window (ARBITER_DEBUG_VARS) for its goroutine count.
+func goroutines(client *http.Client, addr string) int {
+	ctx, cancel := context.WithTimeout(context.Background(), client.Timeout)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+addr+"/debug/vars", nil)
+	resp, err := client.Do(req)
+	if err != nil {
+		return -1
+	}
+	defer resp.Body.Close()
+	var vars struct {
+		Goroutines int `json:"goroutines"`
+	}
+	if json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&vars) != nil {
+		return -1
+	}
+	return vars.Goroutines
+}
+
+// lineCounter counts the lines of a growing file, reading only what is new; a file that shrank
+// (a cut last line removed on resume) is counted again. It is for the samples, not the checks.
+type lineCounter struct {
+	offset int64
+	lines  int
+}
+
+func (c *lineCounter) count(path string) int {
+	f, err := os.Open(path)
+	if err != nil {
+		return c.lines
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.Size() < c.offset {
+		c.offset, c.lines = 0, 0
+	}
+	if _, err := f.Seek(c.offset, io.SeekStart); err != nil {
+		return c.lines
+	}
+	buf := make([]byte, 64<<10)
+	for {
+		n, err := f.Read(buf)
+		c.lines += bytes.Count(buf[:n], []byte{'\n'})
+		c.offset += int64(n)
+		if err != nil || n == 0 {
+			return c.lines
+		}
+	}
+}
