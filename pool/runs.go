@@ -30,9 +30,9 @@ type run struct {
 	state RunState
 	sub   *Submission
 	// While active: the coordinator, how to stop it, and when it has stopped.
-	coord  *distributed.Coordinator
+	coord *distributed.Coordinator
 	// final is where the run stood with its workers when its coordinator last stopped.
-	final *distributed.Status
+	final  *distributed.Status
 	cancel context.CancelFunc
 	done   chan struct{}
 	// assigned are the workers playing it, with their slots, until their batch ends.
