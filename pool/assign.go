@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+
+	"hivearbiter/distributed"
 )
 
 // idleWait is how long a worker with nothing to play waits before it asks again.
@@ -53,7 +55,7 @@ func (s *Server) Assign(req AssignRequest, now time.Time) Assignment {
 	}
 	var cands []candidate
 	for id, r := range s.runs {
-		if r.state.State != StateActive || r.coord == nil || req.Unfit[id] != "" {
+		if r.state.State != StateActive || r.cancel == nil || req.Unfit[id] != "" {
 			continue
 		}
 		if len(r.state.Platforms) > 0 && !slices.Contains(r.state.Platforms, req.Platform) {
@@ -90,10 +92,11 @@ func (s *Server) Assign(req AssignRequest, now time.Time) Assignment {
 func (s *Server) flaggedIn(worker string) []string {
 	var runs []string
 	for id, r := range s.runs {
-		if r.coord == nil {
+		st := r.status()
+		if st == nil || r.cancel == nil {
 			continue
 		}
-		for _, ws := range r.coord.Status().Workers {
+		for _, ws := range st.Workers {
 			if ws.Name == worker && ws.Flagged {
 				runs = append(runs, id)
 			}
@@ -131,10 +134,7 @@ func (s *Server) Workers() []WorkerState {
 		byName[name] = &c
 	}
 	for id, r := range s.runs {
-		st := r.final
-		if r.coord != nil {
-			st = r.coord.Status()
-		}
+		st := r.status()
 		if st == nil {
 			continue
 		}
@@ -158,4 +158,12 @@ func (s *Server) Workers() []WorkerState {
 	}
 	sort.Slice(list, func(i, j int) bool { return list[i].Name < list[j].Name })
 	return list
+}
+
+// status is where the run stands with its workers: now, or when its coordinator last stopped.
+func (r *run) status() *distributed.Status {
+	if r.coord != nil {
+		return r.coord.Status()
+	}
+	return r.final
 }

@@ -21,6 +21,7 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/distributed"
+	"hivearbiter/report"
 	"hivearbiter/results"
 )
 
@@ -31,6 +32,8 @@ type run struct {
 	sub   *Submission
 	// While active: the coordinator, how to stop it, and when it has stopped.
 	coord *distributed.Coordinator
+	// live is the run's live page while it is active.
+	live *report.Live
 	// final is where the run stood with its workers when its coordinator last stopped.
 	final  *distributed.Status
 	cancel context.CancelFunc
@@ -201,12 +204,18 @@ func (s *Server) startRun(r *run) error {
 	t.Console = log
 	t.Report = func(w io.Writer, st arbiter.Standings, final bool) { t.WriteStandings(w, st, final, false) }
 	obs := &runObserver{s: s, r: r, scheduled: t.Scheduled()}
-	t.Observers = []arbiter.Observer{obs}
+	live := report.NewLive(s.pageOptions(r.state))
+	if recs, err := results.ReadFile(t.Config().Out); err == nil {
+		for i := range recs {
+			live.GameFinished(&recs[i])
+		}
+	}
+	t.Observers = []arbiter.Observer{obs, &liveObserver{live: live, cfg: t.Config()}}
 	ctx, cancel := context.WithCancel(s.ctx)
 	coord := &distributed.Coordinator{Tournament: t, Conn: s.nc, Expect: r.sub.Expect, AckWait: s.cfg.AckWait,
 		Console: t.ConsoleWriter()}
 	s.mu.Lock()
-	r.coord, r.cancel, r.done = coord, cancel, make(chan struct{})
+	r.coord, r.cancel, r.done, r.live = coord, cancel, make(chan struct{}), live
 	r.started, r.startGames = time.Now(), r.state.Games()
 	r.state.State, r.state.Reason = StateActive, ""
 	done := r.done
@@ -249,8 +258,12 @@ func (s *Server) ended(r *run, state, reason string, summary *results.Summary) {
 	if summary != nil {
 		r.state.Summary = summary
 	}
-	r.coord = nil
+	cancel := r.cancel
+	r.coord, r.cancel = nil, nil
 	s.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
 	s.saveState(r)
 	s.printf("Run %s %s: %s\n", r.state.ID, state, reason)
 }
