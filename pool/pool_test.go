@@ -15,12 +15,14 @@ import (
 	"hivearbiter/arbiter"
 	"hivearbiter/distributed"
 	"hivearbiter/engine/hivebot"
+	"hivearbiter/engine/uhpengine/uhpfake"
 	_ "hivearbiter/proto/uhp" // the engines of the tests speak UHP
 	"hivearbiter/results"
 )
 
 // The test binary is the engine too: "TESTBINARY hivebot ARGS" runs the bundled engine.
 func TestMain(m *testing.M) {
+	uhpfake.Main()
 	if len(os.Args) > 1 && os.Args[1] == "hivebot" {
 		os.Exit(hivebot.Main(context.Background(), os.Args[2:], os.Stdin, os.Stdout, os.Stderr))
 	}
@@ -29,14 +31,14 @@ func TestMain(m *testing.M) {
 
 // testPool is a pool's server on loopback, with its admin's and submitter's clients.
 type testPool struct {
-	t         *testing.T
+	t         testing.TB
 	dir, addr string
 	srv       *Server
 	admin     *Client
 	submitter *Client
 }
 
-func newTestPool(t *testing.T) *testPool {
+func newTestPool(t testing.TB) *testPool {
 	t.Helper()
 	p := &testPool{t: t, dir: t.TempDir(), addr: "127.0.0.1:0"}
 	p.start()
