@@ -15,6 +15,8 @@ type RejectedError struct {
 	Worker string
 	Game   int
 	Reason string
+	// quarantine marks a result refused because its worker is quarantined, not for itself.
+	quarantine bool
 }
 
 func (e *RejectedError) Error() string {

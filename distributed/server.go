@@ -96,6 +96,9 @@ func NewEmbedded(listen, dir string, tls bool) (*Embedded, error) {
 	if err != nil {
 		return nil, fmt.Errorf("distributed: -listen %q: bad port", listen)
 	}
+	if port == 0 {
+		port = server.RANDOM_PORT // NATS reads port 0 as its default, 4222
+	}
 	e := &Embedded{host: host, scheme: "nats", Options: &server.Options{
 		Host: host, Port: port,
 		JetStream: true, StoreDir: filepath.Join(dir, "jetstream"),
