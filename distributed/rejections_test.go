@@ -58,7 +58,9 @@ func TestPairTakenOutAfterRejections(t *testing.T) {
 		forged = append(forged, &r)
 	}
 	publishAs(t, c, ctx, "forger", forged...)
-	waitUntil(t, func() bool { return strings.Contains(c.console.String(), "pair 0 is taken out of the run after 3 rejected results") })
+	waitUntil(t, func() bool {
+		return strings.Contains(c.console.String(), "pair 0 is taken out of the run after 3 rejected results")
+	})
 	w := &Worker{Name: "honest", Creds: c.srv.Credentials()}
 	if err := w.Run(ctx); err != nil {
 		t.Fatal(err)
