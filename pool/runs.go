@@ -410,7 +410,11 @@ func (s *Server) Runs() []RunState {
 	defer s.mu.Unlock()
 	list := make([]RunState, 0, len(s.runs))
 	for _, r := range s.runs {
-		list = append(list, r.state)
+		st := r.state
+		if status := r.status(); status != nil {
+			st.TakenOut = status.TakenOut
+		}
+		list = append(list, st)
 	}
 	sort.Slice(list, func(i, j int) bool { return list[i].Submitted.Before(list[j].Submitted) })
 	return list

@@ -73,6 +73,9 @@ type RunState struct {
 	Summary *results.Summary `json:"summary,omitempty"`
 	// Rate is games per second recorded since the server (re)started the run, for its ETA.
 	Rate float64 `json:"rate"`
+	// TakenOut are the pairs taken out of the run after too many rejected results, since the
+	// server last started it.
+	TakenOut []distributed.TakenOut `json:"taken_out,omitempty"`
 }
 
 // Games is how many of its games the run has recorded.

@@ -72,10 +72,12 @@ func TestPoolAcceptance(t *testing.T) {
 	if testing.Short() {
 		t.Skip("separate processes: not in -short")
 	}
-	rounds := "12"
+	rounds := "8"
 	if *poolLong {
 		rounds = "100"
 	}
+	begin := time.Now()
+	phase := func(what string) { t.Logf("%5.1fs %s", time.Since(begin).Seconds(), what) }
 	dir, addr := t.TempDir(), freeAddr(t)
 	srv := poolServer(t, filepath.Join(dir, "srv"), addr)
 	sdir := filepath.Join(dir, "srv")
@@ -90,12 +92,13 @@ func TestPoolAcceptance(t *testing.T) {
 
 	hivebots := []string{"-engine", "builtin=hivebot", "name=strong", "arg=-profile", "arg=strong",
 		"-engine", "builtin=hivebot", "name=weak", "arg=-profile", "arg=weak"}
-	common := []string{"-each", "depth=1", "-seed", "5", "-openings", "plies=2", "-maxplies", "60", "-rounds", rounds}
+	common := []string{"-each", "depth=1", "-seed", "5", "-openings", "plies=2", "-maxplies", "30", "-rounds", rounds}
 	submitter := filepath.Join(sdir, "submitter.creds")
 	arbiterOK(t, append(append(append([]string{"submit", "-creds", submitter}, hivebots...), common...),
 		"-sprt", "elo0=0", "elo1=2", "alpha=0.001", "beta=0.001")...)
 	arbiterOK(t, append(append(append([]string{"submit", "-creds", submitter, "-format", "gauntlet"}, hivebots...),
 		"-engine", "builtin=hivebot", "name=medium", "arg=-profile", "arg=medium"), common...)...)
+	phase("submitted")
 	runs := poolRuns(t, sdir)
 	if len(runs) != 2 {
 		t.Fatalf("%d runs listed, want 2", len(runs))
@@ -115,12 +118,15 @@ func TestPoolAcceptance(t *testing.T) {
 		t.Errorf("a worker with forged credentials exited with %d, want %d", code, exitEngines)
 	}
 
+	phase("forged refused")
 	waitFor(t, "games recorded", 60*time.Second, func() bool { return recorded() >= 6 })
+	phase("6 games")
 	w1.kill()
 	srv.kill()
 	poolServer(t, sdir, addr)
-	w1 = startArbiter(t, "worker", "-creds", creds["w1"])
+	w1 = startArbiter(t, "worker", "-creds", creds["w1"], "-concurrency", "2")
 	waitFor(t, "more games after the restart", 60*time.Second, func() bool { return recorded() >= 12 })
+	phase("restarted, 12 games")
 	arbiterOK(t, "server", "worker", "revoke", "w2", "-dir", sdir)
 	if code := w2.wait(t, "the revoked worker", 10*time.Second); code != exitEngines {
 		t.Errorf("the revoked worker exited with %d, want %d:\n%s", code, exitEngines, w2.out)
@@ -129,6 +135,7 @@ func TestPoolAcceptance(t *testing.T) {
 		t.Errorf("the revoked worker, started again, exited with %d, want %d", code, exitEngines)
 	}
 
+	phase("revoked")
 	waitFor(t, "both runs to finish", 120*time.Second, func() bool {
 		for _, r := range poolRuns(t, sdir) {
 			if r.State != pool.StateFinished {
@@ -137,6 +144,7 @@ func TestPoolAcceptance(t *testing.T) {
 		}
 		return true
 	})
+	phase("finished")
 	for _, r := range poolRuns(t, sdir) {
 		if got := recordedGames(t, r.Records); got != r.Scheduled {
 			t.Errorf("run %s (%s): %d games recorded, want its %d", r.ID, r.Format, got, r.Scheduled)
