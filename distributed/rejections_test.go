@@ -24,6 +24,21 @@ func serveInBackground(t *testing.T, c *cluster, ctx context.Context) (wait func
 	return func() (*arbiter.Outcome, error) { wg.Wait(); return out, err }
 }
 
+// finishWithHonestWorker plays the rest of the run with an honest worker and returns the
+// coordinator's outcome.
+func finishWithHonestWorker(t *testing.T, c *cluster, ctx context.Context, wait func() (*arbiter.Outcome, error)) *arbiter.Outcome {
+	t.Helper()
+	w := &Worker{Name: "honest", Creds: c.srv.Credentials()}
+	if err := w.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	out, err := wait()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
 // publishAs publishes records as a worker's results.
 func publishAs(t *testing.T, c *cluster, ctx context.Context, worker string, recs ...*results.Record) {
 	t.Helper()
@@ -61,14 +76,7 @@ func TestPairTakenOutAfterRejections(t *testing.T) {
 	waitUntil(t, func() bool {
 		return strings.Contains(c.console.String(), "pair 0 is taken out of the run after 3 rejected results")
 	})
-	w := &Worker{Name: "honest", Creds: c.srv.Credentials()}
-	if err := w.Run(ctx); err != nil {
-		t.Fatal(err)
-	}
-	out, err := wait()
-	if err != nil {
-		t.Fatal(err)
-	}
+	out := finishWithHonestWorker(t, c, ctx, wait)
 	if out.Tally.Games != 2 {
 		t.Errorf("%d games counted, want the 2 of pair 1", out.Tally.Games)
 	}
@@ -98,14 +106,7 @@ func TestQuarantinedWorkerReplayed(t *testing.T) {
 	if strings.Contains(c.console.String(), "taken out") {
 		t.Errorf("refusing a quarantined worker's results took a pair out:\n%s", c.console)
 	}
-	w := &Worker{Name: "honest", Creds: c.srv.Credentials()}
-	if err := w.Run(ctx); err != nil {
-		t.Fatal(err)
-	}
-	out, err := wait()
-	if err != nil {
-		t.Fatal(err)
-	}
+	out := finishWithHonestWorker(t, c, ctx, wait)
 	if out.Tally.Games != 4 {
 		t.Errorf("%d games counted, want 4", out.Tally.Games)
 	}

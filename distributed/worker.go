@@ -397,16 +397,25 @@ func ignoreCancel(err error) error {
 // dial connects to the coordinator's server, waiting for it if it is not up yet; credentials
 // the server refuses end the worker.
 func (w *Worker) dial(ctx context.Context) (*nats.Conn, error) {
+	return DialWaiting(ctx, w.Creds, "arbiter worker "+w.Name, func(err error) {
+		w.printf("Waiting for the coordinator at %s: %v\n", w.Creds.URL, err)
+	})
+}
+
+// DialWaiting connects as Dial does, trying again every second while the server is not up;
+// credentials the server refuses (nats.ErrAuthorization) or the end of ctx end the wait.
+// waiting, if set, is told once why it waits.
+func DialWaiting(ctx context.Context, c *Credentials, name string, waiting func(error), opts ...nats.Option) (*nats.Conn, error) {
 	for tries := 0; ; tries++ {
-		nc, err := Dial(w.Creds, "arbiter worker "+w.Name)
+		nc, err := Dial(c, name, opts...)
 		if err == nil {
 			return nc, nil
 		}
 		if errors.Is(err, nats.ErrAuthorization) || ctx.Err() != nil {
 			return nil, err
 		}
-		if tries == 0 {
-			w.printf("Waiting for the coordinator at %s: %v\n", w.Creds.URL, err)
+		if tries == 0 && waiting != nil {
+			waiting(err)
 		}
 		select {
 		case <-time.After(time.Second):

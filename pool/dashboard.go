@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"hivearbiter/arbiter"
 	"hivearbiter/report"
 	"hivearbiter/results"
 )
@@ -150,20 +149,3 @@ func (s *Server) pageOptions(st RunState) report.Options {
 	s.mu.Unlock()
 	return opts
 }
-
-// liveObserver feeds a run's live page the games its coordinator records.
-type liveObserver struct {
-	live *report.Live
-	cfg  arbiter.Config
-}
-
-func (o *liveObserver) GameStarted(g arbiter.ScheduledGame, white, black string) {
-	we, be := o.cfg.Engines[g.White], o.cfg.Engines[g.Black]
-	o.live.GameStarted(g.Index, results.Player{Name: white, Time: we.Time.String()}, results.Player{Name: black, Time: be.Time.String()}, g.Opening)
-}
-
-func (o *liveObserver) MovePlayed(game int, move results.Move, gameString string) {
-	o.live.MovePlayed(game, move, gameString)
-}
-
-func (o *liveObserver) GameFinished(r *results.Record, _ arbiter.Standings) { o.live.GameFinished(r) }

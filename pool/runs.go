@@ -197,6 +197,11 @@ func (s *Server) startRun(r *run) error {
 	if err != nil {
 		return err
 	}
+	live := report.NewLive(s.pageOptions(r.state))
+	pages, err := report.ObserveRun(t.Config(), live)
+	if err != nil {
+		return err
+	}
 	log, err := os.OpenFile(filepath.Join(s.cfg.Dir, "runs", r.state.ID+".log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
 	if err != nil {
 		return fmt.Errorf("pool: %w", err)
@@ -204,13 +209,7 @@ func (s *Server) startRun(r *run) error {
 	t.Console = log
 	t.Report = func(w io.Writer, st arbiter.Standings, final bool) { t.WriteStandings(w, st, final, false) }
 	obs := &runObserver{s: s, r: r, scheduled: t.Scheduled()}
-	live := report.NewLive(s.pageOptions(r.state))
-	if recs, err := results.ReadFile(t.Config().Out); err == nil {
-		for i := range recs {
-			live.GameFinished(&recs[i])
-		}
-	}
-	t.Observers = []arbiter.Observer{obs, &liveObserver{live: live, cfg: t.Config()}}
+	t.Observers = []arbiter.Observer{obs, pages}
 	ctx, cancel := context.WithCancel(s.ctx)
 	coord := &distributed.Coordinator{Tournament: t, Conn: s.nc, Expect: r.sub.Expect, AckWait: s.cfg.AckWait,
 		Console: t.ConsoleWriter()}

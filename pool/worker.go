@@ -123,24 +123,28 @@ func (w *Worker) dial(ctx context.Context, cancel context.CancelCauseFunc) (*nat
 		}
 		cancel(errors.New("pool: the connection to the server is closed"))
 	}
-	for tries := 0; ; tries++ {
-		nc, err := distributed.Dial(w.Creds, "arbiter pool worker "+w.Name, nats.ErrorHandler(refused), nats.ClosedHandler(closed))
-		if err == nil {
-			return nc, nil
+	// A NATS server that reloads its users (another worker added) may refuse a client whose
+	// handshake it is in the middle of: only a refusal that persists is one.
+	for tries := 1; ; tries++ {
+		nc, err := distributed.DialWaiting(ctx, w.Creds, "arbiter pool worker "+w.Name, func(err error) {
+			w.printf("Waiting for the pool's server at %s: %v\n", w.Creds.URL, err)
+		}, nats.ErrorHandler(refused), nats.ClosedHandler(closed))
+		if !errors.Is(err, nats.ErrAuthorization) {
+			return nc, err
 		}
-		if errors.Is(err, nats.ErrAuthorization) {
+		if tries == authTries {
 			return nil, &RefusedError{Err: err}
 		}
-		if tries == 0 {
-			w.printf("Waiting for the pool's server at %s: %v\n", w.Creds.URL, err)
-		}
 		select {
-		case <-time.After(time.Second):
+		case <-time.After(500 * time.Millisecond):
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}
 	}
 }
+
+// authTries is how many times a worker's credentials must be refused before it gives up.
+const authTries = 3
 
 // ask asks the server for a run.
 func (w *Worker) ask(ctx context.Context, nc *nats.Conn, unfit map[string]string) (*Assignment, error) {
