@@ -104,7 +104,8 @@ func (s *Server) put(key string, v any) error {
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(s.ctx, 10*time.Second)
+	// The last state of a run is written as the server closes, too.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(s.ctx), 10*time.Second)
 	defer cancel()
 	if _, err := s.kv.Put(ctx, key, b); err != nil {
 		return fmt.Errorf("pool: writing %s: %w", key, err)
@@ -445,12 +446,12 @@ func (s *Server) onControl(m *nats.Msg) {
 		return
 	}
 	// A pause or a stop waits for the coordinator: not in the subscription's goroutine.
-	go func() {
+	s.runWG.Go(func() {
 		st, err := s.Control(c)
 		if err != nil {
 			respondError(m, err)
 			return
 		}
 		respond(m, Reply{Run: st})
-	}()
+	})
 }
