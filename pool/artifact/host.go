@@ -1,0 +1,58 @@
+package artifact
+
+import (
+	"fmt"
+	"runtime"
+	"slices"
+
+	"hivearbiter/internal/proc"
+)
+
+// KnownRuntimes are the runtimes a worker looks for on its PATH and reports.
+var KnownRuntimes = []string{"python3", "node"}
+
+// Host is what a worker is: its platform, and the runtimes it has.
+type Host struct {
+	Platform string   // GOOS/GOARCH
+	Runtimes []string // programs on its PATH that run scripted engines, sorted
+}
+
+// ThisHost is this machine: runtime.GOOS/GOARCH, and those of KnownRuntimes and of runtimes
+// that internal/proc.Locate finds on the PATH.
+func ThisHost(runtimes ...string) Host {
+	h := Host{Platform: runtime.GOOS + "/" + runtime.GOARCH}
+	for _, r := range slices.Concat(KnownRuntimes, runtimes) {
+		if !slices.Contains(h.Runtimes, r) && proc.Locate(r, "") == nil {
+			h.Runtimes = append(h.Runtimes, r)
+		}
+	}
+	slices.Sort(h.Runtimes)
+	return h
+}
+
+// NotRunnableError is an artifact a host cannot run: built for another platform, or needing a
+// runtime the host lacks.
+type NotRunnableError struct {
+	SHA256 string
+	Reason string
+}
+
+func (e *NotRunnableError) Error() string {
+	return fmt.Sprintf("artifact: %.12s cannot run here: %s", e.SHA256, e.Reason)
+}
+
+// Runnable says whether the host can run an artifact, with a *NotRunnableError that says why
+// not.
+func (h Host) Runnable(m Manifest) error {
+	if m.Platform != AnyPlatform && m.Platform != h.Platform {
+		return &NotRunnableError{SHA256: m.SHA256, Reason: fmt.Sprintf("it is built for %s, and this worker is %s", m.Platform, h.Platform)}
+	}
+	if m.Runtime != "" && !slices.Contains(h.Runtimes, m.Runtime) {
+		have := "none"
+		if len(h.Runtimes) > 0 {
+			have = fmt.Sprint(h.Runtimes)
+		}
+		return &NotRunnableError{SHA256: m.SHA256, Reason: fmt.Sprintf("it needs %s, and this worker's runtimes are %s", m.Runtime, have)}
+	}
+	return nil
+}
