@@ -10,6 +10,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"hivearbiter/distributed"
+	"hivearbiter/pool/artifact"
 )
 
 // idleWait is how long a worker with nothing to play waits before it asks again.
@@ -61,6 +62,9 @@ func (s *Server) Assign(req AssignRequest, now time.Time) Assignment {
 		if len(r.state.Platforms) > 0 && !slices.Contains(r.state.Platforms, req.Platform) {
 			continue
 		}
+		if runnable(r.sub, req) != nil {
+			continue
+		}
 		slots := 0
 		for _, a := range r.assigned {
 			if a.until.After(now) {
@@ -85,7 +89,11 @@ func (s *Server) Assign(req AssignRequest, now time.Time) Assignment {
 	r := cands[0].r
 	r.assigned[req.Worker] = assignment{slots: max(req.Slots, 1), until: now.Add(s.cfg.Batch + 30*time.Second)}
 	w.Run = r.state.ID
-	return Assignment{Run: r.state.ID, Engines: r.state.Engines, Batch: s.cfg.Batch}
+	a := Assignment{Run: r.state.ID, Engines: r.state.Engines, Batch: s.cfg.Batch}
+	if r.sub != nil {
+		a.RunEngines, a.Manifests = r.sub.Config.Engines, r.sub.Manifests
+	}
+	return a
 }
 
 // flaggedIn lists the runs whose chi-square test flags the worker; s.mu is held.
@@ -166,4 +174,22 @@ func (r *run) status() *distributed.Status {
 		return r.coord.Status()
 	}
 	return r.final
+}
+
+// runnable says why a worker cannot run a submission's artifacts (built for another
+// platform, or needing a runtime it lacks), or nil.
+func runnable(sub *Submission, req AssignRequest) error {
+	if sub == nil {
+		return nil
+	}
+	host := artifact.Host{Platform: req.Platform, Runtimes: req.Runtimes}
+	for _, m := range sub.Manifests {
+		if m.SHA256 == "" {
+			continue
+		}
+		if err := host.Runnable(m); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -1,10 +1,12 @@
 package pool
 
 import (
+	"strings"
 	"testing"
 	"time"
 
 	"hivearbiter/distributed"
+	"hivearbiter/pool/artifact"
 )
 
 // TestAssign: a worker goes to the active run of the highest priority its platform can play
@@ -80,5 +82,39 @@ func TestAssignQuarantines(t *testing.T) {
 	}
 	if ws := s.Workers(); len(ws) != 2 || ws[0].Name != "cheat" || ws[0].StateText(now) != "flagged" {
 		t.Errorf("workers %+v: want cheat flagged", ws)
+	}
+}
+
+// TestAssignArtifacts: a run whose artifacts a worker cannot run (another platform, a runtime
+// it lacks) is not given to it.
+func TestAssignArtifacts(t *testing.T) {
+	now := time.Now()
+	py := artifact.Manifest{SHA256: strings.Repeat("a", 64), Kind: "dir", Platform: artifact.AnyPlatform, Runtime: "python3", Command: []string{"python3", "bot.py"}}
+	native := artifact.Manifest{SHA256: strings.Repeat("b", 64), Kind: "file", Platform: "linux/amd64", Name: "engine", Command: []string{"./engine"}}
+	tests := []struct {
+		name string
+		m    artifact.Manifest
+		req  AssignRequest
+		want string
+	}{
+		{"python3 on a worker with python3", py, AssignRequest{Platform: "plan9/mips", Runtimes: []string{"node", "python3"}}, "a"},
+		{"python3 on a worker without", py, AssignRequest{Platform: "linux/amd64", Runtimes: []string{"node"}}, ""},
+		{"native on its platform", native, AssignRequest{Platform: "linux/amd64"}, "a"},
+		{"native on another platform", native, AssignRequest{Platform: "linux/arm64"}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := &Server{cfg: Config{Batch: time.Minute}, runs: map[string]*run{}, workers: map[string]*WorkerState{}}
+			s.runs["a"] = &run{state: RunState{ID: "a", State: StateActive, Share: 1}, assigned: map[string]assignment{}, cancel: func() {},
+				sub: &Submission{Manifests: []artifact.Manifest{{}, tt.m}}}
+			tt.req.Worker, tt.req.Slots = "me", 1
+			a := s.Assign(tt.req, now)
+			if a.Run != tt.want {
+				t.Errorf("assigned %q, want %q", a.Run, tt.want)
+			}
+			if a.Run != "" && (len(a.Manifests) != 2 || a.Manifests[1].SHA256 != tt.m.SHA256) {
+				t.Errorf("the assignment carries manifests %+v", a.Manifests)
+			}
+		})
 	}
 }

@@ -8,8 +8,11 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 
+	"hivearbiter/arbiter"
 	"hivearbiter/distributed"
+	"hivearbiter/pool/artifact"
 )
 
 // Client is a submitter's or an admin's connection to a pool's server.
@@ -109,4 +112,19 @@ func (c *Client) AddWorker(ctx context.Context, name string) (*distributed.Crede
 func (c *Client) RevokeWorker(ctx context.Context, name string) error {
 	_, err := c.request(ctx, subjectRevoke, AddWorker{Name: name})
 	return err
+}
+
+// UploadEngines uploads a run's engines to the pool's artifacts (an engine already there is
+// not sent again) and returns their manifests and the engines as the run carries them (see
+// artifact.Store.UploadEngines).
+func (c *Client) UploadEngines(ctx context.Context, engines []arbiter.EngineConfig) ([]artifact.Manifest, []arbiter.EngineConfig, error) {
+	js, err := jetstream.New(c.nc)
+	if err != nil {
+		return nil, nil, fmt.Errorf("pool: %w", err)
+	}
+	bucket, err := js.ObjectStore(ctx, artifact.DefaultBucket)
+	if err != nil {
+		return nil, nil, fmt.Errorf("pool: the artifacts' bucket: %w", err)
+	}
+	return artifact.NewStore(bucket, artifact.Limits{}).UploadEngines(ctx, engines)
 }

@@ -24,8 +24,8 @@
 // with a configuration reload, which closes its connection at once; it is refused from then
 // on.
 //
-// Engines: until pool/artifact is wired in, a run's engines are commands the workers run from
-// the submission (on a shared file system or the same machine) or their own -engine builds;
-// Submission.Artifacts is where an engine given as an artifact will be named, and
-// Submission.Platforms says which worker platforms can play the run.
+// Engines are artifacts (package pool/artifact): submit uploads each engine to the pool's
+// object store, and a worker is given a run only when its platform and runtimes can run the
+// run's artifacts; it fetches them, checks their hash and caches them. A worker's own -engine
+// stands in for an artifact only when it packs to the same SHA-256.
 package pool

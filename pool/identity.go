@@ -14,6 +14,7 @@ import (
 	"github.com/nats-io/nkeys"
 
 	"hivearbiter/distributed"
+	"hivearbiter/pool/artifact"
 )
 
 // Identity is one NATS user of the pool: the public key of its NKey, and its role.
@@ -99,10 +100,11 @@ func permissions(role, name string) *server.Permissions {
 	case RoleAdmin:
 		return &server.Permissions{Publish: &server.SubjectPermission{Allow: []string{"arbiterpool.>"}}, Subscribe: inbox}
 	case RoleSubmitter:
-		return &server.Permissions{Publish: &server.SubjectPermission{Allow: []string{subjectSubmit, "arbiterpool.runs.>"}}, Subscribe: inbox}
+		allow := append([]string{subjectSubmit, "arbiterpool.runs.>"}, artifact.WriteSubjects(artifact.DefaultBucket)...)
+		return &server.Permissions{Publish: &server.SubjectPermission{Allow: allow}, Subscribe: inbox}
 	}
 	return &server.Permissions{
-		Publish: &server.SubjectPermission{Allow: []string{
+		Publish: &server.SubjectPermission{Allow: append([]string{
 			"$JS.API.CONSUMER.MSG.NEXT.*." + distributed.WorkConsumer,
 			"$JS.API.CONSUMER.INFO.*." + distributed.WorkConsumer,
 			"$JS.ACK.*." + distributed.WorkConsumer + ".>",
@@ -110,7 +112,7 @@ func permissions(role, name string) *server.Permissions {
 			"arbiter.*.hello",
 			"arbiter.*.heartbeat." + name,
 			assignSubject(name),
-		}},
+		}, artifact.ReadSubjects(artifact.DefaultBucket)...)},
 		Subscribe: &server.SubjectPermission{Allow: []string{"_INBOX.>", "arbiter.*.control"}},
 	}
 }

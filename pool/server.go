@@ -16,6 +16,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"hivearbiter/distributed"
+	"hivearbiter/pool/artifact"
 )
 
 // DefaultBatch is how long a worker plays a run before it asks the server again where it is
@@ -187,6 +188,9 @@ func (s *Server) open(ctx context.Context) error {
 		Description: "the runs of an arbiter pool"})
 	if err != nil {
 		return fmt.Errorf("pool: the runs' bucket: %w", err)
+	}
+	if _, err := artifact.CreateStore(ctx, js, artifact.DefaultBucket, artifact.Limits{}); err != nil {
+		return err
 	}
 	if err := s.loadRuns(ctx); err != nil {
 		return err

@@ -5,6 +5,7 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/distributed"
+	"hivearbiter/pool/artifact"
 	"hivearbiter/results"
 )
 
@@ -40,9 +41,9 @@ type Submission struct {
 	// Platforms are the worker platforms ("os/arch") that can play the run; empty: any.
 	// Until engines are artifacts, submit gives its own.
 	Platforms []string `json:"platforms,omitempty"`
-	// Artifacts name, per engine of Config.Engines, the artifact (SHA-256) that is its
-	// program, or "" for a command the workers have (see pool/artifact).
-	Artifacts []string `json:"artifacts,omitempty"`
+	// Manifests are, per engine of Config.Engines, the artifact that is its program (see
+	// pool/artifact): the zero Manifest for an engine the workers start as the run names it.
+	Manifests []artifact.Manifest `json:"manifests,omitempty"`
 }
 
 // The states of a run.
@@ -125,6 +126,10 @@ type Assignment struct {
 	Run string `json:"run,omitempty"`
 	// Engines are the run's engine names, to match the worker's own -engine builds to.
 	Engines []string `json:"engines,omitempty"`
+	// RunEngines and Manifests are the run's engines and their artifacts, which the worker
+	// fetches (see artifact.Store.WorkerEngines).
+	RunEngines []arbiter.EngineConfig `json:"run_engines,omitempty"`
+	Manifests  []artifact.Manifest    `json:"manifests,omitempty"`
 	// Batch is how long the worker plays the run before it asks again.
 	Batch time.Duration `json:"batch,omitempty"`
 	Wait  time.Duration `json:"wait,omitempty"`

@@ -6,16 +6,20 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 
 	"hivearbiter/arbiter"
 	"hivearbiter/distributed"
+	"hivearbiter/pool/artifact"
 )
 
 // RefusedError is a worker the pool's NATS server does not let in: credentials it does not
@@ -46,11 +50,22 @@ type Worker struct {
 	// IdleLeave is how long a slot waits for a pair of its run before the worker asks for
 	// another (3 s if 0).
 	IdleLeave time.Duration
+	// Cache is the directory of the artifacts it fetches (DefaultCache() if empty).
+	Cache string
 	// Console receives a line per run joined and per game; nil discards them.
 	Console       io.Writer
 	TranscriptDir string
 
 	conMu sync.Mutex
+}
+
+// DefaultCache is where a worker keeps the artifacts it fetched: the user's cache directory.
+func DefaultCache() string {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		dir = os.TempDir()
+	}
+	return filepath.Join(dir, "hive-arbiter", "artifacts")
 }
 
 // Runtimes are the interpreters of scripted engines this machine has.
@@ -75,6 +90,9 @@ func (w *Worker) Run(ctx context.Context) error {
 	}
 	if w.IdleLeave <= 0 {
 		w.IdleLeave = 3 * time.Second
+	}
+	if w.Cache == "" {
+		w.Cache = DefaultCache()
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -171,6 +189,21 @@ func (w *Worker) play(ctx context.Context, nc *nats.Conn, a *Assignment) error {
 	for _, e := range w.Engines {
 		if slices.Contains(a.Engines, e.Name) {
 			engines = append(engines, e)
+		}
+	}
+	if slices.ContainsFunc(a.Manifests, func(m artifact.Manifest) bool { return m.SHA256 != "" }) {
+		obs, err := jetstream.New(nc)
+		if err != nil {
+			return fmt.Errorf("pool: %w", err)
+		}
+		bucket, err := obs.ObjectStore(ctx, artifact.DefaultBucket)
+		if err != nil {
+			return fmt.Errorf("pool: the artifacts' bucket: %w", err)
+		}
+		host := artifact.Host{Platform: w.Platform, Runtimes: Runtimes()}
+		engines, err = artifact.NewStore(bucket, artifact.Limits{}).WorkerEngines(ctx, host, w.Cache, a.RunEngines, a.Manifests, engines)
+		if err != nil {
+			return err
 		}
 	}
 	yield := make(chan struct{})

@@ -17,10 +17,12 @@ import (
 const submitUsage = `submit -creds FILE [-priority N] [-share W] [-platform OS/ARCH,...] [match flags]
 
 Hands a run to a pool's server (arbiter server): an SPRT test, a match or a gauntlet, with
-the flags or the -config file of "arbiter match" (see arbiter match -h). The engines are started
-once here to read their id lines and hash their programs; the pool's workers must have the same
-builds (for now at the same paths, or their own -engine builds: engines uploaded as artifacts
-come next). The run's records are the server's: DIR/runs/RUN.jsonl, read by arbiter stats.
+the flags or the -config file of "arbiter match" (see arbiter match -h). Each engine is
+uploaded to the pool as an artifact: a program file, or with dir= its whole directory (the
+command then runs inside it: dir=bot cmd=python3 arg=bot.py). Workers fetch it, check its
+SHA-256 and run it; a worker runs only the runs whose artifacts its platform and runtimes
+(python3, node) can run. The engines are also started once here to read their id lines.
+The run's records are the server's: DIR/runs/RUN.jsonl, read by arbiter stats.
 Runs of a higher -priority get the workers first; runs of one priority share them by -share.`
 
 func runSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -29,7 +31,7 @@ func runSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	credsPath := fs.String("creds", "", "a submitter's credentials `file` (the server's DIR/submitter.creds)")
 	priority := fs.Int("priority", 0, "runs of a higher priority get workers first")
 	share := fs.Float64("share", 1, "the run's weight among runs of its priority")
-	platforms := fs.String("platform", pool.Platform(), "the worker platforms (`OS/ARCH`, comma-separated) that can play the run")
+	platforms := fs.String("platform", "", "only workers of these platforms (`OS/ARCH`, comma-separated) play the run (default: those its engines' artifacts run on)")
 	var flags configs.Flags
 	flags.Register(fs)
 	if err := cli.Parse(fs, flags.Respell(rest)); err != nil {
@@ -69,6 +71,9 @@ func runSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	defer c.Close()
+	if sub.Manifests, sub.Config.Engines, err = c.UploadEngines(ctx, cfg.Engines); err != nil {
+		return err
+	}
 	st, err := c.Submit(ctx, sub)
 	if err != nil {
 		return err

@@ -47,6 +47,7 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		concurrency = fs.Int("concurrency", 1, "game pairs played at once, each with its own engine processes")
 		transcripts = fs.String("transcripts", "", "write each engine's conversation to a file in this `dir`")
 		platform    = fs.String("platform", "", "a pool's worker: the platform it tells the server (default this machine's OS/ARCH)")
+		cache       = fs.String("cache", "", "a pool's worker: the `dir` of the engines it fetches (default the user's cache directory)")
 	)
 	fs.Func("engine", "this machine's build of a run's engine (key=value words, name= required)", func(string) error { return nil })
 	if err := cli.Parse(fs, rest); err != nil {
@@ -69,7 +70,7 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	if creds.Run == "" { // a pool's worker (arbiter server worker add)
 		return runPoolWorker(ctx, &pool.Worker{Name: creds.User, Creds: creds, Concurrency: *concurrency, Platform: *platform,
-			Engines: engines, Console: stdout, TranscriptDir: *transcripts})
+			Engines: engines, Console: stdout, TranscriptDir: *transcripts, Cache: *cache})
 	}
 	w := &distributed.Worker{Name: *name, Creds: creds, Concurrency: *concurrency, Engines: engines,
 		Console: stdout, TranscriptDir: *transcripts}
