@@ -14,6 +14,19 @@ import (
 	"hivearbiter/results"
 )
 
+// servedRun is a run of two game pairs served in the background, with an honest record of
+// its first game.
+func servedRun(t *testing.T) (*cluster, *results.Record, context.Context, func() (*arbiter.Outcome, error)) {
+	dir := t.TempDir()
+	cfg := detConfig(filepath.Join(dir, "games.jsonl"), 2)
+	cfg.SPRT = nil
+	c := newCluster(t, cfg, dir)
+	honest := playScheduled(t, c.tour, 0)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	t.Cleanup(cancel)
+	return c, honest, ctx, serveInBackground(t, c, ctx)
+}
+
 // serveInBackground serves the cluster's run until the test's workers end it.
 func serveInBackground(t *testing.T, c *cluster, ctx context.Context) (wait func() (*arbiter.Outcome, error)) {
 	var out *arbiter.Outcome
@@ -58,14 +71,7 @@ func publishAs(t *testing.T, c *cluster, ctx context.Context, worker string, rec
 // TestPairTakenOutAfterRejections: a pair whose results are rejected MaxRejections times is
 // taken out of the run with the last reason, and the run ends without it.
 func TestPairTakenOutAfterRejections(t *testing.T) {
-	dir := t.TempDir()
-	cfg := detConfig(filepath.Join(dir, "games.jsonl"), 2)
-	cfg.SPRT = nil
-	c := newCluster(t, cfg, dir)
-	honest := playScheduled(t, c.tour, 0)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	wait := serveInBackground(t, c, ctx)
+	c, honest, ctx, wait := servedRun(t)
 	var forged []*results.Record
 	for range DefaultMaxRejections {
 		r := *honest
@@ -90,14 +96,7 @@ func TestPairTakenOutAfterRejections(t *testing.T) {
 // counted, even good ones: its pairs are played again by others, and refusing them does not
 // take a pair out.
 func TestQuarantinedWorkerReplayed(t *testing.T) {
-	dir := t.TempDir()
-	cfg := detConfig(filepath.Join(dir, "games.jsonl"), 2)
-	cfg.SPRT = nil
-	c := newCluster(t, cfg, dir)
-	honest := playScheduled(t, c.tour, 0)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	wait := serveInBackground(t, c, ctx)
+	c, honest, ctx, wait := servedRun(t)
 	// Earlier results: the cheat won every game, the others half.
 	c.coord.withWorker("cheat", func(w *WorkerStats) { w.Games, w.Wins = 40, 40 })
 	c.coord.withWorker("others", func(w *WorkerStats) { w.Games, w.Wins, w.Losses = 40, 20, 20 })
