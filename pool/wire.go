@@ -30,7 +30,8 @@ const bucket = "ARBITER_POOL"
 type Submission struct {
 	Config arbiter.Config `json:"config"`
 	// Expect are the identities of the run's engines, as the submitter's machine found them
-	// (distributed.Identify): workers whose engines differ are refused.
+	// (distributed.Identify): workers whose engines differ are refused. An engine given as an
+	// artifact has no SHA256 here: the artifact's names its program.
 	Expect []distributed.EngineIdentity `json:"expect"`
 	// Openings is the content of Config.Openings.File, which the server keeps beside the run.
 	Openings []byte `json:"openings,omitempty"`
