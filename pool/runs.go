@@ -279,7 +279,7 @@ type runObserver struct {
 }
 
 func (o *runObserver) GameStarted(arbiter.ScheduledGame, string, string) {}
-func (o *runObserver) MovePlayed(int, results.Move, string)              {}
+func (o *runObserver) MovePlayed(int, results.Move)                      {}
 
 func (o *runObserver) GameFinished(_ *results.Record, st arbiter.Standings) {
 	sum := (&arbiter.Outcome{Standings: st, Scheduled: o.scheduled}).Summary()
