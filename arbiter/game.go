@@ -228,6 +228,13 @@ func (g *Game) Commit(ctx context.Context, answer string, used time.Duration) bo
 		if ctx.Err() != nil {
 			return false
 		}
+		if err != nil && g.decidedByRules() {
+			// The move ended the game by the rules: the result is the rules', whoever fails to
+			// be told of it afterwards (blaming the engine reversed the result when it was the
+			// winner's).
+			g.rec.Detail += fmt.Sprintf("; afterwards %s failed to play %q: %v", g.who(s), move, err)
+			return false
+		}
 		if err != nil {
 			reason := reasonOf(err)
 			detail := fmt.Sprintf("%s failed to play %q: %v", g.who(s), move, err)
@@ -400,6 +407,16 @@ func (g *Game) adjudicated() bool {
 	if adj.MaxPlies > 0 && g.ref.Ply() >= adj.MaxPlies {
 		g.end(results.Draw, results.ReasonMoveLimit, -1, fmt.Sprintf("the game reached the limit of %d plies", adj.MaxPlies))
 		return true
+	}
+	return false
+}
+
+// decidedByRules ends the game with the rules' result when the position is decided (a queen
+// surrounded) and reports whether it was.
+func (g *Game) decidedByRules() bool {
+	switch g.ref.State() {
+	case rules.WhiteWins, rules.BlackWins, rules.Draw:
+		return g.adjudicated()
 	}
 	return false
 }

@@ -340,3 +340,49 @@ func TestRepetitionClaimWithRepetitionAdjudication(t *testing.T) {
 		}
 	}
 }
+
+// failsAtTheEnd is a legal player that fails to play the move that ends the game, as an
+// engine that crashes or stalls on it does.
+type failsAtTheEnd struct{ *arbitertest.Player }
+
+func (p failsAtTheEnd) Play(ctx context.Context, move string) (string, error) {
+	gs, err := p.Player.Play(ctx, move)
+	if err == nil && p.Game().State() != rules.InProgress && p.Game().State() != rules.NotStarted {
+		return "", &arbiter.PlayerError{Reason: results.ReasonCrash, Err: errors.New("exited on the last move")}
+	}
+	return gs, err
+}
+
+// A player that fails to be told of the move that ended the game by the rules does not lose
+// it: the result is the rules' (the soak found games recorded as a stall of the winner).
+func TestFailureOnTheDecidingMoveKeepsTheRulesResult(t *testing.T) {
+	decided := 0
+	for seed := uint64(1); seed <= 8; seed++ {
+		for failing := range 2 {
+			players := [2]arbiter.Player{arbitertest.New("a", seed), arbitertest.New("b", seed+100)}
+			players[failing] = failsAtTheEnd{players[failing].(*arbitertest.Player)}
+			rec, err := arbiter.PlayGame(context.Background(), testGameConfig(), fastSide("a", players[0]), fastSide("b", players[1]))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rec.Reason == results.ReasonMoveLimit {
+				continue
+			}
+			decided++
+			g, err := rules.ParseGameString(rec.GameString)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rec.Reason != results.ReasonQueenSurrounded || rec.Result != g.State().String() || rec.Culprit != "" {
+				t.Errorf("seed %d, side %d failing: recorded %s (%s) culprit %q: %s; the rules say %s",
+					seed, failing, rec.Result, rec.Reason, rec.Culprit, rec.Detail, g.State())
+			}
+			if !strings.Contains(rec.Detail, "afterwards") {
+				t.Errorf("seed %d: the detail does not tell of the failure: %s", seed, rec.Detail)
+			}
+		}
+	}
+	if decided == 0 {
+		t.Fatal("no game was decided by the rules; the test proves nothing")
+	}
+}
