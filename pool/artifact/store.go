@@ -166,7 +166,7 @@ func (s *Store) Fetch(ctx context.Context, m Manifest, cache string) (Fetched, e
 	if err := os.MkdirAll(cache, 0o755); err != nil {
 		return Fetched{}, fmt.Errorf("artifact: cache: %w", err)
 	}
-	blob, err := s.download(ctx, m.SHA256, cache)
+	blob, err := s.download(ctx, m.SHA256, m.Size, cache)
 	if err != nil {
 		return Fetched{}, err
 	}
@@ -192,8 +192,12 @@ func (s *Store) Fetch(ctx context.Context, m Manifest, cache string) (Fetched, e
 	return fetched(f.Manifest, final)
 }
 
-// download reads an object into a temporary file under dir, hashing it on the way.
-func (s *Store) download(ctx context.Context, sha, dir string) (*os.File, error) {
+// download reads an object of the given size into a temporary file under dir, hashing it on
+// the way. The whole of it, the request for the object's info included, is bounded by the
+// transfer's time and not by the store's default for one request.
+func (s *Store) download(ctx context.Context, sha string, size int64, dir string) (*os.File, error) {
+	ctx, cancel := transferContext(ctx, size)
+	defer cancel()
 	info, err := s.obs.GetInfo(ctx, sha)
 	if errors.Is(err, jetstream.ErrObjectNotFound) {
 		return nil, fmt.Errorf("%w: %s", ErrNotFound, sha)
@@ -204,8 +208,6 @@ func (s *Store) download(ctx context.Context, sha, dir string) (*os.File, error)
 	if int64(info.Size) > s.limits.MaxSize {
 		return nil, &TooLargeError{What: "artifact " + sha, Size: int64(info.Size), Max: s.limits.MaxSize}
 	}
-	ctx, cancel := transferContext(ctx, int64(info.Size))
-	defer cancel()
 	r, err := s.obs.Get(ctx, sha)
 	if err != nil {
 		return nil, fmt.Errorf("artifact: %s: %w", sha, err)
