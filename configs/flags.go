@@ -206,7 +206,25 @@ func (fl *Flags) formatAndGames(r *Run, given map[string]bool, bad func(string, 
 // openings applies the words of an -openings flag.
 func (r *Run) openings(words []string) error {
 	r.set("openings", "-openings")
-	o := &r.f.Openings
+	f := r.f.Openings
+	o := arbiter.Openings{File: f.File, Book: f.Book, Order: f.Order, Start: f.Start, RandomPlies: f.Plies}
+	keys, err := ApplyOpenings(&o, words)
+	if err != nil {
+		return err
+	}
+	r.f.Openings = openings{File: o.File, Book: o.Book, Order: o.Order, Start: o.Start, Plies: o.RandomPlies}
+	for _, k := range keys {
+		r.set("openings."+k, "-openings")
+	}
+	return nil
+}
+
+// ApplyOpenings applies the words of an -openings flag (file=F, book=NAME, order=O, start=N,
+// plies=N; format= is accepted and ignored, the format following from the file's name) to o,
+// and returns the keys it set, in order. Whether the settings agree is checked where they are
+// used (a book excludes a file and plies).
+func ApplyOpenings(o *arbiter.Openings, words []string) ([]string, error) {
+	var keys []string
 	for _, w := range words {
 		k, v, _ := strings.Cut(w, "=")
 		switch k {
@@ -219,22 +237,21 @@ func (r *Run) openings(words []string) error {
 		case "start", "plies":
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 0 {
-				return &Error{Msg: fmt.Sprintf("-openings %s: want a whole number", w)}
+				return keys, &Error{Msg: fmt.Sprintf("-openings %s: want a whole number", w)}
 			}
 			if k == "start" {
 				o.Start = n
 			} else {
-				o.Plies = n
+				o.RandomPlies = n
 			}
 		case "format":
-			// The format follows from the file name (.pgn or a GameString per line).
 			continue
 		default:
-			return &Error{Msg: fmt.Sprintf("-openings: unknown setting %q (known: file, book, order, start, plies)", k)}
+			return keys, &Error{Msg: fmt.Sprintf("-openings: unknown setting %q (known: file, book, order, start, plies)", k)}
 		}
-		r.set("openings."+k, "-openings")
+		keys = append(keys, k)
 	}
-	return nil
+	return keys, nil
 }
 
 // ParseSPRT reads the words of an -sprt flag (elo0=E elo1=E alpha=A beta=B model=M). The

@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"hivearbiter/arbiter"
 )
 
 func builtinHivebot(name string) ([]string, error) { return []string{"/bin/arbiter", name}, nil }
@@ -72,6 +74,44 @@ func TestConfigFileErrors(t *testing.T) {
 			_, err := flagsConfig(t, nil, "-config", path)
 			if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("got %v, want an error naming %s and saying %q", err, path, tt.want)
+			}
+		})
+	}
+}
+
+// -openings takes the words a match takes, book= included: a shipped book replaces the random
+// plies, and settings that exclude each other are refused.
+func TestOpeningsFlag(t *testing.T) {
+	base := []string{"-param", "X,1,0,2,1,0.1", "-iterations", "5"}
+	engine := [][]string{{"builtin=hivebot", "name=hivebot", "depth=1"}}
+	for _, tt := range []struct {
+		name  string
+		words []string
+		want  arbiter.Openings
+		err   string
+	}{
+		{"default", nil, arbiter.Openings{RandomPlies: 4}, ""},
+		{"plies", []string{"plies=6"}, arbiter.Openings{RandomPlies: 6}, ""},
+		{"book", []string{"book=base+mlp", "order=random"}, arbiter.Openings{Book: "base+mlp", Order: "random"}, ""},
+		{"file", []string{"file=o.txt", "start=3"}, arbiter.Openings{File: "o.txt", Start: 3}, ""},
+		{"book and plies", []string{"book=base", "plies=4"}, arbiter.Openings{}, "plies= excludes file= and book="},
+		{"book and file", []string{"book=base", "file=o.txt"}, arbiter.Openings{}, "book= and file= exclude each other"},
+		{"bad number", []string{"start=x"}, arbiter.Openings{}, "-openings start=x: want a whole number"},
+		{"unknown", []string{"deck=1"}, arbiter.Openings{}, `unknown setting "deck"`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			groups := map[string][][]string{"engine": engine}
+			if tt.words != nil {
+				groups["openings"] = [][]string{tt.words}
+			}
+			cfg, err := flagsConfig(t, groups, base...)
+			switch {
+			case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
+				t.Fatalf("got %v, want an error saying %q", err, tt.err)
+			case tt.err == "" && err != nil:
+				t.Fatal(err)
+			case tt.err == "" && cfg.Openings != tt.want:
+				t.Errorf("openings %+v, want %+v", cfg.Openings, tt.want)
 			}
 		})
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -64,7 +65,7 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	none := func(string) error { return nil }
 	fs.Func("each", "engine settings (key=value words), merged under -engine's", none)
 	fs.Func("engine", "the engine tuned (key=value words, as match takes them)", none)
-	fs.Func("openings", fmt.Sprintf("openings: file=F order=sequential|random start=N plies=N (default plies=%d)", configs.DefaultOpeningPlies), none)
+	fs.Func("openings", fmt.Sprintf("openings: file=F|book=NAME order=sequential|random start=N plies=N (default plies=%d)", configs.DefaultOpeningPlies), none)
 }
 
 // Config builds the tune from the parsed flags and the multi-word flags' words, on top of the
@@ -226,27 +227,25 @@ func (f *Flags) parseParams() ([]Param, error) {
 	return params, CheckParams(params)
 }
 
-// openings applies the words of -openings (file=, order=, start=, plies=).
+// openings applies the words of -openings (file=, book=, order=, start=, plies=), as match
+// reads them. A file or a book replaces the default random plies; giving plies= with either,
+// or both, is refused.
 func openings(o *arbiter.Openings, groups [][]string) error {
+	var given []string
 	for _, words := range groups {
-		for _, w := range words {
-			k, v, _ := strings.Cut(w, "=")
-			n, err := strconv.Atoi(v)
-			switch {
-			case k == "file":
-				o.File = v
-			case k == "order":
-				o.Order = v
-			case (k == "start" || k == "plies") && (err != nil || n < 0):
-				return fmt.Errorf("tune: -openings %s: want a whole number", w)
-			case k == "start":
-				o.Start = n
-			case k == "plies":
-				o.RandomPlies = n
-			default:
-				return fmt.Errorf("tune: -openings: unknown setting %q (known: file, order, start, plies)", k)
-			}
+		keys, err := configs.ApplyOpenings(o, words)
+		if err != nil {
+			return fmt.Errorf("tune: %w", err)
 		}
+		given = append(given, keys...)
+	}
+	switch {
+	case o.File != "" && o.Book != "":
+		return fmt.Errorf("tune: -openings: book= and file= exclude each other: the openings come from one of them")
+	case (o.File != "" || o.Book != "") && slices.Contains(given, "plies"):
+		return fmt.Errorf("tune: -openings: plies= excludes file= and book=: the openings come from one of them")
+	case o.File != "" || o.Book != "":
+		o.RandomPlies = 0
 	}
 	return nil
 }

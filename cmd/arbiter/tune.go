@@ -23,7 +23,8 @@ and as a configuration line. The engine must speak a protocol with options (UHP,
 A configuration file describes a tune with a [tune] table (docs/tuning.md); -http serves a
 live page of the tune, and "arbiter report" draws its records.
 Multi-word flags: -engine and -each take match's engine settings; -openings file=FILE
-order=sequential|random start=N plies=N.`
+or book=NAME (a shipped book: arbiter openings list), order=sequential|random start=N
+plies=N.`
 
 func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	rest, groups := splitMultiWord(args)
