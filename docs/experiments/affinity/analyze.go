@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 
+	"hivearbiter/elo"
 	"hivearbiter/results"
 )
 
@@ -49,25 +50,11 @@ func main() {
 				}
 			}
 		}
-		mean, sd := meanSD(ms)
-		nmean, nsd := meanSD(nps)
+		mean, sd := elo.MeanSD(ms)
+		nmean, nsd := elo.MeanSD(nps)
 		fmt.Printf("%-12s %6d %6d %6d | %7.1f %7.1f %7.0f %7.0f   | %7.1f %7.1f %7.1f %6.3f\n", name, len(recs), len(ms), losses,
 			mean, sd, quantile(ms, 0.99), quantile(ms, 1), quantile(nps, 0.1), quantile(nps, 0.5), quantile(nps, 0.9), nsd/nmean)
 	}
-}
-
-func meanSD(xs []float64) (mean, sd float64) {
-	if len(xs) == 0 {
-		return math.NaN(), math.NaN()
-	}
-	for _, x := range xs {
-		mean += x
-	}
-	mean /= float64(len(xs))
-	for _, x := range xs {
-		sd += (x - mean) * (x - mean)
-	}
-	return mean, math.Sqrt(sd / float64(len(xs)))
 }
 
 func quantile(xs []float64, q float64) float64 {

@@ -16,7 +16,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -275,8 +274,8 @@ func summary(dir string, stdout io.Writer) error {
 	fmt.Fprintln(stdout, "|---|---|---|---|---|---|---|---|---|")
 	for _, name := range slices.Sorted(maps.Keys(methods)) {
 		me := methods[name]
-		mean, sd := meanSD(me.games)
-		nmean, nsd := meanSD(me.nelo)
+		mean, sd := elo.MeanSD(me.games)
+		nmean, nsd := elo.MeanSD(me.nelo)
 		g := slices.Sorted(slices.Values(me.games))
 		est := elo.PentanomialEstimate(me.total.pentanomial)
 		fmt.Fprintf(stdout, "| %s | %d | %d / %d / %d | %.0f ± %.0f (%.0f, %.0f-%.0f) | %.1f%% | %.1f%% | %.1f%% | %.0f ± %.0f | %.0f ± %.0f |\n",
@@ -286,21 +285,4 @@ func summary(dir string, stdout io.Writer) error {
 			nmean, nsd, est.NormalizedElo, est.NormalizedErrorMargin)
 	}
 	return nil
-}
-
-func meanSD(xs []float64) (mean, sd float64) {
-	if len(xs) == 0 {
-		return math.NaN(), math.NaN()
-	}
-	for _, x := range xs {
-		mean += x
-	}
-	mean /= float64(len(xs))
-	if len(xs) < 2 {
-		return mean, 0
-	}
-	for _, x := range xs {
-		sd += (x - mean) * (x - mean)
-	}
-	return mean, math.Sqrt(sd / float64(len(xs)-1))
 }
