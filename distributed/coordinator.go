@@ -117,9 +117,13 @@ func (c *Coordinator) Start(ctx context.Context) error {
 	if c.MaxRejections <= 0 {
 		c.MaxRejections = DefaultMaxRejections
 	}
+	// Status may be asked from the start (a pool's scheduler holds the coordinator before it
+	// serves): what it reads is set under the lock.
+	c.mu.Lock()
 	c.workers = make(map[string]*WorkerStats)
 	c.spec = newRunSpec(t, c.Expect)
 	c.ref = &referee{spec: c.spec, schedule: t.Schedule()}
+	c.mu.Unlock()
 	js, err := jetstream.New(c.Conn)
 	if err != nil {
 		return fmt.Errorf("distributed: %w", err)

@@ -278,7 +278,15 @@ func (s *pairSlot) loop(ctx context.Context) error {
 		wait = min(wait, idle)
 	}
 	lastPair := time.Now()
-	for ctx.Err() == nil && !s.w.yielded() {
+	// A slot asked to yield leaves once it has played a pair since it joined, or found none to
+	// play: however long joining took, a worker that joins a run plays in it. (A slot that
+	// yielded before its first pair left a worker whose joining outlasted its batch joining
+	// again and again, playing nothing.)
+	played, idle := false, false
+	for ctx.Err() == nil {
+		if s.w.yielded() && (played || idle) {
+			return nil
+		}
 		if s.w.IdleLeave > 0 && time.Since(lastPair) >= s.w.IdleLeave {
 			return nil
 		}
@@ -289,11 +297,13 @@ func (s *pairSlot) loop(ctx context.Context) error {
 			}
 			continue
 		}
+		idle = true
 		for m := range batch.Messages() {
+			idle = false
 			if err := s.play(ctx, m); err != nil {
 				return err
 			}
-			lastPair = time.Now()
+			played, lastPair = true, time.Now()
 		}
 	}
 	return nil

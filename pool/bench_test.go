@@ -8,30 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"hivearbiter/arbiter"
 	"hivearbiter/distributed"
-	"hivearbiter/engine/uhpengine/uhpfake"
 )
-
-// instantSubmission is a match of two instant fake engines (random legal moves, no delay) of
-// pairs game pairs, short games: what the pool costs per game, with engines that cost nothing.
-func instantSubmission(b *testing.B, pairs int, seed int64) *Submission {
-	b.Helper()
-	engine := func(name string) arbiter.EngineConfig {
-		argv, env := uhpfake.Command(uhpfake.Config{ID: "instant-" + name, Play: "random", Seed: uint64(seed)})
-		return arbiter.EngineConfig{Name: name, Command: argv, Env: env, Time: arbiter.TimeControl{Depth: 1}}
-	}
-	cfg := arbiter.Config{Engines: []arbiter.EngineConfig{engine("a"), engine("b")}, Rounds: pairs, Seed: seed,
-		Openings: arbiter.Openings{RandomPlies: 2}, Adjudication: arbiter.Adjudication{MaxPlies: 20}}
-	if err := cfg.Normalize(); err != nil {
-		b.Fatal(err)
-	}
-	expect, err := distributed.Identify(context.Background(), cfg.Engines, cfg.GameType, 10*time.Second)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return &Submission{Config: cfg, Expect: expect}
-}
 
 func cpuTime() time.Duration {
 	var ru syscall.Rusage
@@ -59,7 +37,7 @@ func BenchmarkPoolThroughput(b *testing.B) {
 				}
 				go func() { (&Worker{Name: name, Creds: creds}).Run(ctx); done <- struct{}{} }()
 			}
-			sub := instantSubmission(b, max(b.N/2, 1), int64(b.N))
+			sub := fakeSubmission(b, max(b.N/2, 1), int64(b.N), nil)
 			cpu0 := cpuTime()
 			b.ResetTimer()
 			start := time.Now()
@@ -90,7 +68,7 @@ func BenchmarkPoolQueue(b *testing.B) {
 		p := newTestPool(b)
 		subs := make([]*Submission, 5)
 		for i := range subs {
-			subs[i] = instantSubmission(b, 200, int64(i+1))
+			subs[i] = fakeSubmission(b, 200, int64(i+1), nil)
 		}
 		var before, after runtime.MemStats
 		runtime.GC()

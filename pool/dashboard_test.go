@@ -25,13 +25,13 @@ func TestDashboardInChromium(t *testing.T) {
 	ctx := context.Background()
 	startWorkers(t, &Worker{Name: "w1", Creds: p.addWorker("w1")})
 	p.addWorker("idle-one")
-	st, err := p.submitter.Submit(ctx, hivebotSubmission(t, 3, func(c *arbiter.Config) {
+	st, err := p.submitter.Submit(ctx, fakeSubmission(t, 3, 3, func(c *arbiter.Config) {
 		c.SPRT = &arbiter.SPRTConfig{Elo0: 0, Elo1: 10, Alpha: 0.05, Beta: 0.05}
 	}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitUntil(t, "the run to finish", 60*time.Second, func() bool {
+	waitUntil(t, "the run to finish", 20*time.Second, func() bool {
 		runs, err := p.submitter.Runs(ctx)
 		return err == nil && len(runs) == 1 && runs[0].State == StateFinished
 	})
@@ -80,7 +80,7 @@ func TestDashboardInChromium(t *testing.T) {
 	}
 	var wdl [3]int
 	for _, r := range recs {
-		switch s := r.ScoreOf("strong"); {
+		switch s := r.ScoreOf("a"); {
 		case s == 1:
 			wdl[0]++
 		case s == 0:

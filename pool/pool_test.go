@@ -14,18 +14,14 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/distributed"
-	"hivearbiter/engine/hivebot"
 	"hivearbiter/engine/uhpengine/uhpfake"
 	_ "hivearbiter/proto/uhp" // the engines of the tests speak UHP
 	"hivearbiter/results"
 )
 
-// The test binary is the engine too: "TESTBINARY hivebot ARGS" runs the bundled engine.
+// The test binary is the engines too (uhpfake).
 func TestMain(m *testing.M) {
 	uhpfake.Main()
-	if len(os.Args) > 1 && os.Args[1] == "hivebot" {
-		os.Exit(hivebot.Main(context.Background(), os.Args[2:], os.Stdin, os.Stdout, os.Stderr))
-	}
 	os.Exit(m.Run())
 }
 
@@ -143,7 +139,8 @@ func TestRevokeShutsOut(t *testing.T) {
 	p := newTestPool(t)
 	creds := p.addWorker("carol")
 	closed := make(chan struct{})
-	nc, err := distributed.Dial(creds, "test", nats.ClosedHandler(func(*nats.Conn) { close(closed) }))
+	nc, err := distributed.Dial(creds, "test", nats.ClosedHandler(func(*nats.Conn) { close(closed) }),
+		nats.ErrorHandler(func(*nats.Conn, *nats.Subscription, error) {})) // the revocation's error is expected
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,24 +175,26 @@ func TestRevokeShutsOut(t *testing.T) {
 	}
 }
 
-// hivebotSubmission is a match of two hivebot profiles at depth 1, from the test binary.
-func hivebotSubmission(t *testing.T, rounds int, extra func(*arbiter.Config)) *Submission {
-	t.Helper()
-	engine := func(name, profile string) arbiter.EngineConfig {
-		return arbiter.EngineConfig{Name: name, Command: []string{os.Args[0], "hivebot", "-profile", profile},
-			Time: arbiter.TimeControl{Depth: 1}}
+// fakeSubmission is a match of two instant fake engines (random legal moves at once) from the
+// test binary, of pairs game pairs of short games: what the pool does, with engines that cost
+// nothing. (Their processes exit without the race detector's second of sleep.)
+func fakeSubmission(tb testing.TB, pairs int, seed int64, extra func(*arbiter.Config)) *Submission {
+	tb.Helper()
+	engine := func(name string) arbiter.EngineConfig {
+		argv, env := uhpfake.Command(uhpfake.Config{ID: "instant-" + name, Play: "random", Seed: uint64(seed)})
+		return arbiter.EngineConfig{Name: name, Command: argv, Env: env, Time: arbiter.TimeControl{Depth: 1}}
 	}
-	cfg := arbiter.Config{Engines: []arbiter.EngineConfig{engine("strong", "strong"), engine("weak", "weak")},
-		Rounds: rounds, Seed: 9, Openings: arbiter.Openings{RandomPlies: 2}, Adjudication: arbiter.Adjudication{MaxPlies: 50}}
+	cfg := arbiter.Config{Engines: []arbiter.EngineConfig{engine("a"), engine("b")}, Rounds: pairs, Seed: seed,
+		Openings: arbiter.Openings{RandomPlies: 2}, Adjudication: arbiter.Adjudication{MaxPlies: 20}}
 	if extra != nil {
 		extra(&cfg)
 	}
 	if err := cfg.Normalize(); err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	expect, err := distributed.Identify(context.Background(), cfg.Engines, cfg.GameType, 10*time.Second)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	return &Submission{Config: cfg, Expect: expect, Platforms: []string{Platform()}}
 }
@@ -214,14 +213,16 @@ func startWorkers(t *testing.T, workers ...*Worker) {
 	t.Cleanup(func() { cancel(); wg.Wait() })
 }
 
+// waitUntil polls cond until it holds, failing the test with what it waited for after timeout
+// (a pool that stops making progress fails here, never by the test binary's timeout).
 func waitUntil(t *testing.T, what string, timeout time.Duration, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(timeout * slowdown)
+	deadline := time.Now().Add(timeout)
 	for !cond() {
 		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
+			t.Fatalf("%s: not so after %s", what, timeout)
 		}
-		time.Sleep(50 * time.Millisecond)
+		time.Sleep(20 * time.Millisecond)
 	}
 }
 
@@ -232,14 +233,14 @@ func TestRunsAcrossRestartAndPause(t *testing.T) {
 	p := newTestPool(t)
 	ctx := context.Background()
 	startWorkers(t, &Worker{Name: "w1", Creds: p.addWorker("w1")}, &Worker{Name: "w2", Creds: p.addWorker("w2")})
-	match, err := p.submitter.Submit(ctx, hivebotSubmission(t, 6, nil))
+	match, err := p.submitter.Submit(ctx, fakeSubmission(t, 6, 9, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.submitter.Submit(ctx, hivebotSubmission(t, 6, nil)); err == nil {
+	if _, err := p.submitter.Submit(ctx, fakeSubmission(t, 6, 9, nil)); err == nil {
 		t.Error("the same run submitted twice was taken")
 	}
-	other, err := p.submitter.Submit(ctx, hivebotSubmission(t, 4, func(c *arbiter.Config) { c.Seed = 10 }))
+	other, err := p.submitter.Submit(ctx, fakeSubmission(t, 4, 10, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,7 +252,7 @@ func TestRunsAcrossRestartAndPause(t *testing.T) {
 		return len(recs)
 	}
 	paused := games(*other)
-	waitUntil(t, "games of the first run", 30*time.Second, func() bool { return games(*match) >= 4 })
+	waitUntil(t, "games of the first run", 20*time.Second, func() bool { return games(*match) >= 4 })
 	if n := games(*other); n != paused {
 		t.Errorf("the paused run played %d games", n-paused)
 	}
@@ -260,7 +261,7 @@ func TestRunsAcrossRestartAndPause(t *testing.T) {
 	if _, err := p.submitter.Control(ctx, Control{ID: other.ID, Action: "resume"}); err != nil {
 		t.Fatal(err)
 	}
-	waitUntil(t, "both runs to finish", 60*time.Second, func() bool {
+	waitUntil(t, "both runs to finish", 20*time.Second, func() bool {
 		runs, err := p.submitter.Runs(ctx)
 		if err != nil {
 			t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/distributed"
+	"hivearbiter/engine/uhpengine/uhpfake"
 	"hivearbiter/internal/testenv"
 	_ "hivearbiter/proto/gamestring" // the Python bot's protocol
 	"hivearbiter/results"
@@ -44,10 +45,14 @@ func TestPythonEngineDirectory(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(bot, "bot.py"), []byte(docsBot(t)), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	fake := func(name string) arbiter.EngineConfig {
+		argv, env := uhpfake.Command(uhpfake.Config{Play: "random"})
+		return arbiter.EngineConfig{Name: name, Command: argv, Env: env, Time: arbiter.TimeControl{Depth: 1}}
+	}
 	cfg := arbiter.Config{Engines: []arbiter.EngineConfig{
 		{Name: "mybot", Protocol: "gamestring", Command: []string{"python3", "bot.py"}, Dir: bot,
 			Settings: map[string]string{"validmoves": "true"}, Time: arbiter.TimeControl{MoveTime: 5 * time.Second}},
-		{Name: "hivebot", Command: []string{os.Args[0], "hivebot"}, Time: arbiter.TimeControl{Depth: 1}},
+		fake("fake"),
 	}, Rounds: 1, Seed: 3, Adjudication: arbiter.Adjudication{MaxPlies: 20}}
 	if err := cfg.Normalize(); err != nil {
 		t.Fatal(err)
@@ -69,7 +74,7 @@ func TestPythonEngineDirectory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitUntil(t, "the run to finish", 60*time.Second, func() bool { return p.srv.runState(st.ID).State == StateFinished })
+	waitUntil(t, "the run to finish", 30*time.Second, func() bool { return p.srv.runState(st.ID).State == StateFinished })
 	recs, err := results.ReadFile(st.Records)
 	if err != nil {
 		t.Fatal(err)

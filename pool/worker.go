@@ -52,6 +52,9 @@ type Worker struct {
 	IdleLeave time.Duration
 	// Cache is the directory of the artifacts it fetches (DefaultCache() if empty).
 	Cache string
+	// UnfitRetry is how long the worker keeps away from a run it found it cannot play
+	// (DefaultUnfitRetry if 0).
+	UnfitRetry time.Duration
 	// Console receives a line per run joined and per game; nil discards them.
 	Console       io.Writer
 	TranscriptDir string
@@ -94,6 +97,9 @@ func (w *Worker) Run(ctx context.Context) error {
 	if w.Cache == "" {
 		w.Cache = DefaultCache()
 	}
+	if w.UnfitRetry <= 0 {
+		w.UnfitRetry = DefaultUnfitRetry
+	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	nc, err := w.dial(ctx, cancel)
@@ -102,23 +108,30 @@ func (w *Worker) Run(ctx context.Context) error {
 	}
 	defer nc.Close()
 	w.printf("Worker %s connected to %s with %d slots (%s)\n", w.Name, w.Creds.URL, w.Concurrency, w.Platform)
-	unfit := map[string]string{}
+	unfit := unfitRuns{}
+	var next *Assignment // where the server sent the worker as it left a run
 	for ctx.Err() == nil {
-		a, err := w.ask(ctx, nc, unfit)
-		if err != nil || a.Run == "" {
-			wait := idleWait
-			if err == nil {
-				wait = a.Wait
+		reasons := unfit.reasons(time.Now(), w.UnfitRetry)
+		a := next
+		if next = nil; a == nil {
+			if a, err = w.ask(ctx, nc, reasons); err != nil {
+				a = &Assignment{Wait: idleWait}
 			}
+		}
+		if a.Run == "" {
 			select {
-			case <-time.After(wait):
+			case <-time.After(max(a.Wait, 100*time.Millisecond)):
 			case <-ctx.Done():
 			}
 			continue
 		}
-		if err := w.play(ctx, nc, a); err != nil {
-			w.printf("Worker %s cannot play run %s: %v\n", w.Name, a.Run, err)
-			unfit[a.Run] = err.Error()
+		if next, err = w.play(ctx, nc, a, reasons); err != nil && ctx.Err() == nil {
+			if unfit.note(a.Run, err, time.Now()) {
+				w.printf("Worker %s cannot play run %s: %v\n", w.Name, a.Run, err)
+			} else {
+				w.printf("Worker %s could not join run %s, and will try again: %v\n", w.Name, a.Run, err)
+				next = &Assignment{Wait: idleWait}
+			}
 		}
 	}
 	if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, context.Canceled) {
@@ -181,49 +194,74 @@ func (w *Worker) ask(ctx context.Context, nc *nats.Conn, unfit map[string]string
 	return &a, nil
 }
 
-// play plays a run for the assignment's batch, or until the run has no pair for it, and
-// returns nil; an error says why this worker cannot play the run (its engines differ from the
-// run's, or do not start).
-func (w *Worker) play(ctx context.Context, nc *nats.Conn, a *Assignment) error {
+// play plays a run until the server, asked again at the end of each batch, sends the worker
+// elsewhere (that assignment is returned), or until the run has no pair for it (nil). An error
+// says why the worker could not join the run: it cannot play it (see cannotPlay), or its
+// artifacts could not be fetched. A worker the server keeps on its run stays in it: it does
+// not join it again, which starts and identifies its engines anew.
+func (w *Worker) play(ctx context.Context, nc *nats.Conn, a *Assignment, unfit map[string]string) (*Assignment, error) {
+	engines, err := w.engines(ctx, nc, a)
+	if err != nil {
+		return nil, err
+	}
+	yield := make(chan struct{})
+	var next *Assignment
+	var asking sync.WaitGroup
+	leave, stopAsking := context.WithCancel(ctx)
+	asking.Go(func() {
+		tick := time.NewTicker(max(a.Batch, time.Second))
+		defer tick.Stop()
+		for {
+			select {
+			case <-tick.C:
+			case <-leave.Done():
+				return
+			}
+			if b, err := w.ask(leave, nc, unfit); err == nil && b.Run != a.Run {
+				next = b
+				close(yield)
+				return
+			}
+		}
+	})
+	creds := *w.Creds
+	creds.Run = a.Run
+	dw := &distributed.Worker{Name: w.Name, Creds: &creds, Conn: nc, Concurrency: w.Concurrency, Engines: engines,
+		Console: w.Console, TranscriptDir: w.TranscriptDir, Yield: yield, IdleLeave: w.IdleLeave}
+	err = dw.Run(ctx)
+	stopAsking()
+	asking.Wait()
+	if cannotPlay(err) {
+		return nil, err
+	}
+	if err != nil && ctx.Err() == nil {
+		w.printf("Worker %s left run %s: %v\n", w.Name, a.Run, err)
+	}
+	return next, nil
+}
+
+// engines are the run's engines as this worker starts them: its own builds of those it names,
+// and the run's artifacts, fetched into its cache.
+func (w *Worker) engines(ctx context.Context, nc *nats.Conn, a *Assignment) ([]arbiter.EngineConfig, error) {
 	var engines []arbiter.EngineConfig
 	for _, e := range w.Engines {
 		if slices.Contains(a.Engines, e.Name) {
 			engines = append(engines, e)
 		}
 	}
-	if slices.ContainsFunc(a.Manifests, func(m artifact.Manifest) bool { return m.SHA256 != "" }) {
-		obs, err := jetstream.New(nc)
-		if err != nil {
-			return fmt.Errorf("pool: %w", err)
-		}
-		bucket, err := obs.ObjectStore(ctx, artifact.DefaultBucket)
-		if err != nil {
-			return fmt.Errorf("pool: the artifacts' bucket: %w", err)
-		}
-		host := artifact.Host{Platform: w.Platform, Runtimes: Runtimes()}
-		engines, err = artifact.NewStore(bucket, artifact.Limits{}).WorkerEngines(ctx, host, w.Cache, a.RunEngines, a.Manifests, engines)
-		if err != nil {
-			return err
-		}
+	if !slices.ContainsFunc(a.Manifests, func(m artifact.Manifest) bool { return m.SHA256 != "" }) {
+		return engines, nil
 	}
-	yield := make(chan struct{})
-	batch := time.AfterFunc(max(a.Batch, time.Second), func() { close(yield) })
-	defer batch.Stop()
-	creds := *w.Creds
-	creds.Run = a.Run
-	dw := &distributed.Worker{Name: w.Name, Creds: &creds, Conn: nc, Concurrency: w.Concurrency, Engines: engines,
-		Console: w.Console, TranscriptDir: w.TranscriptDir, Yield: yield, IdleLeave: w.IdleLeave}
-	err := dw.Run(ctx)
-	var refused *distributed.RefusedError
-	var mismatch *distributed.EngineMismatchError
-	var start *arbiter.EngineStartError
-	if errors.As(err, &refused) || errors.As(err, &mismatch) || errors.As(err, &start) {
-		return err
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return nil, fmt.Errorf("pool: %w", err)
 	}
-	if err != nil && ctx.Err() == nil {
-		w.printf("Worker %s left run %s: %v\n", w.Name, a.Run, err)
+	bucket, err := js.ObjectStore(ctx, artifact.DefaultBucket)
+	if err != nil {
+		return nil, fmt.Errorf("pool: the artifacts' bucket: %w", err)
 	}
-	return nil
+	host := artifact.Host{Platform: w.Platform, Runtimes: Runtimes()}
+	return artifact.NewStore(bucket, artifact.Limits{}).WorkerEngines(ctx, host, w.Cache, a.RunEngines, a.Manifests, engines)
 }
 
 func (w *Worker) printf(format string, args ...any) {
