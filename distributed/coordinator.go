@@ -27,6 +27,10 @@ const heartbeatInterval = 2 * time.Second
 // handed to another.
 const DefaultAckWait = 30 * time.Second
 
+// DefaultMaxRejections is how many results of one game pair the coordinator rejects before it
+// takes the pair out of the run: a pair that no worker plays acceptably is not retried forever.
+const DefaultMaxRejections = 3
+
 // DefaultWindow is how many game pairs a coordinator keeps queued for its workers: enough to
 // keep many workers busy, few enough that an SPRT that stops leaves little to purge.
 const DefaultWindow = 1024
@@ -50,9 +54,13 @@ type Coordinator struct {
 	Console io.Writer
 	// ProgressEvery is how often a progress line with the workers is printed (0: never).
 	ProgressEvery time.Duration
+	// MaxRejections is how many rejected results take a pair out of the run
+	// (DefaultMaxRejections if 0). Results refused from a quarantined worker do not count.
+	MaxRejections int
 
 	mu        sync.Mutex
 	workers   map[string]*WorkerStats
+	takenOut  []TakenOut
 	spec      *RunSpec
 	ref       *referee
 	over      bool
@@ -106,9 +114,16 @@ func (c *Coordinator) Start(ctx context.Context) error {
 	if c.Window <= 0 {
 		c.Window = DefaultWindow
 	}
+	if c.MaxRejections <= 0 {
+		c.MaxRejections = DefaultMaxRejections
+	}
+	// Status may be asked from the start (a pool's scheduler holds the coordinator before it
+	// serves): what it reads is set under the lock.
+	c.mu.Lock()
 	c.workers = make(map[string]*WorkerStats)
 	c.spec = newRunSpec(t, c.Expect)
 	c.ref = &referee{spec: c.spec, schedule: t.Schedule()}
+	c.mu.Unlock()
 	js, err := jetstream.New(c.Conn)
 	if err != nil {
 		return fmt.Errorf("distributed: %w", err)
@@ -138,7 +153,7 @@ func (c *Coordinator) Run(ctx context.Context, d *arbiter.Dispatcher, collect fu
 	if err := c.work.Purge(ctx); err != nil {
 		return fmt.Errorf("distributed: purging the work queue: %w", err)
 	}
-	q := &pairQueue{c: c, d: d, pending: make(map[int]*arbiter.PairJob)}
+	q := &pairQueue{c: c, d: d, pending: make(map[int]*arbiter.PairJob), rejected: make(map[int]int)}
 	if err := q.refill(ctx, true); err != nil {
 		return ignoreCancel(err)
 	}
@@ -180,6 +195,8 @@ type pairQueue struct {
 	c       *Coordinator
 	d       *arbiter.Dispatcher
 	pending map[int]*arbiter.PairJob
+	// rejected counts the rejected results of each pending pair.
+	rejected map[int]int
 }
 
 // refill queues the dispatcher's next pairs until Window are pending: asynchronously, waiting
@@ -256,7 +273,7 @@ func (c *Coordinator) take(ctx context.Context, m jetstream.Msg, q *pairQueue, c
 	worker := m.Subject()[strings.LastIndexByte(m.Subject(), '.')+1:]
 	var res Result
 	if err := json.Unmarshal(m.Data(), &res); err != nil {
-		c.reject(ctx, &RejectedError{Worker: worker, Game: -1, Reason: "unreadable: " + err.Error()}, nil)
+		c.reject(ctx, &RejectedError{Worker: worker, Game: -1, Reason: "unreadable: " + err.Error()}, nil, q)
 		m.Ack()
 		return nil
 	}
@@ -272,8 +289,14 @@ func (c *Coordinator) take(ctx context.Context, m jetstream.Msg, q *pairQueue, c
 			return nil
 		}
 	}
-	if err := c.ref.check(worker, &res); err != nil {
-		c.reject(ctx, err, job)
+	err := c.ref.check(worker, &res)
+	if err == nil && c.quarantined(worker) {
+		// Its results are improbable against the others': what it sends now is played again
+		// by others, and does not count against the pair.
+		err = &RejectedError{Worker: worker, Game: r.Game, Reason: "the worker is quarantined (its results are improbable against the others')", quarantine: true}
+	}
+	if err != nil {
+		c.reject(ctx, err, job, q)
 		m.Ack()
 		return nil
 	}
@@ -415,8 +438,9 @@ func (c *Coordinator) waitPublished(ctx context.Context) error {
 	}
 }
 
-// reject reports a refused result with its worker's name and queues the rest of its pair again.
-func (c *Coordinator) reject(ctx context.Context, err error, job *arbiter.PairJob) {
+// reject reports a refused result with its worker's name and queues the rest of its pair again,
+// or, when the pair has had too many results rejected, takes it out of the run.
+func (c *Coordinator) reject(ctx context.Context, err error, job *arbiter.PairJob, q *pairQueue) {
 	var re *RejectedError
 	if !errors.As(err, &re) {
 		re = &RejectedError{Game: -1, Reason: err.Error()}
@@ -424,6 +448,22 @@ func (c *Coordinator) reject(ctx context.Context, err error, job *arbiter.PairJo
 	c.withWorker(re.Worker, func(w *WorkerStats) { w.Rejected++ })
 	if job == nil {
 		c.printf("Rejected a result from worker %s: %s\n", re.Worker, re.Reason)
+		return
+	}
+	if !re.quarantine {
+		q.rejected[job.Pair]++
+	}
+	if q.rejected[job.Pair] >= c.MaxRejections {
+		c.printf("Rejected the result of game %d from worker %s: %s; pair %d is taken out of the run after %d rejected results\n",
+			re.Game+1, re.Worker, re.Reason, job.Pair, q.rejected[job.Pair])
+		c.mu.Lock()
+		c.takenOut = append(c.takenOut, TakenOut{Pair: job.Pair, Reason: re.Reason})
+		c.mu.Unlock()
+		delete(q.pending, job.Pair)
+		delete(q.rejected, job.Pair)
+		if err := q.refill(ctx, false); err != nil {
+			c.printf("%v\n", err)
+		}
 		return
 	}
 	c.printf("Rejected the result of game %d from worker %s: %s; pair %d is played again\n", re.Game+1, re.Worker, re.Reason, job.Pair)
@@ -504,7 +544,8 @@ func (c *Coordinator) status(m *nats.Msg) { reply(m, c.Status()) }
 func (c *Coordinator) Status() *Status {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	s := &Status{Run: c.Tournament.Run(), Scheduled: c.Tournament.Schedule().Len(), Collected: c.collected}
+	s := &Status{Run: c.Tournament.Run(), Scheduled: c.Tournament.Schedule().Len(), Collected: c.collected,
+		TakenOut: slices.Clone(c.takenOut)}
 	for _, w := range c.sortedWorkers() {
 		s.Workers = append(s.Workers, *w)
 	}
@@ -569,4 +610,23 @@ func (c *Coordinator) writeWorkers() {
 			fmt.Fprintf(c.Console, "Worker %s is flagged: its results are improbable against the others' (p = %.2g)\n", w.Name, w.PValue)
 		}
 	}
+}
+
+// TakenOut is a game pair taken out of a run, and why: its results were rejected
+// Coordinator.MaxRejections times. A coordinator started again on the run queues it again.
+type TakenOut struct {
+	Pair   int    `json:"pair"`
+	Reason string `json:"reason"` // the last rejection's
+}
+
+// quarantined reports whether a worker's results are improbable against the others' (see
+// judge): its results are no longer counted.
+func (c *Coordinator) quarantined(worker string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.workers[worker] == nil {
+		return false
+	}
+	c.sortedWorkers() // judges every worker
+	return c.workers[worker].Flagged
 }

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nkeys"
 )
 
 // Credentials is what a worker needs to reach a run: the server's address, the run, a user and
@@ -29,13 +30,29 @@ type Credentials struct {
 	Run      string `json:"run"`
 	User     string `json:"user,omitempty"`
 	Password string `json:"password,omitempty"`
+	// Seed, if set, is the user's NKey seed (an ed25519 private key, "SU..."): the server knows
+	// only its public key. A pool's workers and submitters have one each.
+	Seed string `json:"nkey_seed,omitempty"`
 	// CA is the PEM certificate the server presents, trusted instead of the system's roots; empty
 	// when the server does not speak TLS, or has a certificate the system trusts.
 	CA string `json:"ca,omitempty"`
 }
 
-// LoadCredentials reads a credentials file.
+// LoadCredentials reads a credentials file for one run.
 func LoadCredentials(path string) (*Credentials, error) {
+	c, err := ReadCredentials(path)
+	if err != nil {
+		return nil, err
+	}
+	if c.Run == "" {
+		return nil, fmt.Errorf("distributed: credentials %s name no run", path)
+	}
+	return c, nil
+}
+
+// ReadCredentials reads a credentials file that may name no run: a pool's, whose holder is
+// given its runs by the pool's server.
+func ReadCredentials(path string) (*Credentials, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("distributed: %w", err)
@@ -43,9 +60,6 @@ func LoadCredentials(path string) (*Credentials, error) {
 	var c Credentials
 	if err := json.Unmarshal(b, &c); err != nil {
 		return nil, fmt.Errorf("distributed: credentials %s: %w", path, err)
-	}
-	if c.Run == "" {
-		return nil, fmt.Errorf("distributed: credentials %s name no run", path)
 	}
 	return &c, nil
 }
@@ -66,11 +80,25 @@ func (c *Credentials) Save(path string) error {
 	return nil
 }
 
+// Options are the connection options the credentials give, the URL aside.
+func (c *Credentials) Options() ([]nats.Option, error) { return c.options() }
+
 // options are the connection options the credentials give, the URL aside.
 func (c *Credentials) options() ([]nats.Option, error) {
 	var opts []nats.Option
-	if c.User != "" {
+	if c.User != "" && c.Seed == "" {
 		opts = append(opts, nats.UserInfo(c.User, c.Password))
+	}
+	if c.Seed != "" {
+		kp, err := nkeys.FromSeed([]byte(c.Seed))
+		if err != nil {
+			return nil, fmt.Errorf("distributed: the credentials' NKey seed: %w", err)
+		}
+		pub, err := kp.PublicKey()
+		if err != nil {
+			return nil, fmt.Errorf("distributed: the credentials' NKey seed: %w", err)
+		}
+		opts = append(opts, nats.Nkey(pub, kp.Sign))
 	}
 	if c.CA != "" {
 		pool := x509.NewCertPool()

@@ -37,14 +37,6 @@ type ServerConfig struct {
 // start and reused afterwards, so a restarted coordinator is the same server to its workers. Off
 // loopback the server speaks TLS only.
 func StartServer(cfg ServerConfig) (*Server, error) {
-	host, portText, err := net.SplitHostPort(cfg.Listen)
-	if err != nil {
-		return nil, fmt.Errorf("distributed: -listen %q: want HOST:PORT: %w", cfg.Listen, err)
-	}
-	port, err := strconv.Atoi(portText)
-	if err != nil {
-		return nil, fmt.Errorf("distributed: -listen %q: bad port", cfg.Listen)
-	}
 	if err := os.MkdirAll(cfg.Dir, 0o700); err != nil {
 		return nil, fmt.Errorf("distributed: %w", err)
 	}
@@ -56,45 +48,20 @@ func StartServer(cfg ServerConfig) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := &server.Options{
-		Host: host, Port: port,
-		JetStream: true, StoreDir: filepath.Join(cfg.Dir, "jetstream"),
-		NoSigs: true, NoLog: true,
-		ServerName: "arbiter-" + cfg.Run,
-		Users: []*server.User{
-			{Username: coord.User, Password: coord.Password},
-			{Username: workers.User, Password: workers.Password, Permissions: WorkerPermissions(cfg.Run)},
-		},
-	}
-	scheme := "nats"
-	if cfg.TLS || !isLoopback(host) {
-		cert, pemText, err := selfSignedCert(cfg.Dir)
-		if err != nil {
-			return nil, fmt.Errorf("distributed: certificate: %w", err)
-		}
-		opts.TLSConfig = tlsServerConfig(cert)
-		opts.TLS, opts.TLSTimeout = true, 5
-		workers.CA, coord.CA = pemText, pemText
-		scheme = "tls"
-	}
-	ns, err := server.NewServer(opts)
+	emb, err := NewEmbedded(cfg.Listen, cfg.Dir, cfg.TLS)
 	if err != nil {
-		return nil, fmt.Errorf("distributed: %w", err)
+		return nil, err
 	}
-	ns.Start()
-	if !ns.ReadyForConnections(10 * time.Second) {
-		ns.Shutdown()
-		return nil, fmt.Errorf("distributed: the NATS server on %s did not start (is the port in use?)", cfg.Listen)
+	emb.Options.ServerName = "arbiter-" + cfg.Run
+	emb.Options.Users = []*server.User{
+		{Username: coord.User, Password: coord.Password},
+		{Username: workers.User, Password: workers.Password, Permissions: WorkerPermissions(cfg.Run)},
 	}
-	// The address workers dial: the one asked for, with the port the server got (port 0 picks
-	// one); a wildcard host is replaced by this machine's name.
-	addr := ns.Addr().(*net.TCPAddr)
-	dialHost := host
-	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
-		dialHost, _ = os.Hostname()
+	ns, url, err := emb.Start()
+	if err != nil {
+		return nil, err
 	}
-	url := scheme + "://" + net.JoinHostPort(dialHost, strconv.Itoa(addr.Port))
-	workers.URL, coord.URL = url, url
+	workers.URL, coord.URL, workers.CA, coord.CA = url, url, emb.CA, emb.CA
 	if err := workers.Save(filepath.Join(cfg.Dir, "worker.creds")); err != nil {
 		ns.Shutdown()
 		return nil, err
@@ -105,6 +72,73 @@ func StartServer(cfg ServerConfig) (*Server, error) {
 	}
 	return &Server{ns: ns, creds: workers, coord: coord}, nil
 }
+
+// Embedded is the configuration of an embedded NATS server with JetStream, before its users
+// are added: where it listens, where it keeps its store, and its TLS. A run's server and a
+// pool's share it.
+type Embedded struct {
+	Options *server.Options
+	// CA is the PEM certificate clients trust, when the server speaks TLS.
+	CA     string
+	host   string
+	scheme string
+}
+
+// NewEmbedded lays out an embedded server listening on listen (HOST:PORT) with its store and
+// its certificate under dir. Off loopback (or with tls) it speaks TLS only, with a self-signed
+// certificate made on first start and reused afterwards.
+func NewEmbedded(listen, dir string, tls bool) (*Embedded, error) {
+	host, portText, err := net.SplitHostPort(listen)
+	if err != nil {
+		return nil, fmt.Errorf("distributed: -listen %q: want HOST:PORT: %w", listen, err)
+	}
+	port, err := strconv.Atoi(portText)
+	if err != nil {
+		return nil, fmt.Errorf("distributed: -listen %q: bad port", listen)
+	}
+	if port == 0 {
+		port = server.RANDOM_PORT // NATS reads port 0 as its default, 4222
+	}
+	e := &Embedded{host: host, scheme: "nats", Options: &server.Options{
+		Host: host, Port: port,
+		JetStream: true, StoreDir: filepath.Join(dir, "jetstream"),
+		NoSigs: true, NoLog: true,
+	}}
+	if tls || !isLoopback(host) {
+		cert, pemText, err := selfSignedCert(dir)
+		if err != nil {
+			return nil, fmt.Errorf("distributed: certificate: %w", err)
+		}
+		e.Options.TLSConfig = tlsServerConfig(cert)
+		e.Options.TLS, e.Options.TLSTimeout = true, 5
+		e.CA, e.scheme = pemText, "tls"
+	}
+	return e, nil
+}
+
+// Start starts the server and returns it with the URL clients dial: the address asked for,
+// with the port the server got (port 0 picks one); a wildcard host is replaced by this
+// machine's name.
+func (e *Embedded) Start() (*server.Server, string, error) {
+	ns, err := server.NewServer(e.Options)
+	if err != nil {
+		return nil, "", fmt.Errorf("distributed: %w", err)
+	}
+	ns.Start()
+	if !ns.ReadyForConnections(10 * time.Second) {
+		ns.Shutdown()
+		return nil, "", fmt.Errorf("distributed: the NATS server on %s did not start (is the port in use?)", net.JoinHostPort(e.host, strconv.Itoa(e.Options.Port)))
+	}
+	addr := ns.Addr().(*net.TCPAddr)
+	dialHost := e.host
+	if ip := net.ParseIP(e.host); e.host == "" || (ip != nil && ip.IsUnspecified()) {
+		dialHost, _ = os.Hostname()
+	}
+	return ns, e.scheme + "://" + net.JoinHostPort(dialHost, strconv.Itoa(addr.Port)), nil
+}
+
+// Secret returns n random bytes as hex: a password no one types.
+func Secret(n int) string { return secret(n) }
 
 // loadOrCreate reuses the credentials at path if they are for this run, or makes new ones.
 func loadOrCreate(path, run, user string) (*Credentials, error) {

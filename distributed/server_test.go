@@ -57,3 +57,24 @@ func TestServerTLS(t *testing.T) {
 	}
 	nc.Close()
 }
+
+// TestPortZeroPicksAFreePort: two embedded servers asked for port 0 both start, each on a
+// port of its own (NATS itself reads 0 as its default port, 4222).
+func TestPortZeroPicksAFreePort(t *testing.T) {
+	var urls []string
+	for range 2 {
+		e, err := NewEmbedded("127.0.0.1:0", t.TempDir(), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ns, url, err := e.Start()
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(ns.Shutdown)
+		urls = append(urls, url)
+	}
+	if urls[0] == urls[1] || strings.HasSuffix(urls[0], ":4222") {
+		t.Errorf("servers at %v, want two free ports", urls)
+	}
+}

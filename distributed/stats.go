@@ -57,6 +57,8 @@ type Status struct {
 	Scheduled int           `json:"scheduled"`
 	Collected int           `json:"collected"` // games recorded from workers since the coordinator started
 	Workers   []WorkerStats `json:"workers"`
+	// TakenOut are the pairs taken out of the run after too many rejected results.
+	TakenOut []TakenOut `json:"taken_out,omitempty"`
 }
 
 // flagP is the p-value under which a worker's results are flagged: with a few workers checked

@@ -21,9 +21,16 @@ func resultsStream(run string) string  { return "ARBITER_" + run + "_RESULTS" }
 // workConsumer is the one durable consumer all workers of a run pull from; resultsConsumer is the
 // coordinator's.
 const (
-	workConsumer    = "workers"
+	workConsumer    = WorkConsumer
 	resultsConsumer = "coordinator"
 )
+
+// WorkConsumer is the name of every run's work consumer: a pool grants its workers pulling
+// from any stream through a consumer of that name.
+const WorkConsumer = "workers"
+
+// RunStreams are the streams a run keeps on the NATS server.
+func RunStreams(run string) []string { return []string{workStream(run), resultsStream(run)} }
 
 // WorkItem is one game pair to play (or what remains of it): its games as the schedule lays
 // them out, each with the configuration the tournament gives it, so that a worker builds

@@ -48,6 +48,13 @@ type Worker struct {
 	Console io.Writer
 	// TranscriptDir, if set, receives the engines' conversations.
 	TranscriptDir string
+	// Yield, if set, lets the worker leave the run while it goes on: once it is closed, each
+	// slot finishes the pair it plays and Run returns nil. A pool's worker leaves a run so to
+	// play another that is further behind its share.
+	Yield <-chan struct{}
+	// IdleLeave, if above 0, is how long a slot waits for a pair before it leaves the run; Run
+	// returns nil when every slot has left. 0 waits for as long as the run lasts.
+	IdleLeave time.Duration
 
 	conMu    sync.Mutex
 	flightMu sync.Mutex
@@ -114,7 +121,12 @@ func (w *Worker) Run(ctx context.Context) error {
 	ackWait := cons.CachedInfo().Config.AckWait
 
 	g, gctx := errgroup.WithContext(ctx)
-	g.Go(func() error { w.heartbeats(gctx, nc, run); return nil })
+	// The heartbeats last as long as the slots: a worker that yields the run stops them.
+	beating, stopBeating := context.WithCancel(gctx)
+	defer stopBeating()
+	var beats sync.WaitGroup
+	beats.Go(func() { w.heartbeats(beating, nc, run) })
+	defer beats.Wait()
 	for slot := range w.Concurrency {
 		g.Go(func() error {
 			seats := &arbiter.Seats{Engines: engines, GameType: gameType, StartTimeout: time.Duration(spec.StartTimeout),
@@ -124,7 +136,9 @@ func (w *Worker) Run(ctx context.Context) error {
 			return s.loop(gctx)
 		})
 	}
-	return ignoreStopped(ctx, g.Wait(), errStopped)
+	err = g.Wait()
+	stopBeating()
+	return ignoreStopped(ctx, err, errStopped)
 }
 
 // ignoreStopped turns the end of the run, or an interruption, into a clean return.
@@ -174,7 +188,11 @@ func (w *Worker) unfit(ctx context.Context, nc *nats.Conn, run string, why error
 // with the worker's engines to be let in.
 func (w *Worker) greet(ctx context.Context, nc *nats.Conn, run string, ids []EngineIdentity) (*Welcome, error) {
 	b, _ := json.Marshal(Hello{Worker: w.Name, Slots: w.Concurrency, Engines: ids})
+	since := time.Now()
 	for {
+		if w.IdleLeave > 0 && time.Since(since) > max(w.IdleLeave, 10*time.Second) {
+			return &Welcome{Finished: true}, nil // no coordinator serves the run now: leave it
+		}
 		rctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 		m, err := nc.RequestWithContext(rctx, helloSubject(run), b)
 		cancel()
@@ -255,21 +273,50 @@ type pairSlot struct {
 }
 
 func (s *pairSlot) loop(ctx context.Context) error {
+	wait := 2 * time.Second
+	if idle := s.w.IdleLeave; idle > 0 {
+		wait = min(wait, idle)
+	}
+	lastPair := time.Now()
+	// A slot asked to yield leaves once it has played a pair since it joined, or found none to
+	// play: however long joining took, a worker that joins a run plays in it. (A slot that
+	// yielded before its first pair left a worker whose joining outlasted its batch joining
+	// again and again, playing nothing.)
+	played, idle := false, false
 	for ctx.Err() == nil {
-		batch, err := s.cons.Fetch(1, jetstream.FetchMaxWait(2*time.Second))
+		if s.w.yielded() && (played || idle) {
+			return nil
+		}
+		if s.w.IdleLeave > 0 && time.Since(lastPair) >= s.w.IdleLeave {
+			return nil
+		}
+		batch, err := s.cons.Fetch(1, jetstream.FetchMaxWait(wait))
 		if err != nil {
 			if ctx.Err() == nil {
 				time.Sleep(500 * time.Millisecond) // reconnecting, or the coordinator is restarting
 			}
 			continue
 		}
+		idle = true
 		for m := range batch.Messages() {
+			idle = false
 			if err := s.play(ctx, m); err != nil {
 				return err
 			}
+			played, lastPair = true, time.Now()
 		}
 	}
 	return nil
+}
+
+// yielded reports whether the worker was asked to leave the run (see Worker.Yield).
+func (w *Worker) yielded() bool {
+	select {
+	case <-w.Yield:
+		return true
+	default:
+		return false
+	}
 }
 
 // play plays a pair's games, publishes their records, and only then acknowledges the pair. A
@@ -360,16 +407,25 @@ func ignoreCancel(err error) error {
 // dial connects to the coordinator's server, waiting for it if it is not up yet; credentials
 // the server refuses end the worker.
 func (w *Worker) dial(ctx context.Context) (*nats.Conn, error) {
+	return DialWaiting(ctx, w.Creds, "arbiter worker "+w.Name, func(err error) {
+		w.printf("Waiting for the coordinator at %s: %v\n", w.Creds.URL, err)
+	})
+}
+
+// DialWaiting connects as Dial does, trying again every second while the server is not up;
+// credentials the server refuses (nats.ErrAuthorization) or the end of ctx end the wait.
+// waiting, if set, is told once why it waits.
+func DialWaiting(ctx context.Context, c *Credentials, name string, waiting func(error), opts ...nats.Option) (*nats.Conn, error) {
 	for tries := 0; ; tries++ {
-		nc, err := Dial(w.Creds, "arbiter worker "+w.Name)
+		nc, err := Dial(c, name, opts...)
 		if err == nil {
 			return nc, nil
 		}
 		if errors.Is(err, nats.ErrAuthorization) || ctx.Err() != nil {
 			return nil, err
 		}
-		if tries == 0 {
-			w.printf("Waiting for the coordinator at %s: %v\n", w.Creds.URL, err)
+		if tries == 0 && waiting != nil {
+			waiting(err)
 		}
 		select {
 		case <-time.After(time.Second):

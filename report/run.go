@@ -75,6 +75,18 @@ func StartRun(ctx context.Context, cfg arbiter.Config, opts RunOptions) (*RunPag
 	return p, nil
 }
 
+// ObserveRun feeds pages served by someone else (a pool's live page of each run, say) the
+// games of a tournament under way, those already in its records file first: what StartRun
+// does, without a listener or a file of its own.
+func ObserveRun(cfg arbiter.Config, to ...Observer) (*RunPages, error) {
+	p := &RunPages{to: to, cfg: cfg, cancel: func() {}, served: make(chan error, 1)}
+	p.served <- nil
+	if err := p.resume(cfg.Out); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
 // resume gives every record already in the records file (a resumed run's) to the pages.
 func (p *RunPages) resume(path string) error {
 	recs, err := results.ReadFile(path)

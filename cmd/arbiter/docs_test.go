@@ -218,7 +218,7 @@ func runExample(t *testing.T, args []string, dir string) {
 		if _, err := matchConfig(args[1:], &stderr); err != nil {
 			t.Fatalf("%v\n%s", err, stderr.String())
 		}
-	case "worker", "workers":
+	case "worker", "workers", "server", "submit":
 		// Flags are parsed in order, so a -h after them shows the help only when every
 		// flag before it was accepted.
 		if err := run(context.Background(), append(args, "-h"), &stdout, &stderr); !errors.Is(err, cli.ErrHelpShown) {

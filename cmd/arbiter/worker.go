@@ -10,6 +10,7 @@ import (
 	"hivearbiter/arbiter"
 	"hivearbiter/distributed"
 	"hivearbiter/internal/cli"
+	"hivearbiter/pool"
 )
 
 // runCoordinator plays a run through workers, and with -concurrency through engines of its own.
@@ -26,7 +27,9 @@ func runCoordinator(ctx context.Context, cfg arbiter.Config, host distributed.Ho
 const workerUsage = `worker -connect URL -creds FILE [-name NAME] [-concurrency N] [-engine name=NAME cmd=PROG ...]...
 
 Plays the game pairs of a run that a coordinator (arbiter match -listen or -nats) serves, with
-engines of this machine, until the run ends. Engines are matched to the run's by name, and a
+engines of this machine, until the run ends. With the credentials of a pool's worker (arbiter
+server worker add), it stays connected across runs and plays whichever run the server needs it
+for, until stopped; a worker revoked exits with code 5. Engines are matched to the run's by name, and a
 run's engine is the run's: -engine says only where this machine's build is (cmd, dir, env, and
 arguments that are local paths); the run's arguments, options, protocol settings and time
 control apply. A worker whose -engine gives other arguments or settings than the run's is
@@ -43,6 +46,8 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		name        = fs.String("name", "", "this worker's name in the coordinator's tables (default HOST-PID)")
 		concurrency = fs.Int("concurrency", 1, "game pairs played at once, each with its own engine processes")
 		transcripts = fs.String("transcripts", "", "write each engine's conversation to a file in this `dir`")
+		platform    = fs.String("platform", "", "a pool's worker: the platform it tells the server (default this machine's OS/ARCH)")
+		cache       = fs.String("cache", "", "a pool's worker: the `dir` of the engines it fetches (default the user's cache directory)")
 	)
 	fs.Func("engine", "this machine's build of a run's engine (key=value words, name= required)", func(string) error { return nil })
 	if err := cli.Parse(fs, rest); err != nil {
@@ -51,7 +56,7 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *credsPath == "" {
 		return cli.Usage(errors.New("-creds FILE is required (the coordinator writes it next to its records file)"))
 	}
-	creds, err := distributed.LoadCredentials(*credsPath)
+	creds, err := distributed.ReadCredentials(*credsPath)
 	if err != nil {
 		return cli.Usage(err)
 	}
@@ -62,6 +67,10 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	if err := locateEngines(engines); err != nil {
 		return err
+	}
+	if creds.Run == "" { // a pool's worker (arbiter server worker add)
+		return runPoolWorker(ctx, &pool.Worker{Name: creds.User, Creds: creds, Concurrency: *concurrency, Platform: *platform,
+			Engines: engines, Console: stdout, TranscriptDir: *transcripts, Cache: *cache})
 	}
 	w := &distributed.Worker{Name: *name, Creds: creds, Concurrency: *concurrency, Engines: engines,
 		Console: stdout, TranscriptDir: *transcripts}
@@ -113,4 +122,17 @@ func runWorkers(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	distributed.WriteStatus(stdout, st, time.Now())
 	return nil
+}
+
+// runPoolWorker plays a pool's runs until interrupted or refused.
+func runPoolWorker(ctx context.Context, w *pool.Worker) error {
+	err := w.Run(ctx)
+	var refused *pool.RefusedError
+	switch {
+	case errors.As(err, &refused):
+		return cli.Exit(exitEngines, "%v", err)
+	case ctx.Err() != nil:
+		return cli.Exit(exitInterrupted, "")
+	}
+	return err
 }

@@ -1,0 +1,225 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"hivearbiter/distributed"
+	"hivearbiter/internal/cli"
+	"hivearbiter/pool"
+)
+
+const serverUsage = `server [-dir DIR] [-listen HOST:PORT] [-http ADDR] [flags]
+server worker add NAME [-dir DIR] [-o FILE]
+server worker revoke NAME [-dir DIR]
+server workers [-dir DIR] [-json]
+server runs [-dir DIR] [-json]
+server runs pause|resume|stop|delete RUN [-dir DIR]
+server runs priority RUN N [-share W] [-dir DIR]
+
+Keeps a pool of runs for long-lived workers: SPRT tests, matches and gauntlets submitted with
+"arbiter submit", each with a priority and a share of the workers. A worker stays connected
+across runs and plays the run that is most behind its share (arbiter worker -creds FILE, with
+the file "server worker add" writes). Runs' state is in a JetStream key-value bucket, and each
+run's records are the JSON Lines of a local run, in DIR/runs/RUN.jsonl: arbiter stats and
+arbiter report read them as they are. A server killed and started again goes on where it was.
+
+The server writes DIR/submitter.creds (for arbiter submit and "server runs") and
+DIR/admin.creds (for "server worker" and "server workers"); the other commands find them in
+-dir. "worker revoke" shuts a worker out within a second: its connection is closed and its key
+refused from then on.`
+
+func runServer(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 {
+		switch args[0] {
+		case "worker":
+			return runServerWorker(ctx, args[1:], stdout, stderr)
+		case "workers":
+			return runServerWorkers(ctx, args[1:], stdout, stderr)
+		case "runs":
+			return runServerRuns(ctx, args[1:], stdout, stderr)
+		}
+	}
+	fs := newFlagSet("server", serverUsage, stderr)
+	var cfg pool.Config
+	fs.StringVar(&cfg.Dir, "dir", "arbiter-pool", "the server's `directory`: its NATS store, credentials and runs")
+	fs.StringVar(&cfg.Listen, "listen", "127.0.0.1:4222", "the embedded NATS server's `HOST:PORT` (TLS unless loopback)")
+	fs.BoolVar(&cfg.TLS, "tls", false, "speak TLS on a loopback listener too")
+	fs.StringVar(&cfg.NATS, "nats", "", "use the existing NATS server at `URL` instead of an embedded one")
+	fs.StringVar(&cfg.CredsFile, "creds", "", "the server's credentials `file` for -nats")
+	fs.DurationVar(&cfg.AckWait, "ackwait", distributed.DefaultAckWait, "how long a silent worker keeps a game pair")
+	fs.DurationVar(&cfg.Batch, "batch", pool.DefaultBatch, "how long a worker plays a run before it asks where it is most needed")
+	httpAddr := fs.String("http", "", "serve a read-only dashboard of runs and workers on `ADDR` (loopback unless -http-public)")
+	public := fs.Bool("http-public", false, "let -http listen on an address other machines reach")
+	if err := cli.Parse(fs, args); err != nil {
+		return err
+	}
+	cfg.Console = stdout
+	srv, err := pool.Start(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	fmt.Fprintf(stdout, "Pool server at %s; submit with: arbiter submit -creds %s ...; add a worker with: arbiter server worker add NAME -dir %s\n",
+		srv.URL(), filepath.Join(cfg.Dir, "submitter.creds"), cfg.Dir)
+	if *httpAddr != "" {
+		dash, err := pool.ServeDashboard(ctx, srv, *httpAddr, *public)
+		if err != nil {
+			return cli.Usage(err)
+		}
+		defer dash.Close()
+		fmt.Fprintf(stdout, "Dashboard at http://%s/\n", dash.Addr())
+	}
+	<-ctx.Done()
+	return nil
+}
+
+// poolClient connects with the credentials of a role that the server wrote in its directory.
+func poolClient(dir, role, creds string) (*pool.Client, error) {
+	if creds == "" {
+		creds = filepath.Join(dir, role+".creds")
+	}
+	c, err := distributed.ReadCredentials(creds)
+	if err != nil {
+		return nil, cli.Usage(err)
+	}
+	return pool.Connect(c, "arbiter "+role)
+}
+
+func runServerWorker(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("server worker", serverUsage, stderr)
+	dir := fs.String("dir", "arbiter-pool", "the server's `directory`")
+	out := fs.String("o", "", "write the worker's credentials to `FILE` (default NAME.creds)")
+	if len(args) < 2 || (args[0] != "add" && args[0] != "revoke") {
+		return cli.Usage(errors.New("want: server worker add NAME, or server worker revoke NAME"))
+	}
+	verb, name := args[0], args[1]
+	if err := cli.Parse(fs, args[2:]); err != nil {
+		return err
+	}
+	c, err := poolClient(*dir, pool.RoleAdmin, "")
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	if verb == "revoke" {
+		if err := c.RevokeWorker(ctx, name); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "Worker %s revoked\n", name)
+		return nil
+	}
+	creds, err := c.AddWorker(ctx, name)
+	if err != nil {
+		return err
+	}
+	path := *out
+	if path == "" {
+		path = name + ".creds"
+	}
+	if err := creds.Save(path); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "Worker %s added: copy %s to it and run: arbiter worker -creds %s\n", name, path, filepath.Base(path))
+	return nil
+}
+
+func runServerWorkers(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("server workers", serverUsage, stderr)
+	dir := fs.String("dir", "arbiter-pool", "the server's `directory`")
+	asJSON := fs.Bool("json", false, "print the workers as JSON")
+	if err := cli.Parse(fs, args); err != nil {
+		return err
+	}
+	c, err := poolClient(*dir, pool.RoleAdmin, "")
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	ws, err := c.Workers(ctx)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return writeJSON(stdout, ws)
+	}
+	pool.WriteWorkers(stdout, ws, time.Now())
+	return nil
+}
+
+func runServerRuns(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("server runs", serverUsage, stderr)
+	dir := fs.String("dir", "arbiter-pool", "the server's `directory`")
+	creds := fs.String("creds", "", "a submitter's credentials `file` (default DIR/submitter.creds)")
+	asJSON := fs.Bool("json", false, "print the runs as JSON")
+	share := fs.Float64("share", 0, "with priority: the run's new share of the workers")
+	var words []string
+	for len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
+		words, args = append(words, args[0]), args[1:]
+	}
+	if err := cli.Parse(fs, args); err != nil {
+		return err
+	}
+	ctl, err := runsControl(words, *share)
+	if err != nil {
+		return cli.Usage(err)
+	}
+	c, err := poolClient(*dir, pool.RoleSubmitter, *creds)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	if ctl != nil {
+		st, err := c.Control(ctx, *ctl)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "Run %s: %s\n", st.ID, st.State)
+		return nil
+	}
+	runs, err := c.Runs(ctx)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return writeJSON(stdout, runs)
+	}
+	pool.WriteRuns(stdout, runs, time.Now())
+	return nil
+}
+
+// runsControl reads "VERB RUN [N]"; nil for a listing.
+func runsControl(words []string, share float64) (*pool.Control, error) {
+	if len(words) == 0 {
+		return nil, nil
+	}
+	switch words[0] {
+	case "pause", "resume", "stop", "delete":
+		if len(words) != 2 {
+			return nil, fmt.Errorf("want: server runs %s RUN", words[0])
+		}
+		return &pool.Control{Action: words[0], ID: words[1]}, nil
+	case "priority":
+		if len(words) != 3 {
+			return nil, errors.New("want: server runs priority RUN N")
+		}
+		n, err := strconv.Atoi(words[2])
+		if err != nil {
+			return nil, fmt.Errorf("priority %q is not a whole number", words[2])
+		}
+		return &pool.Control{Action: "priority", ID: words[1], Priority: n, Share: share}, nil
+	}
+	return nil, fmt.Errorf("unknown runs command %q (pause, resume, stop, delete, priority)", words[0])
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

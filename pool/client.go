@@ -1,0 +1,130 @@
+package pool
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"hivearbiter/arbiter"
+	"hivearbiter/distributed"
+	"hivearbiter/pool/artifact"
+)
+
+// Client is a submitter's or an admin's connection to a pool's server.
+type Client struct {
+	nc    *nats.Conn
+	creds *distributed.Credentials
+}
+
+// Connect connects to the server the credentials name (admin.creds or submitter.creds from the
+// server's directory).
+func Connect(creds *distributed.Credentials, name string) (*Client, error) {
+	nc, err := distributed.Dial(creds, name, nats.MaxReconnects(3))
+	if err != nil {
+		return nil, err
+	}
+	return &Client{nc: nc, creds: creds}, nil
+}
+
+// Close closes the connection.
+func (c *Client) Close() { c.nc.Close() }
+
+func (c *Client) request(ctx context.Context, subject string, v any) (*Reply, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	rctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	m, err := c.nc.RequestWithContext(rctx, subject, b)
+	if err != nil {
+		if errors.Is(err, nats.ErrNoResponders) {
+			return nil, fmt.Errorf("pool: no pool server answers at %s (or these credentials may not ask that)", c.creds.URL)
+		}
+		return nil, fmt.Errorf("pool: %w", err)
+	}
+	var r Reply
+	if err := json.Unmarshal(m.Data, &r); err != nil {
+		return nil, fmt.Errorf("pool: unreadable reply: %w", err)
+	}
+	if r.Error != "" {
+		return nil, errors.New(r.Error)
+	}
+	return &r, nil
+}
+
+// Submit hands a run to the server.
+func (c *Client) Submit(ctx context.Context, sub *Submission) (*RunState, error) {
+	r, err := c.request(ctx, subjectSubmit, sub)
+	if err != nil {
+		return nil, err
+	}
+	return r.Run, nil
+}
+
+// Runs lists the pool's runs.
+func (c *Client) Runs(ctx context.Context) ([]RunState, error) {
+	r, err := c.request(ctx, subjectRuns, struct{}{})
+	if err != nil {
+		return nil, err
+	}
+	return r.Runs, nil
+}
+
+// Control pauses, resumes, stops, deletes or reprioritizes a run.
+func (c *Client) Control(ctx context.Context, ctl Control) (*RunState, error) {
+	r, err := c.request(ctx, subjectControl, ctl)
+	if err != nil {
+		return nil, err
+	}
+	return r.Run, nil
+}
+
+// Workers lists the pool's workers (admin).
+func (c *Client) Workers(ctx context.Context) ([]WorkerState, error) {
+	r, err := c.request(ctx, subjectWorkers, struct{}{})
+	if err != nil {
+		return nil, err
+	}
+	return r.Workers, nil
+}
+
+// AddWorker makes a worker's key on this machine, lets its public half in (admin), and returns
+// the worker's credentials: the server's address and certificate, and the key's seed, which
+// never leaves this machine but in the file written from them.
+func (c *Client) AddWorker(ctx context.Context, name string) (*distributed.Credentials, error) {
+	seed, pub, err := NewUserKey()
+	if err != nil {
+		return nil, err
+	}
+	if _, err := c.request(ctx, subjectAdd, AddWorker{Name: name, NKey: pub}); err != nil {
+		return nil, err
+	}
+	return &distributed.Credentials{URL: c.creds.URL, User: name, Seed: seed, CA: c.creds.CA}, nil
+}
+
+// RevokeWorker shuts a worker out (admin).
+func (c *Client) RevokeWorker(ctx context.Context, name string) error {
+	_, err := c.request(ctx, subjectRevoke, AddWorker{Name: name})
+	return err
+}
+
+// UploadEngines uploads a run's engines to the pool's artifacts (an engine already there is
+// not sent again) and returns their manifests and the engines as the run carries them (see
+// artifact.Store.UploadEngines).
+func (c *Client) UploadEngines(ctx context.Context, engines []arbiter.EngineConfig) ([]artifact.Manifest, []arbiter.EngineConfig, error) {
+	js, err := jetstream.New(c.nc)
+	if err != nil {
+		return nil, nil, fmt.Errorf("pool: %w", err)
+	}
+	bucket, err := js.ObjectStore(ctx, artifact.DefaultBucket)
+	if err != nil {
+		return nil, nil, fmt.Errorf("pool: the artifacts' bucket: %w", err)
+	}
+	return artifact.NewStore(bucket, artifact.Limits{}).UploadEngines(ctx, engines)
+}

@@ -1,0 +1,151 @@
+package pool
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"html/template"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"hivearbiter/report"
+	"hivearbiter/results"
+)
+
+// Dashboard is the pool's read-only web page of runs and workers, with each run's live page
+// and HTML report.
+type Dashboard struct {
+	srv  *http.Server
+	ln   net.Listener
+	done chan struct{}
+}
+
+// ErrPublicAddress is a dashboard asked to listen where other machines reach it, without
+// saying it may.
+var ErrPublicAddress = errors.New("pool: the dashboard listens on loopback only unless told otherwise (it shows engines and games to whoever reaches it)")
+
+// ServeDashboard serves the dashboard of s on addr (loopback unless public) until Close or
+// the end of ctx.
+func ServeDashboard(ctx context.Context, s *Server, addr string, public bool) (*Dashboard, error) {
+	ln, err := report.Listen(addr, public)
+	if errors.Is(err, report.ErrPublicAddress) {
+		return nil, fmt.Errorf("%w: %q", ErrPublicAddress, addr)
+	} else if err != nil {
+		return nil, err
+	}
+	d := &Dashboard{ln: ln, done: make(chan struct{}),
+		srv: &http.Server{Handler: s.dashboardHandler(), ReadHeaderTimeout: 10 * time.Second,
+			BaseContext: func(net.Listener) context.Context { return ctx }}}
+	go func() {
+		defer close(d.done)
+		d.srv.Serve(ln)
+	}()
+	stop := context.AfterFunc(ctx, func() { d.srv.Close() })
+	go func() { <-d.done; stop() }()
+	return d, nil
+}
+
+// Addr is the address the dashboard listens on.
+func (d *Dashboard) Addr() string { return d.ln.Addr().String() }
+
+// Close stops the dashboard and waits until it has.
+func (d *Dashboard) Close() error {
+	err := d.srv.Close()
+	<-d.done
+	return err
+}
+
+//go:embed dashboard.html
+var dashboardFiles embed.FS
+
+var dashboardPage = template.Must(template.ParseFS(dashboardFiles, "dashboard.html"))
+
+// dashboardData is what the page shows.
+type dashboardData struct {
+	Now     time.Time
+	Runs    []RunView
+	Workers []WorkerState
+}
+
+func (s *Server) dashboardHandler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
+		d := dashboardData{Now: time.Now(), Workers: s.Workers()}
+		for _, run := range s.Runs() {
+			d.Runs = append(d.Runs, View(run))
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		if err := dashboardPage.Execute(w, d); err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+		}
+	})
+	mux.HandleFunc("GET /runs/{id}/report.html", s.serveReport)
+	mux.HandleFunc("GET /runs/{id}/records.jsonl", func(w http.ResponseWriter, r *http.Request) {
+		if st, ok := s.lookup(r.PathValue("id")); ok {
+			w.Header().Set("Content-Type", "application/x-ndjson")
+			http.ServeFile(w, r, st.Records)
+			return
+		}
+		http.NotFound(w, r)
+	})
+	mux.HandleFunc("GET /runs/{id}/live/", func(w http.ResponseWriter, r *http.Request) {
+		id := r.PathValue("id")
+		s.mu.Lock()
+		run := s.runs[id]
+		var live *report.Live
+		if run != nil {
+			live = run.live
+		}
+		s.mu.Unlock()
+		if live == nil {
+			http.Error(w, "run "+id+" is not being played: see its report", http.StatusNotFound)
+			return
+		}
+		http.StripPrefix("/runs/"+id+"/live", live).ServeHTTP(w, r)
+	})
+	return mux
+}
+
+func (s *Server) lookup(id string) (RunState, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.runs[id]
+	if r == nil {
+		return RunState{}, false
+	}
+	return r.state, true
+}
+
+// serveReport writes a run's HTML report from its records file, as "arbiter report" does.
+func (s *Server) serveReport(w http.ResponseWriter, r *http.Request) {
+	st, ok := s.lookup(r.PathValue("id"))
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	recs, err := results.ReadFile(st.Records)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	if err := report.Write(w, report.Build(recs, s.pageOptions(st))); err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+	}
+}
+
+// pageOptions describe a run to its pages.
+func (s *Server) pageOptions(st RunState) report.Options {
+	opts := report.Options{Title: strings.Join(st.Engines, " vs ") + " (run " + st.ID + ")", Engines: st.Engines, Planned: st.Scheduled}
+	s.mu.Lock()
+	if r := s.runs[st.ID]; r != nil && r.sub.Config.SPRT != nil {
+		test := r.sub.Config.SPRT.Test()
+		opts.SPRT = &test
+	}
+	s.mu.Unlock()
+	return opts
+}

@@ -1,0 +1,31 @@
+// Package pool is a long-lived server of many runs and the long-lived workers that play them,
+// on NATS JetStream: what fishtest and OpenBench are to chess, for Hive engines.
+//
+// The server keeps a queue of runs (SPRT tests, fixed-length matches and gauntlets), each with
+// a priority and a share of the pool. Each run's state lives in a JetStream key-value bucket
+// (ARBITER_POOL): its submission, its state (active, paused, finished, stopped, failed) and a
+// summary of its results. Each active run is served by a distributed.Coordinator over its own
+// work and results streams, with a records file on the server's disk: the same JSON Lines as a
+// local run, written and synced before a game is counted, so "arbiter stats", "arbiter report"
+// and their exit codes work on it unchanged. A server killed and started again finds its runs
+// in the bucket and resumes each from its records file: a game recorded is never played again,
+// and a result that was on its way is counted once (distributed.Coordinator's duplicates).
+//
+// Workers are distributed.Workers that stay connected across runs: a pool Worker asks the
+// server for an assignment (giving its cores, platform and runtimes), plays the run it is
+// given for a batch (distributed.Worker.Yield), and asks again, so that each worker goes to
+// the run that is most behind its share among those of the highest priority that its platform
+// can play.
+//
+// Identities: the server's NATS users are NKeys whose public keys it keeps in identities.json.
+// "admin" (worker add and revoke), "submitter" (submit and control runs) and one user per
+// worker, who may only pull and acknowledge work, publish results and heartbeats under its own
+// name, greet coordinators and ask for its own assignment. Revoking a worker removes its key
+// with a configuration reload, which closes its connection at once; it is refused from then
+// on.
+//
+// Engines are artifacts (package pool/artifact): submit uploads each engine to the pool's
+// object store, and a worker is given a run only when its platform and runtimes can run the
+// run's artifacts; it fetches them, checks their hash and caches them. A worker's own -engine
+// stands in for an artifact only when it packs to the same SHA-256.
+package pool

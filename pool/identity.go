@@ -1,0 +1,136 @@
+package pool
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nkeys"
+
+	"hivearbiter/distributed"
+	"hivearbiter/pool/artifact"
+)
+
+// Identity is one NATS user of the pool: the public key of its NKey, and its role.
+type Identity struct {
+	Role    string    `json:"role"` // admin, submitter or worker
+	NKey    string    `json:"nkey"`
+	Added   time.Time `json:"added"`
+	Revoked time.Time `json:"revoked,omitzero"`
+}
+
+// The roles of the pool's users.
+const (
+	RoleAdmin     = "admin"
+	RoleSubmitter = "submitter"
+	RoleWorker    = "worker"
+)
+
+// identities are the pool's users by name, kept in identities.json in the server's directory:
+// read before the NATS server starts, so that a restarted server knows every worker at once.
+type identities struct {
+	path  string
+	Users map[string]*Identity `json:"users"`
+}
+
+var workerName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+
+// ErrName is a worker name that cannot be one NATS subject token.
+var ErrName = errors.New("pool: a worker name is 1 to 64 letters, digits, '-' or '_'")
+
+func loadIdentities(dir string) (*identities, error) {
+	ids := &identities{path: filepath.Join(dir, "identities.json"), Users: map[string]*Identity{}}
+	b, err := os.ReadFile(ids.path)
+	if errors.Is(err, os.ErrNotExist) {
+		return ids, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("pool: %w", err)
+	}
+	if err := json.Unmarshal(b, ids); err != nil {
+		return nil, fmt.Errorf("pool: %s: %w", ids.path, err)
+	}
+	return ids, nil
+}
+
+func (ids *identities) save() error {
+	b, err := json.MarshalIndent(ids, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp := ids.path + ".tmp"
+	if err := os.WriteFile(tmp, append(b, '\n'), 0o600); err != nil {
+		return fmt.Errorf("pool: %w", err)
+	}
+	if err := os.Rename(tmp, ids.path); err != nil {
+		return fmt.Errorf("pool: %w", err)
+	}
+	return nil
+}
+
+// nkeyUsers are the NATS users the identities allow, each with its role's permissions.
+func (ids *identities) nkeyUsers() []*server.NkeyUser {
+	names := make([]string, 0, len(ids.Users))
+	for n := range ids.Users {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var users []*server.NkeyUser
+	for _, n := range names {
+		u := ids.Users[n]
+		if !u.Revoked.IsZero() {
+			continue
+		}
+		users = append(users, &server.NkeyUser{Nkey: u.NKey, Permissions: permissions(u.Role, n)})
+	}
+	return users
+}
+
+// permissions are a role's rights. A worker's are its own: it publishes results and
+// heartbeats and asks for work under its name only, so its name is what its key says.
+func permissions(role, name string) *server.Permissions {
+	inbox := &server.SubjectPermission{Allow: []string{"_INBOX.>"}}
+	switch role {
+	case RoleAdmin:
+		return &server.Permissions{Publish: &server.SubjectPermission{Allow: []string{"arbiterpool.>"}}, Subscribe: inbox}
+	case RoleSubmitter:
+		allow := append([]string{subjectSubmit, "arbiterpool.runs.>"}, artifact.WriteSubjects(artifact.DefaultBucket)...)
+		return &server.Permissions{Publish: &server.SubjectPermission{Allow: allow}, Subscribe: inbox}
+	}
+	return &server.Permissions{
+		Publish: &server.SubjectPermission{Allow: append([]string{
+			"$JS.API.CONSUMER.MSG.NEXT.*." + distributed.WorkConsumer,
+			"$JS.API.CONSUMER.INFO.*." + distributed.WorkConsumer,
+			"$JS.ACK.*." + distributed.WorkConsumer + ".>",
+			"arbiter.*.results." + name,
+			"arbiter.*.hello",
+			"arbiter.*.heartbeat." + name,
+			assignSubject(name),
+		}, artifact.ReadSubjects(artifact.DefaultBucket)...)},
+		Subscribe: &server.SubjectPermission{Allow: []string{"_INBOX.>", "arbiter.*.control"}},
+	}
+}
+
+// NewUserKey makes a user NKey: the seed for the holder's credentials file, the public key
+// for the server.
+func NewUserKey() (seed, public string, err error) {
+	kp, err := nkeys.CreateUser()
+	if err != nil {
+		return "", "", fmt.Errorf("pool: %w", err)
+	}
+	s, err := kp.Seed()
+	if err != nil {
+		return "", "", fmt.Errorf("pool: %w", err)
+	}
+	pub, err := kp.PublicKey()
+	if err != nil {
+		return "", "", fmt.Errorf("pool: %w", err)
+	}
+	return string(s), pub, nil
+}

@@ -1,0 +1,88 @@
+package pool
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"hivearbiter/arbiter"
+	"hivearbiter/distributed"
+	"hivearbiter/engine/uhpengine/uhpfake"
+	"hivearbiter/internal/testenv"
+	_ "hivearbiter/proto/gamestring" // the Python bot's protocol
+	"hivearbiter/results"
+)
+
+// docsBot is the Python bot of docs/protocols.md, its only Python block.
+func docsBot(t *testing.T) string {
+	t.Helper()
+	data, err := os.ReadFile("../docs/protocols.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(data), "```python\n")
+	code, _, ok2 := strings.Cut(rest, "```")
+	if !ok || !ok2 {
+		t.Fatal("docs/protocols.md has no Python block")
+	}
+	return code
+}
+
+// TestPythonEngineDirectory: an engine submitted as a directory with a Python program is
+// uploaded as an artifact, and a worker that has python3 fetches it into its cache and plays
+// the run with it.
+func TestPythonEngineDirectory(t *testing.T) {
+	testenv.NeedPython(t)
+	p := newTestPool(t)
+	ctx := context.Background()
+	bot := filepath.Join(t.TempDir(), "bot")
+	if err := os.MkdirAll(bot, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(bot, "bot.py"), []byte(docsBot(t)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fake := func(name string) arbiter.EngineConfig {
+		argv, env := uhpfake.Command(uhpfake.Config{Play: "random"})
+		return arbiter.EngineConfig{Name: name, Command: argv, Env: env, Time: arbiter.TimeControl{Depth: 1}}
+	}
+	cfg := arbiter.Config{Engines: []arbiter.EngineConfig{
+		{Name: "mybot", Protocol: "gamestring", Command: []string{"python3", "bot.py"}, Dir: bot,
+			Settings: map[string]string{"validmoves": "true"}, Time: arbiter.TimeControl{MoveTime: 5 * time.Second}},
+		fake("fake"),
+	}, Rounds: 1, Seed: 3, Adjudication: arbiter.Adjudication{MaxPlies: 20}}
+	if err := cfg.Normalize(); err != nil {
+		t.Fatal(err)
+	}
+	expect, err := distributed.Identify(ctx, cfg.Engines, cfg.GameType, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub := &Submission{Config: cfg, Expect: expect}
+	if sub.Manifests, sub.Config.Engines, err = p.submitter.UploadEngines(ctx, cfg.Engines); err != nil {
+		t.Fatal(err)
+	}
+	if m := sub.Manifests[0]; m.Runtime != "python3" || m.SHA256 == "" {
+		t.Fatalf("the bot's manifest: %+v, want a python3 artifact", m)
+	}
+	cache := t.TempDir()
+	startWorkers(t, &Worker{Name: "py", Creds: p.addWorker("py"), Cache: cache})
+	st, err := p.submitter.Submit(ctx, sub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "the run to finish", 30*time.Second, func() bool { return p.srv.runState(st.ID).State == StateFinished })
+	recs, err := results.ReadFile(st.Records)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != st.Scheduled {
+		t.Errorf("%d games recorded, want %d", len(recs), st.Scheduled)
+	}
+	if _, err := os.Stat(filepath.Join(cache, sub.Manifests[0].SHA256, "bot.py")); err != nil {
+		t.Errorf("the worker's cache has no bot: %v", err)
+	}
+}

@@ -1,0 +1,457 @@
+package pool
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"hivearbiter/arbiter"
+	"hivearbiter/distributed"
+	"hivearbiter/report"
+	"hivearbiter/results"
+)
+
+// run is a run the server knows: its state as the bucket keeps it, and while it is active
+// the coordinator that serves it.
+type run struct {
+	state RunState
+	sub   *Submission
+	// While active: the coordinator, how to stop it, and when it has stopped.
+	coord *distributed.Coordinator
+	// live is the run's live page while it is active.
+	live *report.Live
+	// final is where the run stood with its workers when its coordinator last stopped.
+	final  *distributed.Status
+	cancel context.CancelFunc
+	done   chan struct{}
+	// assigned are the workers playing it, with their slots, until their batch ends.
+	assigned map[string]assignment
+	// started and startGames measure the run's rate since the server started it.
+	started    time.Time
+	startGames int
+	saved      time.Time
+}
+
+type assignment struct {
+	slots int
+	until time.Time
+}
+
+// runKey and subKey are the bucket's keys of a run.
+func runKey(id string) string { return "run." + id }
+func subKey(id string) string { return "sub." + id }
+
+// loadRuns reads the runs from the bucket and starts those that were active.
+func (s *Server) loadRuns(ctx context.Context) error {
+	keys, err := s.kv.ListKeys(ctx)
+	if err != nil {
+		return fmt.Errorf("pool: listing runs: %w", err)
+	}
+	var ids []string
+	for k := range keys.Keys() {
+		if id, ok := strings.CutPrefix(k, "run."); ok {
+			ids = append(ids, id)
+		}
+	}
+	for _, id := range ids {
+		r := &run{assigned: map[string]assignment{}}
+		if err := s.get(ctx, runKey(id), &r.state); err != nil {
+			return err
+		}
+		r.sub = new(Submission)
+		if err := s.get(ctx, subKey(id), r.sub); err != nil {
+			return err
+		}
+		s.mu.Lock()
+		s.runs[id] = r
+		s.mu.Unlock()
+		if r.state.State == StateActive {
+			if err := s.startRun(r); err != nil {
+				s.ended(r, StateFailed, err.Error(), nil)
+			}
+		}
+	}
+	return nil
+}
+
+func (s *Server) get(ctx context.Context, key string, v any) error {
+	e, err := s.kv.Get(ctx, key)
+	if err != nil {
+		return fmt.Errorf("pool: reading %s: %w", key, err)
+	}
+	if err := json.Unmarshal(e.Value(), v); err != nil {
+		return fmt.Errorf("pool: reading %s: %w", key, err)
+	}
+	return nil
+}
+
+func (s *Server) put(key string, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	// The last state of a run is written as the server closes, too.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(s.ctx), 10*time.Second)
+	defer cancel()
+	if _, err := s.kv.Put(ctx, key, b); err != nil {
+		return fmt.Errorf("pool: writing %s: %w", key, err)
+	}
+	return nil
+}
+
+// saveState writes a run's state to the bucket; s.mu is not held.
+func (s *Server) saveState(r *run) {
+	s.mu.Lock()
+	st := r.state
+	r.saved = time.Now()
+	s.mu.Unlock()
+	if err := s.put(runKey(st.ID), st); err != nil {
+		s.printf("%v\n", err)
+	}
+}
+
+// Submit adds a run to the pool and starts it. Its id is the tournament's fingerprint, so the
+// same run submitted twice is refused.
+func (s *Server) Submit(sub *Submission) (*RunState, error) {
+	t, err := s.tournament(sub, "")
+	if err != nil {
+		return nil, err
+	}
+	id := t.Run()
+	if t, err = s.tournament(sub, id); err != nil {
+		return nil, err
+	}
+	if sub.Share <= 0 {
+		sub.Share = 1
+	}
+	cfg := t.Config()
+	names := make([]string, len(cfg.Engines))
+	for i, e := range cfg.Engines {
+		names[i] = e.Name
+	}
+	r := &run{sub: sub, assigned: map[string]assignment{}, state: RunState{
+		ID: id, Format: string(cfg.Format), Engines: names, Priority: sub.Priority, Share: sub.Share,
+		Platforms: sub.Platforms, State: StateActive, Submitted: time.Now().UTC(),
+		Records: cfg.Out, Scheduled: t.Scheduled(),
+	}}
+	s.mu.Lock()
+	if old := s.runs[id]; old != nil {
+		s.mu.Unlock()
+		return nil, fmt.Errorf("pool: run %s is in the pool already (%s)", id, old.state.State)
+	}
+	s.runs[id] = r
+	s.mu.Unlock()
+	if err := s.put(subKey(id), sub); err != nil {
+		return nil, err
+	}
+	s.saveState(r)
+	if err := s.startRun(r); err != nil {
+		s.ended(r, StateFailed, err.Error(), nil)
+		return nil, err
+	}
+	s.printf("Run %s submitted: %s of %s, %d games\n", id, r.state.Format, strings.Join(names, ", "), r.state.Scheduled)
+	st := s.runState(id)
+	return &st, nil
+}
+
+// tournament lays out a submission's tournament as the server plays it: its records file
+// under the server's directory (when its id is known), its openings file beside it, and
+// nothing written on the submitter's paths.
+func (s *Server) tournament(sub *Submission, id string) (*arbiter.Tournament, error) {
+	cfg := sub.Config
+	cfg.PGNOut, cfg.JSONOut, cfg.TranscriptDir, cfg.Shard = "", "", "", arbiter.Shard{}
+	cfg.Out = filepath.Join(s.cfg.Dir, "runs", "pending.jsonl")
+	if id != "" {
+		cfg.Out = filepath.Join(s.cfg.Dir, "runs", id+".jsonl")
+	}
+	if cfg.Openings.File != "" {
+		sum := sha256.Sum256(sub.Openings)
+		path := filepath.Join(s.cfg.Dir, "runs", "openings-"+hex.EncodeToString(sum[:8])+filepath.Ext(cfg.Openings.File))
+		if err := os.WriteFile(path, sub.Openings, 0o600); err != nil {
+			return nil, fmt.Errorf("pool: %w", err)
+		}
+		cfg.Openings.File = path
+	}
+	if len(sub.Expect) != len(cfg.Engines) {
+		return nil, errors.New("pool: the submission does not identify each of its engines")
+	}
+	return arbiter.NewTournament(cfg)
+}
+
+// startRun starts a coordinator for the run, which resumes from its records file.
+func (s *Server) startRun(r *run) error {
+	t, err := s.tournament(r.sub, r.state.ID)
+	if err != nil {
+		return err
+	}
+	live := report.NewLive(s.pageOptions(r.state))
+	pages, err := report.ObserveRun(t.Config(), live)
+	if err != nil {
+		return err
+	}
+	log, err := os.OpenFile(filepath.Join(s.cfg.Dir, "runs", r.state.ID+".log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		return fmt.Errorf("pool: %w", err)
+	}
+	t.Console = log
+	t.Report = func(w io.Writer, st arbiter.Standings, final bool) { t.WriteStandings(w, st, final, false) }
+	obs := &runObserver{s: s, r: r, scheduled: t.Scheduled()}
+	t.Observers = []arbiter.Observer{obs, pages}
+	ctx, cancel := context.WithCancel(s.ctx)
+	coord := &distributed.Coordinator{Tournament: t, Conn: s.nc, Expect: r.sub.Expect, AckWait: s.cfg.AckWait,
+		Console: t.ConsoleWriter()}
+	s.mu.Lock()
+	r.coord, r.cancel, r.done, r.live = coord, cancel, make(chan struct{}), live
+	r.started, r.startGames = time.Now(), r.state.Games()
+	r.state.State, r.state.Reason = StateActive, ""
+	done := r.done
+	s.mu.Unlock()
+	s.runWG.Add(1)
+	go func() {
+		defer s.runWG.Done()
+		defer close(done)
+		defer log.Close()
+		out, err := distributed.Serve(ctx, coord)
+		obs.flush()
+		s.mu.Lock()
+		r.final = coord.Status()
+		s.mu.Unlock()
+		switch {
+		case err != nil:
+			s.ended(r, StateFailed, err.Error(), nil)
+		case out.Interrupted:
+			// Paused, stopped, or the server is closing: whoever cancelled says what it is.
+			coord.Finish(context.WithoutCancel(ctx), "the run was paused or stopped")
+		default:
+			s.ended(r, StateFinished, outcomeReason(out), out.Summary())
+		}
+	}()
+	return nil
+}
+
+// outcomeReason says why a run ended by itself.
+func outcomeReason(out *arbiter.Outcome) string {
+	if out.SPRT != nil && out.SPRT.Decision != arbiter.Continue {
+		return "the SPRT accepted " + out.Summary().SPRT.Decision
+	}
+	return "the schedule is complete"
+}
+
+// ended records the end of a run.
+func (s *Server) ended(r *run, state, reason string, summary *results.Summary) {
+	s.mu.Lock()
+	r.state.State, r.state.Reason, r.state.Ended = state, reason, time.Now().UTC()
+	if summary != nil {
+		r.state.Summary = summary
+	}
+	cancel := r.cancel
+	r.coord, r.cancel = nil, nil
+	s.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+	s.saveState(r)
+	s.printf("Run %s %s: %s\n", r.state.ID, state, reason)
+}
+
+// runObserver keeps a run's summary up to date as its games are recorded, and writes it to the
+// bucket at most twice a second (the records file is the truth, the summary a view of it).
+type runObserver struct {
+	s         *Server
+	r         *run
+	scheduled int
+	mu        sync.Mutex
+	timer     *time.Timer // a write to come
+}
+
+func (o *runObserver) GameStarted(arbiter.ScheduledGame, string, string) {}
+func (o *runObserver) MovePlayed(int, results.Move)                      {}
+
+func (o *runObserver) GameFinished(_ *results.Record, st arbiter.Standings) {
+	sum := (&arbiter.Outcome{Standings: st, Scheduled: o.scheduled}).Summary()
+	sum.Status = StateActive
+	o.s.mu.Lock()
+	o.r.state.Summary = sum
+	if el := time.Since(o.r.started).Seconds(); el > 0 {
+		o.r.state.Rate = float64(sum.Games-o.r.startGames) / el
+	}
+	o.s.mu.Unlock()
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.timer == nil {
+		o.timer = time.AfterFunc(500*time.Millisecond, o.flush)
+	}
+}
+
+// flush writes the run's state now, and cancels a write to come.
+func (o *runObserver) flush() {
+	o.mu.Lock()
+	if o.timer != nil {
+		o.timer.Stop()
+		o.timer = nil
+	}
+	o.mu.Unlock()
+	o.s.saveState(o.r)
+}
+
+// stopRun stops a run's coordinator (its queue purged, its workers told) and waits for it.
+func (s *Server) stopRun(r *run) {
+	s.mu.Lock()
+	cancel, done := r.cancel, r.done
+	r.coord, r.cancel = nil, nil
+	s.mu.Unlock()
+	if cancel != nil {
+		cancel()
+		<-done
+	}
+}
+
+// Control pauses, resumes, stops, deletes or reprioritizes a run.
+func (s *Server) Control(c Control) (*RunState, error) {
+	s.mu.Lock()
+	r := s.runs[c.ID]
+	s.mu.Unlock()
+	if r == nil {
+		return nil, fmt.Errorf("pool: no run %s", c.ID)
+	}
+	st := s.runState(c.ID)
+	switch c.Action {
+	case "pause":
+		if st.State != StateActive {
+			return nil, fmt.Errorf("pool: run %s is %s, not active", c.ID, st.State)
+		}
+		s.stopRun(r)
+		s.setState(r, StatePaused, "paused by a submitter")
+	case "resume":
+		if st.State != StatePaused {
+			return nil, fmt.Errorf("pool: run %s is %s, not paused", c.ID, st.State)
+		}
+		if err := s.startRun(r); err != nil {
+			return nil, err
+		}
+		s.saveState(r)
+	case "stop":
+		if st.Over() {
+			return nil, fmt.Errorf("pool: run %s is %s already", c.ID, st.State)
+		}
+		s.stopRun(r)
+		s.ended(r, StateStopped, "stopped by a submitter", nil)
+	case "delete":
+		s.stopRun(r)
+		return &st, s.deleteRun(r)
+	case "priority":
+		s.mu.Lock()
+		r.state.Priority = c.Priority
+		if c.Share > 0 {
+			r.state.Share = c.Share
+		}
+		s.mu.Unlock()
+		s.saveState(r)
+	default:
+		return nil, fmt.Errorf("pool: unknown action %q (pause, resume, stop, delete, priority)", c.Action)
+	}
+	st = s.runState(c.ID)
+	return &st, nil
+}
+
+func (s *Server) setState(r *run, state, reason string) {
+	s.mu.Lock()
+	r.state.State, r.state.Reason = state, reason
+	s.mu.Unlock()
+	s.saveState(r)
+}
+
+// deleteRun takes a run out of the pool: its state and its streams go; its records file stays
+// on the server's disk.
+func (s *Server) deleteRun(r *run) error {
+	ctx, cancel := context.WithTimeout(s.ctx, 10*time.Second)
+	defer cancel()
+	for _, k := range []string{runKey(r.state.ID), subKey(r.state.ID)} {
+		if err := s.kv.Delete(ctx, k); err != nil {
+			return fmt.Errorf("pool: %w", err)
+		}
+	}
+	for _, name := range distributed.RunStreams(r.state.ID) {
+		if err := s.js.DeleteStream(ctx, name); err != nil && !errors.Is(err, jetstream.ErrStreamNotFound) {
+			return fmt.Errorf("pool: %w", err)
+		}
+	}
+	s.mu.Lock()
+	delete(s.runs, r.state.ID)
+	s.mu.Unlock()
+	s.printf("Run %s deleted (its records stay in %s)\n", r.state.ID, r.state.Records)
+	return nil
+}
+
+// runState is a copy of a run's state.
+func (s *Server) runState(id string) RunState {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.runs[id].state
+}
+
+// Runs lists the pool's runs, by submission time.
+func (s *Server) Runs() []RunState {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	list := make([]RunState, 0, len(s.runs))
+	for _, r := range s.runs {
+		st := r.state
+		if status := r.status(); status != nil {
+			st.TakenOut = status.TakenOut
+		}
+		list = append(list, st)
+	}
+	sort.Slice(list, func(i, j int) bool { return list[i].Submitted.Before(list[j].Submitted) })
+	return list
+}
+
+// Platform is this machine's platform as runs name it: os/arch.
+func Platform() string { return runtime.GOOS + "/" + runtime.GOARCH }
+
+func (s *Server) onSubmit(m *nats.Msg) {
+	var sub Submission
+	if err := json.Unmarshal(m.Data, &sub); err != nil {
+		respondError(m, fmt.Errorf("pool: unreadable submission: %w", err))
+		return
+	}
+	st, err := s.Submit(&sub)
+	if err != nil {
+		respondError(m, err)
+		return
+	}
+	respond(m, Reply{Run: st})
+}
+
+func (s *Server) onRuns(m *nats.Msg) { respond(m, Reply{Runs: s.Runs()}) }
+
+func (s *Server) onControl(m *nats.Msg) {
+	var c Control
+	if err := json.Unmarshal(m.Data, &c); err != nil {
+		respondError(m, fmt.Errorf("pool: unreadable request: %w", err))
+		return
+	}
+	// A pause or a stop waits for the coordinator: not in the subscription's goroutine.
+	s.runWG.Go(func() {
+		st, err := s.Control(c)
+		if err != nil {
+			respondError(m, err)
+			return
+		}
+		respond(m, Reply{Run: st})
+	})
+}

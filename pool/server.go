@@ -1,0 +1,342 @@
+package pool
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"hivearbiter/distributed"
+	"hivearbiter/pool/artifact"
+)
+
+// DefaultBatch is how long a worker plays a run before it asks the server again where it is
+// most needed.
+const DefaultBatch = time.Minute
+
+// Config says where a pool's server keeps its state and how it serves.
+type Config struct {
+	// Dir holds the JetStream store, identities.json, the admin's and the submitter's
+	// credentials, the certificate, and the runs' records files (runs/ID.jsonl).
+	Dir string
+	// Listen is the HOST:PORT of the embedded NATS server (TLS unless loopback).
+	Listen string
+	// TLS asks for TLS on a loopback listener too.
+	TLS bool
+	// NATS, if set, is an existing NATS server to use instead of an embedded one, with
+	// CredsFile the server's credentials for it; its users are then that server's business.
+	NATS, CredsFile string
+	// AckWait is how long a silent worker keeps a game pair (distributed.DefaultAckWait if 0).
+	AckWait time.Duration
+	// Batch is how long a worker plays a run before it asks again (DefaultBatch if 0).
+	Batch time.Duration
+	// Console receives the server's lines (runs started and ended, workers added).
+	Console io.Writer
+}
+
+// Server is a pool's server: the NATS server (embedded, or a connection to an existing one),
+// the runs' state in the key-value bucket, a coordinator for each active run, and the
+// scheduling of workers among the runs.
+type Server struct {
+	cfg   Config
+	ns    *server.Server // nil with an existing NATS server
+	opts  *server.Options
+	nc    *nats.Conn
+	js    jetstream.JetStream
+	kv    jetstream.KeyValue
+	url   string
+	ca    string
+	idMu  sync.Mutex
+	ids   *identities
+	subs  []*nats.Subscription
+	ctx   context.Context
+	stop  context.CancelFunc
+	runWG sync.WaitGroup
+	conMu sync.Mutex
+
+	mu      sync.Mutex
+	runs    map[string]*run
+	workers map[string]*WorkerState
+}
+
+// Start starts a pool's server and the runs it had when it stopped. It serves until Close.
+func Start(ctx context.Context, cfg Config) (*Server, error) {
+	if cfg.Batch <= 0 {
+		cfg.Batch = DefaultBatch
+	}
+	if err := os.MkdirAll(filepath.Join(cfg.Dir, "runs"), 0o700); err != nil {
+		return nil, fmt.Errorf("pool: %w", err)
+	}
+	s := &Server{cfg: cfg, runs: map[string]*run{}, workers: map[string]*WorkerState{}}
+	s.ctx, s.stop = context.WithCancel(context.WithoutCancel(ctx))
+	var err error
+	if cfg.NATS != "" {
+		err = s.dialExisting()
+	} else {
+		err = s.startEmbedded()
+	}
+	if err != nil {
+		s.Close()
+		return nil, err
+	}
+	if err := s.open(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// startEmbedded starts the embedded NATS server with the pool's users, and writes the admin's
+// and the submitter's credentials (made on first start, kept after).
+func (s *Server) startEmbedded() error {
+	ids, err := loadIdentities(s.cfg.Dir)
+	if err != nil {
+		return err
+	}
+	s.ids = ids
+	emb, err := distributed.NewEmbedded(s.cfg.Listen, s.cfg.Dir, s.cfg.TLS)
+	if err != nil {
+		return err
+	}
+	own := distributed.Secret(24)
+	s.opts = emb.Options
+	s.opts.ServerName = "arbiter-pool"
+	s.opts.Users = []*server.User{{Username: "server", Password: own}}
+	creds := map[string]*distributed.Credentials{}
+	for _, role := range []string{RoleAdmin, RoleSubmitter} {
+		c, err := s.ownCredentials(role)
+		if err != nil {
+			return err
+		}
+		creds[role] = c
+	}
+	s.opts.Nkeys = ids.nkeyUsers()
+	ns, url, err := emb.Start()
+	if err != nil {
+		return err
+	}
+	s.ns, s.url, s.ca = ns, url, emb.CA
+	for role, c := range creds {
+		c.URL, c.CA = url, emb.CA
+		if err := c.Save(filepath.Join(s.cfg.Dir, role+".creds")); err != nil {
+			return err
+		}
+	}
+	s.nc, err = nats.Connect("", nats.InProcessServer(ns), nats.UserInfo("server", own), nats.Name("arbiter pool server"))
+	if err != nil {
+		return fmt.Errorf("pool: %w", err)
+	}
+	return nil
+}
+
+// ownCredentials are the credentials of the pool's admin or submitter: read again from the
+// server's directory, or made (and their key added to the identities) on first start.
+func (s *Server) ownCredentials(role string) (*distributed.Credentials, error) {
+	path := filepath.Join(s.cfg.Dir, role+".creds")
+	if c, err := distributed.ReadCredentials(path); err == nil && c.Seed != "" && s.ids.Users[role] != nil {
+		return c, nil
+	} else if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	seed, pub, err := NewUserKey()
+	if err != nil {
+		return nil, err
+	}
+	s.ids.Users[role] = &Identity{Role: role, NKey: pub, Added: time.Now().UTC()}
+	if err := s.ids.save(); err != nil {
+		return nil, err
+	}
+	return &distributed.Credentials{User: role, Seed: seed}, nil
+}
+
+// dialExisting connects to an existing NATS server.
+func (s *Server) dialExisting() error {
+	own := &distributed.Credentials{URL: s.cfg.NATS}
+	if s.cfg.CredsFile != "" {
+		c, err := distributed.ReadCredentials(s.cfg.CredsFile)
+		if err != nil {
+			return err
+		}
+		own, own.URL = c, s.cfg.NATS
+	}
+	nc, err := distributed.Dial(own, "arbiter pool server")
+	if err != nil {
+		return err
+	}
+	s.nc, s.url, s.ca = nc, s.cfg.NATS, own.CA
+	return nil
+}
+
+// open opens the runs' bucket, answers submitters, admins and workers, and starts the runs
+// that were active when the server stopped.
+func (s *Server) open(ctx context.Context) error {
+	js, err := jetstream.New(s.nc)
+	if err != nil {
+		return fmt.Errorf("pool: %w", err)
+	}
+	s.js = js
+	s.kv, err = js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: bucket, Storage: jetstream.FileStorage,
+		Description: "the runs of an arbiter pool"})
+	if err != nil {
+		return fmt.Errorf("pool: the runs' bucket: %w", err)
+	}
+	if _, err := artifact.CreateStore(ctx, js, artifact.DefaultBucket, artifact.Limits{}); err != nil {
+		return err
+	}
+	if err := s.loadRuns(ctx); err != nil {
+		return err
+	}
+	for subject, h := range map[string]nats.MsgHandler{
+		subjectSubmit: s.onSubmit, subjectRuns: s.onRuns, subjectControl: s.onControl,
+		subjectWorkers: s.onWorkers, subjectAdd: s.onAddWorker, subjectRevoke: s.onRevokeWorker,
+		assignSubject("*"): s.onAssign,
+	} {
+		sub, err := s.nc.Subscribe(subject, h)
+		if err != nil {
+			return fmt.Errorf("pool: %w", err)
+		}
+		s.subs = append(s.subs, sub)
+	}
+	return s.nc.Flush()
+}
+
+// URL is the address workers and submitters dial.
+func (s *Server) URL() string { return s.url }
+
+// CA is the certificate clients trust, when the server speaks TLS.
+func (s *Server) CA() string { return s.ca }
+
+// Close stops serving: the runs stop where they are (their games in flight are played again
+// when the server starts again), and the NATS server shuts down.
+func (s *Server) Close() {
+	for _, sub := range s.subs {
+		sub.Unsubscribe()
+	}
+	if s.stop != nil {
+		s.stop()
+	}
+	s.runWG.Wait()
+	if s.nc != nil {
+		s.nc.Close()
+	}
+	if s.ns != nil {
+		s.ns.Shutdown()
+		s.ns.WaitForShutdown()
+	}
+}
+
+func (s *Server) printf(format string, args ...any) {
+	if s.cfg.Console == nil {
+		return
+	}
+	s.conMu.Lock()
+	defer s.conMu.Unlock()
+	fmt.Fprintf(s.cfg.Console, format, args...)
+}
+
+func respond(m *nats.Msg, v any) {
+	b, _ := json.Marshal(v)
+	m.Respond(b)
+}
+
+// respondError answers with err, or with an empty reply (success) when err is nil.
+func respondError(m *nats.Msg, err error) {
+	if err == nil {
+		respond(m, Reply{})
+		return
+	}
+	respond(m, Reply{Error: err.Error()})
+}
+
+// onAddWorker lets a worker in: its public key is kept, and the NATS server reloads its users.
+func (s *Server) onAddWorker(m *nats.Msg) {
+	var req AddWorker
+	if err := json.Unmarshal(m.Data, &req); err != nil {
+		respondError(m, fmt.Errorf("pool: unreadable request: %w", err))
+		return
+	}
+	respondError(m, s.AddWorker(req.Name, req.NKey))
+}
+
+// onRevokeWorker shuts a worker out.
+func (s *Server) onRevokeWorker(m *nats.Msg) {
+	var req AddWorker
+	if err := json.Unmarshal(m.Data, &req); err != nil {
+		respondError(m, fmt.Errorf("pool: unreadable request: %w", err))
+		return
+	}
+	respondError(m, s.RevokeWorker(req.Name))
+}
+
+// ErrExternal is asked of a server that uses an existing NATS server, whose users are not its.
+var ErrExternal = errors.New("pool: the NATS server is not the pool's own: its users are managed there")
+
+// AddWorker lets a worker in with the public key of its NKey (a name revoked before may come
+// back with a new key).
+func (s *Server) AddWorker(name, nkey string) error {
+	if !workerName.MatchString(name) || name == RoleAdmin || name == RoleSubmitter {
+		return ErrName
+	}
+	if s.ns == nil {
+		return ErrExternal
+	}
+	s.idMu.Lock()
+	defer s.idMu.Unlock()
+	if u := s.ids.Users[name]; u != nil && u.Revoked.IsZero() {
+		return fmt.Errorf("pool: worker %s exists (revoke it first to give it a new key)", name)
+	}
+	s.ids.Users[name] = &Identity{Role: RoleWorker, NKey: nkey, Added: time.Now().UTC()}
+	if err := s.reload(); err != nil {
+		delete(s.ids.Users, name)
+		return err
+	}
+	s.printf("Worker %s added\n", name)
+	return s.ids.save()
+}
+
+// RevokeWorker shuts a worker out: its key goes from the NATS server's users, which closes its
+// connection, and it is refused from then on.
+func (s *Server) RevokeWorker(name string) error {
+	if s.ns == nil {
+		return ErrExternal
+	}
+	s.idMu.Lock()
+	defer s.idMu.Unlock()
+	u := s.ids.Users[name]
+	if u == nil || u.Role != RoleWorker {
+		return fmt.Errorf("pool: no worker %s", name)
+	}
+	if u.Revoked.IsZero() {
+		u.Revoked = time.Now().UTC()
+	}
+	if err := s.ids.save(); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	if w := s.workers[name]; w != nil {
+		w.Revoked, w.Run = true, ""
+	}
+	s.mu.Unlock()
+	s.printf("Worker %s revoked\n", name)
+	return s.reload()
+}
+
+// reload gives the NATS server the identities' users; clients no longer allowed are closed.
+func (s *Server) reload() error {
+	opts := *s.opts
+	opts.Nkeys = s.ids.nkeyUsers()
+	if err := s.ns.ReloadOptions(&opts); err != nil {
+		return fmt.Errorf("pool: reloading the NATS server's users: %w", err)
+	}
+	s.opts = &opts
+	return nil
+}

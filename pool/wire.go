@@ -1,0 +1,161 @@
+package pool
+
+import (
+	"time"
+
+	"hivearbiter/arbiter"
+	"hivearbiter/distributed"
+	"hivearbiter/pool/artifact"
+	"hivearbiter/results"
+)
+
+// The pool's own subjects, beside the runs' (under "arbiter.RUN.", see distributed).
+const (
+	subjectSubmit  = "arbiterpool.submit"
+	subjectRuns    = "arbiterpool.runs.list"
+	subjectControl = "arbiterpool.runs.control"
+	subjectWorkers = "arbiterpool.workers.list"
+	subjectAdd     = "arbiterpool.workers.add"
+	subjectRevoke  = "arbiterpool.workers.revoke"
+)
+
+func assignSubject(worker string) string { return "arbiterpool.assign." + worker }
+
+// bucket is the key-value bucket of the runs' state: "run.ID" the RunState, "sub.ID" the
+// Submission.
+const bucket = "ARBITER_POOL"
+
+// Submission is a run as a submitter hands it to the server: the configuration "arbiter
+// match" would play, and how the pool should schedule it.
+type Submission struct {
+	Config arbiter.Config `json:"config"`
+	// Expect are the identities of the run's engines, as the submitter's machine found them
+	// (distributed.Identify): workers whose engines differ are refused. An engine given as an
+	// artifact has no SHA256 here: the artifact's names its program.
+	Expect []distributed.EngineIdentity `json:"expect"`
+	// Openings is the content of Config.Openings.File, which the server keeps beside the run.
+	Openings []byte `json:"openings,omitempty"`
+	// Priority: runs of a higher priority get workers first.
+	Priority int `json:"priority"`
+	// Share is the run's weight among runs of its priority (1 if 0).
+	Share float64 `json:"share"`
+	// Platforms are the worker platforms ("os/arch") that can play the run; empty: any.
+	// Until engines are artifacts, submit gives its own.
+	Platforms []string `json:"platforms,omitempty"`
+	// Manifests are, per engine of Config.Engines, the artifact that is its program (see
+	// pool/artifact): the zero Manifest for an engine the workers start as the run names it.
+	Manifests []artifact.Manifest `json:"manifests,omitempty"`
+}
+
+// The states of a run.
+const (
+	StateActive   = "active"   // its pairs are queued for workers
+	StatePaused   = "paused"   // kept, with no pairs queued
+	StateFinished = "finished" // complete, or the SPRT decided
+	StateStopped  = "stopped"  // stopped by a submitter before its end
+	StateFailed   = "failed"   // the server could not go on with it (see Reason)
+)
+
+// RunState is a run as the pool keeps it, in the key-value bucket.
+type RunState struct {
+	ID        string    `json:"id"`
+	Format    string    `json:"format"`
+	Engines   []string  `json:"engines"`
+	Priority  int       `json:"priority"`
+	Share     float64   `json:"share"`
+	Platforms []string  `json:"platforms,omitempty"`
+	State     string    `json:"state"`
+	Reason    string    `json:"reason,omitempty"`
+	Submitted time.Time `json:"submitted"`
+	Ended     time.Time `json:"ended,omitzero"`
+	// Records is the path of its records file on the server.
+	Records   string `json:"records"`
+	Scheduled int    `json:"scheduled"`
+	// Summary is the results so far, as "arbiter stats -json" gives them.
+	Summary *results.Summary `json:"summary,omitempty"`
+	// Rate is games per second recorded since the server (re)started the run, for its ETA.
+	Rate float64 `json:"rate"`
+	// TakenOut are the pairs taken out of the run after too many rejected results, since the
+	// server last started it.
+	TakenOut []distributed.TakenOut `json:"taken_out,omitempty"`
+}
+
+// Games is how many of its games the run has recorded.
+func (r *RunState) Games() int {
+	if r.Summary == nil {
+		return 0
+	}
+	return r.Summary.Games
+}
+
+// Over reports whether the run will play no more.
+func (r *RunState) Over() bool {
+	return r.State == StateFinished || r.State == StateStopped || r.State == StateFailed
+}
+
+// Control is a submitter's word on a run.
+type Control struct {
+	ID     string `json:"id"`
+	Action string `json:"action"` // pause, resume, stop, delete, priority
+	// Priority and Share, for "priority": the run's new ones (Share 0 keeps it).
+	Priority int     `json:"priority"`
+	Share    float64 `json:"share"`
+}
+
+// Reply answers a submitter's or an admin's request.
+type Reply struct {
+	Error string     `json:"error,omitempty"`
+	Run   *RunState  `json:"run,omitempty"`
+	Runs  []RunState `json:"runs,omitempty"`
+	// Workers are the pool's workers, for a listing.
+	Workers []WorkerState `json:"workers,omitempty"`
+}
+
+// AssignRequest is a worker asking for work.
+type AssignRequest struct {
+	Worker   string   `json:"worker"`
+	Slots    int      `json:"slots"`
+	Cores    int      `json:"cores"`
+	Platform string   `json:"platform"` // os/arch, or the worker's own tag
+	Runtimes []string `json:"runtimes,omitempty"`
+	// Unfit are runs this worker cannot play (its engines differ, or do not start), with why.
+	Unfit map[string]string `json:"unfit,omitempty"`
+}
+
+// Assignment answers an AssignRequest: a run to play for a while, or how long to wait.
+type Assignment struct {
+	Run string `json:"run,omitempty"`
+	// Engines are the run's engine names, to match the worker's own -engine builds to.
+	Engines []string `json:"engines,omitempty"`
+	// RunEngines and Manifests are the run's engines and their artifacts, which the worker
+	// fetches (see artifact.Store.WorkerEngines).
+	RunEngines []arbiter.EngineConfig `json:"run_engines,omitempty"`
+	Manifests  []artifact.Manifest    `json:"manifests,omitempty"`
+	// Batch is how long the worker plays the run before it asks again.
+	Batch time.Duration `json:"batch,omitempty"`
+	Wait  time.Duration `json:"wait,omitempty"`
+}
+
+// WorkerState is what the pool knows of a worker.
+type WorkerState struct {
+	Name     string    `json:"name"`
+	Revoked  bool      `json:"revoked,omitempty"`
+	Slots    int       `json:"slots"`
+	Cores    int       `json:"cores"`
+	Platform string    `json:"platform"`
+	Run      string    `json:"run,omitempty"`
+	LastSeen time.Time `json:"last_seen,omitzero"`
+	// Games, Faults and Rejected are summed over its runs since the server started; Flagged
+	// says a run's chi-square test found its results improbable.
+	Games    int      `json:"games"`
+	Faults   int      `json:"faults"`
+	Rejected int      `json:"rejected"`
+	Flagged  []string `json:"flagged,omitempty"`
+	Unfit    []string `json:"unfit,omitempty"`
+}
+
+// AddWorker asks the server to let a worker in with the public half of its NKey.
+type AddWorker struct {
+	Name string `json:"name"`
+	NKey string `json:"nkey"`
+}

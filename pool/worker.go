@@ -1,0 +1,274 @@
+package pool
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"hivearbiter/arbiter"
+	"hivearbiter/distributed"
+	"hivearbiter/pool/artifact"
+)
+
+// RefusedError is a worker the pool's NATS server does not let in: credentials it does not
+// know (forged, or of another pool), or a worker revoked.
+type RefusedError struct{ Err error }
+
+func (e *RefusedError) Error() string {
+	return "pool: the server refused this worker's credentials (unknown or revoked): " + e.Err.Error()
+}
+
+func (e *RefusedError) Unwrap() error { return e.Err }
+
+// Worker is a long-lived worker of a pool: it stays connected across runs, asks the server for
+// the run it is most needed by, plays that run's pairs for a batch, and asks again.
+type Worker struct {
+	// Name is the worker's name: the one its credentials were made for.
+	Name  string
+	Creds *distributed.Credentials
+	// Concurrency is the game pairs played at once.
+	Concurrency int
+	// Platform is the platform it tells the server (Platform() if empty): a run is played
+	// only by workers of its platforms.
+	Platform string
+	// Engines are this machine's builds of engines, matched to a run's by name (see
+	// distributed.Worker.Engines); a run's engine this worker does not name is started as
+	// the submission says.
+	Engines []arbiter.EngineConfig
+	// IdleLeave is how long a slot waits for a pair of its run before the worker asks for
+	// another (3 s if 0).
+	IdleLeave time.Duration
+	// Cache is the directory of the artifacts it fetches (DefaultCache() if empty).
+	Cache string
+	// UnfitRetry is how long the worker keeps away from a run it found it cannot play
+	// (DefaultUnfitRetry if 0).
+	UnfitRetry time.Duration
+	// Console receives a line per run joined and per game; nil discards them.
+	Console       io.Writer
+	TranscriptDir string
+
+	conMu sync.Mutex
+}
+
+// DefaultCache is where a worker keeps the artifacts it fetched: the user's cache directory.
+func DefaultCache() string {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		dir = os.TempDir()
+	}
+	return filepath.Join(dir, "hive-arbiter", "artifacts")
+}
+
+// Runtimes are the interpreters of scripted engines this machine has.
+func Runtimes() []string {
+	var have []string
+	for _, rt := range []string{"python3", "node"} {
+		if _, err := exec.LookPath(rt); err == nil {
+			have = append(have, rt)
+		}
+	}
+	return have
+}
+
+// Run plays the pool's runs until ctx ends (nil) or the server refuses the worker (a
+// *RefusedError): at first, or at any time later when the worker is revoked.
+func (w *Worker) Run(ctx context.Context) error {
+	if w.Concurrency <= 0 {
+		w.Concurrency = 1
+	}
+	if w.Platform == "" {
+		w.Platform = Platform()
+	}
+	if w.IdleLeave <= 0 {
+		w.IdleLeave = 3 * time.Second
+	}
+	if w.Cache == "" {
+		w.Cache = DefaultCache()
+	}
+	if w.UnfitRetry <= 0 {
+		w.UnfitRetry = DefaultUnfitRetry
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	nc, err := w.dial(ctx, cancel)
+	if err != nil {
+		return err
+	}
+	defer nc.Close()
+	w.printf("Worker %s connected to %s with %d slots (%s)\n", w.Name, w.Creds.URL, w.Concurrency, w.Platform)
+	unfit := unfitRuns{}
+	var next *Assignment // where the server sent the worker as it left a run
+	for ctx.Err() == nil {
+		reasons := unfit.reasons(time.Now(), w.UnfitRetry)
+		a := next
+		if next = nil; a == nil {
+			if a, err = w.ask(ctx, nc, reasons); err != nil {
+				a = &Assignment{Wait: idleWait}
+			}
+		}
+		if a.Run == "" {
+			select {
+			case <-time.After(max(a.Wait, 100*time.Millisecond)):
+			case <-ctx.Done():
+			}
+			continue
+		}
+		if next, err = w.play(ctx, nc, a, reasons); err != nil && ctx.Err() == nil {
+			if unfit.note(a.Run, err, time.Now()) {
+				w.printf("Worker %s cannot play run %s: %v\n", w.Name, a.Run, err)
+			} else {
+				w.printf("Worker %s could not join run %s, and will try again: %v\n", w.Name, a.Run, err)
+				next = &Assignment{Wait: idleWait}
+			}
+		}
+	}
+	if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, context.Canceled) {
+		return cause
+	}
+	return nil
+}
+
+// dial connects to the pool's server, waiting for it while it is down; the server refusing the
+// credentials ends the worker, then or later (cancel gets a *RefusedError).
+func (w *Worker) dial(ctx context.Context, cancel context.CancelCauseFunc) (*nats.Conn, error) {
+	refused := func(_ *nats.Conn, _ *nats.Subscription, err error) {
+		if errors.Is(err, nats.ErrAuthorization) || errors.Is(err, nats.ErrAuthRevoked) || errors.Is(err, nats.ErrAuthExpired) {
+			cancel(&RefusedError{Err: err})
+		}
+	}
+	closed := func(nc *nats.Conn) {
+		if err := nc.LastError(); err != nil {
+			refused(nc, nil, err)
+		}
+		cancel(errors.New("pool: the connection to the server is closed"))
+	}
+	// A NATS server that reloads its users (another worker added) may refuse a client whose
+	// handshake it is in the middle of: only a refusal that persists is one.
+	for tries := 1; ; tries++ {
+		nc, err := distributed.DialWaiting(ctx, w.Creds, "arbiter pool worker "+w.Name, func(err error) {
+			w.printf("Waiting for the pool's server at %s: %v\n", w.Creds.URL, err)
+		}, nats.ErrorHandler(refused), nats.ClosedHandler(closed))
+		if !errors.Is(err, nats.ErrAuthorization) {
+			return nc, err
+		}
+		if tries == authTries {
+			return nil, &RefusedError{Err: err}
+		}
+		select {
+		case <-time.After(500 * time.Millisecond):
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// authTries is how many times a worker's credentials must be refused before it gives up.
+const authTries = 3
+
+// ask asks the server for a run.
+func (w *Worker) ask(ctx context.Context, nc *nats.Conn, unfit map[string]string) (*Assignment, error) {
+	b, _ := json.Marshal(AssignRequest{Worker: w.Name, Slots: w.Concurrency, Cores: runtime.NumCPU(),
+		Platform: w.Platform, Runtimes: Runtimes(), Unfit: unfit})
+	rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	m, err := nc.RequestWithContext(rctx, assignSubject(w.Name), b)
+	if err != nil {
+		return nil, fmt.Errorf("pool: asking for work: %w", err)
+	}
+	var a Assignment
+	if err := json.Unmarshal(m.Data, &a); err != nil {
+		return nil, fmt.Errorf("pool: unreadable assignment: %w", err)
+	}
+	return &a, nil
+}
+
+// play plays a run until the server, asked again at the end of each batch, sends the worker
+// elsewhere (that assignment is returned), or until the run has no pair for it (nil). An error
+// says why the worker could not join the run: it cannot play it (see cannotPlay), or its
+// artifacts could not be fetched. A worker the server keeps on its run stays in it: it does
+// not join it again, which starts and identifies its engines anew.
+func (w *Worker) play(ctx context.Context, nc *nats.Conn, a *Assignment, unfit map[string]string) (*Assignment, error) {
+	engines, err := w.engines(ctx, nc, a)
+	if err != nil {
+		return nil, err
+	}
+	yield := make(chan struct{})
+	var next *Assignment
+	var asking sync.WaitGroup
+	leave, stopAsking := context.WithCancel(ctx)
+	asking.Go(func() {
+		tick := time.NewTicker(max(a.Batch, time.Second))
+		defer tick.Stop()
+		for {
+			select {
+			case <-tick.C:
+			case <-leave.Done():
+				return
+			}
+			if b, err := w.ask(leave, nc, unfit); err == nil && b.Run != a.Run {
+				next = b
+				close(yield)
+				return
+			}
+		}
+	})
+	creds := *w.Creds
+	creds.Run = a.Run
+	dw := &distributed.Worker{Name: w.Name, Creds: &creds, Conn: nc, Concurrency: w.Concurrency, Engines: engines,
+		Console: w.Console, TranscriptDir: w.TranscriptDir, Yield: yield, IdleLeave: w.IdleLeave}
+	err = dw.Run(ctx)
+	stopAsking()
+	asking.Wait()
+	if cannotPlay(err) {
+		return nil, err
+	}
+	if err != nil && ctx.Err() == nil {
+		w.printf("Worker %s left run %s: %v\n", w.Name, a.Run, err)
+	}
+	return next, nil
+}
+
+// engines are the run's engines as this worker starts them: its own builds of those it names,
+// and the run's artifacts, fetched into its cache.
+func (w *Worker) engines(ctx context.Context, nc *nats.Conn, a *Assignment) ([]arbiter.EngineConfig, error) {
+	var engines []arbiter.EngineConfig
+	for _, e := range w.Engines {
+		if slices.Contains(a.Engines, e.Name) {
+			engines = append(engines, e)
+		}
+	}
+	if !slices.ContainsFunc(a.Manifests, func(m artifact.Manifest) bool { return m.SHA256 != "" }) {
+		return engines, nil
+	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return nil, fmt.Errorf("pool: %w", err)
+	}
+	bucket, err := js.ObjectStore(ctx, artifact.DefaultBucket)
+	if err != nil {
+		return nil, fmt.Errorf("pool: the artifacts' bucket: %w", err)
+	}
+	host := artifact.Host{Platform: w.Platform, Runtimes: Runtimes()}
+	return artifact.NewStore(bucket, artifact.Limits{}).WorkerEngines(ctx, host, w.Cache, a.RunEngines, a.Manifests, engines)
+}
+
+func (w *Worker) printf(format string, args ...any) {
+	if w.Console == nil {
+		return
+	}
+	w.conMu.Lock()
+	defer w.conMu.Unlock()
+	fmt.Fprintf(w.Console, format, args...)
+}
