@@ -4,18 +4,12 @@ import (
 	"context"
 	"fmt"
 	"runtime"
-	"syscall"
 	"testing"
 	"time"
 
 	"hivearbiter/distributed"
+	"hivearbiter/internal/testenv"
 )
-
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // BenchmarkPoolThroughput plays b.N games (one run) through a pool of 1, 2 and 4 workers in
 // this process, each on its own connection over loopback TCP, with instant engines (their
@@ -38,7 +32,7 @@ func BenchmarkPoolThroughput(b *testing.B) {
 				go func() { (&Worker{Name: name, Creds: creds}).Run(ctx); done <- struct{}{} }()
 			}
 			sub := fakeSubmission(b, max(b.N/2, 1), int64(b.N), nil)
-			cpu0 := cpuTime()
+			cpu0 := testenv.CPUTime(b)
 			b.ResetTimer()
 			start := time.Now()
 			st, err := p.submitter.Submit(ctx, sub)
@@ -52,7 +46,7 @@ func BenchmarkPoolThroughput(b *testing.B) {
 			b.StopTimer()
 			games := float64(st.Scheduled)
 			b.ReportMetric(games/el.Seconds(), "games/s")
-			b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/games, "cpu-µs/game")
+			b.ReportMetric(float64((testenv.CPUTime(b)-cpu0).Microseconds())/games, "cpu-µs/game")
 			cancel()
 			for range workers {
 				<-done
