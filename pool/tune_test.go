@@ -1,0 +1,158 @@
+package pool
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"hivearbiter/arbiter"
+	"hivearbiter/engine/uhpengine"
+	"hivearbiter/engine/uhpengine/uhpfake"
+	_ "hivearbiter/proto/gamestring" // a protocol without options, to be refused
+	"hivearbiter/tune"
+)
+
+// tuneSubmission is a tune of an instant fake engine with one option, Skill, over iterations
+// pairs of short games. The engines play random moves and crash now and then, so that games
+// are won and lost and theta moves.
+func tuneSubmission(iterations int, seed int64) *Submission {
+	skill := uhpengine.Option{Name: "Skill", Type: "int", Value: "50", Default: "50", Extra: []string{"0", "100"}}
+	argv, env := uhpfake.Command(uhpfake.Config{ID: "tunable", Play: "random", Seed: uint64(seed),
+		Options: []uhpengine.Option{skill}, Faults: []uhpfake.Fault{{On: "bestmove", Chance: 0.08, Then: "exit", Code: 1}}})
+	cfg := tune.Config{
+		Engine: arbiter.EngineConfig{Name: "tunable", Command: argv, Env: env, Time: arbiter.TimeControl{Depth: 1}},
+		Params: []tune.Param{{Name: "Skill", Int: true, Start: 50, Min: 0, Max: 100, CEnd: 4, REnd: 0.5}},
+		Schedule: tune.NewSchedule(iterations), Seed: seed,
+		Openings: arbiter.Openings{RandomPlies: 2}, Adjudication: arbiter.Adjudication{MaxPlies: 20},
+	}
+	return &Submission{Tune: &cfg, Platforms: []string{Platform()}}
+}
+
+// checkTuneRecords wants a tune run's records to hold each of its iterations once, in a chain:
+// each pair's theta before is the one after the pair before it (in the order they arrived),
+// and its theta after is the SPSA update of its result. It returns the records.
+func checkTuneRecords(t *testing.T, st *RunState, sub *Submission) []tune.Record {
+	t.Helper()
+	_, recs, torn, err := tune.ReadRecords(st.Records)
+	if err != nil || torn != 0 {
+		t.Fatalf("the tune's records: %v (%d bytes torn)", err, torn)
+	}
+	cfg := sub.Tune
+	if len(recs) != cfg.Schedule.Iterations {
+		t.Errorf("%d pairs recorded, want %d", len(recs), cfg.Schedule.Iterations)
+	}
+	seen := map[int]bool{}
+	theta := []float64{cfg.Params[0].Start}
+	moved := false
+	for i, r := range recs {
+		if seen[r.Iteration] {
+			t.Errorf("iteration %d recorded twice", r.Iteration)
+		}
+		seen[r.Iteration] = true
+		if !slices.Equal(r.Before, theta) {
+			t.Errorf("pair %d (iteration %d): theta before %v, want the last pair's after, %v", i, r.Iteration, r.Before, theta)
+		}
+		result := 0
+		for _, g := range r.Games {
+			result += int(2*g.PlusScore) - 1
+		}
+		if want := tune.Update(cfg.Params, cfg.Schedule, r.Perturbation, r.Before, result); r.Result != result || !slices.Equal(r.After, want) {
+			t.Errorf("iteration %d: result %d, theta after %v; want %d and %v", r.Iteration, r.Result, r.After, result, want)
+		}
+		moved = moved || !slices.Equal(r.After, r.Before)
+		theta = r.After
+	}
+	if !moved {
+		t.Error("theta never moved: the test shows nothing of the updates")
+	}
+	return recs
+}
+
+// waitFinished waits until the run is finished, and returns its state.
+func waitFinished(t *testing.T, p *testPool, id string, timeout time.Duration) RunState {
+	t.Helper()
+	var st RunState
+	waitUntil(t, "the tune to finish", timeout, func() bool {
+		runs, err := p.submitter.Runs(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range runs {
+			if r.ID == id {
+				st = r
+			}
+		}
+		return st.State == StateFinished
+	})
+	return st
+}
+
+// TestTuneOnPool: a tune submitted to the pool is played by two workers, pair by pair; the
+// server applies each result as it arrives and records it as the local tuner does; the runs
+// list shows the tune's values.
+func TestTuneOnPool(t *testing.T) {
+	p := newTestPool(t)
+	startWorkers(t, &Worker{Name: "w1", Creds: p.addWorker("w1")}, &Worker{Name: "w2", Creds: p.addWorker("w2")})
+	sub := tuneSubmission(24, 3)
+	st, err := p.submitter.Submit(context.Background(), sub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Format != "tune" || st.Scheduled != 48 {
+		t.Errorf("submitted as %s of %d games, want a tune of 48", st.Format, st.Scheduled)
+	}
+	final := waitFinished(t, p, st.ID, 60*time.Second)
+	recs := checkTuneRecords(t, st, sub)
+	if want := tune.Words(sub.Tune.Params, recs[len(recs)-1].After); final.Values != want {
+		t.Errorf("the runs list shows the values %q, want %q", final.Values, want)
+	}
+	if final.Games() != 48 {
+		t.Errorf("the runs list shows %d games, want 48", final.Games())
+	}
+	var table strings.Builder
+	WriteRuns(&table, []RunState{final}, time.Now())
+	if !strings.Contains(table.String(), final.Values) {
+		t.Errorf("the runs table does not show the values %q:\n%s", final.Values, table.String())
+	}
+}
+
+// TestTuneAcrossRestart: a server closed mid-tune and started again resumes the tune from its
+// records: each iteration is recorded once, the chain of theta unbroken.
+func TestTuneAcrossRestart(t *testing.T) {
+	p := newTestPool(t)
+	startWorkers(t, &Worker{Name: "w1", Creds: p.addWorker("w1")}, &Worker{Name: "w2", Creds: p.addWorker("w2")})
+	sub := tuneSubmission(40, 5)
+	st, err := p.submitter.Submit(context.Background(), sub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pairs := func() int {
+		_, recs, _, _ := tune.ReadRecords(st.Records)
+		return len(recs)
+	}
+	waitUntil(t, "pairs of the tune", 30*time.Second, func() bool { return pairs() >= 10 })
+	p.stop()
+	if n := pairs(); n >= 40 {
+		t.Fatalf("the tune finished (%d pairs) before the server stopped", n)
+	}
+	p.start()
+	waitFinished(t, p, st.ID, 60*time.Second)
+	checkTuneRecords(t, st, sub)
+}
+
+// TestTuneRefused: a tune of an engine whose protocol has no options is refused at submit,
+// with the reason.
+func TestTuneRefused(t *testing.T) {
+	p := newTestPool(t)
+	sub := tuneSubmission(4, 1)
+	sub.Tune.Engine.Protocol, sub.Tune.Engine.Time = "gamestring", arbiter.TimeControl{MoveTime: time.Second}
+	_, err := p.submitter.Submit(context.Background(), sub)
+	if err == nil || !strings.Contains(err.Error(), "its protocol (gamestring) has none") {
+		t.Errorf("a tune of a gamestring engine: %v, want it refused for its protocol", err)
+	}
+	if runs, _ := p.submitter.Runs(context.Background()); len(runs) != 0 {
+		t.Errorf("the refused tune is in the pool: %+v", runs)
+	}
+}
