@@ -98,6 +98,8 @@ func (s *Server) submitTune(sub *Submission) (*RunState, error) {
 	if len(sub.Manifests) > 1 {
 		return nil, errors.New("pool: a tune has one engine, and at most one artifact")
 	}
+	// Where the submitter would write its records, and its concurrency, are not the tune's.
+	sub.Tune.Out, sub.Tune.Concurrency = "", 0
 	cfg, err := s.tuneConfig(sub, "")
 	if err != nil {
 		return nil, err
