@@ -2,6 +2,7 @@ package pool
 
 import (
 	"context"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
@@ -22,8 +23,8 @@ func tuneSubmission(iterations int, seed int64) *Submission {
 	argv, env := uhpfake.Command(uhpfake.Config{ID: "tunable", Play: "random", Seed: uint64(seed),
 		Options: []uhpengine.Option{skill}, Faults: []uhpfake.Fault{{On: "bestmove", Chance: 0.08, Then: "exit", Code: 1}}})
 	cfg := tune.Config{
-		Engine: arbiter.EngineConfig{Name: "tunable", Command: argv, Env: env, Time: arbiter.TimeControl{Depth: 1}},
-		Params: []tune.Param{{Name: "Skill", Int: true, Start: 50, Min: 0, Max: 100, CEnd: 4, REnd: 0.5}},
+		Engine:   arbiter.EngineConfig{Name: "tunable", Command: argv, Env: env, Time: arbiter.TimeControl{Depth: 1}},
+		Params:   []tune.Param{{Name: "Skill", Int: true, Start: 50, Min: 0, Max: 100, CEnd: 4, REnd: 0.5}},
 		Schedule: tune.NewSchedule(iterations), Seed: seed,
 		Openings: arbiter.Openings{RandomPlies: 2}, Adjudication: arbiter.Adjudication{MaxPlies: 20},
 	}
@@ -110,6 +111,11 @@ func TestTuneOnPool(t *testing.T) {
 	}
 	if final.Games() != 48 {
 		t.Errorf("the runs list shows %d games, want 48", final.Games())
+	}
+	page := httptest.NewRecorder()
+	p.srv.dashboardHandler().ServeHTTP(page, httptest.NewRequest("GET", "/", nil))
+	if !strings.Contains(page.Body.String(), final.Values) {
+		t.Errorf("the dashboard does not show the values %q", final.Values)
 	}
 	var table strings.Builder
 	WriteRuns(&table, []RunState{final}, time.Now())
