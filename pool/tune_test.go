@@ -125,7 +125,8 @@ func TestTuneOnPool(t *testing.T) {
 }
 
 // TestTuneAcrossRestart: a server closed mid-tune and started again resumes the tune from its
-// records: each iteration is recorded once, the chain of theta unbroken.
+// records, and a tune paused records nothing until it is resumed: each iteration is recorded
+// once, the chain of theta unbroken.
 func TestTuneAcrossRestart(t *testing.T) {
 	p := newTestPool(t)
 	startWorkers(t, &Worker{Name: "w1", Creds: p.addWorker("w1")}, &Worker{Name: "w2", Creds: p.addWorker("w2")})
@@ -143,7 +144,21 @@ func TestTuneAcrossRestart(t *testing.T) {
 	if n := pairs(); n >= 40 {
 		t.Fatalf("the tune finished (%d pairs) before the server stopped", n)
 	}
+	stopped := pairs()
 	p.start()
+	waitUntil(t, "pairs after the restart", 30*time.Second, func() bool { return pairs() >= stopped+3 })
+	ctx := context.Background()
+	if _, err := p.submitter.Control(ctx, Control{ID: st.ID, Action: "pause"}); err != nil {
+		t.Fatal(err)
+	}
+	paused := pairs()
+	time.Sleep(500 * time.Millisecond)
+	if n := pairs(); n != paused {
+		t.Errorf("the paused tune recorded %d pairs", n-paused)
+	}
+	if _, err := p.submitter.Control(ctx, Control{ID: st.ID, Action: "resume"}); err != nil {
+		t.Fatal(err)
+	}
 	waitFinished(t, p, st.ID, 60*time.Second)
 	checkTuneRecords(t, st, sub)
 }
