@@ -56,11 +56,12 @@ type TunePair struct {
 	Over         bool              `json:"over,omitempty"`
 }
 
-// TuneResult is a worker's result of a pair: its two games, the plus side White first.
+// TuneResult is a worker's result of a pair: its two games' records, the plus side White
+// first, which the server re-referees.
 type TuneResult struct {
-	Run    string      `json:"run"`
-	Ticket string      `json:"ticket"`
-	Games  []tune.Game `json:"games"`
+	Run     string            `json:"run"`
+	Ticket  string            `json:"ticket"`
+	Records []*results.Record `json:"records"`
 }
 
 // TuneAck answers a TuneResult: Error says why it was not counted.
@@ -262,8 +263,8 @@ func (ts *tuneServe) take(worker string, now time.Time) TunePair {
 	return TunePair{Wait: 500 * time.Millisecond}
 }
 
-// result applies a pair's result, once: for a ticket this server handed out, of an
-// iteration not yet on record, with games that add up.
+// result applies a pair's result, once: for a ticket this server handed out to this worker, of
+// an iteration not yet on record, with games that are the pair's and that the referee passes.
 func (ts *tuneServe) result(worker string, res TuneResult) error {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
@@ -274,8 +275,14 @@ func (ts *tuneServe) result(worker string, res TuneResult) error {
 	if !ok || h.worker != worker {
 		return errors.New("pool: not a pair this server handed out to this worker (it was answered already, or handed out before a restart)")
 	}
-	if err := checkTuneGames(res.Games); err != nil {
+	games, err := ts.sess.Pairs().Games(h.opening, res.Records)
+	if err != nil {
 		return err
+	}
+	for _, rec := range res.Records {
+		if err := distributed.Replay(worker, rec, ts.r.sub.Tune.Adjudication); err != nil {
+			return err
+		}
 	}
 	k := h.pt.Iteration
 	for t, o := range ts.handed {
@@ -284,38 +291,20 @@ func (ts *tuneServe) result(worker string, res TuneResult) error {
 		}
 	}
 	delete(ts.until, k)
-	if _, err := ts.sess.Finish(h.pt, h.opening, res.Games); err != nil {
+	if _, err := ts.sess.Finish(h.pt, h.opening, games); err != nil {
 		return err
 	}
 	out := ts.sess.Outcome()
 	ts.publish(out)
 	ts.s.mu.Lock()
 	if w := ts.s.workers[worker]; w != nil {
-		w.Games += len(res.Games)
+		w.Games += len(games)
 	}
 	ts.s.mu.Unlock()
 	if out.Pairs >= ts.sess.Iterations() {
 		ts.closed = true
 		ts.sess.Close()
 		close(ts.complete)
-	}
-	return nil
-}
-
-// checkTuneGames checks a pair's games as a worker sends them: two, the plus side White
-// first, each score the one its result gives.
-func checkTuneGames(games []tune.Game) error {
-	if len(games) != 2 || !games[0].PlusWhite || games[1].PlusWhite {
-		return errors.New("pool: a tune's pair is two games, the plus side White first")
-	}
-	for _, g := range games {
-		plus := (&results.Record{Result: g.Result}).WhiteScore()
-		if !g.PlusWhite {
-			plus = 1 - plus
-		}
-		if g.PlusScore != plus {
-			return fmt.Errorf("pool: a game with the result %s scored %g for the plus side", g.Result, g.PlusScore)
-		}
 	}
 	return nil
 }

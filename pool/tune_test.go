@@ -9,9 +9,11 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/distributed"
 	"hivearbiter/engine/uhpengine"
 	"hivearbiter/engine/uhpengine/uhpfake"
 	_ "hivearbiter/proto/gamestring" // a protocol without options, to be refused
+	"hivearbiter/results"
 	"hivearbiter/tune"
 )
 
@@ -175,5 +177,56 @@ func TestTuneRefused(t *testing.T) {
 	}
 	if runs, _ := p.submitter.Runs(context.Background()); len(runs) != 0 {
 		t.Errorf("the refused tune is in the pool: %+v", runs)
+	}
+}
+
+// TestTuneForgedResults: the server counts a tune's result only for a pair it handed out to
+// that worker, and only when the referee passes its games: a claimed win the moves do not
+// give, a pair of the wrong engines and an unknown ticket are each refused, and nothing is
+// recorded.
+func TestTuneForgedResults(t *testing.T) {
+	p := newTestPool(t)
+	sub := tuneSubmission(4, 2)
+	st, err := p.submitter.Submit(context.Background(), sub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nc, err := distributed.Dial(p.addWorker("mallory"), "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	ctx := context.Background()
+	var pair TunePair
+	if err := request(ctx, nc, tuneSubject(verbTake, "mallory"), TuneTake{Run: st.ID}, &pair); err != nil || pair.Ticket == "" {
+		t.Fatalf("taking a pair: %v, %+v", err, pair)
+	}
+	won := func(white, black string) *results.Record {
+		return &results.Record{White: results.Player{Name: white}, Black: results.Player{Name: black}, Opening: pair.Opening,
+			GameType: "Base+MLP", GameString: pair.Opening, Result: results.WhiteWins, Reason: results.ReasonQueenSurrounded}
+	}
+	plus, minus := "tunable"+tune.PlusSuffix, "tunable"+tune.MinusSuffix
+	tests := []struct {
+		name   string
+		ticket string
+		recs   []*results.Record
+		want   string
+	}{
+		{"a win the moves do not give", pair.Ticket, []*results.Record{won(plus, minus), won(minus, plus)}, "still in progress"},
+		{"the wrong engines", pair.Ticket, []*results.Record{won(minus, plus), won(plus, minus)}, "want tunable+ against tunable-"},
+		{"one game", pair.Ticket, []*results.Record{won(plus, minus)}, "a pair of 1 games"},
+		{"an unknown ticket", "forged", []*results.Record{won(plus, minus), won(minus, plus)}, "not a pair this server handed out"},
+	}
+	for _, tt := range tests {
+		var ack TuneAck
+		if err := request(ctx, nc, tuneSubject(verbResult, "mallory"), TuneResult{Run: st.ID, Ticket: tt.ticket, Records: tt.recs}, &ack); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(ack.Error, tt.want) {
+			t.Errorf("%s: %q, want a refusal with %q", tt.name, ack.Error, tt.want)
+		}
+	}
+	if _, recs, _, err := tune.ReadRecords(st.Records); err != nil || len(recs) != 0 {
+		t.Errorf("after forged results: %d pairs on record (%v), want none", len(recs), err)
 	}
 }

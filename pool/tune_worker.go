@@ -88,12 +88,12 @@ func (w *Worker) tunePair(ctx context.Context, nc *nats.Conn, run string, pairs 
 		}
 		return nil
 	}
-	games, err := pairs.Play(ctx, seats, p.Perturbation, p.Opening, p.OpeningIndex)
+	recs, err := pairs.Play(ctx, seats, p.Perturbation, p.Opening, p.OpeningIndex)
 	if err != nil {
 		return err
 	}
 	var ack TuneAck
-	if err := request(ctx, nc, tuneSubject(verbResult, w.Name), TuneResult{Run: run, Ticket: p.Ticket, Games: games}, &ack); err != nil {
+	if err := request(ctx, nc, tuneSubject(verbResult, w.Name), TuneResult{Run: run, Ticket: p.Ticket, Records: recs}, &ack); err != nil {
 		w.printf("Worker %s: the result of iteration %d was not delivered: %v\n", w.Name, p.Perturbation.Iteration, err)
 	} else if ack.Error != "" {
 		w.printf("Worker %s: the result of iteration %d was not counted: %s\n", w.Name, p.Perturbation.Iteration, ack.Error)

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/results"
 	"hivearbiter/rules"
 )
 
@@ -370,11 +371,15 @@ func (t *tuner) worker(ctx context.Context, id int) error {
 			return nil
 		}
 		opening, index := t.Opening(pt.Iteration)
-		games, err := t.Play(ctx, seats, pt, opening, index)
+		recs, err := t.Play(ctx, seats, pt, opening, index)
 		if err != nil {
 			if errors.Is(err, arbiter.ErrInterrupted) || ctx.Err() != nil {
 				return nil
 			}
+			return err
+		}
+		games, err := t.Games(opening, recs)
+		if err != nil {
 			return err
 		}
 		if _, err := t.finish(pt, opening, games); err != nil {
@@ -400,9 +405,10 @@ func (p *Pairs) Opening(k int) (string, int) {
 	return opening, index
 }
 
-// Play plays a perturbation's pair on seats from opening, the plus side White first: the
-// engines are given the values as sent, between games or by a restart.
-func (p *Pairs) Play(ctx context.Context, seats *arbiter.Seats, pt Perturbation, opening string, index int) ([]Game, error) {
+// Play plays a perturbation's pair on seats from opening, the plus side White first, and
+// returns its games' records (see Games): the engines are given the values as sent, between
+// games or by a restart.
+func (p *Pairs) Play(ctx context.Context, seats *arbiter.Seats, pt Perturbation, opening string, index int) ([]*results.Record, error) {
 	if len(pt.PlusSent) != len(p.cfg.Params) || len(pt.MinusSent) != len(p.cfg.Params) {
 		return nil, fmt.Errorf("tune: a perturbation of %d and %d values for %d parameters", len(pt.PlusSent), len(pt.MinusSent), len(p.cfg.Params))
 	}
@@ -437,8 +443,8 @@ func mustGameType(s string) rules.GameType {
 }
 
 // playPair plays iteration k's two games from opening, the plus side White first.
-func (p *Pairs) playPair(ctx context.Context, seats *arbiter.Seats, k int, opening string, index int) ([]Game, error) {
-	var games []Game
+func (p *Pairs) playPair(ctx context.Context, seats *arbiter.Seats, k int, opening string, index int) ([]*results.Record, error) {
+	var recs []*results.Record
 	for g := range 2 {
 		sg := arbiter.ScheduledGame{Index: 2*(k-1) + g, Round: 1, Pair: k - 1, White: g, Black: 1 - g, Opening: opening, OpeningIndex: index}
 		white, black, err := seats.Sides(ctx, sg)
@@ -452,6 +458,32 @@ func (p *Pairs) playPair(ctx context.Context, seats *arbiter.Seats, k int, openi
 			return nil, err
 		}
 		seats.Played(ctx, sg, rec)
+		recs = append(recs, rec)
+	}
+	return recs, nil
+}
+
+// Games are a pair's games as its records say them, from the plus side's point of view. The
+// records must be the pair's: two games from opening, the plus side White in the first and
+// Black in the second.
+func (p *Pairs) Games(opening string, recs []*results.Record) ([]Game, error) {
+	if len(recs) != 2 {
+		return nil, fmt.Errorf("tune: a pair of %d games, want 2", len(recs))
+	}
+	var games []Game
+	for g, rec := range recs {
+		plus, minus := p.sides[0].Name, p.sides[1].Name
+		if g == 1 {
+			plus, minus = minus, plus
+		}
+		switch {
+		case rec == nil:
+			return nil, fmt.Errorf("tune: game %d of the pair has no record", g+1)
+		case rec.White.Name != plus || rec.Black.Name != minus:
+			return nil, fmt.Errorf("tune: game %d of the pair is %s against %s, want %s against %s", g+1, rec.White.Name, rec.Black.Name, plus, minus)
+		case rec.Opening != opening:
+			return nil, fmt.Errorf("tune: game %d of the pair starts from %q, want %q", g+1, rec.Opening, opening)
+		}
 		games = append(games, Game{PlusWhite: g == 0, Result: rec.Result, Reason: string(rec.Reason), Plies: len(rec.Moves),
 			PlusScore: rec.ScoreOf(p.sides[0].Name)})
 	}
