@@ -25,22 +25,13 @@ server's and the workers' business there. The engine is uploaded as an artifact,
 does; its protocol must have options (UHP, UGI).`
 
 func runSubmitTune(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	rest, groups := splitMultiWord(args)
 	fs := newFlagSet("submit tune", submitTuneUsage, stderr)
 	credsPath := fs.String("creds", "", "a submitter's credentials `file` (the server's DIR/submitter.creds)")
 	priority := fs.Int("priority", 0, "runs of a higher priority get workers first")
 	share := fs.Float64("share", 1, "the run's weight among runs of its priority")
 	platforms := fs.String("platform", "", "only workers of these platforms (`OS/ARCH`, comma-separated) play the tune (default: those its engine's artifact runs on)")
-	var flags tune.Flags
-	flags.Register(fs)
-	if err := cli.Parse(fs, rest); err != nil {
-		return err
-	}
-	cfg, err := flags.Config(groups, builtinResolver)
+	cfg, err := parseTune(fs, args)
 	if err != nil {
-		return cli.Usage(err)
-	}
-	if err := locateEngines([]arbiter.EngineConfig{cfg.Engine}); err != nil {
 		return err
 	}
 	// Refused here as the server would: a protocol without options, a bad parameter.
