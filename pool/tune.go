@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,6 +18,7 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/distributed"
+	"hivearbiter/report"
 	"hivearbiter/results"
 	"hivearbiter/tune"
 )
@@ -75,6 +77,8 @@ type tuneServe struct {
 	r       *run
 	sess    *tune.Session
 	ackWait time.Duration
+	// live is the tune's live page, as arbiter tune -http serves it.
+	live *report.TuneLive
 
 	mu     sync.Mutex
 	closed bool
@@ -180,6 +184,8 @@ func (s *Server) startTune(r *run) error {
 	if err != nil {
 		return err
 	}
+	live := report.NewTuneLive()
+	cfg.Observer = live
 	sess, err := tune.Open(cfg)
 	if err != nil {
 		return err
@@ -188,7 +194,7 @@ func (s *Server) startTune(r *run) error {
 	if ackWait <= 0 {
 		ackWait = distributed.DefaultAckWait
 	}
-	ts := &tuneServe{s: s, r: r, sess: sess, ackWait: ackWait, handed: map[string]handout{}, until: map[int]time.Time{},
+	ts := &tuneServe{s: s, r: r, sess: sess, ackWait: ackWait, live: live, handed: map[string]handout{}, until: map[int]time.Time{},
 		low: 1, complete: make(chan struct{})}
 	ctx, cancel := context.WithCancel(s.ctx)
 	s.mu.Lock()
@@ -372,4 +378,32 @@ func (s *Server) onTuneResult(m *nats.Msg) {
 		return
 	}
 	respond(m, TuneAck{})
+}
+
+// tuneLive is the live page of the tune run id while it is active, or nil.
+func (s *Server) tuneLive(id string) http.Handler {
+	if ts := s.tuneOf(id); ts != nil {
+		return ts.live
+	}
+	return nil
+}
+
+// serveTuneReport serves the report of a tune run's records, as arbiter report draws them, and
+// reports whether the run is a tune's.
+func (s *Server) serveTuneReport(w http.ResponseWriter, st RunState) bool {
+	if st.Format != "tune" {
+		return false
+	}
+	h, recs, _, err := tune.ReadRecords(st.Records)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return true
+	}
+	d := report.BuildTune(h, recs)
+	d.Title = "Tune of " + h.Engine + " (run " + st.ID + ")"
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	if err := report.WriteTune(w, d); err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+	}
+	return true
 }

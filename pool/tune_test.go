@@ -119,6 +119,11 @@ func TestTuneOnPool(t *testing.T) {
 	if !strings.Contains(page.Body.String(), final.Values) {
 		t.Errorf("the dashboard does not show the values %q", final.Values)
 	}
+	report := httptest.NewRecorder()
+	p.srv.dashboardHandler().ServeHTTP(report, httptest.NewRequest("GET", "/runs/"+st.ID+"/report.html", nil))
+	if report.Code != 200 || !strings.Contains(report.Body.String(), `data-mode="tune"`) {
+		t.Errorf("the tune's report: %d, want a page in tune mode:\n%.300s", report.Code, report.Body.String())
+	}
 	var table strings.Builder
 	WriteRuns(&table, []RunState{final}, time.Now())
 	if !strings.Contains(table.String(), final.Values) {
@@ -183,7 +188,7 @@ func TestTuneRefused(t *testing.T) {
 // TestTuneForgedResults: the server counts a tune's result only for a pair it handed out to
 // that worker, and only when the referee passes its games: a claimed win the moves do not
 // give, a pair of the wrong engines and an unknown ticket are each refused, and nothing is
-// recorded.
+// recorded. The active tune's live page is served.
 func TestTuneForgedResults(t *testing.T) {
 	p := newTestPool(t)
 	sub := tuneSubmission(4, 2)
@@ -228,5 +233,10 @@ func TestTuneForgedResults(t *testing.T) {
 	}
 	if _, recs, _, err := tune.ReadRecords(st.Records); err != nil || len(recs) != 0 {
 		t.Errorf("after forged results: %d pairs on record (%v), want none", len(recs), err)
+	}
+	live := httptest.NewRecorder()
+	p.srv.dashboardHandler().ServeHTTP(live, httptest.NewRequest("GET", "/runs/"+st.ID+"/live/", nil))
+	if live.Code != 200 || !strings.Contains(live.Body.String(), `data-mode="tune-live"`) {
+		t.Errorf("the active tune's live page: %d, want a page in tune-live mode:\n%.300s", live.Code, live.Body.String())
 	}
 }
