@@ -298,6 +298,10 @@ func (ts *tuneServe) result(worker string, res TuneResult) error {
 	}
 	delete(ts.until, k)
 	if _, err := ts.sess.Finish(h.pt, h.opening, games); err != nil {
+		// The records cannot be written: the tune cannot go on.
+		ts.closed = true
+		ts.sess.Close()
+		ts.s.runWG.Go(func() { ts.s.ended(ts.r, StateFailed, err.Error(), nil) })
 		return err
 	}
 	out := ts.sess.Outcome()
