@@ -75,7 +75,7 @@ func ignoreOver(err error) error {
 // the server hands out again any pair it has not counted.
 func (w *Worker) tunePair(ctx context.Context, nc *nats.Conn, run string, pairs *tune.Pairs, seats *arbiter.Seats) error {
 	var p TunePair
-	if err := request(ctx, nc, tuneSubject(verbTake, w.Name), TuneTake{Run: run}, &p); err != nil {
+	if err := request(ctx, nc, tuneSubject(verbTake, w.Name), TuneTake{Run: run}, &p, takeTimeout); err != nil {
 		return errTuneOver // the server is away: ask again for work, as after a run
 	}
 	switch {
@@ -93,7 +93,7 @@ func (w *Worker) tunePair(ctx context.Context, nc *nats.Conn, run string, pairs 
 		return err
 	}
 	var ack TuneAck
-	if err := request(ctx, nc, tuneSubject(verbResult, w.Name), TuneResult{Run: run, Ticket: p.Ticket, Records: recs}, &ack); err != nil {
+	if err := request(ctx, nc, tuneSubject(verbResult, w.Name), TuneResult{Run: run, Ticket: p.Ticket, Records: recs}, &ack, resultTimeout); err != nil {
 		w.printf("Worker %s: the result of iteration %d was not delivered: %v\n", w.Name, p.Perturbation.Iteration, err)
 	} else if ack.Error != "" {
 		w.printf("Worker %s: the result of iteration %d was not counted: %s\n", w.Name, p.Perturbation.Iteration, ack.Error)
@@ -101,13 +101,21 @@ func (w *Worker) tunePair(ctx context.Context, nc *nats.Conn, run string, pairs 
 	return nil
 }
 
-// request sends v to subject and reads the answer into reply, waiting at most 10 s.
-func request(ctx context.Context, nc *nats.Conn, subject string, v, reply any) error {
+// How long a worker waits for the server to hand out a pair, and to acknowledge a result. The
+// server answers at once; a request it never answers (it was killed) must not hold a slot
+// long once the server is back.
+const (
+	takeTimeout   = 3 * time.Second
+	resultTimeout = 5 * time.Second
+)
+
+// request sends v to subject and reads the answer into reply, waiting at most timeout.
+func request(ctx context.Context, nc *nats.Conn, subject string, v, reply any, timeout time.Duration) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
-	rctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	rctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	m, err := nc.RequestWithContext(rctx, subject, b)
 	if err != nil {
