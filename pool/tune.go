@@ -286,6 +286,9 @@ func (ts *tuneServe) result(worker string, res TuneResult) error {
 		return err
 	}
 	for _, rec := range res.Records {
+		if err := ts.sameEngine(rec); err != nil {
+			return err
+		}
 		if err := distributed.Replay(worker, rec, ts.r.sub.Tune.Adjudication); err != nil {
 			return err
 		}
@@ -315,6 +318,21 @@ func (ts *tuneServe) result(worker string, res TuneResult) error {
 		ts.closed = true
 		ts.sess.Close()
 		close(ts.complete)
+	}
+	return nil
+}
+
+// sameEngine checks that both players of a game said of themselves what the tune's engine
+// said on the submitter's machine, when the submission says it.
+func (ts *tuneServe) sameEngine(rec *results.Record) error {
+	if len(ts.r.sub.Expect) != 1 || ts.r.sub.Expect[0].ID == "" {
+		return nil
+	}
+	want := ts.r.sub.Expect[0].ID
+	for _, p := range []results.Player{rec.White, rec.Black} {
+		if p.ID != want {
+			return fmt.Errorf("pool: %s's engine says %q, the tune's says %q", p.Name, p.ID, want)
+		}
 	}
 	return nil
 }

@@ -20,7 +20,7 @@ import (
 // tuneSubmission is a tune of an instant fake engine with one option, Skill, over iterations
 // pairs of short games. The engines play random moves and crash now and then, so that games
 // are won and lost and theta moves.
-func tuneSubmission(iterations int, seed int64) *Submission {
+func tuneSubmission(tb testing.TB, iterations int, seed int64) *Submission {
 	skill := uhpengine.Option{Name: "Skill", Type: "int", Value: "50", Default: "50", Extra: []string{"0", "100"}}
 	argv, env := uhpfake.Command(uhpfake.Config{ID: "tunable", Play: "random", Seed: uint64(seed),
 		Options: []uhpengine.Option{skill}, Faults: []uhpfake.Fault{{On: "bestmove", Chance: 0.08, Then: "exit", Code: 1}}})
@@ -30,7 +30,11 @@ func tuneSubmission(iterations int, seed int64) *Submission {
 		Schedule: tune.NewSchedule(iterations), Seed: seed,
 		Openings: arbiter.Openings{RandomPlies: 2}, Adjudication: arbiter.Adjudication{MaxPlies: 20},
 	}
-	return &Submission{Tune: &cfg, Platforms: []string{Platform()}}
+	expect, err := distributed.Identify(context.Background(), []arbiter.EngineConfig{cfg.Engine}, "Base+MLP", 10*time.Second)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return &Submission{Tune: &cfg, Expect: expect, Platforms: []string{Platform()}}
 }
 
 // checkTuneRecords wants a tune run's records to hold each of its iterations once, in a chain:
@@ -98,7 +102,7 @@ func waitFinished(t *testing.T, p *testPool, id string, timeout time.Duration) R
 func TestTuneOnPool(t *testing.T) {
 	p := newTestPool(t)
 	startWorkers(t, &Worker{Name: "w1", Creds: p.addWorker("w1")}, &Worker{Name: "w2", Creds: p.addWorker("w2")})
-	sub := tuneSubmission(24, 3)
+	sub := tuneSubmission(t, 24, 3)
 	st, err := p.submitter.Submit(context.Background(), sub)
 	if err != nil {
 		t.Fatal(err)
@@ -137,7 +141,7 @@ func TestTuneOnPool(t *testing.T) {
 func TestTunePauseResume(t *testing.T) {
 	p := newTestPool(t)
 	startWorkers(t, &Worker{Name: "w1", Creds: p.addWorker("w1")}, &Worker{Name: "w2", Creds: p.addWorker("w2")})
-	sub := tuneSubmission(30, 5)
+	sub := tuneSubmission(t, 30, 5)
 	ctx := context.Background()
 	st, err := p.submitter.Submit(ctx, sub)
 	if err != nil {
@@ -170,7 +174,7 @@ func TestTunePauseResume(t *testing.T) {
 // with the reason.
 func TestTuneRefused(t *testing.T) {
 	p := newTestPool(t)
-	sub := tuneSubmission(4, 1)
+	sub := tuneSubmission(t, 4, 1)
 	sub.Tune.Engine.Protocol, sub.Tune.Engine.Time = "gamestring", arbiter.TimeControl{MoveTime: time.Second}
 	_, err := p.submitter.Submit(context.Background(), sub)
 	if err == nil || !strings.Contains(err.Error(), "its protocol (gamestring) has none") {
@@ -183,11 +187,11 @@ func TestTuneRefused(t *testing.T) {
 
 // TestTuneForgedResults: the server counts a tune's result only for a pair it handed out to
 // that worker, and only when the referee passes its games: a claimed win the moves do not
-// give, a pair of the wrong engines and an unknown ticket are each refused, and nothing is
-// recorded. The active tune's live page is served.
+// give, a pair of the wrong engines, an engine that says it is another and an unknown ticket
+// are each refused, and nothing is recorded. The active tune's live page is served.
 func TestTuneForgedResults(t *testing.T) {
 	p := newTestPool(t)
-	sub := tuneSubmission(4, 2)
+	sub := tuneSubmission(t, 4, 2)
 	st, err := p.submitter.Submit(context.Background(), sub)
 	if err != nil {
 		t.Fatal(err)
@@ -203,8 +207,12 @@ func TestTuneForgedResults(t *testing.T) {
 		t.Fatalf("taking a pair: %v, %+v", err, pair)
 	}
 	won := func(white, black string) *results.Record {
-		return &results.Record{White: results.Player{Name: white}, Black: results.Player{Name: black}, Opening: pair.Opening,
+		return &results.Record{White: results.Player{Name: white, ID: "tunable"}, Black: results.Player{Name: black, ID: "tunable"}, Opening: pair.Opening,
 			GameType: "Base+MLP", GameString: pair.Opening, Result: results.WhiteWins, Reason: results.ReasonQueenSurrounded}
+	}
+	other := func(r *results.Record) *results.Record {
+		r.White.ID = "impostor"
+		return r
 	}
 	plus, minus := "tunable"+tune.PlusSuffix, "tunable"+tune.MinusSuffix
 	tests := []struct {
@@ -215,6 +223,7 @@ func TestTuneForgedResults(t *testing.T) {
 	}{
 		{"a win the moves do not give", pair.Ticket, []*results.Record{won(plus, minus), won(minus, plus)}, "still in progress"},
 		{"the wrong engines", pair.Ticket, []*results.Record{won(minus, plus), won(plus, minus)}, "want tunable+ against tunable-"},
+		{"another engine", pair.Ticket, []*results.Record{other(won(plus, minus)), won(minus, plus)}, `tunable+'s engine says "impostor", the tune's says "tunable"`},
 		{"one game", pair.Ticket, []*results.Record{won(plus, minus)}, "a pair of 1 games"},
 		{"an unknown ticket", "forged", []*results.Record{won(plus, minus), won(minus, plus)}, "not a pair this server handed out"},
 	}

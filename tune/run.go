@@ -179,6 +179,10 @@ func NewPairs(cfg Config) (*Pairs, error) {
 // Engine is the tuned engine's name; its sides are it with PlusSuffix and MinusSuffix.
 func (p *Pairs) Engine() string { return p.name }
 
+// Config is the tune as its pairs are played: its configuration with the defaults filled in
+// (the game type, the timeouts).
+func (p *Pairs) Config() Config { return p.cfg }
+
 // refuseWithoutOptions refuses an engine whose protocol takes no options, saying why.
 func refuseWithoutOptions(e arbiter.EngineConfig, p Param) error {
 	proto, err := arbiter.LookupProtocol(e.ProtocolName())

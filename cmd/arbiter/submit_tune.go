@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/distributed"
 	"hivearbiter/internal/cli"
 	"hivearbiter/pool"
 	"hivearbiter/tune"
@@ -35,13 +36,19 @@ func runSubmitTune(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return err
 	}
 	// Refused here as the server would: a protocol without options, a bad parameter.
-	if _, err := tune.NewPairs(cfg); err != nil {
+	pairs, err := tune.NewPairs(cfg)
+	if err != nil {
 		return cli.Usage(err)
 	}
 	if *credsPath == "" {
 		return cli.Usage(errors.New("-creds FILE is required (the server writes DIR/submitter.creds)"))
 	}
 	sub := &pool.Submission{Tune: &cfg, Priority: *priority, Share: *share}
+	// What the engine says of itself, which the games of the workers' must say too.
+	played := pairs.Config()
+	if sub.Expect, err = distributed.Identify(ctx, []arbiter.EngineConfig{cfg.Engine}, played.GameType, played.StartTimeout); err != nil {
+		return cli.Exit(exitEngines, "%v", err)
+	}
 	if *platforms != "" {
 		sub.Platforms = strings.Split(*platforms, ",")
 	}
