@@ -91,7 +91,7 @@ func (s *Server) Assign(req AssignRequest, now time.Time) Assignment {
 	w.Run = r.state.ID
 	a := Assignment{Run: r.state.ID, Engines: r.state.Engines, Batch: s.cfg.Batch}
 	if r.sub != nil {
-		a.RunEngines, a.Manifests = r.sub.Config.Engines, r.sub.Manifests
+		a.RunEngines, a.Manifests, a.Tune = r.sub.Config.Engines, r.sub.Manifests, r.sub.Tune
 	}
 	return a
 }

@@ -94,6 +94,10 @@ func (s *Server) dashboardHandler() http.Handler {
 	})
 	mux.HandleFunc("GET /runs/{id}/live/", func(w http.ResponseWriter, r *http.Request) {
 		id := r.PathValue("id")
+		if live := s.tuneLive(id); live != nil {
+			http.StripPrefix("/runs/"+id+"/live", live).ServeHTTP(w, r)
+			return
+		}
 		s.mu.Lock()
 		run := s.runs[id]
 		var live *report.Live
@@ -125,6 +129,9 @@ func (s *Server) serveReport(w http.ResponseWriter, r *http.Request) {
 	st, ok := s.lookup(r.PathValue("id"))
 	if !ok {
 		http.NotFound(w, r)
+		return
+	}
+	if s.serveTuneReport(w, st) {
 		return
 	}
 	recs, err := results.ReadFile(st.Records)

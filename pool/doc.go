@@ -1,7 +1,8 @@
 // Package pool is a long-lived server of many runs and the long-lived workers that play them,
 // on NATS JetStream: what fishtest and OpenBench are to chess, for Hive engines.
 //
-// The server keeps a queue of runs (SPRT tests, fixed-length matches and gauntlets), each with
+// The server keeps a queue of runs (SPRT tests, fixed-length matches and gauntlets, and tunes:
+// see tune.go, whose pairs the server hands out one by one), each with
 // a priority and a share of the pool. Each run's state lives in a JetStream key-value bucket
 // (ARBITER_POOL): its submission, its state (active, paused, finished, stopped, failed) and a
 // summary of its results. Each active run is served by a distributed.Coordinator over its own

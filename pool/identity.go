@@ -112,6 +112,7 @@ func permissions(role, name string) *server.Permissions {
 			"arbiter.*.hello",
 			"arbiter.*.heartbeat." + name,
 			assignSubject(name),
+			tuneSubject("*", name),
 		}, artifact.ReadSubjects(artifact.DefaultBucket)...)},
 		Subscribe: &server.SubjectPermission{Allow: []string{"_INBOX.>", "arbiter.*.control"}},
 	}

@@ -38,6 +38,8 @@ type run struct {
 	final  *distributed.Status
 	cancel context.CancelFunc
 	done   chan struct{}
+	// tune serves a tune run's pairs while it is active (pool/tune.go).
+	tune *tuneServe
 	// assigned are the workers playing it, with their slots, until their batch ends.
 	assigned map[string]assignment
 	// started and startGames measure the run's rate since the server started it.
@@ -127,6 +129,9 @@ func (s *Server) saveState(r *run) {
 // Submit adds a run to the pool and starts it. Its id is the tournament's fingerprint, so the
 // same run submitted twice is refused.
 func (s *Server) Submit(sub *Submission) (*RunState, error) {
+	if sub.Tune != nil {
+		return s.submitTune(sub)
+	}
 	t, err := s.tournament(sub, "")
 	if err != nil {
 		return nil, err
@@ -194,6 +199,9 @@ func (s *Server) tournament(sub *Submission, id string) (*arbiter.Tournament, er
 
 // startRun starts a coordinator for the run, which resumes from its records file.
 func (s *Server) startRun(r *run) error {
+	if r.sub.Tune != nil {
+		return s.startTune(r)
+	}
 	t, err := s.tournament(r.sub, r.state.ID)
 	if err != nil {
 		return err

@@ -198,7 +198,7 @@ func (s *Server) open(ctx context.Context) error {
 	for subject, h := range map[string]nats.MsgHandler{
 		subjectSubmit: s.onSubmit, subjectRuns: s.onRuns, subjectControl: s.onControl,
 		subjectWorkers: s.onWorkers, subjectAdd: s.onAddWorker, subjectRevoke: s.onRevokeWorker,
-		assignSubject("*"): s.onAssign,
+		assignSubject("*"): s.onAssign, tuneSubject(verbTake, "*"): s.onTuneTake, tuneSubject(verbResult, "*"): s.onTuneResult,
 	} {
 		sub, err := s.nc.Subscribe(subject, h)
 		if err != nil {

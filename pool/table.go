@@ -89,6 +89,9 @@ func WriteRuns(w io.Writer, runs []RunState, now time.Time) {
 		if r.Reason != "" {
 			fmt.Fprintf(w, "%12s %s\n", "", r.Reason)
 		}
+		if r.Values != "" {
+			fmt.Fprintf(w, "%12s %s\n", "", r.Values)
+		}
 		for _, out := range r.TakenOut {
 			fmt.Fprintf(w, "%12s pair %d taken out: %s\n", "", out.Pair, out.Reason)
 		}

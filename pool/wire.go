@@ -7,6 +7,7 @@ import (
 	"hivearbiter/distributed"
 	"hivearbiter/pool/artifact"
 	"hivearbiter/results"
+	"hivearbiter/tune"
 )
 
 // The pool's own subjects, beside the runs' (under "arbiter.RUN.", see distributed).
@@ -45,6 +46,9 @@ type Submission struct {
 	// Manifests are, per engine of Config.Engines, the artifact that is its program (see
 	// pool/artifact): the zero Manifest for an engine the workers start as the run names it.
 	Manifests []artifact.Manifest `json:"manifests,omitempty"`
+	// Tune, if set, makes the run a tune of its engine (Config.Engines' only one): see
+	// pool/tune.go.
+	Tune *tune.Config `json:"tune,omitempty"`
 }
 
 // The states of a run.
@@ -78,6 +82,8 @@ type RunState struct {
 	// TakenOut are the pairs taken out of the run after too many rejected results, since the
 	// server last started it.
 	TakenOut []distributed.TakenOut `json:"taken_out,omitempty"`
+	// Values are a tune's values now (at its end, its outcome), as option words.
+	Values string `json:"values,omitempty"`
 }
 
 // Games is how many of its games the run has recorded.
@@ -131,6 +137,8 @@ type Assignment struct {
 	// fetches (see artifact.Store.WorkerEngines).
 	RunEngines []arbiter.EngineConfig `json:"run_engines,omitempty"`
 	Manifests  []artifact.Manifest    `json:"manifests,omitempty"`
+	// Tune is the run's tune, when it is one: its pairs are taken from the server one by one.
+	Tune *tune.Config `json:"tune,omitempty"`
 	// Batch is how long the worker plays the run before it asks again.
 	Batch time.Duration `json:"batch,omitempty"`
 	Wait  time.Duration `json:"wait,omitempty"`

@@ -200,6 +200,9 @@ func (w *Worker) ask(ctx context.Context, nc *nats.Conn, unfit map[string]string
 // artifacts could not be fetched. A worker the server keeps on its run stays in it: it does
 // not join it again, which starts and identifies its engines anew.
 func (w *Worker) play(ctx context.Context, nc *nats.Conn, a *Assignment, unfit map[string]string) (*Assignment, error) {
+	if a.Tune != nil {
+		return nil, w.playTune(ctx, nc, a)
+	}
 	engines, err := w.engines(ctx, nc, a)
 	if err != nil {
 		return nil, err

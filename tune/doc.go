@@ -25,6 +25,11 @@
 //     more, pairs finish in no fixed order, and those under way at the stop are played again
 //     around theta as it is at the resume.
 //
+// A tune can be played elsewhere than where its values are held: a pool's server opens its
+// records as a Session, which draws each pair's perturbation when the pair is handed out and
+// applies the results in the order they arrive, and a pool's worker plays the pairs it is handed
+// with Pairs, as Run plays its own.
+//
 // The engines are started with the tuned options among their start-up options, and given
 // each pair's values between games (UHP "options set", UGI "setoption"); a player that cannot
 // change its options while it runs (see OptionSetter) is restarted with them instead. A

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/results"
 	"hivearbiter/rules"
 )
 
@@ -35,12 +36,12 @@ type Config struct {
 	// StartTimeout, CommandTimeout and DepthTimeout are as a tournament's.
 	StartTimeout, CommandTimeout, DepthTimeout time.Duration
 	// Start starts a player (arbiter.StartThroughProtocol when nil).
-	Start arbiter.StartFunc
+	Start arbiter.StartFunc `json:"-"`
 	// Progress, if set, receives a line now and then on how the tune goes.
-	Progress io.Writer
+	Progress io.Writer `json:"-"`
 	// Observer, if set, is told of the tune and of every pair as its update is applied (a
 	// live page of the tune).
-	Observer Observer
+	Observer Observer `json:"-"`
 }
 
 // Observer follows a tune. Its methods are called one at a time, in the order the updates
@@ -80,11 +81,7 @@ const (
 
 // tuner is a running tune: the state the workers share.
 type tuner struct {
-	cfg     Config
-	name    string                  // the tuned engine's
-	sides   [2]arbiter.EngineConfig // plus, minus, as normalized
-	book    *arbiter.OpeningBook
-	gameCfg arbiter.GameConfig
+	*Pairs
 
 	mu    sync.Mutex
 	theta []float64
@@ -92,6 +89,17 @@ type tuner struct {
 	next  int
 	file  *os.File
 	out   *Outcome
+}
+
+// Pairs plays a tune's game pairs: the plus and the minus side of its engine, and how their
+// games are played. A local tune plays its own; a pool's worker plays those its server hands
+// out (see Session), with the perturbation and the opening the server sends.
+type Pairs struct {
+	cfg     Config
+	name    string                  // the tuned engine's
+	sides   [2]arbiter.EngineConfig // plus, minus, as normalized
+	book    *arbiter.OpeningBook
+	gameCfg arbiter.GameConfig
 }
 
 // Run plays the tune's remaining game pairs, Concurrency at a time, updating theta as each
@@ -119,14 +127,26 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 
 // newTuner checks the configuration, and opens the records file, resuming from it.
 func newTuner(cfg Config) (*tuner, error) {
+	if cfg.Out == "" {
+		return nil, errors.New("tune: no records file: a tune is written to one, so that it can resume")
+	}
+	p, err := NewPairs(cfg)
+	if err != nil {
+		return nil, err
+	}
+	t := &tuner{Pairs: p, done: map[int]bool{}, next: 1, out: &Outcome{Params: p.cfg.Params}}
+	return t, t.open()
+}
+
+// NewPairs checks a tune's configuration (its parameters, its schedule, an engine whose
+// protocol has options: a *RefusedError otherwise, its openings) and prepares its pairs. It
+// starts no engine.
+func NewPairs(cfg Config) (*Pairs, error) {
 	if err := CheckParams(cfg.Params); err != nil {
 		return nil, err
 	}
 	if cfg.Schedule.Iterations < 1 {
 		return nil, &ParamError{"", fmt.Errorf("iterations %d: want at least 1", cfg.Schedule.Iterations)}
-	}
-	if cfg.Out == "" {
-		return nil, errors.New("tune: no records file: a tune is written to one, so that it can resume")
 	}
 	if cfg.Start == nil {
 		cfg.Start = arbiter.StartThroughProtocol("")
@@ -150,12 +170,18 @@ func newTuner(cfg Config) (*tuner, error) {
 	}
 	cfg.GameType, cfg.Concurrency = ac.GameType, ac.Concurrency
 	cfg.StartTimeout, cfg.CommandTimeout, cfg.DepthTimeout = ac.StartTimeout, ac.CommandTimeout, ac.DepthTimeout
-	t := &tuner{cfg: cfg, name: name, sides: [2]arbiter.EngineConfig{ac.Engines[0], ac.Engines[1]}, book: book, done: map[int]bool{}, next: 1,
-		out: &Outcome{Params: cfg.Params}}
-	t.gameCfg = arbiter.GameConfig{Run: "tune", Seed: cfg.Seed, Adjudication: cfg.Adjudication,
+	p := &Pairs{cfg: cfg, name: name, sides: [2]arbiter.EngineConfig{ac.Engines[0], ac.Engines[1]}, book: book}
+	p.gameCfg = arbiter.GameConfig{Run: "tune", Seed: cfg.Seed, Adjudication: cfg.Adjudication,
 		CommandTimeout: cfg.CommandTimeout, DepthTimeout: cfg.DepthTimeout}
-	return t, t.open()
+	return p, nil
 }
+
+// Engine is the tuned engine's name; its sides are it with PlusSuffix and MinusSuffix.
+func (p *Pairs) Engine() string { return p.name }
+
+// Config is the tune as its pairs are played: its configuration with the defaults filled in
+// (the game type, the timeouts).
+func (p *Pairs) Config() Config { return p.cfg }
 
 // refuseWithoutOptions refuses an engine whose protocol takes no options, saying why.
 func refuseWithoutOptions(e arbiter.EngineConfig, p Param) error {
@@ -303,10 +329,14 @@ func (t *tuner) take() (Perturbation, bool) {
 	return Perturb(t.cfg.Params, t.cfg.Schedule, t.cfg.Seed, k, t.theta), true
 }
 
-// finish applies a played pair's update to theta as it is now and writes the pair down.
-func (t *tuner) finish(pt Perturbation, opening string, games []Game) error {
+// finish applies a played pair's update to theta as it is now and writes the pair down; an
+// iteration on record already is refused (ErrPlayed), so that no pair counts twice.
+func (t *tuner) finish(pt Perturbation, opening string, games []Game) (*Record, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.done[pt.Iteration] {
+		return nil, ErrPlayed
+	}
 	result := 0
 	for _, g := range games {
 		result += int(2*g.PlusScore) - 1
@@ -314,14 +344,14 @@ func (t *tuner) finish(pt Perturbation, opening string, games []Game) error {
 	r := Record{Perturbation: pt, Opening: opening, Games: games, Result: result, Before: slices.Clone(t.theta)}
 	r.After = Update(t.cfg.Params, t.cfg.Schedule, pt, t.theta, result)
 	if err := appendLine(t.file, line{Record: &r}); err != nil {
-		return t.writeErr(err)
+		return nil, t.writeErr(err)
 	}
 	t.count(r)
 	t.progress(r)
 	if t.cfg.Observer != nil {
 		t.cfg.Observer.PairFinished(&r)
 	}
-	return nil
+	return &r, nil
 }
 
 // progress prints a line every twentieth of the tune, and at its last pair.
@@ -337,30 +367,60 @@ func (t *tuner) progress(r Record) {
 // worker plays pairs until none is left. It owns its seats: the plus and the minus engine,
 // given each pair's values as options, between games or by a restart.
 func (t *tuner) worker(ctx context.Context, id int) error {
-	seats := &arbiter.Seats{Engines: t.sides[:], GameType: mustGameType(t.cfg.GameType),
-		StartTimeout: t.cfg.StartTimeout, Start: t.cfg.Start, Worker: id}
-	seats.Engines = slices.Clone(seats.Engines)
+	seats := t.Seats(id)
 	defer seats.Close(ctx)
 	for {
 		pt, ok := t.take()
 		if !ok {
 			return nil
 		}
-		seats.Engines[0] = withValues(t.sides[0], pt.PlusSent)
-		seats.Engines[1] = withValues(t.sides[1], pt.MinusSent)
-		t.setValues(ctx, seats, 0, pt.PlusSent)
-		t.setValues(ctx, seats, 1, pt.MinusSent)
-		opening, games, err := t.playPair(ctx, seats, pt.Iteration)
+		opening, index := t.Opening(pt.Iteration)
+		recs, err := t.Play(ctx, seats, pt, opening, index)
 		if err != nil {
 			if errors.Is(err, arbiter.ErrInterrupted) || ctx.Err() != nil {
 				return nil
 			}
 			return err
 		}
-		if err := t.finish(pt, opening, games); err != nil {
+		games, err := t.Games(opening, recs)
+		if err != nil {
+			return err
+		}
+		if _, err := t.finish(pt, opening, games); err != nil {
 			return err
 		}
 	}
+}
+
+// Seats are the seats of one worker of pairs, numbered id: the plus and the minus engine.
+// The caller closes them.
+func (p *Pairs) Seats(id int) *arbiter.Seats {
+	return &arbiter.Seats{Engines: slices.Clone(p.sides[:]), GameType: mustGameType(p.cfg.GameType),
+		StartTimeout: p.cfg.StartTimeout, Start: p.cfg.Start, Worker: id}
+}
+
+// Opening is the opening of iteration k's pair (the game type's start when there is no book),
+// and its index in the book.
+func (p *Pairs) Opening(k int) (string, int) {
+	opening, index := p.book.At(k - 1)
+	if opening == "" {
+		opening = p.cfg.GameType
+	}
+	return opening, index
+}
+
+// Play plays a perturbation's pair on seats from opening, the plus side White first, and
+// returns its games' records (see Games): the engines are given the values as sent, between
+// games or by a restart.
+func (p *Pairs) Play(ctx context.Context, seats *arbiter.Seats, pt Perturbation, opening string, index int) ([]*results.Record, error) {
+	if len(pt.PlusSent) != len(p.cfg.Params) || len(pt.MinusSent) != len(p.cfg.Params) {
+		return nil, fmt.Errorf("tune: a perturbation of %d and %d values for %d parameters", len(pt.PlusSent), len(pt.MinusSent), len(p.cfg.Params))
+	}
+	seats.Engines[0] = withValues(p.sides[0], pt.PlusSent)
+	seats.Engines[1] = withValues(p.sides[1], pt.MinusSent)
+	p.setValues(ctx, seats, 0, pt.PlusSent)
+	p.setValues(ctx, seats, 1, pt.MinusSent)
+	return p.playPair(ctx, seats, pt.Iteration, opening, index)
 }
 
 // OptionSetter is a Player whose options can be changed between games; the players of UHP
@@ -371,10 +431,10 @@ type OptionSetter interface {
 
 // setValues gives engine e's seated player the tuned values, or, when it cannot take them
 // while it runs (or refuses), drops it, so that its next seat starts it with them.
-func (t *tuner) setValues(ctx context.Context, seats *arbiter.Seats, e int, values []string) {
+func (p *Pairs) setValues(ctx context.Context, seats *arbiter.Seats, e int, values []string) {
 	setter, ok := seats.Player(e).(OptionSetter)
 	for i := 0; ok && i < len(values); i++ {
-		ok = setter.SetOption(ctx, t.cfg.Params[i].Name, values[i]) == nil
+		ok = setter.SetOption(ctx, p.cfg.Params[i].Name, values[i]) == nil
 	}
 	if !ok {
 		seats.Drop(ctx, e)
@@ -386,28 +446,50 @@ func mustGameType(s string) rules.GameType {
 	return gt
 }
 
-// playPair plays iteration k's two games, one opening, the plus side White first.
-func (t *tuner) playPair(ctx context.Context, seats *arbiter.Seats, k int) (string, []Game, error) {
-	opening, index := t.book.At(k - 1)
-	if opening == "" {
-		opening = t.cfg.GameType
-	}
-	var games []Game
+// playPair plays iteration k's two games from opening, the plus side White first.
+func (p *Pairs) playPair(ctx context.Context, seats *arbiter.Seats, k int, opening string, index int) ([]*results.Record, error) {
+	var recs []*results.Record
 	for g := range 2 {
 		sg := arbiter.ScheduledGame{Index: 2*(k-1) + g, Round: 1, Pair: k - 1, White: g, Black: 1 - g, Opening: opening, OpeningIndex: index}
 		white, black, err := seats.Sides(ctx, sg)
 		if err != nil {
-			return "", nil, err
+			return nil, err
 		}
-		gc := t.gameCfg
+		gc := p.gameCfg
 		gc.Index, gc.Round, gc.Pair, gc.Opening, gc.OpeningIndex = sg.Index, sg.Round, sg.Pair, opening, index
 		rec, err := arbiter.PlayGame(ctx, gc, white, black)
 		if err != nil {
-			return "", nil, err
+			return nil, err
 		}
 		seats.Played(ctx, sg, rec)
-		games = append(games, Game{PlusWhite: g == 0, Result: rec.Result, Reason: string(rec.Reason), Plies: len(rec.Moves),
-			PlusScore: rec.ScoreOf(t.sides[0].Name)})
+		recs = append(recs, rec)
 	}
-	return opening, games, nil
+	return recs, nil
+}
+
+// Games are a pair's games as its records say them, from the plus side's point of view. The
+// records must be the pair's: two games from opening, the plus side White in the first and
+// Black in the second.
+func (p *Pairs) Games(opening string, recs []*results.Record) ([]Game, error) {
+	if len(recs) != 2 {
+		return nil, fmt.Errorf("tune: a pair of %d games, want 2", len(recs))
+	}
+	var games []Game
+	for g, rec := range recs {
+		plus, minus := p.sides[0].Name, p.sides[1].Name
+		if g == 1 {
+			plus, minus = minus, plus
+		}
+		switch {
+		case rec == nil:
+			return nil, fmt.Errorf("tune: game %d of the pair has no record", g+1)
+		case rec.White.Name != plus || rec.Black.Name != minus:
+			return nil, fmt.Errorf("tune: game %d of the pair is %s against %s, want %s against %s", g+1, rec.White.Name, rec.Black.Name, plus, minus)
+		case rec.Opening != opening:
+			return nil, fmt.Errorf("tune: game %d of the pair starts from %q, want %q", g+1, rec.Opening, opening)
+		}
+		games = append(games, Game{PlusWhite: g == 0, Result: rec.Result, Reason: string(rec.Reason), Plies: len(rec.Moves),
+			PlusScore: rec.ScoreOf(p.sides[0].Name)})
+	}
+	return games, nil
 }

@@ -23,9 +23,13 @@ command then runs inside it: dir=bot cmd=python3 arg=bot.py). Workers fetch it, 
 SHA-256 and run it; a worker runs only the runs whose artifacts its platform and runtimes
 (python3, node) can run. The engines are also started once here to read their id lines.
 The run's records are the server's: DIR/runs/RUN.jsonl, read by arbiter stats.
-Runs of a higher -priority get the workers first; runs of one priority share them by -share.`
+Runs of a higher -priority get the workers first; runs of one priority share them by -share.
+"arbiter submit tune" hands the pool a tune instead (see arbiter submit tune -h).`
 
 func runSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "tune" {
+		return runSubmitTune(ctx, args[1:], stdout, stderr)
+	}
 	rest, groups := splitMultiWord(args)
 	fs := newFlagSet("submit", submitUsage, stderr)
 	credsPath := fs.String("creds", "", "a submitter's credentials `file` (the server's DIR/submitter.creds)")

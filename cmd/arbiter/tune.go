@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 
@@ -27,20 +28,11 @@ or book=NAME (a shipped book: arbiter openings list), order=sequential|random st
 plies=N.`
 
 func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	rest, groups := splitMultiWord(args)
 	fs := newFlagSet("tune", tuneUsage, stderr)
-	var flags tune.Flags
-	flags.Register(fs)
 	httpAddr := fs.String("http", "", "serve a live page of the tune at this `address`, e.g. 127.0.0.1:8080 (read-only; loopback only unless -http-public)")
 	httpPublic := fs.Bool("http-public", false, "allow -http on an address other than loopback")
-	if err := cli.Parse(fs, rest); err != nil {
-		return err
-	}
-	cfg, err := flags.Config(groups, builtinResolver)
+	cfg, err := parseTune(fs, args)
 	if err != nil {
-		return cli.Usage(err)
-	}
-	if err := locateEngines([]arbiter.EngineConfig{cfg.Engine}); err != nil {
 		return err
 	}
 	cfg.Progress = stdout
@@ -82,4 +74,20 @@ func serveTuneLive(ctx context.Context, cfg *tune.Config, addr string, public bo
 	go func() { served <- live.Serve(ctx, ln) }()
 	fmt.Fprintf(stdout, "Live page at http://%s/\n", ln.Addr())
 	return func() { cancel(); <-served }, nil
+}
+
+// parseTune defines a tune's flags on fs (beside the command's own), parses args, and builds
+// the tune, its engine's program located.
+func parseTune(fs *flag.FlagSet, args []string) (tune.Config, error) {
+	rest, groups := splitMultiWord(args)
+	var flags tune.Flags
+	flags.Register(fs)
+	if err := cli.Parse(fs, rest); err != nil {
+		return tune.Config{}, err
+	}
+	cfg, err := flags.Config(groups, builtinResolver)
+	if err != nil {
+		return tune.Config{}, cli.Usage(err)
+	}
+	return cfg, locateEngines([]arbiter.EngineConfig{cfg.Engine})
 }

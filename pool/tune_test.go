@@ -1,0 +1,247 @@
+package pool
+
+import (
+	"context"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"hivearbiter/arbiter"
+	"hivearbiter/distributed"
+	"hivearbiter/engine/uhpengine"
+	"hivearbiter/engine/uhpengine/uhpfake"
+	_ "hivearbiter/proto/gamestring" // a protocol without options, to be refused
+	"hivearbiter/results"
+	"hivearbiter/tune"
+)
+
+// tuneSubmission is a tune of an instant fake engine with one option, Skill, over iterations
+// pairs of short games. The engines play random moves and crash now and then, so that games
+// are won and lost and theta moves.
+func tuneSubmission(tb testing.TB, iterations int, seed int64) *Submission {
+	skill := uhpengine.Option{Name: "Skill", Type: "int", Value: "50", Default: "50", Extra: []string{"0", "100"}}
+	argv, env := uhpfake.Command(uhpfake.Config{ID: "tunable", Play: "random", Seed: uint64(seed),
+		Options: []uhpengine.Option{skill}, Faults: []uhpfake.Fault{{On: "bestmove", Chance: 0.08, Then: "exit", Code: 1}}})
+	cfg := tune.Config{
+		Engine:   arbiter.EngineConfig{Name: "tunable", Command: argv, Env: env, Time: arbiter.TimeControl{Depth: 1}},
+		Params:   []tune.Param{{Name: "Skill", Int: true, Start: 50, Min: 0, Max: 100, CEnd: 4, REnd: 0.5}},
+		Schedule: tune.NewSchedule(iterations), Seed: seed,
+		Openings: arbiter.Openings{RandomPlies: 2}, Adjudication: arbiter.Adjudication{MaxPlies: 20},
+	}
+	expect, err := distributed.Identify(context.Background(), []arbiter.EngineConfig{cfg.Engine}, "Base+MLP", 10*time.Second)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return &Submission{Tune: &cfg, Expect: expect, Platforms: []string{Platform()}}
+}
+
+// checkTuneRecords wants a tune run's records to hold each of its iterations once, in a chain:
+// each pair's theta before is the one after the pair before it (in the order they arrived),
+// and its theta after is the SPSA update of its result. It returns the records.
+func checkTuneRecords(t *testing.T, st *RunState, sub *Submission) []tune.Record {
+	t.Helper()
+	_, recs, torn, err := tune.ReadRecords(st.Records)
+	if err != nil || torn != 0 {
+		t.Fatalf("the tune's records: %v (%d bytes torn)", err, torn)
+	}
+	cfg := sub.Tune
+	if len(recs) != cfg.Schedule.Iterations {
+		t.Errorf("%d pairs recorded, want %d", len(recs), cfg.Schedule.Iterations)
+	}
+	seen := map[int]bool{}
+	theta := []float64{cfg.Params[0].Start}
+	moved := false
+	for i, r := range recs {
+		if seen[r.Iteration] {
+			t.Errorf("iteration %d recorded twice", r.Iteration)
+		}
+		seen[r.Iteration] = true
+		if !slices.Equal(r.Before, theta) {
+			t.Errorf("pair %d (iteration %d): theta before %v, want the last pair's after, %v", i, r.Iteration, r.Before, theta)
+		}
+		result := 0
+		for _, g := range r.Games {
+			result += int(2*g.PlusScore) - 1
+		}
+		if want := tune.Update(cfg.Params, cfg.Schedule, r.Perturbation, r.Before, result); r.Result != result || !slices.Equal(r.After, want) {
+			t.Errorf("iteration %d: result %d, theta after %v; want %d and %v", r.Iteration, r.Result, r.After, result, want)
+		}
+		moved = moved || !slices.Equal(r.After, r.Before)
+		theta = r.After
+	}
+	if !moved {
+		t.Error("theta never moved: the test shows nothing of the updates")
+	}
+	return recs
+}
+
+// waitFinished waits until the run is finished, and returns its state.
+func waitFinished(t *testing.T, p *testPool, id string, timeout time.Duration) RunState {
+	t.Helper()
+	var st RunState
+	waitUntil(t, "the tune to finish", timeout, func() bool {
+		runs, err := p.submitter.Runs(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range runs {
+			if r.ID == id {
+				st = r
+			}
+		}
+		return st.State == StateFinished
+	})
+	return st
+}
+
+// TestTuneOnPool: a tune submitted to the pool is played by two workers, pair by pair; the
+// server applies each result as it arrives and records it as the local tuner does; the runs
+// list shows the tune's values.
+func TestTuneOnPool(t *testing.T) {
+	p := newTestPool(t)
+	startWorkers(t, &Worker{Name: "w1", Creds: p.addWorker("w1")}, &Worker{Name: "w2", Creds: p.addWorker("w2")})
+	sub := tuneSubmission(t, 24, 3)
+	st, err := p.submitter.Submit(context.Background(), sub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Format != "tune" || st.Scheduled != 48 {
+		t.Errorf("submitted as %s of %d games, want a tune of 48", st.Format, st.Scheduled)
+	}
+	final := waitFinished(t, p, st.ID, 60*time.Second)
+	recs := checkTuneRecords(t, st, sub)
+	if want := tune.Words(sub.Tune.Params, recs[len(recs)-1].After); final.Values != want {
+		t.Errorf("the runs list shows the values %q, want %q", final.Values, want)
+	}
+	if final.Games() != 48 {
+		t.Errorf("the runs list shows %d games, want 48", final.Games())
+	}
+	page := httptest.NewRecorder()
+	p.srv.dashboardHandler().ServeHTTP(page, httptest.NewRequest("GET", "/", nil))
+	if !strings.Contains(page.Body.String(), final.Values) {
+		t.Errorf("the dashboard does not show the values %q", final.Values)
+	}
+	report := httptest.NewRecorder()
+	p.srv.dashboardHandler().ServeHTTP(report, httptest.NewRequest("GET", "/runs/"+st.ID+"/report.html", nil))
+	if report.Code != 200 || !strings.Contains(report.Body.String(), `data-mode="tune"`) {
+		t.Errorf("the tune's report: %d, want a page in tune mode:\n%.300s", report.Code, report.Body.String())
+	}
+	var table strings.Builder
+	WriteRuns(&table, []RunState{final}, time.Now())
+	if !strings.Contains(table.String(), final.Values) {
+		t.Errorf("the runs table does not show the values %q:\n%s", final.Values, table.String())
+	}
+}
+
+// TestTunePauseResume: a tune paused records nothing until it is resumed, and resumed goes on
+// from its records (as after a restart: see cmd/arbiter's TestSubmitTuneAcrossServerKill): each
+// iteration is recorded once, the chain of theta unbroken.
+func TestTunePauseResume(t *testing.T) {
+	p := newTestPool(t)
+	startWorkers(t, &Worker{Name: "w1", Creds: p.addWorker("w1")}, &Worker{Name: "w2", Creds: p.addWorker("w2")})
+	sub := tuneSubmission(t, 30, 5)
+	ctx := context.Background()
+	st, err := p.submitter.Submit(ctx, sub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pairs := func() int {
+		_, recs, _, _ := tune.ReadRecords(st.Records)
+		return len(recs)
+	}
+	waitUntil(t, "pairs of the tune", 30*time.Second, func() bool { return pairs() >= 5 })
+	if _, err := p.submitter.Control(ctx, Control{ID: st.ID, Action: "pause"}); err != nil {
+		t.Fatal(err)
+	}
+	paused := pairs()
+	if paused >= 30 {
+		t.Fatalf("the tune finished (%d pairs) before it was paused", paused)
+	}
+	time.Sleep(500 * time.Millisecond)
+	if n := pairs(); n != paused {
+		t.Errorf("the paused tune recorded %d pairs", n-paused)
+	}
+	if _, err := p.submitter.Control(ctx, Control{ID: st.ID, Action: "resume"}); err != nil {
+		t.Fatal(err)
+	}
+	waitFinished(t, p, st.ID, 60*time.Second)
+	checkTuneRecords(t, st, sub)
+}
+
+// TestTuneRefused: a tune of an engine whose protocol has no options is refused at submit,
+// with the reason.
+func TestTuneRefused(t *testing.T) {
+	p := newTestPool(t)
+	sub := tuneSubmission(t, 4, 1)
+	sub.Tune.Engine.Protocol, sub.Tune.Engine.Time = "gamestring", arbiter.TimeControl{MoveTime: time.Second}
+	_, err := p.submitter.Submit(context.Background(), sub)
+	if err == nil || !strings.Contains(err.Error(), "its protocol (gamestring) has none") {
+		t.Errorf("a tune of a gamestring engine: %v, want it refused for its protocol", err)
+	}
+	if runs, _ := p.submitter.Runs(context.Background()); len(runs) != 0 {
+		t.Errorf("the refused tune is in the pool: %+v", runs)
+	}
+}
+
+// TestTuneForgedResults: the server counts a tune's result only for a pair it handed out to
+// that worker, and only when the referee passes its games: a claimed win the moves do not
+// give, a pair of the wrong engines, an engine that says it is another and an unknown ticket
+// are each refused, and nothing is recorded. The active tune's live page is served.
+func TestTuneForgedResults(t *testing.T) {
+	p := newTestPool(t)
+	sub := tuneSubmission(t, 4, 2)
+	st, err := p.submitter.Submit(context.Background(), sub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nc, err := distributed.Dial(p.addWorker("mallory"), "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	ctx := context.Background()
+	var pair TunePair
+	if err := request(ctx, nc, tuneSubject(verbTake, "mallory"), TuneTake{Run: st.ID}, &pair, takeTimeout); err != nil || pair.Ticket == "" {
+		t.Fatalf("taking a pair: %v, %+v", err, pair)
+	}
+	won := func(white, black string) *results.Record {
+		return &results.Record{White: results.Player{Name: white, ID: "tunable"}, Black: results.Player{Name: black, ID: "tunable"}, Opening: pair.Opening,
+			GameType: "Base+MLP", GameString: pair.Opening, Result: results.WhiteWins, Reason: results.ReasonQueenSurrounded}
+	}
+	other := func(r *results.Record) *results.Record {
+		r.White.ID = "impostor"
+		return r
+	}
+	plus, minus := "tunable"+tune.PlusSuffix, "tunable"+tune.MinusSuffix
+	tests := []struct {
+		name   string
+		ticket string
+		recs   []*results.Record
+		want   string
+	}{
+		{"a win the moves do not give", pair.Ticket, []*results.Record{won(plus, minus), won(minus, plus)}, "still in progress"},
+		{"the wrong engines", pair.Ticket, []*results.Record{won(minus, plus), won(plus, minus)}, "want tunable+ against tunable-"},
+		{"another engine", pair.Ticket, []*results.Record{other(won(plus, minus)), won(minus, plus)}, `tunable+'s engine says "impostor", the tune's says "tunable"`},
+		{"one game", pair.Ticket, []*results.Record{won(plus, minus)}, "a pair of 1 games"},
+		{"an unknown ticket", "forged", []*results.Record{won(plus, minus), won(minus, plus)}, "not a pair this server handed out"},
+	}
+	for _, tt := range tests {
+		var ack TuneAck
+		if err := request(ctx, nc, tuneSubject(verbResult, "mallory"), TuneResult{Run: st.ID, Ticket: tt.ticket, Records: tt.recs}, &ack, resultTimeout); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(ack.Error, tt.want) {
+			t.Errorf("%s: %q, want a refusal with %q", tt.name, ack.Error, tt.want)
+		}
+	}
+	if _, recs, _, err := tune.ReadRecords(st.Records); err != nil || len(recs) != 0 {
+		t.Errorf("after forged results: %d pairs on record (%v), want none", len(recs), err)
+	}
+	live := httptest.NewRecorder()
+	p.srv.dashboardHandler().ServeHTTP(live, httptest.NewRequest("GET", "/runs/"+st.ID+"/live/", nil))
+	if live.Code != 200 || !strings.Contains(live.Body.String(), `data-mode="tune-live"`) {
+		t.Errorf("the active tune's live page: %d, want a page in tune-live mode:\n%.300s", live.Code, live.Body.String())
+	}
+}

@@ -1,0 +1,128 @@
+package pool
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"golang.org/x/sync/errgroup"
+
+	"hivearbiter/arbiter"
+	"hivearbiter/distributed"
+	"hivearbiter/tune"
+)
+
+// playTune plays a tune run's pairs, Concurrency at a time, each taken from the server with
+// its perturbation and opening, until the batch is over or the server has no more (the tune
+// is complete, paused or stopped). The engines are the run's, started as the local tuner
+// starts them and given each pair's values as options (tune.Pairs).
+func (w *Worker) playTune(ctx context.Context, nc *nats.Conn, a *Assignment) error {
+	local, err := w.engines(ctx, nc, a)
+	if err != nil {
+		return err
+	}
+	engines, err := distributed.TuneEngines(a.RunEngines, local)
+	if err != nil {
+		return err
+	}
+	if len(engines) != 1 {
+		return fmt.Errorf("pool: a tune of %d engines", len(engines))
+	}
+	cfg := *a.Tune
+	// The server sends each pair's opening: the worker needs no book.
+	cfg.Engine, cfg.Openings, cfg.Out, cfg.Concurrency = engines[0], arbiter.Openings{}, "", w.Concurrency
+	cfg.Start = arbiter.StartThroughProtocol(w.TranscriptDir)
+	pairs, err := tune.NewPairs(cfg)
+	if err != nil {
+		return err
+	}
+	w.printf("Worker %s tunes %s in run %s with %d slots\n", w.Name, pairs.Engine(), a.Run, w.Concurrency)
+	until := time.Now().Add(max(a.Batch, time.Second))
+	g, gctx := errgroup.WithContext(ctx)
+	for slot := range w.Concurrency {
+		g.Go(func() error {
+			seats := pairs.Seats(slot)
+			defer seats.Close(gctx)
+			for time.Now().Before(until) && gctx.Err() == nil {
+				if err := w.tunePair(gctx, nc, a.Run, pairs, seats); err != nil {
+					if gctx.Err() != nil {
+						return nil
+					}
+					return ignoreOver(err)
+				}
+			}
+			return nil
+		})
+	}
+	return ignoreOver(g.Wait())
+}
+
+// errTuneOver ends a worker's slot: the server has no more pairs of the tune for it.
+var errTuneOver = errors.New("pool: the tune has no more pairs")
+
+func ignoreOver(err error) error {
+	if errors.Is(err, errTuneOver) || errors.Is(err, arbiter.ErrInterrupted) || errors.Is(err, context.Canceled) {
+		return nil
+	}
+	return err
+}
+
+// tunePair takes one pair from the server, plays it and sends its result. A result the server
+// does not count (the server restarted, or the pair was answered by another worker) is dropped:
+// the server hands out again any pair it has not counted.
+func (w *Worker) tunePair(ctx context.Context, nc *nats.Conn, run string, pairs *tune.Pairs, seats *arbiter.Seats) error {
+	var p TunePair
+	if err := request(ctx, nc, tuneSubject(verbTake, w.Name), TuneTake{Run: run}, &p, takeTimeout); err != nil {
+		return errTuneOver // the server is away: ask again for work, as after a run
+	}
+	switch {
+	case p.Over:
+		return errTuneOver
+	case p.Ticket == "":
+		select {
+		case <-time.After(max(p.Wait, 100*time.Millisecond)):
+		case <-ctx.Done():
+		}
+		return nil
+	}
+	recs, err := pairs.Play(ctx, seats, p.Perturbation, p.Opening, p.OpeningIndex)
+	if err != nil {
+		return err
+	}
+	var ack TuneAck
+	if err := request(ctx, nc, tuneSubject(verbResult, w.Name), TuneResult{Run: run, Ticket: p.Ticket, Records: recs}, &ack, resultTimeout); err != nil {
+		w.printf("Worker %s: the result of iteration %d was not delivered: %v\n", w.Name, p.Perturbation.Iteration, err)
+	} else if ack.Error != "" {
+		w.printf("Worker %s: the result of iteration %d was not counted: %s\n", w.Name, p.Perturbation.Iteration, ack.Error)
+	}
+	return nil
+}
+
+// How long a worker waits for the server to hand out a pair, and to acknowledge a result. The
+// server answers at once; a request it never answers (it was killed) must not hold a slot
+// long once the server is back.
+const (
+	takeTimeout   = 3 * time.Second
+	resultTimeout = 5 * time.Second
+)
+
+// request sends v to subject and reads the answer into reply, waiting at most timeout.
+func request(ctx context.Context, nc *nats.Conn, subject string, v, reply any, timeout time.Duration) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	rctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	m, err := nc.RequestWithContext(rctx, subject, b)
+	if err != nil {
+		return fmt.Errorf("pool: %s: %w", subject, err)
+	}
+	if err := json.Unmarshal(m.Data, reply); err != nil {
+		return fmt.Errorf("pool: unreadable answer on %s: %w", subject, err)
+	}
+	return nil
+}
