@@ -79,17 +79,35 @@ func (e *Engine) Pass(ctx context.Context) (string, error) {
 	return e.gameString(ctx, "pass")
 }
 
-// Undo takes back n plies (n >= 1) and returns the engine's GameString.
-func (e *Engine) Undo(ctx context.Context, n int) (string, error) {
-	if n < 1 {
-		return "", fmt.Errorf("uhpclient: %s: undo %d: need at least one ply", e.cfg.Name, n)
-	}
-	return e.gameString(ctx, "undo "+strconv.Itoa(n))
+// StartPlay sends a MoveString to play, within ctx, and returns once it is written, without
+// waiting for the reply, which WaitPlay reads, as exec.Cmd's Wait follows its Start. Until
+// WaitPlay the engine is busy with the command, as during Play: every StartPlay that returns
+// nil needs its WaitPlay, by the same caller. Sending a move to both engines of a game before
+// reading either reply has them play it side by side.
+func (e *Engine) StartPlay(ctx context.Context, move string) error {
+	return e.start(ctx, "play "+strings.TrimSpace(move))
 }
 
-func (e *Engine) gameString(ctx context.Context, command string) (string, error) {
+// StartPass is StartPlay for a pass.
+func (e *Engine) StartPass(ctx context.Context) error { return e.start(ctx, "pass") }
+
+// WaitPlay waits for the reply to the play or pass that StartPlay or StartPass sent, as long
+// as ctx allows, and returns what Play or Pass would have: the engine's GameString, or the
+// error. When the reply does not come in time, the engine is killed, as in Play.
+func (e *Engine) WaitPlay(ctx context.Context) (string, error) {
+	c := e.started
+	if c.ctx == nil {
+		return "", fmt.Errorf("uhpclient: %s: WaitPlay without a play started", e.cfg.Name)
+	}
+	e.started = started{}
+	defer e.endExchange()
+	if ctx.Done() != c.ctx.Done() {
+		// Another context than the command was sent under, which may have ended while the
+		// reply waited to be read: the exchange goes on under ctx alone.
+		e.conn.Begin(ctx)
+	}
 	var gs string
-	_, err := e.roundTrip(ctx, command, func(lines []string) *ProtocolError {
+	_, err := e.receive(ctx, c.command, c.sent, func(lines []string) *ProtocolError {
 		gs = lastLine(lines)
 		if !looksLikeGameString(gs) {
 			return &ProtocolError{Msg: "the reply is not a GameString", Line: gs}
@@ -100,6 +118,37 @@ func (e *Engine) gameString(ctx context.Context, command string) (string, error)
 		return "", err
 	}
 	return gs, nil
+}
+
+// started is a command that start sent, whose reply is still to be read.
+type started struct {
+	ctx     context.Context // the exchange's, which bounds the reply when WaitPlay's is the same
+	command string
+	sent    time.Time
+}
+
+// start sends a command that answers a GameString, for WaitPlay to read its reply.
+func (e *Engine) start(ctx context.Context, command string) error {
+	sent, err := e.send(ctx, command)
+	if err == nil {
+		e.started = started{ctx: ctx, command: command, sent: sent}
+	}
+	return err
+}
+
+// Undo takes back n plies (n >= 1) and returns the engine's GameString.
+func (e *Engine) Undo(ctx context.Context, n int) (string, error) {
+	if n < 1 {
+		return "", fmt.Errorf("uhpclient: %s: undo %d: need at least one ply", e.cfg.Name, n)
+	}
+	return e.gameString(ctx, "undo "+strconv.Itoa(n))
+}
+
+func (e *Engine) gameString(ctx context.Context, command string) (string, error) {
+	if err := e.start(ctx, command); err != nil {
+		return "", err
+	}
+	return e.WaitPlay(ctx)
 }
 
 // ValidMoves returns the engine's valid moves: MoveStrings, or the single "pass". An engine

@@ -57,6 +57,9 @@ type Engine struct {
 	// turn admits one command at a time; unlike a mutex, waiting for it honours a context.
 	turn   chan struct{}
 	broken error // why the engine is unusable, once it is; guarded by turn
+	// started is the command StartPlay sent, held with the turn until WaitPlay reads its
+	// reply.
+	started started
 
 	logMu sync.Mutex
 
@@ -196,29 +199,11 @@ type searchStop struct {
 
 // search is roundTrip for a command that may be a bestmove, stopped as stop says if not nil.
 func (e *Engine) search(ctx context.Context, command string, stop *searchStop, check func([]string) *ProtocolError) ([]string, error) {
-	if strings.ContainsAny(command, "\r\n") {
-		return nil, fmt.Errorf("uhpclient: %s: a command cannot span lines: %q", e.cfg.Name, command)
+	sent, err := e.send(ctx, command)
+	if err != nil {
+		return nil, err
 	}
-	if !e.takeTurn(ctx) {
-		// Another caller's command is running; this one was never sent.
-		return nil, e.timeout(command, 0, ctx.Err(), nil)
-	}
-	defer e.endTurn()
-	if e.broken != nil {
-		return nil, e.broken
-	}
-	sent := time.Now()
-	if err := ctx.Err(); err != nil {
-		return nil, e.fail(e.timeout(command, 0, err, nil))
-	}
-	e.conn.Begin(ctx)
-	defer e.conn.End()
-	if err := e.write(command); err != nil {
-		if errors.Is(err, os.ErrDeadlineExceeded) && ctx.Err() != nil {
-			return nil, e.fail(e.timeout(command, time.Since(sent), ctx.Err(), nil))
-		}
-		return nil, e.fail(e.exitError(command))
-	}
+	defer e.endExchange()
 	if verb, _, _ := strings.Cut(command, " "); verb == "bestmove" {
 		e.searchSent.Store(sent.UnixNano())
 		e.interruptedAt.Store(0)
@@ -230,6 +215,52 @@ func (e *Engine) search(ctx context.Context, command string, stop *searchStop, c
 			defer timer.Stop()
 		}
 	}
+	return e.receive(ctx, command, sent, check)
+}
+
+// send takes the turn, begins an exchange bounded by ctx and writes command. When it
+// returns no error the caller holds the turn and the exchange, and ends them with
+// endExchange once the reply is read; when it fails it holds neither.
+func (e *Engine) send(ctx context.Context, command string) (sent time.Time, err error) {
+	if strings.ContainsAny(command, "\r\n") {
+		return sent, fmt.Errorf("uhpclient: %s: a command cannot span lines: %q", e.cfg.Name, command)
+	}
+	if !e.takeTurn(ctx) {
+		// Another caller's command is running; this one was never sent.
+		return sent, e.timeout(command, 0, ctx.Err(), nil)
+	}
+	sent = time.Now()
+	switch {
+	case e.broken != nil:
+		err = e.broken
+	case ctx.Err() != nil:
+		err = e.fail(e.timeout(command, 0, ctx.Err(), nil))
+	default:
+		e.conn.Begin(ctx)
+		if err = e.write(command); err == nil {
+			return sent, nil
+		}
+		if errors.Is(err, os.ErrDeadlineExceeded) && ctx.Err() != nil {
+			err = e.fail(e.timeout(command, time.Since(sent), ctx.Err(), nil))
+		} else {
+			err = e.fail(e.exitError(command))
+		}
+		e.conn.End()
+	}
+	e.endTurn()
+	return sent, err
+}
+
+// endExchange ends the exchange and gives up the turn that send took.
+func (e *Engine) endExchange() {
+	e.conn.End()
+	e.endTurn()
+}
+
+// receive reads the reply to a command that send wrote, and judges it: an err or
+// invalidmove reply is its error, and check, if not nil, says whether the reply answers the
+// command; a reply that does not is a ProtocolError, as fatal as any.
+func (e *Engine) receive(ctx context.Context, command string, sent time.Time, check func([]string) *ProtocolError) ([]string, error) {
 	lines, err := e.readReply(ctx, command, sent)
 	if err != nil {
 		return lines, err
