@@ -417,12 +417,12 @@ func (g *Game) referee(side int, answer string) (string, bool) {
 		g.illegal(side, answer, err)
 		return "", false
 	}
-	canonical := g.ref.MoveString(m)
 	if err := g.ref.PlayMove(m); err != nil {
 		// ParseMove accepted the move, so the referee contradicts itself: not the engine's fault.
 		panic(fmt.Sprintf("arbiter: referee rejects the move it accepted: %q in %s: %v", answer, g.ref.GameString(), err))
 	}
-	return canonical, true
+	// The history holds the move in Mzinga's notation: written once, not again here.
+	return g.ref.PlayedMove(g.ref.Ply() - 1), true
 }
 
 // illegal ends the game for a side whose answer is not a legal move.

@@ -61,11 +61,12 @@ func (m *mirror) verify(gs string, ref *rules.Game, drawn bool) *discrepancy {
 		strings.HasPrefix(rest, m.moves) && (len(rest) == len(m.moves) || rest[len(m.moves)] == ';'))
 	// Only the entries after the verified ones are split: a report holds the whole game.
 	first, entries := 0, []string(nil)
+	var one [1]string // the usual report adds one entry: no slice on the heap for it
 	switch {
 	case !extends || m.moves == "":
-		entries = splitEntries(rest)
+		entries = splitEntries(rest, &one)
 	case len(rest) > len(m.moves):
-		first, entries = m.count, splitEntries(rest[len(m.moves)+1:])
+		first, entries = m.count, splitEntries(rest[len(m.moves)+1:], &one)
 		if entries == nil {
 			entries = []string{""} // a separator and nothing after it: an empty entry
 		}
@@ -137,13 +138,15 @@ func refPlayed(entries []string, ref *rules.Game, from int) bool {
 	return true
 }
 
-// splitEntries splits the move entries of a GameString: none in "".
-func splitEntries(moves string) []string {
+// splitEntries splits the move entries of a GameString: none in "", and a single entry in
+// one.
+func splitEntries(moves string, one *[1]string) []string {
 	if moves == "" {
 		return nil
 	}
 	if !strings.Contains(moves, ";") {
-		return []string{moves} // the usual report, one entry added: kept off the heap when inlined
+		one[0] = moves
+		return one[:]
 	}
 	return strings.Split(moves, ";")
 }

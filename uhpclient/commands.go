@@ -194,13 +194,14 @@ func (l Limit) Rounded() bool {
 }
 
 func (l Limit) command() (string, error) {
+	var buf [48]byte
 	switch {
 	case l.Depth > 0:
-		return "bestmove depth " + strconv.Itoa(l.Depth), nil
+		return string(strconv.AppendInt(append(buf[:0], "bestmove depth "...), int64(l.Depth), 10)), nil
 	case l.Depth < 0 || l.Time < 0:
 		return "", fmt.Errorf("negative bestmove limit %+v", l)
 	case l.Time > 0:
-		return "bestmove time " + formatTime(l.Time, l.FractionalSeconds), nil
+		return string(appendTime(append(buf[:0], "bestmove time "...), l.Time, l.FractionalSeconds)), nil
 	}
 	// A bare bestmove searches without end in Mzinga; the caller meant something else.
 	return "", errors.New("bestmove needs a depth or a time")
@@ -209,14 +210,30 @@ func (l Limit) command() (string, error) {
 // formatTime writes a search time as hh:mm:ss, rounded up to whole seconds, or hh:mm:ss.fff
 // when fractional.
 func formatTime(d time.Duration, fractional bool) string {
+	var buf [32]byte
+	return string(appendTime(buf[:0], d, fractional))
+}
+
+// appendTime is formatTime, appended to b: a timed search's command is one allocation.
+func appendTime(b []byte, d time.Duration, fractional bool) []byte {
 	if !fractional && d%time.Second != 0 {
 		d = d.Truncate(time.Second) + time.Second
 	}
-	h, m, s := int(d/time.Hour), int(d/time.Minute)%60, int(d/time.Second)%60
+	b = appendPadded(b, int64(d/time.Hour), 2)
+	b = appendPadded(append(b, ':'), int64(d/time.Minute)%60, 2)
+	b = appendPadded(append(b, ':'), int64(d/time.Second)%60, 2)
 	if fractional {
-		return fmt.Sprintf("%02d:%02d:%02d.%03d", h, m, s, int(d/time.Millisecond)%1000)
+		b = appendPadded(append(b, '.'), int64(d/time.Millisecond)%1000, 3)
 	}
-	return fmt.Sprintf("%02d:%02d:%02d", h, m, s)
+	return b
+}
+
+// appendPadded appends n in decimal, with leading zeros to width digits.
+func appendPadded(b []byte, n int64, width int) []byte {
+	for w, p := width, int64(10); w > 1 && n < p; w, p = w-1, p*10 {
+		b = append(b, '0')
+	}
+	return strconv.AppendInt(b, n, 10)
 }
 
 // BestMove asks for a move within l and returns its MoveString. The engine may print

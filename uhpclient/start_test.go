@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -91,4 +92,28 @@ func TestStartedPlayTimesOut(t *testing.T) {
 		return err
 	})
 	checkStaysBroken(t, e, te, "validmoves")
+}
+
+// The replies an engine's commands read share one slice of lines; what Send returns and the
+// info block are the caller's own, whatever is read after them.
+func TestRepliesKeptByTheCaller(t *testing.T) {
+	e := mustStartFake(t, "normal")
+	ctx := t.Context()
+	banner := slices.Clone(e.Info().Lines)
+	lines, err := e.Send(ctx, "validmoves")
+	if err != nil || len(lines) != 1 {
+		t.Fatalf("validmoves: %q, %v", lines, err)
+	}
+	kept := slices.Clone(lines)
+	for _, move := range []string{"wS1", "bS1 wS1-"} {
+		if _, err := e.Play(ctx, move); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := e.Send(ctx, "validmoves"); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(lines, kept) || !slices.Equal(e.Info().Lines, banner) {
+		t.Errorf("replies read later changed what the caller kept: %q (was %q), info %q (was %q)", lines, kept, e.Info().Lines, banner)
+	}
 }
