@@ -260,3 +260,91 @@ func TestConnKilled(t *testing.T) {
 		}
 	})
 }
+
+// TestConnQuickExchangeAllocatesNothing: an exchange that ends before Serve watches it, as
+// most do, sets no hook on its context: reading the caller's way, it allocates nothing.
+func TestConnQuickExchangeAllocatesNothing(t *testing.T) {
+	p := startProgram(t, true)
+	go io.Copy(io.Discard, p.stdin)
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	command := []byte("play wS1\n")
+	allocs := testing.AllocsPerRun(100, func() {
+		p.print(t, "ok\n")
+		p.conn.Begin(ctx)
+		if _, err := p.conn.Write(command); err != nil {
+			t.Fatal(err)
+		}
+		if l, err := p.conn.ReadLine(); err != nil || l.Text != "ok" {
+			t.Fatalf("read %q, %v", l.Text, err)
+		}
+		p.conn.End()
+	})
+	if allocs != 0 {
+		t.Errorf("%v allocations per exchange; want none", allocs)
+	}
+}
+
+// TestConnContextEndedBeforeTheExchange: a context that ended before its exchange began still
+// ends the exchange's waits, within watchDelay.
+func TestConnContextEndedBeforeTheExchange(t *testing.T) {
+	eachMode(t, func(t *testing.T, p *program) {
+		ctx, cancel := context.WithCancel(t.Context())
+		cancel()
+		p.conn.Begin(ctx)
+		defer p.conn.End()
+		began := time.Now()
+		if l, err := p.conn.ReadLine(); !errors.Is(err, context.Canceled) {
+			t.Fatalf("read %q, %v; want context.Canceled", l.Text, err)
+		}
+		if waited := time.Since(began); waited > time.Second {
+			t.Errorf("the read returned after %v", waited)
+		}
+	})
+}
+
+// BenchmarkConnExchange is one exchange of a command and its one-line reply through pipes,
+// under a context with a deadline, as the arbiter's commands run: what the Conn adds to the
+// system calls is its watch over the context.
+func BenchmarkConnExchange(b *testing.B) {
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer func() {
+		for _, f := range []*os.File{inR, inW, outR, outW} {
+			f.Close()
+		}
+	}()
+	c := NewConn(inW, 0, nil)
+	killed, exited := make(chan struct{}), make(chan struct{})
+	defer close(killed)
+	go c.Serve(outR, killed, exited)
+	go func() { // the program: an "ok" for every line
+		buf := make([]byte, 64)
+		for {
+			if _, err := inR.Read(buf); err != nil {
+				return
+			}
+			outW.Write([]byte("ok\n"))
+		}
+	}()
+	command := []byte("play wS1\n")
+	b.ReportAllocs()
+	for b.Loop() {
+		ctx, cancel := context.WithTimeout(b.Context(), time.Minute)
+		c.Begin(ctx)
+		if _, err := c.Write(command); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := c.ReadLine(); err != nil {
+			b.Fatal(err)
+		}
+		c.End()
+		cancel()
+	}
+}
