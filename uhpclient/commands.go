@@ -96,16 +96,14 @@ func (e *Engine) StartPass(ctx context.Context) error { return e.start(ctx, "pas
 // error. When the reply does not come in time, the engine is killed, as in Play.
 func (e *Engine) WaitPlay(ctx context.Context) (string, error) {
 	c := e.started
-	if c.ctx == nil {
+	if c.command == "" {
 		return "", fmt.Errorf("uhpclient: %s: WaitPlay without a play started", e.cfg.Name)
 	}
 	e.started = started{}
 	defer e.endExchange()
-	if ctx.Done() != c.ctx.Done() {
-		// Another context than the command was sent under, which may have ended while the
-		// reply waited to be read: the exchange goes on under ctx alone.
-		e.conn.Begin(ctx)
-	}
+	// The reply is read under ctx, which may not be the one the command was sent under:
+	// that one may have ended while the reply waited to be read.
+	e.conn.Begin(ctx)
 	var gs string
 	_, err := e.receive(ctx, c.command, c.sent, func(lines []string) *ProtocolError {
 		gs = lastLine(lines)
@@ -122,7 +120,6 @@ func (e *Engine) WaitPlay(ctx context.Context) (string, error) {
 
 // started is a command that start sent, whose reply is still to be read.
 type started struct {
-	ctx     context.Context // the exchange's, which bounds the reply when WaitPlay's is the same
 	command string
 	sent    time.Time
 }
@@ -131,7 +128,7 @@ type started struct {
 func (e *Engine) start(ctx context.Context, command string) error {
 	sent, err := e.send(ctx, command)
 	if err == nil {
-		e.started = started{ctx: ctx, command: command, sent: sent}
+		e.started = started{command: command, sent: sent}
 	}
 	return err
 }
