@@ -29,7 +29,7 @@ type program struct {
 	logged         []string
 }
 
-func startProgram(t *testing.T, direct bool) *program {
+func startProgram(t testing.TB, direct bool) *program {
 	t.Helper()
 	inR, inW, err := os.Pipe()
 	if err != nil {
@@ -307,32 +307,17 @@ func TestConnContextEndedBeforeTheExchange(t *testing.T) {
 // under a context with a deadline, as the arbiter's commands run: what the Conn adds to the
 // system calls is its watch over the context.
 func BenchmarkConnExchange(b *testing.B) {
-	inR, inW, err := os.Pipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer func() {
-		for _, f := range []*os.File{inR, inW, outR, outW} {
-			f.Close()
-		}
-	}()
-	c := NewConn(inW, 0, nil)
-	killed, exited := make(chan struct{}), make(chan struct{})
-	defer close(killed)
-	go c.Serve(outR, killed, exited)
+	p := startProgram(b, true)
 	go func() { // the program: an "ok" for every line
 		buf := make([]byte, 64)
 		for {
-			if _, err := inR.Read(buf); err != nil {
+			if _, err := p.stdin.Read(buf); err != nil {
 				return
 			}
-			outW.Write([]byte("ok\n"))
+			p.stdout.Write([]byte("ok\n"))
 		}
 	}()
+	c := p.conn
 	command := []byte("play wS1\n")
 	b.ReportAllocs()
 	for b.Loop() {
