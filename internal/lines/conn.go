@@ -155,18 +155,21 @@ func (c *Conn) Begin(ctx context.Context) {
 			c.rd.SetReadDeadline(time.Time{})
 		}
 	}
-	// From here on Serve may hook the exchange, and the hook run at once.
+	// From here on Serve may hook the exchange, and the hook run at once. The pipes get no
+	// deadline of their own: the hook runs at the context's deadline as well as at its
+	// cancellation.
 	c.watchMu.Lock()
+	defer c.watchMu.Unlock()
 	c.ctx = ctx
-	if c.serving && !c.watching {
-		c.watching = true
-		c.watch.Reset(watchDelay)
-	}
-	c.watchMu.Unlock()
-	// The pipes get no deadline of their own: the hook runs at the context's deadline as
-	// well as at its cancellation.
-	if c.rd == nil && ctx.Done() != nil {
-		// Reads wait on ctx.Done in ReadLine: the hook is for the writes, set at once.
+	switch {
+	case c.serving:
+		if !c.watching {
+			c.watching = true
+			c.watch.Reset(watchDelay)
+		}
+	case ctx.Done() != nil:
+		// Nothing watches: a goroutine reads, and ReadLine waits on ctx.Done, or Serve has
+		// returned. The hook, for the writes, is set at once.
 		c.stop = context.AfterFunc(ctx, c.cancelled)
 	}
 }

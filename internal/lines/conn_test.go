@@ -333,3 +333,33 @@ func BenchmarkConnExchange(b *testing.B) {
 		cancel()
 	}
 }
+
+// TestConnWriteAfterTheOutputEnded: once the output has ended Serve no longer watches, and an
+// exchange's context still cuts short a write to a program that does not read.
+func TestConnWriteAfterTheOutputEnded(t *testing.T) {
+	p := startProgram(t, true)
+	p.stdout.Close()
+	p.conn.Begin(t.Context())
+	if _, err := p.conn.ReadLine(); err != io.EOF {
+		t.Fatalf("read %v; want io.EOF", err)
+	}
+	p.conn.End()
+	<-p.served
+	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		p.conn.Begin(ctx)
+		defer p.conn.End()
+		_, err := p.conn.Write(make([]byte, 1<<22)) // more than any pipe holds
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, os.ErrDeadlineExceeded) {
+			t.Errorf("the write ended with %v; want os.ErrDeadlineExceeded", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the write still blocks 10 s after its context ended")
+	}
+}
