@@ -221,34 +221,90 @@ func (g *Game) Commit(ctx context.Context, answer string, used time.Duration) bo
 		rm.ClockMillis = &left
 	}
 	g.rec.Moves = append(g.rec.Moves, rm)
-	for s := range g.sides {
-		cctx, cancel := context.WithTimeout(ctx, g.cfg.CommandTimeout)
-		gs, err := g.sides[s].Player.Play(cctx, move)
-		cancel()
-		if ctx.Err() != nil {
-			return false
-		}
-		if err != nil && g.decidedByRules() {
-			// The move ended the game by the rules: the result is the rules', whoever fails to
-			// be told of it afterwards (blaming the engine reversed the result when it was the
-			// winner's).
-			g.rec.Detail += fmt.Sprintf("; afterwards %s failed to play %q: %v", g.who(s), move, err)
-			return false
-		}
-		if err != nil {
-			reason := reasonOf(err)
-			detail := fmt.Sprintf("%s failed to play %q: %v", g.who(s), move, err)
-			if reason == results.ReasonDesync {
-				detail = fmt.Sprintf("%s rejected the legal move %q: %v", g.who(s), move, err)
+	return g.tell(ctx, move)
+}
+
+// tell sends a move the referee played to both players and checks their answers, White's
+// first. It returns false when the game ended. Two players that can be sent a move without
+// waiting for its answer (PlayStarter) are sent it at once and play it side by side; a
+// failure is still judged as it would be one player after the other: the first side that
+// failed is the one that loses, and the other's answer is read all the same, so that its
+// next command is not answered by it.
+func (g *Game) tell(ctx context.Context, move string) bool {
+	white, wok := g.sides[0].Player.(PlayStarter)
+	black, bok := g.sides[1].Player.(PlayStarter)
+	if !wok || !bok {
+		for s := range g.sides {
+			cctx, cancel := context.WithTimeout(ctx, g.cfg.CommandTimeout)
+			gs, err := g.sides[s].Player.Play(cctx, move)
+			cancel()
+			if !g.played(ctx, s, move, gs, err) {
+				return false
 			}
-			g.fault(s, reason, detail)
-			return false
 		}
-		if g.checkGameString(s, gs) {
+		return true
+	}
+	cctx, cancel := context.WithTimeout(ctx, g.cfg.CommandTimeout)
+	defer cancel()
+	starters := [2]PlayStarter{white, black}
+	var (
+		answers [2]string
+		errs    [2]error
+	)
+	for s, p := range starters {
+		errs[s] = p.StartPlay(cctx, move)
+	}
+	for s, p := range starters {
+		if errs[s] != nil {
+			continue
+		}
+		wctx := cctx
+		if s == 1 && g.spent(cctx) {
+			// White's answer took half the time or more, while Black's may have come long
+			// before its deadline: it is given the whole time again, from now.
+			var cancel context.CancelFunc
+			wctx, cancel = context.WithTimeout(ctx, g.cfg.CommandTimeout)
+			defer cancel()
+		}
+		answers[s], errs[s] = p.WaitPlay(wctx)
+	}
+	for s := range starters {
+		if !g.played(ctx, s, move, answers[s], errs[s]) {
 			return false
 		}
 	}
 	return true
+}
+
+// spent reports whether half or more of a command's time, under cctx, has passed.
+func (g *Game) spent(cctx context.Context) bool {
+	deadline, _ := cctx.Deadline()
+	return cctx.Err() != nil || time.Until(deadline) < g.cfg.CommandTimeout/2
+}
+
+// played judges a side's answer to a move it was sent: its GameString, or the error of its
+// Play. It returns false when the game ended, or ctx was cancelled.
+func (g *Game) played(ctx context.Context, s int, move, gs string, err error) bool {
+	if ctx.Err() != nil {
+		return false
+	}
+	if err != nil && g.decidedByRules() {
+		// The move ended the game by the rules: the result is the rules', whoever fails to
+		// be told of it afterwards (blaming the engine reversed the result when it was the
+		// winner's).
+		g.rec.Detail += fmt.Sprintf("; afterwards %s failed to play %q: %v", g.who(s), move, err)
+		return false
+	}
+	if err != nil {
+		reason := reasonOf(err)
+		detail := fmt.Sprintf("%s failed to play %q: %v", g.who(s), move, err)
+		if reason == results.ReasonDesync {
+			detail = fmt.Sprintf("%s rejected the legal move %q: %v", g.who(s), move, err)
+		}
+		g.fault(s, reason, detail)
+		return false
+	}
+	return !g.checkGameString(s, gs)
 }
 
 // Check referees a move of the side to move without playing it: its MoveString in Mzinga's
@@ -361,12 +417,12 @@ func (g *Game) referee(side int, answer string) (string, bool) {
 		g.illegal(side, answer, err)
 		return "", false
 	}
-	canonical := g.ref.MoveString(m)
 	if err := g.ref.PlayMove(m); err != nil {
 		// ParseMove accepted the move, so the referee contradicts itself: not the engine's fault.
 		panic(fmt.Sprintf("arbiter: referee rejects the move it accepted: %q in %s: %v", answer, g.ref.GameString(), err))
 	}
-	return canonical, true
+	// The history holds the move in Mzinga's notation: written once, not again here.
+	return g.ref.PlayedMove(g.ref.Ply() - 1), true
 }
 
 // illegal ends the game for a side whose answer is not a legal move.

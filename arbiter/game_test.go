@@ -85,27 +85,30 @@ func TestPlayGameTerminations(t *testing.T) {
 	}
 	for _, tc := range tests {
 		for culprit, name := range []string{"White", "Black"} {
-			t.Run(tc.fault+"/"+name, func(t *testing.T) {
-				players := [2]*arbitertest.Player{arbitertest.New("w", 3), arbitertest.New("b", 4)}
-				players[culprit].Misbehave(tc.fault, tc.atPly)
-				rec, err := arbiter.PlayGame(context.Background(), testGameConfig(), fastSide("w", players[0]), fastSide("b", players[1]))
-				if err != nil {
-					t.Fatal(err)
-				}
-				wantResult := results.BlackWins
-				if culprit == 1 {
-					wantResult = results.WhiteWins
-				}
-				if rec.Reason != tc.reason || rec.Culprit != name || rec.Result != wantResult {
-					t.Fatalf("got %s %s culprit %q (%s), want %s %s culprit %s", rec.Result, rec.Reason, rec.Culprit, rec.Detail, wantResult, tc.reason, name)
-				}
-				if !strings.Contains(rec.Detail, tc.detail) || !strings.HasPrefix(rec.Detail, name+" (") {
-					t.Errorf("detail %q does not name the %s player and %q", rec.Detail, name, tc.detail)
-				}
-				if tc.reason == results.ReasonIllegalMove && tc.fault == "illegal" && !strings.Contains(rec.Detail, ": You") {
-					t.Errorf("illegal move detail %q does not give the rule in Mzinga's words", rec.Detail)
-				}
-			})
+			for _, mode := range playModes {
+				t.Run(tc.fault+"/"+name+"/"+mode.name, func(t *testing.T) {
+					players := [2]*arbitertest.Player{arbitertest.New("w", 3), arbitertest.New("b", 4)}
+					players[culprit].Misbehave(tc.fault, tc.atPly)
+					sides := mode.sides(t, players[0], players[1])
+					rec, err := arbiter.PlayGame(context.Background(), testGameConfig(), fastSide("w", sides[0]), fastSide("b", sides[1]))
+					if err != nil {
+						t.Fatal(err)
+					}
+					wantResult := results.BlackWins
+					if culprit == 1 {
+						wantResult = results.WhiteWins
+					}
+					if rec.Reason != tc.reason || rec.Culprit != name || rec.Result != wantResult {
+						t.Fatalf("got %s %s culprit %q (%s), want %s %s culprit %s", rec.Result, rec.Reason, rec.Culprit, rec.Detail, wantResult, tc.reason, name)
+					}
+					if !strings.Contains(rec.Detail, tc.detail) || !strings.HasPrefix(rec.Detail, name+" (") {
+						t.Errorf("detail %q does not name the %s player and %q", rec.Detail, name, tc.detail)
+					}
+					if tc.reason == results.ReasonIllegalMove && tc.fault == "illegal" && !strings.Contains(rec.Detail, ": You") {
+						t.Errorf("illegal move detail %q does not give the rule in Mzinga's words", rec.Detail)
+					}
+				})
+			}
 		}
 	}
 }
@@ -358,9 +361,11 @@ func (p failsAtTheEnd) Play(ctx context.Context, move string) (string, error) {
 func TestFailureOnTheDecidingMoveKeepsTheRulesResult(t *testing.T) {
 	decided := 0
 	for seed := uint64(1); seed <= 8; seed++ {
-		for failing := range 2 {
+		for i := range 2 * len(playModes) {
+			failing, mode := i%2, playModes[i/2]
 			players := [2]arbiter.Player{arbitertest.New("a", seed), arbitertest.New("b", seed+100)}
 			players[failing] = failsAtTheEnd{players[failing].(*arbitertest.Player)}
+			players = mode.sides(t, players[0], players[1])
 			rec, err := arbiter.PlayGame(context.Background(), testGameConfig(), fastSide("a", players[0]), fastSide("b", players[1]))
 			if err != nil {
 				t.Fatal(err)
@@ -374,8 +379,8 @@ func TestFailureOnTheDecidingMoveKeepsTheRulesResult(t *testing.T) {
 				t.Fatal(err)
 			}
 			if rec.Reason != results.ReasonQueenSurrounded || rec.Result != g.State().String() || rec.Culprit != "" {
-				t.Errorf("seed %d, side %d failing: recorded %s (%s) culprit %q: %s; the rules say %s",
-					seed, failing, rec.Result, rec.Reason, rec.Culprit, rec.Detail, g.State())
+				t.Errorf("seed %d, side %d failing, %s: recorded %s (%s) culprit %q: %s; the rules say %s",
+					seed, failing, mode.name, rec.Result, rec.Reason, rec.Culprit, rec.Detail, g.State())
 			}
 			if !strings.Contains(rec.Detail, "afterwards") {
 				t.Errorf("seed %d: the detail does not tell of the failure: %s", seed, rec.Detail)

@@ -2,6 +2,7 @@ package arbiter
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"hivearbiter/results"
@@ -40,7 +41,7 @@ type discrepancy struct {
 func (m *mirror) verify(gs string, ref *rules.Game, drawn bool) *discrepancy {
 	typ, rest, _ := strings.Cut(gs, ";")
 	state, rest, isGameString := strings.Cut(rest, ";")
-	_, rest, hasMoves := strings.Cut(rest, ";")
+	turn, rest, hasMoves := strings.Cut(rest, ";")
 	if !isGameString {
 		return &discrepancy{reason: results.ReasonProtocol, detail: fmt.Sprintf("reported %q, which is not a GameString", gs)}
 	}
@@ -57,15 +58,20 @@ func (m *mirror) verify(gs string, ref *rules.Game, drawn bool) *discrepancy {
 	if t, err := rules.ParseGameType(strings.TrimSpace(typ)); err != nil || t != ref.GameType() {
 		return differs("game type")
 	}
+	if turn = strings.TrimSpace(turn); !wellWritten(turn) {
+		// As a whole GameString's replay refuses it, though the turn is the moves' to say.
+		return differs(rules.Message(&rules.TurnStringError{Text: turn}))
+	}
 	extends := m.synced && ref.Ply() >= m.ply && (m.moves == "" ||
 		strings.HasPrefix(rest, m.moves) && (len(rest) == len(m.moves) || rest[len(m.moves)] == ';'))
 	// Only the entries after the verified ones are split: a report holds the whole game.
 	first, entries := 0, []string(nil)
+	var one [1]string // the usual report adds one entry: no slice on the heap for it
 	switch {
 	case !extends || m.moves == "":
-		entries = splitEntries(rest)
+		entries = splitEntries(rest, &one)
 	case len(rest) > len(m.moves):
-		first, entries = m.count, splitEntries(rest[len(m.moves)+1:])
+		first, entries = m.count, splitEntries(rest[len(m.moves)+1:], &one)
 		if entries == nil {
 			entries = []string{""} // a separator and nothing after it: an empty entry
 		}
@@ -137,13 +143,24 @@ func refPlayed(entries []string, ref *rules.Game, from int) bool {
 	return true
 }
 
-// splitEntries splits the move entries of a GameString: none in "".
-func splitEntries(moves string) []string {
+// wellWritten reports whether a TurnString is written as rules.ParseGameString requires:
+// White[n] or Black[n], n from 1.
+func wellWritten(turn string) bool {
+	colour, n, open := strings.Cut(turn, "[")
+	n, closed := strings.CutSuffix(n, "]")
+	number, err := strconv.Atoi(n)
+	return open && closed && (colour == "White" || colour == "Black") && err == nil && number >= 1
+}
+
+// splitEntries splits the move entries of a GameString: none in "", and a single entry in
+// one.
+func splitEntries(moves string, one *[1]string) []string {
 	if moves == "" {
 		return nil
 	}
 	if !strings.Contains(moves, ";") {
-		return []string{moves} // the usual report, one entry added: kept off the heap when inlined
+		one[0] = moves
+		return one[:]
 	}
 	return strings.Split(moves, ";")
 }

@@ -120,6 +120,17 @@ func TestMirrorIncrementalCatchesEveryDesync(t *testing.T) {
 			return strings.Join(append([]string{header(ref)}, changed...), ";")
 		}, results.ReasonDesync},
 		{"trailing semicolon", func(ref, _ *rules.Game, _ []string) string { return ref.GameString() + ";" }, results.ReasonProtocol},
+		// The turn is taken from the moves, as Mzinga takes it, but a report must still
+		// write it well: a whole GameString's replay refuses these.
+		{"a turn string without a number", func(ref, _ *rules.Game, entries []string) string {
+			return strings.Join(append([]string{ref.GameType().String(), ref.State().String(), "White[]"}, append(entries, ref.PlayedMove(plies))...), ";")
+		}, results.ReasonDesync},
+		{"a turn string of no colour", func(ref, _ *rules.Game, entries []string) string {
+			return strings.Join(append([]string{ref.GameType().String(), ref.State().String(), "Red[16]"}, append(entries, ref.PlayedMove(plies))...), ";")
+		}, results.ReasonDesync},
+		{"a turn string of turn 0", func(ref, _ *rules.Game, entries []string) string {
+			return strings.Join(append([]string{ref.GameType().String(), ref.State().String(), "Black[0]"}, append(entries, ref.PlayedMove(plies))...), ";")
+		}, results.ReasonDesync},
 	}
 	for _, tc := range cases {
 		for _, respell := range []bool{false, true} {

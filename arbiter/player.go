@@ -46,6 +46,20 @@ type PlayerInfo struct {
 	ReportsState bool
 }
 
+// PlayStarter is a Player that can be sent a move without waiting for its answer, as exec.Cmd
+// is started and then waited for. The arbiter sends each move to both players of a game
+// before it reads either answer, so that two engines play it side by side, and a ply costs
+// two round trips through the pipes, not three. Each answer is still its own player's: a
+// failure is judged as Play's would be, White's before Black's.
+type PlayStarter interface {
+	// StartPlay sends move as Play does and returns once it is sent, within ctx. When it
+	// returns nil, WaitPlay must be called before anything else is asked of the player.
+	StartPlay(ctx context.Context, move string) error
+	// WaitPlay waits for the answer to the move StartPlay sent, as long as ctx allows, and
+	// returns what Play would have returned.
+	WaitPlay(ctx context.Context) (string, error)
+}
+
 // Interrupter is a Player whose running search can be stopped early, answering its best move so
 // far, as a viewer's Ctrl-C stops Mzinga's search.
 type Interrupter interface {

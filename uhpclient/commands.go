@@ -79,17 +79,33 @@ func (e *Engine) Pass(ctx context.Context) (string, error) {
 	return e.gameString(ctx, "pass")
 }
 
-// Undo takes back n plies (n >= 1) and returns the engine's GameString.
-func (e *Engine) Undo(ctx context.Context, n int) (string, error) {
-	if n < 1 {
-		return "", fmt.Errorf("uhpclient: %s: undo %d: need at least one ply", e.cfg.Name, n)
-	}
-	return e.gameString(ctx, "undo "+strconv.Itoa(n))
+// StartPlay sends a MoveString to play, within ctx, and returns once it is written, without
+// waiting for the reply, which WaitPlay reads, as exec.Cmd's Wait follows its Start. Until
+// WaitPlay the engine is busy with the command, as during Play: every StartPlay that returns
+// nil needs its WaitPlay, by the same caller. Sending a move to both engines of a game before
+// reading either reply has them play it side by side.
+func (e *Engine) StartPlay(ctx context.Context, move string) error {
+	return e.start(ctx, "play "+strings.TrimSpace(move))
 }
 
-func (e *Engine) gameString(ctx context.Context, command string) (string, error) {
+// StartPass is StartPlay for a pass.
+func (e *Engine) StartPass(ctx context.Context) error { return e.start(ctx, "pass") }
+
+// WaitPlay waits for the reply to the play or pass that StartPlay or StartPass sent, as long
+// as ctx allows, and returns what Play or Pass would have: the engine's GameString, or the
+// error. When the reply does not come in time, the engine is killed, as in Play.
+func (e *Engine) WaitPlay(ctx context.Context) (string, error) {
+	c := e.started
+	if c.command == "" {
+		return "", fmt.Errorf("uhpclient: %s: WaitPlay without a play started", e.cfg.Name)
+	}
+	e.started = started{}
+	defer e.endExchange()
+	// The reply is read under ctx, which may not be the one the command was sent under:
+	// that one may have ended while the reply waited to be read.
+	e.conn.Begin(ctx)
 	var gs string
-	_, err := e.roundTrip(ctx, command, func(lines []string) *ProtocolError {
+	_, err := e.receive(ctx, c.command, c.sent, func(lines []string) *ProtocolError {
 		gs = lastLine(lines)
 		if !looksLikeGameString(gs) {
 			return &ProtocolError{Msg: "the reply is not a GameString", Line: gs}
@@ -100,6 +116,36 @@ func (e *Engine) gameString(ctx context.Context, command string) (string, error)
 		return "", err
 	}
 	return gs, nil
+}
+
+// started is a command that start sent, whose reply is still to be read.
+type started struct {
+	command string
+	sent    time.Time
+}
+
+// start sends a command that answers a GameString, for WaitPlay to read its reply.
+func (e *Engine) start(ctx context.Context, command string) error {
+	sent, err := e.send(ctx, command)
+	if err == nil {
+		e.started = started{command: command, sent: sent}
+	}
+	return err
+}
+
+// Undo takes back n plies (n >= 1) and returns the engine's GameString.
+func (e *Engine) Undo(ctx context.Context, n int) (string, error) {
+	if n < 1 {
+		return "", fmt.Errorf("uhpclient: %s: undo %d: need at least one ply", e.cfg.Name, n)
+	}
+	return e.gameString(ctx, "undo "+strconv.Itoa(n))
+}
+
+func (e *Engine) gameString(ctx context.Context, command string) (string, error) {
+	if err := e.start(ctx, command); err != nil {
+		return "", err
+	}
+	return e.WaitPlay(ctx)
 }
 
 // ValidMoves returns the engine's valid moves: MoveStrings, or the single "pass". An engine
@@ -145,13 +191,14 @@ func (l Limit) Rounded() bool {
 }
 
 func (l Limit) command() (string, error) {
+	var buf [48]byte
 	switch {
 	case l.Depth > 0:
-		return "bestmove depth " + strconv.Itoa(l.Depth), nil
+		return string(strconv.AppendInt(append(buf[:0], "bestmove depth "...), int64(l.Depth), 10)), nil
 	case l.Depth < 0 || l.Time < 0:
 		return "", fmt.Errorf("negative bestmove limit %+v", l)
 	case l.Time > 0:
-		return "bestmove time " + formatTime(l.Time, l.FractionalSeconds), nil
+		return string(appendTime(append(buf[:0], "bestmove time "...), l.Time, l.FractionalSeconds)), nil
 	}
 	// A bare bestmove searches without end in Mzinga; the caller meant something else.
 	return "", errors.New("bestmove needs a depth or a time")
@@ -160,14 +207,30 @@ func (l Limit) command() (string, error) {
 // formatTime writes a search time as hh:mm:ss, rounded up to whole seconds, or hh:mm:ss.fff
 // when fractional.
 func formatTime(d time.Duration, fractional bool) string {
+	var buf [32]byte
+	return string(appendTime(buf[:0], d, fractional))
+}
+
+// appendTime is formatTime, appended to b: a timed search's command is one allocation.
+func appendTime(b []byte, d time.Duration, fractional bool) []byte {
 	if !fractional && d%time.Second != 0 {
 		d = d.Truncate(time.Second) + time.Second
 	}
-	h, m, s := int(d/time.Hour), int(d/time.Minute)%60, int(d/time.Second)%60
+	b = appendPadded(b, int64(d/time.Hour), 2)
+	b = appendPadded(append(b, ':'), int64(d/time.Minute)%60, 2)
+	b = appendPadded(append(b, ':'), int64(d/time.Second)%60, 2)
 	if fractional {
-		return fmt.Sprintf("%02d:%02d:%02d.%03d", h, m, s, int(d/time.Millisecond)%1000)
+		b = appendPadded(append(b, '.'), int64(d/time.Millisecond)%1000, 3)
 	}
-	return fmt.Sprintf("%02d:%02d:%02d", h, m, s)
+	return b
+}
+
+// appendPadded appends n in decimal, with leading zeros to width digits.
+func appendPadded(b []byte, n int64, width int) []byte {
+	for w, p := width, int64(10); w > 1 && n < p; w, p = w-1, p*10 {
+		b = append(b, '0')
+	}
+	return strconv.AppendInt(b, n, 10)
 }
 
 // BestMove asks for a move within l and returns its MoveString. The engine may print

@@ -103,6 +103,10 @@ func TestLimitCommand(t *testing.T) {
 		if (err != nil) != (tc.want == "") || got != tc.want {
 			t.Errorf("%+v: got %q, %v; want %q", tc.limit, got, err, tc.want)
 		}
+		// A command is written once per search: its string is its one allocation.
+		if allocs := testing.AllocsPerRun(10, func() { tc.limit.command() }); tc.want != "" && allocs > 1 {
+			t.Errorf("%+v: %v allocations; want 1", tc.limit, allocs)
+		}
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -51,12 +52,16 @@ type Engine struct {
 	child *proc.Child
 	// conn is the conversation over its pipes: stdout is read in the goroutine of the
 	// command waiting for it.
-	conn *lines.Conn
-	line []byte // the command being written, with its newline; reused
+	conn    *lines.Conn
+	line    []byte   // the command being written, with its newline; reused
+	replies []string // the lines of the last reply, for the next one (readReply)
 
 	// turn admits one command at a time; unlike a mutex, waiting for it honours a context.
 	turn   chan struct{}
 	broken error // why the engine is unusable, once it is; guarded by turn
+	// started is the command StartPlay sent, held with the turn until WaitPlay reads its
+	// reply.
+	started started
 
 	logMu sync.Mutex
 
@@ -131,6 +136,7 @@ func Start(ctx context.Context, cfg Config) (*Engine, error) {
 	const command = "start"
 	e.conn.Begin(startCtx)
 	banner, err := e.readReply(startCtx, command, began)
+	banner = slices.Clone(banner) // kept in Info
 	e.conn.End()
 	if err == nil {
 		err = replyError(cfg.Name, command, banner)
@@ -179,7 +185,8 @@ func (e *Engine) Stderr() []string { return e.child.Stderr() }
 // err or invalidmove reply also returns an EngineError or InvalidMoveError. A bestmove sent
 // this way is interrupted on the context's end like BestMove.
 func (e *Engine) Send(ctx context.Context, command string) ([]string, error) {
-	return e.roundTrip(ctx, command, nil)
+	lines, err := e.roundTrip(ctx, command, nil)
+	return slices.Clone(lines), err
 }
 
 // roundTrip sends one command and reads its reply. check, if not nil, judges whether the
@@ -196,29 +203,11 @@ type searchStop struct {
 
 // search is roundTrip for a command that may be a bestmove, stopped as stop says if not nil.
 func (e *Engine) search(ctx context.Context, command string, stop *searchStop, check func([]string) *ProtocolError) ([]string, error) {
-	if strings.ContainsAny(command, "\r\n") {
-		return nil, fmt.Errorf("uhpclient: %s: a command cannot span lines: %q", e.cfg.Name, command)
+	sent, err := e.send(ctx, command)
+	if err != nil {
+		return nil, err
 	}
-	if !e.takeTurn(ctx) {
-		// Another caller's command is running; this one was never sent.
-		return nil, e.timeout(command, 0, ctx.Err(), nil)
-	}
-	defer e.endTurn()
-	if e.broken != nil {
-		return nil, e.broken
-	}
-	sent := time.Now()
-	if err := ctx.Err(); err != nil {
-		return nil, e.fail(e.timeout(command, 0, err, nil))
-	}
-	e.conn.Begin(ctx)
-	defer e.conn.End()
-	if err := e.write(command); err != nil {
-		if errors.Is(err, os.ErrDeadlineExceeded) && ctx.Err() != nil {
-			return nil, e.fail(e.timeout(command, time.Since(sent), ctx.Err(), nil))
-		}
-		return nil, e.fail(e.exitError(command))
-	}
+	defer e.endExchange()
 	if verb, _, _ := strings.Cut(command, " "); verb == "bestmove" {
 		e.searchSent.Store(sent.UnixNano())
 		e.interruptedAt.Store(0)
@@ -230,6 +219,52 @@ func (e *Engine) search(ctx context.Context, command string, stop *searchStop, c
 			defer timer.Stop()
 		}
 	}
+	return e.receive(ctx, command, sent, check)
+}
+
+// send takes the turn, begins an exchange bounded by ctx and writes command. When it
+// returns no error the caller holds the turn and the exchange, and ends them with
+// endExchange once the reply is read; when it fails it holds neither.
+func (e *Engine) send(ctx context.Context, command string) (sent time.Time, err error) {
+	if strings.ContainsAny(command, "\r\n") {
+		return sent, fmt.Errorf("uhpclient: %s: a command cannot span lines: %q", e.cfg.Name, command)
+	}
+	if !e.takeTurn(ctx) {
+		// Another caller's command is running; this one was never sent.
+		return sent, e.timeout(command, 0, ctx.Err(), nil)
+	}
+	sent = time.Now()
+	switch {
+	case e.broken != nil:
+		err = e.broken
+	case ctx.Err() != nil:
+		err = e.fail(e.timeout(command, 0, ctx.Err(), nil))
+	default:
+		e.conn.Begin(ctx)
+		if err = e.write(command); err == nil {
+			return sent, nil
+		}
+		if errors.Is(err, os.ErrDeadlineExceeded) && ctx.Err() != nil {
+			err = e.fail(e.timeout(command, time.Since(sent), ctx.Err(), nil))
+		} else {
+			err = e.fail(e.exitError(command))
+		}
+		e.conn.End()
+	}
+	e.endTurn()
+	return sent, err
+}
+
+// endExchange ends the exchange and gives up the turn that send took.
+func (e *Engine) endExchange() {
+	e.conn.End()
+	e.endTurn()
+}
+
+// receive reads the reply to a command that send wrote, and judges it: an err or
+// invalidmove reply is its error, and check, if not nil, says whether the reply answers the
+// command; a reply that does not is a ProtocolError, as fatal as any.
+func (e *Engine) receive(ctx context.Context, command string, sent time.Time, check func([]string) *ProtocolError) ([]string, error) {
 	lines, err := e.readReply(ctx, command, sent)
 	if err != nil {
 		return lines, err
@@ -276,40 +311,50 @@ func (e *Engine) write(command string) error {
 }
 
 // readReply reads lines up to "ok". When ctx ends first, a bestmove is interrupted and
-// given the grace period to answer; either way the engine is then killed.
+// given the grace period to answer; either way the engine is then killed. The lines of a
+// reply read to its "ok" are in a slice that the next reply reuses: a caller that keeps
+// them past its exchange copies them (Send does). Every command but the first reads a
+// reply of a line or two, and a slice of its own each time was an allocation per command.
 func (e *Engine) readReply(ctx context.Context, command string, sent time.Time) ([]string, error) {
-	rep := reply{max: replyBound(e.cfg.MaxLineBytes)}
+	rep := reply{max: replyBound(e.cfg.MaxLineBytes), lines: e.replies[:0]}
 	for {
 		r, err := e.conn.ReadLine()
 		switch {
 		case err == io.EOF:
 			ee := e.exitError(command)
-			ee.Lines = rep.lines
+			ee.Lines = slices.Clone(rep.lines)
 			if e.searching.Load() {
 				ee.Interrupted = time.Duration(e.interruptedAt.Load())
 			}
-			return rep.lines, e.fail(ee)
+			return ee.Lines, e.fail(ee)
 		case err != nil:
-			te := e.timeout(command, time.Since(sent), ctx.Err(), rep.lines)
+			te := e.timeout(command, time.Since(sent), ctx.Err(), slices.Clone(rep.lines))
 			if verb, _, _ := strings.Cut(command, " "); verb == "bestmove" {
 				te.Interrupt = e.interrupt(ctx, command, sent)
 			}
-			return rep.lines, e.fail(te)
+			return te.Lines, e.fail(te)
 		case r.Err != nil:
-			return rep.lines, e.fail(&ProtocolError{Engine: e.cfg.Name, Command: command,
+			return slices.Clone(rep.lines), e.fail(&ProtocolError{Engine: e.cfg.Name, Command: command,
 				Msg: fmt.Sprintf("a line longer than %d bytes", e.cfg.MaxLineBytes), Line: r.Text})
 		}
 		done, err := rep.add(r.Text)
 		if err != nil {
-			return rep.lines, e.fail(&ProtocolError{Engine: e.cfg.Name, Command: command,
+			return slices.Clone(rep.lines), e.fail(&ProtocolError{Engine: e.cfg.Name, Command: command,
 				Msg: fmt.Sprintf("more than %d bytes of reply without ok", rep.max), Line: r.Text})
 		}
 		if done {
 			e.endSearch()
+			if cap(rep.lines) <= reusedReplyLines {
+				e.replies = rep.lines
+			}
 			return rep.lines, nil
 		}
 	}
 }
+
+// reusedReplyLines bounds the slice of lines kept for the next reply: a long reply's (a
+// perft table, a flood of info lines) is left to the garbage collector.
+const reusedReplyLines = 16
 
 // interrupt asks a search whose time is up to stop with SIGINT, as Mzinga's own viewer does,
 // and waits the grace period for its "ok", so that the engine's last word reaches the

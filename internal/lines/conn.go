@@ -48,7 +48,24 @@ type Conn struct {
 	fired     chan struct{} // the hook, once it ran, says so here
 	cancelled func()        // the hook, made once
 	cut       bool          // the hook ran: the pipes' deadlines are in the past
+
+	// Where the caller reads, an exchange gets its hook only once Serve finds it running
+	// (hook): Serve looks every watchDelay while watch runs, from the first exchange after
+	// it stopped (watching) until there is no exchange left to hook. watchMu guards ctx,
+	// stop, watching and serving against Serve.
+	watchMu  sync.Mutex
+	watch    *time.Ticker
+	watching bool
+	serving  bool // Serve still watches
 }
+
+// watchDelay is how often Serve looks for an exchange in progress to watch its context's end.
+// Most exchanges end sooner (an engine's answer to play, or to a shallow search), and a hook
+// on a context, set and stopped for each of them, was a tenth of what the arbiter spent on a
+// ply, its allocations more than a third of the ply's (docs/performance.md); a timer reset by
+// each exchange cost twice as much, as each woke the thread that polls the pipes. A context
+// that ends before its exchange is watched is seen within watchDelay.
+const watchDelay = 10 * time.Millisecond
 
 type readDeadliner interface {
 	SetReadDeadline(t time.Time) error
@@ -73,18 +90,33 @@ func NewConn(w DeadlineWriter, maxBytes int, log func(line string)) *Conn {
 // Serve takes the program's output and returns once it is no longer read: it ended, killed
 // was closed, or the program exited (exited closed) and what it left was read. It is the
 // reading goroutine of package proc (proc.Config.Stdout), which waits for it; a Conn needs
-// it before its first exchange.
+// it before its first exchange. Until it returns it watches the exchanges that the caller
+// reads, each once it has run a while (watchDelay).
 func (c *Conn) Serve(r io.Reader, killed, exited <-chan struct{}) {
 	if rd, ok := r.(readDeadliner); ok && rd.SetReadDeadline(time.Time{}) == nil {
 		c.r, c.rd = NewReader(r, c.max), rd
+		c.watch, c.serving = time.NewTicker(watchDelay), true
+		c.watch.Stop() // until the first exchange
 		close(c.ready)
-		select {
-		case <-killed:
-		case <-c.endedc:
-		case <-exited:
-			c.drain(killed)
+		defer func() {
+			c.watchMu.Lock()
+			c.watch.Stop()
+			c.serving = false
+			c.watchMu.Unlock()
+		}()
+		for {
+			select {
+			case <-killed:
+				return
+			case <-c.endedc:
+				return
+			case <-exited:
+				c.drain(killed)
+				return
+			case <-c.watch.C:
+				c.hook()
+			}
 		}
-		return
 	}
 	c.lines = make(chan Line, queued)
 	close(c.ready)
@@ -110,12 +142,12 @@ func (c *Conn) drain(killed <-chan struct{}) {
 }
 
 // Begin starts an exchange bounded by ctx, ending the one in progress: until End, a write or
-// a read returns once ctx ends, a read with ctx's error. It waits for Serve to have taken the
-// output, which it does as soon as it runs.
+// a read returns once ctx ends (where the caller reads, once ctx ends and watchDelay at the
+// most has passed since Begin), a read with ctx's error. It waits for Serve to have taken
+// the output, which it does as soon as it runs.
 func (c *Conn) Begin(ctx context.Context) {
 	c.End()
 	<-c.ready
-	c.ctx = ctx
 	if c.cut {
 		c.cut = false
 		c.w.SetWriteDeadline(time.Time{})
@@ -123,11 +155,38 @@ func (c *Conn) Begin(ctx context.Context) {
 			c.rd.SetReadDeadline(time.Time{})
 		}
 	}
-	// The pipes get no deadline of their own: setting one costs a timer per command, while
-	// this hook runs at the context's deadline as well as at its cancellation.
-	if ctx.Done() != nil {
+	// From here on Serve may hook the exchange, and the hook run at once. The pipes get no
+	// deadline of their own: the hook runs at the context's deadline as well as at its
+	// cancellation.
+	c.watchMu.Lock()
+	defer c.watchMu.Unlock()
+	c.ctx = ctx
+	switch {
+	case c.serving:
+		if !c.watching {
+			c.watching = true
+			c.watch.Reset(watchDelay)
+		}
+	case ctx.Done() != nil:
+		// Nothing watches: a goroutine reads, and ReadLine waits on ctx.Done, or Serve has
+		// returned. The hook, for the writes, is set at once.
 		c.stop = context.AfterFunc(ctx, c.cancelled)
 	}
+}
+
+// hook sets the hook of the exchange in progress, if it has none, and stops the watch once
+// there is nothing to hook; Serve runs it every watchDelay. In a fast game the watch runs
+// on, at each look an exchange in progress or one about to begin; between games, and for a
+// long search once it is hooked, it stops, and the next exchange starts it again.
+func (c *Conn) hook() {
+	c.watchMu.Lock()
+	defer c.watchMu.Unlock()
+	if c.ctx != nil && c.stop == nil {
+		c.stop = context.AfterFunc(c.ctx, c.cancelled)
+		return
+	}
+	c.watch.Stop()
+	c.watching = false
 }
 
 // cutShort ends the waits of an exchange whose context ended.
@@ -144,6 +203,8 @@ func (c *Conn) cutShort() {
 // End ends the exchange in progress, if any. It returns once a cancellation that began has
 // set its deadlines, so that one running late cannot cut the next exchange short.
 func (c *Conn) End() {
+	c.watchMu.Lock()
+	defer c.watchMu.Unlock()
 	if c.stop != nil && !c.stop() {
 		<-c.fired
 	}

@@ -29,7 +29,7 @@ type program struct {
 	logged         []string
 }
 
-func startProgram(t *testing.T, direct bool) *program {
+func startProgram(t testing.TB, direct bool) *program {
 	t.Helper()
 	inR, inW, err := os.Pipe()
 	if err != nil {
@@ -259,4 +259,107 @@ func TestConnKilled(t *testing.T) {
 			t.Fatal("Serve still runs after the kill")
 		}
 	})
+}
+
+// TestConnQuickExchangeAllocatesNothing: an exchange that ends before Serve watches it, as
+// most do, sets no hook on its context: reading the caller's way, it allocates nothing.
+func TestConnQuickExchangeAllocatesNothing(t *testing.T) {
+	p := startProgram(t, true)
+	go io.Copy(io.Discard, p.stdin)
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	command := []byte("play wS1\n")
+	allocs := testing.AllocsPerRun(100, func() {
+		p.print(t, "ok\n")
+		p.conn.Begin(ctx)
+		if _, err := p.conn.Write(command); err != nil {
+			t.Fatal(err)
+		}
+		if l, err := p.conn.ReadLine(); err != nil || l.Text != "ok" {
+			t.Fatalf("read %q, %v", l.Text, err)
+		}
+		p.conn.End()
+	})
+	if allocs != 0 {
+		t.Errorf("%v allocations per exchange; want none", allocs)
+	}
+}
+
+// TestConnContextEndedBeforeTheExchange: a context that ended before its exchange began still
+// ends the exchange's waits, within watchDelay.
+func TestConnContextEndedBeforeTheExchange(t *testing.T) {
+	eachMode(t, func(t *testing.T, p *program) {
+		ctx, cancel := context.WithCancel(t.Context())
+		cancel()
+		p.conn.Begin(ctx)
+		defer p.conn.End()
+		began := time.Now()
+		if l, err := p.conn.ReadLine(); !errors.Is(err, context.Canceled) {
+			t.Fatalf("read %q, %v; want context.Canceled", l.Text, err)
+		}
+		if waited := time.Since(began); waited > time.Second {
+			t.Errorf("the read returned after %v", waited)
+		}
+	})
+}
+
+// BenchmarkConnExchange is one exchange of a command and its one-line reply through pipes,
+// under a context with a deadline, as the arbiter's commands run: what the Conn adds to the
+// system calls is its watch over the context.
+func BenchmarkConnExchange(b *testing.B) {
+	p := startProgram(b, true)
+	go func() { // the program: an "ok" for every line
+		buf := make([]byte, 64)
+		for {
+			if _, err := p.stdin.Read(buf); err != nil {
+				return
+			}
+			p.stdout.Write([]byte("ok\n"))
+		}
+	}()
+	c := p.conn
+	command := []byte("play wS1\n")
+	b.ReportAllocs()
+	for b.Loop() {
+		ctx, cancel := context.WithTimeout(b.Context(), time.Minute)
+		c.Begin(ctx)
+		if _, err := c.Write(command); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := c.ReadLine(); err != nil {
+			b.Fatal(err)
+		}
+		c.End()
+		cancel()
+	}
+}
+
+// TestConnWriteAfterTheOutputEnded: once the output has ended Serve no longer watches, and an
+// exchange's context still cuts short a write to a program that does not read.
+func TestConnWriteAfterTheOutputEnded(t *testing.T) {
+	p := startProgram(t, true)
+	p.stdout.Close()
+	p.conn.Begin(t.Context())
+	if _, err := p.conn.ReadLine(); err != io.EOF {
+		t.Fatalf("read %v; want io.EOF", err)
+	}
+	p.conn.End()
+	<-p.served
+	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		p.conn.Begin(ctx)
+		defer p.conn.End()
+		_, err := p.conn.Write(make([]byte, 1<<22)) // more than any pipe holds
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, os.ErrDeadlineExceeded) {
+			t.Errorf("the write ended with %v; want os.ErrDeadlineExceeded", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the write still blocks 10 s after its context ended")
+	}
 }

@@ -130,13 +130,26 @@ func (p *Player) NewGame(ctx context.Context, gameString string) (string, error)
 
 // Play implements arbiter.Player.
 func (p *Player) Play(ctx context.Context, move string) (string, error) {
-	var gs string
-	var err error
-	if move == "pass" {
-		gs, err = p.engine.Pass(ctx)
-	} else {
-		gs, err = p.engine.Play(ctx, move)
+	if err := p.StartPlay(ctx, move); err != nil {
+		return "", err
 	}
+	return p.WaitPlay(ctx)
+}
+
+var _ arbiter.PlayStarter = (*Player)(nil)
+
+// StartPlay implements arbiter.PlayStarter: the command is written, its reply read by
+// WaitPlay.
+func (p *Player) StartPlay(ctx context.Context, move string) error {
+	if move == "pass" {
+		return classify(p.engine.StartPass(ctx), false)
+	}
+	return classify(p.engine.StartPlay(ctx, move), false)
+}
+
+// WaitPlay implements arbiter.PlayStarter.
+func (p *Player) WaitPlay(ctx context.Context) (string, error) {
+	gs, err := p.engine.WaitPlay(ctx)
 	return gs, classify(err, false)
 }
 
