@@ -12,12 +12,12 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"hivearbiter/arbiter"
 	"hivearbiter/engine/uhpengine/uhpfake"
+	"hivearbiter/internal/testenv"
 	"hivearbiter/report"
 	"hivearbiter/results"
 )
@@ -141,13 +141,13 @@ func benchBare(b *testing.B, maxPlies int) {
 func measure(b *testing.B, plies *int, play func()) {
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	cpu := cpuTime(b)
+	cpu := testenv.CPUTime(b)
 	b.ResetTimer()
 	for b.Loop() {
 		play()
 	}
 	b.StopTimer()
-	cpu = cpuTime(b) - cpu
+	cpu = testenv.CPUTime(b) - cpu
 	runtime.ReadMemStats(&after)
 	if *plies == 0 {
 		b.Fatal("no plies played")
@@ -209,14 +209,4 @@ func (e *bareEngine) reply(b *testing.B) string {
 		}
 		last = line
 	}
-}
-
-// cpuTime is the CPU time the benchmark's process has used, user and system; the engines are
-// its children, which RUSAGE_SELF leaves out.
-func cpuTime(b *testing.B) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
