@@ -41,6 +41,9 @@ func (s *Server) Assign(req AssignRequest, now time.Time) Assignment {
 	}
 	w.Slots, w.Cores, w.Platform, w.LastSeen, w.Run = req.Slots, req.Cores, req.Platform, now, ""
 	w.Unfit = w.Unfit[:0]
+	if req.Benches != nil {
+		w.Benches = req.Benches
+	}
 	for id, why := range req.Unfit {
 		w.Unfit = append(w.Unfit, id+": "+why)
 	}
@@ -91,7 +94,7 @@ func (s *Server) Assign(req AssignRequest, now time.Time) Assignment {
 	w.Run = r.state.ID
 	a := Assignment{Run: r.state.ID, Engines: r.state.Engines, Batch: s.cfg.Batch}
 	if r.sub != nil {
-		a.RunEngines, a.Manifests = r.sub.Config.Engines, r.sub.Manifests
+		a.RunEngines, a.Manifests, a.GameType = r.sub.Config.Engines, r.sub.Manifests, r.sub.Config.GameType
 	}
 	return a
 }
@@ -138,7 +141,7 @@ func (s *Server) Workers() []WorkerState {
 	for name, w := range s.workers {
 		c := *w
 		c.Revoked = c.Revoked || known[name]
-		c.Unfit = slices.Clone(w.Unfit)
+		c.Unfit, c.Benches = slices.Clone(w.Unfit), slices.Clone(w.Benches)
 		byName[name] = &c
 	}
 	for id, r := range s.runs {

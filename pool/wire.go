@@ -120,6 +120,8 @@ type AssignRequest struct {
 	Runtimes []string `json:"runtimes,omitempty"`
 	// Unfit are runs this worker cannot play (its engines differ, or do not start), with why.
 	Unfit map[string]string `json:"unfit,omitempty"`
+	// Benches are how fast this worker runs the engines it has played, the latest first.
+	Benches []EngineBench `json:"benches,omitempty"`
 }
 
 // Assignment answers an AssignRequest: a run to play for a while, or how long to wait.
@@ -131,6 +133,8 @@ type Assignment struct {
 	// fetches (see artifact.Store.WorkerEngines).
 	RunEngines []arbiter.EngineConfig `json:"run_engines,omitempty"`
 	Manifests  []artifact.Manifest    `json:"manifests,omitempty"`
+	// GameType is the run's, which the worker's measures of its engines play.
+	GameType string `json:"game_type,omitempty"`
 	// Batch is how long the worker plays the run before it asks again.
 	Batch time.Duration `json:"batch,omitempty"`
 	Wait  time.Duration `json:"wait,omitempty"`
@@ -152,6 +156,8 @@ type WorkerState struct {
 	Rejected int      `json:"rejected"`
 	Flagged  []string `json:"flagged,omitempty"`
 	Unfit    []string `json:"unfit,omitempty"`
+	// Benches are how fast it runs the engines it has played (see EngineBench).
+	Benches []EngineBench `json:"benches,omitempty"`
 }
 
 // AddWorker asks the server to let a worker in with the public half of its NKey.

@@ -59,7 +59,8 @@ type Worker struct {
 	Console       io.Writer
 	TranscriptDir string
 
-	conMu sync.Mutex
+	conMu   sync.Mutex
+	benches benches
 }
 
 // DefaultCache is where a worker keeps the artifacts it fetched: the user's cache directory.
@@ -180,7 +181,7 @@ const authTries = 3
 // ask asks the server for a run.
 func (w *Worker) ask(ctx context.Context, nc *nats.Conn, unfit map[string]string) (*Assignment, error) {
 	b, _ := json.Marshal(AssignRequest{Worker: w.Name, Slots: w.Concurrency, Cores: runtime.NumCPU(),
-		Platform: w.Platform, Runtimes: Runtimes(), Unfit: unfit})
+		Platform: w.Platform, Runtimes: Runtimes(), Unfit: unfit, Benches: w.benches.list()})
 	rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	m, err := nc.RequestWithContext(rctx, assignSubject(w.Name), b)
@@ -203,6 +204,9 @@ func (w *Worker) play(ctx context.Context, nc *nats.Conn, a *Assignment, unfit m
 	engines, err := w.engines(ctx, nc, a)
 	if err != nil {
 		return nil, err
+	}
+	if run, err := distributed.WorkerEngines(a.RunEngines, engines); err == nil { // else joining says why
+		w.benches.measure(ctx, run, a.GameType)
 	}
 	yield := make(chan struct{})
 	var next *Assignment
