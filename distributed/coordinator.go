@@ -478,6 +478,7 @@ func (c *Coordinator) subscribe() error {
 	for subj, h := range map[string]nats.MsgHandler{
 		helloSubject(run):          c.hello,
 		heartbeatSubject(run, "*"): c.heartbeat,
+		movesSubject(run, "*"):     c.moveNote,
 		statusSubject(run):         c.status,
 	} {
 		s, err := c.Conn.Subscribe(subj, h)
@@ -539,6 +540,23 @@ func (c *Coordinator) heartbeat(m *nats.Msg) {
 }
 
 func (c *Coordinator) status(m *nats.Msg) { reply(m, c.Status()) }
+
+// moveNote shows the tournament's observers (its live pages) a game a worker plays as it is
+// played: its start, and each move.
+func (c *Coordinator) moveNote(m *nats.Msg) {
+	var n MoveNote
+	t := c.Tournament
+	if json.Unmarshal(m.Data, &n) != nil || n.Game < 0 || n.Game >= t.Schedule().Len() {
+		return
+	}
+	for _, o := range t.Observers {
+		if n.Move == nil {
+			o.GameStarted(t.Schedule().Game(n.Game), n.White, n.Black)
+		} else {
+			o.MovePlayed(n.Game, *n.Move)
+		}
+	}
+}
 
 // Status is where the run stands with its workers.
 func (c *Coordinator) Status() *Status {

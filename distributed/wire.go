@@ -14,6 +14,9 @@ func heartbeatSubject(run, worker string) string {
 	return "arbiter." + run + ".heartbeat." + worker
 }
 func controlSubject(run string) string { return "arbiter." + run + ".control" }
+func movesSubject(run, worker string) string {
+	return "arbiter." + run + ".moves." + worker
+}
 func statusSubject(run string) string  { return "arbiter." + run + ".status" }
 func workStream(run string) string     { return "ARBITER_" + run + "_WORK" }
 func resultsStream(run string) string  { return "ARBITER_" + run + "_RESULTS" }
@@ -112,4 +115,14 @@ type Heartbeat struct {
 type Control struct {
 	Stop   bool   `json:"stop"`
 	Reason string `json:"reason"`
+}
+
+// MoveNote is a worker's word on a game as it is played, for the coordinator's live pages: the
+// game started (Move nil, with its players), or a move played in it. Notes are not results:
+// they are sent once, and lost when no one listens; the game's record is the truth.
+type MoveNote struct {
+	Game  int           `json:"game"`
+	White string        `json:"white,omitempty"`
+	Black string        `json:"black,omitempty"`
+	Move  *results.Move `json:"move,omitempty"`
 }

@@ -131,7 +131,7 @@ func (w *Worker) Run(ctx context.Context) error {
 		g.Go(func() error {
 			seats := &arbiter.Seats{Engines: engines, GameType: gameType, StartTimeout: time.Duration(spec.StartTimeout),
 				Start: arbiter.StartThroughProtocol(w.TranscriptDir), Worker: slot}
-			s := &pairSlot{w: w, spec: spec, seats: seats, ids: ids, js: js, cons: cons, ackWait: ackWait}
+			s := &pairSlot{w: w, spec: spec, seats: seats, ids: ids, nc: nc, js: js, cons: cons, ackWait: ackWait}
 			defer seats.Close(gctx)
 			return s.loop(gctx)
 		})
@@ -267,6 +267,7 @@ type pairSlot struct {
 	spec    *RunSpec
 	seats   *arbiter.Seats
 	ids     []EngineIdentity
+	nc      *nats.Conn
 	js      jetstream.JetStream
 	cons    jetstream.Consumer
 	ackWait time.Duration
@@ -385,7 +386,7 @@ func (s *pairSlot) game(ctx context.Context, work WorkGame) (*results.Record, er
 	s.w.printf("Started game %d of %d (%s vs %s)\n", sg.Index+1, s.spec.Scheduled, white.Name, black.Name)
 	s.w.flying(sg.Index, true)
 	defer s.w.flying(sg.Index, false)
-	rec, err := arbiter.PlayGame(ctx, work.Config, white, black)
+	rec, err := s.playGame(ctx, work.Config, white, black)
 	if errors.Is(err, arbiter.ErrInterrupted) {
 		return nil, nil
 	}
@@ -395,6 +396,32 @@ func (s *pairSlot) game(ctx context.Context, work WorkGame) (*results.Record, er
 	s.seats.Played(ctx, sg, rec)
 	s.w.printf("Finished game %d (%s vs %s): %s {%s}\n", rec.Game+1, rec.White.Name, rec.Black.Name, rec.Result, rec.Detail)
 	return rec, nil
+}
+
+// playGame plays a game as arbiter.PlayGame does, and tells the coordinator of it as it goes:
+// the game started, and each move (MoveNote), so that its live pages show the game as a local
+// run's do.
+func (s *pairSlot) playGame(ctx context.Context, cfg arbiter.GameConfig, white, black arbiter.Side) (*results.Record, error) {
+	subject := movesSubject(s.spec.Run, s.w.Name)
+	note := func(n MoveNote) {
+		b, _ := json.Marshal(n)
+		s.nc.Publish(subject, b) // a note lost is a live page a move behind, no more
+	}
+	g, err := arbiter.NewGame(cfg, white, black)
+	if err != nil {
+		return nil, err
+	}
+	note(MoveNote{Game: cfg.Index, White: white.Name, Black: black.Name})
+	seen := 0
+	for ok := g.Start(ctx); ok; {
+		ok = g.Step(ctx)
+		if n := g.MoveCount(); n > seen {
+			seen = n
+			m, _ := g.LastMove()
+			note(MoveNote{Game: cfg.Index, Move: &m})
+		}
+	}
+	return g.Finish(ctx)
 }
 
 func ignoreCancel(err error) error {

@@ -111,6 +111,7 @@ func permissions(role, name string) *server.Permissions {
 			"arbiter.*.results." + name,
 			"arbiter.*.hello",
 			"arbiter.*.heartbeat." + name,
+			"arbiter.*.moves." + name,
 			assignSubject(name),
 		}, artifact.ReadSubjects(artifact.DefaultBucket)...)},
 		Subscribe: &server.SubjectPermission{Allow: []string{"_INBOX.>", "arbiter.*.control"}},

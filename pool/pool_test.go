@@ -108,7 +108,7 @@ func TestWorkerPermissions(t *testing.T) {
 	if _, err := nc.Request(assignSubject("alice"), []byte(`{}`), 5*time.Second); err != nil {
 		t.Fatalf("alice asking for her work: %v", err)
 	}
-	for _, subject := range []string{subjectSubmit, subjectControl, subjectAdd, assignSubject("bob"), "arbiter.run1.results.bob", "arbiter.run1.heartbeat.bob", "ARBITER_POOL"} {
+	for _, subject := range []string{subjectSubmit, subjectControl, subjectAdd, assignSubject("bob"), "arbiter.run1.results.bob", "arbiter.run1.heartbeat.bob", "arbiter.run1.moves.bob", "ARBITER_POOL"} {
 		if err := nc.Publish(subject, []byte(`{}`)); err != nil {
 			t.Fatal(err)
 		}
