@@ -17,9 +17,9 @@ func controlSubject(run string) string { return "arbiter." + run + ".control" }
 func movesSubject(run, worker string) string {
 	return "arbiter." + run + ".moves." + worker
 }
-func statusSubject(run string) string  { return "arbiter." + run + ".status" }
-func workStream(run string) string     { return "ARBITER_" + run + "_WORK" }
-func resultsStream(run string) string  { return "ARBITER_" + run + "_RESULTS" }
+func statusSubject(run string) string { return "arbiter." + run + ".status" }
+func workStream(run string) string    { return "ARBITER_" + run + "_WORK" }
+func resultsStream(run string) string { return "ARBITER_" + run + "_RESULTS" }
 
 // workConsumer is the one durable consumer all workers of a run pull from; resultsConsumer is the
 // coordinator's.
