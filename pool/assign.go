@@ -171,12 +171,18 @@ func (s *Server) Workers() []WorkerState {
 	return list
 }
 
-// status is where the run stands with its workers: now, or when its coordinator last stopped.
+// status is where the run stands with its workers: now, when its coordinator last stopped, or
+// as the bucket kept it (a run the server has not started since it restarted); nil if none.
 func (r *run) status() *distributed.Status {
-	if r.coord != nil {
+	switch {
+	case r.coord != nil:
 		return r.coord.Status()
+	case r.final != nil:
+		return r.final
+	case r.state.Workers != nil || r.state.TakenOut != nil:
+		return &distributed.Status{Run: r.state.ID, Scheduled: r.state.Scheduled, Workers: r.state.Workers, TakenOut: r.state.TakenOut}
 	}
-	return r.final
+	return nil
 }
 
 // runnable says why a worker cannot run a submission's artifacts (built for another

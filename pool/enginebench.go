@@ -107,8 +107,9 @@ type benches struct {
 	order []string
 }
 
-// measure measures the engines not measured yet.
-func (b *benches) measure(ctx context.Context, engines []arbiter.EngineConfig, gameType string) {
+// measure measures the engines not measured yet, and reports whether there were any.
+func (b *benches) measure(ctx context.Context, engines []arbiter.EngineConfig, gameType string) bool {
+	measured := false
 	if b.byKey == nil {
 		b.byKey = map[string]EngineBench{}
 	}
@@ -119,11 +120,13 @@ func (b *benches) measure(ctx context.Context, engines []arbiter.EngineConfig, g
 		}
 		m := measureEngine(ctx, e, gameType)
 		if errors.Is(ctx.Err(), context.Canceled) {
-			return
+			return measured
 		}
 		b.byKey[key] = m
 		b.order = append(b.order, key)
+		measured = true
 	}
+	return measured
 }
 
 // list is the measures, the latest first, at most maxBenches of them.

@@ -19,9 +19,13 @@ import (
 	"hivearbiter/results"
 )
 
-// The test binary is the engines too (uhpfake).
+// The test binary is the engines too (uhpfake), and a pool's server to be killed (see
+// serverProcess).
 func TestMain(m *testing.M) {
 	uhpfake.Main()
+	if dir := os.Getenv(serverDirEnv); dir != "" {
+		os.Exit(serveUntilKilled(dir, os.Getenv(serverAddrEnv)))
+	}
 	os.Exit(m.Run())
 }
 

@@ -75,9 +75,12 @@ type RunState struct {
 	Summary *results.Summary `json:"summary,omitempty"`
 	// Rate is games per second recorded since the server (re)started the run, for its ETA.
 	Rate float64 `json:"rate"`
-	// TakenOut are the pairs taken out of the run after too many rejected results, since the
-	// server last started it.
+	// TakenOut are the pairs taken out of the run after too many rejected results: they are
+	// not played again, across restarts of the server too.
 	TakenOut []distributed.TakenOut `json:"taken_out,omitempty"`
+	// Workers are the statistics of the run's workers (games, faults, rejected results, the
+	// chi-square flags), kept across restarts of the server.
+	Workers []distributed.WorkerStats `json:"workers,omitempty"`
 }
 
 // Games is how many of its games the run has recorded.

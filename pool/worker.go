@@ -205,8 +205,13 @@ func (w *Worker) play(ctx context.Context, nc *nats.Conn, a *Assignment, unfit m
 	if err != nil {
 		return nil, err
 	}
-	if run, err := distributed.WorkerEngines(a.RunEngines, engines); err == nil { // else joining says why
-		w.benches.measure(ctx, run, a.GameType)
+	// The engines are measured before the worker first plays them, and new measures reach the
+	// server at once, whose answer may send the worker elsewhere. (Engines that differ from the
+	// run's are not measured: joining says why.)
+	if run, err := distributed.WorkerEngines(a.RunEngines, engines); err == nil && w.benches.measure(ctx, run, a.GameType) {
+		if b, err := w.ask(ctx, nc, unfit); err == nil && b.Run != a.Run {
+			return b, nil
+		}
 	}
 	yield := make(chan struct{})
 	var next *Assignment
