@@ -371,7 +371,7 @@ func newRunSpec(t *arbiter.Tournament, expect []EngineIdentity) *RunSpec {
 		Run: t.Run(), Seed: cfg.Seed, GameType: cfg.GameType, Scheduled: t.Schedule().Len(),
 		Adjudication: cfg.Adjudication,
 		StartTimeout: int64(cfg.StartTimeout), CommandTimeout: int64(cfg.CommandTimeout),
-		DepthTimeout: int64(cfg.DepthTimeout), Expect: expect,
+		DepthTimeout: int64(cfg.DepthTimeout), Expect: expect, OnEngineFailure: cfg.OnEngineFailure,
 		// Where an engine lives on the coordinator's machine (command, directory, environment)
 		// is a default for workers that do not say where theirs is: on a shared file system, or
 		// on the coordinator's own machine, it is the same.

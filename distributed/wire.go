@@ -67,6 +67,10 @@ type RunSpec struct {
 	// Expect is the identity of each engine, in the order of Engines: a worker whose engines
 	// differ is refused.
 	Expect []EngineIdentity `json:"expect"`
+	// OnEngineFailure is the run's policy for an engine that breaks: under "forfeit" an engine
+	// that breaks on a worker forfeits its games there (see arbiter.Forfeits), as in a local
+	// run; under "abort" (or empty) the worker leaves the run, which goes on with others.
+	OnEngineFailure arbiter.FailurePolicy `json:"on_engine_failure,omitempty"`
 }
 
 // EngineIdentity is how a run tells builds of an engine apart: the engine's own id line and a
