@@ -55,6 +55,9 @@ type Worker struct {
 	// UnfitRetry is how long the worker keeps away from a run it found it cannot play
 	// (DefaultUnfitRetry if 0).
 	UnfitRetry time.Duration
+	// SkipBench skips measuring each engine before the worker first plays it (see
+	// EngineBench): the server's tables then show no engine speeds for this worker.
+	SkipBench bool
 	// Console receives a line per run joined and per game; nil discards them.
 	Console       io.Writer
 	TranscriptDir string
@@ -208,7 +211,7 @@ func (w *Worker) play(ctx context.Context, nc *nats.Conn, a *Assignment, unfit m
 	// The engines are measured before the worker first plays them, and new measures reach the
 	// server at once, whose answer may send the worker elsewhere. (Engines that differ from the
 	// run's are not measured: joining says why.)
-	if run, err := distributed.WorkerEngines(a.RunEngines, engines); err == nil && w.benches.measure(ctx, run, a.GameType) {
+	if run, err := distributed.WorkerEngines(a.RunEngines, engines); err == nil && !w.SkipBench && w.benches.measure(ctx, run, a.GameType) {
 		if b, err := w.ask(ctx, nc, unfit); err == nil && b.Run != a.Run {
 			return b, nil
 		}
