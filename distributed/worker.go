@@ -424,21 +424,8 @@ func (s *pairSlot) playGame(ctx context.Context, cfg arbiter.GameConfig, white, 
 		b, _ := json.Marshal(n)
 		s.nc.Publish(subject, b) // a note lost is a live page a move behind, no more
 	}
-	g, err := arbiter.NewGame(cfg, white, black)
-	if err != nil {
-		return nil, err
-	}
 	note(MoveNote{Game: cfg.Index, White: white.Name, Black: black.Name})
-	seen := 0
-	for ok := g.Start(ctx); ok; {
-		ok = g.Step(ctx)
-		if n := g.MoveCount(); n > seen {
-			seen = n
-			m, _ := g.LastMove()
-			note(MoveNote{Game: cfg.Index, Move: &m})
-		}
-	}
-	return g.Finish(ctx)
+	return arbiter.PlayGameWatched(ctx, cfg, white, black, func(m results.Move) { note(MoveNote{Game: cfg.Index, Move: &m}) })
 }
 
 func ignoreCancel(err error) error {
