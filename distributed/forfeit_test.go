@@ -3,6 +3,7 @@ package distributed
 import (
 	"context"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -44,5 +45,34 @@ func TestForfeitOnWorkers(t *testing.T) {
 		if r.ScoreOf("weak") != 0 || r.Reason != results.ReasonCrash {
 			t.Errorf("game %d: %s (%s: %s), want weak's forfeit", r.Game+1, r.Result, r.Reason, r.Detail)
 		}
+	}
+}
+
+// TestRefereeForfeitNeedsThePolicy: a result whose losing side has no id (an engine that broke
+// on its worker was never started) passes the id check only under the forfeit policy, and only
+// for the side that lost by its crash.
+func TestRefereeForfeitNeedsThePolicy(t *testing.T) {
+	dir := t.TempDir()
+	cfg := detConfig(filepath.Join(dir, "games.jsonl"), 1)
+	cfg.SPRT = nil
+	c := newCluster(t, cfg, dir)
+	rec := playScheduled(t, c.tour, 0)
+	rec.Black.ID, rec.Culprit, rec.Reason = "", "Black", results.ReasonCrash
+	idRefused := func(policy arbiter.FailurePolicy, culprit string) bool {
+		spec := newRunSpec(c.tour, c.coord.Expect)
+		spec.OnEngineFailure = policy
+		r := *rec
+		r.Culprit = culprit
+		err := (&referee{spec: spec, schedule: c.tour.Schedule()}).check("w", &Result{Worker: "w", Record: &r, Engines: c.coord.Expect})
+		return err != nil && strings.Contains(err.Error(), `Black's engine says ""`)
+	}
+	if !idRefused(arbiter.AbortOnFailure, "Black") {
+		t.Error("under abort, a side without an id passed the id check")
+	}
+	if idRefused(arbiter.ForfeitOnFailure, "Black") {
+		t.Error("under forfeit, the side that lost by its crash without an id was refused for it")
+	}
+	if !idRefused(arbiter.ForfeitOnFailure, "White") {
+		t.Error("under forfeit, a side without an id that did not lose by its crash passed the id check")
 	}
 }
