@@ -23,6 +23,9 @@ func TestForfeitOnWorkers(t *testing.T) {
 	cfg.OnEngineFailure = arbiter.ForfeitOnFailure
 	// Started twice: by the coordinator's Identify and the worker's, then never again.
 	cfg.Engines[1].Command = []string{"limited", "starts=2"}
+	detLimited.Lock()
+	delete(detLimited.starts, "weak") // a test run before, with -count
+	detLimited.Unlock()
 	c := newCluster(t, cfg, dir)
 	stop := c.serve()
 	defer stop()
