@@ -37,17 +37,17 @@ type EngineBench struct {
 	Error string `json:"error,omitempty"`
 }
 
-// String is the measure as the tables show it: "hivebot 1234567 nodes, 456789 nps".
+// String is the measure as the tables show it: "hivebot: bench 1234567 nodes, 456789 nps".
 func (b EngineBench) String() string {
 	switch {
 	case b.Error != "":
-		return b.Engine + " not measured (" + b.Error + ")"
+		return b.Engine + ": not measured (" + b.Error + ")"
 	case b.Nodes > 0:
-		return fmt.Sprintf("%s bench %d nodes, %d nps", b.Engine, b.Nodes, b.NPS)
+		return fmt.Sprintf("%s: bench %d nodes, %d nps", b.Engine, b.Nodes, b.NPS)
 	case b.NPS > 0:
-		return fmt.Sprintf("%s %d nps (depth-%d search in %s)", b.Engine, b.NPS, searchDepth, b.Search)
+		return fmt.Sprintf("%s: %d nps (depth-%d search in %s)", b.Engine, b.NPS, searchDepth, b.Search)
 	}
-	return fmt.Sprintf("%s depth-%d search in %s", b.Engine, searchDepth, b.Search)
+	return fmt.Sprintf("%s: depth-%d search in %s", b.Engine, searchDepth, b.Search)
 }
 
 // measureEngine starts an engine as a game would seat it and measures it: its own bench when

@@ -46,7 +46,7 @@ func TestWorkerReportsEngineSpeed(t *testing.T) {
 	}
 	var table bytes.Buffer
 	WriteWorkers(&table, p.srv.Workers(), time.Now())
-	if !strings.Contains(table.String(), "a bench 4242 nodes, 606000 nps") || !strings.Contains(table.String(), "b depth-3 search in ") {
+	if !strings.Contains(table.String(), "a: bench 4242 nodes, 606000 nps") || !strings.Contains(table.String(), "b: depth-3 search in ") {
 		t.Errorf("the workers' table does not show the measures:\n%s", table.String())
 	}
 }
