@@ -10,7 +10,6 @@ import (
 
 	"hivearbiter/internal/proc"
 	"hivearbiter/results"
-	"hivearbiter/rules"
 )
 
 // A tournament runs in three stages with a seam between each: a Dispatcher hands out the game
@@ -136,8 +135,8 @@ type LocalRunner struct {
 	Observers []Observer
 	// Console receives the "Started game" lines and the live line's running count; may be nil.
 	console *console
-	// health says which engines are broken, for the forfeit policy.
-	health health
+	// forfeits says which engines are broken, for the forfeit policy.
+	forfeits Forfeits
 }
 
 // Run implements Runner.
@@ -148,6 +147,9 @@ func (r *LocalRunner) Run(ctx context.Context, d *Dispatcher, collect func(*resu
 		if allowed, err = proc.AllowedCPUs(); err != nil {
 			return err
 		}
+	}
+	r.forfeits.Broke = func(e int, why error) {
+		r.console.printf("Engine %s is broken (%v): it forfeits its remaining games, and the others play on\n", r.Tournament.cfg.Engines[e].Name, why)
 	}
 	group, ctx := errgroup.WithContext(ctx)
 	for w := range max(r.Concurrency, 1) {
@@ -186,60 +188,19 @@ func (r *LocalRunner) worker(ctx context.Context, id int, cpus []int, d *Dispatc
 	}
 }
 
-// sides seats the players of a game. Under the forfeit policy an engine that cannot be
-// started twice in a row is broken, and a broken engine is seated as a player that fails at
-// once: the game is recorded as its loss, and it is not started again.
+// sides seats the players of a game, under the forfeit policy when the run has it (see
+// Forfeits).
 func (r *LocalRunner) sides(ctx context.Context, sg ScheduledGame, seats *Seats) (white, black Side, err error) {
 	if r.Tournament.cfg.OnEngineFailure != ForfeitOnFailure {
 		return seats.Sides(ctx, sg)
 	}
-	var s [2]Side
-	for side, e := range [2]int{sg.White, sg.Black} {
-		if s[side], err = r.seat(ctx, seats, e); err != nil {
-			return Side{}, Side{}, err
-		}
-	}
-	return s[0], s[1], nil
+	return r.forfeits.Sides(ctx, seats, sg)
 }
 
-// seat seats engine e under the forfeit policy.
-func (r *LocalRunner) seat(ctx context.Context, seats *Seats, e int) (Side, error) {
-	if why := r.health.brokenErr(e); why != nil {
-		return seats.side(e, brokenPlayer{&BrokenError{Engine: seats.Engines[e].Name, Err: why}}), nil
-	}
-	p, err := seats.Seat(ctx, e)
-	var se *EngineStartError
-	if errors.As(err, &se) {
-		p, err = seats.Seat(ctx, e) // once more: a start can fail once under load
-	}
-	switch {
-	case errors.As(err, &se):
-		r.broke(e, fmt.Errorf("it could not be started twice in a row: %w", se.Err))
-		return r.seat(ctx, seats, e)
-	case err != nil:
-		return Side{}, err
-	}
-	return seats.side(e, p), nil
-}
-
-// judge notes, under the forfeit policy, how a game went for its engines: one that failed
-// brokenGames games in a row before its first move is broken.
+// judge notes, under the forfeit policy, how a game went for its engines.
 func (r *LocalRunner) judge(sg ScheduledGame, rec *results.Record) {
-	if r.Tournament.cfg.OnEngineFailure != ForfeitOnFailure {
-		return
-	}
-	for side, e := range [2]int{sg.White, sg.Black} {
-		if broken, n := r.health.played(e, rules.Color(side), rec); broken {
-			r.broke(e, fmt.Errorf("it failed %d games in a row before its first move, the last: %s", n, rec.Detail))
-		}
-	}
-}
-
-// broke marks engine e broken and says so once.
-func (r *LocalRunner) broke(e int, why error) {
-	if r.health.markBroken(e, why) {
-		name := r.Tournament.cfg.Engines[e].Name
-		r.console.printf("Engine %s is broken (%v): it forfeits its remaining games, and the others play on\n", name, why)
+	if r.Tournament.cfg.OnEngineFailure == ForfeitOnFailure {
+		r.forfeits.Judge(sg, rec)
 	}
 }
 

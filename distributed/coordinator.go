@@ -57,6 +57,15 @@ type Coordinator struct {
 	// MaxRejections is how many rejected results take a pair out of the run
 	// (DefaultMaxRejections if 0). Results refused from a quarantined worker do not count.
 	MaxRejections int
+	// TakenOut and Workers are where an earlier coordinator of the run left it (its Status,
+	// kept across a restart): the pairs it took out are not queued again, and the workers'
+	// statistics (games, faults, rejections, the chi-square flags) go on from there.
+	TakenOut []TakenOut
+	Workers  []WorkerStats
+	// Changed, if set, is called when the run's status changes other than by a game recorded
+	// (a pair taken out), for a caller that keeps it, before the console says so; not with the
+	// coordinator's lock held.
+	Changed func()
 
 	mu        sync.Mutex
 	workers   map[string]*WorkerStats
@@ -121,6 +130,11 @@ func (c *Coordinator) Start(ctx context.Context) error {
 	// serves): what it reads is set under the lock.
 	c.mu.Lock()
 	c.workers = make(map[string]*WorkerStats)
+	for _, w := range c.Workers {
+		w.InFlight = nil
+		c.workers[w.Name] = &w
+	}
+	c.takenOut = slices.Clone(c.TakenOut)
 	c.spec = newRunSpec(t, c.Expect)
 	c.ref = &referee{spec: c.spec, schedule: t.Schedule()}
 	c.mu.Unlock()
@@ -206,6 +220,9 @@ func (q *pairQueue) refill(ctx context.Context, async bool) error {
 		job, ok := q.d.Next()
 		if !ok {
 			break
+		}
+		if q.c.isTakenOut(job.Pair) {
+			continue // by an earlier coordinator of the run
 		}
 		q.pending[job.Pair] = &job
 		if err := q.c.publish(ctx, job, async); err != nil {
@@ -354,7 +371,7 @@ func newRunSpec(t *arbiter.Tournament, expect []EngineIdentity) *RunSpec {
 		Run: t.Run(), Seed: cfg.Seed, GameType: cfg.GameType, Scheduled: t.Schedule().Len(),
 		Adjudication: cfg.Adjudication,
 		StartTimeout: int64(cfg.StartTimeout), CommandTimeout: int64(cfg.CommandTimeout),
-		DepthTimeout: int64(cfg.DepthTimeout), Expect: expect,
+		DepthTimeout: int64(cfg.DepthTimeout), Expect: expect, OnEngineFailure: cfg.OnEngineFailure,
 		// Where an engine lives on the coordinator's machine (command, directory, environment)
 		// is a default for workers that do not say where theirs is: on a shared file system, or
 		// on the coordinator's own machine, it is the same.
@@ -454,11 +471,14 @@ func (c *Coordinator) reject(ctx context.Context, err error, job *arbiter.PairJo
 		q.rejected[job.Pair]++
 	}
 	if q.rejected[job.Pair] >= c.MaxRejections {
-		c.printf("Rejected the result of game %d from worker %s: %s; pair %d is taken out of the run after %d rejected results\n",
-			re.Game+1, re.Worker, re.Reason, job.Pair, q.rejected[job.Pair])
 		c.mu.Lock()
 		c.takenOut = append(c.takenOut, TakenOut{Pair: job.Pair, Reason: re.Reason})
 		c.mu.Unlock()
+		if c.Changed != nil {
+			c.Changed() // kept before it is said
+		}
+		c.printf("Rejected the result of game %d from worker %s: %s; pair %d is taken out of the run after %d rejected results\n",
+			re.Game+1, re.Worker, re.Reason, job.Pair, q.rejected[job.Pair])
 		delete(q.pending, job.Pair)
 		delete(q.rejected, job.Pair)
 		if err := q.refill(ctx, false); err != nil {
@@ -478,6 +498,7 @@ func (c *Coordinator) subscribe() error {
 	for subj, h := range map[string]nats.MsgHandler{
 		helloSubject(run):          c.hello,
 		heartbeatSubject(run, "*"): c.heartbeat,
+		movesSubject(run, "*"):     c.moveNote,
 		statusSubject(run):         c.status,
 	} {
 		s, err := c.Conn.Subscribe(subj, h)
@@ -539,6 +560,23 @@ func (c *Coordinator) heartbeat(m *nats.Msg) {
 }
 
 func (c *Coordinator) status(m *nats.Msg) { reply(m, c.Status()) }
+
+// moveNote shows the tournament's observers (its live pages) a game a worker plays as it is
+// played: its start, and each move.
+func (c *Coordinator) moveNote(m *nats.Msg) {
+	var n MoveNote
+	t := c.Tournament
+	if json.Unmarshal(m.Data, &n) != nil || n.Game < 0 || n.Game >= t.Schedule().Len() {
+		return
+	}
+	for _, o := range t.Observers {
+		if n.Move == nil {
+			o.GameStarted(t.Schedule().Game(n.Game), n.White, n.Black)
+		} else {
+			o.MovePlayed(n.Game, *n.Move)
+		}
+	}
+}
 
 // Status is where the run stands with its workers.
 func (c *Coordinator) Status() *Status {
@@ -613,7 +651,8 @@ func (c *Coordinator) writeWorkers() {
 }
 
 // TakenOut is a game pair taken out of a run, and why: its results were rejected
-// Coordinator.MaxRejections times. A coordinator started again on the run queues it again.
+// Coordinator.MaxRejections times. A coordinator started again on the run queues it again,
+// unless it is given it (Coordinator.TakenOut).
 type TakenOut struct {
 	Pair   int    `json:"pair"`
 	Reason string `json:"reason"` // the last rejection's
@@ -629,4 +668,11 @@ func (c *Coordinator) quarantined(worker string) bool {
 	}
 	c.sortedWorkers() // judges every worker
 	return c.workers[worker].Flagged
+}
+
+// isTakenOut reports whether a pair was taken out of the run.
+func (c *Coordinator) isTakenOut(pair int) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.ContainsFunc(c.takenOut, func(t TakenOut) bool { return t.Pair == pair })
 }

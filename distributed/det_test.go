@@ -43,6 +43,29 @@ func startedDet() []arbiter.EngineConfig {
 
 type detProtocol struct{}
 
+// detLimited counts the starts of "limited starts=N" engines by name: each starts N times, and
+// fails to start after (an engine that breaks during a run).
+var detLimited struct {
+	sync.Mutex
+	starts map[string]int
+}
+
+func detLimitedStart(e arbiter.EngineConfig) bool {
+	limit := 0
+	for _, a := range e.Command[1:] {
+		if n, ok := strings.CutPrefix(a, "starts="); ok {
+			limit, _ = strconv.Atoi(n)
+		}
+	}
+	detLimited.Lock()
+	defer detLimited.Unlock()
+	if detLimited.starts == nil {
+		detLimited.starts = map[string]int{}
+	}
+	detLimited.starts[e.Name]++
+	return detLimited.starts[e.Name] <= limit
+}
+
 func init() { arbiter.RegisterProtocol("det", detProtocol{}) }
 
 func (detProtocol) Check(e arbiter.EngineConfig) error { return nil }
@@ -69,6 +92,9 @@ func (detProtocol) Start(ctx context.Context, e arbiter.EngineConfig, env arbite
 	}
 	if e.Command[0] == "unstartable" {
 		return nil, errors.New("no such engine")
+	}
+	if e.Command[0] == "limited" && !detLimitedStart(e) {
+		return nil, errors.New("it starts no more")
 	}
 	return p, nil
 }

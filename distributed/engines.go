@@ -26,6 +26,12 @@ func (e *EngineMismatchError) Error() string {
 	return fmt.Sprintf("distributed: engine %q: %s", e.Engine, strings.Join(e.Differences, "; and "))
 }
 
+// WorkerEngines are a run's engines as a worker with the local engines starts them (see
+// Worker.Engines): what the worker measures of them is what it plays.
+func WorkerEngines(run, local []arbiter.EngineConfig) ([]arbiter.EngineConfig, error) {
+	return workerEngines(&RunSpec{Engines: run}, local)
+}
+
 // workerEngines are the run's engines as this worker starts them: a run's engine is the run's,
 // and only where its program is comes from the worker's own engine of the same name (see
 // Worker.Engines). A worker engine that names none of the run's, or would change one, is an

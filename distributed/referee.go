@@ -74,7 +74,7 @@ func (f *referee) check(worker string, res *Result) error {
 		if tc := want.Time.String(); p.Time != tc && !want.Time.IsZero() {
 			return reject("%s played at %q, the run's time control is %q", rules.Color(side).String(), p.Time, tc)
 		}
-		if p.ID != id {
+		if p.ID != id && !f.forfeit(r, rules.Color(side), p) {
 			return reject("%s's engine says %q, the run's says %q", rules.Color(side).String(), p.ID, id)
 		}
 	}
@@ -183,4 +183,11 @@ func sameEngines(want, got []EngineIdentity) error {
 		return fmt.Errorf("engines differ from the run's: %s", strings.Join(diffs, "; "))
 	}
 	return nil
+}
+
+// forfeit reports whether a side's player is an engine broken on its worker under the forfeit
+// policy: never started, so it has no id, and it lost the game by its crash (arbiter.Forfeits).
+func (f *referee) forfeit(r *results.Record, side rules.Color, p results.Player) bool {
+	return f.spec.OnEngineFailure == arbiter.ForfeitOnFailure && p.ID == "" &&
+		r.Culprit == side.String() && r.Reason == results.ReasonCrash
 }

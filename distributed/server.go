@@ -164,6 +164,7 @@ func WorkerPermissions(run string) *server.Permissions {
 			resultsSubject(run, "*"),
 			helloSubject(run),
 			heartbeatSubject(run, "*"),
+			movesSubject(run, "*"),
 			statusSubject(run),
 		}},
 		Subscribe: &server.SubjectPermission{Allow: []string{"_INBOX.>", controlSubject(run)}},

@@ -14,9 +14,12 @@ func heartbeatSubject(run, worker string) string {
 	return "arbiter." + run + ".heartbeat." + worker
 }
 func controlSubject(run string) string { return "arbiter." + run + ".control" }
-func statusSubject(run string) string  { return "arbiter." + run + ".status" }
-func workStream(run string) string     { return "ARBITER_" + run + "_WORK" }
-func resultsStream(run string) string  { return "ARBITER_" + run + "_RESULTS" }
+func movesSubject(run, worker string) string {
+	return "arbiter." + run + ".moves." + worker
+}
+func statusSubject(run string) string { return "arbiter." + run + ".status" }
+func workStream(run string) string    { return "ARBITER_" + run + "_WORK" }
+func resultsStream(run string) string { return "ARBITER_" + run + "_RESULTS" }
 
 // workConsumer is the one durable consumer all workers of a run pull from; resultsConsumer is the
 // coordinator's.
@@ -64,6 +67,10 @@ type RunSpec struct {
 	// Expect is the identity of each engine, in the order of Engines: a worker whose engines
 	// differ is refused.
 	Expect []EngineIdentity `json:"expect"`
+	// OnEngineFailure is the run's policy for an engine that breaks: under "forfeit" an engine
+	// that breaks on a worker forfeits its games there (see arbiter.Forfeits), as in a local
+	// run; under "abort" (or empty) the worker leaves the run, which goes on with others.
+	OnEngineFailure arbiter.FailurePolicy `json:"on_engine_failure,omitempty"`
 }
 
 // EngineIdentity is how a run tells builds of an engine apart: the engine's own id line and a
@@ -112,4 +119,14 @@ type Heartbeat struct {
 type Control struct {
 	Stop   bool   `json:"stop"`
 	Reason string `json:"reason"`
+}
+
+// MoveNote is a worker's word on a game as it is played, for the coordinator's live pages: the
+// game started (Move nil, with its players), or a move played in it. Notes are not results:
+// they are sent once, and lost when no one listens; the game's record is the truth.
+type MoveNote struct {
+	Game  int           `json:"game"`
+	White string        `json:"white,omitempty"`
+	Black string        `json:"black,omitempty"`
+	Move  *results.Move `json:"move,omitempty"`
 }

@@ -120,6 +120,12 @@ func (w *Worker) Run(ctx context.Context) error {
 	}
 	ackWait := cons.CachedInfo().Config.AckWait
 
+	var forfeits *arbiter.Forfeits // shared by the slots, as a local run's workers share theirs
+	if spec.OnEngineFailure == arbiter.ForfeitOnFailure {
+		forfeits = &arbiter.Forfeits{Broke: func(e int, why error) {
+			w.printf("Engine %s is broken on this worker (%v): it forfeits its games here, and the others play on\n", engines[e].Name, why)
+		}}
+	}
 	g, gctx := errgroup.WithContext(ctx)
 	// The heartbeats last as long as the slots: a worker that yields the run stops them.
 	beating, stopBeating := context.WithCancel(gctx)
@@ -131,7 +137,7 @@ func (w *Worker) Run(ctx context.Context) error {
 		g.Go(func() error {
 			seats := &arbiter.Seats{Engines: engines, GameType: gameType, StartTimeout: time.Duration(spec.StartTimeout),
 				Start: arbiter.StartThroughProtocol(w.TranscriptDir), Worker: slot}
-			s := &pairSlot{w: w, spec: spec, seats: seats, ids: ids, js: js, cons: cons, ackWait: ackWait}
+			s := &pairSlot{w: w, spec: spec, seats: seats, forfeits: forfeits, ids: ids, nc: nc, js: js, cons: cons, ackWait: ackWait}
 			defer seats.Close(gctx)
 			return s.loop(gctx)
 		})
@@ -263,13 +269,16 @@ func (w *Worker) printf(format string, args ...any) {
 // pairSlot plays one pair at a time with engine processes of its own (its seats), as a local
 // run's worker does.
 type pairSlot struct {
-	w       *Worker
-	spec    *RunSpec
-	seats   *arbiter.Seats
-	ids     []EngineIdentity
-	js      jetstream.JetStream
-	cons    jetstream.Consumer
-	ackWait time.Duration
+	w     *Worker
+	spec  *RunSpec
+	seats *arbiter.Seats
+	// forfeits, under the forfeit policy, seats a broken engine as a player that fails at once.
+	forfeits *arbiter.Forfeits
+	ids      []EngineIdentity
+	nc       *nats.Conn
+	js       jetstream.JetStream
+	cons     jetstream.Consumer
+	ackWait  time.Duration
 }
 
 func (s *pairSlot) loop(ctx context.Context) error {
@@ -378,14 +387,20 @@ func (s *pairSlot) play(ctx context.Context, m jetstream.Msg) error {
 // nil, nil when it was interrupted.
 func (s *pairSlot) game(ctx context.Context, work WorkGame) (*results.Record, error) {
 	sg := work.Game
-	white, black, err := s.seats.Sides(ctx, sg)
+	var white, black arbiter.Side
+	var err error
+	if s.forfeits != nil {
+		white, black, err = s.forfeits.Sides(ctx, s.seats, sg)
+	} else {
+		white, black, err = s.seats.Sides(ctx, sg)
+	}
 	if err != nil {
 		return nil, ignoreCancel(err)
 	}
 	s.w.printf("Started game %d of %d (%s vs %s)\n", sg.Index+1, s.spec.Scheduled, white.Name, black.Name)
 	s.w.flying(sg.Index, true)
 	defer s.w.flying(sg.Index, false)
-	rec, err := arbiter.PlayGame(ctx, work.Config, white, black)
+	rec, err := s.playGame(ctx, work.Config, white, black)
 	if errors.Is(err, arbiter.ErrInterrupted) {
 		return nil, nil
 	}
@@ -393,8 +408,24 @@ func (s *pairSlot) game(ctx context.Context, work WorkGame) (*results.Record, er
 		return nil, err
 	}
 	s.seats.Played(ctx, sg, rec)
+	if s.forfeits != nil {
+		s.forfeits.Judge(sg, rec)
+	}
 	s.w.printf("Finished game %d (%s vs %s): %s {%s}\n", rec.Game+1, rec.White.Name, rec.Black.Name, rec.Result, rec.Detail)
 	return rec, nil
+}
+
+// playGame plays a game as arbiter.PlayGame does, and tells the coordinator of it as it goes:
+// the game started, and each move (MoveNote), so that its live pages show the game as a local
+// run's do.
+func (s *pairSlot) playGame(ctx context.Context, cfg arbiter.GameConfig, white, black arbiter.Side) (*results.Record, error) {
+	subject := movesSubject(s.spec.Run, s.w.Name)
+	note := func(n MoveNote) {
+		b, _ := json.Marshal(n)
+		s.nc.Publish(subject, b) // a note lost is a live page a move behind, no more
+	}
+	note(MoveNote{Game: cfg.Index, White: white.Name, Black: black.Name})
+	return arbiter.PlayGameWatched(ctx, cfg, white, black, func(m results.Move) { note(MoveNote{Game: cfg.Index, Move: &m}) })
 }
 
 func ignoreCancel(err error) error {

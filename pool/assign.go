@@ -41,6 +41,9 @@ func (s *Server) Assign(req AssignRequest, now time.Time) Assignment {
 	}
 	w.Slots, w.Cores, w.Platform, w.LastSeen, w.Run = req.Slots, req.Cores, req.Platform, now, ""
 	w.Unfit = w.Unfit[:0]
+	if req.Benches != nil {
+		w.Benches = req.Benches
+	}
 	for id, why := range req.Unfit {
 		w.Unfit = append(w.Unfit, id+": "+why)
 	}
@@ -92,6 +95,10 @@ func (s *Server) Assign(req AssignRequest, now time.Time) Assignment {
 	a := Assignment{Run: r.state.ID, Engines: r.state.Engines, Batch: s.cfg.Batch}
 	if r.sub != nil {
 		a.RunEngines, a.Manifests, a.Tune = r.sub.Config.Engines, r.sub.Manifests, r.sub.Tune
+		a.GameType = r.sub.Config.GameType
+		if r.sub.Tune != nil {
+			a.GameType = r.sub.Tune.GameType
+		}
 	}
 	return a
 }
@@ -138,7 +145,7 @@ func (s *Server) Workers() []WorkerState {
 	for name, w := range s.workers {
 		c := *w
 		c.Revoked = c.Revoked || known[name]
-		c.Unfit = slices.Clone(w.Unfit)
+		c.Unfit, c.Benches = slices.Clone(w.Unfit), slices.Clone(w.Benches)
 		byName[name] = &c
 	}
 	for id, r := range s.runs {
@@ -168,12 +175,18 @@ func (s *Server) Workers() []WorkerState {
 	return list
 }
 
-// status is where the run stands with its workers: now, or when its coordinator last stopped.
+// status is where the run stands with its workers: now, when its coordinator last stopped, or
+// as the bucket kept it (a run the server has not started since it restarted); nil if none.
 func (r *run) status() *distributed.Status {
-	if r.coord != nil {
+	switch {
+	case r.coord != nil:
 		return r.coord.Status()
+	case r.final != nil:
+		return r.final
+	case r.state.Workers != nil || r.state.TakenOut != nil:
+		return &distributed.Status{Run: r.state.ID, Scheduled: r.state.Scheduled, Workers: r.state.Workers, TakenOut: r.state.TakenOut}
 	}
-	return r.final
+	return nil
 }
 
 // runnable says why a worker cannot run a submission's artifacts (built for another

@@ -95,7 +95,7 @@ func TestDashboardInChromium(t *testing.T) {
 			t.Errorf("the run's row %q lacks %q", runRow, want)
 		}
 	}
-	for _, want := range []string{"w1", fmt.Sprint(len(recs)), "idle-one"} {
+	for _, want := range []string{"w1", fmt.Sprint(len(recs)), "idle-one", "a: depth-3 search in"} {
 		if !strings.Contains(workers, want) {
 			t.Errorf("the workers' table %q lacks %q", workers, want)
 		}

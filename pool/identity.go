@@ -111,6 +111,7 @@ func permissions(role, name string) *server.Permissions {
 			"arbiter.*.results." + name,
 			"arbiter.*.hello",
 			"arbiter.*.heartbeat." + name,
+			"arbiter.*.moves." + name,
 			assignSubject(name),
 			tuneSubject("*", name),
 		}, artifact.ReadSubjects(artifact.DefaultBucket)...)},

@@ -19,9 +19,13 @@ import (
 	"hivearbiter/results"
 )
 
-// The test binary is the engines too (uhpfake).
+// The test binary is the engines too (uhpfake), and a pool's server to be killed (see
+// serverProcess).
 func TestMain(m *testing.M) {
 	uhpfake.Main()
+	if dir := os.Getenv(serverDirEnv); dir != "" {
+		os.Exit(serveUntilKilled(dir, os.Getenv(serverAddrEnv)))
+	}
 	os.Exit(m.Run())
 }
 
@@ -108,7 +112,7 @@ func TestWorkerPermissions(t *testing.T) {
 	if _, err := nc.Request(assignSubject("alice"), []byte(`{}`), 5*time.Second); err != nil {
 		t.Fatalf("alice asking for her work: %v", err)
 	}
-	for _, subject := range []string{subjectSubmit, subjectControl, subjectAdd, assignSubject("bob"), "arbiter.run1.results.bob", "arbiter.run1.heartbeat.bob", "ARBITER_POOL"} {
+	for _, subject := range []string{subjectSubmit, subjectControl, subjectAdd, assignSubject("bob"), "arbiter.run1.results.bob", "arbiter.run1.heartbeat.bob", "arbiter.run1.moves.bob", "ARBITER_POOL"} {
 		if err := nc.Publish(subject, []byte(`{}`)); err != nil {
 			t.Fatal(err)
 		}

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -115,9 +116,13 @@ func (s *Server) put(key string, v any) error {
 	return nil
 }
 
-// saveState writes a run's state to the bucket; s.mu is not held.
+// saveState writes a run's state to the bucket, with where it stands with its workers; s.mu
+// is not held.
 func (s *Server) saveState(r *run) {
 	s.mu.Lock()
+	if status := r.status(); status != nil {
+		r.state.TakenOut, r.state.Workers = status.TakenOut, status.Workers
+	}
 	st := r.state
 	r.saved = time.Now()
 	s.mu.Unlock()
@@ -220,8 +225,12 @@ func (s *Server) startRun(r *run) error {
 	obs := &runObserver{s: s, r: r, scheduled: t.Scheduled()}
 	t.Observers = []arbiter.Observer{obs, pages}
 	ctx, cancel := context.WithCancel(s.ctx)
+	s.mu.Lock()
+	takenOut, workers := slices.Clone(r.state.TakenOut), slices.Clone(r.state.Workers)
+	s.mu.Unlock()
 	coord := &distributed.Coordinator{Tournament: t, Conn: s.nc, Expect: r.sub.Expect, AckWait: s.cfg.AckWait,
-		Console: t.ConsoleWriter()}
+		Console: t.ConsoleWriter(), TakenOut: takenOut, Workers: workers,
+		Changed: func() { s.saveState(r) }}
 	s.mu.Lock()
 	r.coord, r.cancel, r.done, r.live = coord, cancel, make(chan struct{}), live
 	r.started, r.startGames = time.Now(), r.state.Games()

@@ -104,6 +104,9 @@ func WriteWorkers(w io.Writer, workers []WorkerState, now time.Time) {
 	for _, ws := range workers {
 		fmt.Fprintf(w, "%-20s %-9s %-12s %5d %5d %-14s %6d %6d %8d %s\n", ws.Name, ws.StateText(now), orDash(ws.Run), ws.Slots, ws.Cores,
 			orDash(ws.Platform), ws.Games, ws.Faults, ws.Rejected, ws.FlagsText())
+		for _, b := range ws.Benches {
+			fmt.Fprintf(w, "%20s %s\n", "", b)
+		}
 	}
 }
 

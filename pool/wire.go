@@ -79,11 +79,14 @@ type RunState struct {
 	Summary *results.Summary `json:"summary,omitempty"`
 	// Rate is games per second recorded since the server (re)started the run, for its ETA.
 	Rate float64 `json:"rate"`
-	// TakenOut are the pairs taken out of the run after too many rejected results, since the
-	// server last started it.
+	// TakenOut are the pairs taken out of the run after too many rejected results: they are
+	// not played again, across restarts of the server too.
 	TakenOut []distributed.TakenOut `json:"taken_out,omitempty"`
 	// Values are a tune's values now (at its end, its outcome), as option words.
 	Values string `json:"values,omitempty"`
+	// Workers are the statistics of the run's workers (games, faults, rejected results, the
+	// chi-square flags), kept across restarts of the server.
+	Workers []distributed.WorkerStats `json:"workers,omitempty"`
 }
 
 // Games is how many of its games the run has recorded.
@@ -126,6 +129,8 @@ type AssignRequest struct {
 	Runtimes []string `json:"runtimes,omitempty"`
 	// Unfit are runs this worker cannot play (its engines differ, or do not start), with why.
 	Unfit map[string]string `json:"unfit,omitempty"`
+	// Benches are how fast this worker runs the engines it has played, the latest first.
+	Benches []EngineBench `json:"benches,omitempty"`
 }
 
 // Assignment answers an AssignRequest: a run to play for a while, or how long to wait.
@@ -139,6 +144,8 @@ type Assignment struct {
 	Manifests  []artifact.Manifest    `json:"manifests,omitempty"`
 	// Tune is the run's tune, when it is one: its pairs are taken from the server one by one.
 	Tune *tune.Config `json:"tune,omitempty"`
+	// GameType is the run's, which the worker's measures of its engines play.
+	GameType string `json:"game_type,omitempty"`
 	// Batch is how long the worker plays the run before it asks again.
 	Batch time.Duration `json:"batch,omitempty"`
 	Wait  time.Duration `json:"wait,omitempty"`
@@ -160,6 +167,8 @@ type WorkerState struct {
 	Rejected int      `json:"rejected"`
 	Flagged  []string `json:"flagged,omitempty"`
 	Unfit    []string `json:"unfit,omitempty"`
+	// Benches are how fast it runs the engines it has played (see EngineBench).
+	Benches []EngineBench `json:"benches,omitempty"`
 }
 
 // AddWorker asks the server to let a worker in with the public half of its NKey.

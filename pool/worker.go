@@ -55,11 +55,15 @@ type Worker struct {
 	// UnfitRetry is how long the worker keeps away from a run it found it cannot play
 	// (DefaultUnfitRetry if 0).
 	UnfitRetry time.Duration
+	// SkipBench skips measuring each engine before the worker first plays it (see
+	// EngineBench): the server's tables then show no engine speeds for this worker.
+	SkipBench bool
 	// Console receives a line per run joined and per game; nil discards them.
 	Console       io.Writer
 	TranscriptDir string
 
-	conMu sync.Mutex
+	conMu   sync.Mutex
+	benches benches
 }
 
 // DefaultCache is where a worker keeps the artifacts it fetched: the user's cache directory.
@@ -180,7 +184,7 @@ const authTries = 3
 // ask asks the server for a run.
 func (w *Worker) ask(ctx context.Context, nc *nats.Conn, unfit map[string]string) (*Assignment, error) {
 	b, _ := json.Marshal(AssignRequest{Worker: w.Name, Slots: w.Concurrency, Cores: runtime.NumCPU(),
-		Platform: w.Platform, Runtimes: Runtimes(), Unfit: unfit})
+		Platform: w.Platform, Runtimes: Runtimes(), Unfit: unfit, Benches: w.benches.list()})
 	rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	m, err := nc.RequestWithContext(rctx, assignSubject(w.Name), b)
@@ -206,6 +210,14 @@ func (w *Worker) play(ctx context.Context, nc *nats.Conn, a *Assignment, unfit m
 	engines, err := w.engines(ctx, nc, a)
 	if err != nil {
 		return nil, err
+	}
+	// The engines are measured before the worker first plays them, and new measures reach the
+	// server at once, whose answer may send the worker elsewhere. (Engines that differ from the
+	// run's are not measured: joining says why.)
+	if run, err := distributed.WorkerEngines(a.RunEngines, engines); err == nil && !w.SkipBench && w.benches.measure(ctx, run, a.GameType) {
+		if b, err := w.ask(ctx, nc, unfit); err == nil && b.Run != a.Run {
+			return b, nil
+		}
 	}
 	yield := make(chan struct{})
 	var next *Assignment

@@ -86,9 +86,11 @@ func TestPoolAcceptance(t *testing.T) {
 		creds[name] = filepath.Join(dir, name+".creds")
 		arbiterOK(t, "server", "worker", "add", name, "-dir", sdir, "-o", creds[name])
 	}
-	w1 := startArbiter(t, "worker", "-creds", creds["w1"])
-	w2 := startArbiter(t, "worker", "-creds", creds["w2"])
-	w3 := startArbiter(t, "worker", "-creds", creds["w3"], "-platform", "plan9/mips")
+	// No engine benches: hivebot's takes seconds per profile under the race detector (the
+	// pool's own tests measure engines).
+	w1 := startArbiter(t, "worker", "-creds", creds["w1"], "-bench=false")
+	w2 := startArbiter(t, "worker", "-creds", creds["w2"], "-bench=false")
+	w3 := startArbiter(t, "worker", "-creds", creds["w3"], "-platform", "plan9/mips", "-bench=false")
 
 	hivebots := []string{"-engine", "builtin=hivebot", "name=strong", "arg=-profile", "arg=strong",
 		"-engine", "builtin=hivebot", "name=weak", "arg=-profile", "arg=weak"}
@@ -124,7 +126,7 @@ func TestPoolAcceptance(t *testing.T) {
 	w1.kill()
 	srv.kill()
 	poolServer(t, sdir, addr)
-	w1 = startArbiter(t, "worker", "-creds", creds["w1"], "-concurrency", "2")
+	w1 = startArbiter(t, "worker", "-creds", creds["w1"], "-concurrency", "2", "-bench=false")
 	waitFor(t, "more games after the restart", 60*time.Second, func() bool { return recorded() >= 12 })
 	phase("restarted, 12 games")
 	arbiterOK(t, "server", "worker", "revoke", "w2", "-dir", sdir)

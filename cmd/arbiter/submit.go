@@ -68,7 +68,7 @@ func runSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 	}
 	if sub.Expect, err = distributed.Identify(ctx, cfg.Engines, cfg.GameType, cfg.StartTimeout); err != nil {
-		return cli.Exit(exitEngines, "%v", err)
+		return playError(err) // every engine that does not start, named at once (exit code 5)
 	}
 	c, err := poolClient("", pool.RoleSubmitter, *credsPath)
 	if err != nil {

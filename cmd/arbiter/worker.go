@@ -48,6 +48,7 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		transcripts = fs.String("transcripts", "", "write each engine's conversation to a file in this `dir`")
 		platform    = fs.String("platform", "", "a pool's worker: the platform it tells the server (default this machine's OS/ARCH)")
 		cache       = fs.String("cache", "", "a pool's worker: the `dir` of the engines it fetches (default the user's cache directory)")
+		bench       = fs.Bool("bench", true, "a pool's worker: measure each engine once before it first plays it (its own bench, or a depth-3 search), for the server's tables")
 	)
 	fs.Func("engine", "this machine's build of a run's engine (key=value words, name= required)", func(string) error { return nil })
 	if err := cli.Parse(fs, rest); err != nil {
@@ -70,7 +71,7 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	if creds.Run == "" { // a pool's worker (arbiter server worker add)
 		return runPoolWorker(ctx, &pool.Worker{Name: creds.User, Creds: creds, Concurrency: *concurrency, Platform: *platform,
-			Engines: engines, Console: stdout, TranscriptDir: *transcripts, Cache: *cache})
+			Engines: engines, Console: stdout, TranscriptDir: *transcripts, Cache: *cache, SkipBench: !*bench})
 	}
 	w := &distributed.Worker{Name: *name, Creds: creds, Concurrency: *concurrency, Engines: engines,
 		Console: stdout, TranscriptDir: *transcripts}

@@ -1,0 +1,142 @@
+package pool
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"hivearbiter/arbiter"
+	"hivearbiter/rules"
+)
+
+// searchDepth is the depth of the fixed search timed on an engine that has no bench of its own.
+const searchDepth = 3
+
+// benchTimeout bounds the measures of one engine.
+const benchTimeout = time.Minute
+
+// EngineBench is what a worker measured of one of a run's engines on its machine: how fast the
+// machine runs it, which the pool's tables show beside the worker.
+type EngineBench struct {
+	Engine string `json:"engine"`
+	ID     string `json:"id,omitempty"`
+	// Nodes is the engine's own bench (arbiter.Bencher: UHP's "bench", as hivebot's): the
+	// node count of a fixed set of searches, which is the same on every machine for one build;
+	// 0 when the engine has no bench.
+	Nodes int64 `json:"nodes,omitempty"`
+	// NPS is nodes per second on this worker: its bench's, or for an engine without one, that
+	// of a depth-3 search from the start position, when the engine reports its nodes (UGI
+	// engines do); 0 when unknown.
+	NPS int64 `json:"nps,omitempty"`
+	// Search is how long the engine took for that depth-3 search, for an engine without a
+	// bench: a speed that needs no node count.
+	Search time.Duration `json:"search,omitempty"`
+	// Error says why nothing was measured.
+	Error string `json:"error,omitempty"`
+}
+
+// String is the measure as the tables show it: "hivebot: bench 1234567 nodes, 456789 nps".
+func (b EngineBench) String() string {
+	switch {
+	case b.Error != "":
+		return b.Engine + ": not measured (" + b.Error + ")"
+	case b.Nodes > 0:
+		return fmt.Sprintf("%s: bench %d nodes, %d nps", b.Engine, b.Nodes, b.NPS)
+	case b.NPS > 0:
+		return fmt.Sprintf("%s: %d nps (depth-%d search in %s)", b.Engine, b.NPS, searchDepth, b.Search)
+	}
+	return fmt.Sprintf("%s: depth-%d search in %s", b.Engine, searchDepth, b.Search)
+}
+
+// measureEngine starts an engine as a game would seat it and measures it: its own bench when
+// it has one, else a fixed search.
+func measureEngine(ctx context.Context, e arbiter.EngineConfig, gameType string) EngineBench {
+	out := EngineBench{Engine: e.Name}
+	ctx, cancel := context.WithTimeout(ctx, benchTimeout)
+	defer cancel()
+	gt, err := rules.ParseGameType(gameType)
+	if err != nil {
+		out.Error = err.Error()
+		return out
+	}
+	seats := &arbiter.Seats{Engines: []arbiter.EngineConfig{e}, GameType: gt, StartTimeout: benchTimeout,
+		Start: arbiter.StartThroughProtocol("")}
+	defer seats.Close(context.WithoutCancel(ctx))
+	p, err := seats.Seat(ctx, 0)
+	if err != nil {
+		out.Error = err.Error()
+		return out
+	}
+	out.ID = p.Info().ID
+	if b, ok := p.(arbiter.Bencher); ok {
+		if res, err := b.Bench(ctx); err == nil {
+			out.Nodes, out.NPS = res.Nodes, res.NPS
+			return out
+		}
+	}
+	if err := timeSearch(ctx, p, gt, &out); err != nil {
+		out.Error = err.Error()
+	}
+	return out
+}
+
+// timeSearch times a depth-limited search from the start position.
+func timeSearch(ctx context.Context, p arbiter.Player, gt rules.GameType, out *EngineBench) error {
+	if _, err := p.NewGame(ctx, rules.NewGame(gt).GameString()); err != nil {
+		return err
+	}
+	start := time.Now()
+	if _, err := p.BestMove(ctx, arbiter.Limit{Depth: searchDepth}); err != nil {
+		return err
+	}
+	out.Search = time.Since(start)
+	if r, ok := p.(arbiter.SearchReporter); ok {
+		if info := r.TakeSearchInfo(); info != nil && info.Nodes > 0 && out.Search > 0 {
+			out.NPS = int64(float64(info.Nodes) / out.Search.Seconds())
+		}
+	}
+	return nil
+}
+
+// benches are the measures a worker took of the engines it has played, by engine program: each
+// engine is measured once, before the worker first plays with it.
+type benches struct {
+	byKey map[string]EngineBench
+	order []string
+}
+
+// measure measures the engines not measured yet, and reports whether there were any.
+func (b *benches) measure(ctx context.Context, engines []arbiter.EngineConfig, gameType string) bool {
+	measured := false
+	if b.byKey == nil {
+		b.byKey = map[string]EngineBench{}
+	}
+	for _, e := range engines {
+		key := strings.Join(append([]string{e.Name, e.Dir}, e.Command...), "\x00")
+		if _, ok := b.byKey[key]; ok {
+			continue
+		}
+		m := measureEngine(ctx, e, gameType)
+		if errors.Is(ctx.Err(), context.Canceled) {
+			return measured
+		}
+		b.byKey[key] = m
+		b.order = append(b.order, key)
+		measured = true
+	}
+	return measured
+}
+
+// list is the measures, the latest first, at most maxBenches of them.
+func (b *benches) list() []EngineBench {
+	var out []EngineBench
+	for i := len(b.order) - 1; i >= 0 && len(out) < maxBenches; i-- {
+		out = append(out, b.byKey[b.order[i]])
+	}
+	return out
+}
+
+// maxBenches bounds the measures a worker reports: those of its latest engines.
+const maxBenches = 8
