@@ -16,6 +16,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/internal/syncbuf"
 	"hivearbiter/results"
 )
 
@@ -77,7 +78,7 @@ type Coordinator struct {
 	js        jetstream.JetStream
 	work      jetstream.Stream
 	subs      []*nats.Subscription
-	conMu     sync.Mutex
+	con       syncbuf.Printer
 }
 
 // Serve plays the coordinator's tournament through its workers: the outcome, the records and so
@@ -618,12 +619,7 @@ func (c *Coordinator) withWorker(name string, f func(w *WorkerStats)) {
 }
 
 func (c *Coordinator) printf(format string, args ...any) {
-	if c.Console == nil {
-		return
-	}
-	c.conMu.Lock()
-	defer c.conMu.Unlock()
-	fmt.Fprintf(c.Console, format, args...)
+	c.con.Printf(c.Console, format, args...)
 }
 
 // printProgress prints the workers connected and their games in flight.
@@ -640,14 +636,14 @@ func (c *Coordinator) writeWorkers() {
 		return
 	}
 	s := c.Status()
-	c.conMu.Lock()
-	defer c.conMu.Unlock()
-	WriteStatus(c.Console, s, time.Now())
-	for _, w := range s.Workers {
-		if w.Flagged {
-			fmt.Fprintf(c.Console, "Worker %s is flagged: its results are improbable against the others' (p = %.2g)\n", w.Name, w.PValue)
+	c.con.Print(c.Console, func(out io.Writer) {
+		WriteStatus(out, s, time.Now())
+		for _, w := range s.Workers {
+			if w.Flagged {
+				fmt.Fprintf(out, "Worker %s is flagged: its results are improbable against the others' (p = %.2g)\n", w.Name, w.PValue)
+			}
 		}
-	}
+	})
 }
 
 // TakenOut is a game pair taken out of a run, and why: its results were rejected

@@ -15,6 +15,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/internal/syncbuf"
 	"hivearbiter/results"
 	"hivearbiter/rules"
 )
@@ -56,7 +57,7 @@ type Worker struct {
 	// returns nil when every slot has left. 0 waits for as long as the run lasts.
 	IdleLeave time.Duration
 
-	conMu    sync.Mutex
+	con      syncbuf.Printer
 	flightMu sync.Mutex
 	inFlight map[int]bool
 }
@@ -258,12 +259,7 @@ func (w *Worker) flying(game int, on bool) {
 }
 
 func (w *Worker) printf(format string, args ...any) {
-	if w.Console == nil {
-		return
-	}
-	w.conMu.Lock()
-	defer w.conMu.Unlock()
-	fmt.Fprintf(w.Console, format, args...)
+	w.con.Printf(w.Console, format, args...)
 }
 
 // pairSlot plays one pair at a time with engine processes of its own (its seats), as a local

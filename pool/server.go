@@ -16,6 +16,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"hivearbiter/distributed"
+	"hivearbiter/internal/syncbuf"
 	"hivearbiter/pool/artifact"
 )
 
@@ -61,7 +62,7 @@ type Server struct {
 	ctx   context.Context
 	stop  context.CancelFunc
 	runWG sync.WaitGroup
-	conMu sync.Mutex
+	con   syncbuf.Printer
 
 	mu      sync.Mutex
 	runs    map[string]*run
@@ -235,12 +236,7 @@ func (s *Server) Close() {
 }
 
 func (s *Server) printf(format string, args ...any) {
-	if s.cfg.Console == nil {
-		return
-	}
-	s.conMu.Lock()
-	defer s.conMu.Unlock()
-	fmt.Fprintf(s.cfg.Console, format, args...)
+	s.con.Printf(s.cfg.Console, format, args...)
 }
 
 func respond(m *nats.Msg, v any) {

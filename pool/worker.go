@@ -19,6 +19,7 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/distributed"
+	"hivearbiter/internal/syncbuf"
 	"hivearbiter/pool/artifact"
 )
 
@@ -62,7 +63,7 @@ type Worker struct {
 	Console       io.Writer
 	TranscriptDir string
 
-	conMu   sync.Mutex
+	con     syncbuf.Printer
 	benches benches
 }
 
@@ -280,10 +281,5 @@ func (w *Worker) engines(ctx context.Context, nc *nats.Conn, a *Assignment) ([]a
 }
 
 func (w *Worker) printf(format string, args ...any) {
-	if w.Console == nil {
-		return
-	}
-	w.conMu.Lock()
-	defer w.conMu.Unlock()
-	fmt.Fprintf(w.Console, format, args...)
+	w.con.Printf(w.Console, format, args...)
 }
