@@ -158,6 +158,13 @@ func (s *Server) Submit(sub *Submission) (*RunState, error) {
 		Platforms: sub.Platforms, State: StateActive, Submitted: time.Now().UTC(),
 		Records: cfg.Out, Scheduled: t.Scheduled(),
 	}}
+	return s.admit(r, s.startRun, fmt.Sprintf("%s of %s, %d games", r.state.Format, strings.Join(names, ", "), r.state.Scheduled))
+}
+
+// admit enters a new run in the pool, writes its submission and state to the bucket and starts
+// it with start; a run of the same id is refused. what describes it on the console.
+func (s *Server) admit(r *run, start func(*run) error, what string) (*RunState, error) {
+	id := r.state.ID
 	s.mu.Lock()
 	if old := s.runs[id]; old != nil {
 		s.mu.Unlock()
@@ -165,17 +172,32 @@ func (s *Server) Submit(sub *Submission) (*RunState, error) {
 	}
 	s.runs[id] = r
 	s.mu.Unlock()
-	if err := s.put(subKey(id), sub); err != nil {
+	if err := s.put(subKey(id), r.sub); err != nil {
 		return nil, err
 	}
 	s.saveState(r)
-	if err := s.startRun(r); err != nil {
+	if err := start(r); err != nil {
 		s.ended(r, StateFailed, err.Error(), nil)
 		return nil, err
 	}
-	s.printf("Run %s submitted: %s of %s, %d games\n", id, r.state.Format, strings.Join(names, ", "), r.state.Scheduled)
+	s.printf("Run %s submitted: %s\n", id, what)
 	st := s.runState(id)
 	return &st, nil
+}
+
+// openingsFile writes a submission's openings (the content of the file its submitter named)
+// under the server's directory, named by their hash, and returns its path there; "" when the
+// submission names no file.
+func (s *Server) openingsFile(sub *Submission, named string) (string, error) {
+	if named == "" {
+		return "", nil
+	}
+	sum := sha256.Sum256(sub.Openings)
+	path := filepath.Join(s.cfg.Dir, "runs", "openings-"+hex.EncodeToString(sum[:8])+filepath.Ext(named))
+	if err := os.WriteFile(path, sub.Openings, 0o600); err != nil {
+		return "", fmt.Errorf("pool: %w", err)
+	}
+	return path, nil
 }
 
 // tournament lays out a submission's tournament as the server plays it: its records file
@@ -188,13 +210,9 @@ func (s *Server) tournament(sub *Submission, id string) (*arbiter.Tournament, er
 	if id != "" {
 		cfg.Out = filepath.Join(s.cfg.Dir, "runs", id+".jsonl")
 	}
-	if cfg.Openings.File != "" {
-		sum := sha256.Sum256(sub.Openings)
-		path := filepath.Join(s.cfg.Dir, "runs", "openings-"+hex.EncodeToString(sum[:8])+filepath.Ext(cfg.Openings.File))
-		if err := os.WriteFile(path, sub.Openings, 0o600); err != nil {
-			return nil, fmt.Errorf("pool: %w", err)
-		}
-		cfg.Openings.File = path
+	var err error
+	if cfg.Openings.File, err = s.openingsFile(sub, cfg.Openings.File); err != nil {
+		return nil, err
 	}
 	if len(sub.Expect) != len(cfg.Engines) {
 		return nil, errors.New("pool: the submission does not identify each of its engines")

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -127,24 +126,7 @@ func (s *Server) submitTune(sub *Submission) (*RunState, error) {
 		Platforms: sub.Platforms, State: StateActive, Submitted: time.Now().UTC(),
 		Records: filepath.Join(s.cfg.Dir, "runs", id+".jsonl"), Scheduled: 2 * sub.Tune.Schedule.Iterations,
 	}}
-	s.mu.Lock()
-	if old := s.runs[id]; old != nil {
-		s.mu.Unlock()
-		return nil, fmt.Errorf("pool: run %s is in the pool already (%s)", id, old.state.State)
-	}
-	s.runs[id] = r
-	s.mu.Unlock()
-	if err := s.put(subKey(id), sub); err != nil {
-		return nil, err
-	}
-	s.saveState(r)
-	if err := s.startTune(r); err != nil {
-		s.ended(r, StateFailed, err.Error(), nil)
-		return nil, err
-	}
-	s.printf("Run %s submitted: a tune of %s, %d pairs\n", id, sub.Tune.Engine.Name, sub.Tune.Schedule.Iterations)
-	st := s.runState(id)
-	return &st, nil
+	return s.admit(r, s.startTune, fmt.Sprintf("a tune of %s, %d pairs", sub.Tune.Engine.Name, sub.Tune.Schedule.Iterations))
 }
 
 // tuneID names a tune run by a hash of what it is.
@@ -166,13 +148,9 @@ func (s *Server) tuneConfig(sub *Submission, id string) (tune.Config, error) {
 	if id != "" {
 		cfg.Out = filepath.Join(s.cfg.Dir, "runs", id+".jsonl")
 	}
-	if cfg.Openings.File != "" {
-		sum := sha256.Sum256(sub.Openings)
-		path := filepath.Join(s.cfg.Dir, "runs", "openings-"+hex.EncodeToString(sum[:8])+filepath.Ext(cfg.Openings.File))
-		if err := os.WriteFile(path, sub.Openings, 0o600); err != nil {
-			return cfg, fmt.Errorf("pool: %w", err)
-		}
-		cfg.Openings.File = path
+	var err error
+	if cfg.Openings.File, err = s.openingsFile(sub, cfg.Openings.File); err != nil {
+		return cfg, err
 	}
 	return cfg, nil
 }
