@@ -217,22 +217,15 @@ func (r *LocalRunner) play(ctx context.Context, sg ScheduledGame, seats *Seats) 
 	for _, o := range r.Observers {
 		o.GameStarted(sg, ws.Name, bs.Name)
 	}
-	g, err := NewGame(t.GameConfig(sg), ws, bs)
-	if err != nil {
-		return nil, err
-	}
-	seen := 0 // moves the observers were shown
-	for ok := g.Start(ctx); ok; {
-		ok = g.Step(ctx)
-		if n := g.MoveCount(); n > seen && len(r.Observers) > 0 {
-			seen = n
-			m, _ := g.LastMove()
+	var moved func(results.Move) // the observers are shown each move as it is played
+	if len(r.Observers) > 0 {
+		moved = func(m results.Move) {
 			for _, o := range r.Observers {
 				o.MovePlayed(sg.Index, m)
 			}
 		}
 	}
-	rec, err := g.Finish(ctx)
+	rec, err := PlayGameWatched(ctx, t.GameConfig(sg), ws, bs, moved)
 	if errors.Is(err, ErrInterrupted) {
 		r.console.printf("Game %d (%s vs %s) stopped before its end: not counted\n", sg.Index+1, ws.Name, bs.Name)
 		return nil, nil

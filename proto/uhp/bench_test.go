@@ -87,28 +87,15 @@ func startPages(b *testing.B, sides [2]arbiter.Side) arbiter.Observer {
 	return pages
 }
 
-// playObserved plays a game as the local runner does (arbiter.LocalRunner): with PlayGame's
-// steps, each move shown to the observer if there is one. The end of a game is not shown: the
+// playObserved plays a game as the local runner does (arbiter.LocalRunner): each move shown to
+// the observer if there is one. The end of a game is not shown: the
 // pages then count every game played so far, a cost of the run's length, not the game's.
 func playObserved(ctx context.Context, cfg arbiter.GameConfig, sides [2]arbiter.Side, o arbiter.Observer) (*results.Record, error) {
 	if o == nil {
 		return arbiter.PlayGame(ctx, cfg, sides[0], sides[1])
 	}
-	g, err := arbiter.NewGame(cfg, sides[0], sides[1])
-	if err != nil {
-		return nil, err
-	}
 	o.GameStarted(arbiter.ScheduledGame{Index: cfg.Index, White: 0, Black: 1, Opening: cfg.Opening}, sides[0].Name, sides[1].Name)
-	seen := 0
-	for ok := g.Start(ctx); ok; {
-		ok = g.Step(ctx)
-		if n := g.MoveCount(); n > seen {
-			seen = n
-			m, _ := g.LastMove()
-			o.MovePlayed(cfg.Index, m)
-		}
-	}
-	return g.Finish(ctx)
+	return arbiter.PlayGameWatched(ctx, cfg, sides[0], sides[1], func(m results.Move) { o.MovePlayed(cfg.Index, m) })
 }
 
 func benchBare(b *testing.B, maxPlies int) {
