@@ -41,6 +41,7 @@ func main() {
 // options are the soak's flags.
 type options struct {
 	dir         string
+	bin         string
 	games       int
 	concurrency int
 	workers     int
@@ -65,6 +66,7 @@ func parseOptions(args []string, stderr io.Writer) (*options, error) {
 		fs.PrintDefaults()
 	}
 	fs.StringVar(&o.dir, "dir", "", "working `directory` for binaries, records, logs (default: a new temporary one)")
+	fs.StringVar(&o.bin, "bin", "", "`directory` holding the arbiter and hivebot, built already (default: build them into the working directory)")
 	fs.IntVar(&o.games, "games", 5000, "at least this many games (whole rounds of the gauntlet)")
 	fs.IntVar(&o.concurrency, "concurrency", runtime.NumCPU(), "games at once (locally, or on each worker)")
 	fs.IntVar(&o.workers, "workers", 0, "distributed: this many arbiter worker processes serve a match -listen coordinator (0: a local run)")
@@ -164,12 +166,15 @@ func newSoak(ctx context.Context, o *options, stdout io.Writer) (*soak, error) {
 		orphans:  make(map[string]int),
 	}
 	s.sampler = &sampler{begin: s.begin, records: s.records}
-	fmt.Fprintf(stdout, "soak: building the arbiter and hivebot into %s\n", bin)
-	for pkg, out := range map[string]string{"./cmd/arbiter": s.arbiter, "./cmd/hivebot": s.hivebot} {
-		build := exec.CommandContext(ctx, "go", "build", "-o", out, pkg)
+	if o.bin != "" {
+		s.arbiter, s.hivebot = filepath.Join(o.bin, "arbiter"), filepath.Join(o.bin, "hivebot")
+	} else {
+		// One go build for both: it links them at once.
+		fmt.Fprintf(stdout, "soak: building the arbiter and hivebot into %s\n", bin)
+		build := exec.CommandContext(ctx, "go", "build", "-o", bin+string(filepath.Separator), "./cmd/arbiter", "./cmd/hivebot")
 		build.Stdout, build.Stderr = stdout, stdout
 		if err := build.Run(); err != nil {
-			return nil, fmt.Errorf("soak: go build %s (run the soak from the repository's root): %w", pkg, err)
+			return nil, fmt.Errorf("soak: go build ./cmd/arbiter ./cmd/hivebot (run the soak from the repository's root): %w", err)
 		}
 	}
 	if err := copySelf(s.fake); err != nil {

@@ -18,8 +18,8 @@ import (
 	"time"
 )
 
-// Sample is one look at the arbiter process: its resident memory, open file descriptors and
-// goroutines, and how many games the records file held.
+// Sample is one look at the arbiter process: its resident memory, open file descriptors,
+// goroutines and engine processes, and how many games the records file held.
 type Sample struct {
 	At         time.Duration // since the soak began
 	Up         time.Duration // since this arbiter process began
@@ -27,7 +27,9 @@ type Sample struct {
 	RSSKiB     int64
 	FDs        int
 	Goroutines int // -1 when the debug window did not answer
-	Games      int
+	Engines    int // its child processes that run (its engines; a coordinator has none)
+	Games      int // records in the file
+	LifeGames  int // records this process added
 }
 
 // sampler collects samples of the arbiter processes one after another.
@@ -45,6 +47,9 @@ func (s *sampler) watch(p *process, life int, debugAddr string, interval time.Du
 	client := &http.Client{Timeout: interval}
 	tick := time.NewTicker(interval)
 	defer tick.Stop()
+	s.mu.Lock()
+	base := s.counted.count(s.records)
+	s.mu.Unlock()
 	for {
 		select {
 		case <-p.done:
@@ -56,9 +61,12 @@ func (s *sampler) watch(p *process, life int, debugAddr string, interval time.Du
 			continue // it ended under us
 		}
 		smp := Sample{At: time.Since(s.begin), Up: time.Since(p.started), Life: life, RSSKiB: rss, FDs: fds,
-			Goroutines: goroutines(client, debugAddr)}
+			Goroutines: goroutines(client, debugAddr), Engines: children(p.pid())}
 		s.mu.Lock()
 		smp.Games = s.counted.count(s.records)
+		// A resumed run may drop a cut-short last line, which the count then loses.
+		base = min(base, smp.Games)
+		smp.LifeGames = smp.Games - base
 		s.samples = append(s.samples, smp)
 		s.mu.Unlock()
 	}
