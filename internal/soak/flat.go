@@ -4,7 +4,6 @@ package main
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"time"
 )
@@ -23,13 +22,14 @@ import (
 //
 // And a leak is a process's: a SIGKILL takes it away, and a run of many short lives grows a
 // saw whose quarters have the same median, which a comparison of quarters cannot see. So the
-// main test is within a process: at the same number of engines, does the quantity grow with
+// first test is within a process: at the same number of engines, does the quantity grow with
 // the games that process has recorded? The growth per game is the least-squares slope pooled
 // over every (process, engines) stretch, each against its own mean (a fixed-effects
 // regression: the level of a stretch does not count, only its trend), and it is judged over
-// the most games a process was watched playing: what it would have leaked by then. The comparison of
-// quarters stays, among the samples with the commonest engine count, for what outlives a
-// process: a level that rises with the records a run holds.
+// the most games a process was watched playing: what it would have leaked by then. The
+// second test is the same across the run, for what outlives a process (a level that rises
+// with the records the run holds): the slope against the games in the records file, pooled
+// over the samples at each number of engines, judged over the games the run was watched for.
 
 // flatness is how much a sampled quantity may grow and still be called flat: by Ratio-1 of
 // its level plus Slack (in the quantity's unit, for small counts).
@@ -47,8 +47,8 @@ var flatCriteria = map[string]flatness{
 	"fds":        {Ratio: 1.10, Slack: 4},
 }
 
-// minFlatSamples is the fewest samples judged, by each test: ten a quarter, so that the
-// medians are not those of a moment.
+// minFlatSamples is the fewest samples judged, by each test, so that a slope is not that of a
+// moment.
 const minFlatSamples = 40
 
 // quantity picks one sampled quantity, -1 for none.
@@ -75,39 +75,37 @@ type flatVerdict struct {
 	Samples  int     // samples of an arbiter at work
 	Level    float64 // their median
 	Limit    float64 // the growth allowed: Level*(Ratio-1) + Slack
+	InLife   growth  // within a process, at the same number of engines
+	InRun    growth  // across the run, at the same number of engines
+	Flat     bool
+}
 
-	// Within a process, at the same number of engines.
-	Slope   float64 // growth per game recorded
-	Span    int     // the most games a process recorded
-	Growth  float64 // Slope*Span
-	Pooled  int     // samples in stretches of two or more
-	InLives bool    // judged: enough samples
-
-	// Across the run, at the commonest number of engines.
-	Engines int
-	Q2, Q4  float64 // medians of the second and last quarter
-	Class   int     // samples with that many engines
-	Across  bool    // judged: enough samples
-
-	Flat bool
+// growth is one test of a quantity: its growth per game, pooled over groups of samples that
+// are alike, and what that comes to over the games watched.
+type growth struct {
+	Slope   float64 // per game
+	Span    int     // games watched
+	Total   float64 // Slope*Span
+	Pooled  int     // samples in groups of two or more
+	Decided bool    // enough samples
 }
 
 // Decided reports whether there were samples enough to judge both ways.
-func (v flatVerdict) Decided() bool { return v.InLives && v.Across }
+func (v flatVerdict) Decided() bool { return v.InLife.Decided && v.InRun.Decided }
 
 func (v flatVerdict) String() string {
 	if !v.Decided() {
-		return fmt.Sprintf("%s: %d samples at work (%d in stretches, %d with %d engines), too few to judge (%d needed)",
-			v.Name, v.Samples, v.Pooled, v.Class, v.Engines, minFlatSamples)
+		return fmt.Sprintf("%s: %d samples at work (%d and %d alike), too few to judge (%d needed)",
+			v.Name, v.Samples, v.InLife.Pooled, v.InRun.Pooled, minFlatSamples)
 	}
 	verdict := "flat"
 	if !v.Flat {
 		verdict = "NOT FLAT"
 	}
-	return fmt.Sprintf("%s: level %.0f, growth allowed %.0f (x%.2f + %.0f); in a process %+.3f a game over %d games = %+.1f (%d samples); "+
-		"across the run at %d engines, last quarter %.0f against second %.0f (%d samples): %s",
-		v.Name, v.Level, v.Limit, v.Criteria.Ratio-1, v.Criteria.Slack, v.Slope, v.Span, v.Growth, v.Pooled,
-		v.Engines, v.Q4, v.Q2, v.Class, verdict)
+	return fmt.Sprintf("%s: level %.0f, growth allowed %.0f (%.0f%% + %.0f); in a process %+.4f a game over %d games = %+.1f; "+
+		"across the run %+.5f a game over %d games = %+.1f (%d samples): %s",
+		v.Name, v.Level, v.Limit, 100*(v.Criteria.Ratio-1), v.Criteria.Slack, v.InLife.Slope, v.InLife.Span, v.InLife.Total,
+		v.InRun.Slope, v.InRun.Span, v.InRun.Total, v.Samples, verdict)
 }
 
 // judgeFlat applies the criterion to the samples of an arbiter at work.
@@ -127,78 +125,57 @@ func judgeFlat(name string, samples []Sample, warmup time.Duration, c flatness) 
 	}
 	v.Level = median(xs)
 	v.Limit = v.Level*(c.Ratio-1) + c.Slack
-	v.Slope, v.Span, v.Pooled = growthPerGame(name, work)
-	v.Growth = v.Slope * float64(v.Span)
-	v.InLives = v.Pooled >= minFlatSamples
-
-	v.Engines = commonestEngines(work)
-	var class []float64
-	for _, s := range work {
-		if s.Engines == v.Engines {
-			class = append(class, quantity(name, s))
-		}
-	}
-	v.Class = len(class)
-	if v.Across = len(class) >= minFlatSamples; v.Across {
-		q := len(class) / 4
-		v.Q2, v.Q4 = median(class[q:2*q]), median(class[len(class)-q:])
-	}
-	v.Flat = v.Decided() && v.Growth <= v.Limit && v.Q4 <= v.Q2*c.Ratio+c.Slack
+	v.InLife = pooledGrowth(name, work,
+		func(s Sample) stretch { return stretch{s.Life, s.Engines} },
+		func(s Sample) int { return s.LifeGames })
+	v.InRun = pooledGrowth(name, work,
+		func(s Sample) stretch { return stretch{0, s.Engines} },
+		func(s Sample) int { return s.Games })
+	v.Flat = v.Decided() && v.InLife.Total <= v.Limit && v.InRun.Total <= v.Limit
 	return v
 }
 
-// stretch is the samples of one process holding one number of engines.
+// stretch is a group of samples that are alike: of one process (or any), holding one number
+// of engines.
 type stretch struct{ life, engines int }
 
-// growthPerGame is the least-squares slope of the quantity against the games the process
-// has recorded, pooled over the stretches, each against its own means; with the most games
-// a process recorded, and the samples that count (those of stretches of two or more).
-func growthPerGame(name string, work []Sample) (slope float64, span, pooled int) {
+// pooledGrowth is the least-squares slope of the quantity against games(s), pooled over the
+// groups of samples that group(s) makes, each against its own means (a fixed-effects
+// regression), and the growth it comes to over the span of games(s) that the groups cover.
+func pooledGrowth(name string, work []Sample, group func(Sample) stretch, games func(Sample) int) growth {
 	groups := make(map[stretch][]Sample)
 	for _, s := range work {
-		k := stretch{s.Life, s.Engines}
-		groups[k] = append(groups[k], s)
+		groups[group(s)] = append(groups[group(s)], s)
 	}
+	var g growth
 	var sxy, sxx float64
-	for _, g := range groups {
-		if len(g) < 2 {
+	lo, hi := games(work[0]), games(work[0])
+	for _, ss := range groups {
+		if len(ss) < 2 {
 			continue
 		}
 		var mx, my float64
-		for _, s := range g {
-			mx += float64(s.LifeGames)
+		for _, s := range ss {
+			mx += float64(games(s))
 			my += quantity(name, s)
-			span = max(span, s.LifeGames)
+			lo, hi = min(lo, games(s)), max(hi, games(s))
 		}
-		mx /= float64(len(g))
-		my /= float64(len(g))
-		for _, s := range g {
-			dx := float64(s.LifeGames) - mx
+		mx /= float64(len(ss))
+		my /= float64(len(ss))
+		for _, s := range ss {
+			dx := float64(games(s)) - mx
 			sxy += dx * (quantity(name, s) - my)
 			sxx += dx * dx
 		}
-		pooled += len(g)
+		g.Pooled += len(ss)
 	}
 	if sxx > 0 {
-		slope = sxy / sxx
+		g.Slope = sxy / sxx
 	}
-	return slope, span, pooled
-}
-
-// commonestEngines is the number of engine processes the most samples saw (the fewest, of
-// those seen as often).
-func commonestEngines(work []Sample) int {
-	counts := make(map[int]int)
-	for _, s := range work {
-		counts[s.Engines]++
-	}
-	best := -1
-	for _, e := range slices.Sorted(maps.Keys(counts)) {
-		if best < 0 || counts[e] > counts[best] {
-			best = e
-		}
-	}
-	return best
+	g.Span = hi - lo
+	g.Total = g.Slope * float64(g.Span)
+	g.Decided = g.Pooled >= minFlatSamples
+	return g
 }
 
 func median(xs []float64) float64 {
