@@ -65,8 +65,12 @@ func quantity(name string, s Sample) float64 {
 }
 
 // atWork reports whether a sample shows the arbiter playing: it has recorded a game since it
-// started (it has read the records, tried its engines and seated them) and is past warmup.
-func atWork(s Sample, warmup time.Duration) bool { return s.LifeGames > 0 && s.Up >= warmup }
+// started (it has read the records, tried its engines and seated them) and is past warmup;
+// and whether it can be compared: no engine started or ended while it was taken (its
+// descriptors and goroutines would then be those of another engine count than its own).
+func atWork(s Sample, warmup time.Duration) bool {
+	return s.LifeGames > 0 && s.Up >= warmup && s.Settled
+}
 
 // flatVerdict is one quantity's check.
 type flatVerdict struct {

@@ -40,20 +40,21 @@ func main() {
 
 // options are the soak's flags.
 type options struct {
-	dir         string
-	bin         string
-	games       int
-	concurrency int
-	workers     int
-	seed        uint64
-	killMin     time.Duration
-	killMax     time.Duration
-	workerKill  time.Duration
-	sample      time.Duration
-	warmup      time.Duration
-	timeout     time.Duration
-	maxMoves    int
-	stallOn     string
+	dir            string
+	bin            string
+	games          int
+	concurrency    int
+	workers        int
+	seed           uint64
+	killMin        time.Duration
+	killMax        time.Duration
+	workerKill     time.Duration
+	sample         time.Duration
+	warmup         time.Duration
+	timeout        time.Duration
+	maxMoves       int
+	commandTimeout time.Duration
+	stallOn        string
 }
 
 func parseOptions(args []string, stderr io.Writer) (*options, error) {
@@ -77,6 +78,7 @@ func parseOptions(args []string, stderr io.Writer) (*options, error) {
 	fs.DurationVar(&o.sample, "sample", time.Second, "time between two samples of the arbiter's memory, goroutines and fds")
 	fs.DurationVar(&o.warmup, "warmup", 5*time.Second, "samples of an arbiter process younger than this are not judged for flatness")
 	fs.DurationVar(&o.timeout, "timeout", 2*time.Hour, "give up after this long")
+	fs.DurationVar(&o.commandTimeout, "command-timeout", defaultCommandTimeout, "the arbiter's -command-timeout: how long a staller holds its game up, and the most a healthy engine may take to answer play or newgame")
 	fs.IntVar(&o.maxMoves, "maxmoves", 60, "the arbiter's -maxmoves (a draw after this many moves of each side)")
 	fs.StringVar(&o.stallOn, "stall-on", "", "the command on which the staller hangs: play or newgame (default: play locally, newgame distributed)")
 	if err := fs.Parse(args); err != nil {
@@ -86,8 +88,8 @@ func parseOptions(args []string, stderr io.Writer) (*options, error) {
 		fs.Usage()
 		return nil, fmt.Errorf("soak: unexpected arguments %q", fs.Args())
 	}
-	if o.games < 1 || o.concurrency < 1 || o.workers < 0 || o.killMin <= 0 || o.killMax < 0 || o.sample <= 0 {
-		return nil, errors.New("soak: -games, -concurrency, -kill-min and -sample must be positive")
+	if o.games < 1 || o.concurrency < 1 || o.workers < 0 || o.killMin <= 0 || o.killMax < 0 || o.sample <= 0 || o.commandTimeout <= 0 {
+		return nil, errors.New("soak: -games, -concurrency, -kill-min, -sample and -command-timeout must be positive")
 	}
 	if o.stallOn == "" {
 		o.stallOn = "play"
@@ -215,7 +217,7 @@ func (s *soak) matchArgs(listen string) []string {
 	args = append(args, engineArgs(s.hivebot, s.fake, s.faultLog, s.o.stallOn, s.o.seed, false)...)
 	args = append(args, "-rounds", fmt.Sprint(s.rounds), "-seed", fmt.Sprint(s.o.seed),
 		"-out", s.records, "-maxmoves", fmt.Sprint(s.o.maxMoves),
-		"-command-timeout", fmt.Sprint(commandTimeout.Seconds()), "-start-timeout", "10")
+		"-command-timeout", fmt.Sprint(s.o.commandTimeout.Seconds()), "-start-timeout", "10")
 	if listen != "" {
 		// No -concurrency: a coordinator plays no game of its own unless given one.
 		return append(args, "-listen", listen, "-ackwait", "5s")

@@ -111,10 +111,11 @@ func (s *soak) report(ctx context.Context) error {
 }
 
 // seatPool is the most engine processes the arbiter may hold: one per engine in each of its
-// workers' seat pools; a coordinator holds none.
+// workers' seat pools. A coordinator plays no game; it starts each engine once, one at a
+// time, to identify it (distributed.Identify).
 func (s *soak) seatPool() int {
 	if s.o.workers > 0 {
-		return 0
+		return 1
 	}
 	return s.o.concurrency * (1 + len(fakes(s.o.stallOn)))
 }
@@ -143,10 +144,10 @@ func (s *soak) stats(ctx context.Context) int {
 // writeSamples writes every sample as a tab-separated table.
 func writeSamples(path string, samples []Sample) error {
 	var b strings.Builder
-	fmt.Fprintln(&b, "seconds\tlife\tup_seconds\trss_kib\tfds\tgoroutines\tengines\tgames\tlife_games")
+	fmt.Fprintln(&b, "seconds\tlife\tup_seconds\trss_kib\tfds\tgoroutines\tengines\tsettled\tgames\tlife_games")
 	for _, s := range samples {
-		fmt.Fprintf(&b, "%.1f\t%d\t%.1f\t%d\t%d\t%d\t%d\t%d\t%d\n",
-			s.At.Seconds(), s.Life, s.Up.Seconds(), s.RSSKiB, s.FDs, s.Goroutines, s.Engines, s.Games, s.LifeGames)
+		fmt.Fprintf(&b, "%.2f\t%d\t%.2f\t%d\t%d\t%d\t%d\t%t\t%d\t%d\n",
+			s.At.Seconds(), s.Life, s.Up.Seconds(), s.RSSKiB, s.FDs, s.Goroutines, s.Engines, s.Settled, s.Games, s.LifeGames)
 	}
 	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 		return fmt.Errorf("soak: %w", err)

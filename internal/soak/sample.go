@@ -27,7 +27,8 @@ type Sample struct {
 	RSSKiB     int64
 	FDs        int
 	Goroutines int // -1 when the debug window did not answer
-	Engines    int // its child processes that run (its engines; a coordinator has none)
+	Engines    int  // its child processes that run (its engines, or one a coordinator identifies)
+	Settled    bool // the engines did not change while the sample was taken
 	Games      int // records in the file
 	LifeGames  int // records this process added
 }
@@ -56,12 +57,17 @@ func (s *sampler) watch(p *process, life int, debugAddr string, interval time.Du
 			return
 		case <-tick.C:
 		}
+		// The engines are counted before and after the rest: a sample taken while an engine
+		// started or ended is not like the others at either count.
+		before := children(p.pid())
 		rss, fds, ok := procStats(p.pid())
 		if !ok {
 			continue // it ended under us
 		}
 		smp := Sample{At: time.Since(s.begin), Up: time.Since(p.started), Life: life, RSSKiB: rss, FDs: fds,
-			Goroutines: goroutines(client, debugAddr), Engines: children(p.pid())}
+			Goroutines: goroutines(client, debugAddr)}
+		after := children(p.pid())
+		smp.Engines, smp.Settled = max(before, after), before == after
 		s.mu.Lock()
 		smp.Games = s.counted.count(s.records)
 		// A resumed run may drop a cut-short last line, which the count then loses.
