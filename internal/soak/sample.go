@@ -26,11 +26,11 @@ type Sample struct {
 	Life       int           // which arbiter process: 0 first, then one more per restart
 	RSSKiB     int64
 	FDs        int
-	Goroutines int // -1 when the debug window did not answer
+	Goroutines int  // -1 when the debug window did not answer
 	Engines    int  // its child processes that run (its engines, or one a coordinator identifies)
 	Settled    bool // the engines did not change while the sample was taken
-	Games      int // records in the file
-	LifeGames  int // records this process added
+	Games      int  // records in the file
+	LifeGames  int  // records this process added
 }
 
 // sampler collects samples of the arbiter processes one after another.
