@@ -182,6 +182,69 @@ func pooledGrowth(name string, work []Sample, group func(Sample) stretch, games 
 	return g
 }
 
+// minPeakLives is the fewest arbiter processes whose peaks are judged.
+const minPeakLives = 8
+
+// peakVerdict is the check of the arbiter's peak memory: a process that resumes a run reads its
+// records file, and must not need more memory the more games the file holds. Its peak comes
+// as it starts, before it is at work, so the tests above do not see it.
+type peakVerdict struct {
+	Lives   int
+	Level   float64 // median of the peaks, KiB
+	Limit   float64 // growth allowed, KiB (as for RSS)
+	Growth  growth  // of a life's peak against the games the file held when it started
+	Decided bool
+	Flat    bool
+}
+
+func (v peakVerdict) String() string {
+	if !v.Decided {
+		return fmt.Sprintf("peak RSS of each process: %d processes, too few to judge (%d needed); not judged", v.Lives, minPeakLives)
+	}
+	verdict := "flat"
+	if !v.Flat {
+		verdict = "NOT FLAT"
+	}
+	return fmt.Sprintf("peak RSS of each process against the games it resumed from: level %.1f MiB, growth allowed %.1f MiB; %+.1f KiB a game over %d games = %+.1f MiB (%d processes): %s",
+		v.Level/1024, v.Limit/1024, v.Growth.Slope, v.Growth.Span, v.Growth.Total/1024, v.Lives, verdict)
+}
+
+// judgePeaks fits each process's peak resident memory against the games in the records file
+// as it started.
+func judgePeaks(samples []Sample) peakVerdict {
+	type life struct {
+		games int
+		peak  int64
+	}
+	var lives []life
+	index := make(map[int]int)
+	for _, s := range samples {
+		i, ok := index[s.Life]
+		if !ok {
+			i = len(lives)
+			index[s.Life] = i
+			lives = append(lives, life{games: s.Games - s.LifeGames})
+		}
+		lives[i].peak = max(lives[i].peak, s.RSSKiB)
+	}
+	var peaks []Sample // one a process: its games at the start and its peak
+	var level []float64
+	for _, l := range lives {
+		peaks = append(peaks, Sample{Games: l.games, RSSKiB: l.peak})
+		level = append(level, float64(l.peak))
+	}
+	v := peakVerdict{Lives: len(lives), Decided: len(lives) >= minPeakLives}
+	if !v.Decided {
+		return v
+	}
+	c := flatCriteria["RSS"]
+	v.Level = median(level)
+	v.Limit = v.Level*(c.Ratio-1) + c.Slack
+	v.Growth = pooledGrowth("RSS", peaks, func(Sample) stretch { return stretch{} }, func(s Sample) int { return s.Games })
+	v.Flat = v.Growth.Total <= v.Limit
+	return v
+}
+
 func median(xs []float64) float64 {
 	s := slices.Clone(xs)
 	slices.Sort(s)

@@ -93,6 +93,11 @@ func (s *soak) report(ctx context.Context) error {
 	if most := maxEngines(samples); most > s.seatPool() {
 		fail("the arbiter held %d engine processes at once; its seat pools hold %d", most, s.seatPool())
 	}
+	peaks := judgePeaks(samples)
+	fmt.Fprintf(w, "  %s\n", peaks)
+	if peaks.Decided && !peaks.Flat {
+		fail("the arbiter's peak memory grows with the records it resumes from")
+	}
 	for _, name := range []string{"RSS", "goroutines", "fds"} {
 		v := judgeFlat(name, samples, s.o.warmup, flatCriteria[name])
 		fmt.Fprintf(w, "  %s\n", v)

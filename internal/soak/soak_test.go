@@ -206,6 +206,41 @@ func TestFlat(t *testing.T) {
 	}
 }
 
+// TestPeaks: a process's peak memory may not grow with the records it resumes from, as it did
+// when a resumed run read its whole records file into memory (the seed-28 soak's processes
+// peaked at 30 MiB on average when they resumed from fewer than 1,000 games, 53 MiB from
+// 4,000 to 5,000).
+func TestPeaks(t *testing.T) {
+	run := func(peak func(games int) int64) []Sample {
+		var out []Sample
+		for l := range 40 {
+			for i := range 20 {
+				rss := int64(24000)
+				if i == 2 {
+					rss = peak(l * 120)
+				}
+				out = append(out, Sample{Life: l, Games: l*120 + i, LifeGames: i, RSSKiB: rss})
+			}
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name string
+		peak func(games int) int64
+		flat bool
+	}{
+		{"the same peak", func(int) int64 { return 31000 }, true},
+		{"6 MiB more a thousand games", func(games int) int64 { return 30000 + int64(games)*6 }, false},
+	} {
+		if v := judgePeaks(run(tc.peak)); !v.Decided || v.Flat != tc.flat {
+			t.Errorf("%s: %v; want flat %v", tc.name, v, tc.flat)
+		}
+	}
+	if v := judgePeaks(run(func(int) int64 { return 31000 })[:7*20]); v.Decided {
+		t.Errorf("7 processes: %v; want not judged", v)
+	}
+}
+
 // TestLineCounter: lines are counted as they are appended, and again after the file shrinks.
 func TestLineCounter(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "records.jsonl")
