@@ -134,14 +134,19 @@ func OpenLog(path string) (*Log, []Record, error) {
 // in the Log's Damage: a caller must tell the user.
 func OpenLogWith(path string, opts ReadOptions) (*Log, []Record, error) {
 	var recs []Record
-	log, err := OpenLogFunc(path, opts, func(r *Record) error {
-		recs = append(recs, *r)
-		return nil
-	})
+	log, err := OpenLogFunc(path, opts, appendTo(&recs))
 	if err != nil {
 		return nil, nil, err
 	}
 	return log, recs, nil
+}
+
+// appendTo is a function for OpenLogFunc and ReadFileFunc that keeps every record in recs.
+func appendTo(recs *[]Record) func(*Record) error {
+	return func(r *Record) error {
+		*recs = append(*recs, *r)
+		return nil
+	}
 }
 
 // OpenLogFunc is OpenLogWith that hands each record to each as it is read, instead of
@@ -350,10 +355,7 @@ func ReadFile(path string) ([]Record, error) {
 // ReadFileWith returns the complete records of a records file and what it found wrong.
 func ReadFileWith(path string, opts ReadOptions) ([]Record, Damage, error) {
 	var recs []Record
-	damage, err := ReadFileFunc(path, opts, func(r *Record) error {
-		recs = append(recs, *r)
-		return nil
-	})
+	damage, err := ReadFileFunc(path, opts, appendTo(&recs))
 	if err != nil {
 		return nil, damage, err
 	}
