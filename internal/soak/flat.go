@@ -4,6 +4,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"time"
 )
@@ -85,14 +86,24 @@ type flatVerdict struct {
 }
 
 // growth is one test of a quantity: its growth per game, pooled over groups of samples that
-// are alike, and what that comes to over the games watched.
+// are alike, and what that comes to over the games watched, with its standard error (from
+// the residuals of the fit). A short run, whose lives are short, has few groups in which the
+// games change, and a step of the memory (the collector's, a flood's buffers) weighs on the
+// slope: growth beyond the allowance is a leak only when it exceeds it by two standard
+// errors. The residuals do not see all of a step's weight (a group of two samples fits any
+// step), so the short variant's memory test stays coarse.
 type growth struct {
 	Slope   float64 // per game
 	Span    int     // games watched
 	Total   float64 // Slope*Span
+	Error   float64 // the standard error of Total
 	Pooled  int     // samples in groups of two or more
 	Decided bool    // enough samples
 }
+
+// within reports whether the growth stays within limit, or exceeds it by less than two
+// standard errors.
+func (g growth) within(limit float64) bool { return g.Total-2*g.Error <= limit }
 
 // Decided reports whether there were samples enough to judge both ways.
 func (v flatVerdict) Decided() bool { return v.InLife.Decided && v.InRun.Decided }
@@ -106,10 +117,10 @@ func (v flatVerdict) String() string {
 	if !v.Flat {
 		verdict = "NOT FLAT"
 	}
-	return fmt.Sprintf("%s: level %.0f, growth allowed %.0f (%.0f%% + %.0f); in a process %+.4f a game over %d games = %+.1f; "+
-		"across the run %+.5f a game over %d games = %+.1f (%d samples): %s",
-		v.Name, v.Level, v.Limit, 100*(v.Criteria.Ratio-1), v.Criteria.Slack, v.InLife.Slope, v.InLife.Span, v.InLife.Total,
-		v.InRun.Slope, v.InRun.Span, v.InRun.Total, v.Samples, verdict)
+	return fmt.Sprintf("%s: level %.0f, growth allowed %.0f (%.0f%% + %.0f); in a process %+.4f a game over %d games = %+.1f ± %.1f; "+
+		"across the run %+.5f a game over %d games = %+.1f ± %.1f (%d samples): %s",
+		v.Name, v.Level, v.Limit, 100*(v.Criteria.Ratio-1), v.Criteria.Slack, v.InLife.Slope, v.InLife.Span, v.InLife.Total, v.InLife.Error,
+		v.InRun.Slope, v.InRun.Span, v.InRun.Total, v.InRun.Error, v.Samples, verdict)
 }
 
 // judgeFlat applies the criterion to the samples of an arbiter at work.
@@ -135,7 +146,7 @@ func judgeFlat(name string, samples []Sample, warmup time.Duration, c flatness) 
 	v.InRun = pooledGrowth(name, work,
 		func(s Sample) stretch { return stretch{0, s.Engines} },
 		func(s Sample) int { return s.Games })
-	v.Flat = v.Decided() && v.InLife.Total <= v.Limit && v.InRun.Total <= v.Limit
+	v.Flat = v.Decided() && v.InLife.within(v.Limit) && v.InRun.within(v.Limit)
 	return v
 }
 
@@ -152,8 +163,9 @@ func pooledGrowth(name string, work []Sample, group func(Sample) stretch, games 
 		groups[group(s)] = append(groups[group(s)], s)
 	}
 	var g growth
-	var sxy, sxx float64
+	var sxy, sxx, syy float64
 	lo, hi := games(work[0]), games(work[0])
+	used := 0
 	for _, ss := range groups {
 		if len(ss) < 2 {
 			continue
@@ -167,16 +179,25 @@ func pooledGrowth(name string, work []Sample, group func(Sample) stretch, games 
 		mx /= float64(len(ss))
 		my /= float64(len(ss))
 		for _, s := range ss {
-			dx := float64(games(s)) - mx
-			sxy += dx * (quantity(name, s) - my)
+			dx, dy := float64(games(s))-mx, quantity(name, s)-my
+			sxy += dx * dy
 			sxx += dx * dx
+			syy += dy * dy
 		}
 		g.Pooled += len(ss)
-	}
-	if sxx > 0 {
-		g.Slope = sxy / sxx
+		used++
 	}
 	g.Span = hi - lo
+	if sxx > 0 {
+		g.Slope = sxy / sxx
+		// The residuals' variance, with a degree of freedom lost to each group's mean and
+		// one to the slope.
+		if dof := g.Pooled - used - 1; dof > 0 {
+			g.Error = math.Sqrt(max(syy-g.Slope*sxy, 0)/float64(dof)/sxx) * float64(g.Span)
+		} else {
+			g.Error = math.Inf(1)
+		}
+	}
 	g.Total = g.Slope * float64(g.Span)
 	g.Decided = g.Pooled >= minFlatSamples
 	return g
@@ -205,8 +226,8 @@ func (v peakVerdict) String() string {
 	if !v.Flat {
 		verdict = "NOT FLAT"
 	}
-	return fmt.Sprintf("peak RSS of each process against the games it resumed from: level %.1f MiB, growth allowed %.1f MiB; %+.1f KiB a game over %d games = %+.1f MiB (%d processes): %s",
-		v.Level/1024, v.Limit/1024, v.Growth.Slope, v.Growth.Span, v.Growth.Total/1024, v.Lives, verdict)
+	return fmt.Sprintf("peak RSS of each process against the games it resumed from: level %.1f MiB, growth allowed %.1f MiB; %+.1f KiB a game over %d games = %+.1f ± %.1f MiB (%d processes): %s",
+		v.Level/1024, v.Limit/1024, v.Growth.Slope, v.Growth.Span, v.Growth.Total/1024, v.Growth.Error/1024, v.Lives, verdict)
 }
 
 // judgePeaks fits each process's peak resident memory against the games in the records file
@@ -241,7 +262,7 @@ func judgePeaks(samples []Sample) peakVerdict {
 	v.Level = median(level)
 	v.Limit = v.Level*(c.Ratio-1) + c.Slack
 	v.Growth = pooledGrowth("RSS", peaks, func(Sample) stretch { return stretch{} }, func(s Sample) int { return s.Games })
-	v.Flat = v.Growth.Total <= v.Limit
+	v.Flat = v.Growth.within(v.Limit)
 	return v
 }
 
