@@ -28,6 +28,7 @@ type drawState struct {
 	pool     []string
 	distinct int  // all positions at the ply count up to symmetry, once enumerated
 	tooMany  bool // the enumeration passed maxEnumerated: repeats are allowed
+	replay   replayer
 }
 
 // randomAt returns the random opening of pair p, drawing the openings of the pairs before it
@@ -56,7 +57,7 @@ func (b *OpeningBook) drawNext(p int) string {
 	}
 	first := ""
 	for try := range redraws {
-		g := randomGame(b.gameType, b.plies, rng)
+		g := d.replay.randomGame(b.gameType, b.plies, rng)
 		c := g.Canonical()
 		if try == 0 {
 			first = g.GameString()
@@ -80,7 +81,7 @@ func (b *OpeningBook) drawFromPool(p int, rng *rand.Rand) string {
 	d := &b.draw
 	switch {
 	case d.tooMany:
-		return randomGame(b.gameType, b.plies, rng).GameString()
+		return d.replay.randomGame(b.gameType, b.plies, rng).GameString()
 	case len(d.pool) == 0:
 		return d.drawn[p%d.distinct]
 	}
@@ -109,21 +110,25 @@ func (b *OpeningBook) drawWarnings() []string {
 // randomGame plays plies random legal plies from the empty board and backs off a ply at a
 // time from a position that is already decided.
 func randomGame(t rules.GameType, plies int, rng *rand.Rand) *rules.Game {
-	for attempt := 0; ; attempt++ {
-		g := rules.NewGame(t)
-		for g.Ply() < plies && !g.State().IsOver() {
-			moves := g.ValidMoves()
-			if err := g.PlayMove(moves[rng.IntN(len(moves))]); err != nil {
-				panic(fmt.Sprintf("arbiter: the referee rejected its own valid move: %v", err))
-			}
-		}
-		if !g.State().IsOver() || attempt > 100 {
-			for g.State().IsOver() {
-				g.Undo(1)
-			}
-			return g
+	return new(replayer).randomGame(t, plies, rng)
+}
+
+// playRandom plays plies random legal plies on g, at its start, and reports whether the
+// position is one to keep: not decided, or decided and backed off from after 100 attempts.
+func playRandom(g *rules.Game, plies int, rng *rand.Rand, attempt int) bool {
+	for g.Ply() < plies && !g.State().IsOver() {
+		moves := g.ValidMoves()
+		if err := g.PlayMove(moves[rng.IntN(len(moves))]); err != nil {
+			panic(fmt.Sprintf("arbiter: the referee rejected its own valid move: %v", err))
 		}
 	}
+	if !g.State().IsOver() || attempt > 100 {
+		for g.State().IsOver() {
+			g.Undo(1)
+		}
+		return true
+	}
+	return false
 }
 
 // distinctPositions lists, as GameStrings, one line to each position after plies plies, up to

@@ -135,9 +135,10 @@ func (t *Tournament) SetupWarnings(cores int) []string {
 	s := t.schedule
 	seen := map[string]bool{}
 	pairs, repeats := 0, 0
+	var replay replayer
 	for i := 0; i < s.Len(); i += s.PairGames() {
 		g := s.Game(i)
-		key := fmt.Sprintf("%d-%d-%s", min(g.White, g.Black), max(g.White, g.Black), OpeningPosition(g.Opening))
+		key := fmt.Sprintf("%d-%d-%s", min(g.White, g.Black), max(g.White, g.Black), replay.position(g.Opening))
 		if seen[key] {
 			repeats++
 		}

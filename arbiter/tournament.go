@@ -165,28 +165,18 @@ func (t *Tournament) Play(ctx context.Context) (*Outcome, error) {
 }
 
 func (t *Tournament) play(ctx context.Context) (*Outcome, error) {
-	log, existing, err := results.OpenLogWith(t.cfg.Out, results.ReadOptions{SkipBad: t.cfg.SkipBadRecords})
-	if err != nil {
-		return nil, err
-	}
-	defer log.Close()
 	names := t.EngineNames()
 	out := &Outcome{Run: t.run, Scheduled: t.Scheduled(), Standings: Standings{Tally: results.NewTally(nil, names)}}
 	out.Tally.SetGamesPerPair(t.schedule.PairGames())
 	done := make([]bool, t.schedule.Len())
-	col := &collector{t: t, log: log, out: out, sprt: t.newSPRT(), observers: t.Observers}
-	for i := range existing {
-		r := &existing[i]
-		if r.Run != t.run {
-			return nil, &ConfigError{fmt.Sprintf("%s holds games of another run (%s; this configuration is run %s): %s. Use another -out file, or the settings that run was started with",
-				t.cfg.Out, r.Run, t.run, t.cfg.differences(r))}
-		}
-		if r.Game < len(done) {
-			done[r.Game] = true
-		}
-		col.count(r)
+	col := &collector{t: t, out: out, sprt: t.newSPRT(), observers: t.Observers}
+	log, existing, err := t.resume(col, done)
+	if err != nil {
+		return nil, err
 	}
-	pgn, err := t.openPGN(existing)
+	defer log.Close()
+	col.log = log
+	pgn, err := t.openPGN()
 	if err != nil {
 		return nil, err
 	}
@@ -207,10 +197,9 @@ func (t *Tournament) play(ctx context.Context) (*Outcome, error) {
 	for _, line := range log.Damage().Lines(true) {
 		con.printf("Warning: %s\n", line)
 	}
-	if len(existing) > 0 {
-		t.sayResumed(con, len(existing), done, out.Scheduled)
+	if existing > 0 {
+		t.sayResumed(con, existing, done, out.Scheduled)
 	}
-	existing = nil // counted: the records stay on disk only
 	if t.Progress && t.Console != nil {
 		con.startProgress(&progressLine{scheduled: out.Scheduled, resumed: out.Tally.Games, started: time.Now()})
 		con.update(func(p *progressLine) { p.setStandings(names, t.standings(out.Tally, col.sprt)) })
@@ -262,6 +251,52 @@ func (t *Tournament) play(ctx context.Context) (*Outcome, error) {
 	return out, nil
 }
 
+// resume opens the records file and counts the games it holds in col, marking them in done;
+// it returns the log and how many games it held. The records are read one at a time, and
+// only what the tally needs of each: a run of any length resumes in the memory of one record,
+// and the moves, most of a record, are not decoded (the PGN, if any, reads them again).
+func (t *Tournament) resume(col *collector, done []bool) (*results.Log, int, error) {
+	n := 0
+	errForeign := errors.New("a game of another run")
+	opts := results.ReadOptions{SkipBad: t.cfg.SkipBadRecords, Counts: true}
+	log, err := results.OpenLogFunc(t.cfg.Out, opts, func(r *results.Record) error {
+		if r.Run != t.run {
+			return errForeign
+		}
+		if r.Game < len(done) {
+			done[r.Game] = true
+		}
+		col.count(r)
+		n++
+		return nil
+	})
+	if errors.Is(err, errForeign) {
+		return nil, 0, t.foreignRun()
+	}
+	return log, n, err
+}
+
+// foreignRun is the error for a records file that holds games of another run: it reads the
+// first of them whole, for the settings that differ.
+func (t *Tournament) foreignRun() error {
+	var first *results.Record
+	_, err := results.ReadFileFunc(t.cfg.Out, results.ReadOptions{SkipBad: t.cfg.SkipBadRecords}, func(r *results.Record) error {
+		if r.Run != t.run {
+			first = r
+			return errStop
+		}
+		return nil
+	})
+	if first == nil {
+		return fmt.Errorf("arbiter: %s changed while it was read: %w", t.cfg.Out, err)
+	}
+	return &ConfigError{fmt.Sprintf("%s holds games of another run (%s; this configuration is run %s): %s. Use another -out file, or the settings that run was started with",
+		t.cfg.Out, first.Run, t.run, t.cfg.differences(first))}
+}
+
+// errStop ends a reading of records that found what it looked for.
+var errStop = errors.New("arbiter: found")
+
 // sayResumed says that the run resumes from a records file holding n games, done the games
 // of the schedule among them.
 func (t *Tournament) sayResumed(con *console, n int, done []bool, scheduled int) {
@@ -305,8 +340,9 @@ func (t *Tournament) report(con *console, s Standings, final bool) {
 }
 
 // openPGN rewrites the PGN file from the records already played (so that it matches them even
-// if the arbiter was killed between the two writes) and leaves it open for appending.
-func (t *Tournament) openPGN(existing []results.Record) (*os.File, error) {
+// if the arbiter was killed between the two writes) and leaves it open for appending. It reads
+// the records again, whole, one at a time.
+func (t *Tournament) openPGN() (*os.File, error) {
 	if t.cfg.PGNOut == "" {
 		return nil, nil
 	}
@@ -314,11 +350,15 @@ func (t *Tournament) openPGN(existing []results.Record) (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	for i := range existing {
-		if err := results.WritePGN(f, &existing[i], results.PGNOptions{Event: t.cfg.Event}); err != nil {
-			f.Close()
-			return nil, &results.FileError{Msg: fmt.Sprintf("writing %s: %v", t.cfg.PGNOut, err), Err: err}
+	_, err = results.ReadFileFunc(t.cfg.Out, results.ReadOptions{SkipBad: t.cfg.SkipBadRecords}, func(r *results.Record) error {
+		if err := results.WritePGN(f, r, results.PGNOptions{Event: t.cfg.Event}); err != nil {
+			return &results.FileError{Msg: fmt.Sprintf("writing %s: %v", t.cfg.PGNOut, err), Err: err}
 		}
+		return nil
+	})
+	if err != nil {
+		f.Close()
+		return nil, err
 	}
 	return f, nil
 }

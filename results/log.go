@@ -71,11 +71,15 @@ type Log struct {
 	damage Damage
 }
 
-// ReadOptions say how to read a records file that is damaged.
+// ReadOptions say how to read a records file that is damaged, and how much of each record.
 type ReadOptions struct {
 	// SkipBad passes over lines that are not records (reported in Damage) instead of
 	// refusing the file.
 	SkipBad bool
+	// Counts reads of each record only what counting it in a Tally needs: its Moves,
+	// GameString and Settings are left empty. Decoding the moves is most of a record's cost,
+	// and a run that resumes counts its records and forgets them.
+	Counts bool
 }
 
 // Damage is what reading a records file found wrong, and passed over or repaired.
@@ -129,32 +133,53 @@ func OpenLog(path string) (*Log, []Record, error) {
 // OpenLogWith is OpenLog with options for a damaged file. What it found wrong, and repaired, is
 // in the Log's Damage: a caller must tell the user.
 func OpenLogWith(path string, opts ReadOptions) (*Log, []Record, error) {
+	var recs []Record
+	log, err := OpenLogFunc(path, opts, appendTo(&recs))
+	if err != nil {
+		return nil, nil, err
+	}
+	return log, recs, nil
+}
+
+// appendTo is a function for OpenLogFunc and ReadFileFunc that keeps every record in recs.
+func appendTo(recs *[]Record) func(*Record) error {
+	return func(r *Record) error {
+		*recs = append(*recs, *r)
+		return nil
+	}
+}
+
+// OpenLogFunc is OpenLogWith that hands each record to each as it is read, instead of
+// returning them all: a run of any length then resumes in the memory of one record. The
+// record is each's for the call only. An error from each stops the reading, leaves the file
+// untouched and is returned as it is.
+func OpenLogFunc(path string, opts ReadOptions, each func(*Record) error) (*Log, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
-		return nil, nil, fileError(err, "%w", err)
+		return nil, fileError(err, "%w", err)
 	}
 	// One writer at a time: the lock is held until Close (or the process ends).
 	if err := lockFile(f); err != nil {
 		f.Close()
 		if errors.Is(err, errLocked) {
-			return nil, nil, &LockedError{Path: path}
+			return nil, &LockedError{Path: path}
 		}
-		return nil, nil, fileError(err, "locking %s: %w", path, err)
+		return nil, fileError(err, "locking %s: %w", path, err)
 	}
-	recs, damage, good, err := readRecords(path, f, opts)
+	damage, good, err := readRecords(path, f, opts, each)
 	if err != nil {
 		f.Close()
-		return nil, nil, err
+		return nil, err
 	}
 	if err := f.Truncate(good); err != nil {
 		f.Close()
-		return nil, nil, fileError(err, "repairing %s: %w", path, err)
+		return nil, fileError(err, "repairing %s: %w", path, err)
 	}
 	if _, err := f.Seek(good, io.SeekStart); err != nil {
 		f.Close()
-		return nil, nil, fileError(err, "%w", err)
+		return nil, fileError(err, "%w", err)
 	}
-	return &Log{path: path, f: f, w: f, size: good, damage: damage}, recs, nil
+	return &Log{path: path, f: f, w: f, size: good, damage: damage}, nil
 }
 
 // Damage is what OpenLogWith found wrong with the file: the lines it skipped and the cut-short
@@ -225,13 +250,13 @@ func (l *Log) Close() error {
 	return nil
 }
 
-// readRecords reads every complete record from r. It returns the records, what it found wrong,
-// and the offset just after the last complete line; an incomplete final line (no newline) is
-// not an error. A line that is not a record is an error, or with opts.SkipBad is skipped.
-func readRecords(path string, r io.Reader, opts ReadOptions) ([]Record, Damage, int64, error) {
+// readRecords reads every complete record from r and hands it to each. It returns what it
+// found wrong and the offset just after the last complete line; an incomplete final line (no
+// newline) is not an error. A line that is not a record is an error, or with opts.SkipBad is
+// skipped.
+func readRecords(path string, r io.Reader, opts ReadOptions, each func(*Record) error) (Damage, int64, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	var (
-		recs   []Record
 		offset int64
 		line   int
 		damage = Damage{Path: path}
@@ -249,15 +274,15 @@ func readRecords(path string, r io.Reader, opts ReadOptions) ([]Record, Damage, 
 		if errors.Is(err, io.EOF) {
 			// b holds an unterminated tail, if any: a write cut short. Drop it.
 			damage.CutTail = int64(len(b))
-			return recs, damage, offset, nil
+			return damage, offset, nil
 		}
 		line++
 		if err != nil {
 			if err := bad(err); err != nil {
-				return nil, damage, 0, err
+				return damage, 0, err
 			}
 			// readLine has not consumed the rest of an over-long line: it cannot go on.
-			return recs, damage, offset, nil
+			return damage, offset, nil
 		}
 		offset += int64(len(b))
 		b = bytes.TrimSpace(b)
@@ -265,21 +290,44 @@ func readRecords(path string, r io.Reader, opts ReadOptions) ([]Record, Damage, 
 			continue
 		}
 		var rec Record
-		if err := json.Unmarshal(b, &rec); err != nil {
+		if err := decodeRecord(b, &rec, opts.Counts); err != nil {
 			if err := bad(fmt.Errorf("not a game record (%v)", err)); err != nil {
-				return nil, damage, 0, err
+				return damage, 0, err
 			}
 			continue
 		}
 		if rec.Schema != SchemaVersion {
 			if err := bad(fmt.Errorf("record schema %d, this arbiter reads %d", rec.Schema, SchemaVersion)); err != nil {
-				return nil, damage, 0, err
+				return damage, 0, err
 			}
 			continue
 		}
-		recs = append(recs, rec)
+		if err := each(&rec); err != nil {
+			return damage, 0, err
+		}
 	}
 }
+
+// decodeRecord decodes a record's line, all of it or (counts) only what a tally counts.
+func decodeRecord(b []byte, rec *Record, counts bool) error {
+	if !counts {
+		return json.Unmarshal(b, rec)
+	}
+	// The fields of the view shadow the record's of the same JSON names: their values are
+	// scanned past, not decoded.
+	view := struct {
+		*Record
+		Moves      skipped `json:"moves"`
+		GameString skipped `json:"game_string"`
+		Settings   skipped `json:"settings"`
+	}{Record: rec}
+	return json.Unmarshal(b, &view)
+}
+
+// skipped is a JSON value that is not decoded.
+type skipped struct{}
+
+func (*skipped) UnmarshalJSON([]byte) error { return nil }
 
 // readLine returns the next line including its newline; at the end it returns what is left
 // (a line without newline) together with io.EOF.
@@ -306,17 +354,32 @@ func ReadFile(path string) ([]Record, error) {
 
 // ReadFileWith returns the complete records of a records file and what it found wrong.
 func ReadFileWith(path string, opts ReadOptions) ([]Record, Damage, error) {
+	var recs []Record
+	damage, err := ReadFileFunc(path, opts, appendTo(&recs))
+	if err != nil {
+		return nil, damage, err
+	}
+	return recs, damage, nil
+}
+
+// ReadFileFunc reads a records file as ReadFileWith does, handing each record to each as it
+// is read instead of returning them all (the record is each's for the call only). An error
+// from each stops the reading and is returned as it is.
+func ReadFileFunc(path string, opts ReadOptions, each func(*Record) error) (Damage, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return nil, Damage{}, missingFile{path}
+			return Damage{}, missingFile{path}
 		}
-		return nil, Damage{}, fileError(err, "%w", err)
+		return Damage{}, fileError(err, "%w", err)
 	}
 	defer f.Close()
-	recs, damage, _, err := readRecords(path, f, opts)
+	damage, _, err := readRecords(path, f, opts, each)
+	if err != nil {
+		return damage, err
+	}
 	damage.Live = damage.CutTail > 0 && lockedByWriter(f)
-	return recs, damage, err
+	return damage, nil
 }
 
 // ReadFiles reads and merges several records files (shards of one run, or the files of a run

@@ -21,7 +21,10 @@
 // other fault, by a healthy engine; and the faults the fakes injected, by kind. Along the run
 // it samples the arbiter's resident memory and open descriptors from /proc and its goroutines
 // from the debug window the arbiter opens when ARBITER_DEBUG_VARS names an address; the
-// samples must be flat (see flatCriteria). It exits 1 when a check fails.
+// samples must be flat, judged like with like: only samples of an arbiter at work, compared
+// at the same number of engine processes, within a process and across the run (see flat.go);
+// and no process may peak higher the more records it resumed from. It exits 1 when a check
+// fails.
 //
 // The short variant in CI is .ci/soak. The figures of the long runs are in docs/endurance.md.
 // Linux only: it reads /proc.

@@ -16,10 +16,11 @@ var healthy = map[string]bool{"hivebot": true, "steady": true}
 
 // fakeTime is the fakes' time per move. It is short, so that a fake that hangs or answers
 // late costs the run little; lateAnswer outlives it and the arbiter's default margin.
-// commandTimeout is the arbiter's -command-timeout, the time a staller costs: generous, since
-// a healthy engine that misses it loses its game, and one second was missed by hivebot on a
-// machine with a load of 35 on 2 cores.
-const commandTimeout = 5 * time.Second
+//
+// defaultCommandTimeout is the arbiter's -command-timeout (the soak's flag of the same name),
+// the time a staller costs: generous, since a healthy engine that misses it loses its game,
+// and one second was missed by hivebot on a machine with a load of 35 on 2 cores.
+const defaultCommandTimeout = 5 * time.Second
 
 // The healthy engines get healthyTime: a loss on time there is a defect, not the noise of a
 // shared machine.

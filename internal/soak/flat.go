@@ -4,15 +4,36 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"time"
 )
 
-// flatness is the criterion a sampled quantity must meet to be called flat: after the
-// warm-up of each arbiter process, the median of the last quarter of the samples may exceed
-// the median of the second quarter by at most Ratio, plus Slack (in the quantity's unit) for
-// small counts. The first quarter is left out: a process's heap and its pools of engines
-// and goroutines grow there to their working size.
+// The flatness criterion compares like with like. An arbiter's goroutines and descriptors are
+// not one level that a leak would raise: they are a base (12 descriptors, 9 goroutines in the
+// seed-28 soak) plus a share for each engine process it holds (4 and 3), and each worker
+// starts an engine when its first game needs it, so a new process goes from no engine while
+// it reads the records and tries the engines (10 to 25 s on a loaded machine) to a full seat
+// pool many games later. A run whose processes are killed 3 to 30 s after their first game
+// spends much of its time between those levels, and a criterion that compares a quarter of
+// the run with another measures how the kills fell, not a leak: the seed-28 soak was judged
+// not flat (goroutines 39 against 30) without one. So only samples of an arbiter at work
+// are judged (it has recorded a game since it started, and is past its warm-up), and they are
+// compared only with samples taken while it held as many engine processes.
+//
+// And a leak is a process's: a SIGKILL takes it away, and a run of many short lives grows a
+// saw whose quarters have the same median, which a comparison of quarters cannot see. So the
+// first test is within a process: at the same number of engines, does the quantity grow with
+// the games that process has recorded? The growth per game is the least-squares slope pooled
+// over every (process, engines) stretch, each against its own mean (a fixed-effects
+// regression: the level of a stretch does not count, only its trend), and it is judged over
+// the most games a process was watched playing: what it would have leaked by then. The
+// second test is the same across the run, for what outlives a process (a level that rises
+// with the records the run holds): the slope against the games in the records file, pooled
+// over the samples at each number of engines, judged over the games the run was watched for.
+
+// flatness is how much a sampled quantity may grow and still be called flat: by Ratio-1 of
+// its level plus Slack (in the quantity's unit, for small counts).
 type flatness struct {
 	Ratio float64
 	Slack float64
@@ -20,15 +41,15 @@ type flatness struct {
 
 // flatCriteria are the soak's: memory may drift 25% (the Go collector lets the heap grow
 // to twice the live data, and the RSS follows it in steps), goroutines and descriptors 10%
-// plus a few, since they move with the engines running at the moment of the sample.
+// plus a few (an engine being restarted holds a few for a moment).
 var flatCriteria = map[string]flatness{
 	"RSS":        {Ratio: 1.25, Slack: 2048},
 	"goroutines": {Ratio: 1.10, Slack: 4},
 	"fds":        {Ratio: 1.10, Slack: 4},
 }
 
-// minFlatSamples is the fewest samples judged: ten a quarter, so that the medians are not
-// those of a moment (the engines alive at a sample move the descriptors by a dozen).
+// minFlatSamples is the fewest samples judged, by each test, so that a slope is not that of a
+// moment.
 const minFlatSamples = 40
 
 // quantity picks one sampled quantity, -1 for none.
@@ -44,45 +65,204 @@ func quantity(name string, s Sample) float64 {
 	return -1
 }
 
+// atWork reports whether a sample shows the arbiter playing: it has recorded a game since it
+// started (it has read the records, tried its engines and seated them) and is past warmup;
+// and whether it can be compared: no engine started or ended while it was taken (its
+// descriptors and goroutines would then be those of another engine count than its own).
+func atWork(s Sample, warmup time.Duration) bool {
+	return s.LifeGames > 0 && s.Up >= warmup && s.Settled
+}
+
 // flatVerdict is one quantity's check.
 type flatVerdict struct {
 	Name     string
-	Q2, Q4   float64 // medians of the second and last quarter
-	Limit    float64
-	Samples  int
-	Flat     bool
-	Decided  bool // there were enough samples to judge
 	Criteria flatness
+	Samples  int     // samples of an arbiter at work
+	Level    float64 // their median
+	Limit    float64 // the growth allowed: Level*(Ratio-1) + Slack
+	InLife   growth  // within a process, at the same number of engines
+	InRun    growth  // across the run, at the same number of engines
+	Flat     bool
 }
 
+// growth is one test of a quantity: its growth per game, pooled over groups of samples that
+// are alike, and what that comes to over the games watched, with its standard error (from
+// the residuals of the fit). A short run, whose lives are short, has few groups in which the
+// games change, and a step of the memory (the collector's, a flood's buffers) weighs on the
+// slope: growth beyond the allowance is a leak only when it exceeds it by two standard
+// errors. The residuals do not see all of a step's weight (a group of two samples fits any
+// step), so the short variant's memory test stays coarse.
+type growth struct {
+	Slope   float64 // per game
+	Span    int     // games watched
+	Total   float64 // Slope*Span
+	Error   float64 // the standard error of Total
+	Pooled  int     // samples in groups of two or more
+	Decided bool    // enough samples
+}
+
+// within reports whether the growth stays within limit, or exceeds it by less than two
+// standard errors.
+func (g growth) within(limit float64) bool { return g.Total-2*g.Error <= limit }
+
+// Decided reports whether there were samples enough to judge both ways.
+func (v flatVerdict) Decided() bool { return v.InLife.Decided && v.InRun.Decided }
+
 func (v flatVerdict) String() string {
-	if !v.Decided {
-		return fmt.Sprintf("%s: %d samples after warm-up, too few to judge", v.Name, v.Samples)
+	if !v.Decided() {
+		return fmt.Sprintf("%s: %d samples at work (%d and %d alike), too few to judge (%d needed)",
+			v.Name, v.Samples, v.InLife.Pooled, v.InRun.Pooled, minFlatSamples)
 	}
 	verdict := "flat"
 	if !v.Flat {
 		verdict = "NOT FLAT"
 	}
-	return fmt.Sprintf("%s: median of the last quarter %.0f, of the second %.0f (limit %.0f = x%.2f + %.0f, %d samples): %s",
-		v.Name, v.Q4, v.Q2, v.Limit, v.Criteria.Ratio, v.Criteria.Slack, v.Samples, verdict)
+	return fmt.Sprintf("%s: level %.0f, growth allowed %.0f (%.0f%% + %.0f); in a process %+.4f a game over %d games = %+.1f ± %.1f; "+
+		"across the run %+.5f a game over %d games = %+.1f ± %.1f (%d samples): %s",
+		v.Name, v.Level, v.Limit, 100*(v.Criteria.Ratio-1), v.Criteria.Slack, v.InLife.Slope, v.InLife.Span, v.InLife.Total, v.InLife.Error,
+		v.InRun.Slope, v.InRun.Span, v.InRun.Total, v.InRun.Error, v.Samples, verdict)
 }
 
-// judgeFlat applies the criterion to the samples taken after warmup in each process.
+// judgeFlat applies the criterion to the samples of an arbiter at work.
 func judgeFlat(name string, samples []Sample, warmup time.Duration, c flatness) flatVerdict {
+	v := flatVerdict{Name: name, Criteria: c}
+	var work []Sample
 	var xs []float64
 	for _, s := range samples {
-		if x := quantity(name, s); s.Up >= warmup && x >= 0 {
+		if x := quantity(name, s); x >= 0 && atWork(s, warmup) {
+			work = append(work, s)
 			xs = append(xs, x)
 		}
 	}
-	v := flatVerdict{Name: name, Samples: len(xs), Criteria: c}
-	if len(xs) < minFlatSamples {
+	v.Samples = len(work)
+	if len(work) == 0 {
 		return v
 	}
-	q := len(xs) / 4
-	v.Q2, v.Q4 = median(xs[q:2*q]), median(xs[len(xs)-q:])
-	v.Limit = v.Q2*c.Ratio + c.Slack
-	v.Flat, v.Decided = v.Q4 <= v.Limit, true
+	v.Level = median(xs)
+	v.Limit = v.Level*(c.Ratio-1) + c.Slack
+	v.InLife = pooledGrowth(name, work,
+		func(s Sample) stretch { return stretch{s.Life, s.Engines} },
+		func(s Sample) int { return s.LifeGames })
+	v.InRun = pooledGrowth(name, work,
+		func(s Sample) stretch { return stretch{0, s.Engines} },
+		func(s Sample) int { return s.Games })
+	v.Flat = v.Decided() && v.InLife.within(v.Limit) && v.InRun.within(v.Limit)
+	return v
+}
+
+// stretch is a group of samples that are alike: of one process (or any), holding one number
+// of engines.
+type stretch struct{ life, engines int }
+
+// pooledGrowth is the least-squares slope of the quantity against games(s), pooled over the
+// groups of samples that group(s) makes, each against its own means (a fixed-effects
+// regression), and the growth it comes to over the span of games(s) that the groups cover.
+func pooledGrowth(name string, work []Sample, group func(Sample) stretch, games func(Sample) int) growth {
+	groups := make(map[stretch][]Sample)
+	for _, s := range work {
+		groups[group(s)] = append(groups[group(s)], s)
+	}
+	var g growth
+	var sxy, sxx, syy float64
+	lo, hi := games(work[0]), games(work[0])
+	used := 0
+	for _, ss := range groups {
+		if len(ss) < 2 {
+			continue
+		}
+		var mx, my float64
+		for _, s := range ss {
+			mx += float64(games(s))
+			my += quantity(name, s)
+			lo, hi = min(lo, games(s)), max(hi, games(s))
+		}
+		mx /= float64(len(ss))
+		my /= float64(len(ss))
+		for _, s := range ss {
+			dx, dy := float64(games(s))-mx, quantity(name, s)-my
+			sxy += dx * dy
+			sxx += dx * dx
+			syy += dy * dy
+		}
+		g.Pooled += len(ss)
+		used++
+	}
+	g.Span = hi - lo
+	if sxx > 0 {
+		g.Slope = sxy / sxx
+		// The residuals' variance, with a degree of freedom lost to each group's mean and
+		// one to the slope.
+		if dof := g.Pooled - used - 1; dof > 0 {
+			g.Error = math.Sqrt(max(syy-g.Slope*sxy, 0)/float64(dof)/sxx) * float64(g.Span)
+		} else {
+			g.Error = math.Inf(1)
+		}
+	}
+	g.Total = g.Slope * float64(g.Span)
+	g.Decided = g.Pooled >= minFlatSamples
+	return g
+}
+
+// minPeakLives is the fewest arbiter processes whose peaks are judged.
+const minPeakLives = 8
+
+// peakVerdict is the check of the arbiter's peak memory: a process that resumes a run reads its
+// records file, and must not need more memory the more games the file holds. Its peak comes
+// as it starts, before it is at work, so the tests above do not see it.
+type peakVerdict struct {
+	Lives   int
+	Level   float64 // median of the peaks, KiB
+	Limit   float64 // growth allowed, KiB (as for RSS)
+	Growth  growth  // of a life's peak against the games the file held when it started
+	Decided bool
+	Flat    bool
+}
+
+func (v peakVerdict) String() string {
+	if !v.Decided {
+		return fmt.Sprintf("peak RSS of each process: %d processes, too few to judge (%d needed); not judged", v.Lives, minPeakLives)
+	}
+	verdict := "flat"
+	if !v.Flat {
+		verdict = "NOT FLAT"
+	}
+	return fmt.Sprintf("peak RSS of each process against the games it resumed from: level %.1f MiB, growth allowed %.1f MiB; %+.1f KiB a game over %d games = %+.1f ± %.1f MiB (%d processes): %s",
+		v.Level/1024, v.Limit/1024, v.Growth.Slope, v.Growth.Span, v.Growth.Total/1024, v.Growth.Error/1024, v.Lives, verdict)
+}
+
+// judgePeaks fits each process's peak resident memory against the games in the records file
+// as it started.
+func judgePeaks(samples []Sample) peakVerdict {
+	type life struct {
+		games int
+		peak  int64
+	}
+	var lives []life
+	index := make(map[int]int)
+	for _, s := range samples {
+		i, ok := index[s.Life]
+		if !ok {
+			i = len(lives)
+			index[s.Life] = i
+			lives = append(lives, life{games: s.Games - s.LifeGames})
+		}
+		lives[i].peak = max(lives[i].peak, s.RSSKiB)
+	}
+	var peaks []Sample // one a process: its games at the start and its peak
+	var level []float64
+	for _, l := range lives {
+		peaks = append(peaks, Sample{Games: l.games, RSSKiB: l.peak})
+		level = append(level, float64(l.peak))
+	}
+	v := peakVerdict{Lives: len(lives), Decided: len(lives) >= minPeakLives}
+	if !v.Decided {
+		return v
+	}
+	c := flatCriteria["RSS"]
+	v.Level = median(level)
+	v.Limit = v.Level*(c.Ratio-1) + c.Slack
+	v.Growth = pooledGrowth("RSS", peaks, func(Sample) stretch { return stretch{} }, func(s Sample) int { return s.Games })
+	v.Flat = v.Growth.within(v.Limit)
 	return v
 }
 
@@ -95,6 +275,33 @@ func median(xs []float64) float64 {
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
+// sampleStats are the figures the report gives of a part of the run: medians and maxima.
+type sampleStats struct {
+	rss, gor, fds, engines float64 // medians (gor -1: the debug window never answered)
+	maxRSS                 int64
+	maxGor, maxFDs, maxEng int
+	firstGame, lastGame    int
+	n                      int
+}
+
+func statsOf(part []Sample) sampleStats {
+	st := sampleStats{gor: -1, firstGame: part[0].Games, lastGame: part[len(part)-1].Games, n: len(part)}
+	var rss, fds, gor, eng []float64
+	for _, s := range part {
+		rss, fds, eng = append(rss, float64(s.RSSKiB)), append(fds, float64(s.FDs)), append(eng, float64(s.Engines))
+		st.maxRSS, st.maxFDs, st.maxEng = max(st.maxRSS, s.RSSKiB), max(st.maxFDs, s.FDs), max(st.maxEng, s.Engines)
+		if s.Goroutines >= 0 {
+			gor = append(gor, float64(s.Goroutines))
+			st.maxGor = max(st.maxGor, s.Goroutines)
+		}
+	}
+	st.rss, st.fds, st.engines = median(rss), median(fds), median(eng)
+	if len(gor) > 0 {
+		st.gor = median(gor)
+	}
+	return st
+}
+
 // around summarizes the samples near a moment of the run (a fraction of it, 0 to 1): the
 // medians of the tenth of the samples there.
 func around(samples []Sample, at float64) string {
@@ -103,18 +310,24 @@ func around(samples []Sample, at float64) string {
 	}
 	n := max(len(samples)/10, 1)
 	i := min(int(at*float64(len(samples)-n)), len(samples)-n)
-	part := samples[i : i+n]
-	var rss, fds, gor []float64
-	for _, s := range part {
-		rss, fds = append(rss, float64(s.RSSKiB)), append(fds, float64(s.FDs))
-		if s.Goroutines >= 0 {
-			gor = append(gor, float64(s.Goroutines))
-		}
+	st := statsOf(samples[i : i+n])
+	return fmt.Sprintf("%5.1f MiB RSS, %s goroutines, %.0f fds, %.0f engines (games %d-%d, %d samples)",
+		st.rss/1024, goroutineText(st.gor), st.fds, st.engines, st.firstGame, st.lastGame, st.n)
+}
+
+// maxima summarizes the largest values of the samples.
+func maxima(samples []Sample) string {
+	if len(samples) == 0 {
+		return "no samples"
 	}
-	g := "?"
-	if len(gor) > 0 {
-		g = fmt.Sprintf("%.0f", median(gor))
+	st := statsOf(samples)
+	return fmt.Sprintf("%5.1f MiB RSS, %d goroutines, %d fds, %d engines (%d samples)",
+		float64(st.maxRSS)/1024, st.maxGor, st.maxFDs, st.maxEng, st.n)
+}
+
+func goroutineText(g float64) string {
+	if g < 0 {
+		return "?"
 	}
-	return fmt.Sprintf("%5.1f MiB RSS, %s goroutines, %.0f fds (games %d-%d, %d samples)",
-		median(rss)/1024, g, median(fds), part[0].Games, part[len(part)-1].Games, n)
+	return fmt.Sprintf("%.0f", g)
 }

@@ -40,19 +40,21 @@ func main() {
 
 // options are the soak's flags.
 type options struct {
-	dir         string
-	games       int
-	concurrency int
-	workers     int
-	seed        uint64
-	killMin     time.Duration
-	killMax     time.Duration
-	workerKill  time.Duration
-	sample      time.Duration
-	warmup      time.Duration
-	timeout     time.Duration
-	maxMoves    int
-	stallOn     string
+	dir            string
+	bin            string
+	games          int
+	concurrency    int
+	workers        int
+	seed           uint64
+	killMin        time.Duration
+	killMax        time.Duration
+	workerKill     time.Duration
+	sample         time.Duration
+	warmup         time.Duration
+	timeout        time.Duration
+	maxMoves       int
+	commandTimeout time.Duration
+	stallOn        string
 }
 
 func parseOptions(args []string, stderr io.Writer) (*options, error) {
@@ -65,6 +67,7 @@ func parseOptions(args []string, stderr io.Writer) (*options, error) {
 		fs.PrintDefaults()
 	}
 	fs.StringVar(&o.dir, "dir", "", "working `directory` for binaries, records, logs (default: a new temporary one)")
+	fs.StringVar(&o.bin, "bin", "", "`directory` holding the arbiter and hivebot, built already (default: build them into the working directory)")
 	fs.IntVar(&o.games, "games", 5000, "at least this many games (whole rounds of the gauntlet)")
 	fs.IntVar(&o.concurrency, "concurrency", runtime.NumCPU(), "games at once (locally, or on each worker)")
 	fs.IntVar(&o.workers, "workers", 0, "distributed: this many arbiter worker processes serve a match -listen coordinator (0: a local run)")
@@ -75,6 +78,7 @@ func parseOptions(args []string, stderr io.Writer) (*options, error) {
 	fs.DurationVar(&o.sample, "sample", time.Second, "time between two samples of the arbiter's memory, goroutines and fds")
 	fs.DurationVar(&o.warmup, "warmup", 5*time.Second, "samples of an arbiter process younger than this are not judged for flatness")
 	fs.DurationVar(&o.timeout, "timeout", 2*time.Hour, "give up after this long")
+	fs.DurationVar(&o.commandTimeout, "command-timeout", defaultCommandTimeout, "the arbiter's -command-timeout: how long a staller holds its game up, and the most a healthy engine may take to answer play or newgame")
 	fs.IntVar(&o.maxMoves, "maxmoves", 60, "the arbiter's -maxmoves (a draw after this many moves of each side)")
 	fs.StringVar(&o.stallOn, "stall-on", "", "the command on which the staller hangs: play or newgame (default: play locally, newgame distributed)")
 	if err := fs.Parse(args); err != nil {
@@ -84,8 +88,8 @@ func parseOptions(args []string, stderr io.Writer) (*options, error) {
 		fs.Usage()
 		return nil, fmt.Errorf("soak: unexpected arguments %q", fs.Args())
 	}
-	if o.games < 1 || o.concurrency < 1 || o.workers < 0 || o.killMin <= 0 || o.killMax < 0 || o.sample <= 0 {
-		return nil, errors.New("soak: -games, -concurrency, -kill-min and -sample must be positive")
+	if o.games < 1 || o.concurrency < 1 || o.workers < 0 || o.killMin <= 0 || o.killMax < 0 || o.sample <= 0 || o.commandTimeout <= 0 {
+		return nil, errors.New("soak: -games, -concurrency, -kill-min, -sample and -command-timeout must be positive")
 	}
 	if o.stallOn == "" {
 		o.stallOn = "play"
@@ -164,12 +168,15 @@ func newSoak(ctx context.Context, o *options, stdout io.Writer) (*soak, error) {
 		orphans:  make(map[string]int),
 	}
 	s.sampler = &sampler{begin: s.begin, records: s.records}
-	fmt.Fprintf(stdout, "soak: building the arbiter and hivebot into %s\n", bin)
-	for pkg, out := range map[string]string{"./cmd/arbiter": s.arbiter, "./cmd/hivebot": s.hivebot} {
-		build := exec.CommandContext(ctx, "go", "build", "-o", out, pkg)
+	if o.bin != "" {
+		s.arbiter, s.hivebot = filepath.Join(o.bin, "arbiter"), filepath.Join(o.bin, "hivebot")
+	} else {
+		// One go build for both: it links them at once.
+		fmt.Fprintf(stdout, "soak: building the arbiter and hivebot into %s\n", bin)
+		build := exec.CommandContext(ctx, "go", "build", "-o", bin+string(filepath.Separator), "./cmd/arbiter", "./cmd/hivebot")
 		build.Stdout, build.Stderr = stdout, stdout
 		if err := build.Run(); err != nil {
-			return nil, fmt.Errorf("soak: go build %s (run the soak from the repository's root): %w", pkg, err)
+			return nil, fmt.Errorf("soak: go build ./cmd/arbiter ./cmd/hivebot (run the soak from the repository's root): %w", err)
 		}
 	}
 	if err := copySelf(s.fake); err != nil {
@@ -210,7 +217,7 @@ func (s *soak) matchArgs(listen string) []string {
 	args = append(args, engineArgs(s.hivebot, s.fake, s.faultLog, s.o.stallOn, s.o.seed, false)...)
 	args = append(args, "-rounds", fmt.Sprint(s.rounds), "-seed", fmt.Sprint(s.o.seed),
 		"-out", s.records, "-maxmoves", fmt.Sprint(s.o.maxMoves),
-		"-command-timeout", fmt.Sprint(commandTimeout.Seconds()), "-start-timeout", "10")
+		"-command-timeout", fmt.Sprint(s.o.commandTimeout.Seconds()), "-start-timeout", "10")
 	if listen != "" {
 		// No -concurrency: a coordinator plays no game of its own unless given one.
 		return append(args, "-listen", listen, "-ackwait", "5s")

@@ -101,6 +101,22 @@ func descendants(pid int) []descendant {
 	return out
 }
 
+// children counts the processes whose parent is pid and that run (not zombies).
+func children(pid int) int {
+	n := 0
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		child, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if parent, _, ok := statOf(child); ok && parent == pid && !zombie(child) {
+			n++
+		}
+	}
+	return n
+}
+
 // alive are those of ds that still run (zombies included: nobody waits for an orphan's
 // engines but init, which reaps them).
 func alive(ds []descendant) []descendant {

@@ -89,10 +89,22 @@ func (s *soak) report(ctx context.Context) error {
 	}{{"start ", 0}, {"middle", 0.5}, {"end   ", 1}} {
 		fmt.Fprintf(w, "  %s %s\n", at.name, around(samples, at.f))
 	}
+	fmt.Fprintf(w, "  max    %s\n", maxima(samples))
+	if most := maxEngines(samples); most > s.seatPool() {
+		fail("the arbiter held %d engine processes at once; its seat pools hold %d", most, s.seatPool())
+	}
+	peaks := judgePeaks(samples)
+	fmt.Fprintf(w, "  %s\n", peaks)
+	if peaks.Decided && !peaks.Flat {
+		fail("the arbiter's peak memory grows with the records it resumes from")
+	}
 	for _, name := range []string{"RSS", "goroutines", "fds"} {
 		v := judgeFlat(name, samples, s.o.warmup, flatCriteria[name])
 		fmt.Fprintf(w, "  %s\n", v)
-		if v.Decided && !v.Flat {
+		switch {
+		case !v.Decided():
+			fail("%s: too few samples of the arbiter at work to judge whether it is flat", name)
+		case !v.Flat:
 			fail("%s is not flat", name)
 		}
 	}
@@ -101,6 +113,25 @@ func (s *soak) report(ctx context.Context) error {
 	}
 	fmt.Fprintln(w, "soak: every check passed")
 	return nil
+}
+
+// seatPool is the most engine processes the arbiter may hold: one per engine in each of its
+// workers' seat pools. A coordinator plays no game; it starts each engine once, one at a
+// time, to identify it (distributed.Identify).
+func (s *soak) seatPool() int {
+	if s.o.workers > 0 {
+		return 1
+	}
+	return s.o.concurrency * (1 + len(fakes(s.o.stallOn)))
+}
+
+// maxEngines is the most engine processes a sample saw.
+func maxEngines(samples []Sample) int {
+	most := 0
+	for _, s := range samples {
+		most = max(most, s.Engines)
+	}
+	return most
 }
 
 // stats runs arbiter stats on the records, as a user would, and returns its exit status.
@@ -118,9 +149,10 @@ func (s *soak) stats(ctx context.Context) int {
 // writeSamples writes every sample as a tab-separated table.
 func writeSamples(path string, samples []Sample) error {
 	var b strings.Builder
-	fmt.Fprintln(&b, "seconds\tlife\tup_seconds\trss_kib\tfds\tgoroutines\tgames")
+	fmt.Fprintln(&b, "seconds\tlife\tup_seconds\trss_kib\tfds\tgoroutines\tengines\tsettled\tgames\tlife_games")
 	for _, s := range samples {
-		fmt.Fprintf(&b, "%.1f\t%d\t%.1f\t%d\t%d\t%d\t%d\n", s.At.Seconds(), s.Life, s.Up.Seconds(), s.RSSKiB, s.FDs, s.Goroutines, s.Games)
+		fmt.Fprintf(&b, "%.2f\t%d\t%.2f\t%d\t%d\t%d\t%d\t%t\t%d\t%d\n",
+			s.At.Seconds(), s.Life, s.Up.Seconds(), s.RSSKiB, s.FDs, s.Goroutines, s.Engines, s.Settled, s.Games, s.LifeGames)
 	}
 	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 		return fmt.Errorf("soak: %w", err)

@@ -18,16 +18,19 @@ import (
 	"time"
 )
 
-// Sample is one look at the arbiter process: its resident memory, open file descriptors and
-// goroutines, and how many games the records file held.
+// Sample is one look at the arbiter process: its resident memory, open file descriptors,
+// goroutines and engine processes, and how many games the records file held.
 type Sample struct {
 	At         time.Duration // since the soak began
 	Up         time.Duration // since this arbiter process began
 	Life       int           // which arbiter process: 0 first, then one more per restart
 	RSSKiB     int64
 	FDs        int
-	Goroutines int // -1 when the debug window did not answer
-	Games      int
+	Goroutines int  // -1 when the debug window did not answer
+	Engines    int  // its child processes that run (its engines, or one a coordinator identifies)
+	Settled    bool // the engines did not change while the sample was taken
+	Games      int  // records in the file
+	LifeGames  int  // records this process added
 }
 
 // sampler collects samples of the arbiter processes one after another.
@@ -45,20 +48,31 @@ func (s *sampler) watch(p *process, life int, debugAddr string, interval time.Du
 	client := &http.Client{Timeout: interval}
 	tick := time.NewTicker(interval)
 	defer tick.Stop()
+	s.mu.Lock()
+	base := s.counted.count(s.records)
+	s.mu.Unlock()
 	for {
 		select {
 		case <-p.done:
 			return
 		case <-tick.C:
 		}
+		// The engines are counted before and after the rest: a sample taken while an engine
+		// started or ended is not like the others at either count.
+		before := children(p.pid())
 		rss, fds, ok := procStats(p.pid())
 		if !ok {
 			continue // it ended under us
 		}
 		smp := Sample{At: time.Since(s.begin), Up: time.Since(p.started), Life: life, RSSKiB: rss, FDs: fds,
 			Goroutines: goroutines(client, debugAddr)}
+		after := children(p.pid())
+		smp.Engines, smp.Settled = max(before, after), before == after
 		s.mu.Lock()
 		smp.Games = s.counted.count(s.records)
+		// A resumed run may drop a cut-short last line, which the count then loses.
+		base = min(base, smp.Games)
+		smp.LifeGames = smp.Games - base
 		s.samples = append(s.samples, smp)
 		s.mu.Unlock()
 	}
