@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,6 +17,7 @@ import (
 	"hivearbiter/distributed"
 	"hivearbiter/engine/uhpengine/uhpfake"
 	"hivearbiter/internal/syncbuf"
+	"hivearbiter/internal/testenv"
 	"hivearbiter/results"
 )
 
@@ -64,16 +64,6 @@ func (p *serverProcess) kill() {
 	<-p.done
 }
 
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
-}
-
 // clientOf connects to a server process with the credentials it wrote for a role.
 func clientOf(t *testing.T, dir, role string) *Client {
 	t.Helper()
@@ -94,7 +84,7 @@ func clientOf(t *testing.T, dir, role string) *Client {
 // SIGKILL and started again. Both used to live in the server's memory only: the pair was
 // played after a restart, and a finished run's workers lost their games.
 func TestTakenOutAndWorkersSurviveSIGKILL(t *testing.T) {
-	dir, addr := t.TempDir(), freeAddr(t)
+	dir, addr := t.TempDir(), testenv.FreeAddr(t)
 	ctx := context.Background()
 	srv := startServerProcess(t, dir, addr)
 	admin := clientOf(t, dir, RoleAdmin)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"hivearbiter/distributed"
+	"hivearbiter/internal/testenv"
 	"hivearbiter/pool"
 	"hivearbiter/results"
 )
@@ -78,7 +79,7 @@ func TestPoolAcceptance(t *testing.T) {
 	}
 	begin := time.Now()
 	phase := func(what string) { t.Logf("%5.1fs %s", time.Since(begin).Seconds(), what) }
-	dir, addr := t.TempDir(), freeAddr(t)
+	dir, addr := t.TempDir(), testenv.FreeAddr(t)
 	srv := poolServer(t, filepath.Join(dir, "srv"), addr)
 	sdir := filepath.Join(dir, "srv")
 	creds := map[string]string{}

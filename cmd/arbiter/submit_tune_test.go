@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"hivearbiter/internal/testenv"
 	"hivearbiter/pool"
 	"hivearbiter/tune"
 )
@@ -48,7 +49,7 @@ func TestSubmitTuneAcrossServerKill(t *testing.T) {
 	}
 	begin := time.Now()
 	phase := func(what string) { t.Logf("%5.1fs %s", time.Since(begin).Seconds(), what) }
-	dir, addr := t.TempDir(), freeAddr(t)
+	dir, addr := t.TempDir(), testenv.FreeAddr(t)
 	sdir := filepath.Join(dir, "srv")
 	srv := poolServer(t, sdir, addr)
 	creds := filepath.Join(dir, "w1.creds")

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,6 +18,7 @@ import (
 	"hivearbiter/distributed"
 	"hivearbiter/engine/uhpengine/uhpfake"
 	"hivearbiter/internal/syncbuf"
+	"hivearbiter/internal/testenv"
 	"hivearbiter/results"
 )
 
@@ -96,16 +96,6 @@ func waitFor(t *testing.T, what string, timeout time.Duration, cond func() bool)
 	}
 }
 
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
-}
-
 // coordinator starts "arbiter match -listen" on a free loopback port and waits for the workers'
 // credentials file.
 func coordinator(t *testing.T, out, addr string, args ...string) (*process, string) {
@@ -162,7 +152,7 @@ func TestWorkersFinishSPRTAsLocal(t *testing.T) {
 	}
 
 	dist := filepath.Join(dir, "dist.jsonl")
-	coord, creds := coordinator(t, dist, freeAddr(t), append(detEngines(0), sprtArgs...)...)
+	coord, creds := coordinator(t, dist, testenv.FreeAddr(t), append(detEngines(0), sprtArgs...)...)
 	var workers []*process
 	for i := range 3 {
 		workers = append(workers, worker(t, creds, fmt.Sprintf("w%d", i+1)))
@@ -227,7 +217,7 @@ func exactlyScheduled(t *testing.T, path string, n int) {
 // the pair is played again, once, by the others after the AckWait.
 func TestWorkerKilledMidPair(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "games.jsonl")
-	coord, creds := coordinator(t, out, freeAddr(t), append(detEngines(15*time.Millisecond), "-rounds", "4")...)
+	coord, creds := coordinator(t, out, testenv.FreeAddr(t), append(detEngines(15*time.Millisecond), "-rounds", "4")...)
 	doomed := worker(t, creds, "doomed")
 	waitFor(t, "the first worker to start a game", 30*time.Second, func() bool { return len(startedGames(doomed.out.String())) > 0 })
 	doomed.kill()
@@ -255,7 +245,7 @@ func TestWorkerKilledMidPair(t *testing.T) {
 // again: the workers reconnect by themselves, and the records hold exactly the scheduled games.
 func TestCoordinatorKilledAndRestarted(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "games.jsonl")
-	addr := freeAddr(t)
+	addr := testenv.FreeAddr(t)
 	args := append(detEngines(10*time.Millisecond), "-rounds", "6")
 	coord, creds := coordinator(t, out, addr, args...)
 	a, b := worker(t, creds, "a"), worker(t, creds, "b")
@@ -287,7 +277,7 @@ func TestCoordinatorKilledAndRestarted(t *testing.T) {
 func TestWorkersRefused(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "games.jsonl")
-	coord, creds := coordinator(t, out, freeAddr(t), append(detEngines(0), "-rounds", "1")...)
+	coord, creds := coordinator(t, out, testenv.FreeAddr(t), append(detEngines(0), "-rounds", "1")...)
 
 	c, err := distributed.LoadCredentials(creds)
 	if err != nil {
@@ -343,7 +333,7 @@ func goodWorkerFinishes(t *testing.T, coord *process, creds, out string, n int) 
 // engine as it is plays the run.
 func TestWorkerGivenFewerArguments(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "games.jsonl")
-	coord, creds := coordinator(t, out, freeAddr(t), append(detEngines(0, "arg=-profile", "arg=medium"), "-rounds", "1")...)
+	coord, creds := coordinator(t, out, testenv.FreeAddr(t), append(detEngines(0, "arg=-profile", "arg=medium"), "-rounds", "1")...)
 	w := worker(t, creds, "noargs", "-engine", "name=strong", "cmd="+os.Args[0], "env="+uhpfake.Env(detConfig("strong", 0, 0)))
 	want := `engine "strong": the run passes arg -profile medium; this worker's -engine has none`
 	if code := w.wait(t, "the worker without the arguments", 20*time.Second); code != exitEngines || !strings.Contains(w.out.String(), want) {
@@ -362,7 +352,7 @@ func TestWorkerGivenFewerArguments(t *testing.T) {
 // same queue as its workers.
 func TestCoordinatorPlaysItself(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "games.jsonl")
-	coord, _ := coordinator(t, out, freeAddr(t), append(detEngines(0), "-rounds", "2", "-concurrency", "1")...)
+	coord, _ := coordinator(t, out, testenv.FreeAddr(t), append(detEngines(0), "-rounds", "2", "-concurrency", "1")...)
 	if code := coord.wait(t, "the coordinator", 60*time.Second); code != 0 {
 		t.Fatalf("coordinator exit %d:\n%s", code, coord.out)
 	}
@@ -375,7 +365,7 @@ func TestCoordinatorPlaysItself(t *testing.T) {
 // TestWorkersCommand: "arbiter workers" shows the connected workers and their games in flight.
 func TestWorkersCommand(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "games.jsonl")
-	coord, creds := coordinator(t, out, freeAddr(t), append(detEngines(20*time.Millisecond), "-rounds", "2")...)
+	coord, creds := coordinator(t, out, testenv.FreeAddr(t), append(detEngines(20*time.Millisecond), "-rounds", "2")...)
 	w := worker(t, creds, "busy")
 	var status string
 	waitFor(t, "arbiter workers to show the busy worker", 30*time.Second, func() bool {

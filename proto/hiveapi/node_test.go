@@ -19,7 +19,7 @@ func nodeModule(t *testing.T, node, transport, module string) arbiter.EngineConf
 		Command: []string{node, "testdata/" + transport + ".js", "testdata/" + module + ".js"},
 		Time:    arbiter.TimeControl{MoveTime: 3 * time.Second}, Margin: time.Second}
 	if transport == TransportTCP {
-		e.Addr = freeAddr(t)
+		e.Addr = testenv.FreeAddr(t)
 		_, port, _ := strings.Cut(e.Addr, ":")
 		e.Command = append(e.Command, port)
 	} else {

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/internal/testenv"
 	"hivearbiter/results"
 )
 
@@ -40,7 +41,7 @@ func fakeEngine(t *testing.T, name, transport, scenario string) arbiter.EngineCo
 	case TransportStdio, TransportIPC:
 		e.Settings = map[string]string{SettingTransport: transport}
 	case TransportTCP, "tcp-addr":
-		e.Addr = freeAddr(t)
+		e.Addr = testenv.FreeAddr(t)
 		e.Env = []string{fakeEnv + "=" + scenario, fakeTransportEnv + "=" + TransportTCP, fakeAddrEnv + "=" + e.Addr}
 	}
 	if transport == "tcp-addr" {
@@ -57,16 +58,6 @@ func fakeEngine(t *testing.T, name, transport, scenario string) arbiter.EngineCo
 		t.Fatal(err)
 	}
 	return e
-}
-
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
 }
 
 func waitListening(t *testing.T, addr string) {
