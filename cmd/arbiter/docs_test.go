@@ -252,8 +252,9 @@ func runExample(t *testing.T, args []string, dir string) {
 			t.Errorf("stats did not merge the two shards:\n%s", stdout.String())
 		}
 	case "tune":
-		// One pair of the tune shown, its records in dir for the report examples that follow.
-		tuneArgs := append(slices.Clone(args), "-iterations", "1", "-concurrency", "1")
+		// One pair of the tune shown, its records in dir for the report examples that follow;
+		// games of 8 plies, as a depth-3 search under the race detector takes seconds a move.
+		tuneArgs := append(slices.Clone(args), "-iterations", "1", "-concurrency", "1", "-maxplies", "8")
 		if !slices.Contains(args, "-out") {
 			tuneArgs = append(tuneArgs, "-out", filepath.Join(dir, "tune-hivebot.jsonl"))
 		}
