@@ -116,13 +116,14 @@ func (s *soak) report(ctx context.Context) error {
 }
 
 // seatPool is the most engine processes the arbiter may hold: one per engine in each of its
-// workers' seat pools. A coordinator plays no game; it starts each engine once, one at a
-// time, to identify it (distributed.Identify).
+// workers' seat pools. A coordinator plays no game; it starts every engine once, all at once,
+// to identify them (distributed.Identify, which names every engine that fails at once).
 func (s *soak) seatPool() int {
+	engines := 1 + len(fakes(s.o.stallOn))
 	if s.o.workers > 0 {
-		return 1
+		return engines
 	}
-	return s.o.concurrency * (1 + len(fakes(s.o.stallOn)))
+	return s.o.concurrency * engines
 }
 
 // maxEngines is the most engine processes a sample saw.
