@@ -252,6 +252,12 @@ func (g *Game) tell(ctx context.Context, move string) bool {
 		errs    [2]error
 	)
 	for s, p := range starters {
+		if errs[0] != nil {
+			// White could not be told the move: the game ends on White's failure, judged
+			// first below, and Black is not told a move it would never answer.
+			errs[s] = errNotTold
+			break
+		}
 		errs[s] = p.StartPlay(cctx, move)
 	}
 	for s, p := range starters {
@@ -275,6 +281,10 @@ func (g *Game) tell(ctx context.Context, move string) bool {
 	}
 	return true
 }
+
+// errNotTold is Black's error when White could not be told the move (it is never judged: the
+// game ends on White's failure first).
+var errNotTold = errors.New("arbiter: not told the move: the game ended on White's failure to take it")
 
 // spent reports whether half or more of a command's time, under cctx, has passed.
 func (g *Game) spent(cctx context.Context) bool {

@@ -140,3 +140,42 @@ func TestBothFailingToPlayBlamesWhite(t *testing.T) {
 		}
 	}
 }
+
+// brokenStart is a starter whose at-th StartPlay fails, as a UHP engine's does when its pipe
+// is gone.
+type brokenStart struct {
+	*starter
+	at, n int
+}
+
+func (b *brokenStart) StartPlay(ctx context.Context, move string) error {
+	if b.n++; b.n == b.at {
+		b.calls.add("start " + b.side + " failed")
+		return errors.New("the engine's input is closed")
+	}
+	return b.starter.StartPlay(ctx, move)
+}
+
+// When White cannot even be sent a move, the game ends there on White's failure, and Black is
+// not sent it (nor waited for): it is a healthy engine with nothing to answer.
+func TestWhiteFailingToTakeAMoveIsNotToldToBlack(t *testing.T) {
+	calls := &callLog{}
+	white := &brokenStart{starter: &starter{Player: arbitertest.New("w", 3), side: "w", calls: calls}, at: 3}
+	black := &starter{Player: arbitertest.New("b", 4), side: "b", calls: calls}
+	rec, err := arbiter.PlayGame(t.Context(), testGameConfig(), fastSide("w", white), fastSide("b", black))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Culprit != "White" {
+		t.Errorf("culprit %q: %s; want White", rec.Culprit, rec.Detail)
+	}
+	i := slices.Index(calls.calls, "start w failed")
+	if i < 0 {
+		t.Fatalf("White's third start never failed: %s", strings.Join(calls.calls, ", "))
+	}
+	for _, c := range calls.calls[i+1:] {
+		if strings.HasSuffix(c, " b") {
+			t.Errorf("after White's failed start the game called %q: %s", c, strings.Join(calls.calls, ", "))
+		}
+	}
+}
