@@ -2,7 +2,6 @@ package arbiter
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"hivearbiter/results"
@@ -58,9 +57,9 @@ func (m *mirror) verify(gs string, ref *rules.Game, drawn bool) *discrepancy {
 	if t, err := rules.ParseGameType(strings.TrimSpace(typ)); err != nil || t != ref.GameType() {
 		return differs("game type")
 	}
-	if turn = strings.TrimSpace(turn); !wellWritten(turn) {
+	if _, _, err := rules.ParseTurnString(strings.TrimSpace(turn)); err != nil {
 		// As a whole GameString's replay refuses it, though the turn is the moves' to say.
-		return differs(rules.Message(&rules.TurnStringError{Text: turn}))
+		return differs(rules.Message(err))
 	}
 	extends := m.synced && ref.Ply() >= m.ply && (m.moves == "" ||
 		strings.HasPrefix(rest, m.moves) && (len(rest) == len(m.moves) || rest[len(m.moves)] == ';'))
@@ -141,15 +140,6 @@ func refPlayed(entries []string, ref *rules.Game, from int) bool {
 		}
 	}
 	return true
-}
-
-// wellWritten reports whether a TurnString is written as rules.ParseGameString requires:
-// White[n] or Black[n], n from 1.
-func wellWritten(turn string) bool {
-	colour, n, open := strings.Cut(turn, "[")
-	n, closed := strings.CutSuffix(n, "]")
-	number, err := strconv.Atoi(n)
-	return open && closed && (colour == "White" || colour == "Black") && err == nil && number >= 1
 }
 
 // splitEntries splits the move entries of a GameString: none in "", and a single entry in

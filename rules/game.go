@@ -127,7 +127,7 @@ func ParseGameString(s string) (*Game, error) {
 	if _, err := ParseGameState(strings.TrimSpace(fields[1])); err != nil {
 		return nil, &GameStringError{Entry: 1, Text: fields[1], Err: err}
 	}
-	if _, _, err := parseTurnString(strings.TrimSpace(fields[2])); err != nil {
+	if _, _, err := ParseTurnString(strings.TrimSpace(fields[2])); err != nil {
 		return nil, &GameStringError{Entry: 2, Text: fields[2], Err: err}
 	}
 	for i, m := range fields[3:] {
@@ -138,12 +138,12 @@ func ParseGameString(s string) (*Game, error) {
 	return g, nil
 }
 
-// parseTurnString reads "White[3]" or "Black[12]".
-func parseTurnString(s string) (Color, int, error) {
-	bad := &TurnStringError{s}
+// ParseTurnString reads a GameString's TurnString, "White[3]" or "Black[12]": the side to
+// move and the number of its turn, from 1. Anything else is a *TurnStringError.
+func ParseTurnString(s string) (Color, int, error) {
 	open := strings.IndexByte(s, '[')
 	if open < 0 || !strings.HasSuffix(s, "]") {
-		return White, 0, bad
+		return White, 0, &TurnStringError{s}
 	}
 	var c Color
 	switch s[:open] {
@@ -152,11 +152,11 @@ func parseTurnString(s string) (Color, int, error) {
 	case "Black":
 		c = Black
 	default:
-		return White, 0, bad
+		return White, 0, &TurnStringError{s}
 	}
 	n, err := strconv.Atoi(s[open+1 : len(s)-1])
 	if err != nil || n < 1 {
-		return White, 0, bad
+		return White, 0, &TurnStringError{s}
 	}
 	return c, n, nil
 }
