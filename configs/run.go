@@ -193,17 +193,29 @@ func (r *Run) checkValues() []error {
 				f.Adjudication.MaxMoves, f.Adjudication.MaxPlies)))
 		}
 	}
-	if f.Openings.Book != "" && (f.Openings.File != "" || f.Openings.Plies > 0) {
-		problems = append(problems, &Error{Msg: "openings: book excludes file and plies: the openings come from one of them"})
-	}
-	if f.Openings.File != "" && f.Openings.Plies > 0 {
-		if r.from["openings.plies"] != "" || r.from["openings.file"] != "" {
-			problems = append(problems, &Error{Msg: fmt.Sprintf("-openings: file= and plies= exclude each other: the openings come from the file, or are %d random plies", f.Openings.Plies)})
-		} else {
-			problems = append(problems, r.fileError("openings.plies", "file and plies exclude each other: the openings come from the file, or are random plies"))
-		}
+	o := arbiter.Openings{File: f.Openings.File, Book: f.Openings.Book, RandomPlies: f.Openings.Plies}
+	switch conflict := OpeningsConflict(o); {
+	case conflict == "":
+	case o.Book != "":
+		problems = append(problems, &Error{Msg: "openings: " + conflict})
+	case r.from["openings.plies"] != "" || r.from["openings.file"] != "":
+		problems = append(problems, &Error{Msg: "-openings: " + conflict})
+	default:
+		problems = append(problems, r.fileError("openings.plies", "file and plies exclude each other: the openings come from the file, or are random plies"))
 	}
 	return problems
+}
+
+// OpeningsConflict says why openings whose sources exclude each other cannot be played (a book
+// with a file or random plies, a file with random plies), or "" when they can.
+func OpeningsConflict(o arbiter.Openings) string {
+	switch {
+	case o.Book != "" && (o.File != "" || o.RandomPlies > 0):
+		return "book excludes file and plies: the openings come from one of them"
+	case o.File != "" && o.RandomPlies > 0:
+		return fmt.Sprintf("file= and plies= exclude each other: the openings come from the file, or are %d random plies", o.RandomPlies)
+	}
+	return ""
 }
 
 // engineConfigs are the command line's engines, or else the file's, with the [each] table's

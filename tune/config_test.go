@@ -94,8 +94,10 @@ func TestOpeningsFlag(t *testing.T) {
 		{"plies", []string{"plies=6"}, arbiter.Openings{RandomPlies: 6}, ""},
 		{"book", []string{"book=base+mlp", "order=random"}, arbiter.Openings{Book: "base+mlp", Order: "random"}, ""},
 		{"file", []string{"file=o.txt", "start=3"}, arbiter.Openings{File: "o.txt", Start: 3}, ""},
-		{"book and plies", []string{"book=base", "plies=4"}, arbiter.Openings{}, "plies= excludes file= and book="},
-		{"book and file", []string{"book=base", "file=o.txt"}, arbiter.Openings{}, "book= and file= exclude each other"},
+		{"file, no plies", []string{"file=o.txt", "plies=0"}, arbiter.Openings{File: "o.txt"}, ""},
+		{"book and plies", []string{"book=base", "plies=4"}, arbiter.Openings{}, "book excludes file and plies"},
+		{"book and file", []string{"book=base", "file=o.txt"}, arbiter.Openings{}, "book excludes file and plies"},
+		{"file and plies", []string{"file=o.txt", "plies=2"}, arbiter.Openings{}, "file= and plies= exclude each other"},
 		{"bad number", []string{"start=x"}, arbiter.Openings{}, "-openings start=x: want a whole number"},
 		{"unknown", []string{"deck=1"}, arbiter.Openings{}, `unknown setting "deck"`},
 	} {

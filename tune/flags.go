@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -228,24 +227,20 @@ func (f *Flags) parseParams() ([]Param, error) {
 }
 
 // openings applies the words of -openings (file=, book=, order=, start=, plies=), as match
-// reads them. A file or a book replaces the default random plies; giving plies= with either,
-// or both, is refused.
+// reads them: given at all, they replace the default random plies, and sources that exclude
+// each other are refused as match refuses them.
 func openings(o *arbiter.Openings, groups [][]string) error {
-	var given []string
+	if len(groups) == 0 {
+		return nil
+	}
+	*o = arbiter.Openings{}
 	for _, words := range groups {
-		keys, err := configs.ApplyOpenings(o, words)
-		if err != nil {
+		if _, err := configs.ApplyOpenings(o, words); err != nil {
 			return fmt.Errorf("tune: %w", err)
 		}
-		given = append(given, keys...)
 	}
-	switch {
-	case o.File != "" && o.Book != "":
-		return fmt.Errorf("tune: -openings: book= and file= exclude each other: the openings come from one of them")
-	case (o.File != "" || o.Book != "") && slices.Contains(given, "plies"):
-		return fmt.Errorf("tune: -openings: plies= excludes file= and book=: the openings come from one of them")
-	case o.File != "" || o.Book != "":
-		o.RandomPlies = 0
+	if conflict := configs.OpeningsConflict(*o); conflict != "" {
+		return fmt.Errorf("tune: -openings: %s", conflict)
 	}
 	return nil
 }
