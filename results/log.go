@@ -317,17 +317,34 @@ func decodeRecord(b []byte, rec *Record, counts bool) error {
 	// scanned past, not decoded.
 	view := struct {
 		*Record
-		Moves      skipped `json:"moves"`
-		GameString skipped `json:"game_string"`
-		Settings   skipped `json:"settings"`
+		Moves      skippedArray  `json:"moves"`
+		GameString skippedString `json:"game_string"`
+		Settings   skippedObject `json:"settings"`
 	}{Record: rec}
 	return json.Unmarshal(b, &view)
 }
 
-// skipped is a JSON value that is not decoded.
-type skipped struct{}
+// skippedArray, skippedString and skippedObject are JSON values that are not decoded, only
+// checked to be of the kind the record's field takes (or null), so that a record a tally
+// counts is one whose full decoding does not refuse the field itself.
+type (
+	skippedArray  struct{}
+	skippedString struct{}
+	skippedObject struct{}
+)
 
-func (*skipped) UnmarshalJSON([]byte) error { return nil }
+func (*skippedArray) UnmarshalJSON(b []byte) error  { return skippedKind(b, '[', "an array") }
+func (*skippedString) UnmarshalJSON(b []byte) error { return skippedKind(b, '"', "a string") }
+func (*skippedObject) UnmarshalJSON(b []byte) error { return skippedKind(b, '{', "an object") }
+
+// skippedKind refuses a JSON value (as json.Unmarshal hands it to an Unmarshaler: valid, not
+// empty) that does not start with first, unless it is null.
+func skippedKind(b []byte, first byte, kind string) error {
+	if b[0] == first || string(b) == "null" {
+		return nil
+	}
+	return fmt.Errorf("results: want %s or null, not %.20s", kind, b)
+}
 
 // readLine returns the next line including its newline; at the end it returns what is left
 // (a line without newline) together with io.EOF.

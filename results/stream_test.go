@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -102,8 +104,8 @@ func FuzzDecodeCounts(f *testing.F) {
 		}
 		if errWhole != nil {
 			var te *json.UnmarshalTypeError
-			if errors.As(errWhole, &te) {
-				return // a skipped field of another type
+			if errors.As(errWhole, &te) && strings.Contains(te.Field, ".") && slices.Contains([]string{"moves", "settings"}, strings.Split(te.Field, ".")[0]) {
+				return // an element of a skipped array or object of another type
 			}
 			t.Fatalf("the whole record is refused (%v), the counted part is not", errWhole)
 		}
