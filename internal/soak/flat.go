@@ -150,6 +150,9 @@ func judgeFlat(name string, samples []Sample, warmup time.Duration, c flatness) 
 	return v
 }
 
+// fit is one group's sums of products about its own means, x the games and y the quantity.
+type fit struct{ sxy, sxx float64 }
+
 // stretch is a group of samples that are alike: of one process (or any), holding one number
 // of engines.
 type stretch struct{ life, engines int }
@@ -162,10 +165,12 @@ func pooledGrowth(name string, work []Sample, group func(Sample) stretch, games 
 	for _, s := range work {
 		groups[group(s)] = append(groups[group(s)], s)
 	}
-	var g growth
-	var sxy, sxx, syy float64
-	lo, hi := games(work[0]), games(work[0])
-	used := 0
+	var (
+		g             growth
+		fits          []fit
+		sxy, sxx, syy float64
+	)
+	lo, hi := math.MaxInt, math.MinInt
 	for _, ss := range groups {
 		if len(ss) < 2 {
 			continue
@@ -178,29 +183,56 @@ func pooledGrowth(name string, work []Sample, group func(Sample) stretch, games 
 		}
 		mx /= float64(len(ss))
 		my /= float64(len(ss))
+		var f fit
 		for _, s := range ss {
 			dx, dy := float64(games(s))-mx, quantity(name, s)-my
-			sxy += dx * dy
-			sxx += dx * dx
+			f.sxy += dx * dy
+			f.sxx += dx * dx
 			syy += dy * dy
 		}
+		sxy, sxx = sxy+f.sxy, sxx+f.sxx
+		fits = append(fits, f)
 		g.Pooled += len(ss)
-		used++
 	}
-	g.Span = hi - lo
+	if g.Pooled > 0 {
+		g.Span = hi - lo
+	}
 	if sxx > 0 {
 		g.Slope = sxy / sxx
-		// The residuals' variance, with a degree of freedom lost to each group's mean and
-		// one to the slope.
-		if dof := g.Pooled - used - 1; dof > 0 {
-			g.Error = math.Sqrt(max(syy-g.Slope*sxy, 0)/float64(dof)/sxx) * float64(g.Span)
-		} else {
-			g.Error = math.Inf(1)
-		}
+		g.Error = slopeError(g.Slope, sxy, sxx, syy, g.Pooled, fits) * float64(g.Span)
 	}
 	g.Total = g.Slope * float64(g.Span)
 	g.Decided = g.Pooled >= minFlatSamples
 	return g
+}
+
+// slopeError is the standard error of a pooled slope (sxy/sxx over the groups' fits), the
+// larger of two estimates. One takes the samples as independent: the residuals' variance, with
+// a degree of freedom lost to each group's mean and one to the slope. But samples a few
+// milliseconds apart are not independent (memory stays level for seconds, then steps), which
+// makes that estimate too small; the other takes each group as one observation (the
+// cluster-robust estimate: how far the groups' own slopes scatter about the pooled one), once
+// there are two groups.
+func slopeError(slope, sxy, sxx, syy float64, samples int, fits []fit) float64 {
+	iid := math.Inf(1)
+	if dof := samples - len(fits) - 1; dof > 0 {
+		iid = math.Sqrt(max(syy-slope*sxy, 0) / float64(dof) / sxx)
+	}
+	k := 0
+	var scatter float64
+	for _, f := range fits {
+		if f.sxx > 0 {
+			// Σ dx·residual over the group, the group's share of the slope's error.
+			u := f.sxy - slope*f.sxx
+			scatter += u * u
+			k++
+		}
+	}
+	if k < 2 {
+		return iid
+	}
+	clustered := math.Sqrt(scatter*float64(k)/float64(k-1)) / sxx
+	return max(iid, clustered)
 }
 
 // minPeakLives is the fewest arbiter processes whose peaks are judged.

@@ -200,6 +200,28 @@ func TestFlat(t *testing.T) {
 	if v := judgeFlat("fds", filling, 5*time.Second, flatCriteria["fds"]); !v.Flat {
 		t.Errorf("samples taken as engines started: %v", v)
 	}
+	// Samples taken often (.ci/soak's, every 50 ms) are not independent: memory stays level
+	// for seconds, then steps. In a short run of four processes, one whose memory stepped up
+	// by 32 MiB for its last games while the other three stayed level shows no growth the
+	// processes share: judged as if its 8 samples a game were independent, the pooled growth
+	// was past the allowance by more than two standard errors (+17.1 ± 4.1 MiB against 8.1
+	// allowed); taking each process as one observation, it is within two.
+	var lives []life
+	for range 4 {
+		lives = append(lives, life{idle: 2, work: 24})
+	}
+	var stepped []Sample
+	for _, s := range synthetic(lives, none) {
+		if s.Life == 3 && s.LifeGames > 20 {
+			s.RSSKiB += 32 * 1024
+		}
+		for range 8 {
+			stepped = append(stepped, s)
+		}
+	}
+	if v := judgeFlat("RSS", stepped, 5*time.Second, flatCriteria["RSS"]); !v.Decided() || !v.Flat {
+		t.Errorf("one process's late step of memory: %v", v)
+	}
 	few := synthetic([]life{{idle: 5, work: 30}}, none)
 	if v := judgeFlat("RSS", few, 5*time.Second, flatCriteria["RSS"]); v.Decided() || v.Flat {
 		t.Errorf("30 samples: %v; want undecided", v)
