@@ -3,7 +3,6 @@ package arbiter
 import (
 	"math/rand/v2"
 	"strconv"
-	"strings"
 
 	"hivearbiter/rules"
 )
@@ -19,10 +18,8 @@ type replayer struct{ g *rules.Game }
 func (r *replayer) start(t rules.GameType) *rules.Game {
 	if r.g == nil || r.g.GameType() != t {
 		r.g = rules.NewGame(t)
-	} else if n := r.g.Ply(); n > 0 {
-		if err := r.g.Undo(n); err != nil {
-			r.g = rules.NewGame(t)
-		}
+	} else {
+		r.g.Reset()
 	}
 	return r.g
 }
@@ -38,19 +35,13 @@ func (r *replayer) randomGame(t rules.GameType, plies int, rng *rand.Rand) *rule
 	}
 }
 
-// position is OpeningPosition(gameString), replayed on the replayer's game; a GameString it
-// cannot replay goes to OpeningPosition, which says what it makes of it.
+// position is OpeningPosition(gameString), read on the replayer's game.
 func (r *replayer) position(gameString string) string {
-	fields := strings.Split(gameString, ";")
-	t, err := rules.ParseGameType(strings.TrimSpace(fields[0]))
-	if err != nil || len(fields) < 3 {
-		return OpeningPosition(gameString)
+	if r.g == nil {
+		r.g = rules.NewGame(rules.Base) // a game of any type: LoadGameString makes it the string's
 	}
-	g := r.start(t)
-	for _, m := range fields[3:] {
-		if g.Play(m) != nil {
-			return OpeningPosition(gameString)
-		}
+	if r.g.LoadGameString(gameString) != nil {
+		return gameString
 	}
-	return strconv.FormatUint(g.CanonicalKey(), 16)
+	return strconv.FormatUint(r.g.CanonicalKey(), 16)
 }

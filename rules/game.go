@@ -112,30 +112,53 @@ func NewGame(t GameType) *Game {
 // with full validation. Like Mzinga it takes the state and turn from the replay, not from the
 // text (they must still be well formed). A bare GameTypeString starts a new game.
 func ParseGameString(s string) (*Game, error) {
+	g := new(Game)
+	if err := g.LoadGameString(s); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// LoadGameString makes g the game s describes, read as ParseGameString reads it. A g of the
+// same game type is taken back to its start and played forward, keeping the working memory
+// its move generation has grown (about 140 KB a game: the arbiter reads thousands of openings
+// so). A GameString that is not well formed leaves g as it was; one whose moves do not replay
+// leaves g somewhere along them.
+func (g *Game) LoadGameString(s string) error {
 	fields := strings.Split(s, ";")
 	t, err := ParseGameType(strings.TrimSpace(fields[0]))
 	if err != nil {
-		return nil, &GameStringError{Entry: 0, Text: fields[0], Err: err}
+		return &GameStringError{Entry: 0, Text: fields[0], Err: err}
 	}
-	g := NewGame(t)
-	if len(fields) == 1 {
-		return g, nil
+	if len(fields) == 2 {
+		return &GameStringError{Entry: len(fields), Text: s, Err: errors.New("want GameTypeString;GameStateString;TurnString[;MoveString...]")}
 	}
-	if len(fields) < 3 {
-		return nil, &GameStringError{Entry: len(fields), Text: s, Err: errors.New("want GameTypeString;GameStateString;TurnString[;MoveString...]")}
-	}
-	if _, err := ParseGameState(strings.TrimSpace(fields[1])); err != nil {
-		return nil, &GameStringError{Entry: 1, Text: fields[1], Err: err}
-	}
-	if _, _, err := ParseTurnString(strings.TrimSpace(fields[2])); err != nil {
-		return nil, &GameStringError{Entry: 2, Text: fields[2], Err: err}
-	}
-	for i, m := range fields[3:] {
-		if err := g.Play(m); err != nil {
-			return nil, &GameStringError{Entry: 3 + i, Text: m, Err: err}
+	if len(fields) > 2 {
+		if _, err := ParseGameState(strings.TrimSpace(fields[1])); err != nil {
+			return &GameStringError{Entry: 1, Text: fields[1], Err: err}
+		}
+		if _, _, err := ParseTurnString(strings.TrimSpace(fields[2])); err != nil {
+			return &GameStringError{Entry: 2, Text: fields[2], Err: err}
 		}
 	}
-	return g, nil
+	if g.board == nil || g.GameType() != t {
+		*g = *NewGame(t)
+	} else {
+		g.Reset()
+	}
+	for i := 3; i < len(fields); i++ {
+		if err := g.Play(fields[i]); err != nil {
+			return &GameStringError{Entry: i, Text: fields[i], Err: err}
+		}
+	}
+	return nil
+}
+
+// Reset takes the game back to its start, keeping the working memory it has grown.
+func (g *Game) Reset() {
+	if n := g.Ply(); n > 0 {
+		g.Undo(n) // cannot fail: n plies were played
+	}
 }
 
 // ParseTurnString reads a GameString's TurnString, "White[3]" or "Black[12]": the side to
