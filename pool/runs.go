@@ -164,6 +164,8 @@ func (s *Server) Submit(sub *Submission) (*RunState, error) {
 // admit enters a new run in the pool, writes its submission and state to the bucket and starts
 // it with start; a run of the same id is refused. what describes it on the console.
 func (s *Server) admit(r *run, start func(*run) error, what string) (*RunState, error) {
+	s.ctl.Lock()
+	defer s.ctl.Unlock()
 	id := r.state.ID
 	s.mu.Lock()
 	if old := s.runs[id]; old != nil {
@@ -357,6 +359,8 @@ func (s *Server) stopRun(r *run) {
 
 // Control pauses, resumes, stops, deletes or reprioritizes a run.
 func (s *Server) Control(c Control) (*RunState, error) {
+	s.ctl.Lock()
+	defer s.ctl.Unlock()
 	s.mu.Lock()
 	r := s.runs[c.ID]
 	s.mu.Unlock()

@@ -63,6 +63,10 @@ type Server struct {
 	stop  context.CancelFunc
 	runWG sync.WaitGroup
 	con   syncbuf.Printer
+	// ctl lets one run command (submit, pause, resume, stop, delete, priority) at a time check
+	// a run's state and make the change it allows: two resumes of a paused run at once would
+	// start two coordinators on its records.
+	ctl sync.Mutex
 
 	mu      sync.Mutex
 	runs    map[string]*run

@@ -183,6 +183,11 @@ func (s *Server) startTune(r *run) error {
 	s.mu.Unlock()
 	ts.mu.Lock()
 	ts.publish(sess.Outcome())
+	if sess.Outcome().Pairs >= sess.Iterations() {
+		// Every pair was on record when the server stopped, before it wrote the run finished:
+		// no result will come to end it.
+		close(ts.complete)
+	}
 	ts.mu.Unlock()
 	s.runWG.Add(1)
 	go func() {
@@ -209,6 +214,24 @@ func (s *Server) startTune(r *run) error {
 		s.ended(r, StateFinished, "the tune is complete", &sum)
 	}()
 	return nil
+}
+
+// checked returns the games of a pair's records once they are the pair's, of the run's engine,
+// and pass the referee.
+func (ts *tuneServe) checked(worker string, h handout, recs []*results.Record) ([]tune.Game, error) {
+	games, err := ts.sess.Pairs().Games(h.opening, recs)
+	if err != nil {
+		return nil, err
+	}
+	for _, rec := range recs {
+		if err := ts.sameEngine(rec); err != nil {
+			return nil, err
+		}
+		if err := distributed.Replay(worker, rec, ts.r.sub.Tune.Adjudication); err != nil {
+			return nil, err
+		}
+	}
+	return games, nil
 }
 
 // close stops handing pairs out and closes the records file.
@@ -259,19 +282,14 @@ func (ts *tuneServe) result(worker string, res TuneResult) error {
 	if !ok || h.worker != worker {
 		return errors.New("pool: not a pair this server handed out to this worker (it was answered already, or handed out before a restart)")
 	}
-	games, err := ts.sess.Pairs().Games(h.opening, res.Records)
+	k := h.pt.Iteration
+	games, err := ts.checked(worker, h, res.Records)
 	if err != nil {
+		// Refused: the pair is handed out again at once, not when its ticket would lapse (the
+		// ticket stays good until a result of the pair is counted).
+		delete(ts.until, k)
 		return err
 	}
-	for _, rec := range res.Records {
-		if err := ts.sameEngine(rec); err != nil {
-			return err
-		}
-		if err := distributed.Replay(worker, rec, ts.r.sub.Tune.Adjudication); err != nil {
-			return err
-		}
-	}
-	k := h.pt.Iteration
 	for t, o := range ts.handed {
 		if o.pt.Iteration == k {
 			delete(ts.handed, t)

@@ -239,9 +239,72 @@ func TestTuneForgedResults(t *testing.T) {
 	if _, recs, _, err := tune.ReadRecords(st.Records); err != nil || len(recs) != 0 {
 		t.Errorf("after forged results: %d pairs on record (%v), want none", len(recs), err)
 	}
+	// A refused pair is handed out again at once (the tune has 4 pairs: the first free one is
+	// the refused one), not when its ticket lapses.
+	var again TunePair
+	if err := request(ctx, nc, tuneSubject(verbTake, "mallory"), TuneTake{Run: st.ID}, &again, takeTimeout); err != nil ||
+		again.Perturbation.Iteration != pair.Perturbation.Iteration {
+		t.Errorf("the next pair after iteration %d was refused: iteration %d (%v), want it again", pair.Perturbation.Iteration, again.Perturbation.Iteration, err)
+	}
 	live := httptest.NewRecorder()
 	p.srv.dashboardHandler().ServeHTTP(live, httptest.NewRequest("GET", "/runs/"+st.ID+"/live/", nil))
 	if live.Code != 200 || !strings.Contains(live.Body.String(), `data-mode="tune-live"`) {
 		t.Errorf("the active tune's live page: %d, want a page in tune-live mode:\n%.300s", live.Code, live.Body.String())
+	}
+}
+
+// TestTuneCompleteAtRestart: a tune whose every pair was on record when its server was killed,
+// before the server wrote the run finished, finishes when the server starts again; it stayed
+// active for ever, its workers asking for pairs in a loop.
+func TestTuneCompleteAtRestart(t *testing.T) {
+	p := newTestPool(t)
+	startWorkers(t, &Worker{Name: "w1", Creds: p.addWorker("w1")})
+	sub := tuneSubmission(t, 4, 1)
+	st, err := p.submitter.Submit(context.Background(), sub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	final := waitFinished(t, p, st.ID, 30*time.Second)
+	// The bucket as a SIGKILL between the last pair's record and the run's end leaves it.
+	final.State, final.Reason, final.Ended = StateActive, "", time.Time{}
+	if err := p.srv.put(runKey(st.ID), final); err != nil {
+		t.Fatal(err)
+	}
+	p.stop()
+	p.start()
+	waitFinished(t, p, st.ID, 10*time.Second)
+	checkTuneRecords(t, st, sub)
+}
+
+// TestConcurrentResumes: of two resumes of a paused run at once, one resumes it and the other
+// is refused; both succeeded, and the run had two servers of its pairs, each of which the
+// other's stop would not stop.
+func TestConcurrentResumes(t *testing.T) {
+	p := newTestPool(t)
+	ctx := context.Background()
+	st, err := p.submitter.Submit(ctx, tuneSubmission(t, 50, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for round := range 5 {
+		if _, err := p.submitter.Control(ctx, Control{ID: st.ID, Action: "pause"}); err != nil {
+			t.Fatal(err)
+		}
+		errs := make(chan error, 2)
+		for range 2 {
+			go func() {
+				_, err := p.submitter.Control(ctx, Control{ID: st.ID, Action: "resume"})
+				errs <- err
+			}()
+		}
+		resumed := 0
+		for range 2 {
+			if <-errs == nil {
+				resumed++
+			}
+		}
+		if resumed != 1 {
+			t.Fatalf("round %d: %d of two resumes at once succeeded, want 1", round, resumed)
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -17,19 +18,19 @@ import (
 
 // playTune plays a tune run's pairs, Concurrency at a time, each taken from the server with
 // its perturbation and opening, until the batch is over or the server has no more (the tune
-// is complete, paused or stopped). The engines are the run's, started as the local tuner
+// is complete, paused or stopped), and says how many it played. The engines are the run's, started as the local tuner
 // starts them and given each pair's values as options (tune.Pairs).
-func (w *Worker) playTune(ctx context.Context, nc *nats.Conn, a *Assignment) error {
+func (w *Worker) playTune(ctx context.Context, nc *nats.Conn, a *Assignment) (played int, err error) {
 	local, err := w.engines(ctx, nc, a)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	engines, err := distributed.TuneEngines(a.RunEngines, local)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	if len(engines) != 1 {
-		return fmt.Errorf("pool: a tune of %d engines", len(engines))
+		return 0, fmt.Errorf("pool: a tune of %d engines", len(engines))
 	}
 	cfg := *a.Tune
 	// The server sends each pair's opening: the worker needs no book.
@@ -37,8 +38,9 @@ func (w *Worker) playTune(ctx context.Context, nc *nats.Conn, a *Assignment) err
 	cfg.Start = arbiter.StartThroughProtocol(w.TranscriptDir)
 	pairs, err := tune.NewPairs(cfg)
 	if err != nil {
-		return err
+		return 0, err
 	}
+	var count atomic.Int64
 	w.printf("Worker %s tunes %s in run %s with %d slots\n", w.Name, pairs.Engine(), a.Run, w.Concurrency)
 	until := time.Now().Add(max(a.Batch, time.Second))
 	g, gctx := errgroup.WithContext(ctx)
@@ -47,7 +49,7 @@ func (w *Worker) playTune(ctx context.Context, nc *nats.Conn, a *Assignment) err
 			seats := pairs.Seats(slot)
 			defer seats.Close(gctx)
 			for time.Now().Before(until) && gctx.Err() == nil {
-				if err := w.tunePair(gctx, nc, a.Run, pairs, seats); err != nil {
+				if err := w.tunePair(gctx, nc, a.Run, pairs, seats, &count); err != nil {
 					if gctx.Err() != nil {
 						return nil
 					}
@@ -57,7 +59,8 @@ func (w *Worker) playTune(ctx context.Context, nc *nats.Conn, a *Assignment) err
 			return nil
 		})
 	}
-	return ignoreOver(g.Wait())
+	err = ignoreOver(g.Wait())
+	return int(count.Load()), err
 }
 
 // errTuneOver ends a worker's slot: the server has no more pairs of the tune for it.
@@ -73,7 +76,7 @@ func ignoreOver(err error) error {
 // tunePair takes one pair from the server, plays it and sends its result. A result the server
 // does not count (the server restarted, or the pair was answered by another worker) is dropped:
 // the server hands out again any pair it has not counted.
-func (w *Worker) tunePair(ctx context.Context, nc *nats.Conn, run string, pairs *tune.Pairs, seats *arbiter.Seats) error {
+func (w *Worker) tunePair(ctx context.Context, nc *nats.Conn, run string, pairs *tune.Pairs, seats *arbiter.Seats, played *atomic.Int64) error {
 	var p TunePair
 	if err := request(ctx, nc, tuneSubject(verbTake, w.Name), TuneTake{Run: run}, &p, takeTimeout); err != nil {
 		return errTuneOver // the server is away: ask again for work, as after a run
@@ -92,6 +95,7 @@ func (w *Worker) tunePair(ctx context.Context, nc *nats.Conn, run string, pairs 
 	if err != nil {
 		return err
 	}
+	played.Add(1)
 	var ack TuneAck
 	if err := request(ctx, nc, tuneSubject(verbResult, w.Name), TuneResult{Run: run, Ticket: p.Ticket, Records: recs}, &ack, resultTimeout); err != nil {
 		w.printf("Worker %s: the result of iteration %d was not delivered: %v\n", w.Name, p.Perturbation.Iteration, err)

@@ -206,7 +206,13 @@ func (w *Worker) ask(ctx context.Context, nc *nats.Conn, unfit map[string]string
 // not join it again, which starts and identifies its engines anew.
 func (w *Worker) play(ctx context.Context, nc *nats.Conn, a *Assignment, unfit map[string]string) (*Assignment, error) {
 	if a.Tune != nil {
-		return nil, w.playTune(ctx, nc, a)
+		played, err := w.playTune(ctx, nc, a)
+		if err == nil && played == 0 {
+			// The tune had no pair for the worker (it is ending, or every pair is in flight):
+			// it asks for work again after a while, not at once.
+			return &Assignment{Wait: idleWait}, nil
+		}
+		return nil, err
 	}
 	engines, err := w.engines(ctx, nc, a)
 	if err != nil {
