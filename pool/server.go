@@ -203,7 +203,8 @@ func (s *Server) open(ctx context.Context) error {
 	for subject, h := range map[string]nats.MsgHandler{
 		subjectSubmit: s.onSubmit, subjectRuns: s.onRuns, subjectControl: s.onControl,
 		subjectWorkers: s.onWorkers, subjectAdd: s.onAddWorker, subjectRevoke: s.onRevokeWorker,
-		assignSubject("*"): s.onAssign, tuneSubject(verbTake, "*"): s.onTuneTake, tuneSubject(verbResult, "*"): s.onTuneResult,
+		assignSubject("*"): s.onAssign, tuneSubject(verbTake, "*"): s.onTuneTake, tuneSubject(verbRenew, "*"): s.onTuneRenew,
+		tuneSubject(verbResult, "*"): s.onTuneResult,
 	} {
 		sub, err := s.nc.Subscribe(subject, h)
 		if err != nil {

@@ -31,9 +31,11 @@ import (
 // wait, or the server restarted) counts once. A server started again resumes the tune from
 // its records file; the pairs in flight then are handed out again.
 
-// The verbs of the tune subjects: a worker takes a pair, and sends its result.
+// The verbs of the tune subjects: a worker takes a pair, says while it plays it that it still
+// does, and sends its result.
 const (
 	verbTake   = "take"
+	verbRenew  = "renew"
 	verbResult = "result"
 )
 
@@ -55,6 +57,15 @@ type TunePair struct {
 	OpeningIndex int               `json:"opening_index"`
 	Wait         time.Duration     `json:"wait,omitempty"`
 	Over         bool              `json:"over,omitempty"`
+	// Renew is how often the worker says it still plays the pair (a TuneRenew): a pair not
+	// renewed for the server's ack wait is handed out again.
+	Renew time.Duration `json:"renew,omitempty"`
+}
+
+// TuneRenew is a worker saying it still plays the pair of Ticket (published, not answered).
+type TuneRenew struct {
+	Run    string `json:"run"`
+	Ticket string `json:"ticket"`
 }
 
 // TuneResult is a worker's result of a pair: its two games' records, the plus side White
@@ -265,9 +276,20 @@ func (ts *tuneServe) take(worker string, now time.Time) TunePair {
 		ticket := distributed.Secret(12)
 		ts.handed[ticket] = handout{pt: pt, opening: opening, worker: worker}
 		ts.until[k] = now.Add(ts.ackWait)
-		return TunePair{Ticket: ticket, Perturbation: pt, Opening: opening, OpeningIndex: index}
+		return TunePair{Ticket: ticket, Perturbation: pt, Opening: opening, OpeningIndex: index, Renew: ts.ackWait / 3}
 	}
 	return TunePair{Wait: 500 * time.Millisecond}
+}
+
+// renew pushes back the lapse of a pair its worker still plays, as a match's workers mark
+// their games in progress: a pair longer than the ack wait is not handed out again while its
+// worker is alive.
+func (ts *tuneServe) renew(worker, ticket string, now time.Time) {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	if h, ok := ts.handed[ticket]; ok && h.worker == worker && !ts.sess.Done(h.pt.Iteration) {
+		ts.until[h.pt.Iteration] = now.Add(ts.ackWait)
+	}
 }
 
 // result applies a pair's result, once: for a ticket this server handed out to this worker, of
@@ -378,6 +400,16 @@ func (s *Server) onTuneTake(m *nats.Msg) {
 		return
 	}
 	respond(m, ts.take(subjectWorker(m.Subject), time.Now()))
+}
+
+func (s *Server) onTuneRenew(m *nats.Msg) {
+	var req TuneRenew
+	if json.Unmarshal(m.Data, &req) != nil {
+		return
+	}
+	if ts := s.tuneOf(req.Run); ts != nil {
+		ts.renew(subjectWorker(m.Subject), req.Ticket, time.Now())
+	}
 }
 
 func (s *Server) onTuneResult(m *nats.Msg) {

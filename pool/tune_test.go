@@ -2,11 +2,14 @@ package pool
 
 import (
 	"context"
+	"encoding/json"
 	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nats-io/nats.go"
 
 	"hivearbiter/arbiter"
 	"hivearbiter/distributed"
@@ -306,5 +309,55 @@ func TestConcurrentResumes(t *testing.T) {
 		if resumed != 1 {
 			t.Fatalf("round %d: %d of two resumes at once succeeded, want 1", round, resumed)
 		}
+	}
+}
+
+// TestTunePairRenewed: a pair whose worker says it still plays it is not handed out again when
+// its ack wait (3 s here) passes, as a pair longer than that would be, over and over, while
+// its worker played on; a pair not renewed is.
+func TestTunePairRenewed(t *testing.T) {
+	p := newTestPool(t)
+	st, err := p.submitter.Submit(context.Background(), tuneSubmission(t, 10, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	take := func(worker string, nc *nats.Conn) TunePair {
+		t.Helper()
+		var pair TunePair
+		if err := request(ctx, nc, tuneSubject(verbTake, worker), TuneTake{Run: st.ID}, &pair, takeTimeout); err != nil || pair.Ticket == "" {
+			t.Fatalf("%s taking a pair: %v, %+v", worker, err, pair)
+		}
+		return pair
+	}
+	conns := map[string]*nats.Conn{}
+	for _, name := range []string{"renewing", "silent", "other"} {
+		nc, err := distributed.Dial(p.addWorker(name), "test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer nc.Close()
+		conns[name] = nc
+	}
+	renewed, silent := take("renewing", conns["renewing"]), take("silent", conns["silent"])
+	if renewed.Renew <= 0 || renewed.Renew >= 3*time.Second {
+		t.Fatalf("the pair says to renew every %v, want a third of the ack wait", renewed.Renew)
+	}
+	msg, _ := json.Marshal(TuneRenew{Run: st.ID, Ticket: renewed.Ticket})
+	for range 4 {
+		time.Sleep(time.Second)
+		if err := conns["renewing"].Publish(tuneSubject(verbRenew, "renewing"), msg); err != nil {
+			t.Fatal(err)
+		}
+		conns["renewing"].Flush()
+	}
+	// 4 s on: the silent worker's pair has lapsed, the renewed one has not.
+	got := take("other", conns["other"]).Perturbation.Iteration
+	if got != silent.Perturbation.Iteration {
+		t.Errorf("after 4 s, another worker was handed iteration %d; want %d, the silent worker's (renewed: %d)",
+			got, silent.Perturbation.Iteration, renewed.Perturbation.Iteration)
+	}
+	if next := take("other", conns["other"]).Perturbation.Iteration; next == renewed.Perturbation.Iteration {
+		t.Errorf("the renewed pair, iteration %d, was handed out again", next)
 	}
 }

@@ -91,7 +91,9 @@ func (w *Worker) tunePair(ctx context.Context, nc *nats.Conn, run string, pairs 
 		}
 		return nil
 	}
+	stopRenew := w.renewTune(ctx, nc, run, p)
 	recs, err := pairs.Play(ctx, seats, p.Perturbation, p.Opening, p.OpeningIndex)
+	stopRenew()
 	if err != nil {
 		return err
 	}
@@ -103,6 +105,31 @@ func (w *Worker) tunePair(ctx context.Context, nc *nats.Conn, run string, pairs 
 		w.printf("Worker %s: the result of iteration %d was not counted: %s\n", w.Name, p.Perturbation.Iteration, ack.Error)
 	}
 	return nil
+}
+
+// renewTune tells the server, every p.Renew while the pair is played, that the worker still
+// plays it; the returned function stops.
+func (w *Worker) renewTune(ctx context.Context, nc *nats.Conn, run string, p TunePair) (stop func()) {
+	if p.Renew <= 0 {
+		return func() {}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		msg, _ := json.Marshal(TuneRenew{Run: run, Ticket: p.Ticket})
+		tick := time.NewTicker(p.Renew)
+		defer tick.Stop()
+		for {
+			select {
+			case <-tick.C:
+				nc.Publish(tuneSubject(verbRenew, w.Name), msg)
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return func() { cancel(); <-done }
 }
 
 // How long a worker waits for the server to hand out a pair, and to acknowledge a result. The
