@@ -119,6 +119,10 @@ func (s *Server) put(key string, v any) error {
 // saveState writes a run's state to the bucket, with where it stands with its workers; s.mu
 // is not held.
 func (s *Server) saveState(r *run) {
+	// One save at a time, from the copy to the write: saves racing (a run's timer, a command,
+	// its end) would otherwise land out of order, and an older "active" after "stopped".
+	s.saveMu.Lock()
+	defer s.saveMu.Unlock()
 	s.mu.Lock()
 	if status := r.status(); status != nil {
 		r.state.TakenOut, r.state.Workers = status.TakenOut, status.Workers
@@ -175,6 +179,10 @@ func (s *Server) admit(r *run, start func(*run) error, what string) (*RunState, 
 	s.runs[id] = r
 	s.mu.Unlock()
 	if err := s.put(subKey(id), r.sub); err != nil {
+		// Not in the bucket, so not in the pool: the same run may be submitted again.
+		s.mu.Lock()
+		delete(s.runs, id)
+		s.mu.Unlock()
 		return nil, err
 	}
 	s.saveState(r)

@@ -67,6 +67,8 @@ type Server struct {
 	// a run's state and make the change it allows: two resumes of a paused run at once would
 	// start two coordinators on its records.
 	ctl sync.Mutex
+	// saveMu orders the writes of runs' states to the bucket (saveState).
+	saveMu sync.Mutex
 
 	mu      sync.Mutex
 	runs    map[string]*run
