@@ -15,6 +15,7 @@ import (
 	"hivearbiter/arbiter"
 	"hivearbiter/distributed"
 	"hivearbiter/engine/uhpengine/uhpfake"
+	"hivearbiter/pool/artifact"
 	_ "hivearbiter/proto/uhp" // the engines of the tests speak UHP
 	"hivearbiter/results"
 )
@@ -200,7 +201,7 @@ func fakeSubmission(tb testing.TB, pairs int, seed int64, extra func(*arbiter.Co
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return &Submission{Config: cfg, Expect: expect, Platforms: []string{Platform()}}
+	return &Submission{Config: cfg, Expect: expect, Platforms: []string{artifact.ThisPlatform()}}
 }
 
 // startWorkers runs pool workers in this process until the test ends.

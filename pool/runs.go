@@ -10,7 +10,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -76,7 +75,12 @@ func (s *Server) loadRuns(ctx context.Context) error {
 			return err
 		}
 		r.sub = new(Submission)
-		if err := s.get(ctx, subKey(id), r.sub); err != nil {
+		if err := s.get(ctx, subKey(id), r.sub); errors.Is(err, jetstream.ErrKeyNotFound) {
+			// A state without its submission (written late, after the run was deleted): not
+			// a run to play, and no reason to keep the others from being served.
+			s.printf("Run %s has a state but no submission in the bucket: skipped\n", id)
+			continue
+		} else if err != nil {
 			return err
 		}
 		s.mu.Lock()
@@ -466,9 +470,6 @@ func (s *Server) Runs() []RunState {
 	sort.Slice(list, func(i, j int) bool { return list[i].Submitted.Before(list[j].Submitted) })
 	return list
 }
-
-// Platform is this machine's platform as runs name it: os/arch.
-func Platform() string { return runtime.GOOS + "/" + runtime.GOARCH }
 
 func (s *Server) onSubmit(m *nats.Msg) {
 	var sub Submission

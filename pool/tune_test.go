@@ -15,6 +15,7 @@ import (
 	"hivearbiter/distributed"
 	"hivearbiter/engine/uhpengine"
 	"hivearbiter/engine/uhpengine/uhpfake"
+	"hivearbiter/pool/artifact"
 	_ "hivearbiter/proto/gamestring" // a protocol without options, to be refused
 	"hivearbiter/results"
 	"hivearbiter/tune"
@@ -37,7 +38,7 @@ func tuneSubmission(tb testing.TB, iterations int, seed int64) *Submission {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return &Submission{Tune: &cfg, Expect: expect, Platforms: []string{Platform()}}
+	return &Submission{Tune: &cfg, Expect: expect, Platforms: []string{artifact.ThisPlatform()}}
 }
 
 // checkTuneRecords wants a tune run's records to hold each of its iterations once, in a chain:
@@ -359,5 +360,25 @@ func TestTunePairRenewed(t *testing.T) {
 	}
 	if next := take("other", conns["other"]).Perturbation.Iteration; next == renewed.Perturbation.Iteration {
 		t.Errorf("the renewed pair, iteration %d, was handed out again", next)
+	}
+}
+
+// TestStateWithoutSubmission: a run's state left in the bucket without its submission (a late
+// write after the run was deleted) is skipped with a word, and the server starts and serves
+// the other runs; it refused to start.
+func TestStateWithoutSubmission(t *testing.T) {
+	p := newTestPool(t)
+	st, err := p.submitter.Submit(context.Background(), tuneSubmission(t, 50, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.srv.put(runKey("ghost"), RunState{ID: "ghost", State: StateActive}); err != nil {
+		t.Fatal(err)
+	}
+	p.stop()
+	p.start()
+	runs, err := p.submitter.Runs(context.Background())
+	if err != nil || len(runs) != 1 || runs[0].ID != st.ID {
+		t.Errorf("after a restart the pool has %+v (%v), want the one run %s", runs, err, st.ID)
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -41,7 +40,7 @@ type Worker struct {
 	Creds *distributed.Credentials
 	// Concurrency is the game pairs played at once.
 	Concurrency int
-	// Platform is the platform it tells the server (Platform() if empty): a run is played
+	// Platform is the platform it tells the server (this machine's if empty): a run is played
 	// only by workers of its platforms.
 	Platform string
 	// Engines are this machine's builds of engines, matched to a run's by name (see
@@ -65,6 +64,7 @@ type Worker struct {
 
 	con     syncbuf.Printer
 	benches benches
+	host    artifact.Host // this machine, with the platform it tells the server
 }
 
 // DefaultCache is where a worker keeps the artifacts it fetched: the user's cache directory.
@@ -76,26 +76,17 @@ func DefaultCache() string {
 	return filepath.Join(dir, "hive-arbiter", "artifacts")
 }
 
-// Runtimes are the interpreters of scripted engines this machine has.
-func Runtimes() []string {
-	var have []string
-	for _, rt := range []string{"python3", "node"} {
-		if _, err := exec.LookPath(rt); err == nil {
-			have = append(have, rt)
-		}
-	}
-	return have
-}
-
 // Run plays the pool's runs until ctx ends (nil) or the server refuses the worker (a
 // *RefusedError): at first, or at any time later when the worker is revoked.
 func (w *Worker) Run(ctx context.Context) error {
 	if w.Concurrency <= 0 {
 		w.Concurrency = 1
 	}
+	w.host = artifact.ThisHost()
 	if w.Platform == "" {
-		w.Platform = Platform()
+		w.Platform = w.host.Platform
 	}
+	w.host.Platform = w.Platform
 	if w.IdleLeave <= 0 {
 		w.IdleLeave = 3 * time.Second
 	}
@@ -185,7 +176,7 @@ const authTries = 3
 // ask asks the server for a run.
 func (w *Worker) ask(ctx context.Context, nc *nats.Conn, unfit map[string]string) (*Assignment, error) {
 	b, _ := json.Marshal(AssignRequest{Worker: w.Name, Slots: w.Concurrency, Cores: runtime.NumCPU(),
-		Platform: w.Platform, Runtimes: Runtimes(), Unfit: unfit, Benches: w.benches.list()})
+		Platform: w.Platform, Runtimes: w.host.Runtimes, Unfit: unfit, Benches: w.benches.list()})
 	rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	m, err := nc.RequestWithContext(rctx, assignSubject(w.Name), b)
@@ -282,8 +273,7 @@ func (w *Worker) engines(ctx context.Context, nc *nats.Conn, a *Assignment) ([]a
 	if err != nil {
 		return nil, fmt.Errorf("pool: the artifacts' bucket: %w", err)
 	}
-	host := artifact.Host{Platform: w.Platform, Runtimes: Runtimes()}
-	return artifact.NewStore(bucket, artifact.Limits{}).WorkerEngines(ctx, host, w.Cache, a.RunEngines, a.Manifests, engines)
+	return artifact.NewStore(bucket, artifact.Limits{}).WorkerEngines(ctx, w.host, w.Cache, a.RunEngines, a.Manifests, engines)
 }
 
 func (w *Worker) printf(format string, args ...any) {

@@ -17,10 +17,13 @@ type Host struct {
 	Runtimes []string // programs on its PATH that run scripted engines, sorted
 }
 
+// ThisPlatform is this machine's platform as runs name it: GOOS/GOARCH.
+func ThisPlatform() string { return runtime.GOOS + "/" + runtime.GOARCH }
+
 // ThisHost is this machine: runtime.GOOS/GOARCH, and those of KnownRuntimes and of runtimes
 // that internal/proc.Locate finds on the PATH.
 func ThisHost(runtimes ...string) Host {
-	h := Host{Platform: runtime.GOOS + "/" + runtime.GOARCH}
+	h := Host{Platform: ThisPlatform()}
 	for _, r := range slices.Concat(KnownRuntimes, runtimes) {
 		if !slices.Contains(h.Runtimes, r) && proc.Locate(r, "") == nil {
 			h.Runtimes = append(h.Runtimes, r)
