@@ -122,6 +122,9 @@ func LoadOpenings(o Openings, gameType rules.GameType, seed int64) (*OpeningBook
 		if err != nil {
 			return nil, &OpeningError{File: o.File, Line: e.line, Err: err}
 		}
+		if g.GameType() != gameType && o.Book != "" {
+			return nil, &OpeningError{File: o.File, Err: bookTypeError(g.GameType(), gameType)}
+		}
 		if g.GameType() != gameType {
 			return nil, &OpeningError{File: o.File, Line: e.line, Err: fmt.Errorf("game type %s, but the tournament plays %s", g.GameType(), gameType)}
 		}
@@ -136,6 +139,16 @@ func LoadOpenings(o Openings, gameType rules.GameType, seed int64) (*OpeningBook
 	}
 	b.repeats = repeatedLines(o.File, positions)
 	return b, nil
+}
+
+// bookTypeError says that a shipped book is of another game type than the run's, and what to
+// give instead.
+func bookTypeError(book, run rules.GameType) error {
+	instead := fmt.Sprintf("random openings (-openings plies=4); no book ships for %s", run)
+	if name := strings.ToLower(run.String()); slices.Contains(openings.Books(), name) {
+		instead = "-openings book=" + name
+	}
+	return fmt.Errorf("the book holds %s openings and the run plays %s: play -gametype %s, or %s", book, run, book, instead)
 }
 
 // data returns the text of the openings' file or book.

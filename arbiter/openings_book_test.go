@@ -23,7 +23,8 @@ func TestOpeningsTrailingComments(t *testing.T) {
 }
 
 // TestOpeningsShippedBook: book=NAME plays a shipped book as its file would be played, in
-// any case; a book of another game type and an unknown book are errors naming the book.
+// any case; a book of another game type is an error that names the book and what to give
+// instead (it named a line of the book), and an unknown book one that names the books.
 func TestOpeningsShippedBook(t *testing.T) {
 	data, err := openings.ShippedBook("base+mlp")
 	if err != nil {
@@ -45,10 +46,20 @@ func TestOpeningsShippedBook(t *testing.T) {
 			t.Fatalf("opening %d: %q from the book, %q from the file", p, gs, fromFile.lines[p])
 		}
 	}
-	_, err = LoadOpenings(Openings{Book: "base+mlp"}, rules.Base, 1)
-	var oe *OpeningError
-	if !errors.As(err, &oe) || oe.File != "book=base+mlp" || oe.Line == 0 {
-		t.Errorf("Base+MLP book in a Base tournament: %v, want an OpeningError on a line of book=base+mlp", err)
+	for _, tc := range []struct {
+		book string
+		run  rules.GameType
+		want string
+	}{
+		{"base+mlp", rules.Base, "openings book=base+mlp: the book holds Base+MLP openings and the run plays Base: play -gametype Base+MLP, or -openings book=base"},
+		{"base", rules.BaseMLP, "openings book=base: the book holds Base openings and the run plays Base+MLP: play -gametype Base, or -openings book=base+mlp"},
+		{"base", rules.BaseM, "openings book=base: the book holds Base openings and the run plays Base+M: play -gametype Base, or random openings (-openings plies=4); no book ships for Base+M"},
+	} {
+		_, err = LoadOpenings(Openings{Book: tc.book}, tc.run, 1)
+		var oe *OpeningError
+		if !errors.As(err, &oe) || oe.Message() != tc.want {
+			t.Errorf("book %s in a %s run: %v, want an OpeningError %q", tc.book, tc.run, err, tc.want)
+		}
 	}
 	_, err = LoadOpenings(Openings{Book: "chess"}, rules.Base, 1)
 	var be *openings.BookError
