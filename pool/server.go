@@ -133,7 +133,7 @@ func (s *Server) startEmbedded() error {
 	}
 	s.ns, s.url, s.ca = ns, url, emb.CA
 	for role, c := range creds {
-		c.URL, c.CA = url, emb.CA
+		c.URL, c.CA, c.Inbox = url, emb.CA, InboxPrefix(role, role)
 		if err := c.Save(filepath.Join(s.cfg.Dir, role+".creds")); err != nil {
 			return err
 		}

@@ -150,10 +150,16 @@ func (w *Worker) dial(ctx context.Context, cancel context.CancelCauseFunc) (*nat
 		}
 		cancel(errors.New("pool: the connection to the server is closed"))
 	}
+	creds := w.Creds
+	if creds.Inbox == "" { // credentials written before workers had inboxes of their own
+		c := *creds
+		c.Inbox = InboxPrefix(RoleWorker, w.Name)
+		creds = &c
+	}
 	// A NATS server that reloads its users (another worker added) may refuse a client whose
 	// handshake it is in the middle of: only a refusal that persists is one.
 	for tries := 1; ; tries++ {
-		nc, err := distributed.DialWaiting(ctx, w.Creds, "arbiter pool worker "+w.Name, func(err error) {
+		nc, err := distributed.DialWaiting(ctx, creds, "arbiter pool worker "+w.Name, func(err error) {
 			w.printf("Waiting for the pool's server at %s: %v\n", w.Creds.URL, err)
 		}, nats.ErrorHandler(refused), nats.ClosedHandler(closed))
 		if !errors.Is(err, nats.ErrAuthorization) {
