@@ -104,7 +104,9 @@ func InboxPrefix(role, name string) string {
 }
 
 // permissions are a role's rights. A worker's are its own: it publishes results and
-// heartbeats and asks for work under its name only, so its name is what its key says.
+// heartbeats and asks for work and artifacts under its name only, so its name is what its key
+// says. No one but the server reads the artifacts' bucket: a worker is handed a run's
+// artifacts by the server (see relay.go), and a submitter may write to the bucket.
 func permissions(role, name string) *server.Permissions {
 	inbox := &server.SubjectPermission{Allow: []string{InboxPrefix(role, name) + ".>"}}
 	switch role {
@@ -115,7 +117,7 @@ func permissions(role, name string) *server.Permissions {
 		return &server.Permissions{Publish: &server.SubjectPermission{Allow: allow}, Subscribe: inbox}
 	}
 	return &server.Permissions{
-		Publish: &server.SubjectPermission{Allow: append([]string{
+		Publish: &server.SubjectPermission{Allow: []string{
 			"$JS.API.CONSUMER.MSG.NEXT.*." + distributed.WorkConsumer,
 			"$JS.API.CONSUMER.INFO.*." + distributed.WorkConsumer,
 			"$JS.ACK.*." + distributed.WorkConsumer + ".>",
@@ -125,7 +127,8 @@ func permissions(role, name string) *server.Permissions {
 			"arbiter.*.moves." + name,
 			assignSubject(name),
 			tuneSubject("*", name),
-		}, artifact.ReadSubjects(artifact.DefaultBucket)...)},
+			artifactSubject(name),
+		}},
 		Subscribe: &server.SubjectPermission{Allow: []string{inbox.Allow[0], "arbiter.*.control"}},
 	}
 }

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
-	"github.com/nats-io/nats.go/jetstream"
 
 	"hivearbiter/arbiter"
 	"hivearbiter/distributed"
@@ -260,7 +259,7 @@ func (w *Worker) play(ctx context.Context, nc *nats.Conn, a *Assignment, unfit m
 }
 
 // engines are the run's engines as this worker starts them: its own builds of those it names,
-// and the run's artifacts, fetched into its cache.
+// and the run's artifacts, fetched into its cache from the server (see relay.go).
 func (w *Worker) engines(ctx context.Context, nc *nats.Conn, a *Assignment) ([]arbiter.EngineConfig, error) {
 	var engines []arbiter.EngineConfig
 	for _, e := range w.Engines {
@@ -271,15 +270,8 @@ func (w *Worker) engines(ctx context.Context, nc *nats.Conn, a *Assignment) ([]a
 	if !slices.ContainsFunc(a.Manifests, func(m artifact.Manifest) bool { return m.SHA256 != "" }) {
 		return engines, nil
 	}
-	js, err := jetstream.New(nc)
-	if err != nil {
-		return nil, fmt.Errorf("pool: %w", err)
-	}
-	bucket, err := js.ObjectStore(ctx, artifact.DefaultBucket)
-	if err != nil {
-		return nil, fmt.Errorf("pool: the artifacts' bucket: %w", err)
-	}
-	return artifact.NewStore(bucket, artifact.Limits{}).WorkerEngines(ctx, w.host, w.Cache, a.RunEngines, a.Manifests, engines)
+	from := artifact.NewFetcher(relayGetter{nc: nc, worker: w.Name}, artifact.Limits{})
+	return from.WorkerEngines(ctx, w.host, w.Cache, a.RunEngines, a.Manifests, engines)
 }
 
 func (w *Worker) printf(format string, args ...any) {
