@@ -71,9 +71,8 @@ func (s *Server) onArtifact(m *nats.Msg) {
 	}
 	if err == nil {
 		buf := make([]byte, relayChunk(s.nc.MaxPayload()))
-		ctx, cancel := context.WithTimeout(s.ctx, time.Minute)
-		n, size, rerr := s.depot.ReadAt(ctx, req.SHA256, buf, req.Offset)
-		cancel()
+		// The depot bounds a copy from the bucket by the artifact's size, as a fetch is.
+		n, size, rerr := s.depot.ReadAt(s.ctx, req.SHA256, buf, req.Offset)
 		reply.Data, err = buf[:n], rerr
 		reply.Header.Set(headerSize, strconv.FormatInt(size, 10))
 	}
