@@ -81,10 +81,14 @@ func (d *Depot) open(ctx context.Context, sha string) (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
+	blob.Close() // before the rename, which Windows refuses an open file
 	if err := os.Rename(blob.Name(), path); err != nil {
-		blob.Close()
 		os.Remove(blob.Name())
 		return nil, fmt.Errorf("artifact: %w", err)
 	}
-	return blob, nil
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("artifact: %w", err)
+	}
+	return f, nil
 }
