@@ -6,9 +6,11 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -178,16 +180,8 @@ func TestArtifactRelayOnExistingNATS(t *testing.T) {
 		users[u.name] = seed
 		nkeys = append(nkeys, &server.NkeyUser{Nkey: pub, Permissions: permissions(u.role, u.name)})
 	}
-	ns, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: t.TempDir(),
-		NoSigs: true, NoLog: true, Users: []*server.User{{Username: "pool", Password: "secret"}}, Nkeys: nkeys})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ns.Start()
-	t.Cleanup(func() { ns.Shutdown(); ns.WaitForShutdown() })
-	if !ns.ReadyForConnections(10 * time.Second) {
-		t.Fatal("the NATS server did not start")
-	}
+	ns := startNATS(t, &server.Options{JetStream: true, StoreDir: t.TempDir(),
+		Users: []*server.User{{Username: "pool", Password: "secret"}}, Nkeys: nkeys})
 	dir := t.TempDir()
 	own := filepath.Join(dir, "own.creds")
 	if err := (&distributed.Credentials{User: "pool", Password: "secret"}).Save(own); err != nil {
@@ -262,4 +256,81 @@ func TestDocsWorkerPermissions(t *testing.T) {
 			t.Errorf("the docs let a worker %s on\n%q\nthe embedded server on\n%q", c.what, c.doc, want)
 		}
 	}
+}
+
+// TestRelayReaderRefusesBadAnswers: a worker reading an artifact from the server stops at an
+// answer that cannot be right (no size, a size that changes, nothing or too much sent) and
+// tells a refusal and a missing artifact from a failure.
+func TestRelayReaderRefusesBadAnswers(t *testing.T) {
+	nc, err := nats.Connect(startNATS(t, &server.Options{}).ClientURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	for _, tt := range []struct {
+		name string
+		// answer sets the answer to a request for the piece at off.
+		answer func(off int64, m *nats.Msg)
+		want   func(error) bool
+	}{
+		{"whole", func(off int64, m *nats.Msg) {
+			m.Header.Set(headerSize, "6")
+			m.Data = []byte("abcdef")[off:min(off+4, 6)]
+		}, func(err error) bool { return err == nil }},
+		{"no size", func(off int64, m *nats.Msg) { m.Data = []byte("abc") }, func(err error) bool { return err != nil }},
+		{"size changes", func(off int64, m *nats.Msg) {
+			m.Header.Set(headerSize, strconv.FormatInt(6+off, 10))
+			m.Data = []byte("abc")
+		}, func(err error) bool { return err != nil }},
+		{"nothing sent", func(off int64, m *nats.Msg) { m.Header.Set(headerSize, "6") }, func(err error) bool { return err != nil }},
+		{"too much", func(off int64, m *nats.Msg) { m.Header.Set(headerSize, "2"); m.Data = []byte("abc") }, func(err error) bool { return err != nil }},
+		{"refused", func(off int64, m *nats.Msg) { m.Header.Set(headerRefused, "no") }, func(err error) bool { return errors.As(err, new(*ArtifactRefusedError)) }},
+		{"not found", func(off int64, m *nats.Msg) { m.Header.Set(headerNotFound, "gone") }, func(err error) bool { return errors.Is(err, artifact.ErrNotFound) }},
+		{"failed", func(off int64, m *nats.Msg) { m.Header.Set(headerError, "disk") }, func(err error) bool { return err != nil && !errors.Is(err, artifact.ErrNotFound) }},
+	} {
+		worker := strings.ReplaceAll(tt.name, " ", "-")
+		t.Run(tt.name, func(t *testing.T) {
+			sub, err := nc.Subscribe(artifactSubject(worker), func(m *nats.Msg) {
+				var req ArtifactRequest
+				json.Unmarshal(m.Data, &req)
+				reply := nats.NewMsg(m.Reply)
+				tt.answer(req.Offset, reply)
+				m.RespondMsg(reply)
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer sub.Unsubscribe()
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			_, r, err := relayGetter{nc: nc, worker: worker}.Get(ctx, "sha")
+			if err == nil {
+				var got []byte
+				got, err = io.ReadAll(r)
+				if err == nil && string(got) != "abcdef" {
+					t.Errorf("read %q", got)
+				}
+			}
+			if !tt.want(err) {
+				t.Errorf("reading: %v", err)
+			}
+		})
+	}
+}
+
+// startNATS starts a NATS server of the test's own on loopback, that is not a pool's: an
+// existing NATS server (-nats), or one a fake pool's server answers on.
+func startNATS(t *testing.T, opts *server.Options) *server.Server {
+	t.Helper()
+	opts.Host, opts.Port, opts.NoSigs, opts.NoLog = "127.0.0.1", -1, true, true
+	ns, err := server.NewServer(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns.Start()
+	t.Cleanup(func() { ns.Shutdown(); ns.WaitForShutdown() })
+	if !ns.ReadyForConnections(10 * time.Second) {
+		t.Fatal("the NATS server did not start within 10 s")
+	}
+	return ns
 }
