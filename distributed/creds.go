@@ -36,6 +36,10 @@ type Credentials struct {
 	// CA is the PEM certificate the server presents, trusted instead of the system's roots; empty
 	// when the server does not speak TLS, or has a certificate the system trusts.
 	CA string `json:"ca,omitempty"`
+	// Inbox, if set, is the prefix of the holder's reply subjects (nats.CustomInboxPrefix): a
+	// pool's users may subscribe to their own inboxes only, so that none reads the replies
+	// the server sends another.
+	Inbox string `json:"inbox,omitempty"`
 }
 
 // LoadCredentials reads a credentials file for one run.
@@ -106,6 +110,9 @@ func (c *Credentials) options() ([]nats.Option, error) {
 			return nil, errors.New("distributed: the credentials' certificate is not PEM")
 		}
 		opts = append(opts, nats.Secure(&tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}))
+	}
+	if c.Inbox != "" {
+		opts = append(opts, nats.CustomInboxPrefix(c.Inbox))
 	}
 	return opts, nil
 }

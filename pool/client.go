@@ -22,8 +22,14 @@ type Client struct {
 }
 
 // Connect connects to the server the credentials name (admin.creds or submitter.creds from the
-// server's directory).
+// server's directory). Credentials written before users had inboxes of their own get the
+// inbox of their role.
 func Connect(creds *distributed.Credentials, name string) (*Client, error) {
+	if creds.Inbox == "" && (creds.User == RoleAdmin || creds.User == RoleSubmitter) {
+		c := *creds
+		c.Inbox = InboxPrefix(c.User, c.User)
+		creds = &c
+	}
 	nc, err := distributed.Dial(creds, name, nats.MaxReconnects(3))
 	if err != nil {
 		return nil, err
@@ -105,7 +111,7 @@ func (c *Client) AddWorker(ctx context.Context, name string) (*distributed.Crede
 	if _, err := c.request(ctx, subjectAdd, AddWorker{Name: name, NKey: pub}); err != nil {
 		return nil, err
 	}
-	return &distributed.Credentials{URL: c.creds.URL, User: name, Seed: seed, CA: c.creds.CA}, nil
+	return &distributed.Credentials{URL: c.creds.URL, User: name, Seed: seed, CA: c.creds.CA, Inbox: InboxPrefix(RoleWorker, name)}, nil
 }
 
 // RevokeWorker shuts a worker out (admin).

@@ -21,12 +21,15 @@
 // Identities: the server's NATS users are NKeys whose public keys it keeps in identities.json.
 // "admin" (worker add and revoke), "submitter" (submit and control runs) and one user per
 // worker, who may only pull and acknowledge work, publish results and heartbeats under its own
-// name, greet coordinators and ask for its own assignment. Revoking a worker removes its key
+// name, greet coordinators and ask for its own assignment and artifacts. Each user subscribes
+// to its own inbox prefix only (InboxPrefix), so no one reads the server's answers to
+// another. Revoking a worker removes its key
 // with a configuration reload, which closes its connection at once; it is refused from then
 // on.
 //
 // Engines are artifacts (package pool/artifact): submit uploads each engine to the pool's
 // object store, and a worker is given a run only when its platform and runtimes can run the
-// run's artifacts; it fetches them, checks their hash and caches them. A worker's own -engine
+// run's artifacts; the server hands it those and no others (relay.go), and it checks their
+// hash and caches them. A worker's own -engine
 // stands in for an artifact only when it packs to the same SHA-256.
 package pool

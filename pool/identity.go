@@ -92,10 +92,23 @@ func (ids *identities) nkeyUsers() []*server.NkeyUser {
 	return users
 }
 
+// InboxPrefix is the prefix of a user's reply subjects (its credentials' Inbox): a worker's
+// names it, the admin's and the submitter's their role. Every user may subscribe below its own
+// prefix only, so that none reads the replies the server sends another: another worker's
+// assignments, tune pairs and artifacts, or a submitter's runs.
+func InboxPrefix(role, name string) string {
+	if role == RoleWorker {
+		return "_INBOX.worker." + name
+	}
+	return "_INBOX." + role
+}
+
 // permissions are a role's rights. A worker's are its own: it publishes results and
-// heartbeats and asks for work under its name only, so its name is what its key says.
+// heartbeats and asks for work and artifacts under its name only, so its name is what its key
+// says. No one but the server reads the artifacts' bucket: a worker is handed a run's
+// artifacts by the server (see relay.go), and a submitter may write to the bucket.
 func permissions(role, name string) *server.Permissions {
-	inbox := &server.SubjectPermission{Allow: []string{"_INBOX.>"}}
+	inbox := &server.SubjectPermission{Allow: []string{InboxPrefix(role, name) + ".>"}}
 	switch role {
 	case RoleAdmin:
 		return &server.Permissions{Publish: &server.SubjectPermission{Allow: []string{"arbiterpool.>"}}, Subscribe: inbox}
@@ -104,7 +117,7 @@ func permissions(role, name string) *server.Permissions {
 		return &server.Permissions{Publish: &server.SubjectPermission{Allow: allow}, Subscribe: inbox}
 	}
 	return &server.Permissions{
-		Publish: &server.SubjectPermission{Allow: append([]string{
+		Publish: &server.SubjectPermission{Allow: []string{
 			"$JS.API.CONSUMER.MSG.NEXT.*." + distributed.WorkConsumer,
 			"$JS.API.CONSUMER.INFO.*." + distributed.WorkConsumer,
 			"$JS.ACK.*." + distributed.WorkConsumer + ".>",
@@ -114,8 +127,9 @@ func permissions(role, name string) *server.Permissions {
 			"arbiter.*.moves." + name,
 			assignSubject(name),
 			tuneSubject("*", name),
-		}, artifact.ReadSubjects(artifact.DefaultBucket)...)},
-		Subscribe: &server.SubjectPermission{Allow: []string{"_INBOX.>", "arbiter.*.control"}},
+			artifactSubject(name),
+		}},
+		Subscribe: &server.SubjectPermission{Allow: []string{inbox.Allow[0], "arbiter.*.control"}},
 	}
 }
 

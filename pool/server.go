@@ -69,6 +69,8 @@ type Server struct {
 	ctl sync.Mutex
 	// saveMu orders the writes of runs' states to the bucket (saveState).
 	saveMu sync.Mutex
+	// depot hands the workers their runs' artifacts (relay.go).
+	depot *artifact.Depot
 
 	mu      sync.Mutex
 	runs    map[string]*run
@@ -133,7 +135,7 @@ func (s *Server) startEmbedded() error {
 	}
 	s.ns, s.url, s.ca = ns, url, emb.CA
 	for role, c := range creds {
-		c.URL, c.CA = url, emb.CA
+		c.URL, c.CA, c.Inbox = url, emb.CA, InboxPrefix(role, role)
 		if err := c.Save(filepath.Join(s.cfg.Dir, role+".creds")); err != nil {
 			return err
 		}
@@ -173,7 +175,8 @@ func (s *Server) dialExisting() error {
 		if err != nil {
 			return err
 		}
-		own, own.URL = c, s.cfg.NATS
+		own = c
+		own.URL = s.cfg.NATS // the server -nats names, whatever the file says
 	}
 	nc, err := distributed.Dial(own, "arbiter pool server")
 	if err != nil {
@@ -196,9 +199,11 @@ func (s *Server) open(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("pool: the runs' bucket: %w", err)
 	}
-	if _, err := artifact.CreateStore(ctx, js, artifact.DefaultBucket, artifact.Limits{}); err != nil {
+	store, err := artifact.CreateStore(ctx, js, artifact.DefaultBucket, artifact.Limits{})
+	if err != nil {
 		return err
 	}
+	s.depot = artifact.NewDepot(store, filepath.Join(s.cfg.Dir, "artifacts"))
 	if err := s.loadRuns(ctx); err != nil {
 		return err
 	}
@@ -206,7 +211,7 @@ func (s *Server) open(ctx context.Context) error {
 		subjectSubmit: s.onSubmit, subjectRuns: s.onRuns, subjectControl: s.onControl,
 		subjectWorkers: s.onWorkers, subjectAdd: s.onAddWorker, subjectRevoke: s.onRevokeWorker,
 		assignSubject("*"): s.onAssign, tuneSubject(verbTake, "*"): s.onTuneTake, tuneSubject(verbRenew, "*"): s.onTuneRenew,
-		tuneSubject(verbResult, "*"): s.onTuneResult,
+		tuneSubject(verbResult, "*"): s.onTuneResult, artifactSubject("*"): s.onArtifact,
 	} {
 		sub, err := s.nc.Subscribe(subject, h)
 		if err != nil {

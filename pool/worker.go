@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
-	"github.com/nats-io/nats.go/jetstream"
 
 	"hivearbiter/arbiter"
 	"hivearbiter/distributed"
@@ -150,10 +149,16 @@ func (w *Worker) dial(ctx context.Context, cancel context.CancelCauseFunc) (*nat
 		}
 		cancel(errors.New("pool: the connection to the server is closed"))
 	}
+	creds := w.Creds
+	if creds.Inbox == "" { // credentials written before workers had inboxes of their own
+		c := *creds
+		c.Inbox = InboxPrefix(RoleWorker, w.Name)
+		creds = &c
+	}
 	// A NATS server that reloads its users (another worker added) may refuse a client whose
 	// handshake it is in the middle of: only a refusal that persists is one.
 	for tries := 1; ; tries++ {
-		nc, err := distributed.DialWaiting(ctx, w.Creds, "arbiter pool worker "+w.Name, func(err error) {
+		nc, err := distributed.DialWaiting(ctx, creds, "arbiter pool worker "+w.Name, func(err error) {
 			w.printf("Waiting for the pool's server at %s: %v\n", w.Creds.URL, err)
 		}, nats.ErrorHandler(refused), nats.ClosedHandler(closed))
 		if !errors.Is(err, nats.ErrAuthorization) {
@@ -254,7 +259,7 @@ func (w *Worker) play(ctx context.Context, nc *nats.Conn, a *Assignment, unfit m
 }
 
 // engines are the run's engines as this worker starts them: its own builds of those it names,
-// and the run's artifacts, fetched into its cache.
+// and the run's artifacts, fetched into its cache from the server (see relay.go).
 func (w *Worker) engines(ctx context.Context, nc *nats.Conn, a *Assignment) ([]arbiter.EngineConfig, error) {
 	var engines []arbiter.EngineConfig
 	for _, e := range w.Engines {
@@ -265,15 +270,8 @@ func (w *Worker) engines(ctx context.Context, nc *nats.Conn, a *Assignment) ([]a
 	if !slices.ContainsFunc(a.Manifests, func(m artifact.Manifest) bool { return m.SHA256 != "" }) {
 		return engines, nil
 	}
-	js, err := jetstream.New(nc)
-	if err != nil {
-		return nil, fmt.Errorf("pool: %w", err)
-	}
-	bucket, err := js.ObjectStore(ctx, artifact.DefaultBucket)
-	if err != nil {
-		return nil, fmt.Errorf("pool: the artifacts' bucket: %w", err)
-	}
-	return artifact.NewStore(bucket, artifact.Limits{}).WorkerEngines(ctx, w.host, w.Cache, a.RunEngines, a.Manifests, engines)
+	from := artifact.NewFetcher(relayGetter{nc: nc, worker: w.Name}, artifact.Limits{})
+	return from.WorkerEngines(ctx, w.host, w.Cache, a.RunEngines, a.Manifests, engines)
 }
 
 func (w *Worker) printf(format string, args ...any) {

@@ -39,7 +39,7 @@ func (s *Store) UploadEngines(ctx context.Context, engines []arbiter.EngineConfi
 // the host can run it. They are the worker's own engines of distributed.Worker.Engines; an
 // error says why the worker cannot play the run (a *NotRunnableError, an
 // *OverrideMismatchError, a *HashMismatchError...).
-func (s *Store) WorkerEngines(ctx context.Context, host Host, cache string, run []arbiter.EngineConfig, manifests []Manifest,
+func (s *Fetcher) WorkerEngines(ctx context.Context, host Host, cache string, run []arbiter.EngineConfig, manifests []Manifest,
 	local []arbiter.EngineConfig) ([]arbiter.EngineConfig, error) {
 	if len(manifests) != len(run) {
 		return nil, fmt.Errorf("artifact: %d manifests for %d engines", len(manifests), len(run))

@@ -49,15 +49,37 @@ func (e *HashMismatchError) Error() string {
 func (e *HashMismatchError) Unwrap() error { return e.Err }
 
 // Store is a pool's artifacts in a JetStream object store, with the limits every artifact is
-// held to.
+// held to. It fetches from the store itself (its Fetcher's Getter is the Store).
 type Store struct {
+	*Fetcher
 	obs    jetstream.ObjectStore
 	limits Limits
 }
 
 // NewStore uses an object store bound elsewhere (jetstream.JetStream.ObjectStore).
 func NewStore(obs jetstream.ObjectStore, lim Limits) *Store {
-	return &Store{obs: obs, limits: lim.withDefaults()}
+	s := &Store{obs: obs, limits: lim.withDefaults()}
+	s.Fetcher = NewFetcher(s, lim)
+	return s
+}
+
+// A Getter reads an artifact's packed bytes by their SHA-256: the object store (a Store), or
+// whoever hands the store's artifacts out (a pool's workers ask the pool's server).
+type Getter interface {
+	// Get returns the artifact's size and a reader of its bytes, or an error wrapping
+	// ErrNotFound when there is no such artifact. The reader is read within ctx.
+	Get(ctx context.Context, sha string) (int64, io.ReadCloser, error)
+}
+
+// Fetcher fetches artifacts from a Getter into a worker's cache, and checks what it reads.
+type Fetcher struct {
+	from   Getter
+	limits Limits
+}
+
+// NewFetcher fetches from g, with the limits every artifact is held to.
+func NewFetcher(g Getter, lim Limits) *Fetcher {
+	return &Fetcher{from: g, limits: lim.withDefaults()}
 }
 
 // CreateStore creates the bucket, or binds to it when it exists: for the server. Workers and
@@ -152,7 +174,7 @@ type Fetched struct {
 // only then unpacked: into a directory beside the final one, renamed into place when whole,
 // so that a cache directory named by a hash always holds that hash's tree and a second fetch
 // reads nothing from the store.
-func (s *Store) Fetch(ctx context.Context, m Manifest, cache string) (Fetched, error) {
+func (s *Fetcher) Fetch(ctx context.Context, m Manifest, cache string) (Fetched, error) {
 	if err := m.Check(); err != nil {
 		return Fetched{}, err
 	}
@@ -192,27 +214,20 @@ func (s *Store) Fetch(ctx context.Context, m Manifest, cache string) (Fetched, e
 	return fetched(f.Manifest, final)
 }
 
-// download reads an object of the given size into a temporary file under dir, hashing it on
+// download reads an artifact of the given size into a temporary file under dir, hashing it on
 // the way. The whole of it, the request for the object's info included, is bounded by the
 // transfer's time and not by the store's default for one request.
-func (s *Store) download(ctx context.Context, sha string, size int64, dir string) (*os.File, error) {
+func (s *Fetcher) download(ctx context.Context, sha string, size int64, dir string) (*os.File, error) {
 	ctx, cancel := transferContext(ctx, size)
 	defer cancel()
-	info, err := s.obs.GetInfo(ctx, sha)
-	if errors.Is(err, jetstream.ErrObjectNotFound) {
-		return nil, fmt.Errorf("%w: %s", ErrNotFound, sha)
-	}
+	got, r, err := s.from.Get(ctx, sha)
 	if err != nil {
-		return nil, fmt.Errorf("artifact: %w", err)
-	}
-	if int64(info.Size) > s.limits.MaxSize {
-		return nil, &TooLargeError{What: "artifact " + sha, Size: int64(info.Size), Max: s.limits.MaxSize}
-	}
-	r, err := s.obs.Get(ctx, sha)
-	if err != nil {
-		return nil, fmt.Errorf("artifact: %s: %w", sha, err)
+		return nil, err
 	}
 	defer r.Close()
+	if got > s.limits.MaxSize {
+		return nil, &TooLargeError{What: "artifact " + sha, Size: got, Max: s.limits.MaxSize}
+	}
 	f, err := os.CreateTemp(dir, ".fetch-*")
 	if err != nil {
 		return nil, fmt.Errorf("artifact: cache: %w", err)
@@ -240,6 +255,36 @@ func (s *Store) download(ctx context.Context, sha string, size int64, dir string
 	return f, nil
 }
 
+// Get reads an object of the store: its size, refused over the store's limit before any of
+// its chunks is read, and its bytes, which the object store checks against the digest it
+// stored with them (a jetstream.ErrDigestMismatch from the reader otherwise).
+func (s *Store) Get(ctx context.Context, sha string) (int64, io.ReadCloser, error) {
+	size, err := s.size(ctx, sha)
+	if err != nil {
+		return 0, nil, err
+	}
+	r, err := s.obs.Get(ctx, sha)
+	if err != nil {
+		return 0, nil, fmt.Errorf("artifact: %s: %w", sha, err)
+	}
+	return size, r, nil
+}
+
+// size is an object's size, refused over the store's limit.
+func (s *Store) size(ctx context.Context, sha string) (int64, error) {
+	info, err := s.obs.GetInfo(ctx, sha)
+	if errors.Is(err, jetstream.ErrObjectNotFound) {
+		return 0, fmt.Errorf("%w: %s", ErrNotFound, sha)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("artifact: %w", err)
+	}
+	if int64(info.Size) > s.limits.MaxSize {
+		return 0, &TooLargeError{What: "artifact " + sha, Size: int64(info.Size), Max: s.limits.MaxSize}
+	}
+	return int64(info.Size), nil
+}
+
 // MinRate is the slowest transfer an upload or a fetch waits for, in bytes per second, after a minute's
 // grace, when its context has no deadline of its own.
 const MinRate = 1 << 20
@@ -255,7 +300,7 @@ func transferContext(ctx context.Context, size int64) (context.Context, context.
 }
 
 // unpack lays out verified bytes in dir: a file as itself, executable; a directory's tree.
-func (s *Store) unpack(m Manifest, blob io.Reader, dir string) error {
+func (s *Fetcher) unpack(m Manifest, blob io.Reader, dir string) error {
 	if err := os.Chmod(dir, 0o755); err != nil {
 		return wrap(err)
 	}
@@ -309,8 +354,9 @@ func (l *limitWriter) Write(p []byte) (int, error) {
 // ReadSubjects are the subjects a NATS user must be allowed to publish to to fetch artifacts
 // from bucket, and nothing that writes to it: bind to the bucket, read an object's info
 // (direct get), create the ordered consumer that delivers its chunks, and answer that
-// consumer's flow control. The user must also be allowed to subscribe to its inboxes
-// (_INBOX.>), where the chunks arrive. For the server to grant workers.
+// consumer's flow control. The user must also be allowed to subscribe to its inboxes, where
+// the chunks arrive. A pool's workers are not given them: a user allowed them reads every
+// artifact, and the pool's server hands each worker only its runs' (a Depot).
 func ReadSubjects(bucket string) []string {
 	stream := "OBJ_" + bucket
 	return []string{

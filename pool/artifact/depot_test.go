@@ -1,0 +1,78 @@
+package artifact
+
+import (
+	"bytes"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestDepotReadAt: a depot reads an artifact at any offset, in pieces that make up its bytes,
+// from a copy it made once: with the object deleted from the store, the copy still answers.
+func TestDepotReadAt(t *testing.T) {
+	s, obs := newStore(t, Limits{})
+	content := "#!/bin/sh\necho depot\n" + strings.Repeat("0123456789", ChunkSize/4)
+	m, _, err := s.Upload(t.Context(), Source{Path: writeFile(t, t.TempDir(), "engine.sh", content, 0o755)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := NewDepot(s, filepath.Join(t.TempDir(), "copies"))
+	for _, piece := range []int{ChunkSize, 1000, len(content) + 1} {
+		var got []byte
+		buf := make([]byte, piece)
+		for off := int64(0); ; {
+			n, size, err := d.ReadAt(t.Context(), m.SHA256, buf, off)
+			if err != nil || size != int64(len(content)) {
+				t.Fatalf("pieces of %d: at %d: %d bytes of %d, %v", piece, off, n, size, err)
+			}
+			if n == 0 {
+				break
+			}
+			got, off = append(got, buf[:n]...), off+int64(n)
+		}
+		if !bytes.Equal(got, []byte(content)) {
+			t.Fatalf("pieces of %d make %d bytes, not the artifact's %d", piece, len(got), len(content))
+		}
+		if piece == ChunkSize {
+			if err := obs.Delete(t.Context(), m.SHA256); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if _, _, err := d.ReadAt(t.Context(), m.SHA256, make([]byte, 10), int64(len(content))+1); err == nil {
+		t.Error("a read past the end: no error")
+	}
+}
+
+// TestDepotRefuses: a depot makes no copy of an artifact whose bytes do not hash to its name,
+// has none of an artifact the store lacks, and reads nothing by a name that is not a SHA-256
+// (a path that climbs out of its directory above all).
+func TestDepotRefuses(t *testing.T) {
+	s, obs := newStore(t, Limits{})
+	m, _, err := s.Upload(t.Context(), Source{Path: writeFile(t, t.TempDir(), "engine.sh", "#!/bin/sh\necho good\n", 0o755)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := obs.PutBytes(t.Context(), m.SHA256, []byte("#!/bin/sh\necho evil\n")); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "copies")
+	d := NewDepot(s, dir)
+	buf := make([]byte, 100)
+	if _, _, err := d.ReadAt(t.Context(), m.SHA256, buf, 0); !errors.As(err, new(*HashMismatchError)) {
+		t.Errorf("a substituted object: %v, want a *HashMismatchError", err)
+	}
+	assertEmpty(t, dir)
+	missing := strings.Repeat("ab", 32)
+	if _, _, err := d.ReadAt(t.Context(), missing, buf, 0); !errors.Is(err, ErrNotFound) {
+		t.Errorf("an artifact the store lacks: %v, want ErrNotFound", err)
+	}
+	secret := writeFile(t, t.TempDir(), "secret", "not an artifact", 0o600)
+	for _, name := range []string{"", "../" + filepath.Base(secret), secret, strings.ToUpper(m.SHA256), m.SHA256[:62], m.SHA256 + "/.."} {
+		if n, _, err := d.ReadAt(t.Context(), name, buf, 0); !errors.Is(err, ErrBadName) || n != 0 {
+			t.Errorf("name %q: %d bytes, %v; want ErrBadName", name, n, err)
+		}
+	}
+	assertEmpty(t, dir)
+}
