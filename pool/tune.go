@@ -113,6 +113,10 @@ func (s *Server) submitTune(sub *Submission) (*RunState, error) {
 	if len(sub.Manifests) > 1 {
 		return nil, errors.New("pool: a tune has one engine, and at most one artifact")
 	}
+	if len(sub.Expect) != 1 {
+		// Its workers' games are checked against the engine's identity.
+		return nil, errors.New("pool: the submission does not identify the tune's engine")
+	}
 	// Where the submitter would write its records, and its concurrency, are not the tune's.
 	sub.Tune.Out, sub.Tune.Concurrency = "", 0
 	cfg, err := s.tuneConfig(sub, "")
@@ -227,22 +231,20 @@ func (s *Server) startTune(r *run) error {
 	return nil
 }
 
-// checked returns the games of a pair's records once they are the pair's, of the run's engine,
-// and pass the referee.
+// checked returns the games of a pair's records once the referee passes them as it passes a
+// match's (distributed.CheckTunePair): the pair's games, played by the run's engine under the
+// run's settings.
 func (ts *tuneServe) checked(worker string, h handout, recs []*results.Record) ([]tune.Game, error) {
-	games, err := ts.sess.Pairs().Games(h.opening, recs)
-	if err != nil {
+	if len(ts.r.sub.Expect) != 1 {
+		return nil, errors.New("pool: the tune's submission does not identify its engine")
+	}
+	pairs := ts.sess.Pairs()
+	k := h.pt.Iteration
+	_, index := pairs.Opening(k)
+	if err := distributed.CheckTunePair(worker, pairs, ts.r.sub.Expect[0], k, h.opening, index, recs); err != nil {
 		return nil, err
 	}
-	for _, rec := range recs {
-		if err := ts.sameEngine(rec); err != nil {
-			return nil, err
-		}
-		if err := distributed.Replay(worker, rec, ts.r.sub.Tune.Adjudication); err != nil {
-			return nil, err
-		}
-	}
-	return games, nil
+	return pairs.Games(h.opening, recs)
 }
 
 // close stops handing pairs out and closes the records file.
@@ -336,21 +338,6 @@ func (ts *tuneServe) result(worker string, res TuneResult) error {
 		ts.closed = true
 		ts.sess.Close()
 		close(ts.complete)
-	}
-	return nil
-}
-
-// sameEngine checks that both players of a game said of themselves what the tune's engine
-// said on the submitter's machine, when the submission says it.
-func (ts *tuneServe) sameEngine(rec *results.Record) error {
-	if len(ts.r.sub.Expect) != 1 || ts.r.sub.Expect[0].ID == "" {
-		return nil
-	}
-	want := ts.r.sub.Expect[0].ID
-	for _, p := range []results.Player{rec.White, rec.Black} {
-		if p.ID != want {
-			return fmt.Errorf("pool: %s's engine says %q, the tune's says %q", p.Name, p.ID, want)
-		}
 	}
 	return nil
 }

@@ -18,6 +18,7 @@ import (
 	"hivearbiter/pool/artifact"
 	_ "hivearbiter/proto/gamestring" // a protocol without options, to be refused
 	"hivearbiter/results"
+	"hivearbiter/rules"
 	"hivearbiter/tune"
 )
 
@@ -190,9 +191,11 @@ func TestTuneRefused(t *testing.T) {
 }
 
 // TestTuneForgedResults: the server counts a tune's result only for a pair it handed out to
-// that worker, and only when the referee passes its games: a claimed win the moves do not
-// give, a pair of the wrong engines, an engine that says it is another and an unknown ticket
-// are each refused, and nothing is recorded. The active tune's live page is served.
+// that worker, and only when the referee passes its games as it passes a match's: a claimed
+// win the moves do not give, a pair of the wrong engines, an engine that says it is another,
+// a game played at another time control or depth, of another game type, seed, move limit,
+// iteration or run, and an unknown ticket are each refused, and nothing is recorded; the
+// honest pair they were forged from is counted. The active tune's live page is served.
 func TestTuneForgedResults(t *testing.T) {
 	p := newTestPool(t)
 	sub := tuneSubmission(t, 4, 2)
@@ -210,26 +213,71 @@ func TestTuneForgedResults(t *testing.T) {
 	if err := request(ctx, nc, tuneSubject(verbTake, "mallory"), TuneTake{Run: st.ID}, &pair, takeTimeout); err != nil || pair.Ticket == "" {
 		t.Fatalf("taking a pair: %v, %+v", err, pair)
 	}
-	won := func(white, black string) *results.Record {
-		return &results.Record{White: results.Player{Name: white, ID: "tunable"}, Black: results.Player{Name: black, ID: "tunable"}, Opening: pair.Opening,
-			GameType: "Base+MLP", GameString: pair.Opening, Result: results.WhiteWins, Reason: results.ReasonQueenSurrounded}
+	k := pair.Perturbation.Iteration
+	// played are the moves of a game from the pair's opening to the ply limit, and its final
+	// GameString: each time the first legal move that does not end the game, a draw at the
+	// move limit.
+	played := func(limit int) ([]results.Move, string) {
+		g, err := rules.ParseGameString(pair.Opening)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var moves []results.Move
+		for g.Ply() < limit {
+			i := slices.IndexFunc(g.ValidMoveStrings(), func(m string) bool {
+				after := g.Clone()
+				return after.Play(m) == nil && after.State() == rules.InProgress
+			})
+			if i < 0 {
+				t.Fatalf("every move from %q ends the game", g.GameString())
+			}
+			m := g.ValidMoveStrings()[i]
+			if err := g.Play(m); err != nil {
+				t.Fatal(err)
+			}
+			moves = append(moves, results.Move{Move: m})
+		}
+		return moves, g.GameString()
 	}
-	other := func(r *results.Record) *results.Record {
-		r.White.ID = "impostor"
+	moves, final := played(sub.Tune.Adjudication.MaxPlies)
+	// honest is game g of the pair as a worker would record it, a draw at the move limit; each
+	// forgery below changes one thing of it.
+	honest := func(g int, change func(r *results.Record)) *results.Record {
+		white, black := results.Player{Name: "tunable" + tune.PlusSuffix, ID: "tunable", Time: "depth=1"}, results.Player{Name: "tunable" + tune.MinusSuffix, ID: "tunable", Time: "depth=1"}
+		if g == 1 {
+			white, black = black, white
+		}
+		r := &results.Record{Schema: results.SchemaVersion, Run: tune.RecordRun, Game: 2*(k-1) + g, Round: 1, Pair: k - 1,
+			White: white, Black: black, Opening: pair.Opening, OpeningIndex: pair.OpeningIndex, GameType: "Base+MLP",
+			Moves: moves, GameString: final, Result: results.Draw, Reason: results.ReasonMoveLimit, Seed: sub.Tune.Seed}
+		if change != nil {
+			change(r)
+		}
 		return r
 	}
-	plus, minus := "tunable"+tune.PlusSuffix, "tunable"+tune.MinusSuffix
+	forged := func(change func(r *results.Record)) []*results.Record {
+		return []*results.Record{honest(0, change), honest(1, nil)}
+	}
+	earlier, earlierFinal := played(sub.Tune.Adjudication.MaxPlies - 4)
 	tests := []struct {
 		name   string
 		ticket string
 		recs   []*results.Record
 		want   string
 	}{
-		{"a win the moves do not give", pair.Ticket, []*results.Record{won(plus, minus), won(minus, plus)}, "still in progress"},
-		{"the wrong engines", pair.Ticket, []*results.Record{won(minus, plus), won(plus, minus)}, "want tunable+ against tunable-"},
-		{"another engine", pair.Ticket, []*results.Record{other(won(plus, minus)), won(minus, plus)}, `tunable+'s engine says "impostor", the tune's says "tunable"`},
-		{"one game", pair.Ticket, []*results.Record{won(plus, minus)}, "a pair of 1 games"},
-		{"an unknown ticket", "forged", []*results.Record{won(plus, minus), won(minus, plus)}, "not a pair this server handed out"},
+		{"a win the moves do not give", pair.Ticket, forged(func(r *results.Record) { r.Result, r.Reason = results.WhiteWins, results.ReasonQueenSurrounded }),
+			"the final position gives Draw (move-limit)"},
+		{"the wrong engines", pair.Ticket, forged(func(r *results.Record) { r.White, r.Black = r.Black, r.White }), `White is "tunable-", the schedule says "tunable+"`},
+		{"another engine", pair.Ticket, forged(func(r *results.Record) { r.White.ID = "impostor" }), `White's engine says "impostor", the run's says "tunable"`},
+		{"another depth", pair.Ticket, forged(func(r *results.Record) { r.Black.Time = "depth=3" }), `Black played at "depth=3", the run's time control is "depth=1"`},
+		{"a time control", pair.Ticket, forged(func(r *results.Record) { r.White.Time = "10+0.1" }), `White played at "10+0.1", the run's time control is "depth=1"`},
+		{"another game type", pair.Ticket, forged(func(r *results.Record) { r.GameType = "Base" }), `game type "Base", the run's is "Base+MLP"`},
+		{"another seed", pair.Ticket, forged(func(r *results.Record) { r.Seed++ }), "the run's is 2"},
+		{"another move limit", pair.Ticket, forged(func(r *results.Record) { r.Moves, r.GameString = earlier, earlierFinal }), "still in progress"},
+		{"another iteration", pair.Ticket, forged(func(r *results.Record) { r.Game, r.Pair = r.Game+2, r.Pair+1 }), "differ from those of game"},
+		{"another run", pair.Ticket, forged(func(r *results.Record) { r.Run = "r1" }), "it belongs to run r1, not tune"},
+		{"one game", pair.Ticket, []*results.Record{honest(0, nil)}, "a pair of 1 games"},
+		{"an unknown ticket", "forged", forged(nil), "not a pair this server handed out"},
 	}
 	for _, tt := range tests {
 		var ack TuneAck
@@ -249,6 +297,15 @@ func TestTuneForgedResults(t *testing.T) {
 	if err := request(ctx, nc, tuneSubject(verbTake, "mallory"), TuneTake{Run: st.ID}, &again, takeTimeout); err != nil ||
 		again.Perturbation.Iteration != pair.Perturbation.Iteration {
 		t.Errorf("the next pair after iteration %d was refused: iteration %d (%v), want it again", pair.Perturbation.Iteration, again.Perturbation.Iteration, err)
+	}
+	// The honest pair, with the ticket of the first hand-out (good until a result of the pair
+	// is counted), is counted: each forgery was refused for what it changed alone.
+	var ack TuneAck
+	if err := request(ctx, nc, tuneSubject(verbResult, "mallory"), TuneResult{Run: st.ID, Ticket: pair.Ticket, Records: forged(nil)}, &ack, resultTimeout); err != nil || ack.Error != "" {
+		t.Errorf("the honest pair: %v %q, want it counted", err, ack.Error)
+	}
+	if _, recs, _, err := tune.ReadRecords(st.Records); err != nil || len(recs) != 1 {
+		t.Errorf("after the honest pair: %d pairs on record (%v), want 1", len(recs), err)
 	}
 	live := httptest.NewRecorder()
 	p.srv.dashboardHandler().ServeHTTP(live, httptest.NewRequest("GET", "/runs/"+st.ID+"/live/", nil))
