@@ -79,6 +79,9 @@ type TuneResult struct {
 // TuneAck answers a TuneResult: Error says why it was not counted.
 type TuneAck struct {
 	Error string `json:"error,omitempty"`
+	// WrongEngine says the result was refused because the worker's engine says it is another
+	// than the run's: every pair it plays would be, so it stops taking the run's pairs.
+	WrongEngine bool `json:"wrong_engine,omitempty"`
 }
 
 // tuneServe serves an active tune run's pairs.
@@ -411,7 +414,8 @@ func (s *Server) onTuneResult(m *nats.Msg) {
 		return
 	}
 	if err := ts.result(subjectWorker(m.Subject), res); err != nil {
-		respond(m, TuneAck{Error: err.Error()})
+		var rejected *distributed.RejectedError
+		respond(m, TuneAck{Error: err.Error(), WrongEngine: errors.As(err, &rejected) && rejected.WrongEngine})
 		return
 	}
 	respond(m, TuneAck{})

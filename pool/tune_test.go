@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -437,5 +438,48 @@ func TestStateWithoutSubmission(t *testing.T) {
 	runs, err := p.submitter.Runs(context.Background())
 	if err != nil || len(runs) != 1 || runs[0].ID != st.ID {
 		t.Errorf("after a restart the pool has %+v (%v), want the one run %s", runs, err, st.ID)
+	}
+}
+
+// TestTuneWrongEngineUnfit: a worker whose build of the tune's engine says it is another has
+// its first result refused for it, and then keeps away from the run (it says the run is unfit
+// for it, and takes no more pairs); it took pair after pair, each refused, for as long as it
+// ran.
+func TestTuneWrongEngineUnfit(t *testing.T) {
+	p := newTestPool(t)
+	sub := tuneSubmission(t, 10, 4)
+	st, err := p.submitter.Submit(context.Background(), sub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var takes atomic.Int64
+	watch, err := p.srv.nc.Subscribe(tuneSubject(verbTake, "rebuilt"), func(*nats.Msg) { takes.Add(1) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer watch.Unsubscribe()
+	skill := uhpengine.Option{Name: "Skill", Type: "int", Value: "50", Default: "50", Extra: []string{"0", "100"}}
+	argv, env := uhpfake.Command(uhpfake.Config{ID: "tunable 2.0", Play: "random", Options: []uhpengine.Option{skill}})
+	startWorkers(t, &Worker{Name: "rebuilt", Creds: p.addWorker("rebuilt"), SkipBench: true,
+		Engines: []arbiter.EngineConfig{{Name: "tunable", Command: argv, Env: env}}})
+	unfit := func() bool {
+		for _, w := range p.srv.Workers() {
+			for _, why := range w.Unfit {
+				if w.Name == "rebuilt" && strings.HasPrefix(why, st.ID+": ") && strings.Contains(why, `"tunable 2.0"`) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	waitUntil(t, "the worker to tell the server the tune is unfit for its engine", 15*time.Second, unfit)
+	p.srv.nc.Flush()
+	before := takes.Load()
+	time.Sleep(2 * time.Second) // the server's batch: a worker still in the run asks again within it
+	if n := takes.Load() - before; n != 0 {
+		t.Errorf("the worker took %d more pairs of the tune its engine is not", n)
+	}
+	if _, recs, _, err := tune.ReadRecords(st.Records); err != nil || len(recs) != 0 {
+		t.Errorf("%d pairs on record (%v), want none", len(recs), err)
 	}
 }
