@@ -110,14 +110,19 @@ func WriteWorkers(w io.Writer, workers []WorkerState, now time.Time) {
 	}
 }
 
-// StateText is "revoked", "flagged", "playing", "idle" (connected, no run), or "gone".
+// StateText is "revoked", "flagged", "playing", "idle" (connected, no run), or "gone": not
+// seen for a minute longer than the server's batch, after which a worker asks again.
 func (ws WorkerState) StateText(now time.Time) string {
+	batch := ws.Batch
+	if batch <= 0 {
+		batch = DefaultBatch
+	}
 	switch {
 	case ws.Revoked:
 		return "revoked"
 	case len(ws.Flagged) > 0:
 		return "flagged"
-	case ws.LastSeen.IsZero() || now.Sub(ws.LastSeen) > DefaultBatch+time.Minute:
+	case ws.LastSeen.IsZero() || now.Sub(ws.LastSeen) > batch+time.Minute:
 		return "gone"
 	case ws.Run != "":
 		return "playing"
