@@ -79,7 +79,7 @@ func (v RunView) ETAText() string {
 }
 
 // WriteRuns prints the pool's runs as a table.
-func WriteRuns(w io.Writer, runs []RunState, now time.Time) {
+func WriteRuns(w io.Writer, runs []RunState) {
 	fmt.Fprintf(w, "%-12s %-9s %4s %5s %-9s %-13s %11s %-16s %-22s %s\n", "run", "state", "prio", "share", "format", "games", "W/D/L", "Elo", "LLR (bounds)", "ETA")
 	for _, r := range runs {
 		v := View(r)

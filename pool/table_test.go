@@ -29,7 +29,7 @@ func TestTables(t *testing.T) {
 		{ID: "ffffffffffff", Format: "match", Engines: []string{"x", "y"}, Share: 1, State: StateStopped, Reason: "stopped by a submitter", Scheduled: 20},
 	}
 	var out bytes.Buffer
-	WriteRuns(&out, runs, now)
+	WriteRuns(&out, runs)
 	golden.Check(t, "testdata/runs.golden", out.Bytes())
 
 	workers := []WorkerState{

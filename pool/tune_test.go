@@ -135,7 +135,7 @@ func TestTuneOnPool(t *testing.T) {
 		t.Errorf("the tune's report: %d, want a page in tune mode:\n%.300s", report.Code, report.Body.String())
 	}
 	var table strings.Builder
-	WriteRuns(&table, []RunState{final}, time.Now())
+	WriteRuns(&table, []RunState{final})
 	if !strings.Contains(table.String(), final.Values) {
 		t.Errorf("the runs table does not show the values %q:\n%s", final.Values, table.String())
 	}
