@@ -89,11 +89,7 @@ func startWorkerProcess(t *testing.T, creds *distributed.Credentials, engines []
 // finishes with every iteration recorded once, the chain of theta unbroken.
 func TestTuneWorkerKilled(t *testing.T) {
 	p := newTestPool(t)
-	sub := tuneSubmission(t, 8, 6)
-	st, err := p.submitter.Submit(context.Background(), sub)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sub, st := submitTune(t, p, 8, 6)
 	var takes, renewals atomic.Int64
 	for verb, n := range map[string]*atomic.Int64{verbTake: &takes, verbRenew: &renewals} {
 		watch, err := p.srv.nc.Subscribe(tuneSubject(verb, "doomed"), func(*nats.Msg) { n.Add(1) })

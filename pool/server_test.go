@@ -6,8 +6,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"hivearbiter/distributed"
 )
 
 // TestCloseWithRequestsInFlight: a server closed while submits, pauses and resumes, runs
@@ -17,16 +15,8 @@ import (
 func TestCloseWithRequestsInFlight(t *testing.T) {
 	p := newTestPool(t)
 	ctx := context.Background()
-	base := tuneSubmission(t, 50, 1)
-	first, err := p.submitter.Submit(ctx, base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	nc, err := distributed.Dial(p.addWorker("w1"), "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
+	base, first := submitTune(t, p, 50, 1)
+	nc := dialWorker(t, p, "w1")
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	loop := func(f func(i int)) {

@@ -43,6 +43,28 @@ func tuneSubmission(tb testing.TB, iterations int, seed int64) *Submission {
 	return &Submission{Tune: &cfg, Expect: expect, Platforms: []string{artifact.ThisPlatform()}}
 }
 
+// submitTune submits a tune of tuneSubmission to the pool.
+func submitTune(t *testing.T, p *testPool, iterations int, seed int64) (*Submission, *RunState) {
+	t.Helper()
+	sub := tuneSubmission(t, iterations, seed)
+	st, err := p.submitter.Submit(context.Background(), sub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sub, st
+}
+
+// dialWorker connects to the pool as a new worker that speaks for itself: the test plays it.
+func dialWorker(t *testing.T, p *testPool, name string) *nats.Conn {
+	t.Helper()
+	nc, err := distributed.Dial(p.addWorker(name), "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	return nc
+}
+
 // checkTuneRecords wants a tune run's records to hold each of its iterations once, in a chain:
 // each pair's theta before is the one after the pair before it (in the order they arrived),
 // and its theta after is the SPSA update of its result. It returns the records.
@@ -199,16 +221,8 @@ func TestTuneRefused(t *testing.T) {
 // honest pair they were forged from is counted. The active tune's live page is served.
 func TestTuneForgedResults(t *testing.T) {
 	p := newTestPool(t)
-	sub := tuneSubmission(t, 4, 2)
-	st, err := p.submitter.Submit(context.Background(), sub)
-	if err != nil {
-		t.Fatal(err)
-	}
-	nc, err := distributed.Dial(p.addWorker("mallory"), "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
+	sub, st := submitTune(t, p, 4, 2)
+	nc := dialWorker(t, p, "mallory")
 	ctx := context.Background()
 	var pair TunePair
 	if err := request(ctx, nc, tuneSubject(verbTake, "mallory"), TuneTake{Run: st.ID}, &pair, takeTimeout); err != nil || pair.Ticket == "" {
@@ -447,11 +461,7 @@ func TestStateWithoutSubmission(t *testing.T) {
 // ran.
 func TestTuneWrongEngineUnfit(t *testing.T) {
 	p := newTestPool(t)
-	sub := tuneSubmission(t, 10, 4)
-	st, err := p.submitter.Submit(context.Background(), sub)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, st := submitTune(t, p, 10, 4)
 	var takes atomic.Int64
 	watch, err := p.srv.nc.Subscribe(tuneSubject(verbTake, "rebuilt"), func(*nats.Msg) { takes.Add(1) })
 	if err != nil {
