@@ -49,13 +49,13 @@ func TestCloseWithRequestsInFlight(t *testing.T) {
 		var pair TunePair
 		request(rctx, nc, tuneSubject(verbTake, "w1"), TuneTake{Run: first.ID}, &pair, time.Second)
 	})
-	time.Sleep(300 * time.Millisecond)
+	time.Sleep(200 * time.Millisecond)
 	srv := p.srv
 	srv.Close()
 	srv.mu.Lock()
 	runs := len(srv.runs)
 	srv.mu.Unlock()
-	time.Sleep(200 * time.Millisecond)
+	time.Sleep(100 * time.Millisecond)
 	close(stop)
 	wg.Wait()
 	srv.mu.Lock()

@@ -485,7 +485,7 @@ func TestTuneWrongEngineUnfit(t *testing.T) {
 	waitUntil(t, "the worker to tell the server the tune is unfit for its engine", 15*time.Second, unfit)
 	p.srv.nc.Flush()
 	before := takes.Load()
-	time.Sleep(2 * time.Second) // the server's batch: a worker still in the run asks again within it
+	time.Sleep(time.Second) // a worker still in the run takes its next pair at once
 	if n := takes.Load() - before; n != 0 {
 		t.Errorf("the worker took %d more pairs of the tune its engine is not", n)
 	}
