@@ -84,9 +84,6 @@ func (c *Credentials) Save(path string) error {
 	return nil
 }
 
-// Options are the connection options the credentials give, the URL aside.
-func (c *Credentials) Options() ([]nats.Option, error) { return c.options() }
-
 // options are the connection options the credentials give, the URL aside.
 func (c *Credentials) options() ([]nats.Option, error) {
 	var opts []nats.Option

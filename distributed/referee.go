@@ -15,6 +15,9 @@ type RejectedError struct {
 	Worker string
 	Game   int
 	Reason string
+	// WrongEngine marks a record whose engine says it is another than the run's: the worker
+	// that sent it has another build, and every game it plays of the run will be refused.
+	WrongEngine bool
 	// quarantine marks a result refused because its worker is quarantined, not for itself.
 	quarantine bool
 }
@@ -34,37 +37,57 @@ type referee struct {
 // check returns nil for a record the run can count, or why it cannot.
 func (f *referee) check(worker string, res *Result) error {
 	r := res.Record
-	reject := func(format string, args ...any) error {
-		game := -1
-		if r != nil {
-			game = r.Game
-		}
-		return &RejectedError{Worker: worker, Game: game, Reason: fmt.Sprintf(format, args...)}
-	}
 	if r == nil {
-		return reject("no record")
+		return &RejectedError{Worker: worker, Game: -1, Reason: "no record"}
 	}
+	reject := rejecter(worker, r)
 	if err := sameEngines(f.spec.Expect, res.Engines); err != nil {
 		return reject("%v", err)
-	}
-	if r.Run != f.spec.Run {
-		return reject("it belongs to run %s, not %s", r.Run, f.spec.Run)
-	}
-	if r.Schema != results.SchemaVersion {
-		return reject("record schema %d, want %d", r.Schema, results.SchemaVersion)
 	}
 	if r.Game < 0 || r.Game >= f.schedule.Len() {
 		return reject("game index %d is outside the schedule (0 to %d)", r.Game, f.schedule.Len()-1)
 	}
-	sg := f.schedule.Game(r.Game)
-	if r.Round != sg.Round || r.Pair != sg.Pair || r.Opening != sg.Opening || r.OpeningIndex != sg.OpeningIndex {
-		return reject("round, pair or opening differ from those of game %d in the schedule", r.Game+1)
+	return CheckGame(f.spec, worker, f.schedule.Game(r.Game), r)
+}
+
+// rejecter makes the *RejectedErrors of a worker's record.
+func rejecter(worker string, r *results.Record) func(format string, args ...any) error {
+	return func(format string, args ...any) error {
+		return &RejectedError{Worker: worker, Game: r.Game, Reason: fmt.Sprintf(format, args...)}
 	}
-	if r.Seed != f.spec.Seed {
-		return reject("seed %d, the run's is %d", r.Seed, f.spec.Seed)
+}
+
+// CheckGame is the referee's check of a worker's record of the game sg of the run spec: the
+// run, the game, its round, pair and opening, the seed, the game type, each side's engine,
+// time control (or depth limit) and identity are the run's, and its moves and ending are what
+// the rules and the run's adjudication (its move limit) give. A coordinator checks each
+// result of a match with it, a pool's server each game of a tune's pair. A *RejectedError says
+// why the record cannot count; its WrongEngine is set when a side's engine is not the run's.
+func CheckGame(spec *RunSpec, worker string, sg arbiter.ScheduledGame, r *results.Record) error {
+	if r == nil {
+		return &RejectedError{Worker: worker, Game: sg.Index, Reason: "no record"}
+	}
+	reject := rejecter(worker, r)
+	if r.Run != spec.Run {
+		return reject("it belongs to run %s, not %s", r.Run, spec.Run)
+	}
+	if r.Schema != results.SchemaVersion {
+		return reject("record schema %d, want %d", r.Schema, results.SchemaVersion)
+	}
+	if r.Game != sg.Index || r.Round != sg.Round || r.Pair != sg.Pair || r.Opening != sg.Opening || r.OpeningIndex != sg.OpeningIndex {
+		return reject("round, pair or opening differ from those of game %d in the schedule", sg.Index+1)
+	}
+	if r.Seed != spec.Seed {
+		return reject("seed %d, the run's is %d", r.Seed, spec.Seed)
+	}
+	if want, err := rules.ParseGameType(spec.GameType); err == nil && spec.GameType != "" && r.GameType != want.String() {
+		return reject("game type %q, the run's is %q", r.GameType, want)
 	}
 	for side, e := range [2]int{sg.White, sg.Black} {
-		p, want, id := r.White, f.spec.Engines[e], f.spec.Expect[e].ID
+		if e < 0 || e >= len(spec.Engines) || e >= len(spec.Expect) {
+			return reject("the schedule's engine %d is not one of the run's %d", e, len(spec.Engines))
+		}
+		p, want, id := r.White, spec.Engines[e], spec.Expect[e].ID
 		if side == 1 {
 			p = r.Black
 		}
@@ -74,11 +97,13 @@ func (f *referee) check(worker string, res *Result) error {
 		if tc := want.Time.String(); p.Time != tc && !want.Time.IsZero() {
 			return reject("%s played at %q, the run's time control is %q", rules.Color(side).String(), p.Time, tc)
 		}
-		if p.ID != id && !f.forfeit(r, rules.Color(side), p) {
-			return reject("%s's engine says %q, the run's says %q", rules.Color(side).String(), p.ID, id)
+		if p.ID != id && !spec.forfeit(r, rules.Color(side), p) {
+			err := reject("%s's engine says %q, the run's says %q", rules.Color(side).String(), p.ID, id)
+			err.(*RejectedError).WrongEngine = true
+			return err
 		}
 	}
-	return replay(r, f.spec.Adjudication, reject)
+	return replay(r, spec.Adjudication, reject)
 }
 
 // replay plays a record's moves through the referee and checks its ending: a game the rules
@@ -187,7 +212,7 @@ func sameEngines(want, got []EngineIdentity) error {
 
 // forfeit reports whether a side's player is an engine broken on its worker under the forfeit
 // policy: never started, so it has no id, and it lost the game by its crash (arbiter.Forfeits).
-func (f *referee) forfeit(r *results.Record, side rules.Color, p results.Player) bool {
-	return f.spec.OnEngineFailure == arbiter.ForfeitOnFailure && p.ID == "" &&
+func (spec *RunSpec) forfeit(r *results.Record, side rules.Color, p results.Player) bool {
+	return spec.OnEngineFailure == arbiter.ForfeitOnFailure && p.ID == "" &&
 		r.Culprit == side.String() && r.Reason == results.ReasonCrash
 }

@@ -56,6 +56,10 @@ type Worker struct {
 	// IdleLeave, if above 0, is how long a slot waits for a pair before it leaves the run; Run
 	// returns nil when every slot has left. 0 waits for as long as the run lasts.
 	IdleLeave time.Duration
+	// Prepare, if set, is called once the worker is let in, before any slot plays, with the
+	// first slot's seats: what it seats (a pool's worker measures its engines there) is the
+	// player that slot's games then use, not an engine started a second time.
+	Prepare func(ctx context.Context, seats *arbiter.Seats)
 
 	con      syncbuf.Printer
 	flightMu sync.Mutex
@@ -134,12 +138,18 @@ func (w *Worker) Run(ctx context.Context) error {
 	var beats sync.WaitGroup
 	beats.Go(func() { w.heartbeats(beating, nc, run) })
 	defer beats.Wait()
+	seats := make([]*arbiter.Seats, w.Concurrency)
+	for slot := range seats {
+		seats[slot] = &arbiter.Seats{Engines: engines, GameType: gameType, StartTimeout: time.Duration(spec.StartTimeout),
+			Start: arbiter.StartThroughProtocol(w.TranscriptDir), Worker: slot}
+	}
+	if w.Prepare != nil {
+		w.Prepare(gctx, seats[0])
+	}
 	for slot := range w.Concurrency {
 		g.Go(func() error {
-			seats := &arbiter.Seats{Engines: engines, GameType: gameType, StartTimeout: time.Duration(spec.StartTimeout),
-				Start: arbiter.StartThroughProtocol(w.TranscriptDir), Worker: slot}
-			s := &pairSlot{w: w, spec: spec, seats: seats, forfeits: forfeits, ids: ids, nc: nc, js: js, cons: cons, ackWait: ackWait}
-			defer seats.Close(gctx)
+			s := &pairSlot{w: w, spec: spec, seats: seats[slot], forfeits: forfeits, ids: ids, nc: nc, js: js, cons: cons, ackWait: ackWait}
+			defer seats[slot].Close(gctx)
 			return s.loop(gctx)
 		})
 	}

@@ -169,6 +169,7 @@ func (s *Server) Workers() []WorkerState {
 	}
 	list := make([]WorkerState, 0, len(byName))
 	for _, w := range byName {
+		w.Batch = s.cfg.Batch
 		list = append(list, *w)
 	}
 	sort.Slice(list, func(i, j int) bool { return list[i].Name < list[j].Name })

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"hivearbiter/arbiter"
@@ -50,21 +51,14 @@ func (b EngineBench) String() string {
 	return fmt.Sprintf("%s: depth-%d search in %s", b.Engine, searchDepth, b.Search)
 }
 
-// measureEngine starts an engine as a game would seat it and measures it: its own bench when
-// it has one, else a fixed search.
-func measureEngine(ctx context.Context, e arbiter.EngineConfig, gameType string) EngineBench {
-	out := EngineBench{Engine: e.Name}
+// measureEngine measures engine e of seats, seated as its games seat it (started if it is not
+// yet): its own bench when it has one, else a fixed search. The player stays seated, for the
+// games that follow.
+func measureEngine(ctx context.Context, seats *arbiter.Seats, e int) EngineBench {
+	out := EngineBench{Engine: seats.Engines[e].Name}
 	ctx, cancel := context.WithTimeout(ctx, benchTimeout)
 	defer cancel()
-	gt, err := rules.ParseGameType(gameType)
-	if err != nil {
-		out.Error = err.Error()
-		return out
-	}
-	seats := &arbiter.Seats{Engines: []arbiter.EngineConfig{e}, GameType: gt, StartTimeout: benchTimeout,
-		Start: arbiter.StartThroughProtocol("")}
-	defer seats.Close(context.WithoutCancel(ctx))
-	p, err := seats.Seat(ctx, 0)
+	p, err := seats.Seat(ctx, e)
 	if err != nil {
 		out.Error = err.Error()
 		return out
@@ -76,7 +70,7 @@ func measureEngine(ctx context.Context, e arbiter.EngineConfig, gameType string)
 			return out
 		}
 	}
-	if err := timeSearch(ctx, p, gt, &out); err != nil {
+	if err := timeSearch(ctx, p, seats.GameType, &out); err != nil {
 		out.Error = err.Error()
 	}
 	return out
@@ -101,29 +95,37 @@ func timeSearch(ctx context.Context, p arbiter.Player, gt rules.GameType, out *E
 }
 
 // benches are the measures a worker took of the engines it has played, by engine program: each
-// engine is measured once, before the worker first plays with it.
+// engine is measured once, before the worker first plays with it. The asking for work reads
+// them while a run's first seats measure them.
 type benches struct {
+	mu    sync.Mutex
 	byKey map[string]EngineBench
 	order []string
 }
 
-// measure measures the engines not measured yet, and reports whether there were any.
-func (b *benches) measure(ctx context.Context, engines []arbiter.EngineConfig, gameType string) bool {
+// measure measures the engines of seats not measured yet, on the players seats seats for its
+// games, and reports whether there were any.
+func (b *benches) measure(ctx context.Context, seats *arbiter.Seats) bool {
 	measured := false
-	if b.byKey == nil {
-		b.byKey = map[string]EngineBench{}
-	}
-	for _, e := range engines {
-		key := strings.Join(append([]string{e.Name, e.Dir}, e.Command...), "\x00")
-		if _, ok := b.byKey[key]; ok {
+	for e, c := range seats.Engines {
+		key := strings.Join(append([]string{c.Name, c.Dir}, c.Command...), "\x00")
+		b.mu.Lock()
+		_, ok := b.byKey[key]
+		b.mu.Unlock()
+		if ok {
 			continue
 		}
-		m := measureEngine(ctx, e, gameType)
+		m := measureEngine(ctx, seats, e)
 		if errors.Is(ctx.Err(), context.Canceled) {
 			return measured
 		}
+		b.mu.Lock()
+		if b.byKey == nil {
+			b.byKey = map[string]EngineBench{}
+		}
 		b.byKey[key] = m
 		b.order = append(b.order, key)
+		b.mu.Unlock()
 		measured = true
 	}
 	return measured
@@ -131,6 +133,8 @@ func (b *benches) measure(ctx context.Context, engines []arbiter.EngineConfig, g
 
 // list is the measures, the latest first, at most maxBenches of them.
 func (b *benches) list() []EngineBench {
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	var out []EngineBench
 	for i := len(b.order) - 1; i >= 0 && len(out) < maxBenches; i-- {
 		out = append(out, b.byKey[b.order[i]])

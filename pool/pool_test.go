@@ -20,12 +20,15 @@ import (
 	"hivearbiter/results"
 )
 
-// The test binary is the engines too (uhpfake), and a pool's server to be killed (see
-// serverProcess).
+// The test binary is the engines too (uhpfake), and a pool's server or worker to be killed
+// (see serverProcess, startWorkerProcess).
 func TestMain(m *testing.M) {
 	uhpfake.Main()
 	if dir := os.Getenv(serverDirEnv); dir != "" {
 		os.Exit(serveUntilKilled(dir, os.Getenv(serverAddrEnv)))
+	}
+	if creds := os.Getenv(workerCredsEnv); creds != "" {
+		os.Exit(workUntilKilled(creds))
 	}
 	os.Exit(m.Run())
 }

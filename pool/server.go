@@ -48,21 +48,26 @@ type Config struct {
 // the runs' state in the key-value bucket, a coordinator for each active run, and the
 // scheduling of workers among the runs.
 type Server struct {
-	cfg   Config
-	ns    *server.Server // nil with an existing NATS server
-	opts  *server.Options
-	nc    *nats.Conn
-	js    jetstream.JetStream
-	kv    jetstream.KeyValue
-	url   string
-	ca    string
-	idMu  sync.Mutex
-	ids   *identities
-	subs  []*nats.Subscription
-	ctx   context.Context
-	stop  context.CancelFunc
-	runWG sync.WaitGroup
-	con   syncbuf.Printer
+	cfg  Config
+	ns   *server.Server // nil with an existing NATS server
+	opts *server.Options
+	nc   *nats.Conn
+	js   jetstream.JetStream
+	kv   jetstream.KeyValue
+	url  string
+	ca   string
+	idMu sync.Mutex
+	ids  *identities
+	subs []*nats.Subscription
+	// closing, once set (under hmu), keeps messages from starting handlers; handlers counts
+	// those running, which Close waits for before it stops what they use.
+	hmu      sync.Mutex
+	closing  bool
+	handlers sync.WaitGroup
+	ctx      context.Context
+	stop     context.CancelFunc
+	runWG    sync.WaitGroup
+	con      syncbuf.Printer
 	// ctl lets one run command (submit, pause, resume, stop, delete, priority) at a time check
 	// a run's state and make the change it allows: two resumes of a paused run at once would
 	// start two coordinators on its records.
@@ -213,7 +218,7 @@ func (s *Server) open(ctx context.Context) error {
 		assignSubject("*"): s.onAssign, tuneSubject(verbTake, "*"): s.onTuneTake, tuneSubject(verbRenew, "*"): s.onTuneRenew,
 		tuneSubject(verbResult, "*"): s.onTuneResult, artifactSubject("*"): s.onArtifact,
 	} {
-		sub, err := s.nc.Subscribe(subject, h)
+		sub, err := s.nc.Subscribe(subject, s.handle(h))
 		if err != nil {
 			return fmt.Errorf("pool: %w", err)
 		}
@@ -229,11 +234,17 @@ func (s *Server) URL() string { return s.url }
 func (s *Server) CA() string { return s.ca }
 
 // Close stops serving: the runs stop where they are (their games in flight are played again
-// when the server starts again), and the NATS server shuts down.
+// when the server starts again), and the NATS server shuts down. It first stops taking
+// requests and waits for the handlers of those under way, which use the runs, the bucket and
+// the connection Close then stops. It may be called more than once.
 func (s *Server) Close() {
+	s.hmu.Lock()
+	s.closing = true
+	s.hmu.Unlock()
 	for _, sub := range s.subs {
 		sub.Unsubscribe()
 	}
+	s.handlers.Wait()
 	if s.stop != nil {
 		s.stop()
 	}
@@ -244,6 +255,22 @@ func (s *Server) Close() {
 	if s.ns != nil {
 		s.ns.Shutdown()
 		s.ns.WaitForShutdown()
+	}
+}
+
+// handle runs h for each message until Close, which waits for it: a message that arrives
+// as the server closes is not answered (its requester's wait ends it).
+func (s *Server) handle(h nats.MsgHandler) nats.MsgHandler {
+	return func(m *nats.Msg) {
+		s.hmu.Lock()
+		if s.closing {
+			s.hmu.Unlock()
+			return
+		}
+		s.handlers.Add(1)
+		s.hmu.Unlock()
+		defer s.handlers.Done()
+		h(m)
 	}
 }
 

@@ -79,7 +79,7 @@ func (v RunView) ETAText() string {
 }
 
 // WriteRuns prints the pool's runs as a table.
-func WriteRuns(w io.Writer, runs []RunState, now time.Time) {
+func WriteRuns(w io.Writer, runs []RunState) {
 	fmt.Fprintf(w, "%-12s %-9s %4s %5s %-9s %-13s %11s %-16s %-22s %s\n", "run", "state", "prio", "share", "format", "games", "W/D/L", "Elo", "LLR (bounds)", "ETA")
 	for _, r := range runs {
 		v := View(r)
@@ -110,14 +110,19 @@ func WriteWorkers(w io.Writer, workers []WorkerState, now time.Time) {
 	}
 }
 
-// StateText is "revoked", "flagged", "playing", "idle" (connected, no run), or "gone".
+// StateText is "revoked", "flagged", "playing", "idle" (connected, no run), or "gone": not
+// seen for a minute longer than the server's batch, after which a worker asks again.
 func (ws WorkerState) StateText(now time.Time) string {
+	batch := ws.Batch
+	if batch <= 0 {
+		batch = DefaultBatch
+	}
 	switch {
 	case ws.Revoked:
 		return "revoked"
 	case len(ws.Flagged) > 0:
 		return "flagged"
-	case ws.LastSeen.IsZero() || now.Sub(ws.LastSeen) > DefaultBatch+time.Minute:
+	case ws.LastSeen.IsZero() || now.Sub(ws.LastSeen) > batch+time.Minute:
 		return "gone"
 	case ws.Run != "":
 		return "playing"

@@ -12,7 +12,9 @@ import (
 
 // TestTables: the tables of "arbiter server runs" and "arbiter server workers", against their
 // golden files: an active SPRT with its ETA, a run with a pair taken out, a stopped one; a
-// worker playing with its engines' speeds, a flagged one, a revoked one, one gone.
+// worker playing with its engines' speeds, a flagged one, a revoked one, one gone; of a server
+// with a -batch of 10 minutes, a worker last seen 5 minutes ago plays on, and one 12 minutes
+// ago is gone (it was judged by the default batch of a minute, and shown gone at 2 minutes).
 func TestTables(t *testing.T) {
 	now := time.Date(2026, 11, 24, 22, 0, 0, 0, time.UTC)
 	elo, eloErr := 12.3, 4.5
@@ -27,7 +29,7 @@ func TestTables(t *testing.T) {
 		{ID: "ffffffffffff", Format: "match", Engines: []string{"x", "y"}, Share: 1, State: StateStopped, Reason: "stopped by a submitter", Scheduled: 20},
 	}
 	var out bytes.Buffer
-	WriteRuns(&out, runs, now)
+	WriteRuns(&out, runs)
 	golden.Check(t, "testdata/runs.golden", out.Bytes())
 
 	workers := []WorkerState{
@@ -39,8 +41,30 @@ func TestTables(t *testing.T) {
 			Flagged: []string{"1a2b3c4d5e6f"}, Unfit: []string{"0f0f0f0f0f0f: its c is another build"}},
 		{Name: "old-box", Revoked: true},
 		{Name: "quiet", Slots: 1, Cores: 1, Platform: "darwin/arm64", LastSeen: now.Add(-time.Hour)},
+		{Name: "slow-batch", Slots: 2, Cores: 2, Platform: "linux/amd64", Run: "1a2b3c4d5e6f", LastSeen: now.Add(-5 * time.Minute), Batch: 10 * time.Minute},
+		{Name: "slow-gone", Slots: 2, Cores: 2, Platform: "linux/amd64", Run: "1a2b3c4d5e6f", LastSeen: now.Add(-12 * time.Minute), Batch: 10 * time.Minute},
 	}
 	out.Reset()
 	WriteWorkers(&out, workers, now)
 	golden.Check(t, "testdata/workers.golden", out.Bytes())
+}
+
+// TestWorkersJudgedByBatch: the server's workers list carries its -batch, by which a worker
+// is judged gone: of a server whose workers ask again every 10 minutes, one that asked 5
+// minutes ago is idle, and one that asked 12 minutes ago is gone.
+func TestWorkersJudgedByBatch(t *testing.T) {
+	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	s := &Server{cfg: Config{Batch: 10 * time.Minute}, runs: map[string]*run{}, workers: map[string]*WorkerState{}}
+	s.Assign(AssignRequest{Worker: "recent", Slots: 1}, now.Add(-5*time.Minute))
+	s.Assign(AssignRequest{Worker: "silent", Slots: 1}, now.Add(-12*time.Minute))
+	want := map[string]string{"recent": "idle", "silent": "gone"}
+	ws := s.Workers()
+	if len(ws) != len(want) {
+		t.Fatalf("%d workers, want %d", len(ws), len(want))
+	}
+	for _, w := range ws {
+		if got := w.StateText(now); got != want[w.Name] {
+			t.Errorf("%s: %s, want %s", w.Name, got, want[w.Name])
+		}
+	}
 }

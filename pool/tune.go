@@ -79,6 +79,9 @@ type TuneResult struct {
 // TuneAck answers a TuneResult: Error says why it was not counted.
 type TuneAck struct {
 	Error string `json:"error,omitempty"`
+	// WrongEngine says the result was refused because the worker's engine says it is another
+	// than the run's: every pair it plays would be, so it stops taking the run's pairs.
+	WrongEngine bool `json:"wrong_engine,omitempty"`
 }
 
 // tuneServe serves an active tune run's pairs.
@@ -112,6 +115,10 @@ type handout struct {
 func (s *Server) submitTune(sub *Submission) (*RunState, error) {
 	if len(sub.Manifests) > 1 {
 		return nil, errors.New("pool: a tune has one engine, and at most one artifact")
+	}
+	if len(sub.Expect) != 1 {
+		// Its workers' games are checked against the engine's identity.
+		return nil, errors.New("pool: the submission does not identify the tune's engine")
 	}
 	// Where the submitter would write its records, and its concurrency, are not the tune's.
 	sub.Tune.Out, sub.Tune.Concurrency = "", 0
@@ -227,22 +234,20 @@ func (s *Server) startTune(r *run) error {
 	return nil
 }
 
-// checked returns the games of a pair's records once they are the pair's, of the run's engine,
-// and pass the referee.
+// checked returns the games of a pair's records once the referee passes them as it passes a
+// match's (distributed.CheckTunePair): the pair's games, played by the run's engine under the
+// run's settings.
 func (ts *tuneServe) checked(worker string, h handout, recs []*results.Record) ([]tune.Game, error) {
-	games, err := ts.sess.Pairs().Games(h.opening, recs)
-	if err != nil {
+	if len(ts.r.sub.Expect) != 1 {
+		return nil, errors.New("pool: the tune's submission does not identify its engine")
+	}
+	pairs := ts.sess.Pairs()
+	k := h.pt.Iteration
+	_, index := pairs.Opening(k)
+	if err := distributed.CheckTunePair(worker, pairs, ts.r.sub.Expect[0], k, h.opening, index, recs); err != nil {
 		return nil, err
 	}
-	for _, rec := range recs {
-		if err := ts.sameEngine(rec); err != nil {
-			return nil, err
-		}
-		if err := distributed.Replay(worker, rec, ts.r.sub.Tune.Adjudication); err != nil {
-			return nil, err
-		}
-	}
-	return games, nil
+	return pairs.Games(h.opening, recs)
 }
 
 // close stops handing pairs out and closes the records file.
@@ -340,21 +345,6 @@ func (ts *tuneServe) result(worker string, res TuneResult) error {
 	return nil
 }
 
-// sameEngine checks that both players of a game said of themselves what the tune's engine
-// said on the submitter's machine, when the submission says it.
-func (ts *tuneServe) sameEngine(rec *results.Record) error {
-	if len(ts.r.sub.Expect) != 1 || ts.r.sub.Expect[0].ID == "" {
-		return nil
-	}
-	want := ts.r.sub.Expect[0].ID
-	for _, p := range []results.Player{rec.White, rec.Black} {
-		if p.ID != want {
-			return fmt.Errorf("pool: %s's engine says %q, the tune's says %q", p.Name, p.ID, want)
-		}
-	}
-	return nil
-}
-
 // publish shows where the tune stands in the run's state: the plus side's games and theta
 // as option words; the bucket is written at most twice a second. ts.mu is held.
 func (ts *tuneServe) publish(out tune.Outcome) {
@@ -424,7 +414,8 @@ func (s *Server) onTuneResult(m *nats.Msg) {
 		return
 	}
 	if err := ts.result(subjectWorker(m.Subject), res); err != nil {
-		respond(m, TuneAck{Error: err.Error()})
+		var rejected *distributed.RejectedError
+		respond(m, TuneAck{Error: err.Error(), WrongEngine: errors.As(err, &rejected) && rejected.WrongEngine})
 		return
 	}
 	respond(m, TuneAck{})

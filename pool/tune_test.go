@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -18,6 +19,7 @@ import (
 	"hivearbiter/pool/artifact"
 	_ "hivearbiter/proto/gamestring" // a protocol without options, to be refused
 	"hivearbiter/results"
+	"hivearbiter/rules"
 	"hivearbiter/tune"
 )
 
@@ -39,6 +41,28 @@ func tuneSubmission(tb testing.TB, iterations int, seed int64) *Submission {
 		tb.Fatal(err)
 	}
 	return &Submission{Tune: &cfg, Expect: expect, Platforms: []string{artifact.ThisPlatform()}}
+}
+
+// submitTune submits a tune of tuneSubmission to the pool.
+func submitTune(t *testing.T, p *testPool, iterations int, seed int64) (*Submission, *RunState) {
+	t.Helper()
+	sub := tuneSubmission(t, iterations, seed)
+	st, err := p.submitter.Submit(context.Background(), sub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sub, st
+}
+
+// dialWorker connects to the pool as a new worker that speaks for itself: the test plays it.
+func dialWorker(t *testing.T, p *testPool, name string) *nats.Conn {
+	t.Helper()
+	nc, err := distributed.Dial(p.addWorker(name), "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	return nc
 }
 
 // checkTuneRecords wants a tune run's records to hold each of its iterations once, in a chain:
@@ -133,7 +157,7 @@ func TestTuneOnPool(t *testing.T) {
 		t.Errorf("the tune's report: %d, want a page in tune mode:\n%.300s", report.Code, report.Body.String())
 	}
 	var table strings.Builder
-	WriteRuns(&table, []RunState{final}, time.Now())
+	WriteRuns(&table, []RunState{final})
 	if !strings.Contains(table.String(), final.Values) {
 		t.Errorf("the runs table does not show the values %q:\n%s", final.Values, table.String())
 	}
@@ -190,46 +214,85 @@ func TestTuneRefused(t *testing.T) {
 }
 
 // TestTuneForgedResults: the server counts a tune's result only for a pair it handed out to
-// that worker, and only when the referee passes its games: a claimed win the moves do not
-// give, a pair of the wrong engines, an engine that says it is another and an unknown ticket
-// are each refused, and nothing is recorded. The active tune's live page is served.
+// that worker, and only when the referee passes its games as it passes a match's: a claimed
+// win the moves do not give, a pair of the wrong engines, an engine that says it is another,
+// a game played at another time control or depth, of another game type, seed, move limit,
+// iteration or run, and an unknown ticket are each refused, and nothing is recorded; the
+// honest pair they were forged from is counted. The active tune's live page is served.
 func TestTuneForgedResults(t *testing.T) {
 	p := newTestPool(t)
-	sub := tuneSubmission(t, 4, 2)
-	st, err := p.submitter.Submit(context.Background(), sub)
-	if err != nil {
-		t.Fatal(err)
-	}
-	nc, err := distributed.Dial(p.addWorker("mallory"), "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
+	sub, st := submitTune(t, p, 4, 2)
+	nc := dialWorker(t, p, "mallory")
 	ctx := context.Background()
 	var pair TunePair
 	if err := request(ctx, nc, tuneSubject(verbTake, "mallory"), TuneTake{Run: st.ID}, &pair, takeTimeout); err != nil || pair.Ticket == "" {
 		t.Fatalf("taking a pair: %v, %+v", err, pair)
 	}
-	won := func(white, black string) *results.Record {
-		return &results.Record{White: results.Player{Name: white, ID: "tunable"}, Black: results.Player{Name: black, ID: "tunable"}, Opening: pair.Opening,
-			GameType: "Base+MLP", GameString: pair.Opening, Result: results.WhiteWins, Reason: results.ReasonQueenSurrounded}
+	k := pair.Perturbation.Iteration
+	// played are the moves of a game from the pair's opening to the ply limit, and its final
+	// GameString: each time the first legal move that does not end the game, a draw at the
+	// move limit.
+	played := func(limit int) ([]results.Move, string) {
+		g, err := rules.ParseGameString(pair.Opening)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var moves []results.Move
+		for g.Ply() < limit {
+			i := slices.IndexFunc(g.ValidMoveStrings(), func(m string) bool {
+				after := g.Clone()
+				return after.Play(m) == nil && after.State() == rules.InProgress
+			})
+			if i < 0 {
+				t.Fatalf("every move from %q ends the game", g.GameString())
+			}
+			m := g.ValidMoveStrings()[i]
+			if err := g.Play(m); err != nil {
+				t.Fatal(err)
+			}
+			moves = append(moves, results.Move{Move: m})
+		}
+		return moves, g.GameString()
 	}
-	other := func(r *results.Record) *results.Record {
-		r.White.ID = "impostor"
+	moves, final := played(sub.Tune.Adjudication.MaxPlies)
+	// honest is game g of the pair as a worker would record it, a draw at the move limit; each
+	// forgery below changes one thing of it.
+	honest := func(g int, change func(r *results.Record)) *results.Record {
+		white, black := results.Player{Name: "tunable" + tune.PlusSuffix, ID: "tunable", Time: "depth=1"}, results.Player{Name: "tunable" + tune.MinusSuffix, ID: "tunable", Time: "depth=1"}
+		if g == 1 {
+			white, black = black, white
+		}
+		r := &results.Record{Schema: results.SchemaVersion, Run: tune.RecordRun, Game: 2*(k-1) + g, Round: 1, Pair: k - 1,
+			White: white, Black: black, Opening: pair.Opening, OpeningIndex: pair.OpeningIndex, GameType: "Base+MLP",
+			Moves: moves, GameString: final, Result: results.Draw, Reason: results.ReasonMoveLimit, Seed: sub.Tune.Seed}
+		if change != nil {
+			change(r)
+		}
 		return r
 	}
-	plus, minus := "tunable"+tune.PlusSuffix, "tunable"+tune.MinusSuffix
+	forged := func(change func(r *results.Record)) []*results.Record {
+		return []*results.Record{honest(0, change), honest(1, nil)}
+	}
+	earlier, earlierFinal := played(sub.Tune.Adjudication.MaxPlies - 4)
 	tests := []struct {
 		name   string
 		ticket string
 		recs   []*results.Record
 		want   string
 	}{
-		{"a win the moves do not give", pair.Ticket, []*results.Record{won(plus, minus), won(minus, plus)}, "still in progress"},
-		{"the wrong engines", pair.Ticket, []*results.Record{won(minus, plus), won(plus, minus)}, "want tunable+ against tunable-"},
-		{"another engine", pair.Ticket, []*results.Record{other(won(plus, minus)), won(minus, plus)}, `tunable+'s engine says "impostor", the tune's says "tunable"`},
-		{"one game", pair.Ticket, []*results.Record{won(plus, minus)}, "a pair of 1 games"},
-		{"an unknown ticket", "forged", []*results.Record{won(plus, minus), won(minus, plus)}, "not a pair this server handed out"},
+		{"a win the moves do not give", pair.Ticket, forged(func(r *results.Record) { r.Result, r.Reason = results.WhiteWins, results.ReasonQueenSurrounded }),
+			"the final position gives Draw (move-limit)"},
+		{"the wrong engines", pair.Ticket, forged(func(r *results.Record) { r.White, r.Black = r.Black, r.White }), `White is "tunable-", the schedule says "tunable+"`},
+		{"another engine", pair.Ticket, forged(func(r *results.Record) { r.White.ID = "impostor" }), `White's engine says "impostor", the run's says "tunable"`},
+		{"another depth", pair.Ticket, forged(func(r *results.Record) { r.Black.Time = "depth=3" }), `Black played at "depth=3", the run's time control is "depth=1"`},
+		{"a time control", pair.Ticket, forged(func(r *results.Record) { r.White.Time = "10+0.1" }), `White played at "10+0.1", the run's time control is "depth=1"`},
+		{"another game type", pair.Ticket, forged(func(r *results.Record) { r.GameType = "Base" }), `game type "Base", the run's is "Base+MLP"`},
+		{"another seed", pair.Ticket, forged(func(r *results.Record) { r.Seed++ }), "the run's is 2"},
+		{"another move limit", pair.Ticket, forged(func(r *results.Record) { r.Moves, r.GameString = earlier, earlierFinal }), "still in progress"},
+		{"another iteration", pair.Ticket, forged(func(r *results.Record) { r.Game, r.Pair = r.Game+2, r.Pair+1 }), "differ from those of game"},
+		{"another run", pair.Ticket, forged(func(r *results.Record) { r.Run = "r1" }), "it belongs to run r1, not tune"},
+		{"one game", pair.Ticket, []*results.Record{honest(0, nil)}, "a pair of 1 games"},
+		{"an unknown ticket", "forged", forged(nil), "not a pair this server handed out"},
 	}
 	for _, tt := range tests {
 		var ack TuneAck
@@ -249,6 +312,15 @@ func TestTuneForgedResults(t *testing.T) {
 	if err := request(ctx, nc, tuneSubject(verbTake, "mallory"), TuneTake{Run: st.ID}, &again, takeTimeout); err != nil ||
 		again.Perturbation.Iteration != pair.Perturbation.Iteration {
 		t.Errorf("the next pair after iteration %d was refused: iteration %d (%v), want it again", pair.Perturbation.Iteration, again.Perturbation.Iteration, err)
+	}
+	// The honest pair, with the ticket of the first hand-out (good until a result of the pair
+	// is counted), is counted: each forgery was refused for what it changed alone.
+	var ack TuneAck
+	if err := request(ctx, nc, tuneSubject(verbResult, "mallory"), TuneResult{Run: st.ID, Ticket: pair.Ticket, Records: forged(nil)}, &ack, resultTimeout); err != nil || ack.Error != "" {
+		t.Errorf("the honest pair: %v %q, want it counted", err, ack.Error)
+	}
+	if _, recs, _, err := tune.ReadRecords(st.Records); err != nil || len(recs) != 1 {
+		t.Errorf("after the honest pair: %d pairs on record (%v), want 1", len(recs), err)
 	}
 	live := httptest.NewRecorder()
 	p.srv.dashboardHandler().ServeHTTP(live, httptest.NewRequest("GET", "/runs/"+st.ID+"/live/", nil))
@@ -380,5 +452,44 @@ func TestStateWithoutSubmission(t *testing.T) {
 	runs, err := p.submitter.Runs(context.Background())
 	if err != nil || len(runs) != 1 || runs[0].ID != st.ID {
 		t.Errorf("after a restart the pool has %+v (%v), want the one run %s", runs, err, st.ID)
+	}
+}
+
+// TestTuneWrongEngineUnfit: a worker whose build of the tune's engine says it is another has
+// its first result refused for it, and then keeps away from the run (it says the run is unfit
+// for it, and takes no more pairs); it took pair after pair, each refused, for as long as it
+// ran.
+func TestTuneWrongEngineUnfit(t *testing.T) {
+	p := newTestPool(t)
+	_, st := submitTune(t, p, 10, 4)
+	var takes atomic.Int64
+	watch, err := p.srv.nc.Subscribe(tuneSubject(verbTake, "rebuilt"), func(*nats.Msg) { takes.Add(1) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer watch.Unsubscribe()
+	skill := uhpengine.Option{Name: "Skill", Type: "int", Value: "50", Default: "50", Extra: []string{"0", "100"}}
+	argv, env := uhpfake.Command(uhpfake.Config{ID: "tunable 2.0", Play: "random", Options: []uhpengine.Option{skill}})
+	startWorkers(t, &Worker{Name: "rebuilt", Creds: p.addWorker("rebuilt"), SkipBench: true,
+		Engines: []arbiter.EngineConfig{{Name: "tunable", Command: argv, Env: env}}})
+	unfit := func() bool {
+		for _, w := range p.srv.Workers() {
+			for _, why := range w.Unfit {
+				if w.Name == "rebuilt" && strings.HasPrefix(why, st.ID+": ") && strings.Contains(why, `"tunable 2.0"`) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	waitUntil(t, "the worker to tell the server the tune is unfit for its engine", 15*time.Second, unfit)
+	p.srv.nc.Flush()
+	before := takes.Load()
+	time.Sleep(time.Second) // a worker still in the run takes its next pair at once
+	if n := takes.Load() - before; n != 0 {
+		t.Errorf("the worker took %d more pairs of the tune its engine is not", n)
+	}
+	if _, recs, _, err := tune.ReadRecords(st.Records); err != nil || len(recs) != 0 {
+		t.Errorf("%d pairs on record (%v), want none", len(recs), err)
 	}
 }

@@ -75,7 +75,9 @@ func ignoreOver(err error) error {
 
 // tunePair takes one pair from the server, plays it and sends its result. A result the server
 // does not count (the server restarted, or the pair was answered by another worker) is dropped:
-// the server hands out again any pair it has not counted.
+// the server hands out again any pair it has not counted. One refused because this worker's
+// engine is not the run's ends the worker's play of the run, which it then cannot play (a
+// *distributed.RefusedError, see cannotPlay): it took pair after pair, each refused.
 func (w *Worker) tunePair(ctx context.Context, nc *nats.Conn, run string, pairs *tune.Pairs, seats *arbiter.Seats, played *atomic.Int64) error {
 	var p TunePair
 	if err := request(ctx, nc, tuneSubject(verbTake, w.Name), TuneTake{Run: run}, &p, takeTimeout); err != nil {
@@ -101,6 +103,8 @@ func (w *Worker) tunePair(ctx context.Context, nc *nats.Conn, run string, pairs 
 	var ack TuneAck
 	if err := request(ctx, nc, tuneSubject(verbResult, w.Name), TuneResult{Run: run, Ticket: p.Ticket, Records: recs}, &ack, resultTimeout); err != nil {
 		w.printf("Worker %s: the result of iteration %d was not delivered: %v\n", w.Name, p.Perturbation.Iteration, err)
+	} else if ack.WrongEngine {
+		return &distributed.RefusedError{Reason: ack.Error}
 	} else if ack.Error != "" {
 		w.printf("Worker %s: the result of iteration %d was not counted: %s\n", w.Name, p.Perturbation.Iteration, ack.Error)
 	}

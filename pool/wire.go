@@ -160,6 +160,9 @@ type WorkerState struct {
 	Platform string    `json:"platform"`
 	Run      string    `json:"run,omitempty"`
 	LastSeen time.Time `json:"last_seen,omitzero"`
+	// Batch is how long the server lets a worker play a run before it asks again (its
+	// -batch; DefaultBatch when 0): a worker not seen for longer (and a minute) is gone.
+	Batch time.Duration `json:"batch,omitempty"`
 	// Games, Faults and Rejected are summed over its runs since the server started; Flagged
 	// says a run's chi-square test found its results improbable.
 	Games    int      `json:"games"`

@@ -214,24 +214,30 @@ func (w *Worker) play(ctx context.Context, nc *nats.Conn, a *Assignment, unfit m
 	if err != nil {
 		return nil, err
 	}
-	// The engines are measured before the worker first plays them, and new measures reach the
-	// server at once, whose answer may send the worker elsewhere. (Engines that differ from the
-	// run's are not measured: joining says why.)
-	if run, err := distributed.WorkerEngines(a.RunEngines, engines); err == nil && !w.SkipBench && w.benches.measure(ctx, run, a.GameType) {
-		if b, err := w.ask(ctx, nc, unfit); err == nil && b.Run != a.Run {
-			return b, nil
-		}
-	}
 	yield := make(chan struct{})
 	var next *Assignment
 	var asking sync.WaitGroup
 	leave, stopAsking := context.WithCancel(ctx)
+	// The engines are measured before the worker first plays them, on the players the first
+	// slot then plays with (not started a second time), once the run has let the worker in
+	// (engines that differ from the run's are not measured: joining says why); new measures
+	// reach the server at once, whose answer may send the worker elsewhere.
+	measured := make(chan struct{}, 1)
+	var prepare func(context.Context, *arbiter.Seats)
+	if !w.SkipBench {
+		prepare = func(ctx context.Context, seats *arbiter.Seats) {
+			if w.benches.measure(ctx, seats) {
+				measured <- struct{}{}
+			}
+		}
+	}
 	asking.Go(func() {
 		tick := time.NewTicker(max(a.Batch, time.Second))
 		defer tick.Stop()
 		for {
 			select {
 			case <-tick.C:
+			case <-measured:
 			case <-leave.Done():
 				return
 			}
@@ -245,7 +251,7 @@ func (w *Worker) play(ctx context.Context, nc *nats.Conn, a *Assignment, unfit m
 	creds := *w.Creds
 	creds.Run = a.Run
 	dw := &distributed.Worker{Name: w.Name, Creds: &creds, Conn: nc, Concurrency: w.Concurrency, Engines: engines,
-		Console: w.Console, TranscriptDir: w.TranscriptDir, Yield: yield, IdleLeave: w.IdleLeave}
+		Console: w.Console, TranscriptDir: w.TranscriptDir, Yield: yield, IdleLeave: w.IdleLeave, Prepare: prepare}
 	err = dw.Run(ctx)
 	stopAsking()
 	asking.Wait()

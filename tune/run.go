@@ -171,9 +171,25 @@ func NewPairs(cfg Config) (*Pairs, error) {
 	cfg.GameType, cfg.Concurrency = ac.GameType, ac.Concurrency
 	cfg.StartTimeout, cfg.CommandTimeout, cfg.DepthTimeout = ac.StartTimeout, ac.CommandTimeout, ac.DepthTimeout
 	p := &Pairs{cfg: cfg, name: name, sides: [2]arbiter.EngineConfig{ac.Engines[0], ac.Engines[1]}, book: book}
-	p.gameCfg = arbiter.GameConfig{Run: "tune", Seed: cfg.Seed, Adjudication: cfg.Adjudication,
+	p.gameCfg = arbiter.GameConfig{Run: RecordRun, Seed: cfg.Seed, Adjudication: cfg.Adjudication,
 		CommandTimeout: cfg.CommandTimeout, DepthTimeout: cfg.DepthTimeout}
 	return p, nil
+}
+
+// RecordRun is the run every game of a tune says it belongs to.
+const RecordRun = "tune"
+
+// Sides are the plus and the minus side as their games are played, the tuned options aside.
+func (p *Pairs) Sides() [2]arbiter.EngineConfig { return p.sides }
+
+// Scheduled are iteration k's two games from opening (index in the book), the plus side (engine
+// 0) White first, as its records must say them.
+func (p *Pairs) Scheduled(k int, opening string, index int) [2]arbiter.ScheduledGame {
+	var sgs [2]arbiter.ScheduledGame
+	for g := range 2 {
+		sgs[g] = arbiter.ScheduledGame{Index: 2*(k-1) + g, Round: 1, Pair: k - 1, White: g, Black: 1 - g, Opening: opening, OpeningIndex: index}
+	}
+	return sgs
 }
 
 // Engine is the tuned engine's name; its sides are it with PlusSuffix and MinusSuffix.
@@ -449,8 +465,7 @@ func mustGameType(s string) rules.GameType {
 // playPair plays iteration k's two games from opening, the plus side White first.
 func (p *Pairs) playPair(ctx context.Context, seats *arbiter.Seats, k int, opening string, index int) ([]*results.Record, error) {
 	var recs []*results.Record
-	for g := range 2 {
-		sg := arbiter.ScheduledGame{Index: 2*(k-1) + g, Round: 1, Pair: k - 1, White: g, Black: 1 - g, Opening: opening, OpeningIndex: index}
+	for _, sg := range p.Scheduled(k, opening, index) {
 		white, black, err := seats.Sides(ctx, sg)
 		if err != nil {
 			return nil, err

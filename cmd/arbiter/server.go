@@ -190,7 +190,7 @@ func runServerRuns(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if *asJSON {
 		return writeJSON(stdout, runs)
 	}
-	pool.WriteRuns(stdout, runs, time.Now())
+	pool.WriteRuns(stdout, runs)
 	return nil
 }
 
