@@ -21,6 +21,7 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/distributed"
+	"hivearbiter/pool/artifact"
 	"hivearbiter/report"
 	"hivearbiter/results"
 )
@@ -174,6 +175,9 @@ func (s *Server) Submit(sub *Submission) (*RunState, error) {
 func (s *Server) admit(r *run, start func(*run) error, what string) (*RunState, error) {
 	s.ctl.Lock()
 	defer s.ctl.Unlock()
+	if err := s.checkArtifacts(r.sub); err != nil {
+		return nil, err
+	}
 	id := r.state.ID
 	s.mu.Lock()
 	if old := s.runs[id]; old != nil {
@@ -445,6 +449,63 @@ func (s *Server) deleteRun(r *run) error {
 	delete(s.runs, r.state.ID)
 	s.mu.Unlock()
 	s.printf("Run %s deleted (its records stay in %s)\n", r.state.ID, r.state.Records)
+	s.forgetArtifacts(ctx, r)
+	return nil
+}
+
+// forgetArtifacts deletes the artifacts of a deleted run that no run left in the pool uses, from
+// the store and the server's copies. Run commands hold ctl, so no submission is admitted
+// meanwhile; one whose engine was uploaded before it is refused by admit (checkArtifacts) and
+// submitted again uploads it again.
+func (s *Server) forgetArtifacts(ctx context.Context, gone *run) {
+	if s.depot == nil || gone.sub == nil {
+		return
+	}
+	used := map[string]bool{}
+	s.mu.Lock()
+	for _, r := range s.runs {
+		if r.sub == nil {
+			continue
+		}
+		for _, m := range r.sub.Manifests {
+			used[m.SHA256] = true
+		}
+	}
+	s.mu.Unlock()
+	for _, m := range gone.sub.Manifests {
+		if m.SHA256 == "" || used[m.SHA256] {
+			continue
+		}
+		used[m.SHA256] = true
+		if err := s.depot.Forget(ctx, m.SHA256); err != nil {
+			s.printf("Run %s: its artifact %s stays in the pool: %v\n", gone.state.ID, m.SHA256, err)
+		}
+	}
+}
+
+// checkArtifacts refuses a submission whose engines' artifacts the store does not hold: uploaded,
+// then deleted with a run that used them before this submission came, or never uploaded.
+func (s *Server) checkArtifacts(sub *Submission) error {
+	if s.depot == nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(s.ctx, 10*time.Second)
+	defer cancel()
+	for i, m := range sub.Manifests {
+		if m.SHA256 == "" {
+			continue
+		}
+		if err := s.depot.Has(ctx, m.SHA256); err != nil {
+			name := fmt.Sprint("engine ", i+1)
+			if i < len(sub.Config.Engines) {
+				name = fmt.Sprintf("engine %q", sub.Config.Engines[i].Name)
+			}
+			if errors.Is(err, artifact.ErrNotFound) {
+				return fmt.Errorf("pool: %s: its artifact %s is not in the pool (deleted with a run that used it as this one was submitted?): submit again, which uploads it", name, m.SHA256)
+			}
+			return fmt.Errorf("pool: %s: %w", name, err)
+		}
+	}
 	return nil
 }
 

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+
+	"github.com/nats-io/nats.go/jetstream"
 )
 
 // Depot keeps copies of a store's artifacts on the server's disk, each checked against its
@@ -32,13 +34,21 @@ func NewDepot(s *Store, dir string) *Depot {
 // ErrBadName is an artifact asked for by a name that is not a SHA-256.
 var ErrBadName = errors.New("artifact: a name is the hex SHA-256 of the artifact's bytes")
 
+// checkName refuses a name that is not a hex SHA-256, so that no name reaches another path.
+func checkName(sha string) error {
+	if b, err := hex.DecodeString(sha); err != nil || len(b) != 32 || hex.EncodeToString(b) != sha {
+		return fmt.Errorf("%w: %q", ErrBadName, sha)
+	}
+	return nil
+}
+
 // ReadAt reads into p the artifact's bytes from off on, copying the artifact from the store
 // first if it has no copy yet, and returns how many bytes it read (fewer than len(p) only at
 // the end) and the artifact's size. An artifact the store does not have is an error wrapping
 // ErrNotFound; one whose bytes do not hash to its name, a *HashMismatchError.
 func (d *Depot) ReadAt(ctx context.Context, sha string, p []byte, off int64) (int, int64, error) {
-	if b, err := hex.DecodeString(sha); err != nil || len(b) != 32 || hex.EncodeToString(b) != sha {
-		return 0, 0, fmt.Errorf("%w: %q", ErrBadName, sha)
+	if err := checkName(sha); err != nil {
+		return 0, 0, err
 	}
 	f, err := d.open(ctx, sha)
 	if err != nil {
@@ -91,4 +101,28 @@ func (d *Depot) open(ctx context.Context, sha string) (*os.File, error) {
 		return nil, fmt.Errorf("artifact: %w", err)
 	}
 	return f, nil
+}
+
+// Has says whether the store holds an artifact: nil, or an error wrapping ErrNotFound.
+func (d *Depot) Has(ctx context.Context, sha string) error {
+	_, err := d.store.Stat(ctx, sha)
+	return err
+}
+
+// Forget deletes an artifact from the store and its copy from the depot, when no run uses it
+// any more: a pool that lives for months would otherwise keep every build ever submitted. An
+// artifact that is not there is not an error.
+func (d *Depot) Forget(ctx context.Context, sha string) error {
+	if err := checkName(sha); err != nil {
+		return err
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.store.obs.Delete(ctx, sha); err != nil && !errors.Is(err, jetstream.ErrObjectNotFound) {
+		return fmt.Errorf("artifact: deleting %s: %w", sha, err)
+	}
+	if err := os.Remove(filepath.Join(d.dir, sha)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("artifact: %w", err)
+	}
+	return nil
 }
