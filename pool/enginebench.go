@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -104,11 +105,13 @@ type benches struct {
 }
 
 // measure measures the engines of seats not measured yet, on the players seats seats for its
-// games, and reports whether there were any.
-func (b *benches) measure(ctx context.Context, seats *arbiter.Seats) bool {
+// games, and reports whether there were any. An engine is its program: its directory,
+// command and environment, so that a tune's two sides, one program under two names, are
+// measured once. The measures are named name, or "" for each engine's own name.
+func (b *benches) measure(ctx context.Context, seats *arbiter.Seats, name string) bool {
 	measured := false
 	for e, c := range seats.Engines {
-		key := strings.Join(append([]string{c.Name, c.Dir}, c.Command...), "\x00")
+		key := strings.Join(slices.Concat([]string{c.Dir}, c.Command, []string{"\x01"}, c.Env), "\x00")
 		b.mu.Lock()
 		_, ok := b.byKey[key]
 		b.mu.Unlock()
@@ -118,6 +121,9 @@ func (b *benches) measure(ctx context.Context, seats *arbiter.Seats) bool {
 		m := measureEngine(ctx, seats, e)
 		if errors.Is(ctx.Err(), context.Canceled) {
 			return measured
+		}
+		if name != "" {
+			m.Engine = name
 		}
 		b.mu.Lock()
 		if b.byKey == nil {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/engine/uhpengine"
 	"hivearbiter/engine/uhpengine/uhpfake"
 )
 
@@ -62,5 +63,41 @@ func TestWorkerReportsEngineSpeed(t *testing.T) {
 	b, _ := os.ReadFile(log)
 	if n := strings.Count(string(b), "\n"); n != 2 {
 		t.Errorf("the worker started engine a %d times, want 2 (identified, and seated for the bench and the games)", n)
+	}
+}
+
+// TestTuneWorkerReportsEngineSpeed: a worker that plays a tune measures the tune's engine once,
+// on the player it then tunes, as it does a match's engines, and the server's table shows it.
+func TestTuneWorkerReportsEngineSpeed(t *testing.T) {
+	p := newTestPool(t)
+	sub := tuneSubmission(t, 6, 5)
+	log := filepath.Join(t.TempDir(), "starts")
+	_, sub.Tune.Engine.Env = uhpfake.Command(uhpfake.Config{ID: "tunable", Play: "random", Seed: 5,
+		Options:  []uhpengine.Option{{Name: "Skill", Type: "int", Value: "50", Default: "50", Extra: []string{"0", "100"}}},
+		Commands: map[string]string{"bench": "nodes=777 time=3 nps=259000 depth=4"},
+		FaultLog: log, Faults: []uhpfake.Fault{{On: "start", Name: "start"}}})
+	st, err := p.submitter.Submit(context.Background(), sub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	startWorkers(t, &Worker{Name: "w1", Creds: p.addWorker("w1")})
+	var benches []EngineBench
+	waitUntil(t, "the worker's measure of the tune's engine in the server's table", 15*time.Second, func() bool {
+		for _, w := range p.srv.Workers() {
+			if w.Name == "w1" {
+				benches = w.Benches
+			}
+		}
+		return len(benches) > 0
+	})
+	if len(benches) != 1 || benches[0].Nodes != 777 || benches[0].NPS != 259000 || benches[0].Error != "" {
+		t.Errorf("the tune's engine: %+v, want one measure, its bench's 777 nodes at 259000 nps", benches)
+	}
+	waitFinished(t, p, st.ID, 20*time.Second)
+	b, _ := os.ReadFile(log)
+	// tuneSubmission identified its own engine, without the log: every start logged is the
+	// worker's.
+	if n := strings.Count(string(b), "\n"); n != 2 {
+		t.Errorf("the worker started the engine %d times, want 2 (the one slot's two sides; none more for the bench)", n)
 	}
 }

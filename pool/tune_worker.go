@@ -48,6 +48,11 @@ func (w *Worker) playTune(ctx context.Context, nc *nats.Conn, a *Assignment) (pl
 		g.Go(func() error {
 			seats := pairs.Seats(slot)
 			defer seats.Close(gctx)
+			if slot == 0 && !w.SkipBench {
+				// As for a match: the engine measured once, on the player the slot then tunes;
+				// the measure reaches the server when the worker next asks.
+				w.benches.measure(gctx, seats, pairs.Engine())
+			}
 			for time.Now().Before(until) && gctx.Err() == nil {
 				if err := w.tunePair(gctx, nc, a.Run, pairs, seats, &count); err != nil {
 					if gctx.Err() != nil {

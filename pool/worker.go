@@ -226,7 +226,7 @@ func (w *Worker) play(ctx context.Context, nc *nats.Conn, a *Assignment, unfit m
 	var prepare func(context.Context, *arbiter.Seats)
 	if !w.SkipBench {
 		prepare = func(ctx context.Context, seats *arbiter.Seats) {
-			if w.benches.measure(ctx, seats) {
+			if w.benches.measure(ctx, seats, "") {
 				measured <- struct{}{}
 			}
 		}
