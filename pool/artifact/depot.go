@@ -2,6 +2,7 @@ package artifact
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -21,14 +23,32 @@ type Depot struct {
 	store *Store
 	dir   string
 	// mu lets one copy be made at a time: two workers asking for a new artifact at once wait
-	// for one copy.
+	// for one copy. It guards what follows.
 	mu sync.Mutex
+	// checked are the copies hashed by this process: a copy found on disk is checked once
+	// before it is handed out, so that one cut short by a power loss is made again, not
+	// handed out for ever.
+	checked map[string]bool
+	// bad are the artifacts whose copy failed for good (their bytes do not hash to their
+	// name, or are over the limit), with when: asked for again within badFor, they fail at
+	// once instead of being read from the store again.
+	bad   map[string]badCopy
+	swept bool
 }
+
+type badCopy struct {
+	err error
+	at  time.Time
+}
+
+// badFor is how long a copy that failed for good is not tried again: as long as a worker
+// keeps away from a run it cannot play.
+const badFor = 10 * time.Minute
 
 // NewDepot keeps its copies in dir (made when first needed). Deleting dir, or a copy in it,
 // is safe while no worker is being handed one: a copy is made again when asked for.
 func NewDepot(s *Store, dir string) *Depot {
-	return &Depot{store: s, dir: dir}
+	return &Depot{store: s, dir: dir, checked: map[string]bool{}, bad: map[string]badCopy{}}
 }
 
 // ErrBadName is an artifact asked for by a name that is not a SHA-256.
@@ -69,38 +89,97 @@ func (d *Depot) ReadAt(ctx context.Context, sha string, p []byte, off int64) (in
 	return n, st.Size(), nil
 }
 
-// open opens the copy of an artifact, made first if there is none.
+// open opens the copy of an artifact, made first if there is none, and checked against its
+// name the first time this process opens it.
 func (d *Depot) open(ctx context.Context, sha string) (*os.File, error) {
 	path := filepath.Join(d.dir, sha)
-	if f, err := os.Open(path); err == nil {
-		return f, nil
+	d.mu.Lock()
+	ok := d.checked[sha]
+	d.mu.Unlock()
+	if ok {
+		if f, err := os.Open(path); err == nil {
+			return f, nil
+		}
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if f, err := os.Open(path); err == nil { // made while this one waited
+	if b, ok := d.bad[sha]; ok && time.Since(b.at) < badFor {
+		return nil, b.err
+	}
+	if d.checked[sha] { // made while this one waited
+		if f, err := os.Open(path); err == nil {
+			return f, nil
+		}
+	}
+	if f, err := d.openChecked(sha, path); err == nil {
+		d.checked[sha] = true
 		return f, nil
 	}
-	if err := os.MkdirAll(d.dir, 0o700); err != nil {
-		return nil, fmt.Errorf("artifact: %w", err)
-	}
-	size, err := d.store.size(ctx, sha)
-	if err != nil {
+	if err := d.copy(ctx, sha, path); err != nil {
+		var hash *HashMismatchError
+		var large *TooLargeError
+		if errors.As(err, &hash) || errors.As(err, &large) {
+			d.bad[sha] = badCopy{err, time.Now()}
+		}
 		return nil, err
 	}
-	blob, err := d.store.download(ctx, sha, size, d.dir)
-	if err != nil {
-		return nil, err
-	}
-	blob.Close() // before the rename, which Windows refuses an open file
-	if err := os.Rename(blob.Name(), path); err != nil {
-		os.Remove(blob.Name())
-		return nil, fmt.Errorf("artifact: %w", err)
-	}
+	d.checked[sha] = true
+	delete(d.bad, sha)
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("artifact: %w", err)
 	}
 	return f, nil
+}
+
+// openChecked opens a copy on disk that hashes to its name, or removes it.
+func (d *Depot) openChecked(sha, path string) (*os.File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil || hex.EncodeToString(h.Sum(nil)) != sha {
+		f.Close()
+		os.Remove(path)
+		return nil, &HashMismatchError{Want: sha, Got: hex.EncodeToString(h.Sum(nil))}
+	}
+	return f, nil
+}
+
+// copy copies an artifact from the store to path, synced before it is renamed into place, so
+// that a copy is whole or absent. The first copy of a process first removes the partial copies
+// a server killed while copying left behind. d.mu is held.
+func (d *Depot) copy(ctx context.Context, sha, path string) error {
+	if err := os.MkdirAll(d.dir, 0o700); err != nil {
+		return fmt.Errorf("artifact: %w", err)
+	}
+	if !d.swept {
+		if partial, err := filepath.Glob(filepath.Join(d.dir, ".fetch-*")); err == nil {
+			for _, p := range partial {
+				os.Remove(p)
+			}
+		}
+		d.swept = true
+	}
+	size, err := d.store.size(ctx, sha)
+	if err != nil {
+		return err
+	}
+	blob, err := d.store.download(ctx, sha, size, d.dir)
+	if err != nil {
+		return err
+	}
+	err = blob.Sync()
+	blob.Close() // before the rename, which Windows refuses an open file
+	if err == nil {
+		err = os.Rename(blob.Name(), path)
+	}
+	if err != nil {
+		os.Remove(blob.Name())
+		return fmt.Errorf("artifact: %w", err)
+	}
+	return nil
 }
 
 // Has says whether the store holds an artifact: nil, or an error wrapping ErrNotFound.
@@ -121,6 +200,8 @@ func (d *Depot) Forget(ctx context.Context, sha string) error {
 	if err := d.store.obs.Delete(ctx, sha); err != nil && !errors.Is(err, jetstream.ErrObjectNotFound) {
 		return fmt.Errorf("artifact: deleting %s: %w", sha, err)
 	}
+	delete(d.checked, sha)
+	delete(d.bad, sha)
 	if err := os.Remove(filepath.Join(d.dir, sha)); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("artifact: %w", err)
 	}

@@ -3,9 +3,11 @@ package artifact
 import (
 	"bytes"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestDepotReadAt: a depot reads an artifact at any offset, in pieces that make up its bytes,
@@ -75,4 +77,57 @@ func TestDepotRefuses(t *testing.T) {
 		}
 	}
 	assertEmpty(t, dir)
+}
+
+// TestDepotHealsItsCopies: a copy on disk that does not hash to its name (cut short by a power
+// loss) is made again before it is handed out, the partial copies a killed server left are
+// removed, and an artifact whose bytes are bad is not read from the store again for a while.
+func TestDepotHealsItsCopies(t *testing.T) {
+	s, obs := newStore(t, Limits{})
+	content := "#!/bin/sh\necho heal\n" + strings.Repeat("x", 5000)
+	m, _, err := s.Upload(t.Context(), Source{Path: writeFile(t, t.TempDir(), "engine.sh", content, 0o755)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, m.SHA256), []byte(content[:100]), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	partial := filepath.Join(dir, ".fetch-123")
+	if err := os.WriteFile(partial, []byte("half"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	d := NewDepot(s, dir)
+	buf := make([]byte, len(content)+10)
+	if n, size, err := d.ReadAt(t.Context(), m.SHA256, buf, 0); err != nil || size != int64(len(content)) || string(buf[:n]) != content {
+		t.Fatalf("a cut copy on disk: %d of %d bytes, %v; want the whole artifact, copied again", n, size, err)
+	}
+	if _, err := os.Stat(partial); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a partial copy left by a killed server: %v, want it removed", err)
+	}
+
+	bad, _, err := s.Upload(t.Context(), Source{Path: writeFile(t, t.TempDir(), "bad.sh", "#!/bin/sh\necho good\n", 0o755)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := obs.PutBytes(t.Context(), bad.SHA256, []byte("#!/bin/sh\necho evil\n")); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := d.ReadAt(t.Context(), bad.SHA256, buf, 0); !errors.As(err, new(*HashMismatchError)) {
+		t.Fatalf("a substituted object: %v, want a *HashMismatchError", err)
+	}
+	// Put right in the store: the depot still refuses it, without reading the store again,
+	// until badFor has passed or it is forgotten.
+	if _, err := obs.PutBytes(t.Context(), bad.SHA256, []byte("#!/bin/sh\necho good\n")); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := d.ReadAt(t.Context(), bad.SHA256, buf, 0); !errors.As(err, new(*HashMismatchError)) {
+		t.Errorf("asked again at once: %v, want the remembered *HashMismatchError", err)
+	}
+	d.mu.Lock()
+	d.bad[bad.SHA256] = badCopy{d.bad[bad.SHA256].err, time.Now().Add(-badFor)}
+	d.mu.Unlock()
+	if n, _, err := d.ReadAt(t.Context(), bad.SHA256, buf, 0); err != nil || string(buf[:n]) != "#!/bin/sh\necho good\n" {
+		t.Errorf("asked again after badFor: %q, %v; want the good bytes", buf[:n], err)
+	}
 }
