@@ -90,7 +90,7 @@ func (s *Server) Assign(req AssignRequest, now time.Time) Assignment {
 		return a.r.state.Submitted.Before(b.r.state.Submitted)
 	})
 	r := cands[0].r
-	r.assigned[req.Worker] = assignment{slots: max(req.Slots, 1), until: now.Add(s.cfg.Batch + 30*time.Second)}
+	r.assigned[req.Worker] = assignment{slots: max(req.Slots, 1), until: s.assignmentEnd(now)}
 	w.Run = r.state.ID
 	a := Assignment{Run: r.state.ID, Engines: r.state.Engines, Batch: s.cfg.Batch}
 	if r.sub != nil {
@@ -102,6 +102,10 @@ func (s *Server) Assign(req AssignRequest, now time.Time) Assignment {
 	}
 	return a
 }
+
+// assignmentEnd is when an assignment made (or kept) at now lapses: a batch, and time to ask
+// again.
+func (s *Server) assignmentEnd(now time.Time) time.Time { return now.Add(s.cfg.Batch + 30*time.Second) }
 
 // flaggedIn lists the runs whose chi-square test flags the worker; s.mu is held.
 func (s *Server) flaggedIn(worker string) []string {

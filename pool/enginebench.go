@@ -54,25 +54,28 @@ func (b EngineBench) String() string {
 
 // measureEngine measures engine e of seats, seated as its games seat it (started if it is not
 // yet): its own bench when it has one, else a fixed search. The player stays seated, for the
-// games that follow.
+// games that follow, unless the measure failed: a search cut at the bench's time limit leaves
+// an engine killed, and its first game would be lost to that. Its next seat starts it anew.
 func measureEngine(ctx context.Context, seats *arbiter.Seats, e int) EngineBench {
 	out := EngineBench{Engine: seats.Engines[e].Name}
-	ctx, cancel := context.WithTimeout(ctx, benchTimeout)
+	bctx, cancel := context.WithTimeout(ctx, benchTimeout)
 	defer cancel()
-	p, err := seats.Seat(ctx, e)
+	p, err := seats.Seat(bctx, e)
 	if err != nil {
 		out.Error = err.Error()
+		seats.Drop(ctx, e)
 		return out
 	}
 	out.ID = p.Info().ID
 	if b, ok := p.(arbiter.Bencher); ok {
-		if res, err := b.Bench(ctx); err == nil {
+		if res, err := b.Bench(bctx); err == nil {
 			out.Nodes, out.NPS = res.Nodes, res.NPS
 			return out
 		}
 	}
-	if err := timeSearch(ctx, p, seats.GameType, &out); err != nil {
+	if err := timeSearch(bctx, p, seats.GameType, &out); err != nil {
 		out.Error = err.Error()
+		seats.Drop(ctx, e)
 	}
 	return out
 }

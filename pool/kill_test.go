@@ -40,7 +40,9 @@ func workUntilKilled(credsPath string) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	w := &Worker{Name: creds.User, Creds: creds, Engines: engines, Console: os.Stdout}
+	// No bench: the engines of these workers think for seconds a move, and a depth-3 search
+	// before the first pair would hold the worker back from what its test is about.
+	w := &Worker{Name: creds.User, Creds: creds, Engines: engines, Console: os.Stdout, SkipBench: true}
 	if err := w.Run(context.Background()); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1

@@ -39,7 +39,19 @@ const (
 	headerRefused  = "Arbiter-Artifact-Refused"
 	headerError    = "Arbiter-Artifact-Error"
 	headerNotFound = "Arbiter-Artifact-Not-Found"
+	headerUnusable = "Arbiter-Artifact-Unusable"
 )
+
+// ArtifactUnusableError is an artifact the server cannot hand out for good: its bytes in the
+// store do not hash to its name, or are over the size limit. A worker keeps away from the
+// run, as from one whose artifact it found bad itself.
+type ArtifactUnusableError struct {
+	SHA256, Reason string
+}
+
+func (e *ArtifactUnusableError) Error() string {
+	return fmt.Sprintf("pool: the server cannot hand out artifact %s: %s", e.SHA256, e.Reason)
+}
 
 // ArtifactRefusedError is the server refusing a worker an artifact: it is not assigned to an
 // active run that uses it, or it is not (or no longer) one of the pool's workers.
@@ -71,20 +83,30 @@ func (s *Server) onArtifact(m *nats.Msg) {
 	}
 	if err == nil {
 		buf := make([]byte, relayChunk(s.nc.MaxPayload()))
-		// The depot bounds a copy from the bucket by the artifact's size, as a fetch is.
-		n, size, rerr := s.depot.ReadAt(s.ctx, req.SHA256, buf, req.Offset)
+		// The depot bounds a copy from the bucket by the artifact's size, as a fetch is, and
+		// Close by the handlers' context.
+		n, size, rerr := s.depot.ReadAt(s.hctx, req.SHA256, buf, req.Offset)
 		reply.Data, err = buf[:n], rerr
 		reply.Header.Set(headerSize, strconv.FormatInt(size, 10))
 	}
-	var refused *ArtifactRefusedError
+	var (
+		refused *ArtifactRefusedError
+		hash    *artifact.HashMismatchError
+		large   *artifact.TooLargeError
+	)
 	switch {
 	case errors.As(err, &refused):
 		reply.Header.Set(headerRefused, refused.Reason)
 		s.printf("Worker %s was refused artifact %s: %s\n", worker, req.SHA256, refused.Reason)
 	case errors.Is(err, artifact.ErrNotFound):
 		reply.Header.Set(headerNotFound, err.Error())
+		s.printf("Worker %s asked for artifact %s, which is not in the store\n", worker, req.SHA256)
+	case errors.As(err, &hash) || errors.As(err, &large):
+		reply.Header.Set(headerUnusable, err.Error())
+		s.printf("Artifact %s cannot be handed out: %v\n", req.SHA256, err)
 	case err != nil:
 		reply.Header.Set(headerError, err.Error())
+		s.printf("Artifact %s for worker %s: %v\n", req.SHA256, worker, err)
 	}
 	m.RespondMsg(reply)
 }
@@ -96,8 +118,9 @@ func (s *Server) mayFetch(worker, sha string, now time.Time) error {
 	if s.ids != nil {
 		s.idMu.Lock()
 		u := s.ids.Users[worker]
+		ok := u != nil && u.Role == RoleWorker && u.Revoked.IsZero()
 		s.idMu.Unlock()
-		if u == nil || u.Role != RoleWorker || !u.Revoked.IsZero() {
+		if !ok {
 			return &ArtifactRefusedError{SHA256: sha, Reason: worker + " is not one of the pool's workers"}
 		}
 	}
@@ -109,6 +132,13 @@ func (s *Server) mayFetch(worker, sha string, now time.Time) error {
 			continue
 		}
 		if slices.ContainsFunc(r.sub.Manifests, func(m artifact.Manifest) bool { return m.SHA256 == sha && sha != "" }) {
+			// A worker fetching its run's artifacts is joining it: each piece keeps its
+			// assignment, which a long download would otherwise outlast (the worker asks
+			// again only once it plays), and be refused the rest.
+			if later := s.assignmentEnd(now); a.until.Before(later) {
+				a.until = later
+				r.assigned[worker] = a
+			}
 			return nil
 		}
 	}
@@ -168,6 +198,9 @@ func (r *relayReader) next() error {
 	}
 	if why := m.Header.Get(headerNotFound); why != "" {
 		return fmt.Errorf("%w: %s (the server says: %s)", artifact.ErrNotFound, r.sha, why)
+	}
+	if why := m.Header.Get(headerUnusable); why != "" {
+		return &ArtifactUnusableError{SHA256: r.sha, Reason: why}
 	}
 	if why := m.Header.Get(headerError); why != "" {
 		return fmt.Errorf("pool: the server could not read artifact %s: %s", r.sha, why)

@@ -64,6 +64,12 @@ type Server struct {
 	hmu      sync.Mutex
 	closing  bool
 	handlers sync.WaitGroup
+	// hctx bounds the handlers' own waits (an artifact's first copy from the bucket); Close
+	// cancels it before it waits for them.
+	hctx    context.Context
+	hcancel context.CancelFunc
+	// relaying bounds the artifact requests answered at once (handleConcurrently).
+	relaying chan struct{}
 	ctx      context.Context
 	stop     context.CancelFunc
 	runWG    sync.WaitGroup
@@ -92,6 +98,8 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	}
 	s := &Server{cfg: cfg, runs: map[string]*run{}, workers: map[string]*WorkerState{}}
 	s.ctx, s.stop = context.WithCancel(context.WithoutCancel(ctx))
+	s.hctx, s.hcancel = context.WithCancel(s.ctx)
+	s.relaying = make(chan struct{}, relayers)
 	var err error
 	if cfg.NATS != "" {
 		err = s.dialExisting()
@@ -216,7 +224,7 @@ func (s *Server) open(ctx context.Context) error {
 		subjectSubmit: s.onSubmit, subjectRuns: s.onRuns, subjectControl: s.onControl,
 		subjectWorkers: s.onWorkers, subjectAdd: s.onAddWorker, subjectRevoke: s.onRevokeWorker,
 		assignSubject("*"): s.onAssign, tuneSubject(verbTake, "*"): s.onTuneTake, tuneSubject(verbRenew, "*"): s.onTuneRenew,
-		tuneSubject(verbResult, "*"): s.onTuneResult, artifactSubject("*"): s.onArtifact,
+		tuneSubject(verbResult, "*"): s.onTuneResult, artifactSubject("*"): s.handleConcurrently(s.onArtifact, s.relaying),
 	} {
 		sub, err := s.nc.Subscribe(subject, s.handle(h))
 		if err != nil {
@@ -241,6 +249,9 @@ func (s *Server) Close() {
 	s.hmu.Lock()
 	s.closing = true
 	s.hmu.Unlock()
+	if s.hcancel != nil {
+		s.hcancel()
+	}
 	for _, sub := range s.subs {
 		sub.Unsubscribe()
 	}
@@ -271,6 +282,34 @@ func (s *Server) handle(h nats.MsgHandler) nats.MsgHandler {
 		s.hmu.Unlock()
 		defer s.handlers.Done()
 		h(m)
+	}
+}
+
+// relayers is how many artifact requests the server answers at once: a first copy of one
+// artifact from the bucket does not hold up the pieces of others.
+const relayers = 4
+
+// handleConcurrently is handle for up to cap(slots) messages at once: a message that finds
+// them all taken waits in the subscription (NATS delivers its messages one at a time). Its
+// handlers are counted, as handle's are, from before they start.
+func (s *Server) handleConcurrently(h nats.MsgHandler, slots chan struct{}) nats.MsgHandler {
+	return func(m *nats.Msg) {
+		slots <- struct{}{}
+		s.hmu.Lock()
+		closing := s.closing
+		if !closing {
+			s.handlers.Add(1)
+		}
+		s.hmu.Unlock()
+		if closing {
+			<-slots
+			return
+		}
+		go func() {
+			defer func() { <-slots }()
+			defer s.handlers.Done()
+			h(m)
+		}()
 	}
 }
 

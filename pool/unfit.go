@@ -64,8 +64,10 @@ func cannotPlay(err error) bool {
 		override    *artifact.OverrideMismatchError
 		unsafe      *artifact.UnsafeArchiveError
 		large       *artifact.TooLargeError
+		unusable    *ArtifactUnusableError
 	)
 	return errors.As(err, &refused) || errors.As(err, &mismatch) || errors.As(err, &start) ||
 		errors.As(err, &notRunnable) || errors.As(err, &hash) || errors.As(err, &override) ||
-		errors.As(err, &unsafe) || errors.As(err, &large) || errors.Is(err, artifact.ErrNotFound)
+		errors.As(err, &unsafe) || errors.As(err, &large) || errors.As(err, &unusable) ||
+		errors.Is(err, artifact.ErrNotFound)
 }
