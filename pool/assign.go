@@ -2,6 +2,7 @@ package pool
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"sort"
 	"strings"
@@ -24,7 +25,31 @@ func (s *Server) onAssign(m *nats.Msg) {
 	}
 	// The subject, which the worker's permissions bind to its key, names it; not the request.
 	req.Worker = m.Subject[strings.LastIndexByte(m.Subject, '.')+1:]
+	if !strings.HasPrefix(m.Reply, InboxPrefix(RoleWorker, req.Worker)+".") {
+		// No answer can reach it: it is given no run, whose load it would seem to share,
+		// and the server and its table say why.
+		s.outdated(req.Worker, m.Reply, time.Now())
+		return
+	}
 	respond(m, s.Assign(req, time.Now()))
+}
+
+// outdated notes a worker that asks for answers outside its own inbox: an arbiter from before
+// each user had one, which the NATS server keeps from receiving them. It says so once.
+func (s *Server) outdated(worker, reply string, now time.Time) {
+	why := fmt.Sprintf("outdated: it asks for answers on %s, not on its own inbox %s.*, and gets none; upgrade its arbiter", reply, InboxPrefix(RoleWorker, worker))
+	s.mu.Lock()
+	w := s.workers[worker]
+	if w == nil {
+		w = &WorkerState{Name: worker}
+		s.workers[worker] = w
+	}
+	first := w.Outdated == ""
+	w.Outdated, w.LastSeen, w.Run = why, now, ""
+	s.mu.Unlock()
+	if first {
+		s.printf("Worker %s is %s\n", worker, why)
+	}
 }
 
 // Assign gives a worker the run it is most needed by: among the active runs its platform can
@@ -39,7 +64,7 @@ func (s *Server) Assign(req AssignRequest, now time.Time) Assignment {
 		w = &WorkerState{Name: req.Worker}
 		s.workers[req.Worker] = w
 	}
-	w.Slots, w.Cores, w.Platform, w.LastSeen, w.Run = req.Slots, req.Cores, req.Platform, now, ""
+	w.Slots, w.Cores, w.Platform, w.LastSeen, w.Run, w.Outdated = req.Slots, req.Cores, req.Platform, now, "", ""
 	w.Unfit = w.Unfit[:0]
 	if req.Benches != nil {
 		w.Benches = req.Benches

@@ -110,7 +110,8 @@ func WriteWorkers(w io.Writer, workers []WorkerState, now time.Time) {
 	}
 }
 
-// StateText is "revoked", "flagged", "playing", "idle" (connected, no run), or "gone": not
+// StateText is "revoked", "flagged", "outdated" (an earlier arbiter the server cannot answer),
+// "playing", "idle" (connected, no run), or "gone": not
 // seen for a minute longer than the server's batch, after which a worker asks again.
 func (ws WorkerState) StateText(now time.Time) string {
 	batch := ws.Batch
@@ -122,6 +123,8 @@ func (ws WorkerState) StateText(now time.Time) string {
 		return "revoked"
 	case len(ws.Flagged) > 0:
 		return "flagged"
+	case ws.Outdated != "" && !ws.LastSeen.IsZero() && now.Sub(ws.LastSeen) <= batch+time.Minute:
+		return "outdated"
 	case ws.LastSeen.IsZero() || now.Sub(ws.LastSeen) > batch+time.Minute:
 		return "gone"
 	case ws.Run != "":
@@ -135,6 +138,9 @@ func (ws WorkerState) FlagsText() string {
 	var parts []string
 	for _, id := range ws.Flagged {
 		parts = append(parts, "quarantined: results improbable in run "+id)
+	}
+	if ws.Outdated != "" {
+		parts = append(parts, ws.Outdated)
 	}
 	parts = append(parts, ws.Unfit...)
 	if len(parts) == 0 {

@@ -170,6 +170,9 @@ type WorkerState struct {
 	Rejected int      `json:"rejected"`
 	Flagged  []string `json:"flagged,omitempty"`
 	Unfit    []string `json:"unfit,omitempty"`
+	// Outdated says why the server cannot answer the worker: an arbiter from before each
+	// user had an inbox of its own asks for answers where it may not receive them.
+	Outdated string `json:"outdated,omitempty"`
 	// Benches are how fast it runs the engines it has played (see EngineBench).
 	Benches []EngineBench `json:"benches,omitempty"`
 }
