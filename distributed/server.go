@@ -120,14 +120,25 @@ func NewEmbedded(listen, dir string, tls bool) (*Embedded, error) {
 // with the port the server got (port 0 picks one); a wildcard host is replaced by this
 // machine's name.
 func (e *Embedded) Start() (*server.Server, string, error) {
+	listen := net.JoinHostPort(e.host, strconv.Itoa(e.Options.Port))
+	if e.Options.Port != server.RANDOM_PORT {
+		// NATS reports a port it cannot listen on only by not becoming ready: say it at once.
+		l, err := net.Listen("tcp", listen)
+		if err != nil {
+			return nil, "", fmt.Errorf("distributed: cannot listen on %s (another program, or another arbiter server, holds it? give -listen another address): %w", listen, err)
+		}
+		l.Close()
+	}
 	ns, err := server.NewServer(e.Options)
 	if err != nil {
 		return nil, "", fmt.Errorf("distributed: %w", err)
 	}
 	ns.Start()
-	if !ns.ReadyForConnections(10 * time.Second) {
+	// JetStream reads its store before the server is ready: on a loaded machine with a large
+	// store that takes seconds.
+	if !ns.ReadyForConnections(30 * time.Second) {
 		ns.Shutdown()
-		return nil, "", fmt.Errorf("distributed: the NATS server on %s did not start (is the port in use?)", net.JoinHostPort(e.host, strconv.Itoa(e.Options.Port)))
+		return nil, "", fmt.Errorf("distributed: the NATS server on %s did not start within 30 s", listen)
 	}
 	addr := ns.Addr().(*net.TCPAddr)
 	dialHost := e.host

@@ -2,8 +2,10 @@ package distributed
 
 import (
 	"errors"
+	"net"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/nats-io/nats.go"
 )
@@ -76,5 +78,28 @@ func TestPortZeroPicksAFreePort(t *testing.T) {
 	}
 	if urls[0] == urls[1] || strings.HasSuffix(urls[0], ":4222") {
 		t.Errorf("servers at %v, want two free ports", urls)
+	}
+}
+
+// TestPortInUse: a port another program holds is reported at once, saying so, not after the
+// wait for a NATS server that cannot become ready.
+func TestPortInUse(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	e, err := NewEmbedded(l.Addr().String(), t.TempDir(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	ns, _, err := e.Start()
+	if err == nil {
+		ns.Shutdown()
+		t.Fatal("a server started on a port in use")
+	}
+	if !strings.Contains(err.Error(), "cannot listen on "+l.Addr().String()) || time.Since(start) > 5*time.Second {
+		t.Errorf("after %s: %v; want at once that it cannot listen on %s", time.Since(start), err, l.Addr())
 	}
 }
