@@ -1,0 +1,151 @@
+//go:build linux
+
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"hivearbiter/arbiter"
+	"hivearbiter/results"
+)
+
+// serverLives are the samples of a pool server killed three times: four processes of 60
+// samples each, at two active runs and two workers, one of which finishes every 10 samples.
+// The sample after each end is taken before the soak submits the next run (one active run,
+// and the ended run's share of goroutines and descriptors gone, 6 and 2 fewer), so it is
+// grouped apart. perRun is what the server keeps of each run it finished, in goroutines and
+// descriptors.
+func serverLives(perRun int) []Sample {
+	var out []Sample
+	games := 0
+	for l := range 4 {
+		for i := range 60 {
+			ended := i / 10
+			s := Sample{Life: l, Up: time.Duration(10+i) * time.Second, Settled: true, Games: games, LifeGames: i + 1,
+				Runs: 2, Workers: 2, LifeRuns: ended, RSSKiB: 60000 + int64(i%3)*500,
+				Goroutines: 70 + perRun*ended, FDs: 20 + perRun/8*ended}
+			if i%10 == 0 && i > 0 {
+				s.Runs, s.Goroutines, s.FDs = 1, s.Goroutines-6, s.FDs-2
+			}
+			out = append(out, s)
+			games++
+		}
+	}
+	return out
+}
+
+// TestServerFlat: a pool server that keeps 16 goroutines and 2 descriptors of each run it
+// finishes (as the server kept each finished run's two streams) is judged not flat, by the
+// test per run above all; one that keeps nothing is flat although its level drops between a
+// run's end and the next submission; and a soak in which no process finished a run while it
+// was watched is not judged flat for want of a run's end.
+func TestServerFlat(t *testing.T) {
+	for _, name := range []string{"goroutines", "fds"} {
+		if v := judgeServerFlat(name, serverLives(0), 5*time.Second, flatCriteria[name]); !v.Decided() || !v.Flat {
+			t.Errorf("a server that keeps nothing: %s", v)
+		}
+		v := judgeServerFlat(name, serverLives(16), 5*time.Second, flatCriteria[name])
+		if !v.Decided() || v.Flat || v.PerRun.within(v.Limit) {
+			t.Errorf("a server that keeps 16 goroutines and 2 descriptors a run: %s", v)
+		}
+		// judgeFlat, the arbiter's, asks nothing of runs.
+		if v := judgeFlat(name, serverLives(0), 5*time.Second, flatCriteria[name]); v.PerRun != nil {
+			t.Errorf("an arbiter's verdict has a test per run: %s", v)
+		}
+	}
+	noEnd := serverLives(0)
+	for i := range noEnd {
+		noEnd[i].LifeRuns = 0
+	}
+	if v := judgeServerFlat("goroutines", noEnd, 5*time.Second, flatCriteria["goroutines"]); v.Decided() || v.Flat {
+		t.Errorf("no run ended in a watched process, yet: %s", v)
+	}
+}
+
+// TestSummaryDiff: what the server says of a run must be what arbiter stats says of its
+// records: games, each engine's results, faults.
+func TestSummaryDiff(t *testing.T) {
+	summary := func() *results.Summary {
+		return &results.Summary{Status: "finished", Games: 14,
+			Engines: []results.EngineSummary{{Name: "hivebot", Games: 14, Wins: 12, Draws: 1, Losses: 1, Points: 12.5}},
+			Faults:  map[string]results.Faults{"hangy": {results.ReasonTimeForfeit: 1}}}
+	}
+	for _, tc := range []struct {
+		name   string
+		change func(*results.Summary)
+		want   string // in the difference; "" for none
+	}{
+		{"the same (the status is the command's own)", func(s *results.Summary) { s.Status = "records" }, ""},
+		{"a game more", func(s *results.Summary) { s.Games++ }, "games 14 against 15"},
+		{"a win for a draw", func(s *results.Summary) { s.Engines[0].Wins, s.Engines[0].Draws = 13, 0 }, "engines"},
+		{"a fault more", func(s *results.Summary) { s.Faults["hangy"][results.ReasonStall] = 1 }, "faults"},
+		{"a fault fewer", func(s *results.Summary) { s.Faults = nil }, "faults"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			other := summary()
+			tc.change(other)
+			got := summaryDiff(summary(), other)
+			if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestAuditAdd: the runs' audits sum, each run's flaws kept.
+func TestAuditAdd(t *testing.T) {
+	adj := arbiter.Adjudication{MaxPlies: 120}
+	sum := &audit{Endings: make(map[string]int)}
+	sum.add(auditRecords(round1(t), 14, adj))
+	flawed := round1(t)
+	sum.add(auditRecords(append(flawed[:5], flawed[6:]...), 14, adj))
+	if sum.Scheduled != 28 || sum.Recorded != 27 || len(sum.Missing) != 1 || sum.Missing[0] != 5 ||
+		sum.Endings["time-forfeit hangy"] != 2 || len(sum.Invalid) != 0 {
+		t.Errorf("sum %+v", *sum)
+	}
+}
+
+// TestGlobCounter: the records of every run's file are counted, a file that appears later too.
+func TestGlobCounter(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	count := globCounter(filepath.Join(dir, "*.jsonl"))
+	if n := count(); n != 0 {
+		t.Fatalf("no file: %d", n)
+	}
+	write("a.jsonl", "1\n2\n")
+	write("b.txt", "not a run\n")
+	if n := count(); n != 2 {
+		t.Fatalf("one run: %d, want 2", n)
+	}
+	write("b.jsonl", "1\n")
+	write("a.jsonl", "1\n2\n3\n")
+	if n := count(); n != 4 {
+		t.Fatalf("two runs: %d, want 4", n)
+	}
+}
+
+// TestSubmitAnswers: the run's id is read from what arbiter submit prints when it hands a run
+// over, and from its error when the run is in the pool already (a submission the server took
+// while the soak's submit was cut off).
+func TestSubmitAnswers(t *testing.T) {
+	ok := "Run d429cf578671 submitted: 14 games (gauntlet); its records: /p/runs/d429cf578671.jsonl on the server\n"
+	if m := submittedLine.FindStringSubmatch(ok); m == nil || m[1] != "d429cf578671" {
+		t.Errorf("submitted: %q", m)
+	}
+	again := "arbiter: pool: run 0a1b2c3d4e5f is in the pool already (active)\n"
+	if m := alreadyLine.FindStringSubmatch(again); m == nil || m[1] != "0a1b2c3d4e5f" {
+		t.Errorf("in the pool already: %q", m)
+	}
+	if m := alreadyLine.FindStringSubmatch("arbiter: nats: no servers available for connection\n"); m != nil {
+		t.Errorf("a failure taken for a run: %q", m)
+	}
+}
