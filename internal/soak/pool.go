@@ -95,12 +95,30 @@ func (s *soak) serverArgs() []string {
 // runSeed is the seed of the i-th run (from 0): each run's own, so that each has its id.
 func (s *soak) runSeed(i int) uint64 { return s.o.seed*1000 + uint64(i) + 1 }
 
+// isSPRT says whether the i-th run is an SPRT: one run in four.
+func isSPRT(i int) bool { return i%4 == 3 }
+
+// sprtArgs are an SPRT run's engines and test: hivebot at depth 1 against itself at depth 2
+// (deeper), both healthy, so that the test decides, or not, as a user's would, and a run may
+// stop before its cap (as many games as a gauntlet's) with pairs still in the workers' hands.
+func (s *soak) sprtArgs() []string {
+	return []string{"-format", "match",
+		"-engine", "name=hivebot", "cmd=" + s.hivebot, healthyTime, "option.MaxDepth=1", "option.TranspositionTableSizeMB=1",
+		"-engine", "name=deeper", "cmd=" + s.hivebot, healthyTime, "option.MaxDepth=2", "option.TranspositionTableSizeMB=1",
+		"-sprt", "elo0=0", "elo1=100", "alpha=0.1", "beta=0.1", "-rounds", fmt.Sprint(s.games() / 2)}
+}
+
 // submitArgs is the i-th run, as arbiter submit hands it to the server.
 func (s *soak) submitArgs(i int) []string {
 	seed := s.runSeed(i)
-	args := []string{s.arbiter, "submit", "-creds", filepath.Join(s.pool.dir, "submitter.creds"), "-format", "gauntlet"}
-	args = append(args, engineArgs(s.hivebot, s.fake, s.faultLog, s.o.stallOn, seed, false)...)
-	return append(args, "-rounds", fmt.Sprint(s.rounds), "-seed", fmt.Sprint(seed),
+	args := []string{s.arbiter, "submit", "-creds", filepath.Join(s.pool.dir, "submitter.creds")}
+	if isSPRT(i) {
+		args = append(args, s.sprtArgs()...)
+	} else {
+		args = append(args, "-format", "gauntlet", "-rounds", fmt.Sprint(s.rounds))
+		args = append(args, engineArgs(s.hivebot, s.fake, s.faultLog, s.o.stallOn, seed, false)...)
+	}
+	return append(args, "-seed", fmt.Sprint(seed),
 		"-maxmoves", fmt.Sprint(s.o.maxMoves), "-command-timeout", fmt.Sprint(s.o.commandTimeout.Seconds()),
 		"-start-timeout", "10")
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/pool"
 	"hivearbiter/results"
 )
 
@@ -49,7 +50,7 @@ func TestServerFlat(t *testing.T) {
 			t.Errorf("a server that keeps nothing: %s", v)
 		}
 		v := judgeServerFlat(name, serverLives(16), 5*time.Second, flatCriteria[name])
-		if !v.Decided() || v.Flat || v.PerRun.within(v.Limit) {
+		if !v.Decided() || v.Flat || v.PerRun == nil || v.PerRun.within(v.Limit) {
 			t.Errorf("a server that keeps 16 goroutines and 2 descriptors a run: %s", v)
 		}
 		// judgeFlat, the arbiter's, asks nothing of runs.
@@ -147,5 +148,37 @@ func TestSubmitAnswers(t *testing.T) {
 	}
 	if m := alreadyLine.FindStringSubmatch("arbiter: nats: no servers available for connection\n"); m != nil {
 		t.Errorf("a failure taken for a run: %q", m)
+	}
+}
+
+// TestSPRTDecided: an SPRT that decided at its third pair must hold its first six games once
+// each; a game after them may be missing (its pair was not played), and any game twice is a
+// flaw still.
+func TestSPRTDecided(t *testing.T) {
+	adj := arbiter.Adjudication{MaxPlies: 120}
+	st := pool.RunState{State: pool.StateFinished, Reason: "the SPRT accepted H1",
+		Summary: &results.Summary{SPRT: &results.SPRTSummary{Decision: "H1", Pairs: 3}}}
+	if got := sprtDecided(st); got != 3 {
+		t.Fatalf("decided at %d pairs, want 3", got)
+	}
+	if got := sprtDecided(pool.RunState{State: pool.StateFinished, Reason: "the schedule is complete", Summary: st.Summary}); got != 0 {
+		t.Fatalf("a run that played its schedule: decided at %d pairs", got)
+	}
+	for _, tc := range []struct {
+		name           string
+		keep           func([]results.Record) []results.Record
+		missing, twice int
+	}{
+		{"the first three pairs and one more game", func(r []results.Record) []results.Record { return append(r[:6], r[9]) }, 0, 0},
+		{"a deciding game missing", func(r []results.Record) []results.Record { return append(r[:5], r[9]) }, 1, 0},
+		{"a later game twice", func(r []results.Record) []results.Record { return append(r[:7], r[6]) }, 0, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := auditRecords(tc.keep(round1(t)), 14, adj)
+			a.decidedAt(6)
+			if len(a.Missing) != tc.missing || len(a.Duplicated) != tc.twice || a.Scheduled != 6 {
+				t.Errorf("audit %+v", *a)
+			}
+		})
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 
 	"hivearbiter/arbiter"
@@ -19,7 +20,8 @@ import (
 
 // playPool plays a pool soak to its last run, then audits it.
 func (s *soak) playPool(ctx context.Context) error {
-	fmt.Fprintf(s.out, "soak: a pool: arbiter server, %d workers at concurrency %d, %d runs of %d games (%d rounds of hivebot against %d fakes, colours swapped), %d at once, seed %d, in %s\n",
+	fmt.Fprintf(s.out, "soak: a pool: arbiter server, %d workers at concurrency %d, %d runs of %d games (%d rounds of hivebot against %d fakes, colours swapped; "+
+		"one run in four an SPRT of hivebot against itself at depth 2, capped there), %d at once, seed %d, in %s\n",
 		s.o.workers, s.o.concurrency, s.o.runs, s.games(), s.rounds, len(fakes(s.o.stallOn)), s.o.active, s.o.seed, s.o.dir)
 	command := filepath.Join(s.o.dir, "command.sh")
 	script := shellQuote(s.serverArgs()) + "\n" + shellQuote(s.poolWorkerArgs(0)) + "\n" + shellQuote(s.submitArgs(0)) + "\n"
@@ -42,9 +44,15 @@ func (s *soak) auditPool(ctx context.Context, fail func(string, ...any)) (*audit
 	sum := &audit{Endings: make(map[string]int)}
 	finished, agree := 0, 0
 	adj := arbiter.Adjudication{MaxPlies: 2 * s.o.maxMoves}
-	for _, r := range p.runs {
+	sprt := make(map[string]int)
+	for i, r := range p.runs {
 		st := r.state
-		if st.State != pool.StateFinished || st.Games() != st.Scheduled || st.Scheduled != s.games() {
+		decided := sprtDecided(st)
+		if isSPRT(i) {
+			sprt[map[bool]string{true: "decided", false: "ran to its cap"}[decided > 0]]++
+		}
+		complete := st.Games() == st.Scheduled || decided > 0 && st.Games() >= 2*decided
+		if st.State != pool.StateFinished || !complete || st.Scheduled != s.games() {
 			fail("run %s (seed %d): the server says %s, %d of %d games (%d scheduled by the soak): %s",
 				r.id, r.seed, st.State, st.Games(), st.Scheduled, s.games(), st.Reason)
 		} else {
@@ -59,7 +67,10 @@ func (s *soak) auditPool(ctx context.Context, fail func(string, ...any)) (*audit
 			fail("run %s: the records file is damaged: %s", r.id, strings.Join(damage.Lines(false), "; "))
 		}
 		a := auditRecords(recs, s.games(), adj)
-		if len(a.Missing) > 0 || len(a.Duplicated) > 0 || a.Recorded != a.Scheduled {
+		if decided > 0 {
+			a.decidedAt(2 * decided)
+		}
+		if len(a.Missing) > 0 || len(a.Duplicated) > 0 || decided == 0 && a.Recorded != a.Scheduled {
 			fail("run %s: not every game recorded exactly once: %d records, missing %v, duplicated %v", r.id, a.Recorded, head(a.Missing), head(a.Duplicated))
 		}
 		for _, inv := range a.Invalid[:min(len(a.Invalid), 10)] {
@@ -72,11 +83,12 @@ func (s *soak) auditPool(ctx context.Context, fail func(string, ...any)) (*audit
 		}
 		sum.add(a)
 	}
-	fmt.Fprintf(w, "runs: %d submitted (of %d), %d finished with every scheduled game as the server says\n", len(p.runs), s.o.runs, finished)
+	fmt.Fprintf(w, "runs: %d submitted (of %d), %d finished with every scheduled game (an SPRT's, up to its decision) as the server says; SPRTs: %s\n",
+		len(p.runs), s.o.runs, finished, sortedCounts(sprt))
 	if len(p.runs) < s.o.runs {
 		fail("only %d of %d runs were submitted", len(p.runs), s.o.runs)
 	}
-	fmt.Fprintf(w, "games: %d scheduled in %d runs, %d records, %d missing, %d recorded more than once\n",
+	fmt.Fprintf(w, "games: %d scheduled in %d runs (a decided SPRT's: up to its decision), %d records, %d missing, %d recorded more than once\n",
 		sum.Scheduled, len(p.runs), sum.Recorded, len(sum.Missing), len(sum.Duplicated))
 	fmt.Fprintf(w, "referee: %d of %d records replay to their result and reason\n", sum.Recorded-len(sum.Invalid), sum.Recorded)
 	fmt.Fprintf(w, "arbiter server runs -json agrees with arbiter stats -json of the records (games, each engine's W/D/L, faults): %d of %d runs\n",
@@ -87,6 +99,23 @@ func (s *soak) auditPool(ctx context.Context, fail func(string, ...any)) (*audit
 		fail("processes outlived the soak (killed now): %s", sortedCounts(left))
 	}
 	return sum, nil
+}
+
+// sprtDecided is the game pairs an SPRT run's test decided at, as the server says; 0 when the
+// run is no SPRT or played its whole schedule.
+func sprtDecided(st pool.RunState) int {
+	if st.Summary == nil || st.Summary.SPRT == nil || !strings.HasPrefix(st.Reason, "the SPRT accepted") {
+		return 0
+	}
+	return st.Summary.SPRT.Pairs
+}
+
+// decidedAt makes a the audit of an SPRT decided once its first games were recorded: those
+// must be there once each; the later ones, recorded before the decision could be made (a
+// worker plays pairs out of order), may be there, each once.
+func (a *audit) decidedAt(games int) {
+	a.Scheduled = games
+	a.Missing = slices.DeleteFunc(a.Missing, func(g int) bool { return g >= games })
 }
 
 // add sums another run's audit into a.

@@ -61,7 +61,7 @@ func (s *soak) report(ctx context.Context) error {
 	}
 	fmt.Fprintf(w, "faults injected (the fakes' log): %s\n", sortedCounts(faults))
 	fmt.Fprintf(w, "game endings (reason, engine at fault): %s\n", sortedCounts(a.Endings))
-	fmt.Fprintf(w, "healthy engines (hivebot, steady): %d time losses, %d faults of any kind\n",
+	fmt.Fprintf(w, "healthy engines (hivebot, steady, and a pool SPRT's deeper): %d time losses, %d faults of any kind\n",
 		len(a.HealthyTimeLosses), len(a.HealthyFaults))
 	for _, f := range a.HealthyFaults[:min(len(a.HealthyFaults), 10)] {
 		fail("%s", f)
