@@ -54,7 +54,7 @@ func (s *soak) life(role string, argv []string, life int) (*process, error) {
 		return nil, err
 	}
 	fmt.Fprintf(s.log, "\n== soak: %s life %d at %s\n", role, life, time.Since(s.begin).Round(time.Millisecond))
-	p, err := start(role, argv, []string{"ARBITER_DEBUG_VARS=" + addr}, s.log)
+	p, err := start(role, argv, []string{"ARBITER_DEBUG_VARS=" + addr, s.mark()}, s.log)
 	if err != nil {
 		return nil, err
 	}
@@ -248,7 +248,7 @@ func (s *soak) startWorker(i int) (*process, error) {
 		argv = s.poolWorkerArgs(i) // the runs' engines are artifacts
 	}
 	fmt.Fprintf(s.log, "\n== soak: worker %d starts at %s\n", i+1, time.Since(s.begin).Round(time.Millisecond))
-	return start("worker", argv, nil, s.log)
+	return start("worker", argv, []string{s.mark()}, s.log)
 }
 
 // endWorkers gives the workers the time to see that the run ended and exit with 0, as

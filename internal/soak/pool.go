@@ -129,6 +129,7 @@ func (s *soak) command(ctx context.Context, timeout time.Duration, argv []string
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	c := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	c.Env = append(os.Environ(), s.mark())
 	var out bytes.Buffer
 	c.Stdout, c.Stderr = &out, &out
 	err := c.Run()
@@ -311,9 +312,8 @@ func (s *soak) stopPool(srv *process, workers []*process) error {
 	return nil
 }
 
-// leftovers are the processes still running 2 s after the soak stopped everything, whose
-// program is in the soak's directory (the arbiter, hivebot, the engines the workers fetched)
-// or that are its fakes: none may outlive the soak. They are killed, and counted by kind and
+// leftovers are the processes of the soak (see ours) still running 2 s after it stopped
+// everything: none may outlive the soak. They are killed, and counted by kind and
 // parent ("hivebot of 1" is an orphan).
 func (s *soak) leftovers() map[string]int {
 	ours := s.ours()
@@ -330,12 +330,25 @@ func (s *soak) leftovers() map[string]int {
 	return left
 }
 
-// ours lists the running processes whose program is in the soak's directory or that are its
-// fakes.
+// markVar names the soak in the environment of every process it starts, which hands it down
+// to theirs (the arbiter starts its engines with its own environment): a process that outlived
+// the soak is known by it, though its parent is gone. Another soak beside it (.ci/soak runs
+// three) may run the same hivebot program, so a program's path does not tell.
+const markVar = "ARBITER_SOAK_DIR"
+
+// mark is this soak's entry in markVar.
+func (s *soak) mark() string {
+	dir, _ := filepath.Abs(s.o.dir)
+	return markVar + "=" + dir
+}
+
+// ours lists the running processes that carry this soak's mark, or whose program is in its
+// directory (the engines the workers fetched into their caches).
 func (s *soak) ours() []descendant {
 	var out []descendant
 	entries, _ := os.ReadDir("/proc")
 	dir, _ := filepath.Abs(s.o.dir)
+	mark := []byte(s.mark() + "\x00")
 	for _, e := range entries {
 		pid, err := strconv.Atoi(e.Name())
 		if err != nil || pid == os.Getpid() || zombie(pid) {
@@ -343,7 +356,7 @@ func (s *soak) ours() []descendant {
 		}
 		exe, _ := os.Readlink(fmt.Sprintf("/proc/%d/exe", pid))
 		env, _ := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
-		if isUnder(exe, dir) || exe == s.hivebot || exe == s.fake || bytes.Contains(env, []byte(s.faultLog)) {
+		if isUnder(exe, dir) || bytes.HasPrefix(env, mark) || bytes.Contains(env, append([]byte{0}, mark...)) {
 			if _, start, ok := statOf(pid); ok {
 				out = append(out, descendant{pid: pid, start: start})
 			}

@@ -4,8 +4,10 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -182,3 +184,53 @@ func TestSPRTDecided(t *testing.T) {
 		})
 	}
 }
+
+// TestLeftovers: the processes left once the soak is over are those that carry its mark in
+// their environment, or whose program is in its directory; they are counted and killed. A
+// process of another soak running beside it, the same program outside the directory and
+// without the mark, is left alone.
+func TestLeftovers(t *testing.T) {
+	sleep, err := exec.LookPath("sleep")
+	if err != nil {
+		t.Skip("no sleep program")
+	}
+	// hivebot is the program the soaks beside this one share (.ci/soak builds it once).
+	s := &soak{o: &options{dir: t.TempDir()}, hivebot: sleep}
+	copied := filepath.Join(s.o.dir, "cache-1", "sleep")
+	if err := os.MkdirAll(filepath.Dir(copied), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(sleep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(copied, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	run := func(program string, env ...string) *exec.Cmd {
+		c := exec.Command(program, "30")
+		c.Env = append(os.Environ(), env...)
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Process.Kill(); c.Wait() })
+		return c
+	}
+	marked := run(sleep, s.mark())
+	inDir := run(copied)
+	other := run(sleep, markVar+"="+s.o.dir+"-other")
+	left := s.leftovers()
+	if n := left["sleep of "+kindOf(os.Getpid())]; n != 2 || len(left) != 1 {
+		t.Errorf("left: %v, want the marked process and the one in the directory", left)
+	}
+	for _, c := range []*exec.Cmd{marked, inDir} {
+		if err := c.Wait(); err == nil {
+			t.Errorf("process %d was not killed", c.Process.Pid)
+		}
+	}
+	if !isProcessAlive(other.Process.Pid) {
+		t.Errorf("another soak's process was killed")
+	}
+}
+
+func isProcessAlive(pid int) bool { return syscall.Kill(pid, 0) == nil && !zombie(pid) }
