@@ -35,8 +35,8 @@
 // again, as above. At the end it checks each run: the server says it finished with its
 // scheduled games, its records file (DIR/runs/RUN.jsonl) holds each once and each replays
 // through the referee, and arbiter server runs -json says what arbiter stats -json says of
-// the file; once it has stopped the workers and the server (SIGTERM), no process of its
-// directory is left. The server's samples are judged like the arbiter's, compared at the same
+// the file; once it has stopped the workers and the server (SIGTERM), no process it started,
+// nor any engine of theirs, is left (see soak.leftovers). The server's samples are judged like the arbiter's, compared at the same
 // number of active runs and workers, and asked a third question: does the quantity grow, in
 // one process, with the runs that process finished?
 //

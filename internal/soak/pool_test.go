@@ -234,3 +234,31 @@ func TestLeftovers(t *testing.T) {
 }
 
 func isProcessAlive(pid int) bool { return syscall.Kill(pid, 0) == nil && !zombie(pid) }
+
+// TestPoolOptions: -pool plays each run's gauntlet of -run-games, on two workers unless told,
+// with the staller hanging on newgame as in any soak with workers.
+func TestPoolOptions(t *testing.T) {
+	for _, tc := range []struct {
+		args          []string
+		workers, runs int
+		games         int
+		fails         bool
+	}{
+		{[]string{"-pool"}, 2, 20, 14, false},
+		{[]string{"-pool", "-workers", "3", "-runs", "5", "-run-games", "28", "-games", "5000"}, 3, 5, 28, false},
+		{[]string{"-pool", "-active", "0"}, 0, 0, 0, true},
+		{[]string{"-pool", "-runs", "0"}, 0, 0, 0, true},
+	} {
+		var stderr strings.Builder
+		o, err := parseOptions(tc.args, &stderr)
+		if tc.fails {
+			if err == nil {
+				t.Errorf("%q: no error", tc.args)
+			}
+			continue
+		}
+		if err != nil || !o.pool || o.workers != tc.workers || o.runs != tc.runs || o.games != tc.games || o.stallOn != "newgame" {
+			t.Errorf("%q: %+v, %v", tc.args, o, err)
+		}
+	}
+}
