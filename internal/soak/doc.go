@@ -26,6 +26,23 @@
 // and no process may peak higher the more records it resumed from. It exits 1 when a check
 // fails.
 //
+// With -pool it soaks a pool instead (docs/distributed.md, "A pool"): it starts arbiter
+// server with its debug window, adds -workers workers with arbiter server worker add and
+// starts them (arbiter worker -creds, each with a cache of its own), and hands -runs runs to
+// the server with arbiter submit, -active at a time and the next as one ends: each a gauntlet
+// of -run-games games of hivebot against the fakes, with a seed of its own, its engines
+// uploaded as artifacts. It SIGKILLs the server and the workers at random and starts them
+// again, as above. At the end it checks each run: the server says it finished with its
+// scheduled games, its records file (DIR/runs/RUN.jsonl) holds each once and each replays
+// through the referee, and arbiter server runs -json says what arbiter stats -json says of
+// the file; once it has stopped the workers and the server (SIGTERM), no process it started,
+// nor any engine of theirs, is left (see soak.leftovers). The server's samples are judged like the arbiter's, compared at the same
+// number of active runs and workers, and asked a third question: does the quantity grow, in
+// one process, with the runs that process finished?
+//
+//	nice -n 10 go run ./internal/soak -pool -runs 200 -active 3 -seed 28 -concurrency 1 \
+//	    -kill-min 20s -kill-max 90s -worker-kill 15s -sample 250ms
+//
 // The short variant in CI is .ci/soak. The figures of the long runs are in docs/endurance.md.
 // Linux only: it reads /proc.
 package main

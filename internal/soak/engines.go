@@ -10,9 +10,10 @@ import (
 	"hivearbiter/engine/uhpengine/uhpfake"
 )
 
-// healthy names the engines that never misbehave on purpose: any fault of theirs in a record
+// healthy names the engines that never misbehave on purpose (deeper is hivebot at depth 2, a
+// pool soak's SPRT opponent): any fault of theirs in a record
 // (a time loss above all) is a defect of the arbiter or of the machine, not noise.
-var healthy = map[string]bool{"hivebot": true, "steady": true}
+var healthy = map[string]bool{"hivebot": true, "steady": true, "deeper": true}
 
 // fakeTime is the fakes' time per move. It is short, so that a fake that hangs or answers
 // late costs the run little; lateAnswer outlives it and the arbiter's default margin.

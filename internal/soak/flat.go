@@ -82,7 +82,10 @@ type flatVerdict struct {
 	Limit    float64 // the growth allowed: Level*(Ratio-1) + Slack
 	InLife   growth  // within a process, at the same number of engines
 	InRun    growth  // across the run, at the same number of engines
-	Flat     bool
+	// PerRun, for a pool server: within a process, at the same load, against the runs it
+	// finished (nil for an arbiter).
+	PerRun *growth
+	Flat   bool
 }
 
 // growth is one test of a quantity: its growth per game, pooled over groups of samples that
@@ -98,6 +101,7 @@ type growth struct {
 	Total   float64 // Slope*Span
 	Error   float64 // the standard error of Total
 	Pooled  int     // samples in groups of two or more
+	Moved   bool    // games(s) changed within a group
 	Decided bool    // enough samples
 }
 
@@ -105,26 +109,48 @@ type growth struct {
 // standard errors.
 func (g growth) within(limit float64) bool { return g.Total-2*g.Error <= limit }
 
-// Decided reports whether there were samples enough to judge both ways.
-func (v flatVerdict) Decided() bool { return v.InLife.Decided && v.InRun.Decided }
+// Decided reports whether there were samples enough to judge every way.
+func (v flatVerdict) Decided() bool {
+	return v.InLife.Decided && v.InRun.Decided && (v.PerRun == nil || v.PerRun.Decided)
+}
 
 func (v flatVerdict) String() string {
+	perRun := ""
+	if g := v.PerRun; g != nil {
+		perRun = fmt.Sprintf("; in a process against the runs it finished %+.3f a run over %d runs = %+.1f ± %.1f", g.Slope, g.Span, g.Total, g.Error)
+		if !g.Decided {
+			perRun = fmt.Sprintf("; %d samples alike in processes that finished a run", g.Pooled)
+		}
+	}
 	if !v.Decided() {
-		return fmt.Sprintf("%s: %d samples at work (%d and %d alike), too few to judge (%d needed)",
-			v.Name, v.Samples, v.InLife.Pooled, v.InRun.Pooled, minFlatSamples)
+		return fmt.Sprintf("%s: %d samples at work (%d and %d alike%s), too few to judge (%d needed)",
+			v.Name, v.Samples, v.InLife.Pooled, v.InRun.Pooled, perRun, minFlatSamples)
 	}
 	verdict := "flat"
 	if !v.Flat {
 		verdict = "NOT FLAT"
 	}
 	return fmt.Sprintf("%s: level %.0f, growth allowed %.0f (%.0f%% + %.0f); in a process %+.4f a game over %d games = %+.1f ± %.1f; "+
-		"across the run %+.5f a game over %d games = %+.1f ± %.1f (%d samples): %s",
+		"across the run %+.5f a game over %d games = %+.1f ± %.1f%s (%d samples): %s",
 		v.Name, v.Level, v.Limit, 100*(v.Criteria.Ratio-1), v.Criteria.Slack, v.InLife.Slope, v.InLife.Span, v.InLife.Total, v.InLife.Error,
-		v.InRun.Slope, v.InRun.Span, v.InRun.Total, v.InRun.Error, v.Samples, verdict)
+		v.InRun.Slope, v.InRun.Span, v.InRun.Total, v.InRun.Error, perRun, v.Samples, verdict)
 }
 
 // judgeFlat applies the criterion to the samples of an arbiter at work.
 func judgeFlat(name string, samples []Sample, warmup time.Duration, c flatness) flatVerdict {
+	return judge(name, samples, warmup, c, false)
+}
+
+// judgeServerFlat applies it to the samples of a pool server at work, and asks a third
+// question: within one process, at the same load (active runs and workers), does the quantity
+// grow with the runs the server has finished? A server that keeps a subscription, a goroutine
+// or a buffer of each run it ends grows in steps at each run's end, and the runs a process
+// finishes are what it would keep.
+func judgeServerFlat(name string, samples []Sample, warmup time.Duration, c flatness) flatVerdict {
+	return judge(name, samples, warmup, c, true)
+}
+
+func judge(name string, samples []Sample, warmup time.Duration, c flatness, perRun bool) flatVerdict {
 	v := flatVerdict{Name: name, Criteria: c}
 	var work []Sample
 	var xs []float64
@@ -141,12 +167,22 @@ func judgeFlat(name string, samples []Sample, warmup time.Duration, c flatness) 
 	v.Level = median(xs)
 	v.Limit = v.Level*(c.Ratio-1) + c.Slack
 	v.InLife = pooledGrowth(name, work,
-		func(s Sample) stretch { return stretch{s.Life, s.Engines} },
+		func(s Sample) stretch { return stretch{s.Life, s.Engines, s.Runs, s.Workers} },
 		func(s Sample) int { return s.LifeGames })
 	v.InRun = pooledGrowth(name, work,
-		func(s Sample) stretch { return stretch{0, s.Engines} },
+		func(s Sample) stretch { return stretch{0, s.Engines, s.Runs, s.Workers} },
 		func(s Sample) int { return s.Games })
 	v.Flat = v.Decided() && v.InLife.within(v.Limit) && v.InRun.within(v.Limit)
+	if perRun {
+		g := pooledGrowth(name, work,
+			func(s Sample) stretch { return stretch{s.Life, s.Engines, s.Runs, s.Workers} },
+			func(s Sample) int { return s.LifeRuns })
+		// Only a stretch in which a run ended can show a growth per run: without one the
+		// test would pass having seen nothing.
+		g.Decided = g.Decided && g.Span > 0 && g.Moved
+		v.PerRun = &g
+		v.Flat = v.Decided() && v.Flat && g.within(v.Limit)
+	}
 	return v
 }
 
@@ -154,8 +190,8 @@ func judgeFlat(name string, samples []Sample, warmup time.Duration, c flatness) 
 type fit struct{ sxy, sxx float64 }
 
 // stretch is a group of samples that are alike: of one process (or any), holding one number
-// of engines.
-type stretch struct{ life, engines int }
+// of engines (a pool server: at one number of active runs and workers).
+type stretch struct{ life, engines, runs, workers int }
 
 // pooledGrowth is the least-squares slope of the quantity against games(s), pooled over the
 // groups of samples that group(s) makes, each against its own means (a fixed-effects
@@ -197,6 +233,7 @@ func pooledGrowth(name string, work []Sample, group func(Sample) stretch, games 
 	if g.Pooled > 0 {
 		g.Span = hi - lo
 	}
+	g.Moved = sxx > 0
 	if sxx > 0 {
 		g.Slope = sxy / sxx
 		g.Error = slopeError(g.Slope, sxy, sxx, syy, g.Pooled, fits) * float64(g.Span)

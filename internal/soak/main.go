@@ -55,6 +55,10 @@ type options struct {
 	maxMoves       int
 	commandTimeout time.Duration
 	stallOn        string
+	pool           bool
+	runs           int
+	active         int
+	runGames       int
 }
 
 func parseOptions(args []string, stderr io.Writer) (*options, error) {
@@ -63,16 +67,16 @@ func parseOptions(args []string, stderr io.Writer) (*options, error) {
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: go run ./internal/soak [flags]   (from the repository's root)")
-		fmt.Fprintln(stderr, "\nA soak of arbiter match under engine faults and SIGKILLs; see internal/soak/doc.go.")
+		fmt.Fprintln(stderr, "\nA soak of arbiter match (or, with -pool, of arbiter server) under engine faults and SIGKILLs; see internal/soak/doc.go.")
 		fs.PrintDefaults()
 	}
 	fs.StringVar(&o.dir, "dir", "", "working `directory` for binaries, records, logs (default: a new temporary one)")
 	fs.StringVar(&o.bin, "bin", "", "`directory` holding the arbiter and hivebot, built already (default: build them into the working directory)")
-	fs.IntVar(&o.games, "games", 5000, "at least this many games (whole rounds of the gauntlet)")
+	fs.IntVar(&o.games, "games", 5000, "at least this many games (whole rounds of the gauntlet); a pool's runs take -run-games")
 	fs.IntVar(&o.concurrency, "concurrency", runtime.NumCPU(), "games at once (locally, or on each worker)")
 	fs.IntVar(&o.workers, "workers", 0, "distributed: this many arbiter worker processes serve a match -listen coordinator (0: a local run)")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the schedule, the fakes' faults and the kill times")
-	fs.DurationVar(&o.killMin, "kill-min", 5*time.Second, "shortest time from a life's first recorded game to the SIGKILL of the arbiter (the coordinator); one life in five is killed while it starts")
+	fs.DurationVar(&o.killMin, "kill-min", 5*time.Second, "shortest time from a life's first recorded game to the SIGKILL of the arbiter (the coordinator, the pool's server); one life in five is killed while it starts")
 	fs.DurationVar(&o.killMax, "kill-max", 45*time.Second, "longest such time; 0: never kill")
 	fs.DurationVar(&o.workerKill, "worker-kill", 20*time.Second, "distributed: mean time between two SIGKILLs of a worker; 0: never")
 	fs.DurationVar(&o.sample, "sample", time.Second, "time between two samples of the arbiter's memory, goroutines and fds")
@@ -80,6 +84,10 @@ func parseOptions(args []string, stderr io.Writer) (*options, error) {
 	fs.DurationVar(&o.timeout, "timeout", 2*time.Hour, "give up after this long")
 	fs.DurationVar(&o.commandTimeout, "command-timeout", defaultCommandTimeout, "the arbiter's -command-timeout: how long a staller holds its game up, and the most a healthy engine may take to answer play or newgame")
 	fs.IntVar(&o.maxMoves, "maxmoves", 60, "the arbiter's -maxmoves (a draw after this many moves of each side)")
+	fs.BoolVar(&o.pool, "pool", false, "soak a pool instead: arbiter server, -workers long-lived workers (2 if 0), and -runs runs handed to it with arbiter submit")
+	fs.IntVar(&o.runs, "runs", 20, "pool: this many runs are submitted in all")
+	fs.IntVar(&o.active, "active", 3, "pool: this many runs are queued at once; the next is submitted as one ends")
+	fs.IntVar(&o.runGames, "run-games", 14, "pool: at least this many games a run (whole rounds of the gauntlet)")
 	fs.StringVar(&o.stallOn, "stall-on", "", "the command on which the staller hangs: play or newgame (default: play locally, newgame distributed)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
@@ -90,6 +98,15 @@ func parseOptions(args []string, stderr io.Writer) (*options, error) {
 	}
 	if o.games < 1 || o.concurrency < 1 || o.workers < 0 || o.killMin <= 0 || o.killMax < 0 || o.sample <= 0 || o.commandTimeout <= 0 {
 		return nil, errors.New("soak: -games, -concurrency, -kill-min, -sample and -command-timeout must be positive")
+	}
+	if o.pool {
+		if o.runs < 1 || o.active < 1 || o.runGames < 1 {
+			return nil, errors.New("soak: -runs, -active and -run-games must be positive")
+		}
+		if o.workers == 0 {
+			o.workers = 2
+		}
+		o.games = o.runGames // the gauntlet of each run
 	}
 	if o.stallOn == "" {
 		o.stallOn = "play"
@@ -138,6 +155,7 @@ type soak struct {
 	log      *os.File // every process's output
 	rounds   int
 	listen   string // the coordinator's address, in a distributed soak
+	pool     *poolSoak
 
 	kills       map[string]int // SIGKILLs by role
 	orphans     map[string]int // engines that outlived a killed arbiter, by kind
@@ -167,7 +185,7 @@ func newSoak(ctx context.Context, o *options, stdout io.Writer) (*soak, error) {
 		kills:    make(map[string]int),
 		orphans:  make(map[string]int),
 	}
-	s.sampler = &sampler{begin: s.begin, records: s.records}
+	s.sampler = &sampler{begin: s.begin, games: fileCounter(s.records)}
 	if o.bin != "" {
 		s.arbiter, s.hivebot = filepath.Join(o.bin, "arbiter"), filepath.Join(o.bin, "hivebot")
 	} else {
@@ -187,6 +205,11 @@ func newSoak(ctx context.Context, o *options, stdout io.Writer) (*soak, error) {
 		return nil, fmt.Errorf("soak: %w", err)
 	}
 	s.log = log
+	if o.pool {
+		if s.pool, err = newPoolSoak(filepath.Join(o.dir, "pool")); err != nil {
+			return nil, err
+		}
+	}
 	return s, nil
 }
 
@@ -233,19 +256,19 @@ func (s *soak) matchArgs(listen string) []string {
 // every 3 to 30 s stopped making progress after 1,700 games.
 type killer struct {
 	s       *soak
-	counter lineCounter
-	games   int       // records when this life began
-	at      time.Time // when to kill; zero while waiting for a game
+	counter func() int // the records written so far
+	games   int        // records when this life began
+	at      time.Time  // when to kill; zero while waiting for a game
 }
 
-func newKiller(s *soak) *killer {
-	k := &killer{s: s}
+func newKiller(s *soak, counter func() int) *killer {
+	k := &killer{s: s, counter: counter}
 	k.newLife()
 	return k
 }
 
 func (k *killer) newLife() {
-	k.games, k.at = k.counter.count(k.s.records), time.Time{}
+	k.games, k.at = k.counter(), time.Time{}
 	if k.s.o.killMax > 0 && k.s.rng.IntN(5) == 0 {
 		k.at = time.Now().Add(time.Duration(k.s.rng.Int64N(int64(2 * time.Second))))
 	}
@@ -256,7 +279,7 @@ func (k *killer) due() bool {
 	if k.s.o.killMax <= 0 {
 		return false
 	}
-	if k.at.IsZero() && k.counter.count(k.s.records) > k.games {
+	if k.at.IsZero() && k.counter() > k.games {
 		span := max(k.s.o.killMax-k.s.o.killMin, 1)
 		k.at = time.Now().Add(k.s.o.killMin + time.Duration(k.s.rng.Int64N(int64(span))))
 	}

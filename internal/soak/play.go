@@ -16,6 +16,9 @@ func (s *soak) play(ctx context.Context) error {
 	if s.o.workers > 0 {
 		mode = fmt.Sprintf("through %d workers at concurrency %d each", s.o.workers, s.o.concurrency)
 	}
+	if s.o.pool {
+		return s.playPool(ctx)
+	}
 	fmt.Fprintf(s.out, "soak: %d games (%d rounds of hivebot against %d fakes, colours swapped) %s, seed %d, in %s\n",
 		s.games(), s.rounds, len(fakes(s.o.stallOn)), mode, s.o.seed, s.o.dir)
 	command := filepath.Join(s.o.dir, "command.sh")
@@ -23,9 +26,15 @@ func (s *soak) play(ctx context.Context) error {
 		return fmt.Errorf("soak: %w", err)
 	}
 	fmt.Fprintf(s.out, "soak: the arbiter's command, run again after each SIGKILL, is in %s\n", command)
+	return s.audit(ctx, s.loop)
+}
+
+// audit runs loop, waits for the samplers, and audits what was recorded, whatever time is
+// left.
+func (s *soak) audit(ctx context.Context, loop func(context.Context) error) error {
 	s.begin = time.Now()
 	s.sampler.begin = s.begin
-	err := s.loop(ctx)
+	err := loop(ctx)
 	s.watchers.Wait()
 	if err != nil && ctx.Err() == nil {
 		return err
@@ -37,15 +46,15 @@ func (s *soak) play(ctx context.Context) error {
 	return s.report(context.WithoutCancel(ctx))
 }
 
-// arbiterLife starts one life of the arbiter (the coordinator, in a distributed soak), with
-// its debug window, and samples it until it ends.
-func (s *soak) arbiterLife(argv []string, life int) (*process, error) {
+// life starts one life of the arbiter (the coordinator, in a distributed soak; the server,
+// in a pool soak), with its debug window, and samples it until it ends.
+func (s *soak) life(role string, argv []string, life int) (*process, error) {
 	addr, err := freePort()
 	if err != nil {
 		return nil, err
 	}
-	fmt.Fprintf(s.log, "\n== soak: arbiter life %d at %s\n", life, time.Since(s.begin).Round(time.Millisecond))
-	p, err := start("arbiter", argv, []string{"ARBITER_DEBUG_VARS=" + addr}, s.log)
+	fmt.Fprintf(s.log, "\n== soak: %s life %d at %s\n", role, life, time.Since(s.begin).Round(time.Millisecond))
+	p, err := start(role, argv, []string{"ARBITER_DEBUG_VARS=" + addr, s.mark()}, s.log)
 	if err != nil {
 		return nil, err
 	}
@@ -75,26 +84,51 @@ func (s *soak) listenAddr() string {
 // loop starts the arbiter (and the workers), kills and restarts them at random, and returns
 // once the arbiter has finished the run.
 func (s *soak) loop(ctx context.Context) error {
-	argv := s.matchArgs(s.listenAddr())
+	setup := func(arb *process, workers []*process) error {
+		if s.o.workers > 0 {
+			return s.startWorkers(ctx, arb, workers)
+		}
+		return nil
+	}
+	step := func(arb *process, workers []*process) (bool, error) {
+		if !isDone(arb) {
+			return false, nil
+		}
+		if code := arb.exitCode(); code != 0 {
+			return true, fmt.Errorf("soak: the arbiter exited with status %d without being killed; its output is in %s",
+				code, filepath.Join(s.o.dir, "processes.log"))
+		}
+		s.finishedIn = time.Since(s.begin)
+		s.endWorkers(workers)
+		return true, nil
+	}
+	return s.drive(ctx, "arbiter", s.matchArgs(s.listenAddr()), fileCounter(s.records), setup, step)
+}
+
+// drive is the soak's loop, the same for a match and a pool: it starts the main process
+// (the arbiter, the coordinator or the server: role, argv) and, through setup, the workers;
+// then, every tenth of a second until step says the soak is over, it lets step look at them,
+// restarts the workers that exited, and SIGKILLs the main process (on the killer's schedule,
+// which counts the records written) and the workers at random, starting each again.
+func (s *soak) drive(ctx context.Context, role string, argv []string, records func() int,
+	setup func(main *process, workers []*process) error, step func(main *process, workers []*process) (bool, error)) error {
 	life := 0
-	arb, err := s.arbiterLife(argv, life)
+	main, err := s.life(role, argv, life)
 	if err != nil {
 		return err
 	}
 	workers := make([]*process, s.o.workers)
 	defer func() {
-		for _, p := range append(workers, arb) {
+		for _, p := range append(workers, main) {
 			if p != nil && !isDone(p) {
 				s.kill(p)
 			}
 		}
 	}()
-	if s.o.workers > 0 {
-		if err := s.startWorkers(ctx, arb, workers); err != nil {
-			return err
-		}
+	if err := setup(main, workers); err != nil {
+		return err
 	}
-	killer := newKiller(s)
+	killer := newKiller(s, records)
 	nextWorkerKill := time.Now().Add(s.workerGap())
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
@@ -105,49 +139,63 @@ func (s *soak) loop(ctx context.Context) error {
 			return fmt.Errorf("soak: stopped before the run ended: %w", ctx.Err())
 		case <-tick.C:
 		}
-		watchdog.check(arb)
-		if isDone(arb) {
-			if code := arb.exitCode(); code != 0 {
-				return fmt.Errorf("soak: the arbiter exited with status %d without being killed; its output is in %s",
-					code, filepath.Join(s.o.dir, "processes.log"))
-			}
-			s.finishedIn = time.Since(s.begin)
-			s.endWorkers(workers)
-			return nil
+		watchdog.check(main)
+		if done, err := step(main, workers); done || err != nil {
+			return err
 		}
-		for i, w := range workers {
-			// A worker exits with 0 when the run ends, which it may see before the soak sees
-			// the coordinator's exit; any other exit is noted, and the worker restarted.
-			if isDone(w) && w.exitCode() != 0 && !w.noted {
-				w.noted = true
-				s.notes = append(s.notes, fmt.Sprintf("worker %d exited with status %d at %s without being killed; restarted",
-					i+1, w.exitCode(), time.Since(s.begin).Round(time.Second)))
-				if workers[i], err = s.startWorker(i); err != nil {
-					return err
-				}
-			}
+		if err := s.restartExited(workers); err != nil {
+			return err
 		}
-		now := time.Now()
 		if killer.due() {
-			s.kill(arb)
+			s.kill(main)
 			life++
-			if arb, err = s.arbiterLife(argv, life); err != nil {
+			if main, err = s.life(role, argv, life); err != nil {
 				return err
 			}
 			killer.newLife()
 		}
-		if len(workers) > 0 && now.After(nextWorkerKill) {
-			i := s.rng.IntN(len(workers))
-			if isDone(workers[i]) {
-				continue // it ended with the run
-			}
-			s.kill(workers[i])
+		if err := s.killWorker(workers, &nextWorkerKill); err != nil {
+			return err
+		}
+	}
+}
+
+// restartExited notes and restarts the workers that exited when not killed. A worker of a run
+// exits with 0 when the run ends, which it may see before the soak sees the coordinator's
+// exit; any other exit, and any exit of a pool's worker (which stays for the next run), is
+// noted.
+func (s *soak) restartExited(workers []*process) error {
+	for i, w := range workers {
+		if isDone(w) && (w.exitCode() != 0 || s.o.pool) && !w.noted {
+			w.noted = true
+			s.notes = append(s.notes, fmt.Sprintf("worker %d exited with status %d at %s without being killed; restarted",
+				i+1, w.exitCode(), time.Since(s.begin).Round(time.Second)))
+			var err error
 			if workers[i], err = s.startWorker(i); err != nil {
 				return err
 			}
-			nextWorkerKill = time.Now().Add(s.workerGap())
 		}
 	}
+	return nil
+}
+
+// killWorker SIGKILLs a worker at random once its time has come, starts it again, and draws
+// the next time.
+func (s *soak) killWorker(workers []*process, next *time.Time) error {
+	if len(workers) == 0 || time.Now().Before(*next) {
+		return nil
+	}
+	i := s.rng.IntN(len(workers))
+	if isDone(workers[i]) {
+		return nil // it ended with the run
+	}
+	s.kill(workers[i])
+	var err error
+	if workers[i], err = s.startWorker(i); err != nil {
+		return err
+	}
+	*next = time.Now().Add(s.workerGap())
+	return nil
 }
 
 func isDone(p *process) bool {
@@ -196,8 +244,11 @@ func (s *soak) startWorker(i int) (*process, error) {
 	argv := []string{s.arbiter, "worker", "-creds", s.records + ".nats/worker.creds",
 		"-name", fmt.Sprintf("soak-%d", i+1), "-concurrency", fmt.Sprint(s.o.concurrency)}
 	argv = append(argv, engineArgs(s.hivebot, s.fake, s.faultLog, s.o.stallOn, s.o.seed, true)...)
+	if s.o.pool {
+		argv = s.poolWorkerArgs(i) // the runs' engines are artifacts
+	}
 	fmt.Fprintf(s.log, "\n== soak: worker %d starts at %s\n", i+1, time.Since(s.begin).Round(time.Millisecond))
-	return start("worker", argv, nil, s.log)
+	return start("worker", argv, []string{s.mark()}, s.log)
 }
 
 // endWorkers gives the workers the time to see that the run ended and exit with 0, as

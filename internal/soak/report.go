@@ -35,17 +35,56 @@ func (s *soak) report(ctx context.Context) error {
 		fmt.Fprintf(w, "note: %s\n", n)
 	}
 	if s.o.workers > 0 {
+		who := "coordinator"
+		if s.o.pool {
+			who = "server"
+		}
 		rejected, err := countLines(filepath.Join(s.o.dir, "processes.log"), "Rejected ")
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "results the coordinator rejected (its log): %d\n", rejected)
+		fmt.Fprintf(w, "results the %s rejected (its log): %d\n", who, rejected)
 	}
 
+	audit := s.auditFile
+	if s.o.pool {
+		audit = s.auditPool
+	}
+	a, err := audit(ctx, fail)
+	if a == nil || err != nil {
+		return err
+	}
+
+	faults, err := countFaults(s.faultLog)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "faults injected (the fakes' log): %s\n", sortedCounts(faults))
+	fmt.Fprintf(w, "game endings (reason, engine at fault): %s\n", sortedCounts(a.Endings))
+	fmt.Fprintf(w, "healthy engines (hivebot, steady, and a pool SPRT's deeper): %d time losses, %d faults of any kind\n",
+		len(a.HealthyTimeLosses), len(a.HealthyFaults))
+	for _, f := range a.HealthyFaults[:min(len(a.HealthyFaults), 10)] {
+		fail("%s", f)
+	}
+
+	if err := s.judgeSamples(fail); err != nil {
+		return err
+	}
+	if failed {
+		return errDefect
+	}
+	fmt.Fprintln(w, "soak: every check passed")
+	return nil
+}
+
+// auditFile checks the records file of a match: every game once, each replayed by the
+// referee, and read by arbiter stats.
+func (s *soak) auditFile(ctx context.Context, fail func(string, ...any)) (*audit, error) {
+	w := s.out
 	recs, damage, err := results.ReadFileWith(s.records, results.ReadOptions{})
 	if err != nil {
 		fail("reading the records: %v", err)
-		return errDefect
+		return nil, errDefect
 	}
 	if damage.Any() {
 		fail("the records file is damaged: %s", strings.Join(damage.Lines(false), "; "))
@@ -60,29 +99,27 @@ func (s *soak) report(ctx context.Context) error {
 	for _, inv := range a.Invalid[:min(len(a.Invalid), 10)] {
 		fail("%s", inv)
 	}
-	if code := s.stats(ctx); code != 0 {
+	if code := s.stats(ctx, s.records); code != 0 {
 		fail("arbiter stats %s exited with %d", s.records, code)
 	} else {
 		fmt.Fprintln(w, "arbiter stats: reads the records (exit 0)")
 	}
+	return a, nil
+}
 
-	faults, err := countFaults(s.faultLog)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "faults injected (the fakes' log): %s\n", sortedCounts(faults))
-	fmt.Fprintf(w, "game endings (reason, engine at fault): %s\n", sortedCounts(a.Endings))
-	fmt.Fprintf(w, "healthy engines (hivebot, steady): %d time losses, %d faults of any kind\n",
-		len(a.HealthyTimeLosses), len(a.HealthyFaults))
-	for _, f := range a.HealthyFaults[:min(len(a.HealthyFaults), 10)] {
-		fail("%s", f)
-	}
-
+// judgeSamples writes the samples of the arbiter (or the pool server) to samples.tsv, prints
+// them and judges them: no more engines than it may hold, its peak memory, and flatness.
+func (s *soak) judgeSamples(fail func(string, ...any)) error {
+	w := s.out
 	samples := s.sampler.all()
+	who := "arbiter"
+	if s.o.pool {
+		who = "server"
+	}
 	if err := writeSamples(filepath.Join(s.o.dir, "samples.tsv"), samples); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "samples of the arbiter (%d, every %s; all in %s):\n", len(samples), s.o.sample, filepath.Join(s.o.dir, "samples.tsv"))
+	fmt.Fprintf(w, "samples of the %s (%d, every %s; all in %s):\n", who, len(samples), s.o.sample, filepath.Join(s.o.dir, "samples.tsv"))
 	for _, at := range []struct {
 		name string
 		f    float64
@@ -91,27 +128,27 @@ func (s *soak) report(ctx context.Context) error {
 	}
 	fmt.Fprintf(w, "  max    %s\n", maxima(samples))
 	if most := maxEngines(samples); most > s.seatPool() {
-		fail("the arbiter held %d engine processes at once; its seat pools hold %d", most, s.seatPool())
+		fail("the %s held %d engine processes at once; it may hold %d", who, most, s.seatPool())
 	}
 	peaks := judgePeaks(samples)
 	fmt.Fprintf(w, "  %s\n", peaks)
 	if peaks.Decided && !peaks.Flat {
-		fail("the arbiter's peak memory grows with the records it resumes from")
+		fail("the %s's peak memory grows with the records it resumes from", who)
 	}
 	for _, name := range []string{"RSS", "goroutines", "fds"} {
-		v := judgeFlat(name, samples, s.o.warmup, flatCriteria[name])
+		judge := judgeFlat
+		if s.o.pool {
+			judge = judgeServerFlat
+		}
+		v := judge(name, samples, s.o.warmup, flatCriteria[name])
 		fmt.Fprintf(w, "  %s\n", v)
 		switch {
 		case !v.Decided():
-			fail("%s: too few samples of the arbiter at work to judge whether it is flat", name)
+			fail("%s: too few samples of the %s at work to judge whether it is flat", name, who)
 		case !v.Flat:
 			fail("%s is not flat", name)
 		}
 	}
-	if failed {
-		return errDefect
-	}
-	fmt.Fprintln(w, "soak: every check passed")
 	return nil
 }
 
@@ -119,6 +156,9 @@ func (s *soak) report(ctx context.Context) error {
 // workers' seat pools. A coordinator plays no game; it starts every engine once, all at once,
 // to identify them (distributed.Identify, which names every engine that fails at once).
 func (s *soak) seatPool() int {
+	if s.o.pool {
+		return 0 // a pool server starts no engine: submit identifies them, workers play them
+	}
 	engines := 1 + len(fakes(s.o.stallOn))
 	if s.o.workers > 0 {
 		return engines
@@ -135,11 +175,12 @@ func maxEngines(samples []Sample) int {
 	return most
 }
 
-// stats runs arbiter stats on the records, as a user would, and returns its exit status.
-func (s *soak) stats(ctx context.Context) int {
+// stats runs arbiter stats with args (the records), as a user would, and returns its exit
+// status.
+func (s *soak) stats(ctx context.Context, args ...string) int {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()
-	c := exec.CommandContext(ctx, s.arbiter, "stats", s.records)
+	c := exec.CommandContext(ctx, s.arbiter, append([]string{"stats"}, args...)...)
 	c.Stdout, c.Stderr = s.log, s.log
 	if err := c.Run(); err != nil && c.ProcessState == nil {
 		return -1
@@ -150,10 +191,11 @@ func (s *soak) stats(ctx context.Context) int {
 // writeSamples writes every sample as a tab-separated table.
 func writeSamples(path string, samples []Sample) error {
 	var b strings.Builder
-	fmt.Fprintln(&b, "seconds\tlife\tup_seconds\trss_kib\tfds\tgoroutines\tengines\tsettled\tgames\tlife_games")
+	fmt.Fprintln(&b, "seconds\tlife\tup_seconds\trss_kib\tfds\tgoroutines\tengines\tsettled\tgames\tlife_games\truns\tworkers\tlife_runs")
 	for _, s := range samples {
-		fmt.Fprintf(&b, "%.2f\t%d\t%.2f\t%d\t%d\t%d\t%d\t%t\t%d\t%d\n",
-			s.At.Seconds(), s.Life, s.Up.Seconds(), s.RSSKiB, s.FDs, s.Goroutines, s.Engines, s.Settled, s.Games, s.LifeGames)
+		fmt.Fprintf(&b, "%.2f\t%d\t%.2f\t%d\t%d\t%d\t%d\t%t\t%d\t%d\t%d\t%d\t%d\n",
+			s.At.Seconds(), s.Life, s.Up.Seconds(), s.RSSKiB, s.FDs, s.Goroutines, s.Engines, s.Settled, s.Games, s.LifeGames,
+			s.Runs, s.Workers, s.LifeRuns)
 	}
 	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 		return fmt.Errorf("soak: %w", err)

@@ -11,6 +11,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -29,18 +30,33 @@ type Sample struct {
 	Goroutines int  // -1 when the debug window did not answer
 	Engines    int  // its child processes that run (its engines, or one a coordinator identifies)
 	Settled    bool // the engines did not change while the sample was taken
-	Games      int  // records in the file
+	Games      int  // records in the file (a pool's: in every run's file)
 	LifeGames  int  // records this process added
+	// A pool server's load, as the soak knew it (zero for an arbiter): its active runs, the
+	// workers up, and the runs it has finished since it started.
+	Runs, Workers, LifeRuns int
 }
 
-// sampler collects samples of the arbiter processes one after another.
+// load is what a pool server is doing, as the soak knows it: its active runs, the worker
+// processes up, and the runs finished in all.
+type load struct{ runs, workers, finished int }
+
+// sampler collects samples of the arbiter processes (or pool servers) one after another.
 type sampler struct {
-	begin   time.Time
-	records string
+	begin time.Time
+	games func() int  // the records written so far; called with mu held
+	load  func() load // a pool server's; nil for an arbiter
 
 	mu      sync.Mutex
 	samples []Sample
-	counted lineCounter
+}
+
+// loadNow is the server's load, the zero load for an arbiter.
+func (s *sampler) loadNow() load {
+	if s.load == nil {
+		return load{}
+	}
+	return s.load()
 }
 
 // watch samples p every interval until it ends; debugAddr is its /debug/vars window.
@@ -49,27 +65,29 @@ func (s *sampler) watch(p *process, life int, debugAddr string, interval time.Du
 	tick := time.NewTicker(interval)
 	defer tick.Stop()
 	s.mu.Lock()
-	base := s.counted.count(s.records)
+	base := s.games()
 	s.mu.Unlock()
+	baseRuns := s.loadNow().finished
 	for {
 		select {
 		case <-p.done:
 			return
 		case <-tick.C:
 		}
-		// The engines are counted before and after the rest: a sample taken while an engine
-		// started or ended is not like the others at either count.
-		before := children(p.pid())
+		// The engines (a server's load) are counted before and after the rest: a sample taken
+		// while an engine started or ended is not like the others at either count.
+		before, loadBefore := children(p.pid()), s.loadNow()
 		rss, fds, ok := procStats(p.pid())
 		if !ok {
 			continue // it ended under us
 		}
 		smp := Sample{At: time.Since(s.begin), Up: time.Since(p.started), Life: life, RSSKiB: rss, FDs: fds,
 			Goroutines: goroutines(client, debugAddr)}
-		after := children(p.pid())
-		smp.Engines, smp.Settled = max(before, after), before == after
+		after, loadAfter := children(p.pid()), s.loadNow()
+		smp.Engines, smp.Settled = max(before, after), before == after && loadBefore == loadAfter
+		smp.Runs, smp.Workers, smp.LifeRuns = loadAfter.runs, loadAfter.workers, loadAfter.finished-baseRuns
 		s.mu.Lock()
-		smp.Games = s.counted.count(s.records)
+		smp.Games = s.games()
 		// A resumed run may drop a cut-short last line, which the count then loses.
 		base = min(base, smp.Games)
 		smp.LifeGames = smp.Games - base
@@ -120,6 +138,31 @@ func goroutines(client *http.Client, addr string) int {
 		return -1
 	}
 	return vars.Goroutines
+}
+
+// fileCounter counts the lines of one growing file, for the samples and the kill schedule.
+func fileCounter(path string) func() int {
+	var c lineCounter
+	return func() int { return c.count(path) }
+}
+
+// globCounter counts the lines of every file that matches pattern (a pool's records files,
+// one a run, new ones as runs are submitted).
+func globCounter(pattern string) func() int {
+	counters := make(map[string]*lineCounter)
+	return func() int {
+		paths, _ := filepath.Glob(pattern)
+		n := 0
+		for _, p := range paths {
+			c := counters[p]
+			if c == nil {
+				c = &lineCounter{}
+				counters[p] = c
+			}
+			n += c.count(p)
+		}
+		return n
+	}
 }
 
 // lineCounter counts the lines of a growing file, reading only what is new; a file that shrank
