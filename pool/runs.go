@@ -87,6 +87,10 @@ func (s *Server) loadRuns(ctx context.Context) error {
 		s.mu.Lock()
 		s.runs[id] = r
 		s.mu.Unlock()
+		if r.state.Over() {
+			// Left by a server killed as the run ended, or by one that kept them.
+			s.dropStreams(id)
+		}
 		if r.state.State == StateActive {
 			if err := s.startRun(r); err != nil {
 				s.ended(r, StateFailed, err.Error(), nil)
@@ -319,6 +323,24 @@ func (s *Server) ended(r *run, state, reason string, summary *results.Summary) {
 	}
 	s.saveState(r)
 	s.printf("Run %s %s: %s\n", r.state.ID, state, reason)
+	s.dropStreams(r.state.ID)
+}
+
+// dropStreams deletes a run's streams, its work queue and its results, once it is over: they
+// serve only while it is played (its records file is the truth), and each kept a dozen
+// goroutines and two descriptors of the NATS server's for as long as the pool lived, and at
+// every start again.
+func (s *Server) dropStreams(id string) {
+	if s.js == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(s.ctx), 10*time.Second)
+	defer cancel()
+	for _, name := range distributed.RunStreams(id) {
+		if err := s.js.DeleteStream(ctx, name); err != nil && !errors.Is(err, jetstream.ErrStreamNotFound) {
+			s.printf("Run %s: its stream %s stays on the NATS server: %v\n", id, name, err)
+		}
+	}
 }
 
 // runObserver keeps a run's summary up to date as its games are recorded, and writes it to the
@@ -440,11 +462,7 @@ func (s *Server) deleteRun(r *run) error {
 			return fmt.Errorf("pool: %w", err)
 		}
 	}
-	for _, name := range distributed.RunStreams(r.state.ID) {
-		if err := s.js.DeleteStream(ctx, name); err != nil && !errors.Is(err, jetstream.ErrStreamNotFound) {
-			return fmt.Errorf("pool: %w", err)
-		}
-	}
+	s.dropStreams(r.state.ID)
 	s.mu.Lock()
 	delete(s.runs, r.state.ID)
 	s.mu.Unlock()
