@@ -79,6 +79,7 @@ type Coordinator struct {
 	work      jetstream.Stream
 	subs      []*nats.Subscription
 	con       syncbuf.Printer
+	started   bool // by Start, which Serve then skips
 }
 
 // Serve plays the coordinator's tournament through its workers: the outcome, the records and so
@@ -115,8 +116,11 @@ func Serve(ctx context.Context, c *Coordinator) (*arbiter.Outcome, error) {
 }
 
 // Start creates (or finds again, after a restart) the run's streams and answers workers' hellos,
-// heartbeats and status requests.
+// heartbeats and status requests. Serve starts the coordinator unless it was started before.
 func (c *Coordinator) Start(ctx context.Context) error {
+	if c.started {
+		return nil
+	}
 	t := c.Tournament
 	if c.AckWait <= 0 {
 		c.AckWait = DefaultAckWait
@@ -147,15 +151,25 @@ func (c *Coordinator) Start(ctx context.Context) error {
 	if c.work, err = c.streams(ctx); err != nil {
 		return err
 	}
-	return c.subscribe()
+	if err := c.subscribe(); err != nil {
+		return err
+	}
+	c.started = true
+	return nil
 }
 
-// Close stops answering workers.
+// Close stops answering workers, and lets go of what the run held on the connection.
 func (c *Coordinator) Close() {
 	for _, s := range c.subs {
 		s.Unsubscribe()
 	}
 	c.subs = nil
+	if c.js != nil {
+		// The publisher of its queue's pairs keeps a subscription and a goroutine on the
+		// connection until it is cleaned up: on a pool's connection, which outlives its runs,
+		// one of each for every run the pool ever served.
+		c.js.CleanupPublisher()
+	}
 }
 
 // Run implements arbiter.Runner: it keeps up to Window pairs of the dispatcher's queued and
@@ -339,7 +353,10 @@ func (c *Coordinator) Finish(ctx context.Context, reason string) {
 	c.mu.Lock()
 	c.over = true
 	c.mu.Unlock()
-	if err := c.work.Purge(ctx); err != nil {
+	if c.work == nil {
+		// It failed before it had a queue (Start): there is none to purge, and the workers
+		// that came are told all the same.
+	} else if err := c.work.Purge(ctx); err != nil {
 		c.printf("distributed: purging the work queue: %v\n", err)
 	}
 	b, _ := json.Marshal(Control{Stop: true, Reason: reason})

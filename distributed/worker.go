@@ -118,7 +118,9 @@ func (w *Worker) Run(ctx context.Context) error {
 		if cons, err = js.Consumer(ctx, workStream(run), workConsumer); err == nil {
 			break
 		}
-		if ctx.Err() != nil {
+		if ctx.Err() != nil || w.yielded() {
+			// Stopped; or sent elsewhere: a pool run that ended while this worker joined it
+			// has no streams any more, and its Stop may have been missed.
 			return ignoreStopped(ctx, nil, errStopped)
 		}
 		time.Sleep(time.Second) // the coordinator is (re)starting
@@ -380,6 +382,12 @@ func (s *pairSlot) play(ctx context.Context, m jetstream.Msg) error {
 				break
 			}
 			if ctx.Err() != nil {
+				return nil
+			}
+			if s.w.yielded() {
+				// Sent elsewhere while the result waited: the run ended (a pool deletes its
+				// streams then) and its Stop did not reach this worker. Left unacknowledged,
+				// the pair goes to another worker if the run is still played.
 				return nil
 			}
 			time.Sleep(500 * time.Millisecond) // the coordinator is restarting: the result waits
