@@ -22,18 +22,20 @@ import (
 type Depot struct {
 	store *Store
 	dir   string
-	// mu lets one copy be made at a time: two workers asking for a new artifact at once wait
-	// for one copy. It guards what follows.
+	// mu guards what follows, and is held only to read or change it: never while a copy is
+	// made, so that the first copy of one artifact does not hold up the pieces of others.
 	mu sync.Mutex
 	// checked are the copies hashed by this process: a copy found on disk is checked once
 	// before it is handed out, so that one cut short by a power loss is made again, not
 	// handed out for ever.
 	checked map[string]bool
+	// copying are the artifacts being copied (or checked), each closed when done: two workers
+	// asking for a new artifact at once wait for one copy.
+	copying map[string]chan struct{}
 	// bad are the artifacts whose copy failed for good (their bytes do not hash to their
 	// name, or are over the limit), with when: asked for again within badFor, they fail at
 	// once instead of being read from the store again.
-	bad   map[string]badCopy
-	swept bool
+	bad map[string]badCopy
 }
 
 type badCopy struct {
@@ -47,8 +49,15 @@ const badFor = 10 * time.Minute
 
 // NewDepot keeps its copies in dir (made when first needed). Deleting dir, or a copy in it,
 // is safe while no worker is being handed one: a copy is made again when asked for.
+// The partial copies a server killed while copying left behind are removed now, before any
+// copy of this one's is begun.
 func NewDepot(s *Store, dir string) *Depot {
-	return &Depot{store: s, dir: dir, checked: map[string]bool{}, bad: map[string]badCopy{}}
+	if partial, err := filepath.Glob(filepath.Join(dir, ".fetch-*")); err == nil {
+		for _, p := range partial {
+			os.Remove(p)
+		}
+	}
+	return &Depot{store: s, dir: dir, checked: map[string]bool{}, copying: map[string]chan struct{}{}, bad: map[string]badCopy{}}
 }
 
 // ErrBadName is an artifact asked for by a name that is not a SHA-256.
@@ -93,43 +102,57 @@ func (d *Depot) ReadAt(ctx context.Context, sha string, p []byte, off int64) (in
 // name the first time this process opens it.
 func (d *Depot) open(ctx context.Context, sha string) (*os.File, error) {
 	path := filepath.Join(d.dir, sha)
-	d.mu.Lock()
-	ok := d.checked[sha]
-	d.mu.Unlock()
-	if ok {
-		if f, err := os.Open(path); err == nil {
-			return f, nil
+	for {
+		d.mu.Lock()
+		if b, ok := d.bad[sha]; ok && time.Since(b.at) < badFor {
+			d.mu.Unlock()
+			return nil, b.err
 		}
-	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if b, ok := d.bad[sha]; ok && time.Since(b.at) < badFor {
-		return nil, b.err
-	}
-	if d.checked[sha] { // made while this one waited
-		if f, err := os.Open(path); err == nil {
-			return f, nil
+		if d.checked[sha] {
+			d.mu.Unlock()
+			if f, err := os.Open(path); err == nil {
+				return f, nil
+			}
+			d.mu.Lock()
+			delete(d.checked, sha) // removed by hand: made again
+			d.mu.Unlock()
+			continue
 		}
-	}
-	if f, err := d.openChecked(sha, path); err == nil {
-		d.checked[sha] = true
-		return f, nil
-	}
-	if err := d.copy(ctx, sha, path); err != nil {
+		if wait, busy := d.copying[sha]; busy {
+			d.mu.Unlock()
+			select {
+			case <-wait:
+				continue
+			case <-ctx.Done():
+				return nil, fmt.Errorf("artifact: %s: waiting for its copy: %w", sha, ctx.Err())
+			}
+		}
+		done := make(chan struct{})
+		d.copying[sha] = done
+		d.mu.Unlock()
+		f, err := d.openChecked(sha, path)
+		if err != nil {
+			if err = d.copy(ctx, sha, path); err == nil {
+				if f, err = os.Open(path); err != nil {
+					err = fmt.Errorf("artifact: %w", err)
+				}
+			}
+		}
+		d.mu.Lock()
+		delete(d.copying, sha)
+		close(done)
 		var hash *HashMismatchError
 		var large *TooLargeError
-		if errors.As(err, &hash) || errors.As(err, &large) {
+		switch {
+		case err == nil:
+			d.checked[sha] = true
+			delete(d.bad, sha)
+		case errors.As(err, &hash) || errors.As(err, &large):
 			d.bad[sha] = badCopy{err, time.Now()}
 		}
-		return nil, err
+		d.mu.Unlock()
+		return f, err
 	}
-	d.checked[sha] = true
-	delete(d.bad, sha)
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("artifact: %w", err)
-	}
-	return f, nil
 }
 
 // openChecked opens a copy on disk that hashes to its name, or removes it.
@@ -148,19 +171,10 @@ func (d *Depot) openChecked(sha, path string) (*os.File, error) {
 }
 
 // copy copies an artifact from the store to path, synced before it is renamed into place, so
-// that a copy is whole or absent. The first copy of a process first removes the partial copies
-// a server killed while copying left behind. d.mu is held.
+// that a copy is whole or absent.
 func (d *Depot) copy(ctx context.Context, sha, path string) error {
 	if err := os.MkdirAll(d.dir, 0o700); err != nil {
 		return fmt.Errorf("artifact: %w", err)
-	}
-	if !d.swept {
-		if partial, err := filepath.Glob(filepath.Join(d.dir, ".fetch-*")); err == nil {
-			for _, p := range partial {
-				os.Remove(p)
-			}
-		}
-		d.swept = true
 	}
 	size, err := d.store.size(ctx, sha)
 	if err != nil {

@@ -2,6 +2,7 @@ package artifact
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -129,5 +130,47 @@ func TestDepotHealsItsCopies(t *testing.T) {
 	d.mu.Unlock()
 	if n, _, err := d.ReadAt(t.Context(), bad.SHA256, buf, 0); err != nil || string(buf[:n]) != "#!/bin/sh\necho good\n" {
 		t.Errorf("asked again after badFor: %q, %v; want the good bytes", buf[:n], err)
+	}
+}
+
+// TestDepotCopiesDoNotHoldUpOthers: while one artifact is being copied, another's pieces are
+// read at once, and a second request for the one being copied waits for that copy (as long as
+// its context lets it) rather than making a second.
+func TestDepotCopiesDoNotHoldUpOthers(t *testing.T) {
+	s, _ := newStore(t, Limits{})
+	upload := func(name, content string) Manifest {
+		m, _, err := s.Upload(t.Context(), Source{Path: writeFile(t, t.TempDir(), name, content, 0o755)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	copied, copying := upload("a.sh", "#!/bin/sh\necho a\n"), upload("b.sh", "#!/bin/sh\necho b\n")
+	d := NewDepot(s, t.TempDir())
+	buf := make([]byte, 100)
+	if _, _, err := d.ReadAt(t.Context(), copied.SHA256, buf, 0); err != nil {
+		t.Fatal(err)
+	}
+	// A copy of the other under way, as a slow download would hold it.
+	done := make(chan struct{})
+	d.mu.Lock()
+	d.copying[copying.SHA256] = done
+	d.mu.Unlock()
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second)
+	defer cancel()
+	if n, _, err := d.ReadAt(ctx, copied.SHA256, buf, 0); err != nil || string(buf[:n]) != "#!/bin/sh\necho a\n" {
+		t.Errorf("a copied artifact while another is copied: %q, %v", buf[:n], err)
+	}
+	short, cancelShort := context.WithTimeout(t.Context(), 100*time.Millisecond)
+	defer cancelShort()
+	if _, _, err := d.ReadAt(short, copying.SHA256, buf, 0); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("the artifact being copied, asked for again: %v, want to wait for that copy", err)
+	}
+	d.mu.Lock()
+	delete(d.copying, copying.SHA256)
+	close(done)
+	d.mu.Unlock()
+	if n, _, err := d.ReadAt(ctx, copying.SHA256, buf, 0); err != nil || string(buf[:n]) != "#!/bin/sh\necho b\n" {
+		t.Errorf("the artifact once its copy is no longer under way: %q, %v", buf[:n], err)
 	}
 }
