@@ -25,7 +25,9 @@ func (s *Server) onAssign(m *nats.Msg) {
 	}
 	// The subject, which the worker's permissions bind to its key, names it; not the request.
 	req.Worker = m.Subject[strings.LastIndexByte(m.Subject, '.')+1:]
-	if !strings.HasPrefix(m.Reply, InboxPrefix(RoleWorker, req.Worker)+".") {
+	// On the pool's own NATS server, whose permissions keep each worker to its own inbox; an
+	// existing one's (-nats) are its operator's, and may let a worker hear answers elsewhere.
+	if s.ids != nil && !strings.HasPrefix(m.Reply, InboxPrefix(RoleWorker, req.Worker)+".") {
 		// No answer can reach it: it is given no run, whose load it would seem to share,
 		// and the server and its table say why.
 		s.outdated(req.Worker, m.Reply, time.Now())

@@ -109,12 +109,18 @@ type benches struct {
 
 // measure measures the engines of seats not measured yet, on the players seats seats for its
 // games, and reports whether there were any. An engine is its program: its directory,
-// command and environment, so that a tune's two sides, one program under two names, are
-// measured once. The measures are named name, or "" for each engine's own name.
+// command and environment, and in a match its options, so that a tune's two sides, one program
+// under two names, are measured once. The measures are named name, or "" for each engine's
+// own name (a match).
 func (b *benches) measure(ctx context.Context, seats *arbiter.Seats, name string) bool {
 	measured := false
 	for e, c := range seats.Engines {
 		key := strings.Join(slices.Concat([]string{c.Dir}, c.Command, []string{"\x01"}, c.Env), "\x00")
+		if name == "" {
+			// A match's engines may be one program under other options (two hivebot
+			// profiles): each is measured. A tune's sides differ only by the values tuned.
+			key += "\x02" + fmt.Sprint(c.Options)
+		}
 		b.mu.Lock()
 		_, ok := b.byKey[key]
 		b.mu.Unlock()

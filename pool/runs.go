@@ -271,6 +271,17 @@ func (s *Server) startRun(r *run) error {
 	coord := &distributed.Coordinator{Tournament: t, Conn: s.nc, Expect: r.sub.Expect, AckWait: s.cfg.AckWait,
 		Console: t.ConsoleWriter(), TakenOut: takenOut, Workers: workers,
 		Changed: func() { s.saveState(r) }}
+	// The run's streams are made here, not in Serve's goroutine, so that no reload of the NATS
+	// server's users overlaps their making (see natsMu).
+	s.natsMu.Lock()
+	err = coord.Start(ctx)
+	s.natsMu.Unlock()
+	if err != nil {
+		cancel()
+		coord.Close()
+		log.Close()
+		return err
+	}
 	s.mu.Lock()
 	r.coord, r.cancel, r.done, r.live = coord, cancel, make(chan struct{}), live
 	r.started, r.startGames = time.Now(), r.state.Games()
@@ -289,6 +300,9 @@ func (s *Server) startRun(r *run) error {
 		s.mu.Unlock()
 		switch {
 		case err != nil:
+			// Its workers are told before its streams go (ended), or one holding a pair
+			// would wait for them.
+			coord.Finish(context.WithoutCancel(ctx), "the run failed: "+err.Error())
 			s.ended(r, StateFailed, err.Error(), nil)
 		case out.Interrupted:
 			// Paused, stopped, or the server is closing: whoever cancelled says what it is.
@@ -336,6 +350,8 @@ func (s *Server) dropStreams(id string) {
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(s.ctx), 10*time.Second)
 	defer cancel()
+	s.natsMu.Lock()
+	defer s.natsMu.Unlock()
 	for _, name := range distributed.RunStreams(id) {
 		if err := s.js.DeleteStream(ctx, name); err != nil && !errors.Is(err, jetstream.ErrStreamNotFound) {
 			s.printf("Run %s: its stream %s stays on the NATS server: %v\n", id, name, err)

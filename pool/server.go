@@ -80,6 +80,10 @@ type Server struct {
 	ctl sync.Mutex
 	// saveMu orders the writes of runs' states to the bucket (saveState).
 	saveMu sync.Mutex
+	// natsMu keeps a reload of the embedded NATS server's users (a worker added or revoked)
+	// from overlapping the making or deleting of a run's streams: nats-server v2.15 reads the
+	// options a reload replaces without their lock there (a data race under -race).
+	natsMu sync.Mutex
 	// depot hands the workers their runs' artifacts (relay.go).
 	depot *artifact.Depot
 
@@ -408,7 +412,10 @@ func (s *Server) RevokeWorker(name string) error {
 func (s *Server) reload() error {
 	opts := *s.opts
 	opts.Nkeys = s.ids.nkeyUsers()
-	if err := s.ns.ReloadOptions(&opts); err != nil {
+	s.natsMu.Lock()
+	err := s.ns.ReloadOptions(&opts)
+	s.natsMu.Unlock()
+	if err != nil {
 		return fmt.Errorf("pool: reloading the NATS server's users: %w", err)
 	}
 	s.opts = &opts

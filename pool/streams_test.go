@@ -3,12 +3,15 @@ package pool
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 
+	"hivearbiter/arbiter"
 	"hivearbiter/distributed"
+	"hivearbiter/engine/uhpengine/uhpfake"
 )
 
 // TestEndedRunsLeaveNoStreams: a run's work and results streams are deleted when it ends, and
@@ -43,4 +46,63 @@ func TestEndedRunsLeaveNoStreams(t *testing.T) {
 	if left := streams(); len(left) != 0 {
 		t.Errorf("after a restart the ended run still has streams %v", left)
 	}
+}
+
+// TestRunsLeaveNothingOnTheConnection: the server's connection, which outlives its runs, holds
+// as many subscriptions after a run as before it. Each run's coordinator left its publisher's
+// reply subscription there, and a goroutine (found by the pool soak: +2 goroutines a run).
+func TestRunsLeaveNothingOnTheConnection(t *testing.T) {
+	p := newTestPool(t)
+	startWorkers(t, &Worker{Name: "w1", Creds: p.addWorker("w1"), SkipBench: true})
+	base := p.srv.nc.NumSubscriptions()
+	for seed := range int64(2) {
+		st, err := p.submitter.Submit(t.Context(), fakeSubmission(t, 1, seed, nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		waitFinished(t, p, st.ID, 20*time.Second)
+		waitUntil(t, fmt.Sprintf("the server's subscriptions back to %d after run %d (now %d)", base, seed+1, p.srv.nc.NumSubscriptions()),
+			10*time.Second, func() bool { return p.srv.nc.NumSubscriptions() <= base })
+	}
+}
+
+// TestFailedRunFreesItsWorkers: a run that fails while a worker holds a pair tells its workers
+// to stop before its streams go, so the worker does not wait for ever to hand in a result
+// nobody can take, and plays the next run.
+func TestFailedRunFreesItsWorkers(t *testing.T) {
+	p := newTestPool(t)
+	ctx := context.Background()
+	slow := fakeSubmission(t, 4, 5, func(c *arbiter.Config) {
+		for i := range c.Engines {
+			argv, env := uhpfake.Command(uhpfake.Config{ID: "instant-" + c.Engines[i].Name, Play: "random", Seed: 5, Delay: 200 * time.Millisecond})
+			c.Engines[i].Command, c.Engines[i].Env = argv, env
+		}
+	})
+	st, err := p.submitter.Submit(ctx, slow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	startWorkers(t, &Worker{Name: "w1", Creds: p.addWorker("w1"), SkipBench: true})
+	waitUntil(t, "w1 to hold a pair", 20*time.Second, func() bool {
+		p.srv.mu.Lock()
+		defer p.srv.mu.Unlock()
+		if s := p.srv.runs[st.ID].status(); s != nil {
+			for _, w := range s.Workers {
+				if len(w.InFlight) > 0 {
+					return true
+				}
+			}
+		}
+		return false
+	})
+	// The run fails: its coordinator's results consumer is gone.
+	if err := p.srv.js.DeleteConsumer(ctx, distributed.RunStreams(st.ID)[1], "coordinator"); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "the run to fail", 20*time.Second, func() bool { return p.srv.runState(st.ID).State == StateFailed })
+	next, err := p.submitter.Submit(ctx, fakeSubmission(t, 2, 7, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFinished(t, p, next.ID, 20*time.Second)
 }

@@ -109,7 +109,7 @@ func checkTuneRecords(t *testing.T, st *RunState, sub *Submission) []tune.Record
 func waitFinished(t *testing.T, p *testPool, id string, timeout time.Duration) RunState {
 	t.Helper()
 	var st RunState
-	waitUntil(t, "the tune to finish", timeout, func() bool {
+	waitUntil(t, "run "+id+" to finish", timeout, func() bool {
 		runs, err := p.submitter.Runs(context.Background())
 		if err != nil {
 			t.Fatal(err)
