@@ -21,6 +21,7 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/distributed"
+	"hivearbiter/internal/natstest"
 	"hivearbiter/pool/artifact"
 )
 
@@ -327,17 +328,4 @@ func TestRelayReaderRefusesBadAnswers(t *testing.T) {
 
 // startNATS starts a NATS server of the test's own on loopback, that is not a pool's: an
 // existing NATS server (-nats), or one a fake pool's server answers on.
-func startNATS(t *testing.T, opts *server.Options) *server.Server {
-	t.Helper()
-	opts.Host, opts.Port, opts.NoSigs, opts.NoLog = "127.0.0.1", -1, true, true
-	ns, err := server.NewServer(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ns.Start()
-	t.Cleanup(func() { ns.Shutdown(); ns.WaitForShutdown() })
-	if !ns.ReadyForConnections(10 * time.Second) {
-		t.Fatal("the NATS server did not start within 10 s")
-	}
-	return ns
-}
+func startNATS(t *testing.T, opts *server.Options) *server.Server { return natstest.Start(t, opts) }

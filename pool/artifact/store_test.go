@@ -16,6 +16,8 @@ import (
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+
+	"hivearbiter/internal/natstest"
 )
 
 // helloEnv makes the test binary a tiny program that prints its greeting and exits: the
@@ -34,18 +36,7 @@ func TestMain(m *testing.M) {
 // does, stored under the test's temporary directory, with the users given (none: anyone).
 func startServer(t testing.TB, users ...*server.User) *server.Server {
 	t.Helper()
-	ns, err := server.NewServer(&server.Options{
-		Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: t.TempDir(), NoSigs: true, NoLog: true, Users: users,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ns.Start()
-	t.Cleanup(func() { ns.Shutdown(); ns.WaitForShutdown() })
-	if !ns.ReadyForConnections(10 * time.Second) {
-		t.Fatal("the NATS server did not start")
-	}
-	return ns
+	return natstest.Start(t, &server.Options{JetStream: true, StoreDir: t.TempDir(), Users: users})
 }
 
 // connect is a JetStream client of ns, in process. Asynchronous errors are not printed: the
