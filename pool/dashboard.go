@@ -105,7 +105,13 @@ func (s *Server) dashboardHandler() http.Handler {
 			live = run.live
 		}
 		s.mu.Unlock()
-		if live == nil {
+		switch {
+		case live == nil && run != nil && r.URL.Path == "/runs/"+id+"/live/":
+			// A run no longer played has its games in its report (its live page, which
+			// held them all, went when its play ended).
+			http.Redirect(w, r, "../report.html", http.StatusSeeOther)
+			return
+		case live == nil:
 			http.Error(w, "run "+id+" is not being played: see its report", http.StatusNotFound)
 			return
 		}

@@ -18,7 +18,8 @@ import (
 )
 
 // TestDashboardInChromium: the dashboard lists a finished SPRT run with its counts, Elo and
-// LLR, and the workers with their games; its report and live page open without an error.
+// LLR, and the workers with their games; its report opens without an error, and so does its
+// live page, which for a run over leads to the report.
 func TestDashboardInChromium(t *testing.T) {
 	chromium := testenv.NeedChromium(t)
 	p := newTestPool(t)

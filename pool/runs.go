@@ -330,7 +330,10 @@ func (s *Server) ended(r *run, state, reason string, summary *results.Summary) {
 		r.state.Summary = summary
 	}
 	cancel := r.cancel
-	r.coord, r.cancel = nil, nil
+	// The live page goes with the play (the dashboard links it only while the run is active,
+	// and its report is drawn from the records): it held every game of the run, some 0.5 MB
+	// a run that the server kept for its life (the pool soak's memory per run finished).
+	r.coord, r.cancel, r.live = nil, nil, nil
 	s.mu.Unlock()
 	if cancel != nil {
 		cancel()
@@ -403,7 +406,7 @@ func (o *runObserver) flush() {
 func (s *Server) stopRun(r *run) {
 	s.mu.Lock()
 	cancel, done := r.cancel, r.done
-	r.coord, r.cancel = nil, nil
+	r.coord, r.cancel, r.live = nil, nil, nil
 	s.mu.Unlock()
 	if cancel != nil {
 		cancel()

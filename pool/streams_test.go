@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -105,4 +108,27 @@ func TestFailedRunFreesItsWorkers(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFinished(t, p, next.ID, 20*time.Second)
+}
+
+// TestEndedRunsLetGoOfTheirLivePage: a run over no longer holds its live page, which kept
+// every game of it for the server's life (the pool soak: about 0.5 MB a run finished); the
+// page's address leads to the run's report.
+func TestEndedRunsLetGoOfTheirLivePage(t *testing.T) {
+	p := newTestPool(t)
+	st, err := p.submitter.Submit(t.Context(), fakeSubmission(t, 1, 2, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	startWorkers(t, &Worker{Name: "w1", Creds: p.addWorker("w1"), SkipBench: true})
+	waitFinished(t, p, st.ID, 20*time.Second)
+	waitUntil(t, "the finished run to let go of its live page", 10*time.Second, func() bool {
+		p.srv.mu.Lock()
+		defer p.srv.mu.Unlock()
+		return p.srv.runs[st.ID].live == nil
+	})
+	rec := httptest.NewRecorder()
+	p.srv.dashboardHandler().ServeHTTP(rec, httptest.NewRequest("GET", "/runs/"+st.ID+"/live/", nil))
+	if loc := rec.Header().Get("Location"); rec.Code != http.StatusSeeOther || !strings.HasSuffix(loc, "/runs/"+st.ID+"/report.html") {
+		t.Errorf("the live page of a finished run: %d to %q, want a redirect to its report", rec.Code, loc)
+	}
 }
