@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/internal/testenv"
 	"hivearbiter/pool"
 	"hivearbiter/results"
 )
@@ -190,10 +191,7 @@ func TestSPRTDecided(t *testing.T) {
 // process of another soak running beside it, the same program outside the directory and
 // without the mark, is left alone.
 func TestLeftovers(t *testing.T) {
-	sleep, err := exec.LookPath("sleep")
-	if err != nil {
-		t.Skip("no sleep program")
-	}
+	sleep := testenv.NeedProgram(t, "sleep", "apt-get install coreutils")
 	// hivebot is the program the soaks beside this one share (.ci/soak builds it once).
 	s := &soak{o: &options{dir: t.TempDir()}, hivebot: sleep}
 	copied := filepath.Join(s.o.dir, "cache-1", "sleep")
