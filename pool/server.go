@@ -277,16 +277,24 @@ func (s *Server) Close() {
 // as the server closes is not answered (its requester's wait ends it).
 func (s *Server) handle(h nats.MsgHandler) nats.MsgHandler {
 	return func(m *nats.Msg) {
-		s.hmu.Lock()
-		if s.closing {
-			s.hmu.Unlock()
+		if !s.enter() {
 			return
 		}
-		s.handlers.Add(1)
-		s.hmu.Unlock()
 		defer s.handlers.Done()
 		h(m)
 	}
+}
+
+// enter counts a handler about to run, unless the server is closing: then it reports false and
+// the message is not handled. A handler entered ends with s.handlers.Done.
+func (s *Server) enter() bool {
+	s.hmu.Lock()
+	defer s.hmu.Unlock()
+	if s.closing {
+		return false
+	}
+	s.handlers.Add(1)
+	return true
 }
 
 // relayers is how many artifact requests the server answers at once: a first copy of one
@@ -299,13 +307,7 @@ const relayers = 4
 func (s *Server) handleConcurrently(h nats.MsgHandler, slots chan struct{}) nats.MsgHandler {
 	return func(m *nats.Msg) {
 		slots <- struct{}{}
-		s.hmu.Lock()
-		closing := s.closing
-		if !closing {
-			s.handlers.Add(1)
-		}
-		s.hmu.Unlock()
-		if closing {
+		if !s.enter() {
 			<-slots
 			return
 		}
