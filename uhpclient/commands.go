@@ -175,19 +175,43 @@ func (e *Engine) ValidMoves(ctx context.Context) ([]string, error) {
 }
 
 // Limit bounds a search: a fixed Depth, or else a Time. UHP writes time as hh:mm:ss, which
-// most engines read as whole seconds. With FractionalSeconds, milliseconds are sent as
-// hh:mm:ss.fff. Without it, a Time that is not whole seconds is Rounded: the engine is sent
-// the next whole second up, and its search is stopped with SIGINT when Time is up, so that
-// it answers its best move so far within Time (as a viewer's interrupt makes it do).
+// many engines read as whole seconds only (nokamute, Python engines). With
+// FractionalSeconds, milliseconds are sent as hh:mm:ss.fff. Without it the engine is sent
+// Time rounded down to whole seconds, never less than one (Sent): an engine honours its own
+// budget, so it answers within Time and needs no interrupting. Only a Time under one second
+// is sent longer than it is; then Overrun is true, and an Interruptible engine's search is
+// stopped with SIGINT when Time is up. An engine that dies of SIGINT (nokamute, Mzinga on
+// mono, Python engines) is never Interruptible: it is left to answer its one second.
 type Limit struct {
 	Time              time.Duration
 	Depth             int
 	FractionalSeconds bool
+	Interruptible     bool
 }
 
-// Rounded reports whether the engine is sent a longer time than Time, and interrupted at Time.
-func (l Limit) Rounded() bool {
-	return l.Depth == 0 && l.Time > 0 && !l.FractionalSeconds && l.Time%time.Second != 0
+// Sent is the search time the engine is sent: Time, or for an engine of whole seconds Time
+// rounded down to whole seconds, at least one. It is 0 for a depth search.
+func (l Limit) Sent() time.Duration {
+	switch {
+	case l.Depth > 0 || l.Time <= 0:
+		return 0
+	case l.FractionalSeconds:
+		return l.Time
+	}
+	return max(l.Time.Truncate(time.Second), time.Second)
+}
+
+// Overrun reports whether the engine is sent more time than Time: a budget under one second
+// for an engine of whole seconds.
+func (l Limit) Overrun() bool { return l.Depth == 0 && l.Time > 0 && l.Sent() > l.Time }
+
+// stopsAt is when the search is stopped with SIGINT (0: never, but for its context's end): at
+// Time, for an Interruptible engine sent more than Time.
+func (l Limit) stopsAt() time.Duration {
+	if l.Overrun() && l.Interruptible {
+		return l.Time
+	}
+	return 0
 }
 
 func (l Limit) command() (string, error) {
@@ -198,14 +222,14 @@ func (l Limit) command() (string, error) {
 	case l.Depth < 0 || l.Time < 0:
 		return "", fmt.Errorf("negative bestmove limit %+v", l)
 	case l.Time > 0:
-		return string(appendTime(append(buf[:0], "bestmove time "...), l.Time, l.FractionalSeconds)), nil
+		return string(appendTime(append(buf[:0], "bestmove time "...), l.Sent(), l.FractionalSeconds)), nil
 	}
 	// A bare bestmove searches without end in Mzinga; the caller meant something else.
 	return "", errors.New("bestmove needs a depth or a time")
 }
 
-// formatTime writes a search time as hh:mm:ss, rounded up to whole seconds, or hh:mm:ss.fff
-// when fractional.
+// formatTime writes a search time as hh:mm:ss, or hh:mm:ss.fff when fractional; a whole-second
+// time drops its fraction.
 func formatTime(d time.Duration, fractional bool) string {
 	var buf [32]byte
 	return string(appendTime(buf[:0], d, fractional))
@@ -213,9 +237,6 @@ func formatTime(d time.Duration, fractional bool) string {
 
 // appendTime is formatTime, appended to b: a timed search's command is one allocation.
 func appendTime(b []byte, d time.Duration, fractional bool) []byte {
-	if !fractional && d%time.Second != 0 {
-		d = d.Truncate(time.Second) + time.Second
-	}
 	b = appendPadded(b, int64(d/time.Hour), 2)
 	b = appendPadded(append(b, ':'), int64(d/time.Minute)%60, 2)
 	b = appendPadded(append(b, ':'), int64(d/time.Second)%60, 2)
@@ -235,19 +256,19 @@ func appendPadded(b []byte, n int64, width int) []byte {
 
 // BestMove asks for a move within l and returns its MoveString. The engine may print
 // intermediate lines: the last line before "ok" is the answer, and of a Mzinga-style
-// "move;depth;score;pv" line its first field. A Rounded limit's search is interrupted when
-// l.Time is up; the engine's answer to that is its move. When ctx ends first, the search is
-// interrupted with SIGINT, given the grace period to answer, and the engine is killed: the
-// error is a TimeoutError.
+// "move;depth;score;pv" line its first field. An Interruptible engine sent more than l.Time
+// (Limit.Overrun) is interrupted when l.Time is up; its answer to that is its move. When ctx
+// ends first, the search is interrupted with SIGINT, given the grace period to answer, and
+// the engine is killed: the error is a TimeoutError.
 func (e *Engine) BestMove(ctx context.Context, l Limit) (string, error) {
 	command, err := l.command()
 	if err != nil {
 		return "", fmt.Errorf("uhpclient: %s: %w", e.cfg.Name, err)
 	}
 	var stop *searchStop
-	if l.Rounded() {
-		stop = &searchStop{after: l.Time,
-			why: fmt.Sprintf("the budget of %s is up (sent as %s to an engine that reads whole seconds)", seconds(l.Time), formatTime(l.Time, false))}
+	if at := l.stopsAt(); at > 0 {
+		stop = &searchStop{after: at,
+			why: fmt.Sprintf("the budget of %s is up (sent as %s to an engine that reads whole seconds)", seconds(l.Time), formatTime(l.Sent(), false))}
 	}
 	var move string
 	_, err = e.search(ctx, command, stop, func(lines []string) *ProtocolError {

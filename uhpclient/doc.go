@@ -17,10 +17,12 @@
 // answer, then killed; any other command is killed at once. Engines run in a process
 // group of their own, killed as a whole, and on Linux they die with the arbiter.
 //
-// UHP writes a search time as hh:mm:ss, which most engines read as whole seconds. A budget
-// that is not whole seconds is sent to such an engine rounded up, and its search is stopped
-// with SIGINT when the budget is up, so that the engine answers its best move so far in time
-// (Limit.Rounded); an engine that reads fractions is sent them (Limit.FractionalSeconds).
+// UHP writes a search time as hh:mm:ss, which many engines read as whole seconds only. Such
+// an engine is sent its budget rounded down to whole seconds (at least one), so that it
+// answers in time by itself; an engine that reads fractions is sent them
+// (Limit.FractionalSeconds). Only a budget under one second is sent longer than it is
+// (Limit.Overrun), and only an engine known to survive SIGINT (Limit.Interruptible) is then
+// stopped when the budget is up: the real searching engines die of the signal.
 //
 // The errors a caller must tell apart have their own types. The engine's own refusals,
 // EngineError (err) and InvalidMoveError (invalidmove), leave it usable. A broken

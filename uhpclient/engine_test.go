@@ -236,7 +236,7 @@ func TestNormalConversation(t *testing.T) {
 
 	log := transcript.String()
 	for _, want := range []string{"> newgame Base+MLP", "< Base+MLP;NotStarted;White[1]", "< ok",
-		"> bestmove depth 3", "> bestmove time 00:00:02", "> bestmove time 00:00:01.500", "> exit"} {
+		"> bestmove depth 3", "> bestmove time 00:00:01", "> bestmove time 00:00:01.500", "> exit"} {
 		if !regexp.MustCompile(`(?m)^\d\d:\d\d:\d\d\.\d\d\d ` + regexp.QuoteMeta(want) + `$`).MatchString(log) {
 			t.Errorf("the transcript has no line %q:\n%s", want, log)
 		}
@@ -851,14 +851,15 @@ func TestStartAProgramTheSystemRefuses(t *testing.T) {
 	}
 }
 
-// An engine that reads whole seconds is sent its budget rounded up, and stopped with SIGINT
-// when the budget is up: it answers its best move so far, in time.
-func TestRoundedBudgetIsStoppedWithSIGINT(t *testing.T) {
+// An engine that reads whole seconds and survives SIGINT is sent a budget under one second as
+// one second, and stopped with SIGINT when the budget is up: it answers its best move so far,
+// in time.
+func TestOverrunBudgetIsStoppedWithSIGINT(t *testing.T) {
 	var transcript bytes.Buffer
 	e := mustStartFake(t, "honour-int", func(c *Config) { c.Transcript = &transcript })
-	l := Limit{Time: 300 * time.Millisecond}
-	if !l.Rounded() {
-		t.Error("a 0.3 s budget in whole seconds is not Rounded")
+	l := Limit{Time: 300 * time.Millisecond, Interruptible: true}
+	if !l.Overrun() {
+		t.Error("a 0.3 s budget in whole seconds is not an Overrun")
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
 	defer cancel()
@@ -868,21 +869,40 @@ func TestRoundedBudgetIsStoppedWithSIGINT(t *testing.T) {
 	if err != nil || move != "wA1" {
 		t.Fatalf("got %q, %v; want the answer to SIGINT, wA1", move, err)
 	}
-	if took < l.Time || took > l.Time+200*time.Millisecond {
-		t.Errorf("took %v; want the budget, %v", took, l.Time)
+	// The order of events is the point: answered after the budget, before the second sent.
+	if took < l.Time || took >= time.Second {
+		t.Errorf("took %v; want the budget, %v, and less than the second it was sent", took, l.Time)
 	}
 	if _, err := e.NewGame(t.Context(), "Base"); err != nil {
 		t.Errorf("the engine is not usable after its budget was stopped: %v", err)
 	}
 	e.Close(t.Context())
 	log := transcript.String()
-	if !strings.Contains(log, "> bestmove time 00:00:01\n") || !regexp.MustCompile(`(?m)^\S+ \* SIGINT after 0\.3\d\d s: the budget of 0\.300 s is up`).MatchString(log) {
+	if !strings.Contains(log, "> bestmove time 00:00:01\n") || !regexp.MustCompile(`(?m)^\S+ \* SIGINT after 0\.\d\d\d s: the budget of 0\.300 s is up`).MatchString(log) {
 		t.Errorf("the transcript lacks the rounded command or the interrupt:\n%s", log)
 	}
-	for _, l := range []Limit{{Time: time.Second}, {Time: 2 * time.Second}, {Time: 300 * time.Millisecond, FractionalSeconds: true}, {Depth: 2}} {
-		if l.Rounded() {
-			t.Errorf("%+v is Rounded", l)
+	for _, l := range []Limit{{Time: time.Second}, {Time: 2 * time.Second}, {Time: 1500 * time.Millisecond, Interruptible: true},
+		{Time: 300 * time.Millisecond, FractionalSeconds: true}, {Depth: 2}} {
+		if l.Overrun() || l.stopsAt() != 0 {
+			t.Errorf("%+v is an Overrun, or stopped", l)
 		}
+	}
+}
+
+// An engine that dies of SIGINT is never interrupted at its budget: a budget under one second
+// is sent as one second, and the engine answers it by itself.
+func TestOverrunBudgetOfAnEngineThatDiesOfSIGINT(t *testing.T) {
+	var transcript bytes.Buffer
+	e := mustStartFake(t, "nokamute", func(c *Config) { c.Transcript = &transcript })
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	move, err := e.BestMove(ctx, Limit{Time: 300 * time.Millisecond})
+	if err != nil || move == "" {
+		t.Fatalf("got %q, %v; want its answer after the second it was sent", move, err)
+	}
+	e.Close(t.Context())
+	if log := transcript.String(); strings.Contains(log, "SIGINT") || !strings.Contains(log, "> bestmove time 00:00:01\n") {
+		t.Errorf("want one second sent and no SIGINT:\n%s", log)
 	}
 }
 
@@ -891,7 +911,7 @@ func TestRoundedBudgetIsStoppedWithSIGINT(t *testing.T) {
 func TestDeathOnSIGINTIsExplained(t *testing.T) {
 	t.Run("budget", func(t *testing.T) {
 		e := mustStartFake(t, "die-on-int")
-		_, err := e.BestMove(t.Context(), Limit{Time: 300 * time.Millisecond})
+		_, err := e.BestMove(t.Context(), Limit{Time: 300 * time.Millisecond, Interruptible: true})
 		var ee *ExitError
 		if !errors.As(err, &ee) || ee.Interrupted < 300*time.Millisecond || !strings.Contains(err.Error(), "interrupted with SIGINT at 0.3") {
 			t.Fatalf("got %v", err)
@@ -926,24 +946,24 @@ func TestNoteMarksTheTranscript(t *testing.T) {
 	}
 }
 
-// A rounded budget is counted from when its bestmove is sent, not from when BestMove was
+// An overrun budget is counted from when its bestmove is sent, not from when BestMove was
 // called: a caller that waits for its turn neither stops another caller's search early nor
 // goes unstopped itself.
-func TestRoundedBudgetCountsFromTheCommand(t *testing.T) {
+func TestOverrunBudgetCountsFromTheCommand(t *testing.T) {
 	e := mustStartFake(t, "honour-int")
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
 	defer cancel()
 	first := make(chan time.Duration)
 	go func() {
 		begin := time.Now()
-		if _, err := e.BestMove(ctx, Limit{Time: 600 * time.Millisecond}); err != nil {
+		if _, err := e.BestMove(ctx, Limit{Time: 600 * time.Millisecond, Interruptible: true}); err != nil {
 			t.Error(err)
 		}
 		first <- time.Since(begin)
 	}()
 	time.Sleep(50 * time.Millisecond)
 	begin := time.Now()
-	move, err := e.BestMove(ctx, Limit{Time: 300 * time.Millisecond})
+	move, err := e.BestMove(ctx, Limit{Time: 300 * time.Millisecond, Interruptible: true})
 	took := time.Since(begin)
 	if err != nil || move != "wA1" {
 		t.Fatalf("the second search: %q, %v", move, err)

@@ -73,6 +73,8 @@ func scenario(name string) uhpfake.Config {
 		faults = []uhpfake.Fault{{On: "bestmove", Then: "hang"}}
 	case "honour-int": // thinks the time it is given, and answers the last move when interrupted
 		cfg.OnSIGINT, cfg.Think, cfg.Play = "interrupt", true, "last"
+	case "nokamute": // thinks the whole seconds it is given, refuses fractions, dies of SIGINT
+		cfg.Think, cfg.WholeSeconds = true, true
 	case "die-on-int": // a Python engine without a handler for KeyboardInterrupt
 		cfg.OnSIGINT = ""
 		faults = []uhpfake.Fault{{On: "bestmove", Then: "hang"}}
