@@ -66,6 +66,24 @@ type Interrupter interface {
 	Interrupt() error
 }
 
+// TimePolicy is how a player is sent its time budgets, as its protocol found out (a probe
+// before the first game) or was told (the engine's settings).
+type TimePolicy struct {
+	// WholeSeconds: the player reads only whole seconds, and is sent its budgets rounded
+	// down, never under one second; a budget under one second is sent longer than it is.
+	WholeSeconds bool
+	// Interruptible: a search may be stopped early (SIGINT) and still answers; the arbiter
+	// stops one only when it sent more than the budget.
+	Interruptible bool
+	// Detail says how each fact was learned, for the console and the records.
+	Detail string
+}
+
+// TimePolicyReporter is a Player whose protocol sends it time budgets by a policy of its own.
+type TimePolicyReporter interface {
+	TimePolicy() TimePolicy
+}
+
 // Warner is a Player with something to say about how it is played that is no fault of its
 // own: a time budget it could only be sent rounded, say. After each search the game notes its
 // new warnings in the record, with the side and engine they are about.

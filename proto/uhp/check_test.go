@@ -20,8 +20,10 @@ func TestCheckSettings(t *testing.T) {
 	}{
 		{"plain", engine(st(time.Second), nil), ""},
 		{"fractional", engine(st(300*time.Millisecond), map[string]string{"fractional": "true"}), ""},
-		{"sub-second without fractions", engine(st(300*time.Millisecond), nil), ""}, // rounded up, stopped by SIGINT
-		{"bad fractional", engine(st(time.Second), map[string]string{"fractional": "yes please"}), "want true or false"},
+		{"sub-second without fractions", engine(st(300*time.Millisecond), nil), ""}, // rounded down, at least 1 s
+		{"bad fractional", engine(st(time.Second), map[string]string{"fractional": "yes please"}), "want true, false or auto"},
+		{"bad interrupt", engine(st(time.Second), map[string]string{"interrupt": "sometimes"}), "interrupt=sometimes: want true, false or auto"},
+		{"auto", engine(st(time.Second), map[string]string{"fractional": "auto", "interrupt": "auto"}), ""},
 		{"unknown setting", engine(st(time.Second), map[string]string{"transport": "ipc"}), "unknown UHP setting transport"},
 		{"node limit", engine(arbiter.TimeControl{Nodes: 1000}, nil), "no node limit"},
 		{"no command", arbiter.EngineConfig{Name: "e", Time: st(time.Second)}, "give cmd=PROGRAM"},

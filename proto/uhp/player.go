@@ -31,34 +31,31 @@ func (Protocol) Check(e arbiter.EngineConfig) error {
 	if e.Addr != "" {
 		return &arbiter.ConfigError{Msg: "a UHP engine is started as a program: addr= is not a UHP setting"}
 	}
-	if unknown := e.UnknownSettings(SettingFractional); len(unknown) > 0 {
-		msg := fmt.Sprintf("unknown UHP setting %s (the UHP setting is %s)", strings.Join(unknown, ", "), SettingFractional)
-		if near, ok := arbiter.ClosestName(unknown[0], []string{SettingFractional}); ok {
+	if unknown := e.UnknownSettings(SettingFractional, SettingInterrupt); len(unknown) > 0 {
+		msg := fmt.Sprintf("unknown UHP setting %s (the UHP settings are %s and %s)", strings.Join(unknown, ", "), SettingFractional, SettingInterrupt)
+		if near, ok := arbiter.ClosestName(unknown[0], []string{SettingFractional, SettingInterrupt}); ok {
 			msg = fmt.Sprintf("unknown UHP setting %s: did you mean %s?", unknown[0], near)
 		}
 		return &arbiter.ConfigError{Msg: msg}
 	}
-	if _, err := fractionalOf(e); err != nil {
+	if _, _, err := settings(e); err != nil {
 		return err
 	}
 	if e.Time.Nodes > 0 {
 		return &arbiter.ConfigError{Msg: "UHP has no node limit: give st=SECONDS, depth=N or tc=BASE+INC"}
 	}
 	// A budget that is not whole seconds is no reason to refuse an engine that reads whole
-	// seconds: it is sent rounded up, and its search is stopped with SIGINT when the budget is
-	// up (uhpclient.Limit), with a warning in the record.
+	// seconds: it is sent rounded down (uhpclient.Limit), and a run whose clock gives it
+	// budgets under one second is told so before its first game (arbiter.TimePolicy).
 	return nil
 }
-
-func fractionalOf(e arbiter.EngineConfig) (bool, error) { return e.BoolSetting(SettingFractional) }
 
 // Start implements arbiter.Protocol: it runs the engine as a subprocess and sets its options.
 // With a transcript directory, the process's conversation (lines in and out, with timestamps)
 // goes to its own file there, so that a user can see what an engine said before it was
 // forfeited.
 func (Protocol) Start(ctx context.Context, e arbiter.EngineConfig, env arbiter.StartEnv) (arbiter.Player, error) {
-	fractional, err := fractionalOf(e)
-	if err != nil {
+	if _, _, err := settings(e); err != nil {
 		return nil, err
 	}
 	cfg := uhpclient.Config{Command: e.Command, Dir: e.Dir, Env: e.Env, Name: e.Name, GraceTimeout: env.Grace}
@@ -70,19 +67,31 @@ func (Protocol) Start(ctx context.Context, e arbiter.EngineConfig, env arbiter.S
 		return nil, err
 	}
 	cfg.Transcript = transcript.Writer()
-	eng, err := uhpclient.Start(ctx, cfg)
+	start := func(ctx context.Context) (*uhpclient.Engine, error) {
+		eng, err := uhpclient.Start(ctx, cfg)
+		if err != nil {
+			return nil, startError(e, err)
+		}
+		for _, o := range e.Options {
+			if _, err := eng.SetOption(ctx, o.Name, o.Value); err != nil {
+				eng.Close(ctx)
+				return nil, fmt.Errorf("uhp: setting option %s=%s: %w", o.Name, o.Value, err)
+			}
+		}
+		return eng, nil
+	}
+	eng, err := start(ctx)
 	if err != nil {
 		transcript.Close()
-		return nil, startError(e, err)
+		return nil, err
 	}
-	p := &Player{engine: eng, fractional: fractional, transcript: transcript}
-	for _, o := range e.Options {
-		if _, err := eng.SetOption(ctx, o.Name, o.Value); err != nil {
-			p.Close(ctx)
-			return nil, fmt.Errorf("uhp: setting option %s=%s: %w", o.Name, o.Value, err)
-		}
+	facts, eng, err := timeFactsOf(ctx, e, eng, start)
+	if err != nil {
+		eng.Close(ctx)
+		transcript.Close()
+		return nil, err
 	}
-	return p, nil
+	return &Player{engine: eng, facts: facts, transcript: transcript}, nil
 }
 
 // startError adds to an engine's start-up failure the setting that helps, in the arbiter's
@@ -104,10 +113,10 @@ func startError(e arbiter.EngineConfig, err error) error {
 // Player is an arbiter.Player backed by a UHP engine process.
 type Player struct {
 	engine     *uhpclient.Engine
-	fractional bool
+	facts      timeFacts
 	transcript *arbiter.Transcript
 
-	// warned is set once a rounded budget was warned of; warnings holds what Warnings has not
+	// warned is set once an overrun budget was warned of; warnings holds what Warnings has not
 	// returned yet.
 	warned   bool
 	warnings []arbiter.Warning
@@ -153,26 +162,31 @@ func (p *Player) WaitPlay(ctx context.Context) (string, error) {
 	return gs, classify(err, false)
 }
 
-// BestMove implements arbiter.Player. UHP knows no clock: the engine is sent the budget.
+// BestMove implements arbiter.Player. UHP knows no clock: the engine is sent the budget, by
+// its time policy (uhpclient.Limit).
 func (p *Player) BestMove(ctx context.Context, limit arbiter.Limit) (string, error) {
-	// The client rounds to whole seconds (at least one) for engines without fractions.
-	l := uhpclient.Limit{Depth: limit.Depth, FractionalSeconds: p.fractional}
+	l := uhpclient.Limit{Depth: limit.Depth, FractionalSeconds: p.facts.fractional, Interruptible: p.facts.interruptible}
 	if limit.Depth == 0 {
 		l.Time = limit.Time
 	}
-	if l.Rounded() && !p.warned {
+	if l.Overrun() && !p.warned {
 		p.warned = true
-		p.warnings = append(p.warnings, arbiter.Warning{Text: fmt.Sprintf("its budget of %.3f s was sent rounded up to %s (the engine reads whole seconds) and its search stopped with SIGINT at %.3f s; if it reads fractions of a second, fractional=true sends budgets as they are (arbiter check tells)",
-			l.Time.Seconds(), roundedUp(l.Time), l.Time.Seconds())})
+		text := fmt.Sprintf("its budget of %.3f s was sent as 1 s (the engine reads whole seconds) and its search stopped with SIGINT at %.3f s",
+			l.Time.Seconds(), l.Time.Seconds())
+		if !l.Interruptible {
+			text = fmt.Sprintf("its budget of %.3f s was sent as 1 s (the engine reads whole seconds, and is not interrupted: %s); "+
+				"it may lose on time: give it a clock whose budgets are a second or more (arbiter check names one)", l.Time.Seconds(), p.facts.interruptBy)
+		}
+		p.warnings = append(p.warnings, arbiter.Warning{Text: text})
 	}
 	move, err := p.engine.BestMove(ctx, l)
 	return move, classify(err, true)
 }
 
-// roundedUp writes a budget as a whole-second engine is sent it.
-func roundedUp(d time.Duration) string {
-	return fmt.Sprintf("%d s", int((d+time.Second-1)/time.Second))
-}
+var _ arbiter.TimePolicyReporter = (*Player)(nil)
+
+// TimePolicy implements arbiter.TimePolicyReporter.
+func (p *Player) TimePolicy() arbiter.TimePolicy { return p.facts.policy() }
 
 var _ arbiter.Warner = (*Player)(nil)
 

@@ -26,14 +26,17 @@ func start(t *testing.T, e arbiter.EngineConfig, env arbiter.StartEnv) *Player {
 	return p.(*Player)
 }
 
-// A sub-second budget is no reason to refuse an engine that reads whole seconds: it is sent
-// rounded up, stopped at the budget, and warned of once.
+// A sub-second budget is no reason to refuse an engine that reads whole seconds. One that
+// survives SIGINT is sent one second, stopped at the budget, and warned of once.
 func TestSubSecondBudgetForAWholeSecondEngine(t *testing.T) {
-	e := fakeConfig("honour-int")
+	e := fakeConfig("whole-seconds")
 	if err := (Protocol{}).Check(e); err != nil {
 		t.Fatalf("st=0.3 without fractional refused: %v", err)
 	}
 	p := start(t, e, arbiter.StartEnv{Grace: time.Second})
+	if got := p.TimePolicy(); !got.WholeSeconds || !got.Interruptible {
+		t.Fatalf("the probe found %+v; want whole seconds, interruptible", got)
+	}
 	var warnings []arbiter.Warning
 	for range 2 {
 		ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond+arbiter.DefaultMargin)
@@ -44,14 +47,112 @@ func TestSubSecondBudgetForAWholeSecondEngine(t *testing.T) {
 		if err != nil || move != "wS1" {
 			t.Fatalf("got %q, %v", move, err)
 		}
-		if took > 300*time.Millisecond+arbiter.DefaultMargin {
-			t.Errorf("took %v: over the budget and margin", took)
+		// Stopped at the budget, before the second it was sent.
+		if took >= time.Second {
+			t.Errorf("took %v: it was not stopped at its budget", took)
 		}
 		warnings = append(warnings, p.Warnings()...)
 	}
-	if len(warnings) != 1 || !strings.Contains(warnings[0].Text, "rounded up to 1 s") || !strings.Contains(warnings[0].Text, "fractional=true") {
-		t.Errorf("warnings %q; want one that says the budget was rounded", warnings)
+	if len(warnings) != 1 || !strings.Contains(warnings[0].Text, "sent as 1 s") || !strings.Contains(warnings[0].Text, "stopped with SIGINT at 0.300 s") {
+		t.Errorf("warnings %q; want one that says the budget was sent as 1 s and stopped", warnings)
 	}
+}
+
+// An engine of whole seconds that dies of SIGINT (nokamute, Mzinga on mono, a Python engine)
+// is never interrupted: a budget under a second is sent as one second, answered by the engine
+// itself, and warned of once with the way out.
+func TestSubSecondBudgetForAnEngineThatDiesOfSIGINT(t *testing.T) {
+	var transcript strings.Builder
+	dir := t.TempDir()
+	p := start(t, fakeConfig("die-on-int"), arbiter.StartEnv{Grace: time.Second, TranscriptDir: dir})
+	if got := p.TimePolicy(); !got.WholeSeconds || got.Interruptible || !strings.Contains(got.Detail, "died") {
+		t.Fatalf("the probe found %+v; want whole seconds, not interruptible, because it died", got)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), time.Second+5*time.Second)
+	defer cancel()
+	move, err := p.BestMove(ctx, arbiter.Limit{Time: 300 * time.Millisecond})
+	if err != nil || move != "wS1" {
+		t.Fatalf("got %q, %v; want the engine's own answer after its second", move, err)
+	}
+	warnings := p.Warnings()
+	if len(warnings) != 1 || !strings.Contains(warnings[0].Text, "is not interrupted") || !strings.Contains(warnings[0].Text, "may lose on time") {
+		t.Errorf("warnings %q; want one that says it may lose on time", warnings)
+	}
+	p.Close(t.Context())
+	data, err := os.ReadFile(filepath.Join(dir, transcriptName(t, dir)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	transcript.Write(data)
+	// The probe's SIGINT killed the first process; the game's search was never interrupted.
+	if n := strings.Count(transcript.String(), "SIGINT after"); n != 1 {
+		t.Errorf("%d SIGINTs in the transcript; want the probe's alone:\n%s", n, transcript.String())
+	}
+}
+
+// transcriptName is the one transcript in dir.
+func transcriptName(t *testing.T, dir string) string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil || len(entries) != 1 {
+		t.Fatalf("transcripts in %s: %v, %v", dir, entries, err)
+	}
+	return entries[0].Name()
+}
+
+// The time policy is probed once per program, only for searches under a time budget, and
+// only where the settings leave it unknown.
+func TestTimePolicyProbes(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		scenario string
+		settings map[string]string
+		tc       arbiter.TimeControl
+		want     arbiter.TimePolicy // Detail: a part of it
+		probes   int                // "time probe" notes in the transcript
+	}{
+		{"reads fractions", "good", nil, arbiter.TimeControl{MoveTime: time.Second},
+			arbiter.TimePolicy{Detail: "reads fractions of a second (probed"}, 1},
+		{"whole seconds, survives SIGINT", "whole-seconds", nil, arbiter.TimeControl{Base: time.Minute},
+			arbiter.TimePolicy{WholeSeconds: true, Interruptible: true, Detail: "survives SIGINT (probed"}, 2},
+		{"settings", "die-on-int", map[string]string{"fractional": "false", "interrupt": "false"}, arbiter.TimeControl{MoveTime: time.Second},
+			arbiter.TimePolicy{WholeSeconds: true, Detail: "fractional=false; interrupt=false"}, 0},
+		{"fractional set", "whole-seconds", map[string]string{"fractional": "true"}, arbiter.TimeControl{MoveTime: time.Second},
+			arbiter.TimePolicy{Detail: "fractional=true; never interrupted"}, 0},
+		{"depth", "die-on-int", nil, arbiter.TimeControl{Depth: 2},
+			arbiter.TimePolicy{WholeSeconds: true, Detail: "not probed: it searches to a depth"}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := fakeConfig(tc.scenario)
+			e.Settings, e.Time = tc.settings, tc.tc
+			e.Env = append(e.Env, "PROBE_TEST="+t.Name()) // a program of its own, not probed before
+			for start := range 2 {
+				dir := t.TempDir()
+				p := start2(t, e, dir)
+				got := p.TimePolicy()
+				if got.WholeSeconds != tc.want.WholeSeconds || got.Interruptible != tc.want.Interruptible || !strings.Contains(got.Detail, tc.want.Detail) {
+					t.Errorf("start %d: %+v; want %+v", start, got, tc.want)
+				}
+				p.Close(t.Context())
+				data, err := os.ReadFile(filepath.Join(dir, transcriptName(t, dir)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := tc.probes
+				if start > 0 {
+					want = 0 // the program's facts are known
+				}
+				if n := strings.Count(string(data), "* time probe:"); n != want {
+					t.Errorf("start %d: %d probes; want %d:\n%s", start, n, want, data)
+				}
+			}
+		})
+	}
+}
+
+func start2(t *testing.T, e arbiter.EngineConfig, dir string) *Player {
+	t.Helper()
+	return start(t, e, arbiter.StartEnv{Grace: time.Second, TranscriptDir: dir})
 }
 
 func TestCheckSuggestsTheSettingMeant(t *testing.T) {
@@ -116,12 +217,13 @@ func TestGamesAreMarkedInTheTranscript(t *testing.T) {
 	}
 }
 
-// The README's first example, tc=10+0.1, for an engine that reads whole seconds: every budget
-// is under a second and cannot be sent as it is, and no move is lost on time for it.
+// The README's first example, tc=10+0.1, for an engine that reads whole seconds and survives
+// SIGINT: every budget is under a second and cannot be sent as it is, and no move is lost on
+// time for it.
 func TestClockGameOfAWholeSecondEngine(t *testing.T) {
 	tc := arbiter.TimeControl{Base: 10 * time.Second, Increment: 100 * time.Millisecond}
 	side := func(name string) arbiter.Side {
-		e := fakeConfig("normal")
+		e := fakeConfig("whole-seconds")
 		e.Name, e.Time = name, tc
 		return arbiter.Side{Name: name, Player: start(t, e, arbiter.StartEnv{Grace: time.Second}), Time: tc, Margin: arbiter.DefaultMargin}
 	}
