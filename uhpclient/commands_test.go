@@ -91,7 +91,7 @@ func TestLimitCommand(t *testing.T) {
 		{Limit{Time: time.Second}, "bestmove time 00:00:01"},
 		{Limit{Time: 1999 * time.Millisecond}, "bestmove time 00:00:01"}, // rounded down: it answers in time by itself
 		{Limit{Time: 2001 * time.Millisecond}, "bestmove time 00:00:02"},
-		{Limit{Time: 300 * time.Millisecond}, "bestmove time 00:00:01"}, // never less than a second
+		{Limit{Time: 300 * time.Millisecond}, "bestmove time 00:00:01"},                      // never less than a second
 		{Limit{Time: 300 * time.Millisecond, Interruptible: true}, "bestmove time 00:00:01"}, // and stopped at 0.3 s
 		{Limit{Time: 300 * time.Millisecond, FractionalSeconds: true}, "bestmove time 00:00:00.300"},
 		{Limit{Time: 3*time.Hour + 2*time.Minute + 5*time.Second + 7*time.Millisecond, FractionalSeconds: true}, "bestmove time 03:02:05.007"},
