@@ -137,6 +137,10 @@ type Config struct {
 	OnEngineFailure FailurePolicy
 	// Affinity pins each worker's engines to cores of their own (Linux only).
 	Affinity bool
+	// FailureStreak stops the run when an engine fails this many games in a row the same way
+	// (a crash, a time loss, an illegal move, a desync...): a run that cannot inform. 0 is
+	// DefaultFailureStreak; a negative number never stops.
+	FailureStreak int
 }
 
 // Defaults for a tournament's settings.
@@ -238,6 +242,9 @@ func (c *Config) setDefaults() {
 	}
 	if c.DepthTimeout <= 0 {
 		c.DepthTimeout = DefaultDepthTimeout
+	}
+	if c.FailureStreak == 0 {
+		c.FailureStreak = DefaultFailureStreak
 	}
 }
 

@@ -45,11 +45,89 @@ func ParseFailurePolicy(s string) (FailurePolicy, error) {
 // A broken engine is broken for the rest of the run on every worker.
 const brokenGames = 3
 
+// DefaultFailureStreak is how many games in a row an engine may fail the same way (a crash,
+// a time loss, an illegal move, a desync...) before the run stops: its results can no longer
+// inform. OpenBench flags a task with more than 3 crashes; a run of an engine that dies on
+// its first move in every game stops after 3 such games instead of playing to its cap.
+const DefaultFailureStreak = 3
+
+// failureStreaks counts, for each engine, the games in a row it failed the same way, in the
+// order the games finish.
+type failureStreaks struct {
+	mu     sync.Mutex
+	reason map[int]results.Reason
+	games  map[int]int
+}
+
+// add notes how game r went for engine e, playing side, and returns how many games in a row
+// it has now failed by r.Reason (0 when it did not fail this game). A game the other side's
+// failure ended before e made a move says nothing of e and leaves its streak as it was: of
+// two engines that both die on their first move, each fails every game it gets to play.
+func (s *failureStreaks) add(e int, side rules.Color, r *results.Record) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.reason == nil {
+		s.reason, s.games = map[int]results.Reason{}, map[int]int{}
+	}
+	switch {
+	case r.Culprit == side.String() && r.Reason.IsFault():
+		if s.reason[e] != r.Reason {
+			s.reason[e], s.games[e] = r.Reason, 0
+		}
+		s.games[e]++
+		return s.games[e]
+	case r.Culprit != "" && movesOf(r, side) == 0:
+		return 0 // the other side failed before this one moved
+	}
+	delete(s.reason, e)
+	delete(s.games, e)
+	return 0
+}
+
+// FailingError stops a run whose engine failed Games games in a row the same way: its
+// results can no longer inform, and the run says why and what to do.
+type FailingError struct {
+	Engine string
+	Reason results.Reason
+	Games  int
+	Detail string // the last failure's detail
+}
+
+func (e *FailingError) Error() string { return "arbiter: " + e.Message() }
+
+// Message is the error without the package's name: the engine, the failure, the last game's
+// detail and the fix.
+func (e *FailingError) Message() string {
+	return fmt.Sprintf("engine %q failed %d games in a row by %s, so the run stopped: its results can no longer inform (last: %s). %s "+
+		"To play on regardless: -on-engine-failure forfeit (it loses its remaining games, the others play on) or -failure-streak 0; the same command resumes the run",
+		e.Engine, e.Games, e.Reason, e.Detail, failureFix(e.Reason))
+}
+
+// failureFix says what helps against a kind of failure.
+func failureFix(r results.Reason) string {
+	switch r {
+	case results.ReasonTimeForfeit:
+		return "Give it a longer time control, or a margin above its overshoot (margin=SECONDS); arbiter check -engine ... measures what it can play and prints a line that plays."
+	case results.ReasonCrash:
+		return "Its standard error is in the record's detail, and -transcripts DIR keeps its conversation; arbiter check -engine ... tells whether it survives the way the arbiter plays it."
+	case results.ReasonStall:
+		return "It stopped answering: -transcripts DIR shows the command it never answered; arbiter check -engine ... tries each command."
+	case results.ReasonIllegalMove, results.ReasonIllegalPass, results.ReasonDesync:
+		return "Its game is not the referee's: arbiter check -engine ... compares its valid moves and GameStrings with the referee's."
+	case results.ReasonFalseClaim:
+		return "It claims results the rules do not give; an engine that claims threefold repetition (nokamute) needs -repetitions 3, the default."
+	}
+	return "arbiter check -engine ... says what of the protocol it breaks."
+}
+
 // health tracks, across the workers of a LocalRunner, which engines are broken.
 type health struct {
 	mu     sync.Mutex
 	broken map[int]error // why, by engine
 	early  map[int]int   // games in a row the engine failed before its first move
+	// streaks: an engine that failed the failure streak's games in a row the same way is
+	// broken too.
+	streaks failureStreaks
 }
 
 // brokenErr returns why engine e is broken, or nil.
@@ -74,8 +152,10 @@ func (h *health) markBroken(e int, why error) bool {
 }
 
 // played notes how a game went for engine e (playing side) and reports whether that made e
-// broken.
-func (h *health) played(e int, side rules.Color, r *results.Record) (broken bool, streak int) {
+// broken, and why: brokenGames games in a row without a move of its own, or failureStreak (if
+// above 0) games in a row failed the same way.
+func (h *health) played(e int, side rules.Color, r *results.Record, failureStreak int) (broken bool, why error) {
+	same := h.streaks.add(e, side, r)
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.early == nil {
@@ -86,10 +166,13 @@ func (h *health) played(e int, side rules.Color, r *results.Record) (broken bool
 	cannotPlay := r.Reason == results.ReasonCrash || r.Reason == results.ReasonStall || r.Reason == results.ReasonProtocol
 	if r.Culprit != side.String() || !cannotPlay || movesOf(r, side) > 0 {
 		h.early[e] = 0
-		return false, 0
+	} else if h.early[e]++; h.early[e] >= brokenGames {
+		return true, fmt.Errorf("it failed %d games in a row before its first move, the last: %s", h.early[e], r.Detail)
 	}
-	h.early[e]++
-	return h.early[e] >= brokenGames, h.early[e]
+	if failureStreak > 0 && same >= failureStreak {
+		return true, fmt.Errorf("it failed %d games in a row by %s, the last: %s", same, r.Reason, r.Detail)
+	}
+	return false, nil
 }
 
 // movesOf counts the moves side made in a game: the plies after the opening that were its.

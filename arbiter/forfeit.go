@@ -18,8 +18,11 @@ import (
 type Forfeits struct {
 	// Broke, if set, is told once of each engine that breaks, by its index among the seats'
 	// engines.
-	Broke  func(engine int, why error)
-	health health
+	Broke func(engine int, why error)
+	// FailureStreak, if above 0, breaks an engine that failed this many games in a row the
+	// same way (Config.FailureStreak).
+	FailureStreak int
+	health        health
 }
 
 // Sides seats the players of a game under the policy.
@@ -57,8 +60,8 @@ func (f *Forfeits) seat(ctx context.Context, seats *Seats, e int) (Side, error) 
 // before its first move is broken.
 func (f *Forfeits) Judge(sg ScheduledGame, rec *results.Record) {
 	for side, e := range [2]int{sg.White, sg.Black} {
-		if broken, n := f.health.played(e, rules.Color(side), rec); broken {
-			f.broke(e, fmt.Errorf("it failed %d games in a row before its first move, the last: %s", n, rec.Detail))
+		if broken, why := f.health.played(e, rules.Color(side), rec, f.FailureStreak); broken {
+			f.broke(e, why)
 		}
 	}
 }

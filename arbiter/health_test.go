@@ -39,10 +39,50 @@ func TestHealthCountsGamesWithoutAMove(t *testing.T) {
 			var h health
 			broken := false
 			for _, r := range tc.games {
-				broken, _ = h.played(0, tc.side, r)
+				broken, _ = h.played(0, tc.side, r, 0)
 			}
 			if broken != tc.broken {
 				t.Errorf("broken = %v, want %v", broken, tc.broken)
+			}
+		})
+	}
+}
+
+// The failure streak counts an engine's games in a row failed the same way; a game the other
+// side's failure ended before the engine moved leaves it as it was, any other game ends it.
+func TestFailureStreaks(t *testing.T) {
+	const opening = "Base+MLP;InProgress;White[1]"
+	game := func(culprit string, reason results.Reason, moves int) *results.Record {
+		return &results.Record{Opening: opening, Culprit: culprit, Reason: reason, Moves: make([]results.Move, moves)}
+	}
+	tests := []struct {
+		name  string
+		side  rules.Color
+		games []*results.Record
+		want  int
+	}{
+		{"three time losses", rules.Black, []*results.Record{
+			game("Black", results.ReasonTimeForfeit, 12), game("Black", results.ReasonTimeForfeit, 20), game("Black", results.ReasonTimeForfeit, 9)}, 3},
+		{"the other side's crash before it moved", rules.Black, []*results.Record{
+			game("Black", results.ReasonCrash, 2), game("White", results.ReasonCrash, 0), game("Black", results.ReasonCrash, 2)}, 2},
+		{"the other side's crash after it moved", rules.Black, []*results.Record{
+			game("Black", results.ReasonCrash, 2), game("White", results.ReasonCrash, 2), game("Black", results.ReasonCrash, 2)}, 1},
+		{"another failure", rules.White, []*results.Record{
+			game("White", results.ReasonCrash, 1), game("White", results.ReasonIllegalMove, 3), game("White", results.ReasonIllegalMove, 1)}, 2},
+		{"a game played out", rules.White, []*results.Record{
+			game("White", results.ReasonDesync, 1), game("", results.ReasonQueenSurrounded, 30), game("White", results.ReasonDesync, 1)}, 1},
+		{"a game it did not fail", rules.White, []*results.Record{
+			game("White", results.ReasonDesync, 1), game("", results.ReasonMoveLimit, 300)}, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var s failureStreaks
+			got := 0
+			for _, r := range tc.games {
+				got = s.add(0, tc.side, r)
+			}
+			if got != tc.want {
+				t.Errorf("streak %d, want %d", got, tc.want)
 			}
 		})
 	}

@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
+
+	"hivearbiter/rules"
 )
 
 // PreflightError reports every engine that failed its preflight: the run stops before its
@@ -41,24 +44,32 @@ func (e *PreflightError) Unwrap() []error {
 
 // Preflight starts the engines that play in the games that remain, all at once, each as its
 // first game would (its start and handshake within the start timeout, then its protocol's
-// new game of the run's game type within the command timeout), and closes them again. It
-// returns a *PreflightError naming every engine that failed, or ctx's error.
+// new game of the run's game type within the command timeout, then one search under the run's
+// limit for its first move, judged as a game judges it), and closes them again. It says on
+// the console how each engine is sent its time (TimePolicy), and warns of a clock that gives
+// an engine of whole seconds budgets it cannot honour. It returns a *PreflightError naming
+// every engine that failed, or ctx's error.
 //
 // The players are closed rather than handed to the first games: each worker owns its seats
 // (a Seats is not shared), and a player started here belongs to none of them. One more start
 // per engine and run is cheap next to a run that finds a broken engine hours in.
 func (t *Tournament) Preflight(ctx context.Context, engines []int) error {
 	failures := make([]*EngineStartError, len(t.cfg.Engines))
+	notes := make([][]string, len(t.cfg.Engines))
 	var wg sync.WaitGroup
 	for _, e := range engines {
-		wg.Go(func() { failures[e] = t.preflightEngine(ctx, e) })
+		wg.Go(func() { notes[e], failures[e] = t.preflightEngine(ctx, e) })
 	}
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	con := t.con.Load()
 	var failed []*EngineStartError
-	for _, f := range failures {
+	for e, f := range failures {
+		for _, n := range notes[e] {
+			con.printf("%s\n", n)
+		}
 		if f != nil {
 			failed = append(failed, f)
 		}
@@ -69,22 +80,71 @@ func (t *Tournament) Preflight(ctx context.Context, engines []int) error {
 	return nil
 }
 
-// preflightEngine starts engine e, asks it for a new game of the run's type and closes it.
-func (t *Tournament) preflightEngine(ctx context.Context, e int) *EngineStartError {
+// preflightEngine starts engine e, asks it for a new game of the run's type and for the first
+// move of it under its time control, and closes it. notes are the lines to show before the
+// first game: how the engine is sent its time, and what its clock does to it.
+func (t *Tournament) preflightEngine(ctx context.Context, e int) (notes []string, failure *EngineStartError) {
+	engine := t.cfg.Engines[e]
 	seats := t.Seats(0)
 	defer seats.Close(ctx)
 	p, err := seats.Seat(ctx, e)
 	var se *EngineStartError
 	if errors.As(err, &se) {
-		return se
+		return nil, se
 	}
 	if err != nil {
-		return nil // ctx ended: Preflight returns its error
+		return nil, nil // ctx ended: Preflight returns its error
+	}
+	if r, ok := p.(TimePolicyReporter); ok && engine.Time.Depth == 0 && engine.Time.Nodes == 0 {
+		policy := r.TimePolicy()
+		notes = append(notes, fmt.Sprintf("Engine %s: %s", engine.Name, policy.Detail))
+		if problem := WholeSecondProblem(engine.Time, policy); problem != "" {
+			notes = append(notes, fmt.Sprintf("Warning: engine %s %s", engine.Name, problem))
+		}
 	}
 	cctx, cancel := context.WithTimeout(ctx, t.cfg.CommandTimeout)
 	defer cancel()
-	if _, err := p.NewGame(cctx, t.gameType.String()); err != nil && ctx.Err() == nil {
-		return &EngineStartError{Engine: t.cfg.Engines[e].Name, Err: fmt.Errorf("a new game of %s failed: %w", t.gameType, err)}
+	if _, err := p.NewGame(cctx, t.gameType.String()); err != nil {
+		if ctx.Err() != nil {
+			return notes, nil
+		}
+		return notes, &EngineStartError{Engine: engine.Name, Err: fmt.Errorf("a new game of %s failed: %w", t.gameType, err)}
+	}
+	if err := t.firstSearch(ctx, p, engine); err != nil && ctx.Err() == nil {
+		if t.cfg.OnEngineFailure == ForfeitOnFailure {
+			// The engine starts: its games judge it, and it forfeits them once broken.
+			return append(notes, fmt.Sprintf("Warning: engine %s: %v; it plays on under -on-engine-failure forfeit", engine.Name, err)), nil
+		}
+		return notes, &EngineStartError{Engine: engine.Name, Err: err}
+	}
+	return notes, nil
+}
+
+// firstSearch asks the player for the first move of a game of the run's type under engine's
+// time control, as a game would ask it, and judges the answer as a game would: in time and
+// legal.
+func (t *Tournament) firstSearch(ctx context.Context, p Player, engine EngineConfig) error {
+	clock := NewClock(engine.Time, engine.Time, engine.Margin, engine.Margin)
+	limit := Limit{Time: clock.Budget(0), Depth: engine.Time.Depth, Nodes: engine.Time.Nodes, Clock: clock.State(0)}
+	if limit.Depth > 0 || limit.Nodes > 0 {
+		limit.Time = 0
+	}
+	wait := clock.Deadline(0, t.cfg.DepthTimeout)
+	wctx, cancel := context.WithTimeout(ctx, wait)
+	start := time.Now()
+	answer, err := p.BestMove(wctx, limit)
+	used := time.Since(start)
+	cancel()
+	what := fmt.Sprintf("its first search (a %s under %s)", limitText(limit), engine.Time)
+	if err != nil {
+		return fmt.Errorf("%s failed after %.3f s: %w", what, used.Seconds(), err)
+	}
+	if _, lost := clock.Charge(0, used); lost && limit.Depth == 0 && limit.Nodes == 0 {
+		return fmt.Errorf("%s took %.3f s, over its %.3f s and the margin of %.3f s: it would lose on time; give it a longer time control, or a margin above its overshoot (margin=SECONDS; arbiter check measures it)",
+			what, used.Seconds(), limit.Time.Seconds(), engine.Margin.Seconds())
+	}
+	if _, err := rules.NewGame(t.gameType).ParseMove(answer); err != nil {
+		return fmt.Errorf("%s answered %q, which is no legal first move of %s: %w", what, answer, t.gameType, err)
 	}
 	return nil
 }

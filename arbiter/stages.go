@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
 	"golang.org/x/sync/errgroup"
 
 	"hivearbiter/internal/proc"
 	"hivearbiter/results"
+	"hivearbiter/rules"
 )
 
 // A tournament runs in three stages with a seam between each: a Dispatcher hands out the game
@@ -148,6 +150,7 @@ func (r *LocalRunner) Run(ctx context.Context, d *Dispatcher, collect func(*resu
 			return err
 		}
 	}
+	r.forfeits.FailureStreak = r.Tournament.cfg.FailureStreak
 	r.forfeits.Broke = func(e int, why error) {
 		r.console.printf("Engine %s is broken (%v): it forfeits its remaining games, and the others play on\n", r.Tournament.cfg.Engines[e].Name, why)
 	}
@@ -248,6 +251,7 @@ type collector struct {
 	mu        sync.Mutex
 	reported  int             // complete pairs at the last periodic report
 	warned    map[string]bool // engines whose first warning was shown
+	streaks   failureStreaks  // each engine's games in a row failed the same way
 	err       error           // a write that failed: no game is collected after it
 }
 
@@ -268,6 +272,27 @@ func (c *collector) warnOnce(r *results.Record) {
 			continue
 		}
 		c.con.printf("Warning: game %d: %s (%s's further warnings are only in the records; arbiter stats counts them)\n", r.Game+1, w.Text, who)
+	}
+}
+
+// judgeStreaks stops a run under the abort policy whose engine has failed the failure
+// streak's games in a row the same way (under the forfeit policy the runner's Forfeits break
+// it instead).
+func (c *collector) judgeStreaks(r *results.Record) {
+	cfg := c.t.cfg
+	if cfg.FailureStreak < 1 || cfg.OnEngineFailure == ForfeitOnFailure {
+		return
+	}
+	for side, name := range [2]string{r.White.Name, r.Black.Name} {
+		e := slices.IndexFunc(cfg.Engines, func(e EngineConfig) bool { return e.Name == name })
+		if e < 0 {
+			continue
+		}
+		if n := c.streaks.add(e, rules.Color(side), r); n >= cfg.FailureStreak && c.out.FailureStop == nil {
+			c.out.FailureStop = &FailingError{Engine: name, Reason: r.Reason, Games: n, Detail: r.Detail}
+			c.con.printf("Stopping: engine %s failed %d games in a row by %s; the games in flight are not counted\n", name, n, r.Reason)
+			c.stop()
+		}
 	}
 }
 
@@ -313,6 +338,7 @@ func (c *collector) collect(r *results.Record) error {
 		c.con.printf("Strict: stopping at the first misbehaviour (game %d, %s); the games in flight are not counted\n", r.Game+1, r.Reason)
 		c.stop()
 	}
+	c.judgeStreaks(r)
 	standings := c.t.standings(c.out.Tally, c.sprt)
 	if standings.SPRT != nil && standings.SPRT.Decision != Continue {
 		c.stop()

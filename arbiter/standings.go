@@ -171,6 +171,8 @@ func (o *Outcome) Summary() *results.Summary {
 		status = "interrupted"
 	case o.StrictStop:
 		status = "strict-stop"
+	case o.FailureStop != nil:
+		status = "engine-failing"
 	}
 	return results.NewSummary(status, o.Tally, sprt)
 }

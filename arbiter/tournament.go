@@ -77,6 +77,15 @@ type Outcome struct {
 	Interrupted bool
 	// StrictStop marks a Strict run stopped at its first misbehaving engine.
 	StrictStop bool
+	// FailureStop is why a run stopped at an engine that failed Config.FailureStreak games in
+	// a row the same way; nil if it did not.
+	FailureStop *FailingError
+}
+
+// AllFailed reports whether every game counted ended by an engine's failure: a run that
+// informs of nothing, whatever its numbers say.
+func (o *Outcome) AllFailed() bool {
+	return o.Tally.Games > 0 && o.Tally.Faults() == o.Tally.Games
 }
 
 // EngineStartError reports an engine that could not be started: the run cannot go on.

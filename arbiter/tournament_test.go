@@ -229,6 +229,7 @@ func TestTournamentSPRTStopsDeterministically(t *testing.T) {
 		cfg := baseConfig(engine("a", "random"), engine("b", "pass@3"))
 		cfg.SPRT = &arbiter.SPRTConfig{Elo0: 0, Elo1: 10}
 		cfg.Rounds = 100
+		cfg.FailureStreak = -1 // b fails every game the same way: the run would stop at 3
 		out, err := fakeTournament(t, cfg).Play(context.Background())
 		if err != nil {
 			t.Fatal(err)

@@ -30,7 +30,7 @@ var flagKeys = map[string]string{
 	"repetitions": "adjudication.repetitions", "maxplies": "adjudication.max_plies", "maxmoves": "adjudication.max_moves",
 	"ratinginterval": "rating_interval", "event": "event", "strict": "strict",
 	"start-timeout": "start_timeout", "command-timeout": "command_timeout", "depth-timeout": "depth_timeout",
-	"on-engine-failure": "on_engine_failure", "affinity": "affinity",
+	"on-engine-failure": "on_engine_failure", "affinity": "affinity", "failure-streak": "failure_streak",
 }
 
 // Register defines the flags on fs. The multi-word flags (-engine, -each, -openings, -sprt)
@@ -52,13 +52,14 @@ func (fl *Flags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&fl.pgn, "pgnout", "", "write every game to this PGN `file` (MzingaViewer format)")
 	fs.StringVar(&v.JSONOut, "json", "", "write a JSON summary of the results to this `file` at the end")
 	fs.StringVar(&v.Transcripts, "transcripts", "", "write each engine's conversation to a file in this `dir`")
-	fs.IntVar(&v.Adjudication.Repetitions, "repetitions", 0, "draw when a position occurs this many times, at least 2 (0, the default: never)")
+	fs.IntVar(&v.Adjudication.Repetitions, "repetitions", 0, fmt.Sprintf("draw when a position occurs this many times, at least 2 (default %d, the threefold repetition nokamute claims; 0: never)", DefaultRepetitions))
 	fs.IntVar(&v.Adjudication.MaxPlies, "maxplies", 0, "draw after this many plies, opening included (0: no limit); same as -maxmoves N/2")
 	fs.IntVar(&v.Adjudication.MaxMoves, "maxmoves", 0, fmt.Sprintf("draw after this many moves of each side, opening included, as in fastchess (default %d; 0: no limit)", DefaultMaxMoves))
 	fs.IntVar(&v.RatingInterval, "ratinginterval", 0, "print the result block every N game pairs (0, the default: at the end only)")
 	fs.StringVar(&v.Event, "event", "", "event name for the PGN")
 	fs.BoolVar(&v.Strict, "strict", false, "stop at the first engine misbehaviour and exit with code 5")
 	fs.StringVar(&v.OnEngineFailure, "on-engine-failure", "", "what a broken engine does to the run: abort (the default) or forfeit (it loses its remaining games, the others play on)")
+	fs.IntVar(&v.FailureStreak, "failure-streak", 0, fmt.Sprintf("stop the run (exit code 5) when an engine fails this many games in a row the same way: crash, time loss, illegal move, desync (default %d; 0: never)", arbiter.DefaultFailureStreak))
 	fs.BoolVar(&v.Affinity, "affinity", false, "pin each game's engines to cores of their own (Linux)")
 	fs.BoolVar(&fl.skipBad, "skip-bad", false, "resume past lines of the -out file that are not game records (they stay in the file; their games are played again)")
 	fs.StringVar(&fl.shard, "shard", "", "play only the K-th of N shares of the game pairs (`K/N`), e.g. one per machine; merge the records with arbiter stats")
@@ -78,7 +79,7 @@ var flagAliases = map[string]string{
 	"jsonout": "json", "pgnout": "pgnout", "gametype": "gametype", "maxplies": "maxplies",
 	"maxmoves": "maxmoves", "ratinginterval": "ratinginterval", "starttimeout": "start-timeout",
 	"commandtimeout": "command-timeout", "depthtimeout": "depth-timeout",
-	"onenginefailure": "on-engine-failure", "useaffinity": "affinity", "transcripts": "transcripts",
+	"onenginefailure": "on-engine-failure", "failurestreak": "failure-streak", "useaffinity": "affinity", "transcripts": "transcripts",
 	"config": "config", "srand": "seed",
 }
 

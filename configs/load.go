@@ -73,6 +73,7 @@ type file struct {
 	CommandTimeout  float64       `toml:"command_timeout"`
 	DepthTimeout    float64       `toml:"depth_timeout"`
 	OnEngineFailure string        `toml:"on_engine_failure"`
+	FailureStreak   int           `toml:"failure_streak"`
 	Affinity        bool          `toml:"affinity"`
 	Openings        openings      `toml:"openings"`
 	Adjudication    adjudication  `toml:"adjudication"`

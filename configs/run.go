@@ -17,6 +17,12 @@ import (
 const (
 	// DefaultMaxMoves is the move limit: a draw after this many moves of each side.
 	DefaultMaxMoves = 200
+	// DefaultRepetitions draws a game whose position occurs this many times. The Hive rules
+	// have no such draw and Mzinga claims none, but nokamute claims a draw on threefold
+	// repetition: without the rule, its claims are judged false and lost (10 of 57 games of a
+	// depth-4 SPRT of nokamute against itself), and two engines shuffling pieces play to the
+	// move limit.
+	DefaultRepetitions = 3
 	// DefaultOpeningPlies starts every game pair from this many random legal plies (seeded):
 	// 4 give a thousand game pairs 999 different openings, 2 only 286.
 	DefaultOpeningPlies = 4
@@ -101,8 +107,11 @@ func (r *Run) Config(resolve Resolver) (arbiter.Config, error) {
 		GameType: f.GameType, Rounds: f.Rounds, GamesPerPairing: f.Games, Seeds: f.Seeds,
 		Concurrency: f.Concurrency, Seed: f.Seed, Out: f.Out, PGNOut: f.PGNOut, JSONOut: f.JSONOut, TranscriptDir: f.Transcripts,
 		Event: f.Event, RatingInterval: f.RatingInterval, Strict: f.Strict, Shard: r.shard, SkipBadRecords: r.skipBad,
-		OnEngineFailure: arbiter.FailurePolicy(f.OnEngineFailure), Affinity: f.Affinity,
+		OnEngineFailure: arbiter.FailurePolicy(f.OnEngineFailure), Affinity: f.Affinity, FailureStreak: f.FailureStreak,
 		StartTimeout: seconds(f.StartTimeout), CommandTimeout: seconds(f.CommandTimeout), DepthTimeout: seconds(f.DepthTimeout),
+	}
+	if r.given("failure_streak") && f.FailureStreak == 0 {
+		c.FailureStreak = -1 // 0 given: never stop
 	}
 	problems := append(r.checkValues(), r.problems...)
 	c.Openings, c.Adjudication = r.openingsAndAdjudication()
@@ -146,6 +155,9 @@ func (r *Run) openingsAndAdjudication() (arbiter.Openings, arbiter.Adjudication)
 	f := &r.f
 	o := arbiter.Openings{File: f.Openings.File, Book: f.Openings.Book, Order: f.Openings.Order, Start: f.Openings.Start, RandomPlies: f.Openings.Plies}
 	a := arbiter.Adjudication{Repetitions: f.Adjudication.Repetitions, MaxPlies: f.Adjudication.MaxPlies}
+	if !r.given("adjudication.repetitions") {
+		a.Repetitions = DefaultRepetitions
+	}
 	switch {
 	case r.given("adjudication.max_moves"):
 		a.MaxPlies = 2 * f.Adjudication.MaxMoves
@@ -173,6 +185,7 @@ func (r *Run) checkValues() []error {
 	check(!given("games") || f.Games == 1 || f.Games == 2, "games", "want 2 (a game pair, colours swapped) or 1")
 	check(!given("seeds") || f.Seeds >= 1, "seeds", "want 1 or more")
 	check(f.RatingInterval >= 0, "rating_interval", "want 0 (at the end only) or more")
+	check(f.FailureStreak >= 0, "failure_streak", "want 0 (never stop) or more games")
 	check(f.Adjudication.Repetitions == 0 || f.Adjudication.Repetitions >= 2, "adjudication.repetitions",
 		"want 2 or more (the number of times a position occurs), or 0 for never")
 	check(f.Adjudication.MaxPlies >= 0, "adjudication.max_plies", "want 0 (no limit) or more")

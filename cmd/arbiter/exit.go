@@ -7,6 +7,6 @@ const (
 	exitUsage        = 2   // bad command line or configuration
 	exitH0           = 3   // SPRT accepted H0: the regression signal CI gates on
 	exitInconclusive = 4   // SPRT reached its game cap without a decision
-	exitEngines      = 5   // aborted by engine failures, or -strict saw engine misbehaviour
+	exitEngines      = 5   // an engine failed: it cannot start or search (before game 1), failed -failure-streak games in a row the same way, or every game ended by a failure; or -strict saw misbehaviour
 	exitInterrupted  = 130 // stopped by Ctrl-C or SIGTERM; run the same command to resume
 )

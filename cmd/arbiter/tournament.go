@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"runtime"
+	"slices"
+	"strings"
 
 	"hivearbiter/arbiter"
 	"hivearbiter/internal/cli"
@@ -64,12 +67,28 @@ func playTournamentWith(ctx context.Context, cfg arbiter.Config, resumeHint stri
 		return cli.Exit(exitInterrupted, "")
 	case cfg.Strict && out.Tally.Faults() > 0:
 		return cli.Exit(exitEngines, "strict: %d games ended by engine misbehaviour", out.Tally.Faults())
+	case out.FailureStop != nil:
+		return cli.Exit(exitEngines, "%s", out.FailureStop.Message())
+	case out.AllFailed():
+		return cli.Exit(exitEngines, "every one of the %d games ended by an engine's failure (%s), so the run informs of nothing: arbiter stats %s lists them, and arbiter check -engine ... tells what the engine breaks",
+			out.Tally.Games, faultReasons(out), cfg.Out)
 	case out.SPRT != nil && out.SPRT.Decision == arbiter.AcceptH0:
 		return cli.Exit(exitH0, "")
 	case out.SPRT != nil && out.SPRT.Decision == arbiter.Continue:
 		return cli.Exit(exitInconclusive, "")
 	}
 	return nil
+}
+
+// faultReasons names the reasons of a run's faulted games, with their counts.
+func faultReasons(out *arbiter.Outcome) string {
+	var parts []string
+	for _, p := range out.Tally.Players {
+		for _, reason := range slices.Sorted(maps.Keys(p.Faults)) {
+			parts = append(parts, fmt.Sprintf("%s %d by %s", p.Name, p.Faults[reason], reason))
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 // playError maps an error that ended a run to its exit code.

@@ -1,0 +1,104 @@
+package arbiter_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"hivearbiter/arbiter"
+	"hivearbiter/results"
+)
+
+// A run whose engine fails the same way in several games in a row stops with the reason, the
+// engine and the fix, under the default abort policy: it cannot inform (an SPRT of two builds
+// of an engine that dies on its first move played 100 crashed games to its cap before).
+func TestFailureStreakStopsTheRun(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		engines []arbiter.EngineConfig
+		culprit string
+		reason  results.Reason
+	}{
+		// Both die on their first move: each fails every game it gets to play, and a game the
+		// other lost before it moved does not break its streak.
+		{"both crash", []arbiter.EngineConfig{engine("a", "crash@2"), engine("b", "crash@2")}, "a", results.ReasonCrash},
+		{"illegal moves", []arbiter.EngineConfig{engine("a", "random"), engine("b", "pass@3")}, "b", results.ReasonIllegalPass},
+		{"time losses", []arbiter.EngineConfig{engine("a", "random"), engine("b", "slow@4")}, "b", results.ReasonTimeForfeit},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := baseConfig(tc.engines...)
+			cfg.Rounds, cfg.Concurrency = 20, 1
+			if tc.reason == results.ReasonTimeForfeit {
+				for i := range cfg.Engines {
+					cfg.Engines[i].Time.MoveTime, cfg.Engines[i].Margin = 200*time.Millisecond, 100*time.Millisecond
+				}
+			}
+			tour := fakeTournament(t, cfg)
+			out, err := tour.Play(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			stop := out.FailureStop
+			if stop == nil || stop.Engine != tc.culprit || stop.Reason != tc.reason || stop.Games != arbiter.DefaultFailureStreak {
+				t.Fatalf("FailureStop = %+v; want %s stopped after %d games by %s", stop, tc.culprit, arbiter.DefaultFailureStreak, tc.reason)
+			}
+			if n := len(recordsOf(t, tour)); n >= 40 || n < arbiter.DefaultFailureStreak {
+				t.Errorf("%d games recorded; want the run stopped at the streak", n)
+			}
+			msg := stop.Message()
+			for _, want := range []string{`engine "` + tc.culprit + `"`, string(tc.reason), "-on-engine-failure forfeit", "-failure-streak 0"} {
+				if !strings.Contains(msg, want) {
+					t.Errorf("%q does not say %s", msg, want)
+				}
+			}
+			if got := out.Summary().Status; got != "engine-failing" {
+				t.Errorf("summary status %q", got)
+			}
+			if !errors.As(error(stop), new(*arbiter.FailingError)) {
+				t.Error("not a FailingError")
+			}
+		})
+	}
+}
+
+// -failure-streak 0 plays on, and a run in which every game failed says so (AllFailed: the
+// command exits 5).
+func TestFailureStreakOffAndReset(t *testing.T) {
+	cfg := baseConfig(engine("a", "random"), engine("b", "crash@2"))
+	cfg.Rounds, cfg.Concurrency, cfg.FailureStreak = 3, 1, -1
+	out, err := fakeTournament(t, cfg).Play(context.Background())
+	if err != nil || out.FailureStop != nil || out.Tally.Games != 6 {
+		t.Fatalf("%v, %+v after %d games; want all 6 played", err, out.FailureStop, out.Tally.Games)
+	}
+	if !out.AllFailed() {
+		t.Errorf("AllFailed false after %d games, %d faults; want every game failed", out.Tally.Games, out.Tally.Faults())
+	}
+	cfg = baseConfig(engine("a", "random"), engine("b", "random"))
+	cfg.Rounds = 1
+	if out, err = fakeTournament(t, cfg).Play(context.Background()); err != nil || out.AllFailed() {
+		t.Errorf("%v; AllFailed %v for games played out", err, out.AllFailed())
+	}
+}
+
+// Under the forfeit policy the failing engine is broken instead: it forfeits its remaining
+// games and the others play on.
+func TestFailureStreakUnderForfeit(t *testing.T) {
+	cfg := baseConfig(engine("a", "random"), engine("b", "pass@3"), engine("c", "random"))
+	cfg.Rounds, cfg.Concurrency, cfg.OnEngineFailure = 3, 1, arbiter.ForfeitOnFailure
+	tour := fakeTournament(t, cfg)
+	out, err := tour.Play(context.Background())
+	if err != nil || out.FailureStop != nil {
+		t.Fatalf("%v, %+v", err, out.FailureStop)
+	}
+	broken := 0
+	for _, r := range recordsOf(t, tour) {
+		if strings.Contains(r.Detail, "is broken (it failed 3 games in a row by illegal-pass") {
+			broken++
+		}
+	}
+	if broken == 0 || out.Tally.Games != 18 {
+		t.Errorf("%d games, %d forfeited by the broken b; want all 18, some forfeited", out.Tally.Games, broken)
+	}
+}
