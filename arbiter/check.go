@@ -38,12 +38,15 @@ func CheckEngine(ctx context.Context, e EngineConfig, opts CheckOptions) ([]Chec
 // CheckStatus is how one check came out.
 type CheckStatus int
 
-// The outcomes of a check. A skipped check could not be run: the engine could not be started
-// for it, or an earlier finding makes it moot.
+// The outcomes of a check. A failed check blocks a match: the engine would lose games by it. A
+// warned one is a failure that a match does not meet (the arbiter never sends an illegal move
+// or an unknown command, never undoes), listed for the engine's author. A skipped check could
+// not be run: the engine could not be started for it, or an earlier finding makes it moot.
 const (
 	CheckFailed CheckStatus = iota
 	CheckPassed
 	CheckSkipped
+	CheckWarned
 )
 
 // String is the status as the check's table shows it: a failure stands out.
@@ -53,6 +56,8 @@ func (s CheckStatus) String() string {
 		return "pass"
 	case CheckSkipped:
 		return "skip"
+	case CheckWarned:
+		return "warn"
 	}
 	return "FAIL"
 }
@@ -62,6 +67,10 @@ type CheckResult struct {
 	Name   string
 	Status CheckStatus
 	Detail string
+	// Settings are what the check found a match needs: engine settings (key=value words for
+	// -engine, such as fractional=false) and, beginning with "-", flags of the run
+	// (-gametype=Base). The row's Detail says why.
+	Settings []string
 }
 
 // CheckOptions tunes a compliance check. A zero field takes its default.
@@ -144,6 +153,18 @@ func (s *CheckSession[E]) Pass(name, detail string) {
 func (s *CheckSession[E]) Fail(name, detail string) {
 	s.fresh = true
 	s.results = append(s.results, CheckResult{Name: name, Status: CheckFailed, Detail: detail})
+}
+
+// Warn records a failed check that does not block a match; the engine is started afresh for
+// the next one.
+func (s *CheckSession[E]) Warn(name, detail string) {
+	s.fresh = true
+	s.results = append(s.results, CheckResult{Name: name, Status: CheckWarned, Detail: detail})
+}
+
+// Advise records a passed check that found what a match needs: settings, and why.
+func (s *CheckSession[E]) Advise(name, detail string, settings ...string) {
+	s.results = append(s.results, CheckResult{Name: name, Status: CheckPassed, Detail: detail, Settings: settings})
 }
 
 // Skip records a check that could not be run, and why.

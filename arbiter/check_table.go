@@ -3,6 +3,7 @@ package arbiter
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/tw"
@@ -27,22 +28,43 @@ func WriteCheckTable(w io.Writer, checks []CheckResult, width int) (cut bool, er
 }
 
 // SummarizeChecks says how a check came out, in a sentence without its full stop: "All 21
-// checks passed", "20 of 21 checks passed, 1 skipped" or "2 of 21 checks failed, 1 skipped".
-// failed reports whether any check failed.
+// checks passed", "20 of 21 checks passed, 1 skipped", "19 of 21 checks passed, 2 warnings"
+// or "2 of 21 checks failed, 1 skipped". failed reports whether any check failed: a failure
+// that blocks a match, not a warning.
 func SummarizeChecks(checks []CheckResult) (summary string, failed bool) {
 	count := map[CheckStatus]int{}
 	for _, c := range checks {
 		count[c.Status]++
 	}
-	notRun := ""
+	var rest string
+	if n := count[CheckWarned]; n == 1 {
+		rest = ", 1 warning (it does not block a match)"
+	} else if n > 1 {
+		rest = fmt.Sprintf(", %d warnings (they do not block a match)", n)
+	}
 	if count[CheckSkipped] > 0 {
-		notRun = fmt.Sprintf(", %d skipped", count[CheckSkipped])
+		rest += fmt.Sprintf(", %d skipped", count[CheckSkipped])
 	}
 	switch {
 	case count[CheckFailed] > 0:
-		return fmt.Sprintf("%d of %d checks failed%s", count[CheckFailed], len(checks), notRun), true
-	case count[CheckSkipped] > 0:
-		return fmt.Sprintf("%d of %d checks passed%s", len(checks)-count[CheckSkipped], len(checks), notRun), false
+		return fmt.Sprintf("%d of %d checks failed%s", count[CheckFailed], len(checks), rest), true
+	case count[CheckSkipped] > 0 || count[CheckWarned] > 0:
+		return fmt.Sprintf("%d of %d checks passed%s", count[CheckPassed], len(checks), rest), false
 	}
 	return fmt.Sprintf("All %d checks passed", len(checks)), false
+}
+
+// CheckSettings are the settings a check's rows found a match needs, in the rows' order:
+// engine settings (key=value) and flags of the run (words beginning with "-").
+func CheckSettings(checks []CheckResult) (engine, run []string) {
+	for _, c := range checks {
+		for _, s := range c.Settings {
+			if strings.HasPrefix(s, "-") {
+				run = append(run, s)
+			} else {
+				engine = append(engine, s)
+			}
+		}
+	}
+	return engine, run
 }

@@ -3,6 +3,7 @@ package arbiter
 import (
 	"context"
 	"errors"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -96,7 +97,7 @@ func TestCheckSessionEngineThatDoesNotStart(t *testing.T) {
 	}
 	want := []CheckResult{{Name: "start", Status: CheckFailed, Detail: "no such program"},
 		{Name: "every other check", Status: CheckSkipped, Detail: "skipped: the engine did not start"}}
-	if got := s.Results(); len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
+	if got := s.Results(); !reflect.DeepEqual(got, want) {
 		t.Errorf("results %+v, want %+v", got, want)
 	}
 }

@@ -2,6 +2,7 @@ package arbiter
 
 import (
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -66,4 +67,15 @@ func shortestWholeSecondBase(increment time.Duration) time.Duration {
 		}
 	}
 	return base
+}
+
+// WholeSecondClocks names the shortest clocks, by common increments, that last an engine of
+// whole seconds that cannot be interrupted wholeSecondMoves moves: what such an engine can
+// play besides st=N and depth=N.
+func WholeSecondClocks() string {
+	var clocks []string
+	for _, inc := range []time.Duration{0, 100 * time.Millisecond, 200 * time.Millisecond, 600 * time.Millisecond, time.Second} {
+		clocks = append(clocks, fmt.Sprintf("tc=%s+%s", seconds(shortestWholeSecondBase(inc)), seconds(inc)))
+	}
+	return fmt.Sprintf("%d moves a side: %s or longer", wholeSecondMoves, strings.Join(clocks, ", "))
 }

@@ -19,16 +19,16 @@ import (
 // defines them on a FlagSet, and Config builds the tune once it is parsed. The engine is given
 // as match gives one (-engine and -each words, configs.Engines).
 type Flags struct {
-	fs                    *flag.FlagSet
-	config                string
-	params                []string
-	paramsFile            string
-	iterations            int
-	seed                  int64
-	a, alpha, gamma       float64
-	gameType, out         string
-	concurrency, maxPlies int
-	start, command, depth float64
+	fs                                 *flag.FlagSet
+	config                             string
+	params                             []string
+	paramsFile                         string
+	iterations                         int
+	seed                               int64
+	a, alpha, gamma                    float64
+	gameType, out                      string
+	concurrency, maxPlies, repetitions int
+	start, command, depth              float64
 }
 
 // Register defines the flags on fs. The multi-word flags (-engine, -each, -openings) are
@@ -58,6 +58,7 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.IntVar(&f.concurrency, "concurrency", 1, "game pairs played at once, each with its own engine processes")
 	fs.StringVar(&f.out, "out", "", "JSON Lines `file` of the tune's pairs; the same file resumes the tune (default tune-ENGINE-SEED.jsonl)")
 	fs.IntVar(&f.maxPlies, "maxplies", 2*configs.DefaultMaxMoves, "draw after this many plies, opening included (0: no limit)")
+	fs.IntVar(&f.repetitions, "repetitions", configs.DefaultRepetitions, "draw when a position occurs this many times, at least 2 (0: never)")
 	fs.Float64Var(&f.start, "start-timeout", 0, "seconds an engine may take to start (its info banner and options) (default 10)")
 	fs.Float64Var(&f.command, "command-timeout", 0, "seconds an engine may take to answer any command but bestmove (default 10)")
 	fs.Float64Var(&f.depth, "depth-timeout", 0, "seconds a depth-limited search may take before it is stopped (default 300)")
@@ -84,7 +85,7 @@ func (f *Flags) Config(groups map[string][][]string, resolve configs.Resolver) (
 	}
 	var problems []error
 	cfg := Config{Seed: f.seed, GameType: f.gameType, Concurrency: f.concurrency, Out: f.out,
-		Adjudication: arbiter.Adjudication{MaxPlies: f.maxPlies},
+		Adjudication: arbiter.Adjudication{MaxPlies: f.maxPlies, Repetitions: f.repetitions},
 		Openings:     arbiter.Openings{RandomPlies: configs.DefaultOpeningPlies},
 		StartTimeout: seconds(f.start), CommandTimeout: seconds(f.command), DepthTimeout: seconds(f.depth)}
 	iterations := f.iterations
@@ -160,10 +161,13 @@ func (f *Flags) fromFile(cfg Config, file *configs.Tune, set map[string]bool, op
 	if !set["out"] {
 		cfg.Out = file.Out
 	}
-	maxPlies := cfg.Adjudication.MaxPlies
+	flags := cfg.Adjudication
 	cfg.Adjudication = file.Adjudication
 	if set["maxplies"] {
-		cfg.Adjudication.MaxPlies = maxPlies
+		cfg.Adjudication.MaxPlies = flags.MaxPlies
+	}
+	if set["repetitions"] {
+		cfg.Adjudication.Repetitions = flags.Repetitions
 	}
 	if !openingsGiven {
 		cfg.Openings = file.Openings

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"hivearbiter/arbiter"
@@ -19,10 +20,13 @@ const checkUsage = `check -engine "PROG ARGS..." [-games N] [-plies N] [-seed N]
 Checks that an engine speaks its protocol (proto=, UHP by default) as the arbiter needs, with the
 protocol's own suite: its banner or greeting, games or positions against the referee (every answer
 a legal move), malformed and illegal answers, answers in time, and its options or settings. UHP:
-also validmoves, play/undo, newgame with a GameString, the time setting to give it (fractions of a
-second, SIGINT during bestmove) and the replies to an illegal move and an unknown command. The
-engine is started afresh after a failed check, so that each row judges one thing. Prints a
-pass/fail table (-v: with each detail whole); exits with code 5 when any check fails.`
+also validmoves, play/undo, newgame with a GameString, a draw claimed on threefold repetition, the
+time setting to give it (fractions of a second, SIGINT during bestmove, its overshoot) and the
+replies to an illegal move and an unknown command. The engine is started afresh after a failed
+check, so that each row judges one thing. Prints a pass/fail table (-v: with each detail whole),
+then the settings a match needs, whole, and an -engine line to paste into arbiter match. Exits
+with code 5 when a check fails that blocks a match; a warning (a failure a match never meets,
+such as err answered for an illegal move) is listed and exits 0.`
 
 func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	rest, groups := splitMultiWord(configs.CommandAsWords(args))
@@ -65,9 +69,83 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return tableErr
 	case err != nil: // the table cuts the detail; why the engine did not start is said whole
 		return cli.Exit(exitEngines, "the engine could not be started, so nothing else was checked: %v", err)
-	case failed:
+	}
+	writeCheckAdvice(stdout, engine, checks, failed)
+	if failed {
 		return cli.Exit(exitEngines, "%s%s", summary, hint)
 	}
 	fmt.Fprintln(stdout, summary+".")
 	return nil
+}
+
+// writeCheckAdvice writes what a check found a match needs: each row that says so, whole, the
+// warnings, and the engine's settings as one -engine line to paste into arbiter match.
+func writeCheckAdvice(w io.Writer, engine arbiter.EngineConfig, checks []arbiter.CheckResult, failed bool) {
+	var warnings []string
+	fmt.Fprintln(w)
+	for _, c := range checks {
+		switch {
+		case len(c.Settings) > 0:
+			fmt.Fprintf(w, "%s: %s\n", c.Name, c.Detail)
+		case c.Status == arbiter.CheckWarned:
+			warnings = append(warnings, fmt.Sprintf("  %s: %s", c.Name, c.Detail))
+		}
+	}
+	if len(warnings) > 0 {
+		fmt.Fprintf(w, "Warnings (a match does not meet them; the engine's author may want to know):\n%s\n", strings.Join(warnings, "\n"))
+	}
+	if failed {
+		fmt.Fprintln(w, "A failed check blocks a match: the engine would lose games by it. Fix it, then check again.")
+		return
+	}
+	settings, flags := arbiter.CheckSettings(checks)
+	line := append(append([]string{"-engine"}, engineWords(engine)...), settings...)
+	fmt.Fprintf(w, "To play it, give arbiter match:\n  %s\n", shellJoin(append(line, flags...)))
+}
+
+// engineWords writes an engine back as the key=value words of -engine.
+func engineWords(e arbiter.EngineConfig) []string {
+	var words []string
+	if len(e.Command) > 0 {
+		words = append(words, "cmd="+e.Command[0])
+		for _, a := range e.Command[1:] {
+			words = append(words, "arg="+a)
+		}
+	}
+	if e.Addr != "" {
+		words = append(words, "addr="+e.Addr)
+	}
+	if e.Protocol != "" {
+		words = append(words, "proto="+e.Protocol)
+	}
+	name := e.Name
+	if name == "" && len(e.Command) > 0 {
+		name = strings.TrimSuffix(filepath.Base(e.Command[0]), filepath.Ext(e.Command[0]))
+	}
+	if name != "" {
+		words = append(words, "name="+name)
+	}
+	if e.Dir != "" {
+		words = append(words, "dir="+e.Dir)
+	}
+	for _, v := range e.Env {
+		words = append(words, "env="+v)
+	}
+	for _, o := range e.Options {
+		words = append(words, "option."+o.Name+"="+o.Value)
+	}
+	return words
+}
+
+// shellJoin joins words for a POSIX shell, quoting those that need it.
+func shellJoin(words []string) string {
+	quoted := make([]string, len(words))
+	for i, w := range words {
+		if w != "" && strings.Trim(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=./+:,@%") == "" {
+			quoted[i] = w
+			continue
+		}
+		quoted[i] = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+	}
+	return strings.Join(quoted, " ")
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -59,7 +60,7 @@ func TestCheckReportGolden(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	args := append([]string{"check", "-games", "1", "-plies", "4"}, fakeEngineArgs("fake", "illegal")...)
 	err := run(context.Background(), args, &stdout, &stderr)
-	if code := exitCode(err, &stderr); code != exitEngines || !strings.Contains(stderr.String(), "2 of 21 checks failed (run with -v") {
+	if code := exitCode(err, &stderr); code != exitEngines || !strings.Contains(stderr.String(), "2 of 23 checks failed (run with -v") {
 		t.Fatalf("exit code %d, want %d\n%s%s", code, exitEngines, stdout.String(), stderr.String())
 	}
 	engine, err := configs.ParseEngine(append([]string{"st=1"}, fakeEngineArgs("fake", "illegal")[1:]...), builtinResolver)
@@ -71,6 +72,29 @@ func TestCheckReportGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkTableGolden(t, checks, "illegal.golden")
+}
+
+// TestCheckEndsWithWhatToDo: a check ends with the settings a match needs, whole, and an
+// -engine line to paste; an engine like nokamute (whole seconds, dies of SIGINT, claims
+// threefold repetition) passes with a warning, and exits 0.
+func TestCheckEndsWithWhatToDo(t *testing.T) {
+	for _, scenario := range []string{"nokamute", "base-only"} {
+		t.Run(scenario, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			args := append([]string{"check", "-games", "1", "-plies", "4"}, fakeEngineArgs("fake", scenario)...)
+			if err := run(context.Background(), args, &stdout, &stderr); err != nil {
+				t.Fatalf("check failed: %v\n%s%s", err, stdout.String(), stderr.String())
+			}
+			out := stdout.String()
+			advice := out[strings.LastIndex(out, "+\n")+2:]
+			advice = durations.ReplaceAllString(advice, "T")
+			advice = strings.ReplaceAll(advice, os.Args[0], "TEST-BINARY")
+			advice = regexp.MustCompile(`env=UHPFAKE=\S+|'env=UHPFAKE=[^']*'`).ReplaceAllString(advice, "env=UHPFAKE=...")
+			advice = regexp.MustCompile(`margin=\d\.\d`).ReplaceAllString(advice, "margin=M")
+			advice = regexp.MustCompile(`margin \d\.\d s`).ReplaceAllString(advice, "margin M s")
+			golden.Check(t, filepath.Join("testdata", "check", scenario+"-advice.golden"), []byte(advice))
+		})
+	}
 }
 
 // checkTableGolden compares the table of a check's results, each detail whole and its timings

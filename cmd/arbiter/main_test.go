@@ -60,6 +60,8 @@ func fakeConfig(scenario string) uhpfake.Config {
 		"garbage":        {On: "bestmove", Print: []string{"\x00\x01 not a move", "still searching"}, Then: "hang"},
 		"illegal":        {On: "bestmove", Print: []string{"wQ wQ", "ok"}, Then: "silent"},
 		"pass":           {On: "bestmove", Print: []string{"pass", "ok"}, Then: "silent"},
+		// An illegal move in about one search in ten: it loses most games, not all.
+		"blunder": {On: "bestmove", Print: []string{"wQ wQ", "ok"}, Then: "silent", Chance: 0.1},
 		// Uses most of a 5 s budget, so that no game ends soon.
 		"think":       {On: "bestmove", Delay: 4 * time.Second},
 		"ignore-exit": {On: "exit", Then: "silent"},
@@ -68,8 +70,15 @@ func fakeConfig(scenario string) uhpfake.Config {
 		fault.FromPly = ply
 		cfg.Faults = []uhpfake.Fault{fault}
 	}
-	if name == "hang-hard" {
+	switch name {
+	case "hang-hard":
 		cfg.OnSIGINT = "ignore"
+	case "nokamute":
+		// As nokamute 1.0.3 plays (reference UHP-NOTES.md 7.1, 7.7): whole seconds only, a
+		// search that lasts its budget, death by SIGINT, a Draw claimed on threefold repetition.
+		cfg.WholeSeconds, cfg.Think, cfg.ClaimRepetitions = true, true, 3
+	case "base-only":
+		cfg.Capabilities = []string{}
 	}
 	return cfg
 }

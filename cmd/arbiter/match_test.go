@@ -62,8 +62,10 @@ func TestMatchTerminationsEndToEnd(t *testing.T) {
 			args := append(fakeEngineArgs("good", "random"), fakeEngineArgs("bad", tc.scenario)...)
 			args = append(args, "-each", "st=0.3", "fractional=true", "margin=0.1", "-rounds", "1", "-openings", "plies=2")
 			recs, output, err := playMatch(t, args...)
-			if err != nil {
-				t.Fatalf("match failed: %v\n%s", err, output)
+			// Every game ended by bad's failure: the run informs of nothing, and never exits 0.
+			var stderr bytes.Buffer
+			if code := exitCode(err, &stderr); code != exitEngines || !strings.Contains(stderr.String(), "every one of the 2 games ended by an engine's failure (bad 2 by "+string(tc.reason)+")") {
+				t.Fatalf("exit code %d (%v), want %d saying every game failed\n%s", code, err, exitEngines, output)
 			}
 			if len(recs) != 2 {
 				t.Fatalf("%d records, want 2\n%s", len(recs), output)

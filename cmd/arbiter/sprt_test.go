@@ -13,12 +13,12 @@ import (
 
 var decisionPattern = regexp.MustCompile(`accepted after \d+ game pairs`)
 
-// TestSPRTExitCodes plays SPRTs between engines of known strength (one loses every game by an
-// illegal move): with the good engine first the test accepts H1 (exit 0), with the bad engine
+// TestSPRTExitCodes plays SPRTs between engines of known strength (one loses most games by an
+// illegal move; one that lost every game would exit 5, a run that informs of nothing): with the good engine first the test accepts H1 (exit 0), with the bad engine
 // first it accepts H0 (exit 3, the regression signal), and the decision point is the same on a
 // rerun with the same seed.
 func TestSPRTExitCodes(t *testing.T) {
-	good, bad := fakeEngineArgs("good", "random"), fakeEngineArgs("bad", "illegal@2")
+	good, bad := fakeEngineArgs("good", "random"), fakeEngineArgs("bad", "blunder@2")
 	tests := []struct {
 		name    string
 		engines []string
@@ -34,7 +34,7 @@ func TestSPRTExitCodes(t *testing.T) {
 			for range 2 {
 				out := filepath.Join(t.TempDir(), "sprt.jsonl")
 				args := append([]string{"match", "-out", out, "-rounds", "100", "-concurrency", "2", "-seed", "3",
-					"-openings", "plies=2", "-each", "st=0.2", "fractional=true", "-sprt", "elo0=0", "elo1=100", "alpha=0.1", "beta=0.1"}, tc.engines...)
+					"-openings", "plies=2", "-each", "st=0.2", "fractional=true", "-failure-streak", "0", "-sprt", "elo0=0", "elo1=100", "alpha=0.1", "beta=0.1"}, tc.engines...)
 				var stdout, stderr bytes.Buffer
 				err := run(context.Background(), args, &stdout, &stderr)
 				if code := exitCode(err, &stderr); code != tc.code {

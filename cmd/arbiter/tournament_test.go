@@ -30,7 +30,7 @@ func TestFieldTournamentTables(t *testing.T) {
 			dir := t.TempDir()
 			summaryPath := filepath.Join(dir, "summary.json")
 			args := []string{"-format", tc.format, "-json", summaryPath, "-rounds", "1", "-concurrency", "2",
-				"-openings", "plies=2", "-maxplies", "60", "-each", "st=0.05", "fractional=true"}
+				"-openings", "plies=2", "-maxplies", "60", "-each", "st=0.05", "fractional=true", "-failure-streak", "0"}
 			args = append(args, fakeEngineArgs("a", "random")...)
 			args = append(args, fakeEngineArgs("b", "random")...)
 			args = append(args, fakeEngineArgs("c", "illegal@6")...) // c loses every game by an illegal move

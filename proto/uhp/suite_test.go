@@ -3,6 +3,7 @@
 package uhp
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -42,23 +43,25 @@ func row(t *testing.T, results map[string]arbiter.CheckResult, prefix string) ar
 
 func TestCheckFindsTheTimeSetting(t *testing.T) {
 	for _, tc := range []struct {
-		scenario      string
-		sigintPassed  bool
-		settingPassed bool
-		setting       string
+		scenario string
+		sigint   arbiter.CheckStatus
+		settings []string
+		says     string
 	}{
-		{"good", true, true, "fractional=true"},
-		{"whole-seconds", true, true, "leave fractional unset"},
-		{"die-on-int", false, false, "st=N whole seconds"},
+		{"good", arbiter.CheckPassed, []string{"fractional=true", "interrupt=false", "margin=0.5"}, "plays any time control"},
+		{"whole-seconds", arbiter.CheckPassed, []string{"fractional=false", "interrupt=true", "margin=0.5"}, "plays any time control"},
+		// Dying of SIGINT no longer blocks a match: the arbiter never interrupts it.
+		{"die-on-int", arbiter.CheckWarned, []string{"fractional=false", "interrupt=false", "margin=0.5"}, "It plays st=N (N of 1 or more), depth=N, and clocks that last it 40 moves a side: tc=40+0, tc=37+0.1"},
 	} {
 		t.Run(tc.scenario, func(t *testing.T) {
 			t.Parallel()
 			results := checkFake(t, tc.scenario)
-			if r := row(t, results, "SIGINT during bestmove"); (r.Status == arbiter.CheckPassed) != tc.sigintPassed {
-				t.Errorf("SIGINT check: %+v", r)
+			if r := row(t, results, "SIGINT during bestmove"); r.Status != tc.sigint {
+				t.Errorf("SIGINT check: %+v; want %s", r, tc.sigint)
 			}
-			if r := row(t, results, "time setting"); (r.Status == arbiter.CheckPassed) != tc.settingPassed || !strings.Contains(r.Detail, tc.setting) {
-				t.Errorf("time setting: %+v; want it to say %s", r, tc.setting)
+			r := row(t, results, "time setting")
+			if r.Status != arbiter.CheckPassed || !slices.Equal(r.Settings, tc.settings) || !strings.Contains(r.Detail, tc.says) {
+				t.Errorf("time setting: %+v; want the settings %q, saying %q", r, tc.settings, tc.says)
 			}
 			if tc.scenario == "die-on-int" {
 				// Each row judges one thing: the engine is started again after it died.
@@ -72,12 +75,43 @@ func TestCheckFindsTheTimeSetting(t *testing.T) {
 	}
 }
 
+// The margin a check advises covers the overshoot it measured twice, and a loaded machine.
+func TestMarginFor(t *testing.T) {
+	for _, tc := range []struct{ overshoot, want time.Duration }{
+		{-1, 500 * time.Millisecond}, {0, 500 * time.Millisecond}, {10 * time.Millisecond, 500 * time.Millisecond},
+		{170 * time.Millisecond, 600 * time.Millisecond}, {400 * time.Millisecond, 1100 * time.Millisecond},
+	} {
+		if got := marginFor(tc.overshoot); got != tc.want {
+			t.Errorf("marginFor(%v) = %v, want %v", tc.overshoot, got, tc.want)
+		}
+	}
+}
+
+// An engine that plays Base alone is told to play Base; one that claims threefold repetition
+// is told the rule that keeps it from losing those games.
+func TestCheckGameTypeAndRepetition(t *testing.T) {
+	results := checkFake(t, "base-only-claims")
+	if r := row(t, results, "game type"); r.Status != arbiter.CheckPassed || !slices.Equal(r.Settings, []string{"-gametype=Base"}) {
+		t.Errorf("game type: %+v; want -gametype Base", r)
+	}
+	if r := row(t, results, "draw claim"); r.Status != arbiter.CheckPassed || !strings.Contains(r.Detail, "it claims a Draw") || !strings.Contains(r.Detail, "-repetitions 3") {
+		t.Errorf("draw claim: %+v", r)
+	}
+	results = checkFake(t, "good")
+	if r := row(t, results, "game type"); len(r.Settings) != 0 {
+		t.Errorf("game type of an engine of every expansion: %+v", r)
+	}
+	if r := row(t, results, "draw claim"); r.Status != arbiter.CheckPassed || !strings.Contains(r.Detail, "it claims none") {
+		t.Errorf("draw claim: %+v", r)
+	}
+}
+
 func TestCheckSaysWhatIsWrong(t *testing.T) {
 	for _, tc := range []struct {
 		scenario, check string
 		want            []string
 	}{
-		{"accepts-illegal", "illegal move", []string{"accepted the illegal move play wQ", "You can't play your Queen Bee on your first turn"}},
+		{"accepts-illegal", "illegal move", []string{"accepted the illegal move play wQ", "You can't play your Queen Bee on your first turn"}}, // a warning
 		{"nokamute-validmoves", "validmoves", []string{"missing 1: ", "in Base"}},
 		{"crash-depth", "bestmove depth 1", []string{"exited (exit status 3)"}},
 		{"trailing-semicolon", "newgame with a full GameString", []string{`malformed GameString (it ends with ";")`}},

@@ -50,9 +50,16 @@ type Config struct {
 	// Think makes "bestmove time" search for the whole time given, until an interrupt ends it
 	// (see OnSIGINT); otherwise bestmove answers at once.
 	Think bool `json:",omitempty"`
-	// WholeSeconds refuses a time with a fraction of a second, as engines that parse it with
-	// .NET's TimeSpan do.
+	// WholeSeconds refuses a time with a fraction of a second, as nokamute and Python engines
+	// do (reference UHP-NOTES.md 7.7).
 	WholeSeconds bool `json:",omitempty"`
+	// Overshoot makes a Think search last this much longer than the time given, as real
+	// engines' searches do on a loaded machine (1.20 s for a second at load 2 per core).
+	Overshoot time.Duration `json:",omitempty"`
+	// ClaimRepetitions, if above 0, reports a Draw in the GameString once the position has
+	// occurred this many times, as nokamute claims threefold repetition (UHP-NOTES.md 7.1);
+	// the rules have no such draw.
+	ClaimRepetitions int `json:",omitempty"`
 	// Delay is waited before each bestmove answer, not cut short by an interrupt.
 	Delay time.Duration `json:",omitempty"`
 	// OnSIGINT is what SIGINT does: "" the system's default (the engine dies), "ignore",

@@ -136,7 +136,7 @@ func (h *Handler) BestMove(ctx context.Context, limit uhpengine.Limit) (string, 
 	}
 	time.Sleep(h.cfg.Delay)
 	if h.cfg.Think && limit.Time > 0 {
-		timer := time.NewTimer(limit.Time)
+		timer := time.NewTimer(limit.Time + h.cfg.Overshoot)
 		select {
 		case <-timer.C:
 		case <-ctx.Done():
@@ -250,6 +250,9 @@ func (h *Handler) Command(ctx context.Context, name string, args []string) (stri
 // fault says so.
 func (h *Handler) gameString(command, args string) string {
 	gs := h.game.GameString()
+	if n := h.cfg.ClaimRepetitions; n > 0 && h.game.Repetitions() >= n && !h.game.State().IsOver() {
+		gs = strings.Replace(gs, ";InProgress;", ";Draw;", 1)
+	}
 	f := h.find(command, args, true)
 	if f == nil {
 		return gs

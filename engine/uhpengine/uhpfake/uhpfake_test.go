@@ -293,6 +293,7 @@ func TestTiming(t *testing.T) {
 		{"delay", Config{Delay: 200 * time.Millisecond}, "bestmove depth 1", 200 * time.Millisecond},
 		{"fault delay", Config{Faults: []Fault{{On: "play", Delay: 200 * time.Millisecond}}}, "play wS1", 200 * time.Millisecond},
 		{"think", Config{Think: true}, "bestmove time 00:00:00.3", 300 * time.Millisecond},
+		{"overshoot", Config{Think: true, Overshoot: 200 * time.Millisecond}, "bestmove time 00:00:00.3", 500 * time.Millisecond},
 		{"at once", Config{}, "bestmove time 00:01:00", 0},
 		{"deaf", Config{Faults: []Fault{{On: "ready", Then: "hang"}}}, "validmoves", -1},
 		{"hang", Config{Faults: []Fault{{On: "bestmove", Then: "hang"}}}, "bestmove depth 1", -1},
@@ -333,6 +334,16 @@ func TestWholeSeconds(t *testing.T) {
 	f.expect(t, strings.Split(banner, "\n")...)
 	f.send(t, "bestmove time 00:00:00.500", "bestmove time 00:00:01")
 	f.expect(t, "err String was not recognized as a valid TimeSpan.", "ok", "wS1", "ok")
+}
+
+// An engine that claims threefold repetition reports a Draw once the position occurs a third
+// time, as nokamute does in the position of UHP-NOTES.md 7.1; the referee's game goes on.
+func TestClaimRepetitions(t *testing.T) {
+	f := start(t, Config{ClaimRepetitions: 3})
+	f.expect(t, strings.Split(banner, "\n")...)
+	const moves = "wS1;bB1 wS1-;wQ \\wS1;bQ bB1\\;wQ -wS1;bQ bB1-;wQ \\wS1;bQ bB1\\;wQ -wS1;bQ bB1-;wQ \\wS1"
+	f.send(t, "newgame Base;InProgress;White[6];"+moves, "play bQ bB1\\")
+	f.expect(t, "Base;InProgress;Black[6];"+moves, "ok", "Base;Draw;White[7];"+moves+";bQ bB1\\", "ok")
 }
 
 func TestSIGINT(t *testing.T) {
