@@ -291,6 +291,13 @@ func TestLivePageInBrowser(t *testing.T) {
 	b.run(t, chromedp.Poll(`document.querySelectorAll('#games tbody tr').length == 2 && document.querySelectorAll('.running .game').length == 0`, &shown,
 		chromedp.WithPollingTimeout(time.Second)))
 	b.run(t, chromedp.Click(`#games tbody tr[data-game="1"]`, chromedp.ByQuery))
+	// The page numbers games from 1, as the console and the PGN do: the record's game 1 is
+	// the second game.
+	var number string
+	b.run(t, chromedp.Evaluate(`document.querySelector('#games tbody tr[data-game="1"] td').textContent`, &number))
+	if number != "2" {
+		t.Errorf("the record's game 1 is numbered %q on the page, want 2 (from 1, as on the console)", number)
+	}
 	if got := b.drawnStacks(t, "#board"); !equalStacks(got, want[len(want)-1]) {
 		t.Errorf("the finished game replays to %v, the referee has %v", got, want[len(want)-1])
 	}

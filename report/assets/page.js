@@ -185,7 +185,7 @@
       }
       const ended = game.r && ply === n;
       info.replaceChildren(
-        el('h3', {}, 'Game ' + game.n + ' · round ' + game.round + ' · ' + game.type),
+        el('h3', {}, 'Game ' + (game.n + 1) + ' · round ' + game.round + ' · ' + game.type),
         who(0, d.engines[game.w]), who(1, d.engines[game.b]),
         el('div', { class: 'move', id: 'move' }, ply === 0 ? 'start' : 'ply ' + ply + (ply <= game.open ? ' (opening)' : '') + ': ' + m + ms),
         el('div', { class: 'controls' },
@@ -359,7 +359,7 @@
 
   function gameMatches(d, g, f) {
     if (!f) return true;
-    const hay = [String(g.n), d.engines[g.w], d.engines[g.b], g.r, resultText(g.r), g.why || ''].join(' ').toLowerCase();
+    const hay = [String(g.n + 1), d.engines[g.w], d.engines[g.b], g.r, resultText(g.r), g.why || ''].join(' ').toLowerCase();
     return f.split(/\s+/).every(w => hay.includes(w));
   }
 
@@ -371,7 +371,7 @@
     const body = el('tbody');
     for (const g of rows.slice(state.page * PAGE_ROWS, (state.page + 1) * PAGE_ROWS)) {
       body.append(el('tr', { 'data-game': g.n, class: state.replayer.game === g ? 'sel' : null, on: { click: () => { state.replayer.open(g); drawList(host); document.getElementById('replay').scrollIntoView({ block: 'nearest' }); } } },
-        el('td', { class: 'num' }, String(g.n)), el('td', { class: 'num' }, String(g.round)),
+        el('td', { class: 'num' }, String(g.n + 1)), el('td', { class: 'num' }, String(g.round)),
         el('td', {}, d.engines[g.w]), el('td', {}, d.engines[g.b]), el('td', {}, resultText(g.r)),
         el('td', {}, g.why || ''), el('td', { class: 'num' }, String(plyCount(g))), el('td', {}, g.error ? 'replay error' : '')));
     }
@@ -425,7 +425,7 @@
   function runningCard(g) {
     const svg = el('svg:svg', { class: 'board' });
     const status = el('div', { class: 'note' });
-    const card = el('div', { class: 'game', 'data-game': g.n }, el('div', { class: 'title' }, 'Game ' + g.n + ': ' + state.data.engines[g.w] + ' vs ' + state.data.engines[g.b]), svg, status);
+    const card = el('div', { class: 'game', 'data-game': g.n }, el('div', { class: 'title' }, 'Game ' + (g.n + 1) + ': ' + state.data.engines[g.w] + ' vs ' + state.data.engines[g.b]), svg, status);
     return { card, draw() {
       const n = plyCount(g), moves = moveList(g), c = clocksAt(g, n);
       drawBoard(svg, g, n);
