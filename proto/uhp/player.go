@@ -174,8 +174,8 @@ func (p *Player) BestMove(ctx context.Context, limit arbiter.Limit) (string, err
 		text := fmt.Sprintf("its budget of %.3f s was sent as 1 s (the engine reads whole seconds) and its search stopped with SIGINT at %.3f s",
 			l.Time.Seconds(), l.Time.Seconds())
 		if !l.Interruptible {
-			text = fmt.Sprintf("its budget of %.3f s was sent as 1 s (the engine reads whole seconds, and is not interrupted: %s); "+
-				"it may lose on time: give it a clock whose budgets are a second or more (arbiter check names one)", l.Time.Seconds(), p.facts.interruptBy)
+			text = fmt.Sprintf("its budget of %.3f s was sent as 1 s: the engine reads whole seconds and is never interrupted (it dies of SIGINT, or was set interrupt=false); "+
+				"it may lose on time: give it a clock whose budgets are a second or more (arbiter check names one)", l.Time.Seconds())
 		}
 		p.warnings = append(p.warnings, arbiter.Warning{Text: text})
 	}
