@@ -60,8 +60,6 @@ func fakeConfig(scenario string) uhpfake.Config {
 		"garbage":        {On: "bestmove", Print: []string{"\x00\x01 not a move", "still searching"}, Then: "hang"},
 		"illegal":        {On: "bestmove", Print: []string{"wQ wQ", "ok"}, Then: "silent"},
 		"pass":           {On: "bestmove", Print: []string{"pass", "ok"}, Then: "silent"},
-		// An illegal move in about one search in ten: it loses most games, not all.
-		"blunder": {On: "bestmove", Print: []string{"wQ wQ", "ok"}, Then: "silent", Chance: 0.1},
 		// Uses most of a 5 s budget, so that no game ends soon.
 		"think":       {On: "bestmove", Delay: 4 * time.Second},
 		"ignore-exit": {On: "exit", Then: "silent"},
