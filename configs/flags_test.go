@@ -107,3 +107,52 @@ func TestSPRTFlags(t *testing.T) {
 		t.Error("an unknown model was taken")
 	}
 }
+
+// One set of defaults: the command line, every shipped configuration and a file that says
+// nothing adjudicate repetition alike, and the failure streak is the arbiter's default unless
+// given (0: never).
+func TestDefaultsAgree(t *testing.T) {
+	config := func(args ...string) arbiter.Config {
+		t.Helper()
+		fs := flag.NewFlagSet("match", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		var fl Flags
+		fl.Register(fs)
+		if err := fs.Parse(args); err != nil {
+			t.Fatal(err)
+		}
+		groups := map[string][][]string{"engine": {{"cmd=a"}, {"cmd=b"}}, "each": {{"st=1"}}}
+		r, err := fl.Run(groups, fakeResolver)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := r.Config(fakeResolver)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cfg
+	}
+	if got := config().Adjudication.Repetitions; got != DefaultRepetitions {
+		t.Errorf("the command line's repetitions: %d, want %d", got, DefaultRepetitions)
+	}
+	if got := config("-repetitions", "0").Adjudication.Repetitions; got != 0 {
+		t.Errorf("-repetitions 0: %d, want 0 (never)", got)
+	}
+	for _, name := range Examples() {
+		cfg, err := LoadExample(name, fakeResolver)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cfg.Adjudication.Repetitions != DefaultRepetitions {
+			t.Errorf("%s: repetitions %d, the command line's default is %d", name, cfg.Adjudication.Repetitions, DefaultRepetitions)
+		}
+	}
+	for _, tc := range []struct {
+		args []string
+		want int
+	}{{nil, arbiter.DefaultFailureStreak}, {[]string{"-failure-streak", "5"}, 5}, {[]string{"-failure-streak", "0"}, -1}} {
+		if got := config(tc.args...).FailureStreak; got != tc.want {
+			t.Errorf("%v: failure streak %d, want %d", tc.args, got, tc.want)
+		}
+	}
+}
