@@ -284,3 +284,37 @@ func TestRunWording(t *testing.T) {
 		}
 	}
 }
+
+// TestWholeSecondEngineOnAShortClock plays an engine like nokamute (whole seconds only, a
+// search that lasts its budget, death by SIGINT) on a clock too short for it: the run says so
+// before game 1, with a clock that works; no game is lost by a crash (it is never interrupted);
+// and when it has lost on time three games in a row the run stops, exit 5, naming it and the fix.
+func TestWholeSecondEngineOnAShortClock(t *testing.T) {
+	args := append(fakeEngineArgs("nokamute", "nokamute"), fakeEngineArgs("quick", "random")...)
+	args = append(args, "-each", "tc=3+0", "margin=0.5", "-rounds", "4", "-openings", "plies=2")
+	recs, output, err := playMatch(t, args...)
+	var stderr bytes.Buffer
+	code := exitCode(err, &stderr)
+	before, _, _ := strings.Cut(output, "Started game 1 ")
+	for _, want := range []string{
+		"Engine nokamute: reads whole seconds (probed: bestmove time 00:00:00.100 answered err",
+		"never interrupted (probed: SIGINT during bestmove time 00:00:01: it died)",
+		"Warning: engine nokamute reads whole seconds and is not interrupted: on 3+0 its budget is under 1 s from its move 1 (0.120 s)",
+		"Clocks that last it 40 moves: tc=40+0 or longer, or st=1",
+	} {
+		if !strings.Contains(before, want) {
+			t.Errorf("before game 1 the run does not say %q:\n%s", want, output)
+		}
+	}
+	if code != exitEngines || !strings.Contains(stderr.String(), `engine "nokamute" failed 3 games in a row by time-forfeit`) {
+		t.Errorf("exit code %d, %q; want %d, the streak of time losses\n%s", code, stderr.String(), exitEngines, output)
+	}
+	for _, r := range recs {
+		if r.Reason == results.ReasonCrash {
+			t.Errorf("game %d lost by a crash: %s", r.Game, r.Detail)
+		}
+	}
+	if len(recs) < 3 || len(recs) >= 8 {
+		t.Errorf("%d games recorded; want the run stopped at the third time loss", len(recs))
+	}
+}

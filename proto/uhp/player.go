@@ -167,7 +167,9 @@ func (p *Player) WaitPlay(ctx context.Context) (string, error) {
 func (p *Player) BestMove(ctx context.Context, limit arbiter.Limit) (string, error) {
 	l := uhpclient.Limit{Depth: limit.Depth, FractionalSeconds: p.facts.fractional, Interruptible: p.facts.interruptible}
 	if limit.Depth == 0 {
-		l.Time = limit.Time
+		// A clock spent to nothing within its margin still asks for a move: the least UHP
+		// can write, not a bare bestmove, which is no command (Mzinga searches for ever).
+		l.Time = max(limit.Time, time.Millisecond)
 	}
 	if l.Overrun() && !p.warned {
 		p.warned = true

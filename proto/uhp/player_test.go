@@ -253,3 +253,15 @@ func TestLocate(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// A clock spent to nothing within its margin still asks for a move (the least UHP writes), not
+// a bare bestmove, which is no command: the game is then judged on time, not as a protocol
+// violation.
+func TestSpentClockStillAsksForAMove(t *testing.T) {
+	p := start(t, fakeConfig("good"), arbiter.StartEnv{Grace: time.Second})
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+	defer cancel()
+	if move, err := p.BestMove(ctx, arbiter.Limit{Time: 0}); err != nil || move == "" {
+		t.Errorf("got %q, %v; want a move", move, err)
+	}
+}
