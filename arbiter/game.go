@@ -89,6 +89,9 @@ func NewGame(cfg GameConfig, white, black Side) (*Game, error) {
 		if !s.Time.IsZero() {
 			p.Time = s.Time.String()
 		}
+		if r, ok := s.Player.(TimePolicyReporter); ok && s.Time.Depth == 0 && s.Time.Nodes == 0 {
+			p.TimePolicy = r.TimePolicy().Detail
+		}
 		if t, ok := s.Player.(Transcribed); ok {
 			p.Transcript = t.MarkGame(GameMark{Run: cfg.Run, Index: cfg.Index, White: white.Name, Black: black.Name,
 				Opening: cfg.Opening, Started: started})

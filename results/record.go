@@ -54,6 +54,9 @@ type Player struct {
 	NotCrossChecked bool `json:"not_cross_checked,omitempty"`
 	// Transcript is the file holding the engine's conversation in this game (-transcripts).
 	Transcript string `json:"transcript,omitempty"`
+	// TimePolicy says how the engine was sent its time budgets, and how that was learned: for
+	// UHP, whether it reads fractions of a second and whether it may be interrupted.
+	TimePolicy string `json:"time_policy,omitempty"`
 }
 
 // Move is one ply as the referee recorded it.
