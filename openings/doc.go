@@ -1,5 +1,5 @@
-// Package openings builds opening books for Hive matches and holds the books the arbiter
-// ships.
+// Package openings builds opening books for Hive matches; the books the arbiter ships are
+// in package openings/books, which the arbiter embeds without linking this one.
 //
 // A book is a list of positions a few plies into a game, one GameString per line, each
 // followed by a comment giving its evaluation. Generate draws random positions after a given
@@ -11,7 +11,4 @@
 // grouped by the placed bugs of each side, and within a group by shape, and the book takes
 // them round-robin, so that no opening family fills the book. The same configuration and
 // seed give the same book.
-//
-// Books ships the books embedded in the binary, by name (Book), for "arbiter match
-// -openings book=NAME".
 package openings
