@@ -5,7 +5,7 @@
 // followed by a comment giving its evaluation. Generate draws random positions after a given
 // number of plies, drops those equal up to symmetry (rules.Game.Canonical: a rotated,
 // mirrored or shifted opening is the same opening), evaluates the rest (Evaluator: hivebot's
-// search at a fixed depth in-process, or a UHP engine playing the position out against
+// search at a fixed depth in-process, or any engine playing the position out against
 // itself), keeps those whose evaluation lies within a band around equality, and spreads the
 // kept ones over the bugs each side has placed and the shapes they make: positions are
 // grouped by the placed bugs of each side, and within a group by shape, and the book takes
