@@ -30,6 +30,14 @@ import (
 // iteration not yet on record, so a pair handed out again (its worker silent past the ack
 // wait, or the server restarted) counts once. A server started again resumes the tune from
 // its records file; the pairs in flight then are handed out again.
+//
+// Why a tune does not use the JetStream work queue a match's pairs go through (package
+// distributed): a match's schedule is known before its first game, so its pairs are published
+// to the run's work stream at the start and redelivered by JetStream after the ack wait. A
+// tune's next pair is not known until it is handed out: its perturbation is drawn around theta
+// as the results so far have moved it, so a pair queued ahead would be played at a stale theta.
+// The tickets, renewals and ack wait here are JetStream's pull, in-progress and redelivery,
+// made at the moment of the request.
 
 // The verbs of the tune subjects: a worker takes a pair, says while it plays it that it still
 // does, and sends its result.
