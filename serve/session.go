@@ -128,7 +128,7 @@ func NewSession(ctx context.Context, cfg SessionConfig) (*Session, error) {
 	}
 	if cfg.GameType != "" {
 		if _, err := rules.ParseGameType(cfg.GameType); err != nil {
-			return nil, &arbiter.ConfigError{Msg: fmt.Sprintf("game type %q: want one of Base, Base+M, Base+L, Base+P, Base+ML, Base+MP, Base+LP, Base+MLP", cfg.GameType)}
+			return nil, &arbiter.ConfigError{Msg: fmt.Sprintf("game type %q: want one of %s", cfg.GameType, rules.GameTypeList(", "))}
 		}
 	}
 	switch cfg.RemoteSide {
