@@ -581,16 +581,18 @@ func (s *Session) record() {
 
 func (s *Session) write(r *results.Record) error {
 	if s.log == nil {
-		log, existing, err := results.OpenLog(s.cfg.Out)
+		// The records are read one at a time, as a tournament resuming reads them: a file of any
+		// length costs the memory of one record.
+		log, err := results.OpenLogFunc(s.cfg.Out, results.ReadOptions{}, func(e *results.Record) error {
+			if e.Run == s.run {
+				s.nextGame = max(s.nextGame, e.Game+1)
+			}
+			return nil
+		})
 		if err != nil {
 			return err
 		}
 		s.log = log
-		for _, e := range existing {
-			if e.Run == s.run {
-				s.nextGame = max(s.nextGame, e.Game+1)
-			}
-		}
 	}
 	r.Game, r.Pair = s.nextGame, s.nextGame
 	if err := s.log.Append(r); err != nil {
