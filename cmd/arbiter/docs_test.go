@@ -26,7 +26,7 @@ const repoRoot = "../.."
 // relative to the repository root.
 func docPages(t *testing.T) []string {
 	t.Helper()
-	pages := []string{"README.md"}
+	pages := []string{"README.md", "CHANGELOG.md"}
 	err := fs.WalkDir(os.DirFS(repoRoot), "docs", func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".md") {
 			pages = append(pages, p)
