@@ -22,7 +22,7 @@ import (
 // repoRoot is the repository's root, seen from this package's directory (where go test runs).
 const repoRoot = "../.."
 
-// docPages returns README.md and every Markdown page under docs/, as slash-separated paths
+// docPages returns README.md, CHANGELOG.md and every Markdown page under docs/, as slash-separated paths
 // relative to the repository root.
 func docPages(t *testing.T) []string {
 	t.Helper()
