@@ -23,7 +23,7 @@ var Rules = []Rule{
 	{
 		Packages: []string{"arbiter", "arbiter/arbitertest"},
 		Only:     []string{"arbiter", "rules", "elo", "results", "openings/books", "internal/lines", "internal/proc"},
-		Why:      "the referee library never imports a protocol, an engine or a front end: protocols register themselves with it (database/sql's shape), so what links the arbiter links no UHP client and no search",
+		Why:      "the referee library never imports a protocol, an engine or a front end: protocols register themselves with it (database/sql's shape), so what links the arbiter links no UHP client and no search; of the plumbing it uses the supervisor's and the line reader's errors, to adjudicate every protocol's failures in one place, and the supervisor's CPU pinning (-affinity)",
 	},
 	{
 		Packages: []string{"uhpclient"},
