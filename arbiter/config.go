@@ -175,7 +175,7 @@ func (c *Config) Normalize() error {
 		problems = append(problems, err)
 	}
 	if _, err := rules.ParseGameType(c.GameType); err != nil {
-		bad("game type %q: want one of Base, Base+M, Base+L, Base+P, Base+ML, Base+MP, Base+LP, Base+MLP", c.GameType)
+		bad("game type %q: want one of %s", c.GameType, rules.GameTypeList(", "))
 	}
 	if c.Adjudication.Repetitions < 0 || c.Adjudication.MaxPlies < 0 {
 		bad("adjudication thresholds cannot be negative")

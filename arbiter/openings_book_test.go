@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"hivearbiter/openings"
+	"hivearbiter/openings/books"
 	"hivearbiter/rules"
 )
 
@@ -26,7 +26,7 @@ func TestOpeningsTrailingComments(t *testing.T) {
 // any case; a book of another game type is an error that names the book and what to give
 // instead (it named a line of the book), and an unknown book one that names the books.
 func TestOpeningsShippedBook(t *testing.T) {
-	data, err := openings.ShippedBook("base+mlp")
+	data, err := books.Read("base+mlp")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,16 +62,16 @@ func TestOpeningsShippedBook(t *testing.T) {
 		}
 	}
 	_, err = LoadOpenings(Openings{Book: "chess"}, rules.Base, 1)
-	var be *openings.BookError
+	var be *books.UnknownError
 	if !errors.As(err, &be) || !strings.Contains(err.Error(), "book=chess") {
-		t.Errorf("unknown book: %v, want a BookError for book=chess", err)
+		t.Errorf("unknown book: %v, want an UnknownError for book=chess", err)
 	}
 }
 
 // TestOpeningsBookFingerprint: a run of a book has the id of a run of the same text as a
 // file, and a description that names the book.
 func TestOpeningsBookFingerprint(t *testing.T) {
-	data, err := openings.ShippedBook("base")
+	data, err := books.Read("base")
 	if err != nil {
 		t.Fatal(err)
 	}

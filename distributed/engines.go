@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
-	"hivearbiter/configs"
 )
 
 // EngineMismatchError is a worker's -engine that would change one of the run's engines: other
@@ -130,41 +129,8 @@ func passes(args []string, none string) string {
 
 func seconds(d time.Duration) string { return strconv.FormatFloat(d.Seconds(), 'g', -1, 64) + "s" }
 
-// ParseWorkerEngine reads a worker's -engine words (the words of arbiter match's -engine: see
-// configs.ParseEngine) as Worker.Engines wants them: what the words do not give stays at its
-// zero value, to be the run's, rather than taking the defaults a run's engine gets (a time
-// control, fractional=true for builtin=hivebot).
-func ParseWorkerEngine(words []string, resolve configs.Resolver) (arbiter.EngineConfig, error) {
-	given := map[string]bool{}
-	for _, w := range words {
-		for _, f := range strings.Fields(w) { // a word may be a whole specification
-			if k, _, ok := strings.Cut(f, "="); ok {
-				given[k] = true
-			}
-		}
-	}
-	// A run's engine needs a time control: one is put first, where a given one overrides it.
-	e, err := configs.ParseEngine(append([]string{"st=1"}, words...), resolve)
-	if err != nil {
-		return e, err
-	}
-	if !given["tc"] && !given["st"] && !given["depth"] && !given["nodes"] {
-		e.Time = arbiter.TimeControl{}
-	}
-	maps.DeleteFunc(e.Settings, func(k, _ string) bool { return !given[k] })
-	return e, nil
-}
-
-// ParseWorkerEngines reads the engines of a worker's -engine flags, one list of words each,
-// each one's words merged over those of every -each flag (see ParseWorkerEngine).
-func ParseWorkerEngines(each, engines [][]string, resolve configs.Resolver) ([]arbiter.EngineConfig, error) {
-	var out []arbiter.EngineConfig
-	for _, words := range engines {
-		e, err := ParseWorkerEngine(configs.MergeEngine(slices.Concat(each...), words), resolve)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, e)
-	}
-	return out, nil
+// TuneEngines are a tune run's engines as a worker starts them: as workerEngines makes a
+// run's, the run's engine with only where its program is from the worker's own of that name.
+func TuneEngines(run, local []arbiter.EngineConfig) ([]arbiter.EngineConfig, error) {
+	return workerEngines(&RunSpec{Engines: run}, local)
 }

@@ -166,19 +166,10 @@ func loadOrCreate(path, run, user string) (*Credentials, error) {
 // coordinator's control messages. Nothing else: not another run's subjects, not the JetStream
 // API beyond its run's work consumer.
 func WorkerPermissions(run string) *server.Permissions {
-	ws := workStream(run)
+	publish, subscribe := WorkerSubjects(run, "*") // the run's workers share one user
 	return &server.Permissions{
-		Publish: &server.SubjectPermission{Allow: []string{
-			"$JS.API.CONSUMER.MSG.NEXT." + ws + "." + workConsumer,
-			"$JS.API.CONSUMER.INFO." + ws + "." + workConsumer,
-			"$JS.ACK." + ws + "." + workConsumer + ".>",
-			resultsSubject(run, "*"),
-			helloSubject(run),
-			heartbeatSubject(run, "*"),
-			movesSubject(run, "*"),
-			statusSubject(run),
-		}},
-		Subscribe: &server.SubjectPermission{Allow: []string{"_INBOX.>", controlSubject(run)}},
+		Publish:   &server.SubjectPermission{Allow: append(publish, statusSubject(run))},
+		Subscribe: &server.SubjectPermission{Allow: append([]string{"_INBOX.>"}, subscribe...)},
 	}
 }
 

@@ -32,6 +32,33 @@ const (
 // from any stream through a consumer of that name.
 const WorkConsumer = "workers"
 
+// AnyRun, as the run of WorkerSubjects, stands for every run: a pool's workers play the runs
+// the pool's server assigns them, so their rights cannot name one.
+const AnyRun = "*"
+
+// WorkerSubjects are the subjects a worker publishes to and subscribes to in a run (AnyRun:
+// every run) under its name (worker "*": any name): it pulls and acknowledges the run's work
+// through WorkConsumer, publishes its results, greetings, heartbeats and moves, and hears the
+// coordinator's control messages. They are written here only, beside the subjects themselves:
+// a worker's rights, a run's own (WorkerPermissions) or a pool's (package pool), are built from
+// them, so that a renamed subject cannot lock workers out.
+func WorkerSubjects(run, worker string) (publish, subscribe []string) {
+	ws := "*" // a JetStream API subject's stream is one token: any stream, for AnyRun
+	if run != AnyRun {
+		ws = workStream(run)
+	}
+	publish = []string{
+		"$JS.API.CONSUMER.MSG.NEXT." + ws + "." + workConsumer,
+		"$JS.API.CONSUMER.INFO." + ws + "." + workConsumer,
+		"$JS.ACK." + ws + "." + workConsumer + ".>",
+		resultsSubject(run, worker),
+		helloSubject(run),
+		heartbeatSubject(run, worker),
+		movesSubject(run, worker),
+	}
+	return publish, []string{controlSubject(run)}
+}
+
 // RunStreams are the streams a run keeps on the NATS server.
 func RunStreams(run string) []string { return []string{workStream(run), resultsStream(run)} }
 

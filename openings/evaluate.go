@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"strconv"
 
+	"hivearbiter/arbiter"
 	"hivearbiter/engine/search"
 	"hivearbiter/rules"
-	"hivearbiter/uhpclient"
 )
 
 // SearchEvaluator scores a position with hivebot's search at a fixed depth, in-process: the
@@ -91,12 +91,12 @@ func (e *PlayoutEvaluator) Describe() string {
 	return fmt.Sprintf("hivebot playing itself out at depth %d, a draw at ply %d (+%d White wins, 0 draw, -%d Black wins)", e.depth, e.maxPlies, PlayoutScore, PlayoutScore)
 }
 
-// EngineEvaluator scores a position with any UHP engine, which has no way to tell its
-// evaluation: the engine plays the position out against itself at a fixed depth, scored as
-// PlayoutEvaluator scores hivebot's games. It is deterministic if the engine is at a fixed
-// depth.
+// EngineEvaluator scores a position with any engine, started as a match starts it (through
+// its protocol: arbiter.StartPlayer), which has no way to tell its evaluation: the engine
+// plays the position out against itself at a fixed depth, scored as PlayoutEvaluator scores
+// hivebot's games. It is deterministic if the engine is at a fixed depth.
 type EngineEvaluator struct {
-	Engine   *uhpclient.Engine
+	Engine   arbiter.Player
 	Depth    int
 	MaxPlies int // 0 means DefaultPlayoutPlies
 }
@@ -110,7 +110,7 @@ func (e *EngineEvaluator) Evaluate(ctx context.Context, g *rules.Game) (int, err
 		return 0, err
 	}
 	return playout(ctx, g, cmp.Or(e.MaxPlies, DefaultPlayoutPlies), func(*rules.Game) (string, error) {
-		move, err := e.Engine.BestMove(ctx, uhpclient.Limit{Depth: e.Depth})
+		move, err := e.Engine.BestMove(ctx, arbiter.Limit{Depth: e.Depth})
 		if err != nil {
 			return "", err
 		}

@@ -116,20 +116,12 @@ func permissions(role, name string) *server.Permissions {
 		allow := append([]string{subjectSubmit, "arbiterpool.runs.>"}, artifact.WriteSubjects(artifact.DefaultBucket)...)
 		return &server.Permissions{Publish: &server.SubjectPermission{Allow: allow}, Subscribe: inbox}
 	}
+	// In every run it is assigned, a worker has a run's worker's rights under its own name
+	// (distributed writes those), and the pool's own subjects beside them.
+	publish, subscribe := distributed.WorkerSubjects(distributed.AnyRun, name)
 	return &server.Permissions{
-		Publish: &server.SubjectPermission{Allow: []string{
-			"$JS.API.CONSUMER.MSG.NEXT.*." + distributed.WorkConsumer,
-			"$JS.API.CONSUMER.INFO.*." + distributed.WorkConsumer,
-			"$JS.ACK.*." + distributed.WorkConsumer + ".>",
-			"arbiter.*.results." + name,
-			"arbiter.*.hello",
-			"arbiter.*.heartbeat." + name,
-			"arbiter.*.moves." + name,
-			assignSubject(name),
-			tuneSubject("*", name),
-			artifactSubject(name),
-		}},
-		Subscribe: &server.SubjectPermission{Allow: []string{inbox.Allow[0], "arbiter.*.control"}},
+		Publish:   &server.SubjectPermission{Allow: append(publish, assignSubject(name), tuneSubject("*", name), artifactSubject(name))},
+		Subscribe: &server.SubjectPermission{Allow: append([]string{inbox.Allow[0]}, subscribe...)},
 	}
 }
 

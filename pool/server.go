@@ -56,6 +56,8 @@ type Server struct {
 	kv   jetstream.KeyValue
 	url  string
 	ca   string
+	// The order in which the mutexes below may be taken, and why there are six, is in
+	// locksordering.txt.
 	idMu sync.Mutex
 	ids  *identities
 	subs []*nats.Subscription

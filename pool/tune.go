@@ -30,6 +30,14 @@ import (
 // iteration not yet on record, so a pair handed out again (its worker silent past the ack
 // wait, or the server restarted) counts once. A server started again resumes the tune from
 // its records file; the pairs in flight then are handed out again.
+//
+// Why a tune does not use the JetStream work queue a match's pairs go through (package
+// distributed): a match's schedule is known before its first game, so its pairs are published
+// to the run's work stream at the start and redelivered by JetStream after the ack wait. A
+// tune's next pair is not known until it is handed out: its perturbation is drawn around theta
+// as the results so far have moved it, so a pair queued ahead would be played at a stale theta.
+// The tickets, renewals and ack wait here are JetStream's pull, in-progress and redelivery,
+// made at the moment of the request.
 
 // The verbs of the tune subjects: a worker takes a pair, says while it plays it that it still
 // does, and sends its result.
@@ -235,7 +243,7 @@ func (s *Server) startTune(r *run) error {
 }
 
 // checked returns the games of a pair's records once the referee passes them as it passes a
-// match's (distributed.CheckTunePair): the pair's games, played by the run's engine under the
+// match's (checkTunePair): the pair's games, played by the run's engine under the
 // run's settings.
 func (ts *tuneServe) checked(worker string, h handout, recs []*results.Record) ([]tune.Game, error) {
 	if len(ts.r.sub.Expect) != 1 {
@@ -244,10 +252,31 @@ func (ts *tuneServe) checked(worker string, h handout, recs []*results.Record) (
 	pairs := ts.sess.Pairs()
 	k := h.pt.Iteration
 	_, index := pairs.Opening(k)
-	if err := distributed.CheckTunePair(worker, pairs, ts.r.sub.Expect[0], k, h.opening, index, recs); err != nil {
+	if err := checkTunePair(worker, pairs, ts.r.sub.Expect[0], k, h.opening, index, recs); err != nil {
 		return nil, err
 	}
 	return pairs.Games(h.opening, recs)
+}
+
+// checkTunePair checks a pair's records, as a coordinator checks each of a match's (see
+// distributed.CheckGame): iteration k's two games from opening (index in the book), the plus side White
+// first, played by the tune's sides (each at its time control) of the engine that says it is
+// expect, with the tune's seed, game type and adjudication. The tuned options' values are the
+// server's to know: a record does not say them.
+func checkTunePair(worker string, pairs *tune.Pairs, expect distributed.EngineIdentity, k int, opening string, index int, recs []*results.Record) error {
+	cfg, sides := pairs.Config(), pairs.Sides()
+	spec := &distributed.RunSpec{Run: tune.RecordRun, Seed: cfg.Seed, GameType: cfg.GameType, Adjudication: cfg.Adjudication,
+		Engines: sides[:], Expect: []distributed.EngineIdentity{expect, expect}}
+	sgs := pairs.Scheduled(k, opening, index)
+	if len(recs) != len(sgs) {
+		return &distributed.RejectedError{Worker: worker, Game: sgs[0].Index, Reason: fmt.Sprintf("a pair of %d games, want %d", len(recs), len(sgs))}
+	}
+	for g, sg := range sgs {
+		if err := distributed.CheckGame(spec, worker, sg, recs[g]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // close stops handing pairs out and closes the records file.

@@ -1,6 +1,9 @@
 package rules
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestErrorMessages: an error says the package's name once, and Message gives it without,
 // for a caller that names the source itself; a GameString's error names its entry and its
@@ -23,6 +26,24 @@ func TestErrorMessages(t *testing.T) {
 		}
 		if got := err.Error(); got != "rules: "+tc.want {
 			t.Errorf("%s: Error %q, want the message after \"rules: \"", tc.gameString, got)
+		}
+	}
+}
+
+// TestGameTypeList: the list of game types that the messages of rules, the arbiter and serve
+// are written with, in Mzinga's order, each parsing back to its game type.
+func TestGameTypeList(t *testing.T) {
+	for last, want := range map[string]string{
+		", ":   "Base, Base+M, Base+L, Base+P, Base+ML, Base+MP, Base+LP, Base+MLP",
+		" or ": "Base, Base+M, Base+L, Base+P, Base+ML, Base+MP, Base+LP or Base+MLP",
+	} {
+		if got := GameTypeList(last); got != want {
+			t.Errorf("GameTypeList(%q) = %q, want %q", last, got, want)
+		}
+	}
+	for i, name := range strings.Split(GameTypeList(", "), ", ") {
+		if gt, err := ParseGameType(name); err != nil || gt != GameTypes[i] {
+			t.Errorf("%q parses as %v, %v; want %v", name, gt, err, GameTypes[i])
 		}
 	}
 }

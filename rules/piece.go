@@ -117,6 +117,23 @@ const (
 // GameTypes lists the eight game types in Mzinga's order.
 var GameTypes = []GameType{Base, BaseM, BaseL, BaseP, BaseML, BaseMP, BaseLP, BaseMLP}
 
+// GameTypeList names the eight game types in Mzinga's order, for a message that says which a
+// game type must be: separated by commas, the last one after last (", " or " or "). Every such
+// message, the arbiter's and serve's as well, is written with it, so the list is typed once.
+func GameTypeList(last string) string {
+	var b strings.Builder
+	for i, t := range GameTypes {
+		switch {
+		case i == len(GameTypes)-1:
+			b.WriteString(last)
+		case i > 0:
+			b.WriteString(", ")
+		}
+		b.WriteString(t.String())
+	}
+	return b.String()
+}
+
 // String returns the GameTypeString, e.g. "Base+MLP".
 func (t GameType) String() string {
 	if t <= BaseMLP {
@@ -209,7 +226,7 @@ func (e *GameTypeError) Error() string { return "rules: " + e.Message() }
 
 // Message is the error without the package's name.
 func (e *GameTypeError) Message() string {
-	return fmt.Sprintf("%q is not a game type (want Base, Base+M, Base+L, Base+P, Base+ML, Base+MP, Base+LP or Base+MLP)", e.Text)
+	return fmt.Sprintf("%q is not a game type (want %s)", e.Text, GameTypeList(" or "))
 }
 
 // ParseGameType reads a GameTypeString. Like Mzinga it is exact: "Base+PM" is rejected.

@@ -128,7 +128,7 @@ func NewSession(ctx context.Context, cfg SessionConfig) (*Session, error) {
 	}
 	if cfg.GameType != "" {
 		if _, err := rules.ParseGameType(cfg.GameType); err != nil {
-			return nil, &arbiter.ConfigError{Msg: fmt.Sprintf("game type %q: want one of Base, Base+M, Base+L, Base+P, Base+ML, Base+MP, Base+LP, Base+MLP", cfg.GameType)}
+			return nil, &arbiter.ConfigError{Msg: fmt.Sprintf("game type %q: want one of %s", cfg.GameType, rules.GameTypeList(", "))}
 		}
 	}
 	switch cfg.RemoteSide {
@@ -581,16 +581,18 @@ func (s *Session) record() {
 
 func (s *Session) write(r *results.Record) error {
 	if s.log == nil {
-		log, existing, err := results.OpenLog(s.cfg.Out)
+		// The records are read one at a time, as a tournament resuming reads them: a file of any
+		// length costs the memory of one record.
+		log, err := results.OpenLogFunc(s.cfg.Out, results.ReadOptions{}, func(e *results.Record) error {
+			if e.Run == s.run {
+				s.nextGame = max(s.nextGame, e.Game+1)
+			}
+			return nil
+		})
 		if err != nil {
 			return err
 		}
 		s.log = log
-		for _, e := range existing {
-			if e.Run == s.run {
-				s.nextGame = max(s.nextGame, e.Game+1)
-			}
-		}
 	}
 	r.Game, r.Pair = s.nextGame, s.nextGame
 	if err := s.log.Append(r); err != nil {

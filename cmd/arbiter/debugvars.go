@@ -12,7 +12,7 @@ import (
 )
 
 // debugVarsEnv names a loopback address at which the arbiter serves /debug/vars: its goroutine
-// count and memory statistics as JSON. It is for the soak harness (go run ./internal/soak),
+// count and memory statistics as JSON. It is for the soak harness (go run ./internal/cmd/soak),
 // which samples a long run from outside: memory and file descriptors can be read from /proc,
 // goroutines cannot. An environment entry and not a flag, because it is a window for
 // developers, not a setting of a run, and it must not change a run's fingerprint or its help.

@@ -8,10 +8,11 @@ import (
 	"os"
 	"strings"
 
+	"hivearbiter/arbiter"
 	"hivearbiter/internal/cli"
 	"hivearbiter/openings"
+	"hivearbiter/openings/books"
 	"hivearbiter/rules"
-	"hivearbiter/uhpclient"
 )
 
 const openingsUsage = `openings generate [flags] | openings list | openings show NAME
@@ -58,12 +59,12 @@ func runOpenings(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	case fs.NArg() == 1 && fs.Arg(0) == "generate":
 		return s.generate(ctx, stdout, stderr)
 	case fs.NArg() == 1 && fs.Arg(0) == "list":
-		for _, n := range openings.Books() {
+		for _, n := range books.Names() {
 			fmt.Fprintln(stdout, n)
 		}
 		return nil
 	case fs.NArg() == 2 && fs.Arg(0) == "show":
-		data, err := openings.ShippedBook(fs.Arg(1))
+		data, err := books.Read(fs.Arg(1))
 		if err != nil {
 			return cli.Usage(err)
 		}
@@ -134,7 +135,9 @@ func (s *openingsSettings) evaluator(ctx context.Context) (openings.Evaluator, f
 	if s.depth < 1 {
 		return nil, nil, cli.Usage(fmt.Errorf("-depth %d: want 1 or more", s.depth))
 	}
-	e, err := uhpclient.Start(ctx, uhpclient.Config{Command: strings.Fields(s.engine)})
+	// The engine is started as a match starts one, through its protocol (UHP, the default):
+	// -engine gives its program and arguments alone.
+	e, err := arbiter.StartPlayer(ctx, arbiter.EngineConfig{Command: strings.Fields(s.engine)}, arbiter.StartEnv{})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -8,7 +8,6 @@ import (
 	"os/signal"
 
 	"hivearbiter/arbiter"
-	"hivearbiter/configs"
 	"hivearbiter/internal/cli"
 	"hivearbiter/results"
 	"hivearbiter/serve"
@@ -66,7 +65,7 @@ func runServeSession(ctx context.Context, args []string, stdin io.Reader, stdout
 func serveConfig(args []string, stderr io.Writer) (serve.SessionConfig, error) {
 	rest, groups := splitMultiWord(args)
 	fs := newFlagSet("serve", serveUsage, stderr)
-	var flags configs.ServeFlags
+	var flags serve.Flags
 	flags.Register(fs)
 	if err := cli.Parse(fs, rest); err != nil {
 		return serve.SessionConfig{}, err

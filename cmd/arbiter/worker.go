@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/configs"
 	"hivearbiter/distributed"
 	"hivearbiter/internal/cli"
 	"hivearbiter/pool"
@@ -62,7 +63,7 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return cli.Usage(err)
 	}
 	cli.OverrideString(&creds.URL, *connect)
-	engines, err := distributed.ParseWorkerEngines(groups["each"], groups["engine"], builtinResolver)
+	engines, err := configs.WorkerEngines(groups["each"], groups["engine"], builtinResolver)
 	if err != nil {
 		return cli.Usage(err)
 	}

@@ -22,7 +22,7 @@
 // wrong state, a valid-move list one short, an illegal move accepted. A Fault with a Chance
 // strikes at random, drawn from the seed and the position so that a run played again meets
 // the same faults; one with a Leak keeps memory each time; a FaultLog counts every fault
-// that applied (the soak harness, internal/soak, reads it). Byte-order marks,
+// that applied (the soak harness, internal/cmd/soak, reads it). Byte-order marks,
 // CRLF line ends, a child process holding the pipes, a pid file, a log of the client's
 // latency and commands of the engine's own (such as "bench") are Config knobs.
 //

@@ -1,4 +1,4 @@
-package configs
+package serve
 
 import (
 	"flag"
@@ -9,11 +9,11 @@ import (
 	"testing"
 
 	"hivearbiter/internal/cli"
-	"hivearbiter/serve"
+	_ "hivearbiter/proto/uhp" // the default protocol, which configs checks engines against
 )
 
 // TestServeFlagsOverTheFile: serve's flags override the file's settings, engines given by
-// flags replace the file's, an engine with no limit gets DefaultServeTime, and there must be
+// flags replace the file's, an engine with no limit gets DefaultTime, and there must be
 // exactly two engines.
 func TestServeFlagsOverTheFile(t *testing.T) {
 	dir := t.TempDir()
@@ -23,13 +23,13 @@ func TestServeFlagsOverTheFile(t *testing.T) {
 		name                      string
 		args                      []string
 		out, event, pgn, limit, b string
-		side                      serve.RemoteSide
+		side                      RemoteSide
 		err                       string
 	}{
 		{"the file", []string{"-config", file}, "file.jsonl", "From the file", "", "st=2", "b", "alternate", ""},
 		{"flags over the file", []string{"-config", file, "-out", "o.jsonl", "-event", "E", "-pgnout", "file=g.pgn", "-remote-side", "white"},
 			"o.jsonl", "E", "g.pgn", "st=2", "b", "white", ""},
-		{"engines over the file", []string{"-config", file, "-engine", "cmd=x", "-engine", "cmd=y"}, "file.jsonl", "From the file", "", DefaultServeTime, "y", "alternate", ""},
+		{"engines over the file", []string{"-config", file, "-engine", "cmd=x", "-engine", "cmd=y"}, "file.jsonl", "From the file", "", DefaultTime, "y", "alternate", ""},
 		{"each's limit", []string{"-engine", "cmd=x", "-engine", "cmd=y", "-each", "depth=3"}, "", "", "", "depth=3", "y", "alternate", ""},
 		{"one engine", []string{"-engine", "cmd=x"}, "", "", "", "", "", "", "configs: serve needs exactly two engines, White's then Black's, not 1"},
 		{"no engines", nil, "", "", "", "", "", "", "configs: serve needs exactly two engines, White's then Black's, not 0"},
@@ -41,7 +41,7 @@ func TestServeFlagsOverTheFile(t *testing.T) {
 			rest, groups := cli.SplitMultiWord(tc.args, "engine", "each")
 			fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 			fs.SetOutput(io.Discard)
-			var sf ServeFlags
+			var sf Flags
 			sf.Register(fs)
 			if err := cli.Parse(fs, rest); err != nil {
 				t.Fatal(err)

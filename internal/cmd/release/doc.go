@@ -1,6 +1,6 @@
 // Release builds the release archives of Hive Arbiter, one per platform, and their checksums:
 //
-//	go run ./internal/release -version 0.2.0 [-o dist] [os/arch ...]
+//	go run ./internal/cmd/release -version 0.2.0 [-o dist] [os/arch ...]
 //
 // For each platform (all of linux/amd64, linux/arm64, windows/amd64, windows/arm64,
 // darwin/amd64 and darwin/arm64 when none is named) it builds arbiter and hivebot with

@@ -3,8 +3,8 @@
 // Command soak runs arbiter match for thousands of games under faults and checks that nothing
 // was lost, doubled, misjudged or leaked. Run it from the repository's root:
 //
-//	nice -n 10 go run ./internal/soak -games 5000              # locally, at concurrency = cores
-//	nice -n 10 go run ./internal/soak -games 1000 -workers 2   # through match -listen and workers
+//	nice -n 10 go run ./internal/cmd/soak -games 5000              # locally, at concurrency = cores
+//	nice -n 10 go run ./internal/cmd/soak -games 1000 -workers 2   # through match -listen and workers
 //
 // It builds the arbiter and hivebot once, and plays a gauntlet: hivebot (depth 1 under a clock
 // of 10 s a move, so that a time loss of its is a defect) against fake engines (package
@@ -40,7 +40,7 @@
 // number of active runs and workers, and asked a third question: does the quantity grow, in
 // one process, with the runs that process finished?
 //
-//	nice -n 10 go run ./internal/soak -pool -runs 200 -active 3 -seed 28 -concurrency 1 \
+//	nice -n 10 go run ./internal/cmd/soak -pool -runs 200 -active 3 -seed 28 -concurrency 1 \
 //	    -kill-min 20s -kill-max 90s -worker-kill 15s -sample 250ms
 //
 // The short variant in CI is .ci/soak. The figures of the long runs are in docs/endurance.md.

@@ -66,8 +66,8 @@ func parseOptions(args []string, stderr io.Writer) (*options, error) {
 	fs := flag.NewFlagSet("soak", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: go run ./internal/soak [flags]   (from the repository's root)")
-		fmt.Fprintln(stderr, "\nA soak of arbiter match (or, with -pool, of arbiter server) under engine faults and SIGKILLs; see internal/soak/doc.go.")
+		fmt.Fprintln(stderr, "Usage: go run ./internal/cmd/soak [flags]   (from the repository's root)")
+		fmt.Fprintln(stderr, "\nA soak of arbiter match (or, with -pool, of arbiter server) under engine faults and SIGKILLs; see internal/cmd/soak/doc.go.")
 		fs.PrintDefaults()
 	}
 	fs.StringVar(&o.dir, "dir", "", "working `directory` for binaries, records, logs (default: a new temporary one)")

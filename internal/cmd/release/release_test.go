@@ -202,7 +202,7 @@ func TestUnknownPlatform(t *testing.T) {
 // Arbiter authors'), and a repository without one of them makes no archive.
 func TestTopFiles(t *testing.T) {
 	dir := t.TempDir()
-	if err := copyTopFiles(dir, "../.."); err != nil {
+	if err := copyTopFiles(dir, "../../.."); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"README.md", "LICENSE"} {
@@ -210,7 +210,7 @@ func TestTopFiles(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := os.ReadFile(filepath.Join("../..", name))
+		want, err := os.ReadFile(filepath.Join("../../..", name))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,21 +1,21 @@
-package configs
+package serve
 
 import (
 	"flag"
 	"fmt"
 
 	"hivearbiter/arbiter"
-	"hivearbiter/serve"
+	"hivearbiter/configs"
 )
 
-// DefaultServeTime is the time control of a served engine given none: the viewer usually sets
+// DefaultTime is the time control of a served engine given none: the viewer usually sets
 // the limit, so this serves bare "bestmove" commands and the replies of a remote game.
-const DefaultServeTime = "st=1"
+const DefaultTime = "st=1"
 
-// ServeFlags are the settings of "arbiter serve" on the command line: Register defines them
-// on a FlagSet, and after the FlagSet is parsed Session lays those given over the -config
-// file's settings.
-type ServeFlags struct {
+// Flags are the settings of "arbiter serve" on the command line: Register defines them on a
+// FlagSet, and after the FlagSet is parsed Session lays those given over the -config file's
+// settings (read by package configs, as tune's flags are: the front end owns its flags).
+type Flags struct {
 	fs                                                *flag.FlagSet
 	config, out, pgnOut, transcripts, gameType, event string
 	remoteSide                                        string
@@ -23,7 +23,7 @@ type ServeFlags struct {
 
 // Register defines the flags on fs. -engine and -each are defined for their -h text only:
 // their words are the caller's to collect (see Session).
-func (sf *ServeFlags) Register(fs *flag.FlagSet) {
+func (sf *Flags) Register(fs *flag.FlagSet) {
 	sf.fs = fs
 	fs.StringVar(&sf.config, "config", "", "TOML configuration `file` with two engines (see configs/)")
 	fs.StringVar(&sf.out, "out", "", "JSON Lines `file` of game records (default arbiter-serve-<run>.jsonl)")
@@ -37,20 +37,20 @@ func (sf *ServeFlags) Register(fs *flag.FlagSet) {
 }
 
 // ConfigFile is the -config flag's file ("" when not given).
-func (sf *ServeFlags) ConfigFile() string { return sf.config }
+func (sf *Flags) ConfigFile() string { return sf.config }
 
 // Session reads the -config file, if one was given, and lays the flags given over its
-// settings. groups are the words of -engine and -each, one list per use (see Engines); an
-// engine with no time control gets DefaultServeTime. The engines given by flags replace the
+// settings. groups are the words of -engine and -each, one list per use (see configs.Engines);
+// an engine with no time control gets DefaultTime. The engines given by flags replace the
 // file's, and there must be two, White's then Black's.
-func (sf *ServeFlags) Session(groups map[string][][]string, resolve Resolver) (serve.SessionConfig, error) {
-	var cfg serve.SessionConfig
+func (sf *Flags) Session(groups map[string][][]string, resolve configs.Resolver) (SessionConfig, error) {
+	var cfg SessionConfig
 	if sf.fs.NArg() > 0 {
-		return cfg, &Error{Msg: fmt.Sprintf("unexpected argument %q (engine settings follow -engine)", sf.fs.Arg(0))}
+		return cfg, &configs.Error{Msg: fmt.Sprintf("unexpected argument %q (engine settings follow -engine)", sf.fs.Arg(0))}
 	}
 	var engines []arbiter.EngineConfig
 	if sf.config != "" {
-		file, err := LoadFile(sf.config, resolve)
+		file, err := configs.LoadFile(sf.config, resolve)
 		if err != nil {
 			return cfg, err
 		}
@@ -59,7 +59,7 @@ func (sf *ServeFlags) Session(groups map[string][][]string, resolve Resolver) (s
 		cfg.GameType = file.GameType
 		cfg.StartTimeout, cfg.CommandTimeout, cfg.DepthTimeout = file.StartTimeout, file.CommandTimeout, file.DepthTimeout
 	}
-	fromFlags, err := Engines(groups["each"], groups["engine"], []string{DefaultServeTime}, resolve)
+	fromFlags, err := configs.Engines(groups["each"], groups["engine"], []string{DefaultTime}, resolve)
 	if err != nil {
 		return cfg, err
 	}
@@ -67,11 +67,11 @@ func (sf *ServeFlags) Session(groups map[string][][]string, resolve Resolver) (s
 		engines = fromFlags
 	}
 	if len(engines) != 2 {
-		return cfg, &Error{Msg: fmt.Sprintf("serve needs exactly two engines, White's then Black's, not %d: give -config FILE or two -engine cmd=... (see arbiter serve -h)", len(engines))}
+		return cfg, &configs.Error{Msg: fmt.Sprintf("serve needs exactly two engines, White's then Black's, not %d: give -config FILE or two -engine cmd=... (see arbiter serve -h)", len(engines))}
 	}
 	cfg.Engines = [2]arbiter.EngineConfig{engines[0], engines[1]}
 	if sf.pgnOut != "" {
-		name, err := PGNFile(sf.pgnOut)
+		name, err := configs.PGNFile(sf.pgnOut)
 		if err != nil {
 			return cfg, err
 		}
@@ -82,6 +82,6 @@ func (sf *ServeFlags) Session(groups map[string][][]string, resolve Resolver) (s
 			*dst = v
 		}
 	}
-	cfg.RemoteSide = serve.RemoteSide(sf.remoteSide)
+	cfg.RemoteSide = RemoteSide(sf.remoteSide)
 	return cfg, nil
 }

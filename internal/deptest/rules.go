@@ -1,0 +1,79 @@
+package deptest
+
+// Rules are the module's import rules, each with its reason. A rule holds over a package's
+// dependencies, not only its imports: what a package links through another counts.
+// docs/architecture.md shows them (Markdown); change both with
+// "go test ./internal/deptest -update-docs".
+var Rules = []Rule{
+	{
+		Packages: []string{"rules", "elo"},
+		StdOnly:  true,
+		Why:      "the referee and the statistics are the base that everything else builds on, fast and checked against reference data alone",
+	},
+	{
+		Packages: []string{"openings/books"},
+		StdOnly:  true,
+		Why:      "the shipped books are data that the arbiter embeds; whatever generates or evaluates books lives in `openings`, above the arbiter",
+	},
+	{
+		Packages: []string{"results"},
+		Only:     []string{"elo"},
+		Why:      "records, PGN and tables are data about games, readable without the arbiter that plays them",
+	},
+	{
+		Packages: []string{"arbiter", "arbiter/arbitertest"},
+		Only:     []string{"arbiter", "rules", "elo", "results", "openings/books", "internal/lines", "internal/proc"},
+		Why:      "the referee library never imports a protocol, an engine or a front end: protocols register themselves with it (database/sql's shape), so what links the arbiter links no UHP client and no search; of the plumbing it uses the supervisor's and the line reader's errors, to adjudicate every protocol's failures in one place, and the supervisor's CPU pinning (-affinity)",
+	},
+	{
+		Packages: []string{"uhpclient"},
+		Only:     []string{"rules", "internal/lines", "internal/proc"},
+		Why:      "a client of the UHP protocol, usable without the arbiter; `proto/uhp` puts it behind the player seam",
+	},
+	{
+		Packages: []string{"engine/..."},
+		Only:     []string{"engine/...", "rules"},
+		Why:      "the engine author's side builds engines; it never links the arbiter that judges them",
+	},
+	{
+		Packages: []string{"internal/cli", "internal/proc", "internal/lines", "internal/linepeer", "internal/nodeipc", "internal/syncbuf"},
+		Only:     []string{"internal/proc", "internal/lines"},
+		Why:      "plumbing carries bytes and processes for every protocol and command; it knows none of them",
+	},
+	{
+		Packages: []string{"proto/..."},
+		Not:      []string{"configs", "distributed", "pool/...", "report", "serve", "tune", "openings", "engine/..."},
+		Why:      "a protocol is a plug-in of the arbiter: it imports the arbiter and its transport, and nothing that reads settings, runs or shows matches",
+	},
+	{
+		Packages: []string{"configs"},
+		Not:      []string{"serve", "tune", "distributed", "pool/...", "report", "openings", "proto/...", "uhpclient", "engine/..."},
+		Why:      "configs turns files and words into the arbiter's types; the front ends and runners that take settings import configs, never the reverse",
+	},
+	{
+		Packages: []string{"distributed"},
+		Not:      []string{"configs", "tune", "pool/...", "serve", "report", "openings", "proto/...", "uhpclient", "engine/..."},
+		Why:      "the runner of game pairs over NATS plays any protocol through the registry and reads no settings; a worker's -engine words are read by `configs`, and tunes are the pool's",
+	},
+	{
+		Packages: []string{"pool/...", "report", "serve", "tune", "openings"},
+		Not:      []string{"proto/...", "uhpclient"},
+		Why:      "runners and front ends start players through the protocol registry (`arbiter.StartPlayer`), as a match does, and never name a protocol",
+	},
+	{
+		Packages: []string{"rules", "elo", "results", "arbiter", "configs", "uhpclient", "proto/...", "engine/...", "openings/...", "report", "serve", "tune"},
+		Not:      []string{"github.com/nats-io/..."},
+		Why:      "NATS is the transport of the distributed runner and the pool; a match on one machine does not link it",
+	},
+	{
+		Packages: []string{"..."},
+		Not:      []string{"internal/golden", "internal/testenv", "internal/natstest"},
+		Why:      "test helpers are linked into tests only",
+	},
+	{
+		Packages: []string{"cmd/arbiter"},
+		Except:   []string{"protocols.go"},
+		Not:      []string{"proto/...", "uhpclient"},
+		Why:      "the command starts players through the protocol registry and never names a protocol; `protocols.go` links the protocols in for their side effect",
+	},
+}
