@@ -262,6 +262,26 @@ func (b *Board) computeHash() uint64 {
 	return h ^ lastKey(b.last)
 }
 
+// repetitionKey identifies the position as the repetition rule counts it (Game.Repetitions):
+// the pieces by colour and bug, where they stand and in which order they are stacked, and the
+// side to move. Which piece of a bug stands where (two ants that trade places) and the piece
+// moved last are left out: nokamute, the engine that claims draws by repetition, counts
+// positions so, and a claim the rule did not see would be lost as false. It is computed afresh,
+// for the refereed game alone; search and perft never ask for it.
+func (b *Board) repetitionKey() uint64 {
+	var h uint64
+	for p := range Piece(NumPieces) {
+		if c := b.cell[p]; c != NoCell {
+			first := Piece(p.Color())*PiecesPerColor + firstOfBug[p.Bug()]
+			h ^= pieceKey(first, c, b.level[p])
+		}
+	}
+	if b.ply&1 == 1 {
+		h ^= sideKey
+	}
+	return h
+}
+
 // Zobrist keys: a piece on a cell, a piece at a height, the side to move, the last piece moved.
 var (
 	cellKeys  [NumPieces][NumCells]uint64

@@ -251,14 +251,32 @@ func TestRepetitions(t *testing.T) {
 	}
 }
 
+// A repetition is a position of the same pieces by colour and bug: which of two pieces of a bug
+// stands where, and the piece moved last, do not count. This game of nokamute against itself
+// (a depth-4 SPRT) ends in the third occurrence of a position (plies 65, 69, 73 of the game,
+// with bM, bB2 and bB2 moved last), where nokamute claims its draw; counted with the piece
+// moved last, the arbiter saw two and lost the game by a false claim.
+func TestRepetitionsLeaveOutTheLastMovedPiece(t *testing.T) {
+	g := mustGame(t, `Base+MLP;InProgress;White[38];wB1;bG1 wB1\;wL -wB1;bL /bG1;wP \wB1;bQ bL\;wQ -wP;bP bG1\;wA1 wB1/;bA1 bP/;wA1 /bQ;bA1 -wQ;wA2 wB1/;bA2 -bA1;wA2 /bA2;bA3 \bA1;wG1 -wA1;bS1 -bA3;wG1 bQ\;bS1 \wQ;wA3 wA1\;bA3 wA3\;wM wA2\;bA3 wM-;wL bP/;bL wL/;wA3 \wP;bB1 -bS1;wA1 bA3\;bB1 bS1;wQ wB1/;bB1 wA3;wB2 /wP;bB2 -bS1;wG2 wA1-;bB1 wP;wB2 bB1;bM -bB2;wG3 wG1-;bM wQ/;wG3 /bQ;bG2 bL/;wS1 /wB2;bG2 /wG3;wS1 \wG2;bB2 bS1;wG2 bA1\;bA2 -wA2;wA1 -bQ;bB2 wA3;wS2 /wM;bB2 wB2;wS2 -bA2;bG3 -bS1;wA1 \bG3;bS2 \bM;wA1 -bQ;bB2 wQ;wA1 -bG3;bS2 \wA3;wA1 wS1\;bM \bB2;wA1 wL\;bS2 bB2/;wS1 /bG1;bM wA1-;wS1 -bG2;bB2 wB2;wS1 /bG1;bB2 wQ;wS1 -bG2;bB2 wB2;wS1 /bG1;bB2 wQ`)
+	if n := g.Repetitions(); n != 3 {
+		t.Errorf("repetitions %d, want 3", n)
+	}
+	if err := g.Undo(4); err != nil {
+		t.Fatal(err)
+	}
+	if n := g.Repetitions(); n != 2 {
+		t.Errorf("four plies back: repetitions %d, want 2", n)
+	}
+}
+
 // Repetitions keeps its count as moves are played and undone: at every step it agrees with a
 // count over the whole history.
 func TestRepetitionsFollowPlayAndUndo(t *testing.T) {
 	g := mustGame(t, `Base;InProgress;White[3];wS1;bB1 wS1-;wQ \wS1;bQ bB1\`)
 	counted := func() int {
 		n := 0
-		for _, h := range g.hashes {
-			if h == g.Hash() {
+		for _, k := range g.keys {
+			if k == g.board.repetitionKey() {
 				n++
 			}
 		}

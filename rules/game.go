@@ -13,13 +13,13 @@ import (
 type Game struct {
 	board  *Board
 	moves  []string // the normalized MoveString of every ply
-	hashes []uint64 // the position hash before each ply, and after the last
+	keys []uint64 // the repetition key before each ply, and after the last (Board.repetitionKey)
 	valid  []Move   // the valid moves of the position, once validMoves has generated them
 	// generated says that valid holds this position's moves: a move is usually checked more
 	// than once before it is played (the arbiter checks an answer, then plays it), and move
 	// generation is most of a check.
 	generated bool
-	// seen counts the occurrences of each hash in hashes, once Repetitions has been asked.
+	// seen counts the occurrences of each key in keys, once Repetitions has been asked.
 	seen map[uint64]int
 }
 
@@ -105,7 +105,7 @@ const (
 // NewGame starts a game of the given type.
 func NewGame(t GameType) *Game {
 	b := NewBoard(t)
-	return &Game{board: b, hashes: []uint64{b.hash}}
+	return &Game{board: b, keys: []uint64{b.repetitionKey()}}
 }
 
 // ParseGameString loads a GameString ("GameType;State;Turn;Move;..."), replaying every move
@@ -192,7 +192,7 @@ func (g *Game) Clone() *Game {
 	return &Game{
 		board:  g.board.Clone(),
 		moves:  append([]string(nil), g.moves...),
-		hashes: append([]uint64(nil), g.hashes...),
+		keys:   append([]uint64(nil), g.keys...),
 	}
 }
 
@@ -212,17 +212,20 @@ func (g *Game) Ply() int { return g.board.ply }
 func (g *Game) Hash() uint64 { return g.board.hash }
 
 // Repetitions returns how many times the current position has occurred in this game, this
-// time included.
+// time included. A position is its pieces by colour and bug, where they stand and how they
+// are stacked, and the side to move: not which of two pieces of a bug stands where, nor the
+// piece moved last (see Board.repetitionKey). The Hive rules have no draw by repetition; the
+// arbiter adjudicates one by this count.
 func (g *Game) Repetitions() int {
 	if g.seen == nil {
 		// Counted once, then kept up to date: the arbiter asks after every ply of games that
 		// may last thousands.
-		g.seen = make(map[uint64]int, len(g.hashes))
-		for _, h := range g.hashes {
-			g.seen[h]++
+		g.seen = make(map[uint64]int, len(g.keys))
+		for _, k := range g.keys {
+			g.seen[k]++
 		}
 	}
-	return g.seen[g.board.hash]
+	return g.seen[g.keys[len(g.keys)-1]]
 }
 
 // Moves returns the MoveStrings played so far.
@@ -391,9 +394,10 @@ func (g *Game) apply(m Move, text string) {
 	g.generated = false
 	g.board.Apply(m)
 	g.moves = append(g.moves, text)
-	g.hashes = append(g.hashes, g.board.hash)
+	key := g.board.repetitionKey()
+	g.keys = append(g.keys, key)
 	if g.seen != nil {
-		g.seen[g.board.hash]++
+		g.seen[key]++
 	}
 }
 
@@ -415,11 +419,11 @@ func (g *Game) Undo(n int) error {
 	g.generated = false
 	for range n {
 		if g.seen != nil {
-			g.seen[g.board.hash]--
+			g.seen[g.keys[len(g.keys)-1]]--
 		}
 		g.board.Undo()
 		g.moves = g.moves[:len(g.moves)-1]
-		g.hashes = g.hashes[:len(g.hashes)-1]
+		g.keys = g.keys[:len(g.keys)-1]
 	}
 	return nil
 }
