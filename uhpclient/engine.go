@@ -63,7 +63,7 @@ type Engine struct {
 	// reply.
 	started started
 
-	logMu sync.Mutex
+	transcript *lines.Transcript // nil without Config.Transcript
 
 	// searching is set while a bestmove that was sent waits for its answer, for Interrupt.
 	// searchMu makes its end and a SIGINT exclusive, so that none is sent for a search whose
@@ -101,7 +101,7 @@ func Start(ctx context.Context, cfg Config) (*Engine, error) {
 	}
 	began := time.Now()
 
-	e := &Engine{cfg: cfg, turn: make(chan struct{}, 1)}
+	e := &Engine{cfg: cfg, turn: make(chan struct{}, 1), transcript: lines.NewTranscript(cfg.Transcript)}
 	supervised := make(chan struct{}) // e.child and e.conn are set
 	child, err := proc.Supervise(proc.Config{
 		Spec:  proc.Spec{Command: cfg.Command, Dir: cfg.Dir, Env: cfg.Env},
@@ -160,20 +160,9 @@ func Start(ctx context.Context, cfg Config) (*Engine, error) {
 
 // Note writes a line of the caller's into the transcript, marked "*": where a game begins, why
 // a search was interrupted. Without a transcript it does nothing.
-func (e *Engine) Note(text string) {
-	for _, line := range strings.Split(text, "\n") {
-		e.log("*", line)
-	}
-}
+func (e *Engine) Note(text string) { e.transcript.Note(text) }
 
-func (e *Engine) log(direction, line string) {
-	if e.cfg.Transcript == nil {
-		return
-	}
-	e.logMu.Lock()
-	defer e.logMu.Unlock()
-	fmt.Fprintf(e.cfg.Transcript, "%s %s %s\n", time.Now().Format("15:04:05.000"), direction, line)
-}
+func (e *Engine) log(direction, line string) { e.transcript.Line(direction, line) }
 
 // Info returns what the engine said about itself at start.
 func (e *Engine) Info() Info { return e.info }

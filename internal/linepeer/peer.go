@@ -45,8 +45,8 @@ type Peer struct {
 
 	lines chan lines.Line // the output reader's lines; closed when it ends
 
-	writeMu sync.Mutex
-	logMu   sync.Mutex
+	writeMu    sync.Mutex
+	transcript *lines.Transcript // nil without Config.Transcript
 
 	// A connection's own: a program's are its Child's.
 	kill     chan struct{} // closed by Kill: the reader stops delivering
@@ -77,7 +77,7 @@ func Start(ctx context.Context, cfg Config) (*Peer, error) {
 	if cfg.MaxLineBytes <= 0 {
 		cfg.MaxLineBytes = lines.DefaultMaxBytes
 	}
-	p := &Peer{cfg: cfg, lines: make(chan lines.Line, 64)}
+	p := &Peer{cfg: cfg, lines: make(chan lines.Line, 64), transcript: lines.NewTranscript(cfg.Transcript)}
 	received := func(line string) { p.log("<", line) }
 	if !hasCommand {
 		var d net.Dialer
@@ -282,11 +282,4 @@ func (p *Peer) Close(ctx context.Context, farewell string) error {
 	return nil
 }
 
-func (p *Peer) log(direction, line string) {
-	if p.cfg.Transcript == nil {
-		return
-	}
-	p.logMu.Lock()
-	defer p.logMu.Unlock()
-	fmt.Fprintf(p.cfg.Transcript, "%s %s %s\n", time.Now().Format("15:04:05.000"), direction, line)
-}
+func (p *Peer) log(direction, line string) { p.transcript.Line(direction, line) }

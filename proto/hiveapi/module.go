@@ -2,7 +2,6 @@ package hiveapi
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -46,7 +45,8 @@ type moduleConfig struct {
 // requests go through. One goroutine at a time talks to it; its reader goroutine hands over
 // messages as they arrive, so that waiting for one can be bounded by a context.
 type module struct {
-	cfg moduleConfig
+	cfg        moduleConfig
+	transcript *lines.Transcript // nil without moduleConfig.Transcript
 	// child is the module's process, which owns its pipes and the goroutines that read them
 	// (the reader of messages too, over stdio); nil for a TCP module the arbiter did not start.
 	child    *proc.Child
@@ -76,7 +76,7 @@ type message struct {
 
 // startModule starts (or, for TCP without a command, reaches) a module. ctx bounds the start.
 func startModule(ctx context.Context, cfg moduleConfig) (m *module, err error) {
-	m = &module{cfg: cfg, incoming: make(chan message), quit: make(chan struct{}), readDone: make(chan struct{})}
+	m = &module{cfg: cfg, incoming: make(chan message), quit: make(chan struct{}), readDone: make(chan struct{}), transcript: lines.NewTranscript(cfg.Transcript)}
 	defer func() {
 		if err != nil {
 			m.close(context.WithoutCancel(ctx))
@@ -353,7 +353,7 @@ func (m *module) close(ctx context.Context) error {
 }
 
 func (m *module) log(dir string, data []byte) {
-	if m.cfg.Transcript != nil {
-		fmt.Fprintf(m.cfg.Transcript, "%s %s %s\n", time.Now().UTC().Format("15:04:05.000"), dir, bytes.TrimRight(data, "\n"))
+	if m.transcript != nil { // spares the conversion when there is no transcript
+		m.transcript.Line(dir, string(data))
 	}
 }
