@@ -7,14 +7,16 @@ import (
 	"hivearbiter/rules"
 )
 
+// game is a record of a game that culprit lost by reason (no one: ""), after moves plies, from
+// an opening after which White moves first.
+func game(culprit string, reason results.Reason, moves int) *results.Record {
+	return &results.Record{Opening: "Base+MLP;InProgress;White[1]", Culprit: culprit, Reason: reason, Moves: make([]results.Move, moves)}
+}
+
 // An engine is broken by brokenGames games in a row that it could not play: crashed, stalled
 // or broke its protocol before its first move. A move of its own, a game it did not lose by a
 // fault, or a fault that is play (a time loss) starts the count again.
 func TestHealthCountsGamesWithoutAMove(t *testing.T) {
-	const opening = "Base+MLP;InProgress;White[1]" // White moves first after it
-	game := func(culprit string, reason results.Reason, moves int) *results.Record {
-		return &results.Record{Opening: opening, Culprit: culprit, Reason: reason, Moves: make([]results.Move, moves)}
-	}
 	tests := []struct {
 		name   string
 		side   rules.Color
@@ -51,10 +53,6 @@ func TestHealthCountsGamesWithoutAMove(t *testing.T) {
 // The failure streak counts an engine's games in a row failed the same way; a game the other
 // side's failure ended before the engine moved leaves it as it was, any other game ends it.
 func TestFailureStreaks(t *testing.T) {
-	const opening = "Base+MLP;InProgress;White[1]"
-	game := func(culprit string, reason results.Reason, moves int) *results.Record {
-		return &results.Record{Opening: opening, Culprit: culprit, Reason: reason, Moves: make([]results.Move, moves)}
-	}
 	tests := []struct {
 		name  string
 		side  rules.Color

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"hivearbiter/internal/syncbuf"
 )
 
 // Every transport's transcript reads alike: the local time of day, the direction, the line
@@ -24,7 +26,7 @@ func TestTranscript(t *testing.T) {
 	none.Line(">", "x")
 	none.Note("y")
 
-	var c syncWriter
+	var c syncbuf.Buffer
 	tr = NewTranscript(&c)
 	var wg sync.WaitGroup
 	for range 8 {
@@ -41,17 +43,3 @@ func TestTranscript(t *testing.T) {
 		}
 	}
 }
-
-// syncWriter records what it is given, as a file does: each Write at once.
-type syncWriter struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (w *syncWriter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.Write(p)
-}
-
-func (w *syncWriter) String() string { return w.b.String() }
