@@ -7,9 +7,14 @@ import (
 )
 
 // wholeSecondMoves is how many moves of a side a clock must last an engine of whole seconds
-// for: Hive games between engines last 25 to 30 moves a side (movesToGo), and a long one
-// twice that.
+// for: Hive games between engines last 25 to 30 moves a side (movesToGo), and a long one 40.
 const wholeSecondMoves = 40
+
+// wholeSecondOvershoot is how much longer than the second it is sent such an engine is taken to
+// search: nokamute, Mzinga and a Python engine took 1.20 to 1.23 s for 1 s at load 2 per core,
+// and nokamute up to 1.7 s at load 5. Without it, the advice named 37+0.1 for 40 moves, and
+// nokamute lost on time there at its 40th move against hivebot, at load 4 per core.
+const wholeSecondOvershoot = 250 * time.Millisecond
 
 // WholeSecondProblem says what a time control does to an engine of whole seconds that cannot
 // be interrupted (TimePolicy): a budget under one second is sent as one second, which such an
@@ -37,7 +42,8 @@ func WholeSecondProblem(tc TimeControl, p TimePolicy) string {
 }
 
 // spendWholeSeconds plays moves of a side on tc as an engine of whole seconds spends them: each
-// budget rounded down to whole seconds, at least one, all of it used. It returns the first
+// budget rounded down to whole seconds, at least one, all of it used and wholeSecondOvershoot
+// more. It returns the first
 // move, from 0, whose budget is under one second, and that budget, and the move on which the
 // clock runs out; out is -1 when the clock lasts all the moves.
 func spendWholeSeconds(tc TimeControl, moves int) (short, out int, budget time.Duration) {
@@ -48,7 +54,7 @@ func spendWholeSeconds(tc TimeControl, moves int) (short, out int, budget time.D
 		if b < time.Second && short < 0 {
 			short, budget = move, b
 		}
-		if _, lost := c.Charge(0, max(b.Truncate(time.Second), time.Second)); lost {
+		if _, lost := c.Charge(0, max(b.Truncate(time.Second), time.Second)+wholeSecondOvershoot); lost {
 			return short, move, budget
 		}
 	}

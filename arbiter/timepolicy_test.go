@@ -21,9 +21,9 @@ func TestWholeSecondProblem(t *testing.T) {
 		want   []string // nil: no problem
 	}{
 		// The README's clock: 10/20 + 0.075 = 0.575 s from the first move.
-		{"10+0.1", tc(10, 0.1), whole, []string{"on 10+0.1 its budget is under 1 s from its move 1 (0.575 s)", "runs out at about its move 12", "tc=37+0.1 or longer, or st=1"}},
+		{"10+0.1", tc(10, 0.1), whole, []string{"on 10+0.1 its budget is under 1 s from its move 1 (0.575 s)", "runs out at about its move 9", "tc=105+0.1 or longer, or st=1"}},
 		{"60+0.6", tc(60, 0.6), whole, nil},
-		{"20+0.2", tc(20, 0.2), whole, []string{"from its move 8", "tc=33+0.2 or longer"}},
+		{"20+0.2", tc(20, 0.2), whole, []string{"from its move 6", "tc=91+0.2 or longer"}},
 		{"st=0.5", TimeControl{MoveTime: 500 * time.Millisecond}, whole, []string{"st=0.5 is sent as 1 s, so it loses on time on its first move; give it st=1 or more"}},
 		{"st=1", TimeControl{MoveTime: time.Second}, whole, nil},
 		{"st=1.5", TimeControl{MoveTime: 1500 * time.Millisecond}, whole, nil},
@@ -52,6 +52,12 @@ func TestShortestWholeSecondBase(t *testing.T) {
 		base := shortestWholeSecondBase(inc)
 		if _, out, _ := spendWholeSeconds(TimeControl{Base: base, Increment: inc}, wholeSecondMoves); out >= 0 {
 			t.Errorf("+%v: %v runs out at move %d", inc, base, out)
+		}
+		for longer := base; longer < base+2*time.Minute; longer += time.Second { // "or longer" holds
+			if _, out, _ := spendWholeSeconds(TimeControl{Base: longer, Increment: inc}, wholeSecondMoves); out >= 0 {
+				t.Errorf("+%v: %v lasts, but the longer %v runs out at move %d", inc, base, longer, out)
+				break
+			}
 		}
 		if base > time.Second {
 			if _, out, _ := spendWholeSeconds(TimeControl{Base: base - time.Second, Increment: inc}, wholeSecondMoves); out < 0 {

@@ -300,7 +300,7 @@ func TestWholeSecondEngineOnAShortClock(t *testing.T) {
 		"Engine nokamute: reads whole seconds (probed: bestmove time 00:00:00.100 answered err",
 		"never interrupted (probed: SIGINT during bestmove time 00:00:01: it died)",
 		"Warning: engine nokamute reads whole seconds and is not interrupted: on 3+0 its budget is under 1 s from its move 1 (0.120 s)",
-		"Clocks that last it 40 moves: tc=40+0 or longer, or st=1",
+		"Clocks that last it 40 moves: tc=51+0 or longer, or st=1",
 	} {
 		if !strings.Contains(before, want) {
 			t.Errorf("before game 1 the run does not say %q:\n%s", want, output)
