@@ -75,7 +75,7 @@ func TestSubSecondBudgetForAnEngineThatDiesOfSIGINT(t *testing.T) {
 		t.Fatalf("got %q, %v; want the engine's own answer after its second", move, err)
 	}
 	warnings := p.Warnings()
-	if len(warnings) != 1 || !strings.Contains(warnings[0].Text, "is not interrupted") || !strings.Contains(warnings[0].Text, "may lose on time") {
+	if len(warnings) != 1 || !strings.Contains(warnings[0].Text, "is never interrupted") || !strings.Contains(warnings[0].Text, "may lose on time") {
 		t.Errorf("warnings %q; want one that says it may lose on time", warnings)
 	}
 	p.Close(t.Context())
