@@ -98,6 +98,44 @@ func Protocols() []string {
 	return names
 }
 
+// Setting is one of a protocol's own engine settings (fractional for UHP), with the values it
+// takes, for suggestions and shell completion.
+type Setting struct {
+	Name   string
+	Values []string
+}
+
+// SettingLister is a Protocol that names its own engine settings. The protocol owns them: its
+// Check validates them; a configuration only carries them, and asks the registry for their
+// names to suggest one that was misspelled.
+type SettingLister interface {
+	Settings() []Setting
+}
+
+// ProtocolSettings lists the settings of every registered protocol that names its own, by
+// protocol name, then in each protocol's order.
+func ProtocolSettings() []Setting {
+	var all []Setting
+	for _, name := range Protocols() {
+		p, _ := LookupProtocol(name)
+		if l, ok := p.(SettingLister); ok {
+			all = append(all, l.Settings()...)
+		}
+	}
+	return all
+}
+
+// ProtocolSettingNames are the names of ProtocolSettings, each once.
+func ProtocolSettingNames() []string {
+	var names []string
+	for _, s := range ProtocolSettings() {
+		if !slices.Contains(names, s.Name) {
+			names = append(names, s.Name)
+		}
+	}
+	return names
+}
+
 // LookupProtocol finds a registered protocol.
 func LookupProtocol(name string) (Protocol, error) {
 	protocolsMu.RLock()

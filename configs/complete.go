@@ -19,9 +19,12 @@ func CompletionWords(flags ...string) map[string][]string {
 		}
 		words = append(words, w+"=")
 	}
-	// fractional is UHP's setting and transport the Hive API's; arbiter.Protocol has no list of
-	// its settings to read them from.
-	words = append(words, "fractional=true", "transport=stdio", "transport=ipc", "builtin=hivebot", "restart=on", "restart=off")
+	for _, s := range arbiter.ProtocolSettings() {
+		for _, v := range s.Values {
+			words = append(words, s.Name+"="+v)
+		}
+	}
+	words = append(words, "builtin=hivebot", "restart=on", "restart=off")
 	for _, p := range arbiter.Protocols() {
 		words = append(words, "proto="+p)
 	}

@@ -1,7 +1,6 @@
 package configs
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"maps"
@@ -394,12 +393,6 @@ func ParseEngine(words []string, resolve Resolver) (arbiter.EngineConfig, error)
 				return arbiter.EngineConfig{}, &Error{Msg: fmt.Sprintf("%s: want on or off", w)}
 			}
 			e.Restart = &r
-		case k == "fractional":
-			b, err := strconv.ParseBool(v)
-			if err != nil {
-				return arbiter.EngineConfig{}, &Error{Msg: fmt.Sprintf("%s: want true or false", w)}
-			}
-			e.Fractional = &b
 		case strings.HasPrefix(k, "option."):
 			name := strings.TrimPrefix(k, "option.")
 			if _, dup := e.Options[name]; !dup {
@@ -416,8 +409,13 @@ func ParseEngine(words []string, resolve Resolver) (arbiter.EngineConfig, error)
 			if near, ok := arbiter.ClosestName(k, engineWords); ok {
 				return arbiter.EngineConfig{}, &Error{Msg: fmt.Sprintf("unknown engine setting %s: did you mean %s?", w, near)}
 			}
-			if near, ok := arbiter.ClosestName(k, []string{"fractional"}); ok || k == "fractional_seconds" {
-				return arbiter.EngineConfig{}, &Error{Msg: fmt.Sprintf("unknown engine setting %s: did you mean %s?", w, cmp.Or(near, "fractional"))}
+			// A protocol's setting misspelled, or the file's fractional_seconds on the command line.
+			settings := arbiter.ProtocolSettingNames()
+			if k == "fractional_seconds" {
+				return arbiter.EngineConfig{}, &Error{Msg: fmt.Sprintf("unknown engine setting %s: did you mean fractional?", w)}
+			}
+			if near, ok := arbiter.ClosestName(k, settings); ok && !slices.Contains(settings, k) {
+				return arbiter.EngineConfig{}, &Error{Msg: fmt.Sprintf("unknown engine setting %s: did you mean %s?", w, near)}
 			}
 			// A protocol's own setting: the protocol says whether it knows it.
 			if e.Settings == nil {
@@ -450,7 +448,7 @@ func splitSpecification(words []string) []string {
 		split := len(fields) > 1
 		for _, f := range fields {
 			k, _, ok := strings.Cut(f, "=")
-			if !ok || !(slices.Contains(engineWords, k) || strings.HasPrefix(k, "option.") || k == "fractional") {
+			if !ok || !(slices.Contains(engineWords, k) || strings.HasPrefix(k, "option.") || slices.Contains(arbiter.ProtocolSettingNames(), k)) {
 				split = false
 				break
 			}

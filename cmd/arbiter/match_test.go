@@ -298,7 +298,7 @@ func TestWholeSecondEngineOnAShortClock(t *testing.T) {
 	before, _, _ := strings.Cut(output, "Started game 1 ")
 	for _, want := range []string{
 		"Engine nokamute: reads whole seconds (probed: bestmove time 00:00:00.100 answered err",
-		"never interrupted (probed: SIGINT during bestmove time 00:00:01: it died)",
+		"never interrupted (probed: SIGINT during bestmove time 00:00:03: it died)",
 		"Warning: engine nokamute reads whole seconds and is not interrupted: on 3+0 its budget is under 1 s from its move 1 (0.120 s)",
 		"Clocks that last it 40 moves: tc=51+0 or longer, or st=1",
 	} {

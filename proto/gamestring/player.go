@@ -47,6 +47,13 @@ const SettingValidMoves = "validmoves"
 
 func validMovesOf(e arbiter.EngineConfig) (bool, error) { return e.BoolSetting(SettingValidMoves) }
 
+var _ arbiter.SettingLister = Protocol{}
+
+// Settings implements arbiter.SettingLister: validmoves=true or false.
+func (Protocol) Settings() []arbiter.Setting {
+	return []arbiter.Setting{{Name: SettingValidMoves, Values: []string{"true", "false"}}}
+}
+
 // Start implements arbiter.Protocol: it starts the program or connects to the listener, and
 // waits for the player's greeting within ctx.
 func (Protocol) Start(ctx context.Context, e arbiter.EngineConfig, env arbiter.StartEnv) (arbiter.Player, error) {

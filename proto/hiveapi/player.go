@@ -25,6 +25,13 @@ const SettingTransport = "transport"
 
 func init() { arbiter.RegisterProtocol(Name, Protocol{}) }
 
+var _ arbiter.SettingLister = Protocol{}
+
+// Settings implements arbiter.SettingLister: transport=stdio or ipc.
+func (Protocol) Settings() []arbiter.Setting {
+	return []arbiter.Setting{{Name: SettingTransport, Values: []string{"stdio", "ipc"}}}
+}
+
 // Protocol starts Hive API modules.
 type Protocol struct{}
 

@@ -23,6 +23,15 @@ func init() { arbiter.RegisterProtocol(Name, Protocol{}) }
 // Protocol starts UHP engine processes.
 type Protocol struct{}
 
+var _ arbiter.SettingLister = Protocol{}
+
+// Settings implements arbiter.SettingLister: fractional= and interrupt=, each true, false or
+// auto (found out before the first game).
+func (Protocol) Settings() []arbiter.Setting {
+	values := []string{"true", "false", "auto"}
+	return []arbiter.Setting{{Name: SettingFractional, Values: values}, {Name: SettingInterrupt, Values: values}}
+}
+
 // Check implements arbiter.Protocol.
 func (Protocol) Check(e arbiter.EngineConfig) error {
 	if len(e.Command) == 0 || e.Command[0] == "" {

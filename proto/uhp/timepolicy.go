@@ -25,10 +25,12 @@ const (
 	// fractionProbe is the search time of the probe for fractions of a second.
 	fractionProbe = 100 * time.Millisecond
 	// interruptProbe is the search time of the probe for SIGINT, interruptProbeAt when it is
-	// sent: an engine that stops before interruptStopped has stopped on the signal.
-	interruptProbe   = time.Second
+	// sent: an engine that answers before interruptStopped has stopped on the signal. The
+	// search is long next to the signal's time, so that a loaded machine's slow answer (0.77 s
+	// at load 8) is not taken for an engine that searched on.
+	interruptProbe   = 3 * time.Second
 	interruptProbeAt = 250 * time.Millisecond
-	interruptStopped = 750 * time.Millisecond
+	interruptStopped = 2 * time.Second
 	// probeSlack is how much longer than its search time a probe waits for the answer: the
 	// probes run on loaded machines too.
 	probeSlack = 3 * time.Second
@@ -167,9 +169,9 @@ func probe(ctx context.Context, eng *uhpclient.Engine, restart restarter) (timeF
 	move, took, err = probeSearch(ctx, eng, uhpclient.Limit{Time: interruptProbe}, interruptProbeAt)
 	switch {
 	case err != nil:
-		facts.interruptBy = fmt.Sprintf("never interrupted (probed: SIGINT during bestmove time 00:00:01: %s)", probeFailure(err))
+		facts.interruptBy = fmt.Sprintf("never interrupted (probed: SIGINT during bestmove time 00:00:03: %s)", probeFailure(err))
 	case took < interruptProbeAt:
-		facts.interruptBy = fmt.Sprintf("never interrupted (probed: it answered bestmove time 00:00:01 in %.3f s, before SIGINT)", took.Seconds())
+		facts.interruptBy = fmt.Sprintf("never interrupted (probed: it answered bestmove time 00:00:03 in %.3f s, before SIGINT)", took.Seconds())
 	case took >= interruptStopped:
 		facts.interruptBy = fmt.Sprintf("never interrupted (probed: SIGINT at %.3f s did not stop its search; it answered at %.3f s)", interruptProbeAt.Seconds(), took.Seconds())
 	default:
