@@ -11,10 +11,10 @@ import (
 // moves come in as MoveStrings and are validated, rejected moves are explained in Mzinga's
 // words, and the history is kept as the MoveStrings that were played.
 type Game struct {
-	board  *Board
-	moves  []string // the normalized MoveString of every ply
-	keys []uint64 // the repetition key before each ply, and after the last (Board.repetitionKey)
-	valid  []Move   // the valid moves of the position, once validMoves has generated them
+	board *Board
+	moves []string // the normalized MoveString of every ply
+	keys  []uint64 // the repetition key before each ply, and after the last (Board.repetitionKey)
+	valid []Move   // the valid moves of the position, once validMoves has generated them
 	// generated says that valid holds this position's moves: a move is usually checked more
 	// than once before it is played (the arbiter checks an answer, then plays it), and move
 	// generation is most of a check.
@@ -190,9 +190,9 @@ func (g *Game) Board() *Board { return g.board.Clone() }
 // Clone returns an independent copy of the game.
 func (g *Game) Clone() *Game {
 	return &Game{
-		board:  g.board.Clone(),
-		moves:  append([]string(nil), g.moves...),
-		keys:   append([]uint64(nil), g.keys...),
+		board: g.board.Clone(),
+		moves: append([]string(nil), g.moves...),
+		keys:  append([]uint64(nil), g.keys...),
 	}
 }
 
