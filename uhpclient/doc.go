@@ -32,6 +32,14 @@
 // (cut), and what became of the SIGINT that stopped its search; a program that cannot be run
 // is a ProgramError that says why in words (CheckProgram asks before a run).
 //
+// It is not built on internal/linepeer, the transport of UGI and the one-engine model, on
+// purpose: a linepeer reads every line on a goroutine of its own and hands it over a channel,
+// for peers that speak unbidden (UGI's info lines); a UHP engine speaks only in reply, so a
+// command reads its reply on the caller's goroutine, which spares each line that hand-over
+// on the arbiter's busiest path (docs/experiments/per-ply-cost), and a search can be stopped
+// between two lines of its reply. What both need is shared: the process supervisor
+// (internal/proc), the bounded line reading and the transcript (internal/lines).
+//
 // Each Engine's process is supervised as every player's is (by the arbiter's one process
 // supervisor): goroutines drain stderr into a ring of recent lines and reap the process.
 // A command reads its reply from stdout itself, in its own goroutine (lines.Conn), which
