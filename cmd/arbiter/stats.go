@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"hivearbiter/configs"
+	"hivearbiter/elo"
 	"hivearbiter/internal/cli"
 	"hivearbiter/results"
 )
@@ -16,7 +17,8 @@ const statsUsage = `stats [-sprt elo0=E elo1=E alpha=A beta=B model=M] [-time] [
 
 Recomputes every table from game records: the result block for two engines, the field table and
 maximum-likelihood ratings for more, and the engines' misbehaviour counts. Several files are
-merged (the shards of one run, or a resumed run); a game recorded twice counts once.`
+merged (the shards of one run, or a resumed run); a game recorded twice counts once. With -sprt it
+exits as arbiter match -sprt does: 0 when H1 is accepted, 3 when H0 is, 4 with no decision yet.`
 
 func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	rest, groups := splitMultiWord(args)
@@ -51,10 +53,33 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if errors.As(err, &se) {
 		return cli.Usage(err)
 	}
-	if err != nil || *jsonOut == "" {
+	if err != nil {
 		return err
 	}
-	return summary.WriteFile(*jsonOut)
+	if *jsonOut != "" {
+		if err := summary.WriteFile(*jsonOut); err != nil {
+			return err
+		}
+	}
+	if sprt == nil {
+		return nil
+	}
+	decision := sprt.Status(summary.SPRT.LLR)
+	fmt.Fprintln(stdout, sprtVerdict(*sprt, decision, summary.SPRT.Pairs))
+	return decisionExit(decision)
+}
+
+// sprtVerdict is the line that says what an SPRT of records decided, in the words of the
+// match's last lines.
+func sprtVerdict(test elo.SPRT, d elo.Decision, pairs int) string {
+	verdict := "has no decision yet"
+	switch d {
+	case elo.AcceptH1:
+		verdict = "completed - H1 was accepted"
+	case elo.AcceptH0:
+		verdict = "completed - H0 was accepted"
+	}
+	return fmt.Sprintf("SPRT ([%.2f, %.2f], %s) %s after %d game pairs", test.Elo0, test.Elo1, test.Model, verdict, pairs)
 }
 
 // readStatsRecords reads the records files, warning of the lines passed over.

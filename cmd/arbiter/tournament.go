@@ -64,10 +64,8 @@ func playTournamentWith(ctx context.Context, cfg arbiter.Config, resumeHint stri
 		return cli.Exit(exitInterrupted, "")
 	case cfg.Strict && out.Tally.Faults() > 0:
 		return cli.Exit(exitEngines, "strict: %d games ended by engine misbehaviour", out.Tally.Faults())
-	case out.SPRT != nil && out.SPRT.Decision == arbiter.AcceptH0:
-		return cli.Exit(exitH0, "")
-	case out.SPRT != nil && out.SPRT.Decision == arbiter.Continue:
-		return cli.Exit(exitInconclusive, "")
+	case out.SPRT != nil:
+		return decisionExit(out.SPRT.Decision)
 	}
 	return nil
 }
