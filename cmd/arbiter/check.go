@@ -7,13 +7,14 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"hivearbiter/arbiter"
 	"hivearbiter/configs"
 	"hivearbiter/internal/cli"
 )
 
-const checkUsage = `check -engine "PROG ARGS..." [-games N] [-plies N] [-seed N] [-v]
+const checkUsage = `check -engine "PROG ARGS..." [-games N] [-plies N] [-seed N] [-v] [-junit FILE]
        arbiter check -engine cmd=PROG [proto=P] [name=N] [arg=A]... [option.NAME=V]... [SETTING=V]...
 
 Checks that an engine speaks its protocol (proto=, UHP by default) as the arbiter needs, with the
@@ -22,7 +23,8 @@ a legal move), malformed and illegal answers, answers in time, and its options o
 also validmoves, play/undo, newgame with a GameString, the time setting to give it (fractions of a
 second, SIGINT during bestmove) and the replies to an illegal move and an unknown command. The
 engine is started afresh after a failed check, so that each row judges one thing. Prints a
-pass/fail table (-v: with each detail whole); exits with code 5 when any check fails.`
+pass/fail table (-v: with each detail whole), and with -junit a JUnit XML file of a test case per
+row; under GitHub Actions each failed row is an annotation. Exits with code 5 when any check fails.`
 
 func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	rest, groups := splitMultiWord(configs.CommandAsWords(args))
@@ -32,6 +34,8 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	plies := fs.Int("plies", 30, "plies per random game")
 	seed := fs.Uint64("seed", 1, "seed of the random games")
 	verbose := fs.Bool("v", false, "print each check's detail whole instead of cut to the table's width")
+	var reports ciOptions
+	reports.registerJUnit(fs)
 	if err := cli.Parse(fs, rest); err != nil {
 		return err
 	}
@@ -46,10 +50,15 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return cli.Usage(err)
 	}
-	fmt.Fprintf(stdout, "Checking %s\n", cmp.Or(strings.Join(engine.Command, " "), engine.Addr))
+	subject := cmp.Or(strings.Join(engine.Command, " "), engine.Addr)
+	fmt.Fprintf(stdout, "Checking %s\n", subject)
+	started := time.Now()
 	checks, err := arbiter.CheckEngine(ctx, engine, arbiter.CheckOptions{Games: *games, Plies: *plies, Seed: *seed})
 	if len(checks) == 0 && err != nil {
 		return cli.Usage(err) // a protocol without a check
+	}
+	if rerr := reports.checkReport(stdout, cmp.Or(engine.Name, subject), checks, err, started); rerr != nil {
+		return rerr
 	}
 	width, hint := 100, ""
 	if *verbose {

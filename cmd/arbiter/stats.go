@@ -7,13 +7,14 @@ import (
 	"io"
 	"os"
 
+	"hivearbiter/ci"
 	"hivearbiter/configs"
 	"hivearbiter/elo"
 	"hivearbiter/internal/cli"
 	"hivearbiter/results"
 )
 
-const statsUsage = `stats [-sprt elo0=E elo1=E alpha=A beta=B model=M] [-time] [-json FILE] [-skip-bad] [-merge-names] RECORDS.jsonl...
+const statsUsage = `stats [-sprt elo0=E elo1=E alpha=A beta=B model=M] [-time] [-json FILE] [-junit FILE] [-summary FILE] [-skip-bad] [-merge-names] RECORDS.jsonl...
 
 Recomputes every table from game records: the result block for two engines, the field table and
 maximum-likelihood ratings for more, and the engines' misbehaviour counts. Several files are
@@ -28,6 +29,8 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	mergeNames := fs.Bool("merge-names", false, "count an engine that plays under several time controls as one player (they are kept apart by default)")
 	skipBad := fs.Bool("skip-bad", false, "pass over lines of a records file that are not game records (each file's count is printed)")
 	fs.Func("sprt", "SPRT of the first engine: elo0=E elo1=E alpha=A beta=B model=normalized|logistic", func(string) error { return nil })
+	var reports ciOptions
+	reports.Register(fs)
 	if err := cli.Parse(fs, rest); err != nil {
 		return err
 	}
@@ -61,12 +64,14 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 	}
+	gate := ci.Gate{Name: "stats", Summary: summary}
+	gate.Mirrors, gate.Pairs = results.Mirrors(recs)
 	if sprt == nil {
-		return nil
+		return reports.gateReport(stdout, gate, nil)
 	}
 	decision := sprt.Status(summary.SPRT.LLR)
 	fmt.Fprintln(stdout, sprtVerdict(*sprt, decision, summary.SPRT.Pairs))
-	return decisionExit(decision)
+	return reports.gateReport(stdout, gate, decisionExit(decision))
 }
 
 // sprtVerdict is the line that says what an SPRT of records decided, in the words of the
