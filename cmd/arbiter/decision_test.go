@@ -44,6 +44,9 @@ func TestDecisionExitCodesAgree(t *testing.T) {
 		{"H1", append(append([]string{}, good...), bad...), "100", exitOK, "H1 accepted"},
 		{"H0", append(append([]string{}, bad...), good...), "100", exitH0, "H0 accepted"},
 		{"no-decision", append(append([]string{}, good...), bad...), "1", exitInconclusive, "no decision yet"},
+		// A tournament format of two engines decides as a match does.
+		{"round-robin-H0", append(append([]string{"-format", "round-robin"}, bad...), good...), "100", exitH0, "H0 accepted"},
+		{"gauntlet-H1", append(append([]string{"-format", "gauntlet"}, good...), bad...), "100", exitOK, "H1 accepted"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
