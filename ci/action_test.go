@@ -235,8 +235,9 @@ func runAction(t *testing.T, step actionStep, inputs map[string]string) actionRu
 			return ""
 		})
 	}
-	cmd := exec.Command("bash", "-e", "-c", expand(step.run))
-	cmd.Dir = filepath.Join(dir) // the workspace
+	bash := testenv.NeedProgram(t, "bash", "apt-get install bash coreutils")
+	cmd := exec.Command(bash, "-e", "-c", expand(step.run))
+	cmd.Dir = dir // the workspace
 	cmd.Env = append(os.Environ(), "GITHUB_ACTIONS=true", "GITHUB_ACTION_PATH="+root, "GITHUB_OUTPUT="+output,
 		"GITHUB_STEP_SUMMARY="+summary, "RUNNER_TEMP="+dir, "CI=true")
 	for k, v := range step.env {
