@@ -36,7 +36,7 @@ func gates() map[string]Gate {
 				Pairings: []results.PairingSummary{{First: "new", Second: "released", Games: 52, Wins: 9, Draws: 6, Losses: 37, Pentanomial: [5]int{15, 4, 6, 0, 1},
 					Estimate: "regular", Elo: ptr(-249.3), EloError: ptr(122.93), NormalizedElo: ptr(-288.22), NormalizedEloError: ptr(94.43), LOS: 0.0001, DrawRatio: 0.2308, PairsRatio: ptr(0.05), StatisticsPentanomial: true}}}},
 		"cap": {Name: "CI regression gate", Mirrors: 0, Pairs: 200,
-			Verdict: Verdict{ExitCode: 4, Decision: "no decision at the game cap", Reason: "the SPRT decided nothing in 200 game pairs"},
+			Verdict: Verdict{ExitCode: 4, Decision: "no decision", Reason: "the SPRT decided nothing in 200 game pairs"},
 			Summary: &results.Summary{Status: "inconclusive", Games: 400, Engines: engines, SPRT: sprt(0.33, "continue", 200), Faults: map[string]results.Faults{},
 				Pairings: []results.PairingSummary{{First: "new", Second: "released", Games: 400, Wins: 150, Draws: 100, Losses: 150, Pentanomial: [5]int{10, 40, 100, 40, 10},
 					Estimate: "regular", Elo: ptr(-0.0001), EloError: ptr(30.1), EloErrorUnbounded: false, NormalizedElo: ptr(0), NormalizedEloError: ptr(13.9), LOS: 0.5, DrawRatio: 0.5, PairsRatio: ptr(1), StatisticsPentanomial: true}}}},

@@ -13,7 +13,7 @@ import (
 type Verdict struct {
 	Passed   bool
 	ExitCode int
-	Decision string // what decided, in a few words: "H1 accepted", "H0 accepted", "no decision at the game cap"
+	Decision string // what decided, in a few words: "H1 accepted", "H0 accepted", "no decision"
 	Reason   string // why, in a sentence
 }
 

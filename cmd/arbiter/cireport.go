@@ -41,7 +41,7 @@ func (o *ciOptions) registerJUnit(fs *flag.FlagSet) {
 var exitDecisions = map[int]string{
 	exitOK:           "H1 accepted",
 	exitH0:           "H0 accepted",
-	exitInconclusive: "no decision at the game cap",
+	exitInconclusive: "no decision",
 	exitEngines:      "stopped by engine failures",
 	exitInterrupted:  "interrupted",
 	exitUsage:        "refused",
@@ -71,7 +71,7 @@ func verdict(err error, summary *results.Summary) ci.Verdict {
 	case code == exitH0 && sprt != nil:
 		v.Reason = fmt.Sprintf("the SPRT accepted H0: the first engine is weaker, by elo0 = %g (%s) or more; LLR %.2f reached %.2f", sprt.Elo0, sprt.Model, sprt.LLR, sprt.Lower)
 	case code == exitInconclusive && sprt != nil:
-		v.Reason = fmt.Sprintf("the SPRT decided nothing in %d game pairs: LLR %.2f, between %.2f and %.2f", sprt.Pairs, sprt.LLR, sprt.Lower, sprt.Upper)
+		v.Reason = fmt.Sprintf("the SPRT decided nothing in %d game pairs (a match: its cap): LLR %.2f, between %.2f and %.2f", sprt.Pairs, sprt.LLR, sprt.Lower, sprt.Upper)
 	case v.Reason == "":
 		v.Reason = v.Decision
 	}
