@@ -50,6 +50,9 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return cli.Usage(err)
 	}
+	if err := checkFiles(reports.Files(), ""); err != nil {
+		return err
+	}
 	subject := cmp.Or(strings.Join(engine.Command, " "), engine.Addr)
 	fmt.Fprintf(stdout, "Checking %s\n", subject)
 	started := time.Now()

@@ -30,6 +30,11 @@ func (o *ciOptions) Register(fs *flag.FlagSet) {
 	o.github = ci.GitHubFrom(os.Getenv)
 }
 
+// Files are the reports' files, for the check of every output before a run starts.
+func (o *ciOptions) Files() []results.NamedFile {
+	return []results.NamedFile{{Flag: "-junit", Path: o.junit, Write: true}, {Flag: "-summary", Path: o.summary, Write: true}}
+}
+
 // registerJUnit adds -junit alone (arbiter check).
 func (o *ciOptions) registerJUnit(fs *flag.FlagSet) {
 	fs.StringVar(&o.junit, "junit", "", "also write the checks as JUnit XML to this `file`: a test case per row")

@@ -110,3 +110,27 @@ func checkGateReports(t *testing.T, stdout, junit, summary, step string, code in
 		t.Errorf("mirror note shown: %v, want %v\n%s\n%s", got, mirrors, stdout, md)
 	}
 }
+
+// TestReportFilesCheckedFirst: a -junit or -summary file that cannot be written refuses the
+// command before anything is played (exit code 2), naming the flag, as every other output is.
+func TestReportFilesCheckedFirst(t *testing.T) {
+	dir := t.TempDir()
+	records := filepath.Join(dir, "r.jsonl")
+	bad := filepath.Join(dir, "no-such-dir", "report")
+	tests := [][]string{
+		append([]string{"match", "-out", records, "-rounds", "1", "-junit", bad}, append(fakeEngineArgs("a", "random"), fakeEngineArgs("b", "random")...)...),
+		append([]string{"match", "-out", records, "-rounds", "1", "-summary", bad}, append(fakeEngineArgs("a", "random"), fakeEngineArgs("b", "random")...)...),
+		{"stats", "-junit", bad, records},
+		append([]string{"check", "-junit", bad}, fakeEngineArgs("a", "random")...),
+	}
+	for _, args := range tests {
+		var stdout, stderr bytes.Buffer
+		err := run(context.Background(), args, &stdout, &stderr)
+		if code := exitCode(err, &stderr); code != exitUsage || !strings.Contains(stderr.String(), bad) {
+			t.Errorf("%v: exit code %d, want %d naming %s\n%s%s", args[:3], code, exitUsage, bad, stdout.String(), stderr.String())
+		}
+		if _, err := os.Stat(records); err == nil {
+			t.Fatalf("%v wrote records before refusing", args[:3])
+		}
+	}
+}

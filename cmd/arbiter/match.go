@@ -118,6 +118,11 @@ func matchConfigFlags(args []string, stderr io.Writer, host *distributed.HostCon
 	if pages.File != "" {
 		files = append(files, results.NamedFile{Flag: "-report", Path: pages.File, Write: true})
 	}
+	for _, m := range more {
+		if o, ok := m.(interface{ Files() []results.NamedFile }); ok {
+			files = append(files, o.Files()...)
+		}
+	}
 	problems = append(problems, results.CheckFiles(files, cfg.TranscriptDir)...)
 	if err := errors.Join(problems...); err != nil {
 		return cfg, cli.Usage(err)

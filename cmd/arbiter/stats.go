@@ -37,11 +37,9 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if fs.NArg() == 0 {
 		return cli.Usage(errors.New("stats needs at least one records file"))
 	}
-	if *jsonOut != "" {
-		files := results.RecordsFiles(fs.Args())
-		if err := checkFiles(append(files, results.NamedFile{Flag: "-json", Path: *jsonOut, Write: true}), ""); err != nil {
-			return err
-		}
+	files := append(results.RecordsFiles(fs.Args()), reports.Files()...)
+	if err := checkFiles(append(files, results.NamedFile{Flag: "-json", Path: *jsonOut, Write: true}), ""); err != nil {
+		return err
 	}
 	recs, err := readStatsRecords(stdout, fs.Args(), *skipBad)
 	if err != nil {
