@@ -12,8 +12,21 @@ import (
 	"strings"
 	"testing"
 
+	"hivearbiter/engine/uhpengine/uhpfake"
 	"hivearbiter/internal/testenv"
 )
+
+// TestMain lets the test binary be a fake UHP engine, for the action's checks.
+func TestMain(m *testing.M) {
+	uhpfake.Main()
+	os.Exit(m.Run())
+}
+
+// fakeEngine is the action's engine input for a fake UHP engine from this test binary: a
+// compliant one that plays random moves, or, with fault, one that misbehaves.
+func fakeEngine(faults ...uhpfake.Fault) string {
+	return "cmd=" + os.Args[0] + " env=" + uhpfake.Env(uhpfake.Config{ID: "fake v1.0", Play: "random", Seed: 7, Faults: faults})
+}
 
 // The action at the repository's root, the script its step runs, and the example workflow of
 // docs/statistics.md.
@@ -283,11 +296,13 @@ func workflowInputs(t *testing.T) map[string]map[string]string {
 }
 
 // TestAction runs the step of action.yml as GitHub would, with the inputs of the example
-// workflow's two steps (its engines played by bundled hivebot, at depth 1 to be quick) and a
-// regression: the check passes, the same build against itself passes the gate (H1, exit 0),
-// and a random mover against hivebot fails it (H0, exit 3). Each run leaves the outputs, the
-// JUnit file that validates, the Markdown in the step summary, the annotations, and the
-// report folder the artifact uploads.
+// workflow's two steps: the check of a compliant fake engine passes and that of one that
+// answers an illegal move fails (exit 5); in the gate (its engines played by bundled hivebot,
+// at depth 1 to be quick) the same build against itself passes (H1, exit 0) and a random mover
+// against hivebot fails (H0, exit 3). Each run leaves the outputs, the JUnit file that
+// validates, the Markdown in the step summary, the annotations, and the report folder the
+// artifact uploads. (The checks use fakes: hivebot's check has a row timed to the second,
+// which a loaded machine can fail; TestCheckJUnit in cmd/arbiter checks hivebot.)
 func TestAction(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the arbiter and plays two gates (-short)")
@@ -317,7 +332,9 @@ func TestAction(t *testing.T) {
 		decision string
 		files    []string
 	}{
-		{"check", withEngines(check, hivebot, ""), 0, "pass", []string{"check.xml", "check.txt"}},
+		{"check", withEngines(check, fakeEngine(), ""), 0, "pass", []string{"check.xml", "check.txt"}},
+		{"check fails", withEngines(check, fakeEngine(uhpfake.Fault{On: "bestmove", Print: []string{"wQ wQ", "ok"}, Then: "silent"}), ""),
+			5, "fail", []string{"check.xml", "check.txt"}},
 		{"gate no-op", withEngines(gate, hivebot, hivebot), 0, "H1", []string{"gate.xml", "gate.jsonl", "gate.pgn", "gate.json", "report.html", "summary.md"}},
 		{"gate regression", withEngines(gate, hivebot+" arg=-profile arg=random", hivebot), 3, "H0", []string{"gate.xml", "summary.md"}},
 	}
@@ -339,6 +356,9 @@ func TestAction(t *testing.T) {
 			junit := filepath.Join(report, tc.files[0])
 			testenv.ValidateXML(t, junit, "testdata/junit.xsd")
 			if tc.inputs["mode"] == "check" {
+				if failed := strings.Count(r.stdout, "| FAIL "); (failed > 0) != (tc.code != 0) || strings.Count(r.stdout, "\n::error title=arbiter check ") != failed {
+					t.Errorf("%d failed rows, %d error annotations, exit %d:\n%s", failed, strings.Count(r.stdout, "::error "), tc.code, r.stdout)
+				}
 				return
 			}
 			md, err := os.ReadFile(filepath.Join(report, "summary.md"))
