@@ -238,6 +238,22 @@ var faultColumns = []struct {
 	{ReasonProtocol, "Protocol"},
 }
 
+// A FaultColumn is a misbehaviour counted per engine and the title of its column.
+type FaultColumn struct {
+	Reason Reason
+	Title  string
+}
+
+// FaultColumns lists the misbehaviours counted per engine in the order the tables show them,
+// for tables written elsewhere (a job summary's Markdown).
+func FaultColumns() []FaultColumn {
+	out := make([]FaultColumn, len(faultColumns))
+	for i, c := range faultColumns {
+		out[i] = FaultColumn{c.reason, c.title}
+	}
+	return out
+}
+
 // WriteFaults writes, for each engine, how many games it lost by each kind of misbehaviour.
 // It writes nothing when no engine misbehaved.
 func WriteFaults(w io.Writer, t *Tally) error {

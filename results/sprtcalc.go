@@ -13,8 +13,9 @@ import (
 
 // WriteSPRTCalc writes what arbiter sprt-calc computes from counts: the Elo estimate, the
 // LOS and draw ratio, the counts, and the test's LLR, bounds and decision. Give either pair
-// counts (ptnml) or game counts (wdl).
-func WriteSPRTCalc(w io.Writer, test elo.SPRT, ptnml *elo.Pentanomial, wdl *elo.WDL) error {
+// counts (ptnml) or game counts (wdl). It returns the test's decision, which the command's exit
+// code reports.
+func WriteSPRTCalc(w io.Writer, test elo.SPRT, ptnml *elo.Pentanomial, wdl *elo.WDL) (elo.Decision, error) {
 	b := bufio.NewWriter(w)
 	var llr float64
 	if ptnml != nil {
@@ -38,7 +39,8 @@ func WriteSPRTCalc(w io.Writer, test elo.SPRT, ptnml *elo.Pentanomial, wdl *elo.
 	}
 	lower, upper := test.Bounds()
 	fmt.Fprintf(b, "LLR: %.4f (%.1f%%) (%.4f, %.4f) [%.2f, %.2f] %s\n", llr, 100*test.Progress(llr), lower, upper, test.Elo0, test.Elo1, test.Model)
-	switch test.Status(llr) {
+	decision := test.Status(llr)
+	switch decision {
 	case elo.AcceptH1:
 		fmt.Fprintln(b, "H1 accepted")
 	case elo.AcceptH0:
@@ -46,7 +48,7 @@ func WriteSPRTCalc(w io.Writer, test elo.SPRT, ptnml *elo.Pentanomial, wdl *elo.
 	default:
 		fmt.Fprintln(b, "no decision yet")
 	}
-	return b.Flush()
+	return decision, b.Flush()
 }
 
 // ParseCounts reads n comma-separated non-negative whole numbers, such as the pentanomial

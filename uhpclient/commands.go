@@ -248,8 +248,10 @@ func appendTime(b []byte, d time.Duration, fractional bool) []byte {
 
 // appendPadded appends n in decimal, with leading zeros to width digits.
 func appendPadded(b []byte, n int64, width int) []byte {
-	for w, p := width, int64(10); w > 1 && n < p; w, p = w-1, p*10 {
-		b = append(b, '0')
+	for w, p := width, int64(10); w > 1; w, p = w-1, p*10 {
+		if n < p {
+			b = append(b, '0')
+		}
 	}
 	return strconv.AppendInt(b, n, 10)
 }

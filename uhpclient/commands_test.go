@@ -96,6 +96,8 @@ func TestLimitCommand(t *testing.T) {
 		{Limit{Time: 300 * time.Millisecond, FractionalSeconds: true}, "bestmove time 00:00:00.300"},
 		{Limit{Time: 3*time.Hour + 2*time.Minute + 5*time.Second + 7*time.Millisecond, FractionalSeconds: true}, "bestmove time 03:02:05.007"},
 		{Limit{Time: 100 * time.Hour}, "bestmove time 100:00:00"},
+		{Limit{Time: 97 * time.Millisecond, FractionalSeconds: true}, "bestmove time 00:00:00.097"}, // not .97, ten times over
+		{Limit{Time: 1010 * time.Millisecond, FractionalSeconds: true}, "bestmove time 00:00:01.010"},
 		{Limit{}, ""},
 		{Limit{Depth: -1}, ""},
 		{Limit{Time: -time.Second}, ""},

@@ -8,13 +8,14 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"hivearbiter/arbiter"
 	"hivearbiter/configs"
 	"hivearbiter/internal/cli"
 )
 
-const checkUsage = `check -engine "PROG ARGS..." [-games N] [-plies N] [-seed N] [-v]
+const checkUsage = `check -engine "PROG ARGS..." [-games N] [-plies N] [-seed N] [-v] [-junit FILE]
        arbiter check -engine cmd=PROG [proto=P] [name=N] [arg=A]... [option.NAME=V]... [SETTING=V]...
 
 Checks that an engine speaks its protocol (proto=, UHP by default) as the arbiter needs, with the
@@ -24,9 +25,10 @@ also validmoves, play/undo, newgame with a GameString, a draw claimed on threefo
 time setting to give it (fractions of a second, SIGINT during bestmove, its overshoot) and the
 replies to an illegal move and an unknown command. The engine is started afresh after a failed
 check, so that each row judges one thing. Prints a pass/fail table (-v: with each detail whole),
-then the settings a match needs, whole, and an -engine line to paste into arbiter match. Exits
-with code 5 when a check fails that blocks a match; a warning (a failure a match never meets,
-such as err answered for an illegal move) is listed and exits 0.`
+then the settings a match needs, whole, and an -engine line to paste into arbiter match; with
+-junit a JUnit XML file of a test case per row; under GitHub Actions each failed row is an
+annotation. Exits with code 5 when a check fails that blocks a match; a warning (a failure a
+match never meets, such as err answered for an illegal move) is listed and exits 0.`
 
 func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	rest, groups := splitMultiWord(configs.CommandAsWords(args))
@@ -36,6 +38,8 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	plies := fs.Int("plies", 30, "plies per random game")
 	seed := fs.Uint64("seed", 1, "seed of the random games")
 	verbose := fs.Bool("v", false, "print each check's detail whole instead of cut to the table's width")
+	var reports ciOptions
+	reports.registerJUnit(fs)
 	if err := cli.Parse(fs, rest); err != nil {
 		return err
 	}
@@ -50,10 +54,18 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return cli.Usage(err)
 	}
-	fmt.Fprintf(stdout, "Checking %s\n", cmp.Or(strings.Join(engine.Command, " "), engine.Addr))
+	if err := checkFiles(reports.Files(), ""); err != nil {
+		return err
+	}
+	subject := cmp.Or(strings.Join(engine.Command, " "), engine.Addr)
+	fmt.Fprintf(stdout, "Checking %s\n", subject)
+	started := time.Now()
 	checks, err := arbiter.CheckEngine(ctx, engine, arbiter.CheckOptions{Games: *games, Plies: *plies, Seed: *seed})
 	if len(checks) == 0 && err != nil {
 		return cli.Usage(err) // a protocol without a check
+	}
+	if rerr := reports.checkReport(stdout, cmp.Or(engine.Name, subject), checks, err, started); rerr != nil {
+		return rerr
 	}
 	width, hint := 100, ""
 	if *verbose {

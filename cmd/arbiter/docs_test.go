@@ -244,9 +244,18 @@ func runExample(t *testing.T, args []string, dir string) {
 		if err := run(context.Background(), checkArgs, &stdout, &stderr); err != nil {
 			t.Fatalf("%v\n%s%s", err, stdout.String(), stderr.String())
 		}
-	case "stats":
-		if err := run(context.Background(), args, &stdout, &stderr); err != nil {
-			t.Fatalf("%v\n%s%s", err, stdout.String(), stderr.String())
+	case "stats", "sprt-calc":
+		// With an SPRT, the exit status is the decision printed (0, 3 or 4), as in a match.
+		err := run(context.Background(), args, &stdout, &stderr)
+		want := exitOK
+		if args[0] == "sprt-calc" || slices.Contains(args, "-sprt") {
+			want = printedDecisionCode(t, stdout.String())
+		}
+		if code := exitCode(err, &stderr); code != want {
+			t.Fatalf("exit code %d, want %d\n%s%s", code, want, stdout.String(), stderr.String())
+		}
+		if args[0] == "sprt-calc" {
+			return
 		}
 		if !strings.Contains(stdout.String(), "8 games from 2 file(s)") {
 			t.Errorf("stats did not merge the two shards:\n%s", stdout.String())

@@ -19,6 +19,11 @@ func main() { os.Exit(runProcess(os.Args[1:])) }
 // the run's context, so that a match stops cleanly, and the error becomes the exit status.
 // Finished games are on disk, so a second signal may end the process at once.
 func runProcess(args []string) int {
+	if len(args) > 0 && args[0] == "hivebot" {
+		// builtin=hivebot: the engine takes SIGINT as UHP engines do, as the end of a search
+		// (hivebot.Main), not of the process; the arbiter that started it stops it with exit.
+		return exitCode(run(context.Background(), args, os.Stdout, os.Stderr), os.Stderr)
+	}
 	ctx, stop := cli.InterruptContext(context.Background(), os.Stderr, "arbiter: stopping; a second Ctrl-C or SIGTERM quits at once")
 	defer stop()
 	defer serveDebugVars(os.Stderr)()

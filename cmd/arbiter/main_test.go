@@ -25,10 +25,10 @@ func TestMain(m *testing.M) {
 			os.Exit(1)
 		}
 		os.Exit(0)
+	case os.Getenv("ARBITER_TEST_MAIN") == "1": // the process as main runs it, hivebot included
+		os.Exit(runProcess(os.Args[1:]))
 	case len(os.Args) > 1 && os.Args[1] == "hivebot":
 		os.Exit(exitCode(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr), os.Stderr))
-	case os.Getenv("ARBITER_TEST_MAIN") == "1":
-		os.Exit(runProcess(os.Args[1:]))
 	}
 	// Under the race detector every process sleeps a second at exit to let reports through;
 	// the engines and arbiters the tests start inherit this and exit at once instead.

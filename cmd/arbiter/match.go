@@ -3,11 +3,13 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/ci"
 	"hivearbiter/configs"
 	"hivearbiter/distributed"
 	"hivearbiter/internal/cli"
@@ -42,7 +44,8 @@ func builtinResolver(name string) ([]string, error) {
 func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var host distributed.HostConfig
 	var pages report.RunOptions
-	cfg, err := matchConfigFlags(args, stderr, &host, &pages)
+	var reports ciOptions
+	cfg, err := matchConfigFlags(args, stderr, &host, &pages, &reports)
 	if err != nil {
 		return err
 	}
@@ -61,11 +64,17 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if runPages != nil {
 		observers = append(observers, runPages)
 	}
+	var gate ci.Gate
 	if host.Serving() {
 		err = runCoordinator(ctx, cfg, host, hint, stdout, observers)
 	} else {
-		err = playTournamentWith(ctx, cfg, hint, stdout, observers, localPlay)
+		err = playTournamentWith(ctx, cfg, hint, stdout, observers, func(ctx context.Context, t *arbiter.Tournament) (*arbiter.Outcome, error) {
+			out, err := localPlay(ctx, t)
+			gate = gateOf(t.Config(), out)
+			return out, err
+		})
 	}
+	err = reports.gateReport(stdout, gate, err)
 	if runPages != nil {
 		if perr := runPages.Close(); err == nil {
 			err = perr
@@ -83,11 +92,14 @@ func matchConfig(args []string, stderr io.Writer) (arbiter.Config, error) {
 
 // matchConfigFlags is matchConfig that also reads the flags that serve the run to workers and
 // show it as pages.
-func matchConfigFlags(args []string, stderr io.Writer, host *distributed.HostConfig, pages *report.RunOptions) (arbiter.Config, error) {
+func matchConfigFlags(args []string, stderr io.Writer, host *distributed.HostConfig, pages *report.RunOptions, more ...interface{ Register(*flag.FlagSet) }) (arbiter.Config, error) {
 	rest, groups := splitMultiWord(args)
 	fs := newFlagSet("match", matchUsage, stderr)
 	host.Register(fs)
 	pages.Register(fs)
+	for _, m := range more {
+		m.Register(fs)
+	}
 	var flags configs.Flags
 	flags.Register(fs)
 	if err := cli.Parse(fs, flags.Respell(rest)); err != nil {
@@ -105,6 +117,11 @@ func matchConfigFlags(args []string, stderr io.Writer, host *distributed.HostCon
 	files := append(cfg.Files(), results.NamedFile{Flag: "-config", Path: flags.ConfigFile()})
 	if pages.File != "" {
 		files = append(files, results.NamedFile{Flag: "-report", Path: pages.File, Write: true})
+	}
+	for _, m := range more {
+		if o, ok := m.(interface{ Files() []results.NamedFile }); ok {
+			files = append(files, o.Files()...)
+		}
 	}
 	problems = append(problems, results.CheckFiles(files, cfg.TranscriptDir)...)
 	if err := errors.Join(problems...); err != nil {

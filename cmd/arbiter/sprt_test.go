@@ -63,19 +63,21 @@ func TestSPRTCalcGolden(t *testing.T) {
 	tests := []struct {
 		name string
 		args []string
+		code int // every golden here says "no decision yet"
 	}{
-		{"p1", []string{"-ptnml", "100,1500,3000,1600,120", "-elo0", "0", "-elo1", "5"}},
-		{"all-won", []string{"-ptnml", "0,0,0,0,10"}},
-		{"all-lost", []string{"-ptnml", "10,0,0,0,0"}},
-		{"all-even", []string{"-ptnml", "0,0,10,0,0"}},
-		{"wdl", []string{"-wdl", "60,100,40"}},
-		{"wdl-all-won", []string{"-wdl", "10,0,0"}},
+		{"p1", []string{"-ptnml", "100,1500,3000,1600,120", "-elo0", "0", "-elo1", "5"}, exitInconclusive},
+		{"all-won", []string{"-ptnml", "0,0,0,0,10"}, exitInconclusive},
+		{"all-lost", []string{"-ptnml", "10,0,0,0,0"}, exitInconclusive},
+		{"all-even", []string{"-ptnml", "0,0,10,0,0"}, exitInconclusive},
+		{"wdl", []string{"-wdl", "60,100,40"}, exitInconclusive},
+		{"wdl-all-won", []string{"-wdl", "10,0,0"}, exitInconclusive},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			if err := run(context.Background(), append([]string{"sprt-calc"}, tc.args...), &stdout, &stderr); err != nil {
-				t.Fatalf("%v\n%s", err, stderr.String())
+			err := run(context.Background(), append([]string{"sprt-calc"}, tc.args...), &stdout, &stderr)
+			if code := exitCode(err, &stderr); code != tc.code {
+				t.Fatalf("exit code %d, want %d\n%s", code, tc.code, stderr.String())
 			}
 			golden.Check(t, filepath.Join("testdata", "sprt-calc", tc.name+".golden"), stdout.Bytes())
 		})

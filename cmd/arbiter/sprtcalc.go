@@ -15,7 +15,8 @@ import (
 const sprtCalcUsage = `sprt-calc (-ptnml LL,LD,WL+DD,WD,WW | -wdl W,D,L) -elo0 E -elo1 E [-alpha A] [-beta B] [-model normalized|logistic]
 
 Computes the log-likelihood ratio of an SPRT, its bounds and the Elo lines from counts: game-pair
-counts (pentanomial, as fishtest and fastchess report them) or game counts (trinomial).`
+counts (pentanomial, as fishtest and fastchess report them) or game counts (trinomial). Exits as
+arbiter match -sprt does: 0 when H1 is accepted, 3 when H0 is, 4 with no decision yet.`
 
 func runSPRTCalc(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("sprt-calc", sprtCalcUsage, stderr)
@@ -52,7 +53,7 @@ func runSPRTCalc(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		if ptnml.Pairs() == 0 {
 			return cli.Usage(errors.New("-ptnml: every count is 0: there is nothing to compute from"))
 		}
-		return results.WriteSPRTCalc(stdout, test, &ptnml, nil)
+		return decided(results.WriteSPRTCalc(stdout, test, &ptnml, nil))
 	}
 	counts, err := results.ParseCounts(*wdlText, 3)
 	if err != nil {
@@ -62,5 +63,13 @@ func runSPRTCalc(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if wdl.Games() == 0 {
 		return cli.Usage(errors.New("-wdl: every count is 0: there is nothing to compute from"))
 	}
-	return results.WriteSPRTCalc(stdout, test, nil, &wdl)
+	return decided(results.WriteSPRTCalc(stdout, test, nil, &wdl))
+}
+
+// decided is the exit status of a decision that was printed, or the error that stopped it.
+func decided(d elo.Decision, err error) error {
+	if err != nil {
+		return err
+	}
+	return decisionExit(d)
 }

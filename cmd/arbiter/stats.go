@@ -7,16 +7,19 @@ import (
 	"io"
 	"os"
 
+	"hivearbiter/ci"
 	"hivearbiter/configs"
+	"hivearbiter/elo"
 	"hivearbiter/internal/cli"
 	"hivearbiter/results"
 )
 
-const statsUsage = `stats [-sprt elo0=E elo1=E alpha=A beta=B model=M] [-time] [-json FILE] [-skip-bad] [-merge-names] RECORDS.jsonl...
+const statsUsage = `stats [-sprt elo0=E elo1=E alpha=A beta=B model=M] [-time] [-json FILE] [-junit FILE] [-summary FILE] [-skip-bad] [-merge-names] RECORDS.jsonl...
 
 Recomputes every table from game records: the result block for two engines, the field table and
 maximum-likelihood ratings for more, and the engines' misbehaviour counts. Several files are
-merged (the shards of one run, or a resumed run); a game recorded twice counts once.`
+merged (the shards of one run, or a resumed run); a game recorded twice counts once. With -sprt it
+exits as arbiter match -sprt does: 0 when H1 is accepted, 3 when H0 is, 4 with no decision yet.`
 
 func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	rest, groups := splitMultiWord(args)
@@ -26,17 +29,17 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	mergeNames := fs.Bool("merge-names", false, "count an engine that plays under several time controls as one player (they are kept apart by default)")
 	skipBad := fs.Bool("skip-bad", false, "pass over lines of a records file that are not game records (each file's count is printed)")
 	fs.Func("sprt", "SPRT of the first engine: elo0=E elo1=E alpha=A beta=B model=normalized|logistic", func(string) error { return nil })
+	var reports ciOptions
+	reports.Register(fs)
 	if err := cli.Parse(fs, rest); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {
 		return cli.Usage(errors.New("stats needs at least one records file"))
 	}
-	if *jsonOut != "" {
-		files := results.RecordsFiles(fs.Args())
-		if err := checkFiles(append(files, results.NamedFile{Flag: "-json", Path: *jsonOut, Write: true}), ""); err != nil {
-			return err
-		}
+	files := append(results.RecordsFiles(fs.Args()), reports.Files()...)
+	if err := checkFiles(append(files, results.NamedFile{Flag: "-json", Path: *jsonOut, Write: true}), ""); err != nil {
+		return err
 	}
 	recs, err := readStatsRecords(stdout, fs.Args(), *skipBad)
 	if err != nil {
@@ -51,10 +54,35 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if errors.As(err, &se) {
 		return cli.Usage(err)
 	}
-	if err != nil || *jsonOut == "" {
+	if err != nil {
 		return err
 	}
-	return summary.WriteFile(*jsonOut)
+	if *jsonOut != "" {
+		if err := summary.WriteFile(*jsonOut); err != nil {
+			return err
+		}
+	}
+	gate := ci.Gate{Name: "stats", Summary: summary}
+	gate.Mirrors, gate.Pairs = results.Mirrors(recs)
+	if sprt == nil {
+		return reports.gateReport(stdout, gate, nil)
+	}
+	decision := sprt.Status(summary.SPRT.LLR)
+	fmt.Fprintln(stdout, sprtVerdict(*sprt, decision, summary.SPRT.Pairs))
+	return reports.gateReport(stdout, gate, decisionExit(decision))
+}
+
+// sprtVerdict is the line that says what an SPRT of records decided, in the words of the
+// match's last lines.
+func sprtVerdict(test elo.SPRT, d elo.Decision, pairs int) string {
+	verdict := "has no decision yet"
+	switch d {
+	case elo.AcceptH1:
+		verdict = "completed - H1 was accepted"
+	case elo.AcceptH0:
+		verdict = "completed - H0 was accepted"
+	}
+	return fmt.Sprintf("SPRT ([%.2f, %.2f], %s) %s after %d game pairs", test.Elo0, test.Elo1, test.Model, verdict, pairs)
 }
 
 // readStatsRecords reads the records files, warning of the lines passed over.

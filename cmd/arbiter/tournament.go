@@ -72,10 +72,8 @@ func playTournamentWith(ctx context.Context, cfg arbiter.Config, resumeHint stri
 	case out.AllFailed():
 		return cli.Exit(exitEngines, "every one of the %d games ended by an engine's failure (%s), so the run informs of nothing: arbiter stats %s lists them, and arbiter check -engine ... tells what the engine breaks",
 			out.Tally.Games, faultReasons(out), cfg.Out)
-	case out.SPRT != nil && out.SPRT.Decision == arbiter.AcceptH0:
-		return cli.Exit(exitH0, "")
-	case out.SPRT != nil && out.SPRT.Decision == arbiter.Continue:
-		return cli.Exit(exitInconclusive, "")
+	case out.SPRT != nil:
+		return decisionExit(out.SPRT.Decision)
 	}
 	return nil
 }

@@ -1,0 +1,189 @@
+package ci
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"hivearbiter/arbiter"
+	"hivearbiter/internal/golden"
+	"hivearbiter/internal/testenv"
+	"hivearbiter/results"
+)
+
+func ptr(x float64) *float64 { return &x }
+
+// gates are the outcomes a gate's reports must render: a pass on mirrors only, a regression
+// caught, a cap reached, and a strict stop with the misbehaviour table.
+func gates() map[string]Gate {
+	sprt := func(llr float64, decision string, pairs int) *results.SPRTSummary {
+		return &results.SPRTSummary{Elo0: -50, Elo1: 0, Alpha: 0.05, Beta: 0.05, Model: "logistic", LLR: llr, Lower: -2.944, Upper: 2.944, Decision: decision, Pairs: pairs}
+	}
+	engines := []results.EngineSummary{{Name: "new"}, {Name: "released"}}
+	return map[string]Gate{
+		"h1-mirrors": {Name: "CI regression gate", Mirrors: 22, Pairs: 22,
+			Verdict: Verdict{Passed: true, ExitCode: 0, Decision: "H1 accepted", Reason: "the SPRT accepted H1"},
+			Summary: &results.Summary{Status: "H1", Games: 44, Engines: engines, SPRT: sprt(3.08, "H1", 20), Faults: map[string]results.Faults{},
+				Pairings: []results.PairingSummary{{First: "new", Second: "released", Games: 44, Wins: 22, Losses: 22, Pentanomial: [5]int{0, 0, 22, 0, 0},
+					Estimate: "no-spread", Elo: ptr(0), LOS: 0.5, DrawRatio: 1, PairsRatio: ptr(0), StatisticsPentanomial: true}}}},
+		"h0": {Name: "CI regression gate", Mirrors: 3, Pairs: 26,
+			Verdict: Verdict{ExitCode: 3, Decision: "H0 accepted", Reason: "the SPRT accepted H0: new is weaker"},
+			Summary: &results.Summary{Status: "H0", Games: 52, Engines: engines, SPRT: sprt(-3.05, "H0", 26), Faults: map[string]results.Faults{},
+				Pairings: []results.PairingSummary{{First: "new", Second: "released", Games: 52, Wins: 9, Draws: 6, Losses: 37, Pentanomial: [5]int{15, 4, 6, 0, 1},
+					Estimate: "regular", Elo: ptr(-249.3), EloError: ptr(122.93), NormalizedElo: ptr(-288.22), NormalizedEloError: ptr(94.43), LOS: 0.0001, DrawRatio: 0.2308, PairsRatio: ptr(0.05), StatisticsPentanomial: true}}}},
+		"cap": {Name: "CI regression gate", Mirrors: 0, Pairs: 200,
+			Verdict: Verdict{ExitCode: 4, Decision: "no decision", Reason: "the SPRT decided nothing in 200 game pairs"},
+			Summary: &results.Summary{Status: "inconclusive", Games: 400, Engines: engines, SPRT: sprt(0.33, "continue", 200), Faults: map[string]results.Faults{},
+				Pairings: []results.PairingSummary{{First: "new", Second: "released", Games: 400, Wins: 150, Draws: 100, Losses: 150, Pentanomial: [5]int{10, 40, 100, 40, 10},
+					Estimate: "regular", Elo: ptr(-0.0001), EloError: ptr(30.1), EloErrorUnbounded: false, NormalizedElo: ptr(0), NormalizedEloError: ptr(13.9), LOS: 0.5, DrawRatio: 0.5, PairsRatio: ptr(1), StatisticsPentanomial: true}}}},
+		"strict-stop": {Name: "CI | gate", Pairs: 1,
+			Verdict: Verdict{ExitCode: 5, Decision: "stopped by engine failures", Reason: "strict: 1 games ended by engine misbehaviour"},
+			Summary: &results.Summary{Status: "strict-stop", Games: 3, Engines: engines, Faults: map[string]results.Faults{"new": {results.ReasonTimeForfeit: 1}},
+				Pairings: []results.PairingSummary{{First: "new", Second: "released", Games: 3, Wins: 1, Losses: 2, Pentanomial: [5]int{0, 0, 1, 0, 0}, Unpaired: 1,
+					Estimate: "regular", Elo: ptr(-120.4), EloErrorUnbounded: true, NormalizedElo: ptr(-100), NormalizedEloError: ptr(300), LOS: 0.2, DrawRatio: 1, PairsRatio: ptr(0), StatisticsPentanomial: true}}}},
+	}
+}
+
+// TestWriteMarkdown keeps the job summary of each kind of gate outcome (golden files; they
+// render on GitHub as tables, so each table row has as many cells as its header).
+func TestWriteMarkdown(t *testing.T) {
+	for name, g := range gates() {
+		t.Run(name, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := WriteMarkdown(&b, g); err != nil {
+				t.Fatal(err)
+			}
+			checkTables(t, b.String())
+			golden.Check(t, filepath.Join("testdata", "summary-"+name+".md"), b.Bytes())
+		})
+	}
+}
+
+// checkTables fails when a Markdown table's rows do not all have the header's number of
+// cells, which GitHub renders as a broken table.
+func checkTables(t *testing.T, md string) {
+	t.Helper()
+	cells := func(line string) int {
+		return strings.Count(strings.ReplaceAll(line, `\|`, ""), "|") - 1
+	}
+	want := -1
+	for _, line := range strings.Split(md, "\n") {
+		switch {
+		case !strings.HasPrefix(line, "|"):
+			want = -1
+		case want < 0:
+			want = cells(line)
+		case cells(line) != want:
+			t.Errorf("table row of %d cells under a header of %d: %q", cells(line), want, line)
+		}
+	}
+}
+
+// TestWriteJUnit keeps the JUnit files of checks and gates (golden files) and validates each
+// against the JUnit schema CI systems read.
+func TestWriteJUnit(t *testing.T) {
+	stamp := time.Date(2026, 11, 28, 4, 0, 0, 0, time.UTC)
+	checks := []arbiter.CheckResult{
+		{Name: "start and banner", Status: arbiter.CheckPassed, Detail: `id "fake v1.0"`},
+		{Name: "bestmove time 00:00:01", Status: arbiter.CheckFailed, Detail: "answered wQ wQ: not a legal move\n<&> kept whole"},
+		{Name: "bench (optional)", Status: arbiter.CheckSkipped, Detail: "the engine has no bench command"},
+	}
+	suites := map[string][]Suite{
+		"check":          {CheckSuite("fake", checks, nil)},
+		"check-no-start": {CheckSuite("./engine", nil, errors.New("exec: no such file"))},
+	}
+	for name, g := range gates() {
+		suites["gate-"+name] = []Suite{GateSuite(g)}
+	}
+	suites["check"][0].Timestamp, suites["check"][0].Time = stamp, 1500*time.Millisecond
+	for name, s := range suites {
+		t.Run(name, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := WriteJUnit(&b, s...); err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join("testdata", "junit-"+name+".xml")
+			golden.Check(t, path, b.Bytes())
+			file := filepath.Join(t.TempDir(), "report.xml")
+			if err := os.WriteFile(file, b.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			testenv.ValidateXML(t, file, "testdata/junit.xsd")
+		})
+	}
+}
+
+// TestSchemaRejects makes sure the validation can fail: a case without its classname, and a
+// case that both failed and was skipped, are refused.
+func TestSchemaRejects(t *testing.T) {
+	for _, doc := range []string{
+		`<testsuites><testsuite name="s" tests="1" failures="0" errors="0"><testcase name="c"/></testsuite></testsuites>`,
+		`<testsuites><testsuite name="s" tests="1" failures="1" errors="0"><testcase name="c" classname="k"><skipped/><failure message="m"/></testcase></testsuite></testsuites>`,
+	} {
+		file := filepath.Join(t.TempDir(), "bad.xml")
+		if err := os.WriteFile(file, []byte(doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		inner := &recorder{TB: t}
+		testenv.ValidateXML(inner, file, "testdata/junit.xsd")
+		if !inner.failed {
+			t.Errorf("the schema accepted %s", doc)
+		}
+	}
+}
+
+// recorder is a test that notes an error instead of failing.
+type recorder struct {
+	testing.TB
+	failed bool
+}
+
+func (r *recorder) Errorf(string, ...any) { r.failed = true }
+func (r *recorder) Helper()               {}
+
+// TestAnnotate checks the workflow commands: escaped as the Actions runner reads them back, an
+// error for a failed gate and a notice for a passed one, a warning per misbehaving engine.
+func TestAnnotate(t *testing.T) {
+	var b bytes.Buffer
+	Annotate(&b, "error", "a: b, c", "50% of\nit")
+	if got, want := b.String(), "::error title=a%3A b%2C c::50%25 of%0Ait\n"; got != want {
+		t.Errorf("Annotate wrote %q, want %q", got, want)
+	}
+	g := gates()
+	tests := []struct {
+		gate Gate
+		want []string
+	}{
+		{g["h1-mirrors"], []string{"::notice title=Hive Arbiter gate passed::H1 accepted: ", "::notice title=Every pair was a mirror::Every one of the 22"}},
+		{g["h0"], []string{"::error title=Hive Arbiter gate failed::H0 accepted: "}},
+		{g["strict-stop"], []string{"::error title=Hive Arbiter gate failed::stopped by engine failures: ", "::warning title=new misbehaved::time-forfeit 1"}},
+	}
+	for _, tc := range tests {
+		b.Reset()
+		AnnotateGate(&b, tc.gate)
+		lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+		if len(lines) != len(tc.want) {
+			t.Errorf("%d annotations, want %d:\n%s", len(lines), len(tc.want), b.String())
+			continue
+		}
+		for i, want := range tc.want {
+			if !strings.HasPrefix(lines[i], want) {
+				t.Errorf("annotation %d is %q, want it to begin %q", i, lines[i], want)
+			}
+		}
+	}
+}
+
+func TestGitHubFrom(t *testing.T) {
+	env := map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": "/tmp/summary.md"}
+	if got := GitHubFrom(func(k string) string { return env[k] }); !got.Actions || got.StepSummary != "/tmp/summary.md" {
+		t.Errorf("GitHubFrom = %+v", got)
+	}
+	if got := GitHubFrom(func(string) string { return "" }); got.Actions || got.StepSummary != "" {
+		t.Errorf("GitHubFrom of no environment = %+v", got)
+	}
+}

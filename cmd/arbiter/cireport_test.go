@@ -1,0 +1,136 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"hivearbiter/internal/testenv"
+)
+
+// TestGateReports runs gates as a GitHub Actions job would, with GITHUB_ACTIONS and
+// GITHUB_STEP_SUMMARY set, -junit and -summary: a regression (an engine that loses every game
+// by an illegal move, H0, exit 3) and the same deterministic build against itself, every pair a
+// mirror. The JUnit file validates and fails or passes with the exit code, the Markdown is the
+// same in -summary's file and appended to the step summary, the annotations and the mirror
+// note are on standard output, and stats -sprt reports the records' gate the same way.
+func TestGateReports(t *testing.T) {
+	hivebot := func(name string) []string {
+		return []string{"-engine", "cmd=" + os.Args[0], "arg=hivebot", "name=" + name, "env=ARBITER_TEST_MAIN=1"}
+	}
+	sprt := []string{"-sprt", "elo0=-50", "elo1=0", "model=logistic"}
+	tests := []struct {
+		name     string
+		args     []string
+		code     int
+		decision string
+		mirrors  bool
+	}{
+		{"regression", append(append(append([]string{"-rounds", "40", "-each", "st=0.2", "fractional=true", "-failure-streak", "0"}, sprt...),
+			fakeEngineSpec("new", detConfig("new", 25, 0))...), fakeEngineSpec("released", detConfig("released", 0, 0))...), exitH0, "H0 accepted", false},
+		{"no-op", append(append(append([]string{"-rounds", "3", "-each", "depth=1"}, sprt...), hivebot("new")...), hivebot("released")...),
+			exitInconclusive, "no decision", true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			step := filepath.Join(dir, "step-summary.md")
+			if err := os.WriteFile(step, []byte("earlier step\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			t.Setenv("GITHUB_ACTIONS", "true")
+			t.Setenv("GITHUB_STEP_SUMMARY", step)
+			junit, summary, records := filepath.Join(dir, "gate.xml"), filepath.Join(dir, "gate.md"), filepath.Join(dir, "gate.jsonl")
+			args := append([]string{"match", "-out", records, "-concurrency", "2", "-seed", "3", "-openings", "plies=2",
+				"-event", "CI regression gate", "-junit", junit, "-summary", summary}, tc.args...)
+			var stdout, stderr bytes.Buffer
+			err := run(context.Background(), args, &stdout, &stderr)
+			if code := exitCode(err, &stderr); code != tc.code {
+				t.Fatalf("exit code %d, want %d\n%s%s", code, tc.code, stdout.String(), stderr.String())
+			}
+			checkGateReports(t, stdout.String(), junit, summary, step, tc.code, tc.decision, tc.mirrors)
+
+			// The records' gate, from stats -sprt.
+			if err := os.WriteFile(step, []byte("earlier step\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			stdout.Reset()
+			err = run(context.Background(), append(append([]string{"stats", "-junit", junit, "-summary", summary}, sprt...), records), &stdout, &stderr)
+			code := exitCode(err, &stderr)
+			if code != exitOK && code != exitH0 && code != exitInconclusive {
+				t.Fatalf("stats -sprt: exit code %d\n%s%s", code, stdout.String(), stderr.String())
+			}
+			checkGateReports(t, stdout.String(), junit, summary, step, code, exitDecisions[code], tc.mirrors)
+		})
+	}
+}
+
+// checkGateReports checks what a gate that exited with code left: a JUnit file that validates
+// and fails when the gate did, with the decision; the Markdown in -summary's file and appended
+// to the step summary; the annotations and the mirror note on standard output.
+func checkGateReports(t *testing.T, stdout, junit, summary, step string, code int, decision string, mirrors bool) {
+	t.Helper()
+	testenv.ValidateXML(t, junit, junitSchema)
+	doc := readJUnit(t, junit)
+	if len(doc.Suites) != 1 || len(doc.Suites[0].Cases) != 1 {
+		t.Fatalf("JUnit of a gate: %+v, want one suite of one case", doc)
+	}
+	c := doc.Suites[0].Cases[0]
+	switch {
+	case code == exitOK && c.Failure != nil:
+		t.Errorf("exit 0, and the gate's case failed: %s", c.Failure.Message)
+	case code != exitOK && (c.Failure == nil || !strings.HasPrefix(c.Failure.Message, decision+": ")):
+		t.Errorf("exit %d, and the gate's case is %+v, want a failure beginning %q", code, c, decision)
+	}
+	md, err := os.ReadFile(summary)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stepped, err := os.ReadFile(step)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "earlier step\n" + string(md); string(stepped) != want {
+		t.Errorf("the step summary is\n%s\nwant the earlier step's, then\n%s", stepped, md)
+	}
+	if !strings.Contains(string(md), ": "+decision+"\n") || !strings.Contains(string(md), "| Engines |") || !strings.Contains(string(md), "Misbehaviour") {
+		t.Errorf("the summary lacks the decision %q, the result table or the misbehaviour line:\n%s", decision, md)
+	}
+	level := "::error title=Hive Arbiter gate failed::"
+	if code == exitOK {
+		level = "::notice title=Hive Arbiter gate passed::"
+	}
+	if !strings.Contains(stdout, "\n"+level+decision+": ") {
+		t.Errorf("no annotation %q on standard output:\n%s", level+decision, stdout)
+	}
+	if got := strings.Contains(stdout, "\nNote: Every one of the ") && strings.Contains(string(md), "**Mirrors.**"); got != mirrors {
+		t.Errorf("mirror note shown: %v, want %v\n%s\n%s", got, mirrors, stdout, md)
+	}
+}
+
+// TestReportFilesCheckedFirst: a -junit or -summary file that cannot be written refuses the
+// command before anything is played (exit code 2), naming the flag, as every other output is.
+func TestReportFilesCheckedFirst(t *testing.T) {
+	dir := t.TempDir()
+	records := filepath.Join(dir, "r.jsonl")
+	bad := filepath.Join(dir, "no-such-dir", "report")
+	tests := [][]string{
+		append([]string{"match", "-out", records, "-rounds", "1", "-junit", bad}, append(fakeEngineArgs("a", "random"), fakeEngineArgs("b", "random")...)...),
+		append([]string{"match", "-out", records, "-rounds", "1", "-summary", bad}, append(fakeEngineArgs("a", "random"), fakeEngineArgs("b", "random")...)...),
+		{"stats", "-junit", bad, records},
+		append([]string{"check", "-junit", bad}, fakeEngineArgs("a", "random")...),
+	}
+	for _, args := range tests {
+		var stdout, stderr bytes.Buffer
+		err := run(context.Background(), args, &stdout, &stderr)
+		if code := exitCode(err, &stderr); code != exitUsage || !strings.Contains(stderr.String(), bad) {
+			t.Errorf("%v: exit code %d, want %d naming %s\n%s%s", args[:3], code, exitUsage, bad, stdout.String(), stderr.String())
+		}
+		if _, err := os.Stat(records); err == nil {
+			t.Fatalf("%v wrote records before refusing", args[:3])
+		}
+	}
+}
