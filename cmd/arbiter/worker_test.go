@@ -62,7 +62,13 @@ func startArbiter(t *testing.T, args ...string) *process {
 		p.code = p.cmd.ProcessState.ExitCode()
 		close(p.done)
 	}()
-	t.Cleanup(func() { p.kill() })
+	t.Cleanup(func() {
+		p.kill()
+		if t.Failed() {
+			// What each process said is how a failed wait for it is explained.
+			t.Logf("arbiter %s:\n%s", strings.Join(args, " "), p.out)
+		}
+	})
 	return p
 }
 
