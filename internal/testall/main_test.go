@@ -101,3 +101,34 @@ func TestCIFailsMissingProgram(t *testing.T) {
 		}
 	}
 }
+
+// TestRaceFlagGiven: a -race flag given is go test's, as given, and testall neither adds its
+// own nor requires one under CI=true; the summary says the race detector was off.
+func TestRaceFlagGiven(t *testing.T) {
+	goOnly(t, "true")
+	t.Chdir(filepath.Join("testdata", "fixture"))
+	var stdout, stderr bytes.Buffer
+	err := run(context.Background(), []string{"-race=false", "-run", "TestPasses", "."}, &stdout, &stderr)
+	if err != nil {
+		t.Fatalf("run: %v\n%s%s", err, stdout.String(), stderr.String())
+	}
+	for _, want := range []string{"go test -json -race=false -run TestPasses .\n", "\nRace detector off: turned off by the -race flag given\n",
+		"\n1 passed, 0 failed, 0 skipped\n"} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, stdout.String())
+		}
+	}
+	for _, tc := range []struct {
+		args      []string
+		on, given bool
+	}{
+		{[]string{"-race"}, true, true},
+		{[]string{"--race=false", "./..."}, false, true},
+		{[]string{"-race=1"}, true, true},
+		{[]string{"-run", "Race", "./race"}, false, false},
+	} {
+		if on, given := raceFlag(tc.args); on != tc.on || given != tc.given {
+			t.Errorf("raceFlag(%q) = %v, %v; want %v, %v", tc.args, on, given, tc.on, tc.given)
+		}
+	}
+}
