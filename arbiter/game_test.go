@@ -13,16 +13,29 @@ import (
 	"hivearbiter/rules"
 )
 
+// testGameConfig's command timeout is what a player that stalls on a command costs a test; a
+// player in this process answers in microseconds, but on a loaded machine a pause of a few
+// hundred milliseconds happens.
 func testGameConfig() arbiter.GameConfig {
 	return arbiter.GameConfig{
 		Run: "test", Index: 0, Round: 1, Opening: "Base+MLP;NotStarted;White[1]", OpeningIndex: -1,
-		CommandTimeout: 300 * time.Millisecond, DepthTimeout: time.Second,
+		CommandTimeout: time.Second, DepthTimeout: time.Second,
 		Adjudication: arbiter.Adjudication{MaxPlies: 300},
 	}
 }
 
+// fastSide plays at 0.2 s a move, with a margin that no player in this process outlives
+// unless it means to (a hang), even on a loaded machine: an honest player never loses on time.
 func fastSide(name string, p arbiter.Player) arbiter.Side {
-	return arbiter.Side{Name: name, Player: p, Time: arbiter.TimeControl{MoveTime: 200 * time.Millisecond}, Margin: 50 * time.Millisecond}
+	return arbiter.Side{Name: name, Player: p, Time: arbiter.TimeControl{MoveTime: 200 * time.Millisecond}, Margin: 2 * time.Second}
+}
+
+// tightSide is fastSide with the margin cut to 50 ms, for a player whose loss on time is the
+// point: it loses quickly, and a loss on time it suffers earlier under load is still its own.
+func tightSide(name string, p arbiter.Player) arbiter.Side {
+	s := fastSide(name, p)
+	s.Margin = 50 * time.Millisecond
+	return s
 }
 
 func TestPlayGameRandomToTheEnd(t *testing.T) {
@@ -90,7 +103,15 @@ func TestPlayGameTerminations(t *testing.T) {
 					players := [2]*arbitertest.Player{arbitertest.New("w", 3), arbitertest.New("b", 4)}
 					players[culprit].Misbehave(tc.fault, tc.atPly)
 					sides := mode.sides(t, players[0], players[1])
-					rec, err := arbiter.PlayGame(context.Background(), testGameConfig(), fastSide("w", sides[0]), fastSide("b", sides[1]))
+					w, b := fastSide("w", sides[0]), fastSide("b", sides[1])
+					if tc.reason == results.ReasonTimeForfeit {
+						if culprit == 0 {
+							w = tightSide("w", sides[0])
+						} else {
+							b = tightSide("b", sides[1])
+						}
+					}
+					rec, err := arbiter.PlayGame(context.Background(), testGameConfig(), w, b)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -162,9 +183,11 @@ func TestPlayGameClockForfeit(t *testing.T) {
 	w, b := arbitertest.New("w", 1), arbitertest.New("b", 2)
 	w.SetDelay(60 * time.Millisecond) // about 1/3 of the clock per move: falls on the fourth
 	tc := arbiter.TimeControl{Base: 200 * time.Millisecond}
+	// Black's margin is wide: on a loaded machine its few moves may take a while, and White's
+	// fall is the point.
 	rec, err := arbiter.PlayGame(context.Background(), testGameConfig(),
 		arbiter.Side{Name: "w", Player: w, Time: tc, Margin: 5 * time.Millisecond},
-		arbiter.Side{Name: "b", Player: b, Time: tc, Margin: 5 * time.Millisecond})
+		arbiter.Side{Name: "b", Player: b, Time: tc, Margin: 2 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -41,7 +41,13 @@ func newServed(t *testing.T, f faults) *served {
 	sv := &served{dir: t.TempDir()}
 	var cfg SessionConfig
 	for side, name := range []string{"alpha", "beta"} {
-		cfg.Engines[side] = arbiter.EngineConfig{Name: name, Protocol: arbitertest.Name, Command: []string{name}, Time: arbiter.TimeControl{MoveTime: 100 * time.Millisecond}, Margin: 50 * time.Millisecond, Restart: f.restart[side]}
+		// A margin no player in this process outlives on a loaded machine unless it hangs;
+		// a seat that hangs gets a tight one, so that its loss on time comes quickly.
+		margin := 2 * time.Second
+		if f.fault[side] == "hang" {
+			margin = 50 * time.Millisecond
+		}
+		cfg.Engines[side] = arbiter.EngineConfig{Name: name, Protocol: arbitertest.Name, Command: []string{name}, Time: arbiter.TimeControl{MoveTime: 100 * time.Millisecond}, Margin: margin, Restart: f.restart[side]}
 	}
 	cfg.Start = func(_ context.Context, e arbiter.EngineConfig, seat int) (arbiter.Player, error) {
 		p := arbitertest.New(e.Name, uint64(10*seat+len(sv.started[seat])+1))
@@ -60,7 +66,7 @@ func newServed(t *testing.T, f faults) *served {
 	}
 	cfg.Out = filepath.Join(sv.dir, "serve.jsonl")
 	cfg.PGNOut = filepath.Join(sv.dir, "serve.pgn")
-	cfg.CommandTimeout = 300 * time.Millisecond
+	cfg.CommandTimeout = time.Second // what a player that stalls on play costs a test
 	cfg.DepthTimeout = time.Second
 	s, err := NewSession(context.Background(), cfg)
 	if err != nil {

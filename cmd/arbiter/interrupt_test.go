@@ -43,8 +43,13 @@ func TestInterruptExitsCleanly(t *testing.T) {
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
-			deadline := time.Now().Add(20 * time.Second)
-			for !strings.Contains(stdout.String(), tc.wait) && time.Now().Before(deadline) {
+			deadline := time.Now().Add(60 * time.Second)
+			for !strings.Contains(stdout.String(), tc.wait) {
+				if time.Now().After(deadline) {
+					cmd.Process.Kill()
+					cmd.Wait()
+					t.Fatalf("no %q in the output within 60 s, so no signal sent:\n%s%s", tc.wait, stdout.String(), stderr.String())
+				}
 				time.Sleep(20 * time.Millisecond)
 			}
 			time.Sleep(500 * time.Millisecond)

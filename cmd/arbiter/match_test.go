@@ -59,8 +59,15 @@ func TestMatchTerminationsEndToEnd(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.scenario, func(t *testing.T) {
 			t.Parallel()
-			args := append(fakeEngineArgs("good", "random"), fakeEngineArgs("bad", tc.scenario)...)
-			args = append(args, "-each", "st=0.3", "fractional=true", "margin=0.1", "-rounds", "1", "-openings", "plies=2")
+			// A margin no engine that answers outlives on a loaded machine, but a tight one for
+			// an engine whose loss on time is the point: it loses quickly, and a loss on time
+			// it suffers earlier under load is still its own.
+			bad := fakeEngineArgs("bad", tc.scenario)
+			if tc.reason == results.ReasonTimeForfeit {
+				bad = append(bad, "margin=0.1")
+			}
+			args := append(fakeEngineArgs("good", "random"), bad...)
+			args = append(args, "-each", "st=0.3", "fractional=true", "margin=5", "-rounds", "1", "-openings", "plies=2")
 			recs, output, err := playMatch(t, args...)
 			// Every game ended by bad's failure: the run informs of nothing, and never exits 0.
 			var stderr bytes.Buffer

@@ -54,7 +54,10 @@ func TestSubmitTuneAcrossServerKill(t *testing.T) {
 	srv := poolServer(t, sdir, addr)
 	creds := filepath.Join(dir, "w1.creds")
 	arbiterOK(t, "server", "worker", "add", "w1", "-dir", sdir, "-o", creds)
-	startArbiter(t, "worker", "-creds", creds, "-concurrency", "2")
+	// No bench: hivebot's takes a minute under the race detector on a loaded machine, and the
+	// worker's first batch waits for it, so the tune would stall for it (TestTuneWorkerReportsEngineSpeed
+	// tests the bench of a tune's engine).
+	startArbiter(t, "worker", "-creds", creds, "-concurrency", "2", "-bench=false")
 	const iterations = 12
 	arbiterOK(t, "submit", "tune", "-creds", filepath.Join(sdir, "submitter.creds"), "-engine", "builtin=hivebot", "depth=1",
 		"-param", "Aggression,2,1,5,0.5,0.05", "-iterations", strconv.Itoa(iterations), "-seed", "3", "-openings", "plies=2", "-maxplies", "20")

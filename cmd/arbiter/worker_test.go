@@ -64,7 +64,13 @@ func startArbiter(t *testing.T, args ...string) *process {
 		p.code = p.cmd.ProcessState.ExitCode()
 		close(p.done)
 	}()
-	t.Cleanup(func() { p.kill() })
+	t.Cleanup(func() {
+		p.kill()
+		if t.Failed() {
+			// What each process said is how a failed wait for it is explained.
+			t.Logf("arbiter %s:\n%s", strings.Join(args, " "), p.out)
+		}
+	})
 	return p
 }
 
@@ -365,9 +371,12 @@ func TestCoordinatorPlaysItself(t *testing.T) {
 }
 
 // TestWorkersCommand: "arbiter workers" shows the connected workers and their games in flight.
+// The run is what the test can see the worker busy in: its engines take 0.1 s a move, so that
+// it lasts seconds, long enough for a loaded machine to ask more than once (at 20 ms a move it
+// lasted 1.5 s, and the run had ended, with its coordinator, before a second ask).
 func TestWorkersCommand(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "games.jsonl")
-	coord, creds := coordinator(t, out, testenv.FreeAddr(t), append(detEngines(20*time.Millisecond), "-rounds", "2")...)
+	coord, creds := coordinator(t, out, testenv.FreeAddr(t), append(detEngines(100*time.Millisecond), "-rounds", "2")...)
 	w := worker(t, creds, "busy")
 	var status string
 	waitFor(t, "arbiter workers to show the busy worker", 30*time.Second, func() bool {

@@ -144,9 +144,11 @@ func (s *uhpSession) close(t *testing.T) {
 }
 
 // TestBestMoveTimeBudget measures "bestmove time 00:00:01" through the protocol in a set of
-// positions: every answer must come within the second plus 50 ms, and be legal.
+// positions: every answer must come within the second plus the lateness a match forgives by
+// default (the arbiter's margin, 200 ms), and be legal. A tighter slack measured the machine:
+// under the race detector with every core busy, an answer came 181 ms late.
 func TestBestMoveTimeBudget(t *testing.T) {
-	const budget, slack = time.Second, 50 * time.Millisecond
+	const budget, slack = time.Second, 200 * time.Millisecond
 	random := 4
 	if testing.Short() {
 		random = 0

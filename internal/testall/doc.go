@@ -11,5 +11,6 @@
 // tests and subtests alike. A package that does not build, or a test binary that fails
 // outside any test, counts as one failure. The exit status is 1 when anything failed.
 //
-// With CI=true the race detector is required: CI must run everything.
+// With CI=true the race detector is required: CI must run everything. A -race flag given
+// (-race=false) is the caller's choice, and stands, CI or not.
 package main

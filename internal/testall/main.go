@@ -31,8 +31,13 @@ var errFailed = errors.New("tests failed")
 // run runs go test -json with args and writes each package's lines and the summary to stdout.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	goArgs := []string{"test", "-json"}
-	raceOff := raceUnavailable(ctx)
-	if raceOff == "" {
+	raceOff := ""
+	if on, given := raceFlag(args); given {
+		// The caller chose, as with go test; CI's loaded pass runs without it.
+		if !on {
+			raceOff = "turned off by the -race flag given"
+		}
+	} else if raceOff = raceUnavailable(ctx); raceOff == "" {
 		goArgs = append(goArgs, "-race")
 	} else if ci, _ := strconv.ParseBool(os.Getenv("CI")); ci {
 		return fmt.Errorf("CI=true requires the race detector, which is off: %s", raceOff)
@@ -82,6 +87,22 @@ func raceUnavailable(ctx context.Context) string {
 		why = err.Error()
 	}
 	return why + " (on Linux and Windows -race needs a C compiler: apt-get install gcc)"
+}
+
+// raceFlag reports whether args set go test's -race flag (-race, -race=false, --race=1, ...),
+// and to what.
+func raceFlag(args []string) (on, given bool) {
+	for _, a := range args {
+		name, value, hasValue := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-"), "=")
+		if !strings.HasPrefix(a, "-") || name != "race" {
+			continue
+		}
+		on, given = true, true
+		if hasValue {
+			on, _ = strconv.ParseBool(value)
+		}
+	}
+	return on, given
 }
 
 // namesPackages reports whether args name packages as relative paths; otherwise the suite

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -72,10 +73,19 @@ func TestCINeedsRace(t *testing.T) {
 }
 
 // TestCIFailsMissingProgram: under CI=true, a test whose program is missing fails, and the
-// summary names it.
+// summary names it, and it alone.
 func TestCIFailsMissingProgram(t *testing.T) {
 	testenv.NeedRace(t) // as the CI run has it; without it testall stops before any test
 	t.Setenv("CI", "true")
+	// The fixture's other tests need Chromium and Node, which this machine may lack: stand-ins
+	// in PATH, found and never run, keep its programs out of the list of failures.
+	bin := t.TempDir()
+	for _, name := range []string{"chromium", "node"} {
+		if err := os.WriteFile(filepath.Join(bin, name), []byte("#!/bin/sh\nexit 1\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 	t.Chdir(filepath.Join("testdata", "fixture"))
 	var stdout, stderr bytes.Buffer
 	if err := run(context.Background(), nil, &stdout, &stderr); !errors.Is(err, errFailed) {
@@ -84,10 +94,41 @@ func TestCIFailsMissingProgram(t *testing.T) {
 	for _, want := range []string{
 		"needs testall-missing, not in PATH; install it: apt-get install testall-missing (CI=true: failing instead of skipping)\n",
 		"--- FAIL: TestNeedsMissing",
-		"Failed:\n        hivearbiter/internal/testall/testdata/fixture.TestNeedsMissing\n",
+		"\nFailed:\n        hivearbiter/internal/testall/testdata/fixture.TestNeedsMissing\n\n3 passed, 1 failed, 0 skipped\n",
 	} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, stdout.String())
+		}
+	}
+}
+
+// TestRaceFlagGiven: a -race flag given is go test's, as given, and testall neither adds its
+// own nor requires one under CI=true; the summary says the race detector was off.
+func TestRaceFlagGiven(t *testing.T) {
+	goOnly(t, "true")
+	t.Chdir(filepath.Join("testdata", "fixture"))
+	var stdout, stderr bytes.Buffer
+	err := run(context.Background(), []string{"-race=false", "-run", "TestPasses", "."}, &stdout, &stderr)
+	if err != nil {
+		t.Fatalf("run: %v\n%s%s", err, stdout.String(), stderr.String())
+	}
+	for _, want := range []string{"go test -json -race=false -run TestPasses .\n", "\nRace detector off: turned off by the -race flag given\n",
+		"\n1 passed, 0 failed, 0 skipped\n"} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, stdout.String())
+		}
+	}
+	for _, tc := range []struct {
+		args      []string
+		on, given bool
+	}{
+		{[]string{"-race"}, true, true},
+		{[]string{"--race=false", "./..."}, false, true},
+		{[]string{"-race=1"}, true, true},
+		{[]string{"-run", "Race", "./race"}, false, false},
+	} {
+		if on, given := raceFlag(tc.args); on != tc.on || given != tc.given {
+			t.Errorf("raceFlag(%q) = %v, %v; want %v, %v", tc.args, on, given, tc.on, tc.given)
 		}
 	}
 }
