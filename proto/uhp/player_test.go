@@ -116,9 +116,9 @@ func TestTimePolicyProbes(t *testing.T) {
 		{"whole seconds, survives SIGINT", "whole-seconds", nil, arbiter.TimeControl{Base: time.Minute},
 			arbiter.TimePolicy{WholeSeconds: true, Interruptible: true, Detail: "survives SIGINT (probed"}, 2},
 		{"settings", "die-on-int", map[string]string{"fractional": "false", "interrupt": "false"}, arbiter.TimeControl{MoveTime: time.Second},
-			arbiter.TimePolicy{WholeSeconds: true, Detail: "fractional=false; interrupt=false"}, 0},
+			arbiter.TimePolicy{WholeSeconds: true, Detail: "reads whole seconds (fractional=false); never interrupted (interrupt=false)"}, 0},
 		{"fractional set", "whole-seconds", map[string]string{"fractional": "true"}, arbiter.TimeControl{MoveTime: time.Second},
-			arbiter.TimePolicy{Detail: "fractional=true; never interrupted"}, 0},
+			arbiter.TimePolicy{Detail: "reads fractions of a second (fractional=true); never interrupted"}, 0},
 		{"depth", "die-on-int", nil, arbiter.TimeControl{Depth: 2},
 			arbiter.TimePolicy{WholeSeconds: true, Detail: "not probed: it searches to a depth"}, 0},
 	} {

@@ -99,12 +99,16 @@ func timeFactsOf(ctx context.Context, e arbiter.EngineConfig, eng *uhpclient.Eng
 	if err != nil {
 		return timeFacts{}, eng, err
 	}
-	facts := timeFacts{fractionsBy: "fractional=false", interruptBy: "interrupt=false"}
+	facts := timeFacts{fractionsBy: "reads whole seconds", interruptBy: "never interrupted"}
 	if fractional != nil {
-		facts.fractional, facts.fractionsBy = *fractional, SettingFractional+"="+strconv.FormatBool(*fractional)
+		facts.fractional = *fractional
+		facts.fractionsBy = map[bool]string{true: "reads fractions of a second", false: "reads whole seconds"}[*fractional] +
+			" (" + SettingFractional + "=" + strconv.FormatBool(*fractional) + ")"
 	}
 	if interrupt != nil {
-		facts.interruptible, facts.interruptBy = *interrupt, SettingInterrupt+"="+strconv.FormatBool(*interrupt)
+		facts.interruptible = *interrupt
+		facts.interruptBy = map[bool]string{true: "survives SIGINT", false: "never interrupted"}[*interrupt] +
+			" (" + SettingInterrupt + "=" + strconv.FormatBool(*interrupt) + ")"
 	}
 	// Interruption matters only to an engine sent more than its budget: one of whole seconds.
 	if facts.fractional && interrupt == nil {
