@@ -240,7 +240,10 @@ func (s *soak) matchArgs(listen string) []string {
 	args = append(args, engineArgs(s.hivebot, s.fake, s.faultLog, s.o.stallOn, s.o.seed, false)...)
 	args = append(args, "-rounds", fmt.Sprint(s.rounds), "-seed", fmt.Sprint(s.o.seed),
 		"-out", s.records, "-maxmoves", fmt.Sprint(s.o.maxMoves),
-		"-command-timeout", fmt.Sprint(s.o.commandTimeout.Seconds()), "-start-timeout", "10")
+		"-command-timeout", fmt.Sprint(s.o.commandTimeout.Seconds()), "-start-timeout", "10",
+		// The fakes fail on purpose, and some of them game after game: a streak that stops the
+		// run would end the run the soak measures.
+		"-failure-streak", "0")
 	if listen != "" {
 		// No -concurrency: a coordinator plays no game of its own unless given one.
 		return append(args, "-listen", listen, "-ackwait", "5s")

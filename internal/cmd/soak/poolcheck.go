@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/configs"
 	"hivearbiter/pool"
 	"hivearbiter/results"
 )
@@ -43,7 +44,7 @@ func (s *soak) auditPool(ctx context.Context, fail func(string, ...any)) (*audit
 	}
 	sum := &audit{Endings: make(map[string]int)}
 	finished, agree := 0, 0
-	adj := arbiter.Adjudication{MaxPlies: 2 * s.o.maxMoves}
+	adj := arbiter.Adjudication{MaxPlies: 2 * s.o.maxMoves, Repetitions: configs.DefaultRepetitions}
 	sprt := make(map[string]int)
 	for i, r := range p.runs {
 		st := r.state

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/configs"
 	"hivearbiter/results"
 )
 
@@ -89,7 +90,7 @@ func (s *soak) auditFile(ctx context.Context, fail func(string, ...any)) (*audit
 	if damage.Any() {
 		fail("the records file is damaged: %s", strings.Join(damage.Lines(false), "; "))
 	}
-	a := auditRecords(recs, s.games(), arbiter.Adjudication{MaxPlies: 2 * s.o.maxMoves})
+	a := auditRecords(recs, s.games(), arbiter.Adjudication{MaxPlies: 2 * s.o.maxMoves, Repetitions: configs.DefaultRepetitions})
 	fmt.Fprintf(w, "games: %d scheduled, %d records, %d missing, %d recorded more than once\n",
 		a.Scheduled, a.Recorded, len(a.Missing), len(a.Duplicated))
 	if len(a.Missing) > 0 || len(a.Duplicated) > 0 || a.Recorded != a.Scheduled {
