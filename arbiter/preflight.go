@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"hivearbiter/results"
 	"hivearbiter/rules"
 )
 
@@ -136,12 +137,17 @@ func (t *Tournament) firstSearch(ctx context.Context, p Player, engine EngineCon
 	used := time.Since(start)
 	cancel()
 	what := fmt.Sprintf("its first search (a %s under %s)", limitText(limit), engine.Time)
-	if err != nil {
+	fix := "give it a longer time control, or a margin above its overshoot (margin=SECONDS; arbiter check measures it)"
+	switch reason := reasonOf(err); {
+	case err == nil:
+	case limit.Depth == 0 && limit.Nodes == 0 && (wctx.Err() != nil || reason == results.ReasonTimeForfeit || reason == results.ReasonStall):
+		return fmt.Errorf("%s did not answer within %.3f s, its time and margin: it would lose on time; %s: %w", what, wait.Seconds(), fix, err)
+	default:
 		return fmt.Errorf("%s failed after %.3f s: %w", what, used.Seconds(), err)
 	}
-	if _, lost := clock.Charge(0, used); lost && limit.Depth == 0 && limit.Nodes == 0 {
-		return fmt.Errorf("%s took %.3f s, over its %.3f s and the margin of %.3f s: it would lose on time; give it a longer time control, or a margin above its overshoot (margin=SECONDS; arbiter check measures it)",
-			what, used.Seconds(), limit.Time.Seconds(), engine.Margin.Seconds())
+	if allowed, lost := clock.Charge(0, used); lost && limit.Depth == 0 && limit.Nodes == 0 {
+		return fmt.Errorf("%s took %.3f s, over the %.3f s it was allowed and the margin of %.3f s: it would lose on time; %s",
+			what, used.Seconds(), allowed.Seconds(), engine.Margin.Seconds(), fix)
 	}
 	if _, err := rules.NewGame(t.gameType).ParseMove(answer); err != nil {
 		return fmt.Errorf("%s answered %q, which is no legal first move of %s: %w", what, answer, t.gameType, err)

@@ -102,3 +102,23 @@ func TestFailureStreakUnderForfeit(t *testing.T) {
 		t.Errorf("%d games, %d forfeited by the broken b; want all 18, some forfeited", out.Tally.Games, broken)
 	}
 }
+
+// The check before the first game asks each engine for its first move under its own limit:
+// one that would lose on time there stops the run before any game, saying so; under the
+// forfeit policy it is warned of and plays.
+func TestPreflightAsksForTheFirstMove(t *testing.T) {
+	cfg := baseConfig(engine("a", "random"), engine("b", "slow@0"))
+	for i := range cfg.Engines {
+		cfg.Engines[i].Time.MoveTime, cfg.Engines[i].Margin = 200*time.Millisecond, 100*time.Millisecond
+	}
+	_, err := fakeTournament(t, cfg).Play(context.Background())
+	var pe *arbiter.PreflightError
+	if !errors.As(err, &pe) || len(pe.Failures) != 1 || pe.Failures[0].Engine != "b" ||
+		!strings.Contains(err.Error(), "its first search (a 0.200 s search under st=0.2) did not answer within 0.300 s") || !strings.Contains(err.Error(), "it would lose on time") {
+		t.Fatalf("err = %v; want b's first search named as a time loss", err)
+	}
+	cfg.OnEngineFailure, cfg.Rounds = arbiter.ForfeitOnFailure, 1
+	if _, err := fakeTournament(t, cfg).Play(context.Background()); err != nil {
+		t.Errorf("under forfeit: %v; want the run played", err)
+	}
+}
