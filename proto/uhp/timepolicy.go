@@ -36,6 +36,9 @@ const (
 	probeSlack = 3 * time.Second
 )
 
+// sentExactly is why an engine that reads fractions of a second is never interrupted.
+const sentExactly = "never interrupted (it is sent its budgets exactly)"
+
 // timeFacts are what the arbiter knows of an engine's time handling.
 type timeFacts struct {
 	fractional    bool
@@ -112,7 +115,7 @@ func timeFactsOf(ctx context.Context, e arbiter.EngineConfig, eng *uhpclient.Eng
 	}
 	// Interruption matters only to an engine sent more than its budget: one of whole seconds.
 	if facts.fractional && interrupt == nil {
-		facts.interruptBy = "never interrupted (it is sent its budgets exactly)"
+		facts.interruptBy = sentExactly
 	}
 	probeFractions := fractional == nil
 	probeInterrupt := interrupt == nil && !(fractional != nil && *fractional)
@@ -140,7 +143,7 @@ func timeFactsOf(ctx context.Context, e arbiter.EngineConfig, eng *uhpclient.Eng
 	if probeInterrupt && !facts.fractional {
 		facts.interruptible, facts.interruptBy = p.facts.interruptible, p.facts.interruptBy
 	} else if probeInterrupt {
-		facts.interruptBy = "never interrupted (it is sent its budgets exactly)"
+		facts.interruptBy = sentExactly
 	}
 	return facts, eng, nil
 }
@@ -166,7 +169,7 @@ func probe(ctx context.Context, eng *uhpclient.Engine, restart restarter) (timeF
 		return facts, eng, err
 	}
 	if facts.fractional {
-		facts.interruptBy = "never interrupted (it is sent its budgets exactly)"
+		facts.interruptBy = sentExactly
 		return facts, eng, nil
 	}
 	eng.Note("time probe: does the engine survive SIGINT during a search?")
