@@ -39,6 +39,10 @@ type EngineConfig struct {
 	// Restart asks for a fresh process for every game (restart=on), for engines that leak
 	// memory or keep state from game to game.
 	Restart bool
+	// Program, if set, identifies the exact build the engine runs (a rating list's hash of its
+	// files, command and settings): it is recorded with each of its games, so that a number
+	// names exact bits. It is not part of the run's fingerprint.
+	Program string
 }
 
 // Shard is one of Count shares of a schedule: the game pairs whose index is Index-1 modulo
@@ -141,6 +145,12 @@ type Config struct {
 	// (a crash, a time loss, an illegal move, a desync...): a run that cannot inform. 0 is
 	// DefaultFailureStreak; a negative number never stops.
 	FailureStreak int
+	// SharedRecords marks Out as a file that many runs append to (a rating list's records):
+	// games of other runs in it are passed over instead of refused.
+	SharedRecords bool
+	// Labels are written into every record's Settings beside the run's settings (a rating
+	// list's name and batch), so that a shared records file says which games are whose.
+	Labels map[string]string
 }
 
 // Defaults for a tournament's settings.
@@ -510,4 +520,14 @@ func (c *Config) differences(r *results.Record) string {
 		return "the records (of an older arbiter) agree on engines, time controls, game type and seed, so the difference is in settings they do not hold: format, openings, adjudication (-maxmoves, -repetitions), engine options or margins"
 	}
 	return "they differ in " + strings.Join(diffs, "; ")
+}
+
+// program is the Program of the engine with this name, "" when it has none.
+func (c *Config) program(name string) string {
+	for _, e := range c.Engines {
+		if e.Name == name {
+			return e.Program
+		}
+	}
+	return ""
 }

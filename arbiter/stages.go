@@ -316,6 +316,14 @@ func (c *collector) collect(r *results.Record) error {
 	if r.Settings == nil {
 		r.Settings = c.t.cfg.RunSettings()
 	}
+	for k, v := range c.t.cfg.Labels {
+		r.Settings[k] = v
+	}
+	for _, p := range []*results.Player{&r.White, &r.Black} {
+		if p.Program == "" {
+			p.Program = c.t.cfg.program(p.Name)
+		}
+	}
 	if c.err != nil {
 		return c.err // the run is stopping: this game is played again when it resumes
 	}

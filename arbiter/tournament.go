@@ -270,6 +270,9 @@ func (t *Tournament) resume(col *collector, done []bool) (*results.Log, int, err
 	opts := results.ReadOptions{SkipBad: t.cfg.SkipBadRecords, Counts: true}
 	log, err := results.OpenLogFunc(t.cfg.Out, opts, func(r *results.Record) error {
 		if r.Run != t.run {
+			if t.cfg.SharedRecords {
+				return nil // another run's game in a shared file: not this run's to count
+			}
 			return errForeign
 		}
 		if r.Game < len(done) {

@@ -57,6 +57,9 @@ type Player struct {
 	// TimePolicy says how the engine was sent its time budgets, and how that was learned: for
 	// UHP, whether it reads fractions of a second and whether it may be interrupted.
 	TimePolicy string `json:"time_policy,omitempty"`
+	// Program identifies the exact build the engine ran, when the run knows it (a rating
+	// list's hash of the engine's files, command and settings).
+	Program string `json:"program,omitempty"`
 }
 
 // Move is one ply as the referee recorded it.
