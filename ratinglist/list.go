@@ -80,7 +80,7 @@ type Entrant struct {
 	// arbiter check prints).
 	Words []string
 	// Engine is the specification with the list's limit, named as the entrant's player.
-	Engine                arbiter.EngineConfig
+	Engine               arbiter.EngineConfig
 	Author, URL, Licence string
 }
 

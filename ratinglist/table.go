@@ -116,6 +116,7 @@ type state struct {
 	n       int
 	colours map[[2]int]*elo.WDL // rated games by (white, black)
 	pair    map[[2]int]*elo.WDL // rated games by (a, b), a < b, from a's view
+	metAll  map[[2]int]int      // every game by (a, b), a < b
 	games   []int               // every game, faults included, by entrant
 	faults  []int
 	own     []int         // games of the entrant's own gauntlet batches
@@ -161,7 +162,7 @@ func gameName(r *results.Record) string {
 // newState reads the records into the list's numbers and fits the ratings.
 func newState(l *List, recs []results.Record) (*state, error) {
 	n := len(l.Entrants)
-	s := &state{l: l, n: n, colours: map[[2]int]*elo.WDL{}, pair: map[[2]int]*elo.WDL{},
+	s := &state{l: l, n: n, colours: map[[2]int]*elo.WDL{}, pair: map[[2]int]*elo.WDL{}, metAll: map[[2]int]int{},
 		games: make([]int, n), faults: make([]int, n), own: make([]int, n), failed: make([]string, n),
 		program: make([]string, n), first: make([]time.Time, n), last: make([]time.Time, n), streak: make([]streakCount, n)}
 	index := make(map[string]int, n)
@@ -218,6 +219,7 @@ func (s *state) add(r *results.Record, id string, index map[string]int) error {
 		s.own[owner]++
 	}
 	s.total++
+	s.metAll[[2]int{min(w, b), max(w, b)}]++
 	if r.Finished.After(s.updated) {
 		s.updated = r.Finished
 	}
@@ -230,9 +232,13 @@ func (s *state) add(r *results.Record, id string, index map[string]int) error {
 			culprit = b
 		}
 	}
-	for _, e := range [2]int{w, b} {
+	for side, e := range [2]int{w, b} {
 		st := &s.streak[e]
+		moved := len(r.Moves) > side
 		switch {
+		case e != culprit && !moved && culprit >= 0:
+			// The other side failed before this one moved: nothing said of this one, as the
+			// arbiter's failure streak counts it.
 		case e != culprit:
 			*st = streakCount{}
 		case st.reason == r.Reason:
