@@ -139,6 +139,15 @@ func LoadFile(path string, resolve Resolver) (arbiter.Config, error) {
 
 // ReadFile reads a TOML configuration's settings, for flags to override (see Flags).
 func ReadFile(path string) (*Run, error) {
+	data, err := readData(path)
+	if err != nil {
+		return nil, err
+	}
+	return read(path, data)
+}
+
+// readData reads a configuration file, saying plainly what is wrong with it.
+func readData(path string) ([]byte, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
@@ -146,7 +155,7 @@ func ReadFile(path string) (*Run, error) {
 		}
 		return nil, &Error{File: path, Msg: errors.Unwrap(err).Error()}
 	}
-	return read(path, data)
+	return data, nil
 }
 
 var typeErrorPattern = regexp.MustCompile(`^toml: line (\d+) \(last key "([^"]*)"\): (.*)$`)
@@ -160,20 +169,25 @@ func Load(name string, data []byte, resolve Resolver) (arbiter.Config, error) {
 	return r.Config(resolve)
 }
 
+// decodeError is a TOML file's syntax or type error, at its line.
+func decodeError(name string, err error) error {
+	var pe toml.ParseError
+	if errors.As(err, &pe) {
+		return &Error{File: name, Line: pe.Position.Line, Key: pe.LastKey, Msg: pe.Message}
+	}
+	// Type mismatches come back as plain text: "toml: line N (last key "K"): message".
+	if m := typeErrorPattern.FindStringSubmatch(err.Error()); m != nil {
+		line, _ := strconv.Atoi(m[1])
+		return &Error{File: name, Line: line, Key: m[2], Msg: m[3]}
+	}
+	return &Error{File: name, Msg: err.Error()}
+}
+
 func read(name string, data []byte) (*Run, error) {
 	r := &Run{name: name, data: data}
 	md, err := toml.Decode(string(data), &r.f)
 	if err != nil {
-		var pe toml.ParseError
-		if errors.As(err, &pe) {
-			return nil, &Error{File: name, Line: pe.Position.Line, Key: pe.LastKey, Msg: pe.Message}
-		}
-		// Type mismatches come back as plain text: "toml: line N (last key "K"): message".
-		if m := typeErrorPattern.FindStringSubmatch(err.Error()); m != nil {
-			line, _ := strconv.Atoi(m[1])
-			return nil, &Error{File: name, Line: line, Key: m[2], Msg: m[3]}
-		}
-		return nil, &Error{File: name, Msg: err.Error()}
+		return nil, decodeError(name, err)
 	}
 	if undecoded := md.Undecoded(); len(undecoded) > 0 {
 		// Every unknown key at once: a file with three is fixed in one go, not three.

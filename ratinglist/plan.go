@@ -132,8 +132,16 @@ func (s *state) order() []int {
 // plan chooses the batch numbered number from the state of the records before it.
 func (s *state) plan(number int) (Batch, bool) {
 	order := s.order()
+	// A gauntlet, once the list has gone on to a later entrant's, stays closed: the games of
+	// entrants added later do not reopen it (they may move its error either way).
+	current := 0
 	for pos, x := range order {
-		if pos == 0 || s.failed[x] != "" {
+		if s.owners[x] {
+			current = pos
+		}
+	}
+	for pos, x := range order {
+		if pos == 0 || pos < current || s.failed[x] != "" {
 			continue
 		}
 		var earlier []int

@@ -83,8 +83,9 @@ func (r *Runner) Run(ctx context.Context) ([]results.Record, error) {
 		if err != nil {
 			return recs, err
 		}
-		if out != nil && out.Interrupted {
-			return ReadRecords(l.Records)
+		if out != nil && out.Interrupted || ctx.Err() != nil {
+			recs, _ := ReadRecords(l.Records)
+			return recs, ctx.Err()
 		}
 		if out != nil && out.FailureStop != nil {
 			say("%s is stopped: %s\n", out.FailureStop.Engine, arbiter.Message(out.FailureStop))

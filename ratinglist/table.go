@@ -120,6 +120,7 @@ type state struct {
 	games   []int               // every game, faults included, by entrant
 	faults  []int
 	own     []int         // games of the entrant's own gauntlet batches
+	owners  map[int]bool  // the entrants whose gauntlets the records hold
 	failed  []string      // why an entrant was stopped, "" if it was not
 	program []string      // the program its games record
 	first   []time.Time   // its first and last game
@@ -162,7 +163,7 @@ func gameName(r *results.Record) string {
 // newState reads the records into the list's numbers and fits the ratings.
 func newState(l *List, recs []results.Record) (*state, error) {
 	n := len(l.Entrants)
-	s := &state{l: l, n: n, colours: map[[2]int]*elo.WDL{}, pair: map[[2]int]*elo.WDL{}, metAll: map[[2]int]int{},
+	s := &state{l: l, n: n, colours: map[[2]int]*elo.WDL{}, pair: map[[2]int]*elo.WDL{}, metAll: map[[2]int]int{}, owners: map[int]bool{},
 		games: make([]int, n), faults: make([]int, n), own: make([]int, n), failed: make([]string, n),
 		program: make([]string, n), first: make([]time.Time, n), last: make([]time.Time, n), streak: make([]streakCount, n)}
 	index := make(map[string]int, n)
@@ -217,6 +218,7 @@ func (s *state) add(r *results.Record, id string, index map[string]int) error {
 	}
 	if owner, ok := index[r.Settings[LabelEntrant]]; ok {
 		s.own[owner]++
+		s.owners[owner] = true
 	}
 	s.total++
 	s.metAll[[2]int{min(w, b), max(w, b)}]++

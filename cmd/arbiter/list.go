@@ -1,0 +1,184 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"hivearbiter/arbiter"
+	"hivearbiter/configs"
+	"hivearbiter/internal/cli"
+	"hivearbiter/ratinglist"
+	"hivearbiter/ratinglist/site"
+	"hivearbiter/results"
+)
+
+const listUsage = `list run|table|site|verify|plan LIST.toml [flags]
+
+Keeps a standing rating list of engines (docs/rating-lists.md): a TOML file of its conditions
+(game type, one limit, openings, adjudication, an anchor, an error target) and its entrants
+(name, version, the -engine words that arbiter check prints), and one records file of every
+game played for it.
+
+  run     plays the list's gauntlets until every entrant's error is at the target (or its game
+          budget is spent): a new entrant is checked (arbiter check under the list's conditions;
+          refused if it fails) and plays only its own games; a run stopped at any point resumes
+          where it stopped. The site is rewritten after each batch.
+  table   prints the table with its conditions (-format text, markdown or json).
+  site    writes the site: pages, PGN, JSON and CSV (-out DIR, the list's site folder by default).
+  verify  re-referees every recorded game and recomputes the table; with a site written, checks
+          that its table.json is the same. Names every game that does not replay (exit 1).
+  plan    says which batch the list plays next, and why.`
+
+func runList(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("list", listUsage, stderr)
+	format := fs.String("format", "text", "table: text, markdown or json")
+	out := fs.String("out", "", "site: the folder to write (the list's site folder by default)")
+	batches := fs.Int("batches", 0, "run: stop after this many batches (0: when every entrant is done)")
+	quiet := fs.Bool("q", false, "run: print only each batch and the final table, not each game")
+	if err := cli.Parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 2 {
+		return cli.Usage(errors.New(`want "arbiter list COMMAND LIST.toml" (COMMAND: run, table, site, verify or plan; see arbiter list -h)`))
+	}
+	l, err := configs.ReadList(fs.Arg(1), builtinResolver)
+	if err != nil {
+		return cli.Usage(err)
+	}
+	recs, err := ratinglist.ReadRecords(l.Records)
+	if err != nil {
+		return err
+	}
+	switch fs.Arg(0) {
+	case "run":
+		return listRun(ctx, l, recs, *batches, *quiet, stdout)
+	case "table":
+		t, err := ratinglist.Compute(l, recs)
+		if err != nil {
+			return err
+		}
+		return writeListTable(stdout, l, t, *format)
+	case "site":
+		t, err := ratinglist.Compute(l, recs)
+		if err != nil {
+			return err
+		}
+		dir := l.Site
+		if *out != "" {
+			dir = *out
+		}
+		if err := site.Write(dir, l, t, recs, l.CheckReports()); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "Wrote the site of %s to %s (open %s)\n", l.Name, dir, filepath.Join(dir, "index.html"))
+		return nil
+	case "verify":
+		return listVerify(l, recs, *out, stdout)
+	case "plan":
+		b, ok, err := ratinglist.Next(l, recs)
+		switch {
+		case err != nil:
+			return err
+		case !ok:
+			fmt.Fprintf(stdout, "Every entrant of %s is done: nothing to play.\n", l.Name)
+		default:
+			fmt.Fprintf(stdout, "Next: %s; %d games.\n", b.Describe(l), b.Games())
+		}
+		return nil
+	}
+	return cli.Usage(fmt.Errorf("list %s: no such command (run, table, site, verify or plan)", fs.Arg(0)))
+}
+
+func writeListTable(w io.Writer, l *ratinglist.List, t *ratinglist.Table, format string) error {
+	switch format {
+	case "text":
+		return site.WriteConsole(w, l, t)
+	case "markdown":
+		return site.WriteMarkdown(w, l, t)
+	case "json":
+		b, err := site.TableJSON(t)
+		if err == nil {
+			_, err = w.Write(b)
+		}
+		return err
+	}
+	return cli.Usage(fmt.Errorf("-format %s: want text, markdown or json", format))
+}
+
+// listRun plays the list, rewriting its site as batches end, and prints the table.
+func listRun(ctx context.Context, l *ratinglist.List, recs []results.Record, batches int, quiet bool, stdout io.Writer) error {
+	exe, _ := os.Executable()
+	if err := l.IdentifyAll(ratinglist.Self{Path: exe, Version: arbiter.Version}, recs); err != nil {
+		return cli.Exit(exitUsage, "%s", arbiter.Message(err))
+	}
+	games := stdout
+	if quiet {
+		games = io.Discard
+	}
+	writeSite := func(recs []results.Record) error {
+		t, err := ratinglist.Compute(l, recs)
+		if err != nil {
+			return err
+		}
+		return site.Write(l.Site, l, t, recs, l.CheckReports())
+	}
+	r := &ratinglist.Runner{List: l, Console: stdout, Play: ratinglist.PlayLocally(games), Played: writeSite, MaxBatches: batches}
+	recs, err := r.Run(ctx)
+	var refused *ratinglist.RefusedError
+	switch {
+	case errors.As(err, &refused):
+		return cli.Exit(exitEngines, "%s", refused.Message())
+	case ctx.Err() != nil:
+		fmt.Fprintf(stdout, "Stopped; run the same command to go on where it stopped.\n")
+		return cli.Exit(exitInterrupted, "")
+	case err != nil:
+		return err
+	}
+	t, err := ratinglist.Compute(l, recs)
+	if err != nil {
+		return err
+	}
+	if err := site.Write(l.Site, l, t, recs, l.CheckReports()); err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout)
+	return site.WriteConsole(stdout, l, t)
+}
+
+// listVerify re-referees the records and compares the recomputed table with the published one.
+func listVerify(l *ratinglist.List, recs []results.Record, dir string, stdout io.Writer) error {
+	if dir == "" {
+		dir = l.Site
+	}
+	t, err := ratinglist.Verify(l, recs)
+	var bad *ratinglist.VerifyError
+	if errors.As(err, &bad) {
+		return cli.Exit(exitFailure, "%s", bad.Message())
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "All %d games replay under the list's rules and adjudication.\n", len(recs))
+	published, err := os.ReadFile(filepath.Join(dir, "table.json"))
+	if errors.Is(err, os.ErrNotExist) {
+		fmt.Fprintf(stdout, "No published table in %s to compare (arbiter list site writes one).\n", dir)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	mine, err := site.TableJSON(t)
+	if err != nil {
+		return err
+	}
+	if !bytes.Equal(mine, published) {
+		return cli.Exit(exitFailure, "the published table %s is not the table its records give: rewrite it with arbiter list site", filepath.Join(dir, "table.json"))
+	}
+	fmt.Fprintf(stdout, "The published table %s is the table the records give.\n", filepath.Join(dir, "table.json"))
+	return nil
+}
