@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/arbitertest"
 	"hivearbiter/engine/hivebot"
 	_ "hivearbiter/proto/uhp"
 	"hivearbiter/results"
@@ -296,5 +297,31 @@ func TestIdentifyRefusesAChangedProgram(t *testing.T) {
 	self.Version = "0.2.0"
 	if b, _ := Identify(l.Entrants[0].Engine, self); a == b {
 		t.Error("a built-in entrant's identity does not follow the arbiter's version")
+	}
+}
+
+// An entrant that fails game after game is stopped by its failure streak and shown as failed,
+// never rated on its forfeits; the list goes on with the others.
+func TestFailingEntrantIsStoppedNotRated(t *testing.T) {
+	bots := threeBots(t)
+	broken := Entrant{Name: "broken", Version: "1", Words: []string{"proto=test", "cmd=illegal@6"}}
+	broken.Engine = arbiter.EngineConfig{Name: broken.Player(), Protocol: arbitertest.Name, Command: []string{"illegal@6"}, Time: bots[0].Engine.Time}
+	l := testList(t, t.TempDir(), bots[0], broken, bots[2])
+	recs := run(t, t.Context(), l, 0)
+	table, err := Compute(l, recs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	row, _ := table.Row("broken 1")
+	if row.Status != StatusFailed || row.Rated || row.Faults != l.FailureStreak || !strings.Contains(row.Failure, "illegal") {
+		t.Errorf("the failing entrant's row: %+v", row)
+	}
+	if medium, _ := table.Row("medium 1"); !medium.Rated || medium.Games == 0 {
+		t.Errorf("the entrant after it: %+v", medium)
+	}
+	for _, r := range recs {
+		if (r.White.Name == "broken 1" || r.Black.Name == "broken 1") && r.Settings[LabelEntrant] != "broken 1" {
+			t.Errorf("the failed entrant was chosen as an opponent: game %v", r.Key())
+		}
 	}
 }
