@@ -1,6 +1,7 @@
 package configs
 
 import (
+	_ "embed"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -51,6 +52,12 @@ type listEntrant struct {
 	URL     string `toml:"url"`
 	Licence string `toml:"licence"`
 }
+
+//go:embed lists/example.toml
+var listExample []byte
+
+// ListExample is the text of the embedded example of a rating list.
+func ListExample() []byte { return listExample }
 
 // ReadList reads a rating list's file: its conditions and entrants, each entrant's engine
 // words parsed with the list's limit. Every problem is reported at once, with its line.
@@ -141,7 +148,7 @@ func LoadList(name string, data []byte, resolve Resolver) (*ratinglist.List, err
 		l.Openings.File = at(l.Openings.File, "")
 	}
 	if !given("openings") {
-		if slices.Contains(books.Names(), l.GameType) {
+		if slices.ContainsFunc(books.Names(), func(b string) bool { return strings.EqualFold(b, l.GameType) }) {
 			l.Openings.Book = l.GameType // a shipped book by default, as the lists use a common book
 		} else {
 			l.Openings.RandomPlies = DefaultOpeningPlies

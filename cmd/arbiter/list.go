@@ -18,6 +18,7 @@ import (
 )
 
 const listUsage = `list run|table|site|verify|plan LIST.toml [flags]
+       arbiter list example > my-list.toml
 
 Keeps a standing rating list of engines (docs/rating-lists.md): a TOML file of its conditions
 (game type, one limit, openings, adjudication, an anchor, an error target) and its entrants
@@ -32,7 +33,8 @@ game played for it.
   site    writes the site: pages, PGN, JSON and CSV (-out DIR, the list's site folder by default).
   verify  re-referees every recorded game and recomputes the table; with a site written, checks
           that its table.json is the same. Names every game that does not replay (exit 1).
-  plan    says which batch the list plays next, and why.`
+  plan    says which batch the list plays next, and why.
+  example prints an example list file: hivebot's profiles.`
 
 func runList(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("list", listUsage, stderr)
@@ -41,6 +43,10 @@ func runList(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	batches := fs.Int("batches", 0, "run: stop after this many batches (0: when every entrant is done)")
 	quiet := fs.Bool("q", false, "run: print only each batch and the final table, not each game")
 	if err := cli.Parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() == 1 && fs.Arg(0) == "example" {
+		_, err := stdout.Write(configs.ListExample())
 		return err
 	}
 	if fs.NArg() != 2 {
