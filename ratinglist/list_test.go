@@ -325,3 +325,27 @@ func TestFailingEntrantIsStoppedNotRated(t *testing.T) {
 		}
 	}
 }
+
+// In round-robin mode every entrant first meets every entrant before it, Rounds pairs each,
+// one batch per entrant; the gauntlets that follow are as in gauntlet mode.
+func TestRoundRobinModeMeetsEveryEarlierEntrant(t *testing.T) {
+	l := testList(t, t.TempDir(), append(threeBots(t), bot(t, "strong", "1", "Profile=strong"))...)
+	l.Mode, l.Rounds, l.ErrorTarget = RoundRobin, 1, 1000
+	recs := run(t, t.Context(), l, 0)
+	met := map[[2]string]int{}
+	for _, r := range recs {
+		a, b := r.White.Name, r.Black.Name
+		if a > b {
+			a, b = b, a
+		}
+		met[[2]string{a, b}]++
+	}
+	if len(met) != 6 {
+		t.Errorf("%d pairings met, want all 6 of 4 entrants: %v", len(met), met)
+	}
+	for k, n := range met {
+		if n != 2 {
+			t.Errorf("%s and %s played %d games, want one pair", k[0], k[1], n)
+		}
+	}
+}

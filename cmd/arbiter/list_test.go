@@ -1,0 +1,222 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"hivearbiter/internal/cli"
+	"hivearbiter/results"
+)
+
+// testListFile writes a rating list of hivebot's profiles at depth 1 (fast, and the same
+// moves for the same position) into dir, with entrants beyond the three given by extra.
+func testListFile(t *testing.T, dir string, extra string) string {
+	t.Helper()
+	text := `name = "test list"
+limit = "depth=1"
+seed = 3
+concurrency = 2
+pairs = 2
+opponents = 2
+error_target = 400
+max_games = 12
+
+[anchor]
+entrant = "hivebot weak"
+
+[adjudication]
+max_plies = 120
+
+[[entrant]]
+name = "hivebot"
+version = "weak"
+engine = "builtin=hivebot option.Profile=weak"
+
+[[entrant]]
+name = "hivebot"
+version = "wild"
+engine = "builtin=hivebot option.Profile=weak option.Aggression=5"
+url = "https://example.org/hivebot"
+
+[[entrant]]
+name = "hivebot"
+version = "medium"
+engine = "builtin=hivebot option.Profile=medium"
+` + extra
+	path := filepath.Join(dir, "test.toml")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func listKeys(t *testing.T, path string) []string {
+	t.Helper()
+	recs, err := results.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for _, r := range recs {
+		keys = append(keys, fmt.Sprintf("%s#%d %s-%s %d %s", r.Run, r.Game, r.White.Name, r.Black.Name, r.OpeningIndex, r.Result))
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// The list's commands as a user meets them: run, table, site, verify, and verify failing,
+// naming the game, when a move of the records is changed.
+func TestListCommands(t *testing.T) {
+	dir := t.TempDir()
+	list := testListFile(t, dir, "")
+	var stdout, stderr bytes.Buffer
+	if err := run(t.Context(), []string{"list", "run", "-q", list}, &stdout, &stderr); err != nil {
+		t.Fatalf("list run: %v\n%s%s", err, stdout.String(), stderr.String())
+	}
+	for _, want := range []string{"Checking hivebot wild under the list's conditions", "batch 1: hivebot wild plays 2 game pairs", "hivebot medium"} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("list run's output lacks %q:\n%s", want, stdout.String())
+		}
+	}
+	for _, f := range []string{"test.records.jsonl", "test.checks/hivebot-wild.txt", "test-site/index.html", "test-site/table.json"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("list run wrote no %s: %v", f, err)
+		}
+	}
+	for _, format := range []string{"text", "markdown", "json"} {
+		stdout.Reset()
+		if err := run(t.Context(), []string{"list", "table", "-format", format, list}, &stdout, &stderr); err != nil || !strings.Contains(stdout.String(), "hivebot wild") {
+			t.Errorf("list table -format %s: %v\n%s", format, err, stdout.String())
+		}
+	}
+	stdout.Reset()
+	if err := run(t.Context(), []string{"list", "verify", list}, &stdout, &stderr); err != nil || !strings.Contains(stdout.String(), "is the table the records give") {
+		t.Fatalf("list verify: %v\n%s", err, stdout.String())
+	}
+	stdout.Reset()
+	if err := run(t.Context(), []string{"list", "plan", list}, &stdout, &stderr); err != nil || !strings.Contains(stdout.String(), "nothing to play") {
+		t.Errorf("list plan after the run: %v\n%s", err, stdout.String())
+	}
+
+	// One move changed: verify names that game, and exits 1.
+	records := filepath.Join(dir, "test.records.jsonl")
+	data, err := os.ReadFile(records)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.Split(bytes.TrimSuffix(data, []byte("\n")), []byte("\n"))
+	k := len(lines) / 2
+	recs, _ := results.ReadFile(records)
+	first := `{"move":"` + recs[k].Moves[1].Move + `"`
+	second := `{"move":"` + recs[k].Moves[3].Move + `"`
+	changed := bytes.Replace(lines[k], []byte(second), []byte(first), 1)
+	if bytes.Equal(changed, lines[k]) {
+		t.Fatalf("could not change a move of record %d", k+1)
+	}
+	lines[k] = changed
+	if err := os.WriteFile(records, append(bytes.Join(lines, []byte("\n")), '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err = run(t.Context(), []string{"list", "verify", list}, &stdout, &stderr)
+	var ee *cli.ExitError
+	want := fmt.Sprintf("run %s game %d", recs[k].Run, recs[k].Game+1)
+	if !errors.As(err, &ee) || ee.Code != exitFailure || !strings.Contains(ee.Msg, want) || !strings.Contains(ee.Msg, "1 games do not replay") {
+		t.Fatalf("list verify after a move was changed: %v, want exit %d naming %s", err, exitFailure, want)
+	}
+}
+
+// A list run SIGKILLed in the middle of a gauntlet and run again ends with the records of a run
+// never stopped, no game twice; an entrant added afterwards plays only its own games, the
+// records' first bytes unchanged.
+func TestListKilledResumedAndGrown(t *testing.T) {
+	wholeDir := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	if err := run(t.Context(), []string{"list", "run", "-q", testListFile(t, wholeDir, "")}, &stdout, &stderr); err != nil {
+		t.Fatalf("unbroken run: %v\n%s%s", err, stdout.String(), stderr.String())
+	}
+	whole := listKeys(t, filepath.Join(wholeDir, "test.records.jsonl"))
+
+	dir := t.TempDir()
+	list := testListFile(t, dir, "")
+	records := filepath.Join(dir, "test.records.jsonl")
+	cmd := exec.Command(os.Args[0], "list", "run", "-q", list)
+	cmd.Env = append(os.Environ(), "ARBITER_TEST_MAIN=1")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		recs, _ := results.ReadFile(records)
+		if len(recs) >= len(whole)/2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatal("the list recorded too few games in 2 minutes")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	if got := listKeys(t, records); len(got) >= len(whole) {
+		t.Fatalf("the run finished before it was killed (%d games): the test proves nothing", len(got))
+	}
+	if err := run(t.Context(), []string{"list", "run", "-q", list}, &stdout, &stderr); err != nil {
+		t.Fatalf("run again: %v\n%s%s", err, stdout.String(), stderr.String())
+	}
+	if got := listKeys(t, records); !slices.Equal(got, whole) {
+		t.Fatalf("records after the kill and a second run differ from an unbroken run's:\n got %q\nwant %q", got, whole)
+	}
+
+	before, err := os.ReadFile(records)
+	if err != nil {
+		t.Fatal(err)
+	}
+	testListFile(t, dir, "[[entrant]]\nname = \"hivebot\"\nversion = \"strong\"\nengine = \"builtin=hivebot option.Profile=strong\"\n")
+	stdout.Reset()
+	if err := run(t.Context(), []string{"list", "run", "-q", list}, &stdout, &stderr); err != nil {
+		t.Fatalf("run with an entrant added: %v\n%s%s", err, stdout.String(), stderr.String())
+	}
+	after, err := os.ReadFile(records)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(after, before) || len(after) == len(before) {
+		t.Fatalf("adding an entrant changed the records' first %d bytes, or played nothing (%d bytes after)", len(before), len(after))
+	}
+	recs, _ := results.ReadFile(records)
+	for _, r := range recs[len(whole):] {
+		if r.White.Name != "hivebot strong" && r.Black.Name != "hivebot strong" {
+			t.Errorf("after hivebot strong entered, game %v (%s vs %s) is not its", r.Key(), r.White.Name, r.Black.Name)
+		}
+	}
+}
+
+// Bad lists are refused with the file, the line and the reason, and nothing is written.
+func TestListRefusesBadInput(t *testing.T) {
+	dir := t.TempDir()
+	list := testListFile(t, dir, "[[entrant]]\nname = \"hivebot\"\nversion = \"weak\"\nengine = \"builtin=hivebot\"\n")
+	var stdout, stderr bytes.Buffer
+	err := run(context.Background(), []string{"list", "run", list}, &stdout, &stderr)
+	if err == nil || !strings.Contains(err.Error(), `two entrants are "hivebot weak"`) {
+		t.Fatalf("a list with a duplicate entrant: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "test.records.jsonl")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a refused list wrote its records file: %v", err)
+	}
+	list = testListFile(t, dir, "[[entrant]]\nname = \"ghost\"\nversion = \"1\"\nengine = \"cmd="+filepath.Join(dir, "no-such-engine")+"\"\n")
+	err = run(context.Background(), []string{"list", "run", list}, &stdout, &stderr)
+	if err == nil || !strings.Contains(err.Error(), "ghost 1 cannot be identified") {
+		t.Fatalf("a list with an entrant whose program is missing: %v", err)
+	}
+}
