@@ -2,18 +2,15 @@ package distributed
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"sync"
 	"time"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/internal/proc"
 	"hivearbiter/rules"
 )
 
@@ -89,14 +86,5 @@ func programSHA256(e arbiter.EngineConfig) (string, error) {
 	} else if !filepath.IsAbs(prog) && e.Dir != "" {
 		prog = filepath.Join(e.Dir, prog)
 	}
-	f, err := os.Open(prog)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	return proc.FileSHA256(prog)
 }

@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 	"strings"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/internal/proc"
 	"hivearbiter/results"
 )
 
@@ -56,7 +56,7 @@ func Identify(e arbiter.EngineConfig, self Self) (string, error) {
 		case err != nil || !info.Mode().IsRegular():
 			continue // an argument that is no file
 		}
-		sum, err := fileSum(path)
+		sum, err := proc.FileSHA256(path)
 		if err != nil {
 			return "", fmt.Errorf("ratinglist: %w", err)
 		}
@@ -77,19 +77,6 @@ func Identify(e arbiter.EngineConfig, self Self) (string, error) {
 		fmt.Fprintf(h, "setting %q=%q\n", k, e.Settings[k])
 	}
 	return hex.EncodeToString(h.Sum(nil))[:16], nil
-}
-
-func fileSum(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 func sameFile(a, b string) bool {
