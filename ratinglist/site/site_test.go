@@ -332,6 +332,33 @@ func TestChart(t *testing.T) {
 	}
 }
 
+// TestWriteEscapes: what a list's file says of an entrant is text, never markup or script.
+func TestWriteEscapes(t *testing.T) {
+	l, recs := fixture(t)
+	l.Entrants[1].URL = "javascript:alert(1)"
+	l.Entrants[1].Author = "<script>alert(1)</script>"
+	table, err := ratinglist.Compute(l, recs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	reports := checks()
+	reports[rival] = "</pre><script>alert(1)</script>"
+	if err := Write(dir, l, table, recs, reports); err != nil {
+		t.Fatal(err)
+	}
+	for _, page := range htmlPages(t, dir) {
+		b := string(read(t, dir, page))
+		if strings.Contains(b, `href="javascript:`) || strings.Contains(b, "<script") {
+			t.Errorf("%s carries an entrant's script", page)
+		}
+		checkSelfContained(t, dir, page)
+	}
+	if beta := string(read(t, dir, "engines/beta.html")); !strings.Contains(beta, "&lt;/pre&gt;&lt;script&gt;") {
+		t.Error("the check report is not shown as text")
+	}
+}
+
 func engineFile(player string) string {
 	name, _, _ := strings.Cut(player, " ")
 	if strings.HasPrefix(player, "Crashy") {

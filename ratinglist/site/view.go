@@ -236,9 +236,11 @@ type version struct {
 type enginePage struct {
 	frame
 	Name, PGN, Author, URL, Licence string
-	Versions                        []version
-	Chart                           *chart
-	Games                           int
+	// Linked says that URL is a web address to link to; any other is shown as text.
+	Linked   bool
+	Versions []version
+	Chart    *chart
+	Games    int
 }
 
 func (s *site) engine(name string) enginePage {
@@ -255,6 +257,7 @@ func (s *site) engine(name string) enginePage {
 		p.Games += r.Games + r.Faults
 		p.Author, p.URL, p.Licence = cmpOr(p.Author, r.Author), cmpOr(p.URL, r.URL), cmpOr(p.Licence, r.Licence)
 	}
+	p.Linked = strings.HasPrefix(p.URL, "https://") || strings.HasPrefix(p.URL, "http://")
 	p.Chart = newChart(rows)
 	return p
 }
