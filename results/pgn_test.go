@@ -2,6 +2,7 @@ package results
 
 import (
 	"bytes"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -96,4 +97,13 @@ func FuzzParsePGN(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestAppendSeconds: a ply's thinking time is written as fmt's %.3f writes it.
+func TestAppendSeconds(t *testing.T) {
+	for _, ms := range []int64{0, 1, 9, 10, 99, 100, 999, 1000, 1001, 12345, 60000, 1<<40 + 7, -1, -1500} {
+		if got, want := string(appendSeconds(nil, ms)), fmt.Sprintf("%.3f", float64(ms)/1000); got != want {
+			t.Errorf("appendSeconds(%d) = %q, want %q", ms, got, want)
+		}
+	}
 }

@@ -26,6 +26,17 @@ var Rules = []Rule{
 		Why:      "the referee library never imports a protocol, an engine or a front end: protocols register themselves with it (database/sql's shape), so what links the arbiter links no UHP client and no search; of the plumbing it uses the supervisor's and the line reader's errors, to adjudicate every protocol's failures in one place, and the supervisor's CPU pinning (-affinity)",
 	},
 	{
+		Packages: []string{"ratinglist", "ratinglist/ratinglisttest"},
+		Only:     []string{"ratinglist", "arbiter", "rules", "elo", "results", "openings/books", "internal/lines", "internal/proc"},
+		Why:      "a rating list is its conditions, its entrants and the arbiter's records of its games, rated with `elo`: it plays through the arbiter and its protocol registry, never naming a protocol, an engine or a runner",
+	},
+	{
+		Packages: []string{"ratinglist/site"},
+		Only:     []string{"ratinglist", "arbiter", "rules", "elo", "results", "openings/books", "internal/lines", "internal/proc"},
+		Not:      []string{"github.com/nats-io/..."},
+		Why:      "a list's pages are made from its table and its records alone (of the arbiter only what package ratinglist links), so that any machine can write them",
+	},
+	{
 		Packages: []string{"uhpclient"},
 		Only:     []string{"rules", "internal/lines", "internal/proc"},
 		Why:      "a client of the UHP protocol, usable without the arbiter; `proto/uhp` puts it behind the player seam",

@@ -1,0 +1,170 @@
+package site
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/tw"
+
+	"hivearbiter/ratinglist"
+)
+
+// tableHeader names the columns of the console and Markdown tables.
+var tableHeader = []string{"Rank", "Engine", "Elo", "+/-", "Games", "Score", "Draw", "LOS next", "Faults", "Avg opp", "Status"}
+
+// tableLine is a rated row as the console and Markdown tables print it: an error above the
+// list's target is marked with "?", as the chess lists mark a provisional rating.
+func tableLine(l *ratinglist.List, r ratinglist.Row) []string {
+	margin := "-"
+	if r.Status != ratinglist.StatusAnchor {
+		margin = fmt.Sprintf("%.0f", r.Error)
+	}
+	if r.Status == ratinglist.StatusProvisional || r.Status != ratinglist.StatusAnchor && r.Error > l.ErrorTarget {
+		margin += "?"
+	}
+	los := "-"
+	if r.LOSNext != nil {
+		los = percent(*r.LOSNext, 0)
+	}
+	score, draw, opp := "-", "-", "-"
+	if r.Games > 0 {
+		score, draw, opp = percent(r.Score, 1), percent(r.DrawRatio(), 1), fmt.Sprintf("%.0f", r.AvgOpponent)
+	}
+	return []string{fmt.Sprint(r.Rank), r.Player, fmt.Sprintf("%.0f", r.Elo), margin, fmt.Sprint(r.Games),
+		score, draw, los, fmt.Sprint(r.Faults), opp, string(r.Status)}
+}
+
+// summary is the line under a table: its games, the White advantage and when it was updated.
+func summary(t *ratinglist.Table) string {
+	s := fmt.Sprintf("%d games, %d rated; White advantage %s +/- %.0f Elo", t.Games, t.Rated, signed(t.WhiteAdvantage), t.WhiteAdvantageError)
+	if t.VirtualDraws > 0 {
+		s += fmt.Sprintf("; %g virtual draw(s) a pairing", t.VirtualDraws)
+	}
+	if t.Updated.IsZero() {
+		return s + "; no game yet"
+	}
+	return s + "; updated " + t.Updated.UTC().Format(updatedLayout)
+}
+
+// notes are the entrants a table cannot rank, and the failed ones, each with its reason.
+func notes(t *ratinglist.Table) []string {
+	group := map[string][]string{}
+	for _, g := range t.Apart {
+		for _, p := range g {
+			group[p] = g
+		}
+	}
+	var out []string
+	for _, r := range t.Rows {
+		var why string
+		switch r.Status {
+		case ratinglist.StatusFailed:
+			why = "stopped after " + r.Failure
+		case ratinglist.StatusUnplayed:
+			why = "no game yet"
+		case ratinglist.StatusApart:
+			why = "no game connects it to the anchor"
+			if g := group[r.Player]; len(g) > 1 {
+				why += " (its group: " + strings.Join(g, ", ") + ")"
+			}
+		default:
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s (%s): %s", r.Player, r.Status, why))
+	}
+	return out
+}
+
+// WriteConsole writes the list's conditions and its table for a terminal: the rated entrants
+// in a fixed-width table, then the entrants it cannot rank and the failed ones, each with
+// its reason. t is l's table; an error above l's target is marked with "?".
+func WriteConsole(w io.Writer, l *ratinglist.List, t *ratinglist.Table) error {
+	var b bytes.Buffer
+	width := 0
+	for _, c := range t.Conditions {
+		width = max(width, len(c[0]))
+	}
+	fmt.Fprintf(&b, "%s (list %s)\n", t.List, t.ID)
+	for _, c := range t.Conditions {
+		fmt.Fprintf(&b, "  %-*s  %s\n", width, c[0], c[1])
+	}
+	b.WriteString("\n")
+	table := tablewriter.NewTable(&b,
+		tablewriter.WithSymbols(tw.NewSymbols(tw.StyleASCII)),
+		tablewriter.WithHeaderAutoFormat(tw.Off),
+		tablewriter.WithHeaderAlignment(tw.AlignRight),
+		tablewriter.WithRowAlignment(tw.AlignRight),
+	)
+	table.Header(tableHeader)
+	for _, r := range t.Rows {
+		if !r.Rated {
+			continue
+		}
+		if err := table.Append(tableLine(l, r)); err != nil {
+			return err
+		}
+	}
+	if err := table.Render(); err != nil {
+		return err
+	}
+	b.WriteString(summary(t) + "\n")
+	if n := notes(t); len(n) > 0 {
+		b.WriteString("Not ranked, or stopped:\n")
+		for _, line := range n {
+			b.WriteString("  " + line + "\n")
+		}
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+// WriteMarkdown writes the list's table as GitHub Markdown: a heading, the conditions, the
+// ranked table, and the entrants it cannot rank with their reasons; provisional and failed
+// ratings have their status in bold.
+func WriteMarkdown(w io.Writer, l *ratinglist.List, t *ratinglist.Table) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "## %s\n\n", markdownText(t.List))
+	b.WriteString("| Condition | |\n|---|---|\n")
+	for _, c := range t.Conditions {
+		fmt.Fprintf(&b, "| %s | %s |\n", markdownText(c[0]), markdownText(c[1]))
+	}
+	b.WriteString("\n| " + strings.Join(tableHeader, " | ") + " |\n|")
+	for i := range tableHeader {
+		if i == 1 || i == len(tableHeader)-1 {
+			b.WriteString(":---|")
+		} else {
+			b.WriteString("---:|")
+		}
+	}
+	b.WriteString("\n")
+	for _, r := range t.Rows {
+		if !r.Rated {
+			continue
+		}
+		cells := tableLine(l, r)
+		for i := range cells {
+			cells[i] = markdownText(cells[i])
+		}
+		if r.Status != ratinglist.StatusRated && r.Status != ratinglist.StatusAnchor {
+			cells[len(cells)-1] = "**" + cells[len(cells)-1] + "**"
+		}
+		b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
+	}
+	fmt.Fprintf(&b, "\n%s.\n", markdownText(summary(t)))
+	if n := notes(t); len(n) > 0 {
+		b.WriteString("\nNot ranked, or stopped:\n\n")
+		for _, line := range n {
+			b.WriteString("- " + markdownText(line) + "\n")
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// markdownText keeps a cell's text from being read as Markdown or breaking its table.
+func markdownText(s string) string {
+	return strings.NewReplacer("\\", "\\\\", "|", "\\|", "*", "\\*", "_", "\\_", "`", "\\`", "<", "&lt;", "\n", " ").Replace(s)
+}
