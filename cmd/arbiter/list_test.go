@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -117,8 +118,8 @@ func TestListCommands(t *testing.T) {
 	lines := bytes.Split(bytes.TrimSuffix(data, []byte("\n")), []byte("\n"))
 	k := len(lines) / 2
 	recs, _ := results.ReadFile(records)
-	first := `{"move":"` + recs[k].Moves[1].Move + `"`
-	second := `{"move":"` + recs[k].Moves[3].Move + `"`
+	quoted := func(move string) string { b, _ := json.Marshal(move); return `{"move":` + string(b) }
+	first, second := quoted(recs[k].Moves[1].Move), quoted(recs[k].Moves[3].Move)
 	changed := bytes.Replace(lines[k], []byte(second), []byte(first), 1)
 	if bytes.Equal(changed, lines[k]) {
 		t.Fatalf("could not change a move of record %d", k+1)
