@@ -145,22 +145,40 @@ func (g *Game) Step(ctx context.Context) bool {
 	if g.Over() || ctx.Err() != nil {
 		return false
 	}
+	answer, used, ok := g.search(ctx)
+	if !ok {
+		return false
+	}
+	return g.Commit(ctx, answer, used) && !g.adjudicated()
+}
+
+// search asks the side to move for its move under its time control and judges the answer,
+// its time on the clock included, without playing it: the judgement of a move before the
+// referee plays it, shared by Step and the check before the first game (Preflight). It
+// returns false when the game ended or ctx was cancelled.
+func (g *Game) search(ctx context.Context) (string, time.Duration, bool) {
 	side := g.ToMove()
+	limit := g.limit(side)
+	answer, used, ok := g.Think(ctx, g.sides[side].Player, limit, g.clock.Deadline(side, g.cfg.DepthTimeout))
+	if !ok {
+		return "", used, false
+	}
+	_, lost := g.clock.Charge(side, used)
+	if lost && limit.Depth == 0 && limit.Nodes == 0 {
+		g.fault(side, results.ReasonTimeForfeit, g.timeDetail(side, used, limit))
+		return "", used, false
+	}
+	return answer, used, true
+}
+
+// limit is what side searches under now: its budget and both clocks, or its depth or nodes.
+func (g *Game) limit(side int) Limit {
 	limit := Limit{Time: g.clock.Budget(side), Depth: g.sides[side].Time.Depth, Nodes: g.sides[side].Time.Nodes,
 		Clock: g.clock.State(g.ref.Ply())}
 	if limit.Depth > 0 || limit.Nodes > 0 {
 		limit.Time = 0
 	}
-	answer, used, ok := g.Think(ctx, g.sides[side].Player, limit, g.clock.Deadline(side, g.cfg.DepthTimeout))
-	if !ok {
-		return false
-	}
-	_, lost := g.clock.Charge(side, used)
-	if lost && limit.Depth == 0 && limit.Nodes == 0 {
-		g.fault(side, results.ReasonTimeForfeit, g.timeDetail(side, used, limit))
-		return false
-	}
-	return g.Commit(ctx, answer, used) && !g.adjudicated()
+	return limit
 }
 
 // Think asks a player for the side to move's move under limit, waiting at most wait, and

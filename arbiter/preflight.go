@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"sync"
-	"time"
 
 	"hivearbiter/results"
-	"hivearbiter/rules"
 )
 
 // PreflightError reports every engine that failed its preflight: the run stops before its
@@ -122,37 +120,43 @@ func (t *Tournament) preflightEngine(ctx context.Context, e int) (notes []string
 }
 
 // firstSearch asks the player for the first move of a game of the run's type under engine's
-// time control, as a game would ask it, and judges the answer as a game would: in time and
-// legal.
+// time control and judges the answer as a game judges it, by the same code (Game.search): a
+// *FirstMoveError says how the game would end, with the reason and the words of its record.
 func (t *Tournament) firstSearch(ctx context.Context, p Player, engine EngineConfig) error {
-	clock := NewClock(engine.Time, engine.Time, engine.Margin, engine.Margin)
-	limit := Limit{Time: clock.Budget(0), Depth: engine.Time.Depth, Nodes: engine.Time.Nodes, Clock: clock.State(0)}
-	if limit.Depth > 0 || limit.Nodes > 0 {
-		limit.Time = 0
+	side := Side{Name: engine.Name, Player: unmarked{p}, Time: engine.Time, Margin: engine.Margin}
+	g, err := NewGame(GameConfig{Opening: t.gameType.String(), CommandTimeout: t.cfg.CommandTimeout,
+		DepthTimeout: t.cfg.DepthTimeout}, side, side)
+	if err != nil {
+		return err
 	}
-	wait := clock.Deadline(0, t.cfg.DepthTimeout)
-	wctx, cancel := context.WithTimeout(ctx, wait)
-	start := time.Now()
-	answer, err := p.BestMove(wctx, limit)
-	used := time.Since(start)
-	cancel()
-	what := fmt.Sprintf("its first search (a %s under %s)", limitText(limit), engine.Time)
-	fix := "give it a longer time control, or a margin above its overshoot (margin=SECONDS; arbiter check measures it)"
-	switch reason := reasonOf(err); {
-	case err == nil:
-	case limit.Depth == 0 && limit.Nodes == 0 && (wctx.Err() != nil || reason == results.ReasonTimeForfeit || reason == results.ReasonStall):
-		return fmt.Errorf("%s did not answer within %.3f s, its time and margin: it would lose on time; %s: %w", what, wait.Seconds(), fix, err)
-	default:
-		return fmt.Errorf("%s failed after %.3f s: %w", what, used.Seconds(), err)
+	limit := g.limit(g.ToMove())
+	if _, _, ok := g.search(ctx); ok || ctx.Err() != nil {
+		return nil
 	}
-	if allowed, lost := clock.Charge(0, used); lost && limit.Depth == 0 && limit.Nodes == 0 {
-		return fmt.Errorf("%s took %.3f s, over the %.3f s it was allowed and the margin of %.3f s: it would lose on time; %s",
-			what, used.Seconds(), allowed.Seconds(), engine.Margin.Seconds(), fix)
+	rec := g.Record()
+	return &FirstMoveError{Search: fmt.Sprintf("a %s under %s", limitText(limit), engine.Time), Reason: rec.Reason, Detail: rec.Detail}
+}
+
+// unmarked is a player seen through the Player interface alone: the check before the first
+// game plays no game of the run, so it marks none in the player's transcript (Transcribed),
+// and records none of its warnings.
+type unmarked struct{ Player }
+
+// FirstMoveError is an engine whose first move, asked for by the check before the first game,
+// would lose its game: judged as a game judges it, with the reason and the detail its game's
+// record would carry.
+type FirstMoveError struct {
+	Search string // what was asked: "a 0.200 s search under st=0.2"
+	Reason results.Reason
+	Detail string // as a game's record words it: "White (b) played the illegal move ..."
+}
+
+func (e *FirstMoveError) Error() string {
+	text := fmt.Sprintf("its first move (%s) would lose its game by %s: %s", e.Search, e.Reason, e.Detail)
+	if e.Reason == results.ReasonTimeForfeit {
+		text += "; give it a longer time control, or a margin above its overshoot (margin=SECONDS; arbiter check measures it)"
 	}
-	if _, err := rules.NewGame(t.gameType).ParseMove(answer); err != nil {
-		return fmt.Errorf("%s answered %q, which is no legal first move of %s: %w", what, answer, t.gameType, err)
-	}
-	return nil
+	return text
 }
 
 // enginesToPlay lists, in configuration order, the engines that play in a game for which

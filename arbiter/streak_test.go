@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/arbitertest"
 	"hivearbiter/results"
 )
 
@@ -114,11 +115,38 @@ func TestPreflightAsksForTheFirstMove(t *testing.T) {
 	_, err := fakeTournament(t, cfg).Play(context.Background())
 	var pe *arbiter.PreflightError
 	if !errors.As(err, &pe) || len(pe.Failures) != 1 || pe.Failures[0].Engine != "b" ||
-		!strings.Contains(err.Error(), "its first search (a 0.200 s search under st=0.2) did not answer within 0.300 s") || !strings.Contains(err.Error(), "it would lose on time") {
+		!strings.Contains(err.Error(), "its first move (a 0.200 s search under st=0.2) would lose its game by time-forfeit: White (b) loses on time: it did not answer its 0.200 s search within 0.300 s") {
 		t.Fatalf("err = %v; want b's first search named as a time loss", err)
 	}
 	cfg.OnEngineFailure, cfg.Rounds = arbiter.ForfeitOnFailure, 1
 	if _, err := fakeTournament(t, cfg).Play(context.Background()); err != nil {
 		t.Errorf("under forfeit: %v; want the run played", err)
+	}
+}
+
+// The check before the first game judges a first move by the code that judges it in a game:
+// the same reason, in the same words, for every way a first move can lose.
+func TestPreflightJudgesTheFirstMoveAsAGame(t *testing.T) {
+	tests := []struct {
+		behaviour string
+		reason    results.Reason
+		detail    string
+	}{
+		{"random", "", ""},
+		{"illegal@0", results.ReasonIllegalMove, "White (first) played the illegal move"},
+		{"unreadable@0", results.ReasonIllegalMove, `White (first) answered "xyzzy", which is not a MoveString`},
+		{"pass@0", results.ReasonIllegalPass, "White (first) passed although it had"},
+		{"slow@0", results.ReasonTimeForfeit, "White (first) loses on time"},
+		{"hang@0", results.ReasonTimeForfeit, "White (first) loses on time: it did not answer its 0.200 s search within 0.300 s"},
+		{"crash@0", results.ReasonCrash, "White (first) failed on bestmove: engine exited: exit status 101"},
+		{"garbage@0", results.ReasonProtocol, "White (first) failed on bestmove: no ok line"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.behaviour, func(t *testing.T) {
+			e := engine("first", tt.behaviour)
+			e.Time.MoveTime, e.Margin = 200*time.Millisecond, 100*time.Millisecond
+			preflight, game := arbitertest.FirstMove(t, e)
+			arbitertest.SameJudgement(t, preflight, game, tt.reason, tt.detail)
+		})
 	}
 }

@@ -1,0 +1,79 @@
+package arbitertest
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"hivearbiter/arbiter"
+	"hivearbiter/results"
+)
+
+// FirstMove judges engine's first move of a Base+MLP game twice: by the check before the first
+// game (Tournament.Preflight), and as White's first move of a game against a random player.
+// It returns the preflight's judgement (nil when the move passed) and the game's record, which
+// ends after that move (a move-limit draw when the move is good), so that a protocol's test
+// can hold that the two judge alike. The test fails when the preflight fails for another
+// reason than the first move.
+func FirstMove(t testing.TB, engine arbiter.EngineConfig) (*arbiter.FirstMoveError, *results.Record) {
+	t.Helper()
+	const commandTimeout, depthTimeout = 5 * time.Second, 10 * time.Second
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+
+	opponent := arbiter.EngineConfig{Name: "opponent", Protocol: Name, Command: []string{"random"}, Time: engine.Time}
+	tour, err := arbiter.NewTournament(arbiter.Config{
+		Format: arbiter.RoundRobin, Engines: []arbiter.EngineConfig{engine, opponent}, Rounds: 1, GamesPerPairing: 2,
+		GameType: "Base+MLP", Concurrency: 1, Seed: 1, Out: filepath.Join(t.TempDir(), "games.jsonl"),
+		CommandTimeout: commandTimeout, DepthTimeout: depthTimeout,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var judged *arbiter.FirstMoveError
+	if err := tour.Preflight(ctx, []int{0}); err != nil && !errors.As(err, &judged) {
+		t.Fatalf("preflight of %s: %v; want its first move judged or passed", engine.Name, err)
+	}
+
+	white, err := arbiter.StartPlayer(ctx, engine, arbiter.StartEnv{Grace: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatalf("starting %s: %v", engine.Name, err)
+	}
+	defer white.Close(context.Background())
+	rec, err := arbiter.PlayGame(ctx, arbiter.GameConfig{
+		Opening: "Base+MLP", CommandTimeout: commandTimeout, DepthTimeout: depthTimeout,
+		Adjudication: arbiter.Adjudication{MaxPlies: 1},
+	}, arbiter.Side{Name: engine.Name, Player: white, Time: engine.Time, Margin: engine.Margin},
+		arbiter.Side{Name: opponent.Name, Player: New(opponent.Name, 1), Time: opponent.Time})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return judged, rec
+}
+
+// SameJudgement fails the test unless the preflight's judgement of a first move and the game's
+// agree: both passed it, or both end the game by the same reason (want), with detail in both
+// details.
+func SameJudgement(t testing.TB, preflight *arbiter.FirstMoveError, game *results.Record, want results.Reason, detail string) {
+	t.Helper()
+	if want == "" {
+		if preflight != nil || game.Reason.IsFault() {
+			t.Fatalf("preflight: %v; game: %s: %s; want the first move to pass both", preflight, game.Reason, game.Detail)
+		}
+		return
+	}
+	if preflight == nil {
+		t.Fatalf("the preflight passed the first move; the game: %s: %s; want both %s", game.Reason, game.Detail, want)
+	}
+	if preflight.Reason != want || game.Reason != want || game.Culprit != "White" {
+		t.Fatalf("preflight: %s: %s\ngame: %s (culprit %q): %s\nwant both %s", preflight.Reason, preflight.Detail, game.Reason, game.Culprit, game.Detail, want)
+	}
+	for _, d := range []string{preflight.Detail, game.Detail, preflight.Error()} {
+		if !strings.Contains(d, detail) {
+			t.Errorf("%q does not say %q", d, detail)
+		}
+	}
+}
