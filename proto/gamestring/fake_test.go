@@ -102,6 +102,10 @@ func bot(in io.Reader, out io.Writer, scenario string, log io.Writer) int {
 			move = "wQ"
 		case "garbage":
 			move = "please make a move for me"
+		case "pass": // while it has moves
+			move = "pass"
+		case "slow": // a second late
+			time.Sleep(time.Second)
 		case "silent":
 			time.Sleep(time.Minute)
 		case "crash":

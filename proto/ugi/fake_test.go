@@ -134,6 +134,11 @@ func fakeEngine(scenario string) int {
 				say("bestmove")
 			case "null":
 				say("bestmove 0000")
+			case "pass": // while it has moves
+				say("bestmove pass")
+			case "slow": // answers a second late, deaf to stop
+				time.Sleep(time.Second)
+				say(info, "bestmove "+best)
 			case "illegal":
 				say("bestmove " + map[bool]string{true: "wQ", false: "bQ"}[game.ToMove() == rules.White])
 			case "garbage":

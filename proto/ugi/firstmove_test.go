@@ -1,0 +1,41 @@
+package ugi_test
+
+import (
+	"os"
+	"testing"
+	"time"
+
+	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/arbitertest"
+	"hivearbiter/proto/ugi"
+	"hivearbiter/results"
+)
+
+// The check before the first game judges a UGI engine's first move as a game does: an
+// illegal move is an illegal move, a pass an illegal pass, an exit a crash, and only a late
+// answer a time loss, each in the game's words.
+func TestPreflightJudgesTheFirstMoveAsAGame(t *testing.T) {
+	tests := []struct {
+		scenario string
+		reason   results.Reason
+		detail   string
+	}{
+		{"good", "", ""},
+		{"illegal", results.ReasonIllegalMove, `White (illegal) played the illegal move "wQ"`},
+		{"pass", results.ReasonIllegalPass, "White (pass) passed although it had"},
+		{"slow", results.ReasonTimeForfeit, "White (slow) loses on time"},
+		{"crash", results.ReasonCrash, "out of cheese"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.scenario, func(t *testing.T) {
+			e := arbiter.EngineConfig{Name: tt.scenario, Protocol: ugi.Name, Command: []string{os.Args[0]},
+				Env:  []string{fakeEnv + "=" + tt.scenario},
+				Time: arbiter.TimeControl{MoveTime: 300 * time.Millisecond}, Margin: 200 * time.Millisecond}
+			preflight, game := arbitertest.FirstMove(t, e)
+			arbitertest.SameJudgement(t, preflight, game, tt.reason, tt.detail)
+			if preflight != nil {
+				t.Logf("preflight: %v", preflight)
+			}
+		})
+	}
+}
