@@ -1,6 +1,8 @@
 package results
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -35,33 +37,94 @@ func WriteFieldRatings(w io.Writer, t *Tally, running bool) error {
 	return WriteRatingTable(w, t, r)
 }
 
-// SeparateTimeControls renames the players of engines that play under more than one time
-// control to "NAME [TC]", so that they are rated apart, and says so, a line each.
-func SeparateTimeControls(recs []Record) []string {
-	times := map[string]map[string]bool{}
+// SeparatePlayers renames the players of an engine name that stands for more than one player
+// in recs, so that they are rated apart, and says so, a line for each name and way: a name
+// that plays under several time controls becomes "NAME [TC]", one whose games are of several
+// game types "NAME [GAMETYPE]", and one that is several programs by the id each gave (another
+// engine entered under a name already used, or a new build of it) "NAME [id HASH]", where the
+// line maps each HASH, the start of the id's SHA-256, to the id. An empty time control, game
+// type or id (an older record's) tells no players apart.
+func SeparatePlayers(recs []Record) []string {
+	type ways struct{ times, gameTypes, ids map[string]bool }
+	byName := map[string]*ways{}
 	for _, r := range recs {
 		for _, p := range []Player{r.White, r.Black} {
-			if times[p.Name] == nil {
-				times[p.Name] = map[string]bool{}
+			w := byName[p.Name]
+			if w == nil {
+				w = &ways{map[string]bool{}, map[string]bool{}, map[string]bool{}}
+				byName[p.Name] = w
 			}
-			times[p.Name][p.Time] = true
+			w.times[p.Time] = true
+			if r.GameType != "" {
+				w.gameTypes[r.GameType] = true
+			}
+			if p.ID != "" {
+				w.ids[p.ID] = true
+			}
 		}
 	}
 	var lines []string
-	for _, name := range slices.Sorted(maps.Keys(times)) {
-		if tcs := times[name]; len(tcs) > 1 {
+	hashes := map[string]map[string]string{} // by name, by id
+	for _, name := range slices.Sorted(maps.Keys(byName)) {
+		w := byName[name]
+		if len(w.times) > 1 {
 			lines = append(lines, fmt.Sprintf("engine %s plays under %d time controls (%s): rated apart as \"%s [TC]\"; -merge-names rates it as one player",
-				name, len(tcs), strings.Join(slices.Sorted(maps.Keys(tcs)), ", "), name))
+				name, len(w.times), strings.Join(slices.Sorted(maps.Keys(w.times)), ", "), name))
+		}
+		if len(w.gameTypes) > 1 {
+			lines = append(lines, fmt.Sprintf("engine %s plays games of %d game types (%s): rated apart as \"%s [GAMETYPE]\"; -merge-names rates it as one player",
+				name, len(w.gameTypes), strings.Join(slices.Sorted(maps.Keys(w.gameTypes)), ", "), name))
+		}
+		if len(w.ids) > 1 {
+			ids := slices.Sorted(maps.Keys(w.ids))
+			hashes[name] = idHashes(ids)
+			named := make([]string, len(ids))
+			for i, id := range ids {
+				named[i] = fmt.Sprintf("%s is %q", hashes[name][id], id)
+			}
+			lines = append(lines, fmt.Sprintf("engine %s is %d programs by the id each gave (%s): rated apart as \"%s [id HASH]\"; if they are one engine, -merge-names rates it as one player",
+				name, len(ids), strings.Join(named, ", "), name))
 		}
 	}
 	for i := range recs {
-		for _, p := range []*Player{&recs[i].White, &recs[i].Black} {
-			if len(times[p.Name]) > 1 {
-				p.Name = fmt.Sprintf("%s [%s]", p.Name, p.Time)
+		r := &recs[i]
+		for _, p := range []*Player{&r.White, &r.Black} {
+			w, name := byName[p.Name], p.Name
+			if len(w.times) > 1 {
+				p.Name += fmt.Sprintf(" [%s]", p.Time)
+			}
+			if len(w.gameTypes) > 1 && r.GameType != "" {
+				p.Name += fmt.Sprintf(" [%s]", r.GameType)
+			}
+			if h, ok := hashes[name][p.ID]; ok {
+				p.Name += fmt.Sprintf(" [id %s]", h)
 			}
 		}
 	}
 	return lines
+}
+
+// idHashes names each id by the shortest start of its SHA-256 in hex, 4 digits or more, that
+// tells all of ids apart.
+func idHashes(ids []string) map[string]string {
+	sums := make([]string, len(ids))
+	for i, id := range ids {
+		sum := sha256.Sum256([]byte(id))
+		sums[i] = hex.EncodeToString(sum[:])
+	}
+	for n := 4; ; n += 2 {
+		seen := map[string]bool{}
+		for _, s := range sums {
+			seen[s[:n]] = true
+		}
+		if len(seen) == len(ids) || n == len(sums[0]) {
+			out := make(map[string]string, len(ids))
+			for i, id := range ids {
+				out[id] = sums[i][:n]
+			}
+			return out
+		}
+	}
 }
 
 // WarningCounts says how many warnings (anomalies that decided no game) the records hold of
@@ -121,7 +184,8 @@ type StatsOptions struct {
 	Files int       // the number of files the records come from
 	SPRT  *elo.SPRT // a test of the first engine against the second, for two engines
 	Time  bool      // each engine's time per move, overruns within the margin and faults
-	// MergeNames rates an engine that plays under several time controls as one player.
+	// MergeNames rates an engine name as one player, whatever the time controls, game types
+	// and programs (by their ids) it stands for.
 	MergeNames bool
 }
 
@@ -138,12 +202,12 @@ func (e *StatsError) Message() string { return e.Msg }
 // WriteStats writes every table of records, as arbiter stats prints them: the result block of
 // two engines (with the SPRT's line), or the field table and ratings of more, the engines'
 // faults, warnings of what the tables merge, and with opts.Time the time table. It returns
-// the records' summary. It renames the players of engines that play under several time
-// controls, unless opts.MergeNames.
+// the records' summary. Unless opts.MergeNames, it renames the players of an engine name that
+// stands for several players (SeparatePlayers).
 func WriteStats(w io.Writer, recs []Record, opts StatsOptions) (*Summary, error) {
 	warnings := WarningCounts(recs) // by the engines' own names
 	if !opts.MergeNames {
-		for _, line := range SeparateTimeControls(recs) {
+		for _, line := range SeparatePlayers(recs) {
 			fmt.Fprintln(w, "Warning:", line)
 		}
 	}

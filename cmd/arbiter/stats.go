@@ -26,7 +26,7 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs := newFlagSet("stats", statsUsage, stderr)
 	jsonOut := fs.String("json", "", "also write a JSON summary to this `file`")
 	timeTable := fs.Bool("time", false, "also print each engine's average and longest time per move, overruns within the margin and faults")
-	mergeNames := fs.Bool("merge-names", false, "count an engine that plays under several time controls as one player (they are kept apart by default)")
+	mergeNames := fs.Bool("merge-names", false, "count an engine name as one player whatever the time controls, game types and programs (by their ids) it stands for (they are kept apart by default)")
 	skipBad := fs.Bool("skip-bad", false, "pass over lines of a records file that are not game records (each file's count is printed)")
 	fs.Func("sprt", "SPRT of the first engine: elo0=E elo1=E alpha=A beta=B model=normalized|logistic", func(string) error { return nil })
 	var reports ciOptions

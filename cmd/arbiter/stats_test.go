@@ -75,6 +75,44 @@ func TestStatsKeepsUnrelatedApart(t *testing.T) {
 	}
 }
 
+// TestStatsKeepsProgramsApart: another program entered under a name already used (its id
+// differs in the records) is rated apart from it, saying how to merge them; -merge-names does.
+func TestStatsKeepsProgramsApart(t *testing.T) {
+	dir := t.TempDir()
+	first, second := filepath.Join(dir, "first.jsonl"), filepath.Join(dir, "second.jsonl")
+	other := fakeConfig("random")
+	other.ID = "another-engine 2.0"
+	for _, f := range []struct {
+		path string
+		a    []string
+	}{{first, fakeEngineArgs("a", "random")}, {second, append(fakeEngineSpec("a", other), "-seed", "2")}} {
+		args := append(slices.Clone(f.a), fakeEngineArgs("b", "random")...)
+		if _, output, err := playMatchTo(t, f.path, append(args, "-each", "st=0.05", "fractional=true", "-openings", "plies=0", "-maxplies", "6")...); err != nil {
+			t.Fatalf("%v\n%s", err, output)
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	if err := run(context.Background(), []string{"stats", first, second}, &stdout, &stderr); err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	for _, want := range []string{
+		`engine a is 2 programs by the id each gave (`, `is "another-engine 2.0"`, `is "fake-random v1.0"`,
+		`rated apart as "a [id HASH]"; if they are one engine, -merge-names rates it as one player`,
+		"a [id ",
+	} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("stats output lacks %q:\n%s", want, stdout.String())
+		}
+	}
+	stdout.Reset()
+	if err := run(context.Background(), []string{"stats", "-merge-names", first, second}, &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(stdout.String(), "[id ") {
+		t.Errorf("-merge-names kept the programs apart:\n%s", stdout.String())
+	}
+}
+
 // TestReportRefusesToOverwriteRecords: arbiter report -o naming a records file it reads would
 // replace the games with a web page.
 func TestReportRefusesToOverwriteRecords(t *testing.T) {

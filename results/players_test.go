@@ -1,0 +1,46 @@
+package results
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// An engine name that stands for several players is kept apart on each way it differs: time
+// controls, game types and programs (the ids they gave); an empty id or game type (an older
+// record's) tells none apart, and a name that is one player keeps its name.
+func TestSeparatePlayers(t *testing.T) {
+	rec := func(white, whiteID, black, blackID, tc, gameType string) Record {
+		return Record{White: Player{Name: white, ID: whiteID, Time: tc}, Black: Player{Name: black, ID: blackID, Time: tc}, GameType: gameType}
+	}
+	recs := []Record{
+		rec("nokamute", "nokamute 1.0.3", "hivebot", "hivebot 1", "st=1", "Base+MLP"),
+		rec("hivebot", "hivebot 1", "nokamute", "mzinga 0.13", "st=1", "Base+MLP"),
+		rec("hivebot", "hivebot 1", "nokamute", "", "st=1", "Base+MLP"),
+		rec("hivebot", "hivebot 1", "mzinga", "mzinga 0.13", "st=1", "Base"),
+		rec("mzinga", "mzinga 0.13", "hivebot", "hivebot 1", "st=1", "Base+MLP"),
+	}
+	lines := SeparatePlayers(recs)
+	wantLines := []string{
+		`engine hivebot plays games of 2 game types (Base, Base+MLP): rated apart as "hivebot [GAMETYPE]"; -merge-names rates it as one player`,
+		`engine mzinga plays games of 2 game types (Base, Base+MLP): rated apart as "mzinga [GAMETYPE]"; -merge-names rates it as one player`,
+		`engine nokamute is 2 programs by the id each gave (c88e is "mzinga 0.13", 79bb is "nokamute 1.0.3"): rated apart as "nokamute [id HASH]"; if they are one engine, -merge-names rates it as one player`,
+	}
+	if !slices.Equal(lines, wantLines) {
+		t.Errorf("lines:\n%s\nwant:\n%s", strings.Join(lines, "\n"), strings.Join(wantLines, "\n"))
+	}
+	var names []string
+	for _, r := range recs {
+		names = append(names, r.White.Name+" - "+r.Black.Name)
+	}
+	want := []string{
+		"nokamute [id 79bb] - hivebot [Base+MLP]",
+		"hivebot [Base+MLP] - nokamute [id c88e]",
+		"hivebot [Base+MLP] - nokamute",
+		"hivebot [Base] - mzinga [Base]",
+		"mzinga [Base+MLP] - hivebot [Base+MLP]",
+	}
+	if !slices.Equal(names, want) {
+		t.Errorf("players:\n%s\nwant:\n%s", strings.Join(names, "\n"), strings.Join(want, "\n"))
+	}
+}
