@@ -11,7 +11,7 @@ import (
 
 // WriteStandings writes the result tables of the tournament so far: the fastchess result
 // block for two engines, the field table and maximum-likelihood ratings for more, and when
-// final the engines' misbehaviour counts and the SPRT conclusion. stopped marks a run cut
+// final the cross table of more, the engines' misbehaviour counts and the SPRT conclusion. stopped marks a run cut
 // short (by Ctrl-C or SIGTERM): its last lines say so rather than that it finished. It is
 // what the arbiter command gives as Report.
 func (t *Tournament) WriteStandings(w io.Writer, s Standings, final, stopped bool) {
@@ -37,6 +37,11 @@ func (t *Tournament) WriteStandings(w io.Writer, s Standings, final, stopped boo
 	default:
 		fmt.Fprintf(w, "Results after %s (%s, %s, %s):\n", plural(tally.Games, "game"), timeControls(cfg), cfg.GameType, moveLimit(cfg.Adjudication))
 		results.WriteFieldRatings(w, tally, true)
+		if final {
+			if err := results.WriteCrossTable(w, tally.CrossTable()); err != nil {
+				fmt.Fprintf(w, "cross table: %v\n", err)
+			}
+		}
 	}
 	if !final {
 		return

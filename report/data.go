@@ -21,8 +21,8 @@ type Data struct {
 	Games   int      `json:"games"`
 	// Planned is the number of games scheduled, when known (a running match).
 	Planned int `json:"planned,omitempty"`
-	// Tables is the text the arbiter prints: the result block or the field and rating tables,
-	// and the faults.
+	// Tables is the text the arbiter prints: the result block, or the field, rating and cross
+	// tables, and the faults.
 	Tables       string        `json:"tables"`
 	Progress     Progress      `json:"progress"`
 	Openings     OpeningScores `json:"openings"`
@@ -470,6 +470,9 @@ func tablesText(tally *results.Tally, test *elo.SPRT) string {
 			}
 		} else {
 			fmt.Fprintf(&b, "No maximum-likelihood ratings: %v\n", err)
+		}
+		if err := results.WriteCrossTable(&b, tally.CrossTable()); err != nil {
+			fmt.Fprintf(&b, "cross table: %v\n", err)
 		}
 	}
 	if err := results.WriteFaults(&b, tally); err != nil {

@@ -49,6 +49,14 @@ func TestFieldDataGolden(t *testing.T) {
 	if len(d.Progress.Elo) != 3 {
 		t.Errorf("%d Elo curves, want one per engine", len(d.Progress.Elo))
 	}
+	// The page shows the console's cross table, from the same function.
+	var cross strings.Builder
+	if err := results.WriteCrossTable(&cross, results.NewTally(recs, []string{"c", "b", "a"}).CrossTable()); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(cross.String(), "| Rank | Name | Score |") || !strings.Contains(d.Tables, cross.String()) {
+		t.Errorf("the tables lack the cross table\n%s\ntables:\n%s", cross.String(), d.Tables)
+	}
 	goldenData(t, "field.json", d)
 }
 

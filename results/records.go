@@ -200,8 +200,8 @@ func (e *StatsError) Error() string { return "results: " + e.Msg }
 func (e *StatsError) Message() string { return e.Msg }
 
 // WriteStats writes every table of records, as arbiter stats prints them: the result block of
-// two engines (with the SPRT's line), or the field table and ratings of more, the engines'
-// faults, warnings of what the tables merge, and with opts.Time the time table. It returns
+// two engines (with the SPRT's line), or the field table, ratings and cross table of more, the
+// engines' faults, warnings of what the tables merge, and with opts.Time the time table. It returns
 // the records' summary. Unless opts.MergeNames, it renames the players of an engine name that
 // stands for several players (SeparatePlayers).
 func WriteStats(w io.Writer, recs []Record, opts StatsOptions) (*Summary, error) {
@@ -237,6 +237,9 @@ func WriteStats(w io.Writer, recs []Record, opts StatsOptions) (*Summary, error)
 		return nil, &StatsError{fmt.Sprintf("an SPRT compares 2 engines; the records hold %d", len(tally.Players))}
 	default:
 		if err := WriteFieldRatings(w, tally, false); err != nil {
+			return nil, err
+		}
+		if err := WriteCrossTable(w, tally.CrossTable()); err != nil {
 			return nil, err
 		}
 	}

@@ -14,7 +14,8 @@ import (
 
 // TestFieldTournamentTables plays a round-robin of three engines and a gauntlet of one against
 // two, through real engine processes, and checks the tables a field gets: the score-vs-field
-// table, the maximum-likelihood ratings, the misbehaviour counts, and the JSON summary.
+// table, the maximum-likelihood ratings, the cross table, the misbehaviour counts, and the
+// JSON summary.
 func TestFieldTournamentTables(t *testing.T) {
 	tests := []struct {
 		format   string
@@ -61,6 +62,15 @@ func TestFieldTournamentTables(t *testing.T) {
 			}
 			if s.Games != tc.games || len(s.Engines) != 3 || len(s.Pairings) != tc.pairings || s.Ratings == nil || len(s.Ratings.Elo) != 3 {
 				t.Fatalf("summary: %d games, %d engines, %d pairings, ratings %+v", s.Games, len(s.Engines), len(s.Pairings), s.Ratings)
+			}
+			// Who beat whom, after the standings, as the job summary and the report show it (in
+			// the gauntlet b and c never met).
+			var cross strings.Builder
+			if err := results.WriteCrossTable(&cross, s.CrossTable()); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(out, cross.String()) || (tc.format == "gauntlet") != strings.Contains(cross.String(), " - |") {
+				t.Errorf("output lacks the cross table\n%s\n%s", cross.String(), out)
 			}
 			cGames := 2
 			if tc.format == "round-robin" {
