@@ -42,6 +42,7 @@ func WriteMarkdown(w io.Writer, g Gate) error {
 	if note := g.MirrorNote(); note != "" {
 		fmt.Fprintf(&b, "> **Mirrors.** %s\n\n", note)
 	}
+	writeCrossTable(&b, g.Summary)
 	writeFaultTable(&b, g.Summary)
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -131,8 +131,9 @@ func PointsText(wdl elo.WDL) string {
 	return fmt.Sprintf("%.1f/%d", wdl.Points(), wdl.Games())
 }
 
-// CrossTableCaption says how to read a cross table; its columns are numbered by rank.
-const CrossTableCaption = "Cross table: points/games of the row's engine against the column's (columns numbered by rank)"
+// CrossTableCaption says how to read a cross table, after its title ("Cross table: "); its
+// columns are numbered by rank.
+const CrossTableCaption = "points/games of the row's engine against the column's (columns numbered by rank)"
 
 // WriteCrossTable writes the cross table of three or more players under its caption, and
 // nothing for fewer (the result block of two says it all).
@@ -140,7 +141,7 @@ func WriteCrossTable(w io.Writer, c *CrossTable) error {
 	if len(c.Players) < 3 {
 		return nil
 	}
-	if _, err := fmt.Fprintln(w, CrossTableCaption+":"); err != nil {
+	if _, err := fmt.Fprintf(w, "Cross table: %s:\n", CrossTableCaption); err != nil {
 		return err
 	}
 	table := newTable(w)
