@@ -2,6 +2,8 @@ package results
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 )
@@ -50,5 +52,20 @@ func TestCrossTableOfTwo(t *testing.T) {
 	tally := NewTally([]Record{game("r", 0, "a", "b", WhiteWins, ReasonQueenSurrounded, "")}, nil)
 	if err := WriteCrossTable(&buf, tally.CrossTable()); err != nil || buf.Len() > 0 {
 		t.Errorf("%v: %q", err, buf.String())
+	}
+}
+
+// The cross table that docs/statistics.md shows is this package's golden one, as it prints.
+func TestCrossTableInTheDocs(t *testing.T) {
+	golden, err := os.ReadFile(filepath.Join("testdata", "crosstable.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := os.ReadFile(filepath.Join("..", "docs", "statistics.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(page, golden) {
+		t.Errorf("docs/statistics.md does not show the cross table of testdata/crosstable.txt:\n%s", golden)
 	}
 }

@@ -16,10 +16,12 @@ import (
 
 const statsUsage = `stats [-sprt elo0=E elo1=E alpha=A beta=B model=M] [-time] [-json FILE] [-junit FILE] [-summary FILE] [-skip-bad] [-merge-names] RECORDS.jsonl...
 
-Recomputes every table from game records: the result block for two engines, the field table and
-maximum-likelihood ratings for more, and the engines' misbehaviour counts. Several files are
-merged (the shards of one run, or a resumed run); a game recorded twice counts once. With -sprt it
-exits as arbiter match -sprt does: 0 when H1 is accepted, 3 when H0 is, 4 with no decision yet.`
+Recomputes every table from game records: the result block for two engines, the field table,
+maximum-likelihood ratings and cross table for more, and the engines' misbehaviour counts. Several
+files are merged (the shards of one run, or a resumed run); a game recorded twice counts once. An
+engine name that stands for several time controls, game types or programs (by the id each gave)
+is rated apart unless -merge-names. With -sprt it exits as arbiter match -sprt does: 0 when H1 is
+accepted, 3 when H0 is, 4 with no decision yet.`
 
 func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	rest, groups := splitMultiWord(args)

@@ -104,6 +104,11 @@ func TestStatsKeepsProgramsApart(t *testing.T) {
 			t.Errorf("stats output lacks %q:\n%s", want, stdout.String())
 		}
 	}
+	// docs/statistics.md shows this warning as it is printed.
+	warning, _, _ := strings.Cut(stdout.String(), "\n")
+	if page, err := os.ReadFile(filepath.Join(repoRoot, "docs/statistics.md")); err != nil || !strings.Contains(string(page), warning) {
+		t.Errorf("docs/statistics.md does not show the warning %q (%v)", warning, err)
+	}
 	stdout.Reset()
 	if err := run(context.Background(), []string{"stats", "-merge-names", first, second}, &stdout, &stderr); err != nil {
 		t.Fatal(err)
