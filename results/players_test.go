@@ -44,3 +44,21 @@ func TestSeparatePlayers(t *testing.T) {
 		t.Errorf("players:\n%s\nwant:\n%s", strings.Join(names, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// A new build under an old name and id is another program when the run recorded its program
+// (a rating list's hash of its files): its games are rated apart.
+func TestSeparatePlayersByProgram(t *testing.T) {
+	build := func(program string) Player { return Player{Name: "hivebot", ID: "hivebot 1", Program: program} }
+	recs := []Record{
+		{White: build("9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"), Black: Player{Name: "mzinga", ID: "mzinga 0.13"}},
+		{White: Player{Name: "mzinga", ID: "mzinga 0.13"}, Black: build("60303ae22b998861bce3b28f33eec1be758a213c86c93c076dbe9f558c11c752")},
+	}
+	lines := SeparatePlayers(recs)
+	if len(lines) != 1 || !strings.Contains(lines[0], `engine hivebot is 2 programs by the id each gave and the program recorded of it (`) ||
+		!strings.Contains(lines[0], `is "hivebot 1" (program 9f86d081884c)`) || !strings.Contains(lines[0], `is "hivebot 1" (program 60303ae22b99)`) {
+		t.Errorf("lines: %q", lines)
+	}
+	if recs[0].White.Name == recs[1].Black.Name || !strings.HasPrefix(recs[0].White.Name, "hivebot [id ") || recs[0].Black.Name != "mzinga" {
+		t.Errorf("players %q and %q, against %q", recs[0].White.Name, recs[1].Black.Name, recs[0].Black.Name)
+	}
+}

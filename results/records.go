@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"hivearbiter/elo"
@@ -40,10 +41,11 @@ func WriteFieldRatings(w io.Writer, t *Tally, running bool) error {
 // SeparatePlayers renames the players of an engine name that stands for more than one player
 // in recs, so that they are rated apart, and says so, a line for each name and way: a name
 // that plays under several time controls becomes "NAME [TC]", one whose games are of several
-// game types "NAME [GAMETYPE]", and one that is several programs by the id each gave (another
-// engine entered under a name already used, or a new build of it) "NAME [id HASH]", where the
-// line maps each HASH, the start of the id's SHA-256, to the id. An empty time control, game
-// type or id (an older record's) tells no players apart.
+// game types "NAME [GAMETYPE]", and one that is several programs by the id each gave and the
+// program recorded of it, when the run knew it (another engine entered under a name already
+// used, or a new build of it), "NAME [id HASH]", where the line maps each HASH, the start of
+// the SHA-256 of the id and program, to them. An empty time control or game type, or a player
+// with neither id nor program (an older record's), tells no players apart.
 func SeparatePlayers(recs []Record) []string {
 	type ways struct{ times, gameTypes, ids map[string]bool }
 	byName := map[string]*ways{}
@@ -58,8 +60,8 @@ func SeparatePlayers(recs []Record) []string {
 			if r.GameType != "" {
 				w.gameTypes[r.GameType] = true
 			}
-			if p.ID != "" {
-				w.ids[p.ID] = true
+			if id := identity(p); id != "" {
+				w.ids[id] = true
 			}
 		}
 	}
@@ -79,11 +81,15 @@ func SeparatePlayers(recs []Record) []string {
 			ids := slices.Sorted(maps.Keys(w.ids))
 			hashes[name] = idHashes(ids)
 			named := make([]string, len(ids))
+			by := "the id each gave"
 			for i, id := range ids {
-				named[i] = fmt.Sprintf("%s is %q", hashes[name][id], id)
+				named[i] = fmt.Sprintf("%s is %s", hashes[name][id], identityText(id))
+				if strings.Contains(id, "\x00") {
+					by = "the id each gave and the program recorded of it"
+				}
 			}
-			lines = append(lines, fmt.Sprintf("engine %s is %d programs by the id each gave (%s): rated apart as \"%s [id HASH]\"; if they are one engine, -merge-names rates it as one player",
-				name, len(ids), strings.Join(named, ", "), name))
+			lines = append(lines, fmt.Sprintf("engine %s is %d programs by %s (%s): rated apart as \"%s [id HASH]\"; if they are one engine, -merge-names rates it as one player",
+				name, len(ids), by, strings.Join(named, ", "), name))
 		}
 	}
 	for i := range recs {
@@ -96,12 +102,31 @@ func SeparatePlayers(recs []Record) []string {
 			if len(w.gameTypes) > 1 && r.GameType != "" {
 				p.Name += fmt.Sprintf(" [%s]", r.GameType)
 			}
-			if h, ok := hashes[name][p.ID]; ok {
+			if h, ok := hashes[name][identity(*p)]; ok {
 				p.Name += fmt.Sprintf(" [id %s]", h)
 			}
 		}
 	}
 	return lines
+}
+
+// identity is what tells the programs of one engine name apart: the id the engine gave and the
+// program recorded of it, "" when neither is known.
+func identity(p Player) string {
+	if p.Program == "" {
+		return p.ID
+	}
+	return p.ID + "\x00" + p.Program
+}
+
+// identityText says an identity to a person: the id quoted, and the start of the program.
+func identityText(identity string) string {
+	id, program, _ := strings.Cut(identity, "\x00")
+	text := strconv.Quote(id)
+	if program != "" {
+		text += " (program " + program[:min(len(program), 12)] + ")"
+	}
+	return text
 }
 
 // idHashes names each id by the shortest start of its SHA-256 in hex, 4 digits or more, that

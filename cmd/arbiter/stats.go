@@ -19,9 +19,9 @@ const statsUsage = `stats [-sprt elo0=E elo1=E alpha=A beta=B model=M] [-time] [
 Recomputes every table from game records: the result block for two engines, the field table,
 maximum-likelihood ratings and cross table for more, and the engines' misbehaviour counts. Several
 files are merged (the shards of one run, or a resumed run); a game recorded twice counts once. An
-engine name that stands for several time controls, game types or programs (by the id each gave)
-is rated apart unless -merge-names. With -sprt it exits as arbiter match -sprt does: 0 when H1 is
-accepted, 3 when H0 is, 4 with no decision yet.`
+engine name that stands for several time controls, game types or programs (by the id each gave,
+and the program recorded) is rated apart unless -merge-names. With -sprt it exits as arbiter
+match -sprt does: 0 when H1 is accepted, 3 when H0 is, 4 with no decision yet.`
 
 func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	rest, groups := splitMultiWord(args)
