@@ -349,3 +349,19 @@ func TestRoundRobinModeMeetsEveryEarlierEntrant(t *testing.T) {
 		}
 	}
 }
+
+// A batch begun under some settings is not resumed under others: its games would be two runs'.
+func TestChangedSettingsDuringABatchAreRefused(t *testing.T) {
+	l := testList(t, t.TempDir(), threeBots(t)...)
+	ctx, cancel := context.WithCancel(t.Context())
+	r := &Runner{List: l, Check: noCheck, Console: &cancelAfter{n: 1, cancel: cancel}}
+	r.Play = PlayLocally(r.Console)
+	if _, err := r.Run(ctx); !errors.Is(err, context.Canceled) {
+		t.Fatalf("stopped run: %v", err)
+	}
+	l.Entrants[1].Engine.Options = append(l.Entrants[1].Engine.Options, arbiter.EngineOption{Name: "Aggression", Value: "1"})
+	_, err := (&Runner{List: l, Check: noCheck}).Run(t.Context())
+	if err == nil || !strings.Contains(err.Error(), "changed in the list file during the batch") {
+		t.Fatalf("resuming under changed settings: %v", err)
+	}
+}

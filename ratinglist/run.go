@@ -78,8 +78,12 @@ func (r *Runner) Run(ctx context.Context) ([]results.Record, error) {
 				return recs, err
 			}
 		}
+		cfg := l.Config(b)
+		if err := sameRun(cfg, b, recs); err != nil {
+			return recs, err
+		}
 		say("%s\n", b.Describe(l))
-		out, err := play(ctx, l.Config(b))
+		out, err := play(ctx, cfg)
 		if err != nil {
 			return recs, err
 		}
@@ -201,4 +205,28 @@ func Slug(name string) string {
 		}
 	}
 	return strings.TrimSuffix(b.String(), "-")
+}
+
+// sameRun refuses to resume a batch whose games so far were played under other settings than
+// its configuration now gives (an entrant's margin or options changed in the list file while
+// the batch was under way): its games would be two runs' and neither whole.
+func sameRun(cfg arbiter.Config, b Batch, recs []results.Record) error {
+	begun := ""
+	for i := range recs {
+		if n, _ := batchOf(&recs[i]); n == b.Number {
+			begun = recs[i].Run
+			break
+		}
+	}
+	if begun == "" {
+		return nil
+	}
+	if err := cfg.Normalize(); err != nil {
+		return err
+	}
+	run, err := cfg.Fingerprint()
+	if err != nil || run == begun {
+		return err
+	}
+	return &Error{fmt.Sprintf("batch %d was begun as run %s, and the list now makes it run %s: an entrant's settings (its margin, options or protocol settings) changed in the list file during the batch. Finish the batch with the settings it began with, then change them", b.Number, begun, run)}
 }
