@@ -99,6 +99,8 @@ type listKeeper struct {
 	said string
 	// written says that the site has been written since the keeper started.
 	written bool
+	// stale is the last run found finished when its batch was to be played (see play).
+	stale string
 }
 
 func (k *listKeeper) printf(format string, args ...any) {
@@ -207,7 +209,23 @@ func (k *listKeeper) play(l *ratinglist.List) func(ctx context.Context, cfg arbi
 			return nil, err
 		}
 		id := t.Run()
-		if _, ok := k.s.lookup(id); !ok {
+		st, ok := k.s.lookup(id)
+		if ok && st.State == StateFinished {
+			// The pool played this batch, yet the list's records lack its games (the file
+			// was replaced or cut short): the run goes, and the batch is played again into
+			// the records as they are. Once: a run that ends again without its games is a
+			// fault to show, not to loop on.
+			if k.stale == id {
+				return nil, &playError{fmt.Errorf("pool: the run %s of the list's batch finished, but the list's records %s do not hold its games", id, l.Records)}
+			}
+			k.stale = id
+			k.printf("the run %s of batch %s finished before, but the list's records do not hold its games: it is played again\n", id, cfg.Labels[ratinglist.LabelBatch])
+			if err := k.delete(id); err != nil {
+				return nil, &playError{err}
+			}
+			ok = false
+		}
+		if !ok {
 			if err := k.submit(ctx, t.Config()); err != nil {
 				return nil, &playError{err}
 			}
@@ -246,6 +264,16 @@ func (k *listKeeper) submit(ctx context.Context, cfg arbiter.Config) error {
 	}
 	defer k.s.handlers.Done()
 	_, err = k.s.Submit(sub)
+	return err
+}
+
+// delete takes a run out of the pool, as a submitter's delete does.
+func (k *listKeeper) delete(id string) error {
+	if !k.s.enter() {
+		return ErrClosed
+	}
+	defer k.s.handlers.Done()
+	_, err := k.s.Control(Control{ID: id, Action: "delete"})
 	return err
 }
 

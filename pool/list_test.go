@@ -241,6 +241,34 @@ func TestListKeptByThePool(t *testing.T) {
 		t.Logf("%s: the pool's %.1f ± %.1f, the local run's %.1f ± %.1f", w.Player, g.Elo, g.Error, w.Elo, w.Error)
 	}
 
+	// Records cut back to before the last batch (a file restored from a backup): the batch's
+	// run, finished in the pool, is played again into them.
+	sizes := batchSizes(recs)
+	kept := len(recs) - sizes[len(sizes)-1]
+	data, err := os.ReadFile(records0(t, dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	end := 0
+	for range kept {
+		end += strings.IndexByte(string(data[end:]), '\n') + 1
+	}
+	if err := os.WriteFile(records0(t, dir), data[:end], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	entrants(4) // the keeper, done, waits for the list's file to change
+	waitUntil(t, "the last batch to be played again", 60*time.Second, done(4, want4))
+	if got, want := listGames(records()), listGames(want4); !slices.Equal(got, want) {
+		t.Fatalf("the games after the last batch was played again differ from the local run's:\n got %q\nwant %q", got, want)
+	}
+
+	// A submitter cannot name a records file of the server's.
+	sub := fakeSubmission(t, 1, 1, nil)
+	sub.Records = filepath.Join(dir, "elsewhere.jsonl")
+	if _, err := p.submitter.Submit(ctx, sub); err == nil || !strings.Contains(err.Error(), "may not name its records file") {
+		t.Errorf("a submission naming its records file: %v", err)
+	}
+
 	// The batches played with the fourth entrant: the hook saw records between their ends.
 	ends := map[int]bool{}
 	n := 0
