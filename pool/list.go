@@ -131,12 +131,13 @@ func (k *listKeeper) keep(ctx context.Context) {
 		// change; a batch the pool could not play is tried again after a while too.
 		retry := time.Duration(0)
 		var what string
+		var failed *playError
 		switch {
 		case err == nil:
 			what = "every entrant is done: waiting for new entrants in " + k.cfg.Path
-		case isPlayError(err):
+		case errors.As(err, &failed):
 			retry = listRetry
-			what = fmt.Sprintf("%s; trying again in %s (or when %s changes)", arbiter.Message(errors.Unwrap(err)), retry, k.cfg.Path)
+			what = fmt.Sprintf("%s; trying again in %s (or when %s changes)", arbiter.Message(failed.err), retry, k.cfg.Path)
 		default:
 			what = arbiter.Message(err) + "; waiting for " + k.cfg.Path + " to change"
 		}
@@ -155,11 +156,6 @@ type playError struct{ err error }
 
 func (e *playError) Error() string { return e.err.Error() }
 func (e *playError) Unwrap() error { return e.err }
-
-func isPlayError(err error) bool {
-	var pe *playError
-	return errors.As(err, &pe)
-}
 
 // batch reads the list and its records and plays the next batch, if there is one; played says
 // whether there was.
