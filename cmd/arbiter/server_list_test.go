@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -45,7 +46,8 @@ engine = "builtin=hivebot option.Profile=medium"
 `
 
 // TestServerKeepsList: "arbiter server -list" plays a list on its worker until every entrant
-// is done, with the list's table written as it goes; an entrant added to the list's file is
+// is done, with the list's table written as it goes, and a server SIGKILLed and started again
+// goes on with it (each game once, a run per batch); an entrant added to the list's file is
 // checked and rated by itself.
 func TestServerKeepsList(t *testing.T) {
 	if testing.Short() {
@@ -57,11 +59,26 @@ func TestServerKeepsList(t *testing.T) {
 		t.Fatal(err)
 	}
 	sdir := filepath.Join(dir, "srv")
-	srv := startArbiter(t, "server", "-dir", sdir, "-listen", addr, "-batch", "2s", "-ackwait", "3s", "-list", listFile)
-	waitFor(t, "the pool's server", 30*time.Second, func() bool { return strings.Contains(srv.out.String(), "Pool server at") })
+	server := func() *process {
+		srv := startArbiter(t, "server", "-dir", sdir, "-listen", addr, "-batch", "2s", "-ackwait", "3s", "-list", listFile)
+		waitFor(t, "the pool's server", 30*time.Second, func() bool { return strings.Contains(srv.out.String(), "Pool server at") })
+		return srv
+	}
+	srv := server()
 	creds := filepath.Join(dir, "w1.creds")
 	arbiterOK(t, "server", "worker", "add", "w1", "-dir", sdir, "-o", creds)
 	startArbiter(t, "worker", "-creds", creds, "-bench=false", "-cache", filepath.Join(dir, "cache"))
+	l, err := configs.ReadList(listFile, builtinResolver)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A server killed as its list plays goes on with the list when started again.
+	waitFor(t, "a game of the list", 60*time.Second, func() bool {
+		recs, _ := ratinglist.ReadRecords(l.Records)
+		return len(recs) > 0
+	})
+	srv.kill()
+	server()
 
 	// done says whether every entrant of the list's file is done, and the table written
 	// holds every game recorded.
@@ -95,13 +112,20 @@ engine = "builtin=hivebot option.Profile=strong"
 	if _, err := os.Stat(filepath.Join(dir, "list.checks", "hivebot-strong.txt")); err != nil {
 		t.Errorf("the entrant added has no check report: %v", err)
 	}
-	l, err := configs.ReadList(listFile, builtinResolver)
-	if err != nil {
+	if l, err = configs.ReadList(listFile, builtinResolver); err != nil {
 		t.Fatal(err)
 	}
 	recs, err := ratinglist.ReadRecords(l.Records)
 	if err != nil {
 		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, r := range recs {
+		key := r.Run + "#" + strconv.Itoa(r.Game)
+		if seen[key] {
+			t.Errorf("game %s recorded twice", key)
+		}
+		seen[key] = true
 	}
 	table, err := ratinglist.Compute(l, recs)
 	if err != nil {
@@ -110,7 +134,15 @@ engine = "builtin=hivebot option.Profile=strong"
 	if row, _ := table.Row("hivebot strong"); !row.Rated || row.Games == 0 {
 		t.Errorf("the entrant added: %+v", row)
 	}
-	for _, st := range poolRuns(t, sdir) {
+	runs := poolRuns(t, sdir)
+	batches := map[string]bool{}
+	for _, r := range recs {
+		batches[r.Settings[ratinglist.LabelBatch]] = true
+	}
+	if len(runs) != len(batches) {
+		t.Errorf("%d runs in the pool for %d batches", len(runs), len(batches))
+	}
+	for _, st := range runs {
 		if st.Records != l.Records {
 			t.Errorf("run %s records to %s, not the list's %s", st.ID, st.Records, l.Records)
 		}
