@@ -8,6 +8,7 @@ import (
 	"html/template"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -145,10 +146,22 @@ func (s *Server) serveReport(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
+	if s.listBatch(st.ID) {
+		// Its records file is the list's, shared with the list's other batches.
+		recs = slices.DeleteFunc(recs, func(r results.Record) bool { return r.Run != st.ID })
+	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	if err := report.Write(w, report.Build(recs, s.pageOptions(st))); err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 	}
+}
+
+// listBatch reports whether a run is a batch of a list the server keeps.
+func (s *Server) listBatch(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.runs[id]
+	return r != nil && r.sub != nil && r.sub.Records != ""
 }
 
 // pageOptions describe a run to its pages.

@@ -32,4 +32,10 @@
 // run's artifacts; the server hands it those and no others (relay.go), and it checks their
 // hash and caches them. A worker's own -engine
 // stands in for an artifact only when it packs to the same SHA-256.
+//
+// A rating list (package ratinglist) can be kept by the server (list.go, KeepList): its
+// batches are runs of the pool, submitted by the server itself, each appending to the list's
+// one records file; the list's file is read again before each batch, so that a version added
+// to it enters by itself, and a hook is given the records as the games arrive (to rewrite the
+// list's site).
 package pool

@@ -14,16 +14,20 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/distributed"
+	"hivearbiter/engine/hivebot"
 	"hivearbiter/engine/uhpengine/uhpfake"
 	"hivearbiter/pool/artifact"
 	_ "hivearbiter/proto/uhp" // the engines of the tests speak UHP
 	"hivearbiter/results"
 )
 
-// The test binary is the engines too (uhpfake), and a pool's server or worker to be killed
+// The test binary is the engines too (uhpfake, and hivebot for a kept list's), and a pool's server or worker to be killed
 // (see serverProcess, startWorkerProcess).
 func TestMain(m *testing.M) {
 	uhpfake.Main()
+	if os.Getenv(listHivebotEnv) != "" {
+		os.Exit(hivebot.Main(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	}
 	if dir := os.Getenv(serverDirEnv); dir != "" {
 		os.Exit(serveUntilKilled(dir, os.Getenv(serverAddrEnv)))
 	}

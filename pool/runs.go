@@ -232,6 +232,9 @@ func (s *Server) tournament(sub *Submission, id string) (*arbiter.Tournament, er
 	if id != "" {
 		cfg.Out = filepath.Join(s.cfg.Dir, "runs", id+".jsonl")
 	}
+	if sub.Records != "" {
+		cfg.Out = sub.Records // a list's batch: the list's one records file
+	}
 	var err error
 	if cfg.Openings.File, err = s.openingsFile(sub, cfg.Openings.File); err != nil {
 		return nil, err
@@ -573,6 +576,11 @@ func (s *Server) onSubmit(m *nats.Msg) {
 	var sub Submission
 	if err := json.Unmarshal(m.Data, &sub); err != nil {
 		respondError(m, fmt.Errorf("pool: unreadable submission: %w", err))
+		return
+	}
+	if sub.Records != "" {
+		// A path on the server's disk to append to is the server's own to choose.
+		respondError(m, errors.New("pool: a submission may not name its records file: a rating list's batches are the server's own (arbiter server -list)"))
 		return
 	}
 	st, err := s.Submit(&sub)

@@ -86,8 +86,10 @@ type Server struct {
 	// from overlapping the making or deleting of a run's streams: nats-server v2.15 reads the
 	// options a reload replaces without their lock there (a data race under -race).
 	natsMu sync.Mutex
-	// depot hands the workers their runs' artifacts (relay.go).
+	// depot hands the workers their runs' artifacts (relay.go); store is where the server
+	// uploads the engines of the lists it keeps (list.go).
 	depot *artifact.Depot
+	store *artifact.Store
 
 	mu      sync.Mutex
 	runs    map[string]*run
@@ -222,7 +224,7 @@ func (s *Server) open(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	s.depot = artifact.NewDepot(store, filepath.Join(s.cfg.Dir, "artifacts"))
+	s.store, s.depot = store, artifact.NewDepot(store, filepath.Join(s.cfg.Dir, "artifacts"))
 	if err := s.loadRuns(ctx); err != nil {
 		return err
 	}

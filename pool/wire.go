@@ -49,6 +49,11 @@ type Submission struct {
 	// Tune, if set, makes the run a tune of its engine (Config.Engines' only one): see
 	// pool/tune.go.
 	Tune *tune.Config `json:"tune,omitempty"`
+	// Records, for a batch of a rating list the server keeps (pool/list.go), is the list's
+	// records file: the run appends to it beside the list's other batches
+	// (Config.SharedRecords), not to DIR/runs/RUN.jsonl. Only the server sets it: a
+	// submitter's submission that names a file of the server's is refused.
+	Records string `json:"records,omitempty"`
 }
 
 // The states of a run.

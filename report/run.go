@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"hivearbiter/arbiter"
@@ -87,7 +88,8 @@ func ObserveRun(cfg arbiter.Config, to ...Observer) (*RunPages, error) {
 	return p, nil
 }
 
-// resume gives every record already in the records file (a resumed run's) to the pages.
+// resume gives every record of the run already in the records file (a resumed run's) to the
+// pages: in a file that many runs share (a rating list's), only those of this run.
 func (p *RunPages) resume(path string) error {
 	recs, err := results.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
@@ -95,6 +97,13 @@ func (p *RunPages) resume(path string) error {
 	}
 	if err != nil {
 		return err
+	}
+	if p.cfg.SharedRecords {
+		run, err := p.cfg.Fingerprint()
+		if err != nil {
+			return err
+		}
+		recs = slices.DeleteFunc(recs, func(r results.Record) bool { return r.Run != run })
 	}
 	for i := range recs {
 		p.to.GameFinished(&recs[i])

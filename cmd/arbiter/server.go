@@ -6,16 +6,20 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strconv"
 	"time"
 
+	"hivearbiter/arbiter"
+	"hivearbiter/configs"
 	"hivearbiter/distributed"
 	"hivearbiter/internal/cli"
 	"hivearbiter/pool"
+	"hivearbiter/ratinglist"
 )
 
-const serverUsage = `server [-dir DIR] [-listen HOST:PORT] [-http ADDR] [flags]
+const serverUsage = `server [-dir DIR] [-listen HOST:PORT] [-http ADDR] [-list LIST.toml] [flags]
 server worker add NAME [-dir DIR] [-o FILE]
 server worker revoke NAME [-dir DIR]
 server workers [-dir DIR] [-json]
@@ -29,6 +33,12 @@ across runs and plays the run that is most behind its share (arbiter worker -cre
 the file "server worker add" writes). Runs' state is in a JetStream key-value bucket, and each
 run's records are the JSON Lines of a local run, in DIR/runs/RUN.jsonl: arbiter stats and
 arbiter report read them as they are. A server killed and started again goes on where it was.
+
+With -list LIST.toml (repeatable) the server keeps a rating list (see arbiter list -h): it plays
+the list's gauntlets as runs of the pool, appending their games to the list's records file,
+and rewrites the list's site as the games arrive. The list's file is read again before each
+batch: an entrant added to it (a new version) is checked and plays its gauntlet by itself.
+When every entrant is done, or one is refused, the server waits for the file to change.
 
 The server writes DIR/submitter.creds (for arbiter submit and "server runs") and
 DIR/admin.creds (for "server worker" and "server workers"); the other commands find them in
@@ -57,8 +67,18 @@ func runServer(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.DurationVar(&cfg.Batch, "batch", pool.DefaultBatch, "how long a worker plays a run before it asks where it is most needed")
 	httpAddr := fs.String("http", "", "serve a read-only dashboard of runs and workers on `ADDR` (loopback unless -http-public)")
 	public := fs.Bool("http-public", false, "let -http listen on an address other machines reach")
+	var lists []string
+	fs.Func("list", "keep the rating list of `LIST.toml`: play its gauntlets on the pool (repeatable)", func(path string) error {
+		lists = append(lists, path)
+		return nil
+	})
 	if err := cli.Parse(fs, args); err != nil {
 		return err
+	}
+	for _, path := range lists {
+		if _, err := configs.ReadList(path, builtinResolver); err != nil {
+			return cli.Usage(err)
+		}
 	}
 	cfg.Console = stdout
 	srv, err := pool.Start(ctx, cfg)
@@ -66,6 +86,11 @@ func runServer(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	defer srv.Close()
+	for _, path := range lists {
+		if err := keepList(srv, path); err != nil {
+			return err
+		}
+	}
 	fmt.Fprintf(stdout, "Pool server at %s; submit with: arbiter submit -creds %s ...; add a worker with: arbiter server worker add NAME -dir %s\n",
 		srv.URL(), filepath.Join(cfg.Dir, "submitter.creds"), cfg.Dir)
 	if *httpAddr != "" {
@@ -78,6 +103,18 @@ func runServer(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	<-ctx.Done()
 	return nil
+}
+
+// keepList hands a rating list to the pool's server, which reads its file again before each
+// batch and rewrites its site as games arrive.
+func keepList(srv *pool.Server, path string) error {
+	exe, _ := os.Executable()
+	return srv.KeepList(pool.List{
+		Path:    path,
+		Read:    func() (*ratinglist.List, error) { return configs.ReadList(path, builtinResolver) },
+		Self:    ratinglist.Self{Path: exe, Version: arbiter.Version},
+		Written: writeListSite,
+	})
 }
 
 // poolClient connects with the credentials of a role that the server wrote in its directory.

@@ -1,0 +1,150 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"hivearbiter/configs"
+	"hivearbiter/internal/testenv"
+	"hivearbiter/ratinglist"
+)
+
+// serverList is a small list of hivebot's profiles (depth 1, a loose target, a small budget):
+// a few batches of short games.
+const serverList = `name = "pool list"
+game_type = "Base+MLP"
+limit = "depth=1"
+seed = 3
+concurrency = 1
+pairs = 1
+opponents = 1
+error_target = 400
+max_games = 6
+
+[anchor]
+entrant = "hivebot weak"
+elo = 1000
+
+[adjudication]
+repetitions = 3
+max_moves = 40
+
+[[entrant]]
+name = "hivebot"
+version = "weak"
+engine = "builtin=hivebot option.Profile=weak"
+
+[[entrant]]
+name = "hivebot"
+version = "medium"
+engine = "builtin=hivebot option.Profile=medium"
+`
+
+// TestServerKeepsList: "arbiter server -list" plays a list on its worker until every entrant
+// is done, with the list's table written as it goes, and a server SIGKILLed and started again
+// goes on with it (each game once, a run per batch); an entrant added to the list's file is
+// checked and rated by itself.
+func TestServerKeepsList(t *testing.T) {
+	if testing.Short() {
+		t.Skip("separate processes: not in -short")
+	}
+	dir, addr := t.TempDir(), testenv.FreeAddr(t)
+	listFile := filepath.Join(dir, "list.toml")
+	if err := os.WriteFile(listFile, []byte(serverList), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sdir := filepath.Join(dir, "srv")
+	server := func() *process {
+		srv := startArbiter(t, "server", "-dir", sdir, "-listen", addr, "-batch", "2s", "-ackwait", "3s", "-list", listFile)
+		waitFor(t, "the pool's server", 30*time.Second, func() bool { return strings.Contains(srv.out.String(), "Pool server at") })
+		return srv
+	}
+	srv := server()
+	creds := filepath.Join(dir, "w1.creds")
+	arbiterOK(t, "server", "worker", "add", "w1", "-dir", sdir, "-o", creds)
+	startArbiter(t, "worker", "-creds", creds, "-bench=false", "-cache", filepath.Join(dir, "cache"))
+	l, err := configs.ReadList(listFile, builtinResolver)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A server killed as its list plays goes on with the list when started again.
+	waitFor(t, "a game of the list", 60*time.Second, func() bool {
+		recs, _ := ratinglist.ReadRecords(l.Records)
+		return len(recs) > 0
+	})
+	srv.kill()
+	server()
+
+	// done says whether every entrant of the list's file is done, and the table written
+	// holds every game recorded.
+	done := func() bool {
+		l, err := configs.ReadList(listFile, builtinResolver)
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs, err := ratinglist.ReadRecords(l.Records)
+		if err != nil || len(recs) == 0 {
+			return false
+		}
+		if _, more, err := ratinglist.Next(l, recs); err != nil || more {
+			return false
+		}
+		var table ratinglist.Table
+		b, err := os.ReadFile(filepath.Join(l.Site, "table.json"))
+		return err == nil && json.Unmarshal(b, &table) == nil && table.Games == len(recs) && len(table.Rows) == len(l.Entrants)
+	}
+	waitFor(t, "the list of two entrants to be done", 90*time.Second, done)
+	added := serverList + `
+[[entrant]]
+name = "hivebot"
+version = "strong"
+engine = "builtin=hivebot option.Profile=strong"
+`
+	if err := os.WriteFile(listFile, []byte(added), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the entrant added to be done", 90*time.Second, done)
+	if _, err := os.Stat(filepath.Join(dir, "list.checks", "hivebot-strong.txt")); err != nil {
+		t.Errorf("the entrant added has no check report: %v", err)
+	}
+	if l, err = configs.ReadList(listFile, builtinResolver); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := ratinglist.ReadRecords(l.Records)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, r := range recs {
+		key := r.Run + "#" + strconv.Itoa(r.Game)
+		if seen[key] {
+			t.Errorf("game %s recorded twice", key)
+		}
+		seen[key] = true
+	}
+	table, err := ratinglist.Compute(l, recs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if row, _ := table.Row("hivebot strong"); !row.Rated || row.Games == 0 {
+		t.Errorf("the entrant added: %+v", row)
+	}
+	runs := poolRuns(t, sdir)
+	batches := map[string]bool{}
+	for _, r := range recs {
+		batches[r.Settings[ratinglist.LabelBatch]] = true
+	}
+	if len(runs) != len(batches) {
+		t.Errorf("%d runs in the pool for %d batches", len(runs), len(batches))
+	}
+	for _, st := range runs {
+		if st.Records != l.Records {
+			t.Errorf("run %s records to %s, not the list's %s", st.ID, st.Records, l.Records)
+		}
+	}
+}
