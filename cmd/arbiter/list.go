@@ -126,13 +126,7 @@ func listRun(ctx context.Context, l *ratinglist.List, recs []results.Record, bat
 	if quiet {
 		games = io.Discard
 	}
-	writeSite := func(recs []results.Record) error {
-		t, err := ratinglist.Compute(l, recs)
-		if err != nil {
-			return err
-		}
-		return site.Write(l.Site, l, t, recs, l.CheckReports())
-	}
+	writeSite := func(recs []results.Record) error { return writeListSite(l, recs) }
 	r := &ratinglist.Runner{List: l, Console: stdout, Play: ratinglist.PlayLocally(games), Played: writeSite, MaxBatches: batches}
 	recs, err := r.Run(ctx)
 	var refused *ratinglist.RefusedError
@@ -145,15 +139,25 @@ func listRun(ctx context.Context, l *ratinglist.List, recs []results.Record, bat
 	case err != nil:
 		return err
 	}
+	if err := writeListSite(l, recs); err != nil {
+		return err
+	}
 	t, err := ratinglist.Compute(l, recs)
 	if err != nil {
 		return err
 	}
-	if err := site.Write(l.Site, l, t, recs, l.CheckReports()); err != nil {
-		return err
-	}
 	fmt.Fprintln(stdout)
 	return site.WriteConsole(stdout, l, t)
+}
+
+// writeListSite rewrites a list's site from its records: after each batch of arbiter list run,
+// and as games arrive on a pool's server that keeps the list.
+func writeListSite(l *ratinglist.List, recs []results.Record) error {
+	t, err := ratinglist.Compute(l, recs)
+	if err != nil {
+		return err
+	}
+	return site.Write(l.Site, l, t, recs, l.CheckReports())
 }
 
 // listVerify re-referees the records and compares the recomputed table with the published one.
