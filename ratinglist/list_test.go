@@ -365,3 +365,20 @@ func TestChangedSettingsDuringABatchAreRefused(t *testing.T) {
 		t.Fatalf("resuming under changed settings: %v", err)
 	}
 }
+
+// A larger budget reopens the gauntlets that closed at their budget, and only those.
+func TestLargerBudgetReopensProvisionalEntrants(t *testing.T) {
+	dir := t.TempDir()
+	l := testList(t, dir, threeBots(t)...)
+	l.ErrorTarget, l.MaxGames = 50, 8 // a target no entrant reaches in 8 games
+	before := run(t, t.Context(), l, 0)
+	l.MaxGames = 16
+	after := run(t, t.Context(), l, 0)
+	own := map[string]int{}
+	for _, r := range after[len(before):] {
+		own[r.Settings[LabelEntrant]]++
+	}
+	if own["wild 1"] == 0 || own["medium 1"] == 0 {
+		t.Errorf("a larger budget gave more games to %v, want both provisional entrants", own)
+	}
+}

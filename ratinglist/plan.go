@@ -133,7 +133,8 @@ func (s *state) order() []int {
 func (s *state) plan(number int) (Batch, bool) {
 	order := s.order()
 	// A gauntlet, once the list has gone on to a later entrant's, stays closed: the games of
-	// entrants added later do not reopen it (they may move its error either way).
+	// entrants added later do not reopen it (they may move its error either way). Only a
+	// larger budget or a smaller target than it closed under reopens it.
 	current := 0
 	for pos, x := range order {
 		if s.owners[x] {
@@ -141,7 +142,7 @@ func (s *state) plan(number int) (Batch, bool) {
 		}
 	}
 	for pos, x := range order {
-		if pos == 0 || pos < current || s.failed[x] != "" {
+		if pos == 0 || s.failed[x] != "" || pos < current && s.closed(x) {
 			continue
 		}
 		var earlier []int
@@ -182,6 +183,21 @@ func (s *state) plan(number int) (Batch, bool) {
 		return Batch{Number: number, Entrant: x, Opponents: opponents, Pairs: s.l.Pairs, Why: why}, true
 	}
 	return Batch{}, false
+}
+
+// closed reports whether an entrant's gauntlet, which the list has gone past, was done when it
+// closed: its budget is spent, or its error was at the target after its last own game. An
+// entrant the list went past without a gauntlet (one put before others in the file after they
+// played) has not had its turn.
+func (s *state) closed(x int) bool {
+	switch {
+	case s.own[x] >= s.l.MaxGames:
+		return true
+	case s.lastOwn[x] < 0:
+		return false
+	}
+	then, err := newState(s.l, s.recs[:s.lastOwn[x]+1])
+	return err != nil || then.errorOf(x) <= s.l.ErrorTarget
 }
 
 // met counts the games two entrants played each other, faults included.

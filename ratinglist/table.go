@@ -119,8 +119,10 @@ type state struct {
 	metAll  map[[2]int]int      // every game by (a, b), a < b
 	games   []int               // every game, faults included, by entrant
 	faults  []int
-	own     []int         // games of the entrant's own gauntlet batches
-	owners  map[int]bool  // the entrants whose gauntlets the records hold
+	own     []int        // games of the entrant's own gauntlet batches
+	owners  map[int]bool // the entrants whose gauntlets the records hold
+	lastOwn []int        // the index in recs of the entrant's last game of its own gauntlet, -1
+	recs    []results.Record
 	failed  []string      // why an entrant was stopped, "" if it was not
 	program []string      // the program its games record
 	first   []time.Time   // its first and last game
@@ -165,13 +167,20 @@ func newState(l *List, recs []results.Record) (*state, error) {
 	n := len(l.Entrants)
 	s := &state{l: l, n: n, colours: map[[2]int]*elo.WDL{}, pair: map[[2]int]*elo.WDL{}, metAll: map[[2]int]int{}, owners: map[int]bool{},
 		games: make([]int, n), faults: make([]int, n), own: make([]int, n), failed: make([]string, n),
-		program: make([]string, n), first: make([]time.Time, n), last: make([]time.Time, n), streak: make([]streakCount, n)}
+		program: make([]string, n), first: make([]time.Time, n), last: make([]time.Time, n), streak: make([]streakCount, n),
+		lastOwn: make([]int, n), recs: recs}
+	for i := range s.lastOwn {
+		s.lastOwn[i] = -1
+	}
 	index := make(map[string]int, n)
 	for i, e := range l.Entrants {
 		index[e.Player()] = i
 	}
 	id := l.ID()
 	for k := range recs {
+		if owner, ok := index[recs[k].Settings[LabelEntrant]]; ok {
+			s.lastOwn[owner] = k
+		}
 		if err := s.add(&recs[k], id, index); err != nil {
 			return nil, err
 		}
