@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"path/filepath"
 	"time"
 
 	"hivearbiter/results"
@@ -311,10 +310,7 @@ func checkPlays(s *CheckSession[Player], e EngineConfig) {
 	if tc.IsZero() {
 		tc = TimeControl{MoveTime: time.Second}
 	}
-	name := cmp.Or(e.Name, e.Addr, "engine")
-	if e.Name == "" && len(e.Command) > 0 {
-		name = filepath.Base(e.Command[0])
-	}
+	name := cmp.Or(e.Name, e.DefaultName(), "engine")
 	types, ok := checkFirstMove(s, name, tc)
 	if !ok {
 		return

@@ -1,6 +1,7 @@
 package uhp
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -51,7 +52,7 @@ type checker struct {
 
 // startChecked starts the engine and sets its options.
 func startChecked(ctx context.Context, e arbiter.EngineConfig, opts arbiter.CheckOptions) (*uhpclient.Engine, error) {
-	eng, err := uhpclient.Start(ctx, uhpclient.Config{Command: e.Command, Dir: e.Dir, Env: e.Env, Name: e.Name,
+	eng, err := uhpclient.Start(ctx, uhpclient.Config{Command: e.Command, Dir: e.Dir, Env: e.Env, Name: cmp.Or(e.Name, e.DefaultName()),
 		StartTimeout: opts.StartTimeout, GraceTimeout: opts.Grace})
 	if err != nil {
 		return nil, err

@@ -1,0 +1,33 @@
+package configs
+
+import (
+	"reflect"
+	"testing"
+)
+
+// EngineWords is ParseEngine's inverse: the words it writes parse into the engine they were
+// written from, the bundled engine as builtin=hivebot (not the arbiter's own binary).
+func TestEngineWordsParseBack(t *testing.T) {
+	for _, words := range [][]string{
+		{"cmd=./dev", "arg=--uhp", "name=dev", "st=1", "margin=0.6", "fractional=false", "interrupt=false", "option.NumThreads=1"},
+		{"builtin=hivebot", "arg=-profile", "arg=weak", "tc=10+0.1", "option.Threads=1"},
+		{"builtin=hivebot", "depth=3", "name=hivebot"},
+		{"cmd=./bot", "arg=bot.py", "proto=uhp", "dir=/opt/bot", "env=A=1", "depth=4", "restart=on", "timemargin=250"},
+	} {
+		e, err := ParseEngine(words, fakeResolver)
+		if err != nil {
+			t.Fatalf("%q: %v", words, err)
+		}
+		written := EngineWords(e, fakeResolver)
+		again, err := ParseEngine(written, fakeResolver)
+		if err != nil {
+			t.Fatalf("%q written as %q: %v", words, written, err)
+		}
+		if !reflect.DeepEqual(e, again) {
+			t.Errorf("%q written as %q parses to\n%+v, want\n%+v", words, written, again, e)
+		}
+		if e.Builtin != "" && written[0] != "builtin="+e.Builtin {
+			t.Errorf("the bundled engine is written %q", written)
+		}
+	}
+}
