@@ -32,9 +32,13 @@ func TestNormalizeReportsEveryProblem(t *testing.T) {
 // Engines without a name keep their program's file name when it is theirs alone; two builds of
 // one engine (a gate's) are told apart by their directories, and the bundled engine is hivebot.
 func TestDefaultNames(t *testing.T) {
-	cmd := func(program string) arbiter.EngineConfig { return arbiter.EngineConfig{Command: []string{program, "--uhp"}} }
+	cmd := func(program string) arbiter.EngineConfig {
+		return arbiter.EngineConfig{Command: []string{program, "--uhp"}}
+	}
 	bundled := arbiter.EngineConfig{Command: []string{"/usr/bin/arbiter", "hivebot"}, Builtin: "hivebot"}
-	inDir := func(dir string) arbiter.EngineConfig { return arbiter.EngineConfig{Command: []string{"./engine"}, Dir: dir} }
+	inDir := func(dir string) arbiter.EngineConfig {
+		return arbiter.EngineConfig{Command: []string{"./engine"}, Dir: dir}
+	}
 	named := func(e arbiter.EngineConfig, name string) arbiter.EngineConfig { e.Name = name; return e }
 	tests := []struct {
 		engines []arbiter.EngineConfig

@@ -43,11 +43,7 @@ func EngineWords(e arbiter.EngineConfig, resolve Resolver) []string {
 		words = append(words, "env="+v)
 	}
 	if !e.Time.IsZero() {
-		tc := e.Time.String()
-		if e.Time.IsClock() {
-			tc = "tc=" + tc
-		}
-		words = append(words, tc)
+		words = append(words, LimitWord(e.Time))
 	}
 	if e.Margin > 0 {
 		words = append(words, "margin="+strconv.FormatFloat(e.Margin.Seconds(), 'f', -1, 64))
@@ -75,4 +71,27 @@ func builtinPrefix(e arbiter.EngineConfig, resolve Resolver) int {
 		return 0
 	}
 	return len(cmd)
+}
+
+// CheckedEngineWords are the -engine words that play an engine as "arbiter check" found it
+// must be played: its own words with the settings the check found (key=value words, which
+// replace the engine's own of the same key), its limit written out, and no name, so that the
+// line given once for each of two builds of the engine names each after its program
+// (arbiter.DefaultNames) instead of naming both alike.
+func CheckedEngineWords(e arbiter.EngineConfig, settings []string, resolve Resolver) ([]string, error) {
+	e.Name = ""
+	played, err := ParseEngine(append(EngineWords(e, resolve), settings...), resolve)
+	if err != nil {
+		return nil, err
+	}
+	return EngineWords(played, resolve), nil
+}
+
+// LimitWord is a time control as the word of an engine specification: st=1, depth=3, nodes=N
+// or tc=10+0.1.
+func LimitWord(tc arbiter.TimeControl) string {
+	if tc.IsClock() {
+		return "tc=" + tc.String()
+	}
+	return tc.String()
 }

@@ -31,3 +31,17 @@ func TestEngineWordsParseBack(t *testing.T) {
 		}
 	}
 }
+
+// The line a check prints replaces the engine's settings with those found, keeps its limit,
+// and drops its name, so that it can be given for two builds.
+func TestCheckedEngineWords(t *testing.T) {
+	e, err := ParseEngine([]string{"cmd=./dev/engine", "name=dev", "st=1", "fractional=true", "option.Hash=64"}, fakeResolver)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := CheckedEngineWords(e, []string{"fractional=false", "interrupt=false", "margin=0.6", "option.NumThreads=1"}, fakeResolver)
+	want := []string{"cmd=./dev/engine", "st=1", "margin=0.6", "fractional=false", "interrupt=false", "option.Hash=64", "option.NumThreads=1"}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("CheckedEngineWords = %q, %v; want %q", got, err, want)
+	}
+}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -111,42 +110,16 @@ func writeCheckAdvice(w io.Writer, engine arbiter.EngineConfig, checks []arbiter
 		return
 	}
 	settings, flags := arbiter.CheckSettings(checks)
-	line := append(append([]string{"-engine"}, engineWords(engine)...), settings...)
-	fmt.Fprintf(w, "To play it, give arbiter match:\n  %s\n", shellJoin(append(line, flags...)))
-}
-
-// engineWords writes an engine back as the key=value words of -engine.
-func engineWords(e arbiter.EngineConfig) []string {
-	var words []string
-	if len(e.Command) > 0 {
-		words = append(words, "cmd="+e.Command[0])
-		for _, a := range e.Command[1:] {
-			words = append(words, "arg="+a)
-		}
+	words, err := configs.CheckedEngineWords(engine, settings, builtinResolver)
+	if err != nil { // the check's own settings did not parse: a bug of the check, said rather than hidden
+		fmt.Fprintf(w, "The settings it found do not make an -engine line (%v): %s\n", err, strings.Join(settings, " "))
+		return
 	}
-	if e.Addr != "" {
-		words = append(words, "addr="+e.Addr)
-	}
-	if e.Protocol != "" {
-		words = append(words, "proto="+e.Protocol)
-	}
-	name := e.Name
-	if name == "" && len(e.Command) > 0 {
-		name = strings.TrimSuffix(filepath.Base(e.Command[0]), filepath.Ext(e.Command[0]))
-	}
-	if name != "" {
-		words = append(words, "name="+name)
-	}
-	if e.Dir != "" {
-		words = append(words, "dir="+e.Dir)
-	}
-	for _, v := range e.Env {
-		words = append(words, "env="+v)
-	}
-	for _, o := range e.Options {
-		words = append(words, "option."+o.Name+"="+o.Value)
-	}
-	return words
+	// The bundled engine is the opponent at hand, at the limit the engine was checked for.
+	opponent := []string{"-engine", "builtin=hivebot", configs.LimitWord(engine.Time)}
+	line := append(append(append([]string{"arbiter", "match", "-engine"}, words...), opponent...), flags...)
+	fmt.Fprintf(w, "To play it against the bundled engine, run:\n  %s\n", shellJoin(line))
+	fmt.Fprintln(w, "For a gate, give its -engine line once for each build, with that build's cmd=: each is named after its program's path (or give name=).")
 }
 
 // shellJoin joins words for a POSIX shell, quoting those that need it.

@@ -25,7 +25,7 @@ import (
 // afresh, so that each result judges one thing. err is set only when the engine cannot be
 // started at all.
 func (Protocol) RunChecks(ctx context.Context, e arbiter.EngineConfig, opts arbiter.CheckOptions) ([]arbiter.CheckResult, error) {
-	c := &checker{overshoot: -1}
+	c := &checker{engine: e, overshoot: -1}
 	c.CheckSession = arbiter.NewCheckSession(ctx, opts, func(ctx context.Context) (*uhpclient.Engine, error) {
 		return startChecked(ctx, e, c.Options())
 	})
@@ -42,7 +42,8 @@ func (Protocol) RunChecks(ctx context.Context, e arbiter.EngineConfig, opts arbi
 // checker is a UHP compliance check in progress.
 type checker struct {
 	*arbiter.CheckSession[*uhpclient.Engine]
-	types []rules.GameType // the game types the engine advertises
+	engine arbiter.EngineConfig
+	types  []rules.GameType // the game types the engine advertises
 	// What the time checks found, for the advice on the time setting.
 	readsFractions, survivesInterrupt, interruptKnown bool
 	// overshoot is how much longer than a second its "bestmove time 00:00:01" took (-1: not
@@ -544,6 +545,27 @@ func (c *checker) options() {
 		names[i] = o.Name
 	}
 	c.Pass(name, fmt.Sprintf("%d options: %s", len(opts), strings.Join(names, ", ")))
+	c.fairOptions(opts)
+}
+
+// fairOptions says which of the engine's options fair timing sets (arbiter.FairOption): its
+// threads, pondering and hash table, unless the engine is checked with them set.
+func (c *checker) fairOptions(opts []uhpclient.Option) {
+	const name = "options for fair timing"
+	var settings, why []string
+	for _, o := range opts {
+		fair, reason, ok := arbiter.FairOption(o.Name, o.Type, o.Value, o.Extra)
+		if !ok || slices.ContainsFunc(c.engine.Options, func(set arbiter.EngineOption) bool { return strings.EqualFold(set.Name, o.Name) }) {
+			continue
+		}
+		settings = append(settings, "option."+o.Name+"="+fair)
+		why = append(why, fmt.Sprintf("option.%s=%s (%s)", o.Name, fair, reason))
+	}
+	if len(settings) == 0 {
+		c.Pass(name, "it lists no thread, ponder or hash option to set")
+		return
+	}
+	c.Advise(name, "fair timing (one search thread, no pondering, the same table for every build) sets "+strings.Join(why, ", "), settings...)
 }
 
 // benchTimeout bounds a bench: a few seconds of search on most engines.
