@@ -60,7 +60,7 @@ func TestCheckReportGolden(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	args := append([]string{"check", "-games", "1", "-plies", "4"}, fakeEngineArgs("fake", "illegal")...)
 	err := run(context.Background(), args, &stdout, &stderr)
-	if code := exitCode(err, &stderr); code != exitEngines || !strings.Contains(stderr.String(), "2 of 24 checks failed (run with -v") {
+	if code := exitCode(err, &stderr); code != exitEngines || !strings.Contains(stderr.String(), "2 of 25 checks failed, 1 skipped (run with -v") {
 		t.Fatalf("exit code %d, want %d\n%s%s", code, exitEngines, stdout.String(), stderr.String())
 	}
 	engine, err := configs.ParseEngine(append([]string{"st=1"}, fakeEngineArgs("fake", "illegal")[1:]...), builtinResolver)

@@ -11,11 +11,21 @@ import (
 	"hivearbiter/arbiter"
 )
 
+// checkFake checks the scenario's fake engine, its overshoot measured on 2 searches of 1 s
+// (each of its searches lasts the time it is given).
 func checkFake(t *testing.T, scenario string) map[string]arbiter.CheckResult {
+	t.Helper()
+	return checkFakeSearches(t, scenario, 2)
+}
+
+// checkFakeSearches checks the scenario's fake engine, its overshoot measured on this many
+// searches of each budget.
+func checkFakeSearches(t *testing.T, scenario string, searches int) map[string]arbiter.CheckResult {
 	t.Helper()
 	e := fakeConfig(scenario)
 	e.Time = arbiter.TimeControl{}
-	results, err := Protocol{}.RunChecks(t.Context(), e, arbiter.CheckOptions{Games: 1, Plies: 8, Seed: 1, Margin: 300 * time.Millisecond, Grace: 500 * time.Millisecond})
+	results, err := Protocol{}.RunChecks(t.Context(), e, arbiter.CheckOptions{Games: 1, Plies: 8, Seed: 1, Margin: 300 * time.Millisecond,
+		Grace: 500 * time.Millisecond, Searches: searches})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,15 +85,23 @@ func TestCheckFindsTheTimeSetting(t *testing.T) {
 	}
 }
 
-// The margin a check advises covers the overshoot it measured twice, and a loaded machine.
-func TestMarginFor(t *testing.T) {
-	for _, tc := range []struct{ overshoot, want time.Duration }{
-		{-1, 500 * time.Millisecond}, {0, 500 * time.Millisecond}, {10 * time.Millisecond, 500 * time.Millisecond},
-		{170 * time.Millisecond, 600 * time.Millisecond}, {400 * time.Millisecond, 1100 * time.Millisecond},
-	} {
-		if got := marginFor(tc.overshoot); got != tc.want {
-			t.Errorf("marginFor(%v) = %v, want %v", tc.overshoot, got, tc.want)
-		}
+// An engine whose overshoot varies from search to search gets a margin that covers the worst
+// it showed, with a loaded machine's allowance, and the row names the distribution: its first
+// search of 1 s ran 0 s over, which alone gave the least margin, 0.5 s.
+func TestCheckMarginCoversAVaryingOvershoot(t *testing.T) {
+	results := checkFakeSearches(t, "varying-overshoot", 5)
+	r := row(t, results, "overshoot of timed searches")
+	if r.Status != arbiter.CheckPassed || !strings.Contains(r.Detail, "5 searches of 1 s ran over by median 0.") || !strings.Contains(r.Detail, "max 0.3") {
+		t.Errorf("overshoot: %+v; want 5 searches of 1 s, the slowest 0.35 s over", r)
+	}
+	setting := row(t, results, "time setting")
+	i := slices.IndexFunc(setting.Settings, func(s string) bool { return strings.HasPrefix(s, "margin=") })
+	if i < 0 {
+		t.Fatalf("time setting: %+v: no margin", setting)
+	}
+	margin, err := time.ParseDuration(strings.TrimPrefix(setting.Settings[i], "margin=") + "s")
+	if err != nil || margin < 350*time.Millisecond+250*time.Millisecond {
+		t.Errorf("margin %v (%v) does not cover an overshoot of 0.35 s on a loaded machine: %s", margin, err, setting.Detail)
 	}
 }
 
