@@ -77,8 +77,8 @@ func fakeConfig(scenario string) uhpfake.Config {
 		// search that lasts its budget, death by SIGINT, a Draw claimed on threefold repetition.
 		cfg.WholeSeconds, cfg.Think, cfg.ClaimRepetitions = true, true, 3
 		cfg.Options = []uhpengine.Option{{Name: "NumThreads", Type: "int", Value: "2", Default: "2", Extra: []string{"1", "64"}}}
-	case "base-only":
-		cfg.Capabilities = []string{}
+	case "base-only": // and deterministic: its moves depend on the position alone
+		cfg.Capabilities, cfg.Play, cfg.Salt = []string{}, "", "base-only"
 	case "deterministic":
 		// Its moves depend on the position alone, in every process: a deterministic engine.
 		cfg.Play, cfg.Salt = "", "deterministic"

@@ -36,7 +36,7 @@ func (Protocol) RunChecks(ctx context.Context, e arbiter.EngineConfig, opts arbi
 	}
 	c.banner(eng)
 	return c.Run(c.gameType, c.newGames, c.validMoves, c.playUndo, c.loadGameString, c.repetitionClaim, c.searches,
-		c.fractions, c.interrupt, c.overshoot, c.timeSetting, c.illegalMove, c.unknownCommand, c.options, c.bench), nil
+		c.fractions, c.interrupt, c.overshoot, c.timeSetting, c.illegalMove, c.unknownCommand, c.options, c.determinism, c.bench), nil
 }
 
 // checker is a UHP compliance check in progress.
@@ -49,6 +49,7 @@ type checker struct {
 	// overshoots are how far its timed searches ran over, by budget: at 1 s, and at the
 	// first budget of the limit it is checked for.
 	overshoots []arbiter.Overshoot
+	listed     []uhpclient.Option // the options it lists, for the advice on determinism
 }
 
 // measured notes how far a search of limit l ran over what it was sent.
@@ -586,6 +587,7 @@ func (c *checker) options() {
 		c.Warn(name, err.Error())
 		return
 	}
+	c.listed = opts
 	names := make([]string, len(opts))
 	for i, o := range opts {
 		names[i] = o.Name
@@ -638,4 +640,76 @@ func (c *checker) bench() {
 	default:
 		c.Pass(name, lines[len(lines)-1])
 	}
+}
+
+// Determinism is probed with searches of this depth, this many, in one position.
+const (
+	determinismDepth    = 3
+	determinismSearches = 4
+)
+
+// determinism asks for the same fixed-depth search in one position several times, with a
+// newgame before each and a fresh process before the second half, and compares the answers.
+// An engine that answers otherwise is warned of, not failed: it plays, but no two runs of a
+// match are alike, a no-op change plays no mirror pairs, and a gate of it costs as one on a
+// clock (docs/statistics.md). nokamute shuffles its root moves with an unseeded generator;
+// eight of its depth-3 searches in one position gave two moves.
+func (c *checker) determinism() {
+	name := fmt.Sprintf("same answer to the same search (bestmove depth %d, %d times)", determinismDepth, determinismSearches)
+	ref := c.position(8)
+	var answers []string
+	for i := range determinismSearches {
+		if i == determinismSearches/2 {
+			c.Restart()
+		}
+		eng, ok := c.Engine(name)
+		if !ok {
+			return
+		}
+		if _, err := call(c, checkTimeout, func(ctx context.Context) (string, error) { return eng.NewGame(ctx, ref.GameString()) }); err != nil {
+			c.Warn(name, "newgame: "+err.Error())
+			return
+		}
+		move, err := call(c, checkTimeout, func(ctx context.Context) (string, error) {
+			return eng.BestMove(ctx, uhpclient.Limit{Depth: determinismDepth})
+		})
+		if err != nil {
+			c.Restart()
+			c.Skip(name, fmt.Sprintf("a search of depth %d did not answer within %v: %v", determinismDepth, checkTimeout, err))
+			return
+		}
+		m, err := ref.ParseMove(move)
+		if err != nil {
+			c.Skip(name, fmt.Sprintf("it answered %q, no legal move (see above)", move))
+			return
+		}
+		answers = append(answers, ref.MoveString(m))
+	}
+	if distinct := slices.Compact(slices.Sorted(slices.Values(answers))); len(distinct) > 1 {
+		c.Warn(name, fmt.Sprintf("it answered %s in %s (a newgame before each search, the engine restarted halfway): it is not deterministic. "+
+			"So no run of a match can be played again alike, a change that does nothing plays no mirror pairs, and a gate of it at a fixed depth "+
+			"needs about four times the game pairs (as a gate on a clock: docs/statistics.md). %s",
+			strings.Join(answers, ", "), ref.GameString(), c.determinismFix()))
+		return
+	}
+	c.Pass(name, answers[0]+" each time (a newgame before each search, the engine restarted halfway)")
+}
+
+// determinismFix says what would make the engine deterministic, from the options it lists.
+func (c *checker) determinismFix() string {
+	var fixes []string
+	for _, o := range c.listed {
+		lower := strings.ToLower(o.Name)
+		fair, _, ok := arbiter.FairOption(o.Name, o.Type, o.Value, o.Extra)
+		switch {
+		case strings.Contains(lower, "seed"):
+			fixes = append(fixes, fmt.Sprintf("a fixed option.%s", o.Name))
+		case ok && strings.Contains(lower, "thread") && fair != o.Value:
+			fixes = append(fixes, fmt.Sprintf("option.%s=%s (it has %s)", o.Name, fair, o.Value))
+		}
+	}
+	if len(fixes) == 0 {
+		return "It lists no seed or thread option: its author can seed its random choices, or make none."
+	}
+	return "Try " + strings.Join(fixes, " or ") + ", and check again with it; failing that, its author can seed its random choices."
 }

@@ -105,6 +105,19 @@ func TestCheckMarginCoversAVaryingOvershoot(t *testing.T) {
 	}
 }
 
+// An engine whose answer to one search in one position changes is named, with what it costs
+// and the option that may fix it; a warning, since it plays. One that answers alike passes.
+func TestCheckNamesANonDeterministicEngine(t *testing.T) {
+	r := row(t, checkFake(t, "random-moves"), "same answer to the same search")
+	if r.Status != arbiter.CheckWarned || !strings.Contains(r.Detail, "it is not deterministic") ||
+		!strings.Contains(r.Detail, "no mirror pairs") || !strings.Contains(r.Detail, "option.NumThreads=1 (it has 2)") {
+		t.Errorf("determinism of a random mover: %+v", r)
+	}
+	if r := row(t, checkFake(t, "good"), "same answer to the same search"); r.Status != arbiter.CheckPassed || !strings.Contains(r.Detail, "each time") {
+		t.Errorf("determinism of a deterministic engine: %+v", r)
+	}
+}
+
 // An engine that plays Base alone is told to play Base; one that claims threefold repetition
 // is told the rule that keeps it from losing those games.
 func TestCheckGameTypeAndRepetition(t *testing.T) {
