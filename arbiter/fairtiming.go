@@ -9,7 +9,7 @@ import (
 // why, judged by the option's name and what the engine lists of it: its type, its value, and
 // for an enum its values. A thread count is one search thread (NumThreads, Threads), helper
 // threads none (Mzinga's MaxHelperThreads); pondering is off (PonderDuringIdle=Disabled); a
-// hash table keeps the size it has, written out, so that a gate's two builds think with equal
+// hash table (Hash, TableSizeMiB, TranspositionTableSizeMB) keeps the size it has, written out, so that a gate's two builds think with equal
 // memory whatever their defaults. ok is false for any other option, and for one whose fair
 // value the engine does not offer.
 func FairOption(name, typ, value string, choices []string) (fair, why string, ok bool) {
@@ -45,8 +45,8 @@ func FairOption(name, typ, value string, choices []string) (fair, why string, ok
 			fair, ok = pick("1")
 			return fair, "one search thread", ok
 		}
-	case (strings.Contains(lower, "hash") || strings.Contains(lower, "transpositiontable")) && value != "" &&
-		(typ == "int" || typ == "enum"):
+	case (strings.Contains(lower, "hash") || strings.Contains(lower, "table") && (strings.Contains(lower, "size") || strings.Contains(lower, "mb") ||
+		strings.Contains(lower, "mib"))) && value != "" && (typ == "int" || typ == "enum"):
 		return value, "the table's size written out, the same for every build", true
 	}
 	return "", "", false

@@ -19,6 +19,9 @@ func TestFairOption(t *testing.T) {
 		{"Ponder;bool;true;true", "false"},
 		{"TranspositionTableSizeMB;int;32;32;1;1024", "32"},
 		{"Hash;int;64;16;1;4096", "64"},
+		{"TableSizeMiB;int;100;100;1;256", "100"},         // nokamute
+		{"BackgroundPondering;bool;False;False", "false"}, // nokamute
+		{"RandomOpening;bool;False;False", ""},
 		{"Aggression;int;3;3;1;5", ""},
 		{"Profile;enum;strong;strong;random;weak;medium;strong", ""},
 		{"PonderMode;enum;Always;Always;Always;Sometimes", ""}, // no value that turns it off

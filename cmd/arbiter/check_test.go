@@ -44,8 +44,8 @@ func TestCheckNamesANonDeterministicEngine(t *testing.T) {
 	}
 	out := stdout.String()
 	warnings := out[strings.Index(out, "Warnings ("):]
-	if !strings.Contains(warnings, "same answer to the same search (bestmove depth 3, 4 times): it answered ") ||
-		!strings.Contains(warnings, "it is not deterministic") {
+	if !strings.Contains(warnings, "same answer to the same search (bestmove depth 3): answers differed in ") ||
+		!strings.Contains(warnings, "It is not deterministic") {
 		t.Errorf("the warnings do not name the engine as not deterministic:\n%s", out)
 	}
 }
@@ -109,7 +109,7 @@ func TestCheckEndsWithWhatToDo(t *testing.T) {
 			advice = regexp.MustCompile(`margin=\d\.\d`).ReplaceAllString(advice, "margin=M")
 			advice = regexp.MustCompile(`margin \d\.\d s`).ReplaceAllString(advice, "margin M s")
 			// A random mover's answers, and the random position they answer.
-			advice = regexp.MustCompile(`it answered .*? \(a newgame`).ReplaceAllString(advice, "it answered MOVES in POSITION (a newgame")
+			advice = regexp.MustCompile(`answers differed in .*? It is not`).ReplaceAllString(advice, "answers differed in N positions: MOVES in POSITION. It is not")
 			golden.Check(t, filepath.Join("testdata", "check", scenario+"-advice.golden"), []byte(advice))
 		})
 	}

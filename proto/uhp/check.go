@@ -642,33 +642,33 @@ func (c *checker) bench() {
 	}
 }
 
-// Determinism is probed with searches of this depth, this many, in one position.
+// Determinism is probed with searches of this depth, three in each of up to this many
+// positions, for at most this long: nokamute answered one position of twelve otherwise from
+// search to search, so one position says little.
 const (
-	determinismDepth    = 3
-	determinismSearches = 4
+	determinismDepth     = 3
+	determinismPositions = 16
+	determinismBudget    = 10 * time.Second
 )
 
-// determinism asks for the same fixed-depth search in one position several times, with a
-// newgame before each and a fresh process before the second half, and compares the answers.
-// An engine that answers otherwise is warned of, not failed: it plays, but no two runs of a
-// match are alike, a no-op change plays no mirror pairs, and a gate of it costs as one on a
-// clock (docs/statistics.md). nokamute shuffles its root moves with an unseeded generator;
-// eight of its depth-3 searches in one position gave two moves.
+// determinism asks for the same fixed-depth search in each of several positions three times:
+// twice in one process, a newgame before each, and once more in a fresh process. An engine
+// whose answers to one position differ is warned of, not failed: it plays, but no two runs of
+// a match are alike, a no-op change plays no mirror pairs, and a gate of it costs as one on a
+// clock (docs/statistics.md). nokamute shuffles its root moves with an unseeded generator.
 func (c *checker) determinism() {
-	name := fmt.Sprintf("same answer to the same search (bestmove depth %d, %d times)", determinismDepth, determinismSearches)
-	ref := c.position(8)
-	var answers []string
-	for i := range determinismSearches {
-		if i == determinismSearches/2 {
-			c.Restart()
-		}
+	name := fmt.Sprintf("same answer to the same search (bestmove depth %d)", determinismDepth)
+	var positions []*rules.Game
+	answers := map[int][]string{}
+	ask := func(i int) bool {
 		eng, ok := c.Engine(name)
 		if !ok {
-			return
+			return false
 		}
+		ref := positions[i]
 		if _, err := call(c, checkTimeout, func(ctx context.Context) (string, error) { return eng.NewGame(ctx, ref.GameString()) }); err != nil {
 			c.Warn(name, "newgame: "+err.Error())
-			return
+			return false
 		}
 		move, err := call(c, checkTimeout, func(ctx context.Context) (string, error) {
 			return eng.BestMove(ctx, uhpclient.Limit{Depth: determinismDepth})
@@ -676,23 +676,45 @@ func (c *checker) determinism() {
 		if err != nil {
 			c.Restart()
 			c.Skip(name, fmt.Sprintf("a search of depth %d did not answer within %v: %v", determinismDepth, checkTimeout, err))
-			return
+			return false
 		}
 		m, err := ref.ParseMove(move)
 		if err != nil {
 			c.Skip(name, fmt.Sprintf("it answered %q, no legal move (see above)", move))
+			return false
+		}
+		answers[i] = append(answers[i], ref.MoveString(m))
+		return true
+	}
+	began := time.Now()
+	for i := 0; i < determinismPositions && (i < 2 || time.Since(began) < determinismBudget); i++ {
+		positions = append(positions, c.position(6+i%12))
+		if !ask(i) || !ask(i) {
 			return
 		}
-		answers = append(answers, ref.MoveString(m))
 	}
-	if distinct := slices.Compact(slices.Sorted(slices.Values(answers))); len(distinct) > 1 {
-		c.Warn(name, fmt.Sprintf("it answered %s in %s (a newgame before each search, the engine restarted halfway): it is not deterministic. "+
-			"So no run of a match can be played again alike, a change that does nothing plays no mirror pairs, and a gate of it at a fixed depth "+
-			"needs about four times the game pairs (as a gate on a clock: docs/statistics.md). %s",
-			strings.Join(answers, ", "), ref.GameString(), c.determinismFix()))
+	c.Restart()
+	for i := range positions {
+		if !ask(i) {
+			return
+		}
+	}
+	var differ []int
+	for i := range positions {
+		if len(slices.Compact(slices.Sorted(slices.Values(answers[i])))) > 1 {
+			differ = append(differ, i)
+		}
+	}
+	how := fmt.Sprintf("in %d positions, 3 searches each (a newgame before each, the engine restarted before the third)", len(positions))
+	if len(differ) == 0 {
+		c.Pass(name, "the same answer each time "+how)
 		return
 	}
-	c.Pass(name, answers[0]+" each time (a newgame before each search, the engine restarted halfway)")
+	first := differ[0]
+	c.Warn(name, fmt.Sprintf("answers differed in %d of %d positions, 3 searches each (a newgame before each, the engine restarted before the third): it answered %s in %s. "+
+		"It is not deterministic: no run of a match can be played again alike, a change that does nothing plays no mirror pairs, and a gate of it at a fixed depth "+
+		"needs about four times the game pairs (as a gate on a clock: docs/statistics.md). %s",
+		len(differ), len(positions), strings.Join(answers[first], ", "), positions[first].GameString(), c.determinismFix()))
 }
 
 // determinismFix says what would make the engine deterministic, from the options it lists.

@@ -109,11 +109,11 @@ func TestCheckMarginCoversAVaryingOvershoot(t *testing.T) {
 // and the option that may fix it; a warning, since it plays. One that answers alike passes.
 func TestCheckNamesANonDeterministicEngine(t *testing.T) {
 	r := row(t, checkFake(t, "random-moves"), "same answer to the same search")
-	if r.Status != arbiter.CheckWarned || !strings.Contains(r.Detail, "it is not deterministic") ||
+	if r.Status != arbiter.CheckWarned || !strings.Contains(r.Detail, "It is not deterministic") ||
 		!strings.Contains(r.Detail, "no mirror pairs") || !strings.Contains(r.Detail, "option.NumThreads=1 (it has 2)") {
 		t.Errorf("determinism of a random mover: %+v", r)
 	}
-	if r := row(t, checkFake(t, "good"), "same answer to the same search"); r.Status != arbiter.CheckPassed || !strings.Contains(r.Detail, "each time") {
+	if r := row(t, checkFake(t, "good"), "same answer to the same search"); r.Status != arbiter.CheckPassed || !strings.Contains(r.Detail, "the same answer each time in 16 positions") {
 		t.Errorf("determinism of a deterministic engine: %+v", r)
 	}
 }
