@@ -21,13 +21,16 @@ Checks that an engine speaks its protocol (proto=, UHP by default) as the arbite
 protocol's own suite: its banner or greeting, games or positions against the referee (every answer
 a legal move), malformed and illegal answers, answers in time, and its options or settings. UHP:
 also validmoves, play/undo, newgame with a GameString, a draw claimed on threefold repetition, the
-time setting to give it (fractions of a second, SIGINT during bestmove, its overshoot) and the
-replies to an illegal move and an unknown command. The engine is started afresh after a failed
-check, so that each row judges one thing. Prints a pass/fail table (-v: with each detail whole),
-then the settings a match needs, whole, and an -engine line to paste into arbiter match; with
--junit a JUnit XML file of a test case per row; under GitHub Actions each failed row is an
-annotation. Exits with code 5 when a check fails that blocks a match; a warning (a failure a
-match never meets, such as err answered for an illegal move) is listed and exits 0.`
+time setting to give it (fractions of a second, SIGINT during bestmove, and its overshoot over
+several searches at 1 s and at the limit given), the options fair timing sets, whether it answers
+one search alike every time (determinism), and the replies to an illegal move and an unknown
+command. The engine is started afresh after a failed check, so that each row judges one thing.
+Prints a pass/fail table (-v: with each detail whole), then the settings a match needs, whole,
+and a match command against the bundled engine that plays as pasted (its -engine line, given once
+for each build with that build's cmd=, makes a gate); with -junit a JUnit XML file of a test case
+per row; under GitHub Actions each failed row is an annotation. Exits with code 5 when a check
+fails that blocks a match; a warning (a failure a match never meets, such as err answered for an
+illegal move, or answers that differ from search to search) is listed and exits 0.`
 
 func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	rest, groups := splitMultiWord(configs.CommandAsWords(args))

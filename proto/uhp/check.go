@@ -719,7 +719,7 @@ func (c *checker) determinism() {
 
 // determinismFix says what would make the engine deterministic, from the options it lists.
 func (c *checker) determinismFix() string {
-	var fixes []string
+	var fixes, single []string
 	for _, o := range c.listed {
 		lower := strings.ToLower(o.Name)
 		fair, _, ok := arbiter.FairOption(o.Name, o.Type, o.Value, o.Extra)
@@ -728,10 +728,15 @@ func (c *checker) determinismFix() string {
 			fixes = append(fixes, fmt.Sprintf("a fixed option.%s", o.Name))
 		case ok && strings.Contains(lower, "thread") && fair != o.Value:
 			fixes = append(fixes, fmt.Sprintf("option.%s=%s (it has %s)", o.Name, fair, o.Value))
+		case ok && strings.Contains(lower, "thread"):
+			single = append(single, fmt.Sprintf("option.%s=%s", o.Name, o.Value))
 		}
 	}
-	if len(fixes) == 0 {
-		return "It lists no seed or thread option: its author can seed its random choices, or make none."
+	switch {
+	case len(fixes) > 0:
+		return "Try " + strings.Join(fixes, " or ") + ", and check again with it; failing that, its author can seed its random choices."
+	case len(single) > 0:
+		return "It searches on one thread already (" + strings.Join(single, ", ") + ") and lists no seed option: its author can seed its random choices, or make none."
 	}
-	return "Try " + strings.Join(fixes, " or ") + ", and check again with it; failing that, its author can seed its random choices."
+	return "It lists no seed or thread option: its author can seed its random choices, or make none."
 }
