@@ -118,8 +118,12 @@ func writeCheckAdvice(w io.Writer, engine arbiter.EngineConfig, checks []arbiter
 		fmt.Fprintf(w, "The settings it found do not make an -engine line (%v): %s\n", err, strings.Join(settings, " "))
 		return
 	}
-	// The bundled engine is the opponent at hand, at the limit the engine was checked for.
+	// The bundled engine is the opponent at hand, at the limit the engine was checked for (a
+	// node count over UGI, which it speaks too).
 	opponent := []string{"-engine", "builtin=hivebot", configs.LimitWord(engine.Time)}
+	if engine.Time.Nodes > 0 {
+		opponent = append(opponent, "proto=ugi")
+	}
 	line := append(append(append([]string{"arbiter", "match", "-engine"}, words...), opponent...), flags...)
 	fmt.Fprintf(w, "To play it against the bundled engine, run:\n  %s\n", shellJoin(line))
 	fmt.Fprintln(w, "For a gate, give its -engine line once for each build, with that build's cmd=: each is named after its program's path (or give name=).")
