@@ -95,3 +95,19 @@ func LimitWord(tc arbiter.TimeControl) string {
 	}
 	return tc.String()
 }
+
+// CheckedMatch is the arguments of "arbiter match" that play an engine as "arbiter check" found
+// it must be played (CheckedEngineWords), against the bundled engine at the same limit (over
+// UGI for a node count, which UHP lacks), with the flags of the run the check found
+// (-repetitions=3, -gametype=Base).
+func CheckedMatch(e arbiter.EngineConfig, settings, flags []string, resolve Resolver) ([]string, error) {
+	words, err := CheckedEngineWords(e, settings, resolve)
+	if err != nil {
+		return nil, err
+	}
+	opponent := []string{"-engine", "builtin=hivebot", LimitWord(e.Time)}
+	if e.Time.Nodes > 0 {
+		opponent = append(opponent, "proto=ugi")
+	}
+	return append(append(append([]string{"-engine"}, words...), opponent...), flags...), nil
+}

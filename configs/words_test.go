@@ -44,4 +44,10 @@ func TestCheckedEngineWords(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("CheckedEngineWords = %q, %v; want %q", got, err, want)
 	}
+	match, err := CheckedMatch(e, []string{"margin=0.6"}, []string{"-repetitions=3"}, fakeResolver)
+	want = []string{"-engine", "cmd=./dev/engine", "st=1", "margin=0.6", "fractional=true", "option.Hash=64",
+		"-engine", "builtin=hivebot", "st=1", "-repetitions=3"}
+	if err != nil || !reflect.DeepEqual(match, want) {
+		t.Errorf("CheckedMatch = %q, %v; want %q", match, err, want)
+	}
 }

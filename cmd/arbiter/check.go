@@ -93,7 +93,8 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 }
 
 // writeCheckAdvice writes what a check found a match needs: each row that says so, whole, the
-// warnings, and the engine's settings as one -engine line to paste into arbiter match.
+// warnings, and a match command against the bundled engine that plays as pasted, whose -engine
+// line serves a gate's two builds.
 func writeCheckAdvice(w io.Writer, engine arbiter.EngineConfig, checks []arbiter.CheckResult, failed bool) {
 	var warnings []string
 	fmt.Fprintln(w)
@@ -113,19 +114,12 @@ func writeCheckAdvice(w io.Writer, engine arbiter.EngineConfig, checks []arbiter
 		return
 	}
 	settings, flags := arbiter.CheckSettings(checks)
-	words, err := configs.CheckedEngineWords(engine, settings, builtinResolver)
+	match, err := configs.CheckedMatch(engine, settings, flags, builtinResolver)
 	if err != nil { // the check's own settings did not parse: a bug of the check, said rather than hidden
 		fmt.Fprintf(w, "The settings it found do not make an -engine line (%v): %s\n", err, strings.Join(settings, " "))
 		return
 	}
-	// The bundled engine is the opponent at hand, at the limit the engine was checked for (a
-	// node count over UGI, which it speaks too).
-	opponent := []string{"-engine", "builtin=hivebot", configs.LimitWord(engine.Time)}
-	if engine.Time.Nodes > 0 {
-		opponent = append(opponent, "proto=ugi")
-	}
-	line := append(append(append([]string{"arbiter", "match", "-engine"}, words...), opponent...), flags...)
-	fmt.Fprintf(w, "To play it against the bundled engine, run:\n  %s\n", shellJoin(line))
+	fmt.Fprintf(w, "To play it against the bundled engine, run:\n  %s\n", shellJoin(append([]string{"arbiter", "match"}, match...)))
 	fmt.Fprintln(w, "For a gate, give its -engine line once for each build, with that build's cmd=: each is named after its program's path (or give name=).")
 }
 
