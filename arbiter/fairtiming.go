@@ -1,6 +1,7 @@
 package arbiter
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 )
@@ -50,4 +51,33 @@ func FairOption(name, typ, value string, choices []string) (fair, why string, ok
 		return value, "the table's size written out, the same for every build", true
 	}
 	return "", "", false
+}
+
+// ListedOption is an engine's option as the engine lists it: its name, its type in UHP's words
+// (int, bool, enum, string), its value, and for an enum its values.
+type ListedOption struct {
+	Name, Type, Value string
+	Choices           []string
+}
+
+// FairTimingCheck is the name of the check row that says which options fair timing sets.
+const FairTimingCheck = "options for fair timing"
+
+// AdviseFairTiming records the check FairTimingCheck: the engine's options that fair timing
+// sets (FairOption), as settings of the match line, but for those the engine is checked with.
+func (s *CheckSession[E]) AdviseFairTiming(listed []ListedOption, set []EngineOption) {
+	var settings, why []string
+	for _, o := range listed {
+		fair, reason, ok := FairOption(o.Name, o.Type, o.Value, o.Choices)
+		if !ok || slices.ContainsFunc(set, func(set EngineOption) bool { return strings.EqualFold(set.Name, o.Name) }) {
+			continue
+		}
+		settings = append(settings, "option."+o.Name+"="+fair)
+		why = append(why, fmt.Sprintf("option.%s=%s (%s)", o.Name, fair, reason))
+	}
+	if len(settings) == 0 {
+		s.Pass(FairTimingCheck, "it lists no thread, ponder or hash option to set")
+		return
+	}
+	s.Advise(FairTimingCheck, "fair timing (one search thread, no pondering, the same table for every build) sets "+strings.Join(why, ", "), settings...)
 }

@@ -596,24 +596,13 @@ func (c *checker) options() {
 	c.fairOptions(opts)
 }
 
-// fairOptions says which of the engine's options fair timing sets (arbiter.FairOption): its
-// threads, pondering and hash table, unless the engine is checked with them set.
+// fairOptions says which of the engine's options fair timing sets.
 func (c *checker) fairOptions(opts []uhpclient.Option) {
-	const name = "options for fair timing"
-	var settings, why []string
-	for _, o := range opts {
-		fair, reason, ok := arbiter.FairOption(o.Name, o.Type, o.Value, o.Extra)
-		if !ok || slices.ContainsFunc(c.engine.Options, func(set arbiter.EngineOption) bool { return strings.EqualFold(set.Name, o.Name) }) {
-			continue
-		}
-		settings = append(settings, "option."+o.Name+"="+fair)
-		why = append(why, fmt.Sprintf("option.%s=%s (%s)", o.Name, fair, reason))
+	listed := make([]arbiter.ListedOption, len(opts))
+	for i, o := range opts {
+		listed[i] = arbiter.ListedOption{Name: o.Name, Type: o.Type, Value: o.Value, Choices: o.Extra}
 	}
-	if len(settings) == 0 {
-		c.Pass(name, "it lists no thread, ponder or hash option to set")
-		return
-	}
-	c.Advise(name, "fair timing (one search thread, no pondering, the same table for every build) sets "+strings.Join(why, ", "), settings...)
+	c.AdviseFairTiming(listed, c.engine.Options)
 }
 
 // benchTimeout bounds a bench: a few seconds of search on most engines.
