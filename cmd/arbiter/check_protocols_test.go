@@ -27,7 +27,8 @@ func TestCheckEachProtocol(t *testing.T) {
 				"overshoot of timed searches", "option.Threads=1 (one search thread)", "same answer to the same search"}},
 		{"ugi", func(*testing.T) []string { return []string{"builtin=hivebot", "proto=ugi", "arg=-profile", "arg=weak"} },
 			[]string{"ugi: id lines and ugiok", "game types accepted by position", "query p1turn, gameover, result", "info error",
-				"go movetime 500", "within Black's time", "go infinite", "bestmove pass", "option.Threads=1 (one search thread)"}},
+				"go movetime 500", "within Black's time", "go infinite", "bestmove pass", "option.Threads=1 (one search thread)",
+				"same answer to the same search"}},
 		{"gamestring", func(t *testing.T) []string {
 			python := testenv.NeedPython(t)
 			bot := filepath.Join(t.TempDir(), "bot.py")

@@ -44,7 +44,7 @@ func TestCheckNamesANonDeterministicEngine(t *testing.T) {
 	}
 	out := stdout.String()
 	warnings := out[strings.Index(out, "Warnings ("):]
-	if !strings.Contains(warnings, "same answer to the same search (bestmove depth 3): answers differed in ") ||
+	if !strings.Contains(warnings, "same answer to the same search (depth 3): answers differed in ") ||
 		!strings.Contains(warnings, "It is not deterministic") {
 		t.Errorf("the warnings do not name the engine as not deterministic:\n%s", out)
 	}

@@ -31,7 +31,8 @@ func (Protocol) RunChecks(ctx context.Context, e arbiter.EngineConfig, opts arbi
 	hello := eng.Hello()
 	c.add("ugi: id lines and ugiok", hello.Name != "",
 		fmt.Sprintf("id name %q, id author %q, %d options", hello.Name, hello.Author, len(hello.Options)))
-	return c.Run(c.ready, func() { c.fairOptions(hello.Options) }, c.gameTypes, c.queries, c.refusedMove, c.searches, c.infinite, c.forcedPass), nil
+	return c.Run(c.ready, func() { c.fairOptions(hello.Options) }, c.gameTypes, c.queries, c.refusedMove, c.searches, c.infinite, c.forcedPass,
+		c.determinism), nil
 }
 
 // ugiTypes are the types of UGI options in UHP's words, which arbiter.FairOption reads.
@@ -39,11 +40,38 @@ var ugiTypes = map[string]string{"spin": "int", "check": "bool", "combo": "enum"
 
 // fairOptions says which of the engine's options fair timing sets, each at its default.
 func (c *checker) fairOptions(opts []Option) {
-	listed := make([]arbiter.ListedOption, len(opts))
+	c.listed = make([]arbiter.ListedOption, len(opts))
 	for i, o := range opts {
-		listed[i] = arbiter.ListedOption{Name: o.Name, Type: ugiTypes[o.Type], Value: o.Default, Choices: o.Vars}
+		c.listed[i] = arbiter.ListedOption{Name: o.Name, Type: ugiTypes[o.Type], Value: o.Default, Choices: o.Vars}
 	}
-	c.AdviseFairTiming(listed, c.engine.Options)
+	c.AdviseFairTiming(c.listed, c.engine.Options)
+}
+
+// determinism is the check framework's probe (arbiter.CheckSession.CheckDeterminism), each
+// search a new game at the position and "go depth".
+func (c *checker) determinism() {
+	t := rules.Base
+	if len(c.types) > 0 {
+		t = c.types[len(c.types)-1]
+	}
+	c.CheckDeterminism(t, c.listed, func(ctx context.Context, eng *Engine, position *rules.Game, depth int) (string, error) {
+		if err := eng.Sync(ctx, "uginewgame", positionOf(position)); err != nil {
+			return "", err
+		}
+		s, err := eng.Go(ctx, fmt.Sprintf("go depth %d", depth))
+		if err != nil {
+			return "", err
+		}
+		move, err := DecodeMove(s.Move)
+		if err != nil {
+			return "", fmt.Errorf("bestmove %s: %w", s.Move, err)
+		}
+		m, err := position.ParseMove(move)
+		if err != nil {
+			return "", fmt.Errorf("bestmove %s: %w", s.Move, err)
+		}
+		return position.MoveString(m), nil
+	})
 }
 
 // startChecked starts the engine and sets its options.
@@ -67,8 +95,9 @@ func startChecked(ctx context.Context, e arbiter.EngineConfig, opts arbiter.Chec
 type checker struct {
 	*arbiter.CheckSession[*Engine]
 	engine arbiter.EngineConfig
-	eng    *Engine          // the engine of the check that runs
-	types  []rules.GameType // the game types the engine accepts
+	eng    *Engine                // the engine of the check that runs
+	types  []rules.GameType       // the game types the engine accepts
+	listed []arbiter.ListedOption // the options it lists, at their defaults
 }
 
 // use makes a running engine the one for the check named (started afresh after a failure); it

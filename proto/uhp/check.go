@@ -49,7 +49,7 @@ type checker struct {
 	// overshoots are how far its timed searches ran over, by budget: at 1 s, and at the
 	// first budget of the limit it is checked for.
 	overshoots []arbiter.Overshoot
-	listed     []uhpclient.Option // the options it lists, for the advice on determinism
+	listed     []arbiter.ListedOption // the options it lists, for the advice on determinism
 }
 
 // measured notes how far a search of limit l ran over what it was sent.
@@ -587,7 +587,6 @@ func (c *checker) options() {
 		c.Warn(name, err.Error())
 		return
 	}
-	c.listed = opts
 	names := make([]string, len(opts))
 	for i, o := range opts {
 		names[i] = o.Name
@@ -598,11 +597,11 @@ func (c *checker) options() {
 
 // fairOptions says which of the engine's options fair timing sets.
 func (c *checker) fairOptions(opts []uhpclient.Option) {
-	listed := make([]arbiter.ListedOption, len(opts))
+	c.listed = make([]arbiter.ListedOption, len(opts))
 	for i, o := range opts {
-		listed[i] = arbiter.ListedOption{Name: o.Name, Type: o.Type, Value: o.Value, Choices: o.Extra}
+		c.listed[i] = arbiter.ListedOption{Name: o.Name, Type: o.Type, Value: o.Value, Choices: o.Extra}
 	}
-	c.AdviseFairTiming(listed, c.engine.Options)
+	c.AdviseFairTiming(c.listed, c.engine.Options)
 }
 
 // benchTimeout bounds a bench: a few seconds of search on most engines.
@@ -631,101 +630,21 @@ func (c *checker) bench() {
 	}
 }
 
-// Determinism is probed with searches of this depth, three in each of up to this many
-// positions, for at most this long: nokamute answered one position of twelve otherwise from
-// search to search, so one position says little.
-const (
-	determinismDepth     = 3
-	determinismPositions = 16
-	determinismBudget    = 10 * time.Second
-)
-
-// determinism asks for the same fixed-depth search in each of several positions three times:
-// twice in one process, a newgame before each, and once more in a fresh process. An engine
-// whose answers to one position differ is warned of, not failed: it plays, but no two runs of
-// a match are alike, a no-op change plays no mirror pairs, and a gate of it costs as one on a
-// clock (docs/statistics.md). nokamute shuffles its root moves with an unseeded generator.
+// determinism is the check framework's probe (arbiter.CheckSession.CheckDeterminism), each
+// search a newgame at the position and a bestmove to the depth.
 func (c *checker) determinism() {
-	name := fmt.Sprintf("same answer to the same search (bestmove depth %d)", determinismDepth)
-	var positions []*rules.Game
-	answers := map[int][]string{}
-	ask := func(i int) bool {
-		eng, ok := c.Engine(name)
-		if !ok {
-			return false
+	c.CheckDeterminism(c.richestType(), c.listed, func(ctx context.Context, eng *uhpclient.Engine, position *rules.Game, depth int) (string, error) {
+		if _, err := eng.NewGame(ctx, position.GameString()); err != nil {
+			return "", fmt.Errorf("newgame: %w", err)
 		}
-		ref := positions[i]
-		if _, err := call(c, checkTimeout, func(ctx context.Context) (string, error) { return eng.NewGame(ctx, ref.GameString()) }); err != nil {
-			c.Warn(name, "newgame: "+err.Error())
-			return false
-		}
-		move, err := call(c, checkTimeout, func(ctx context.Context) (string, error) {
-			return eng.BestMove(ctx, uhpclient.Limit{Depth: determinismDepth})
-		})
+		move, err := eng.BestMove(ctx, uhpclient.Limit{Depth: depth})
 		if err != nil {
-			c.Restart()
-			c.Skip(name, fmt.Sprintf("a search of depth %d did not answer within %v: %v", determinismDepth, checkTimeout, err))
-			return false
+			return "", err
 		}
-		m, err := ref.ParseMove(move)
+		m, err := position.ParseMove(move)
 		if err != nil {
-			c.Skip(name, fmt.Sprintf("it answered %q, no legal move (see above)", move))
-			return false
+			return "", fmt.Errorf("it answered %q: %s", move, reasonOf(err))
 		}
-		answers[i] = append(answers[i], ref.MoveString(m))
-		return true
-	}
-	began := time.Now()
-	for i := 0; i < determinismPositions && (i < 2 || time.Since(began) < determinismBudget); i++ {
-		positions = append(positions, c.position(6+i%12))
-		if !ask(i) || !ask(i) {
-			return
-		}
-	}
-	c.Restart()
-	for i := range positions {
-		if !ask(i) {
-			return
-		}
-	}
-	var differ []int
-	for i := range positions {
-		if len(slices.Compact(slices.Sorted(slices.Values(answers[i])))) > 1 {
-			differ = append(differ, i)
-		}
-	}
-	how := fmt.Sprintf("in %d positions, 3 searches each (a newgame before each, the engine restarted before the third)", len(positions))
-	if len(differ) == 0 {
-		c.Pass(name, "the same answer each time "+how)
-		return
-	}
-	first := differ[0]
-	c.Warn(name, fmt.Sprintf("answers differed in %d of %d positions, 3 searches each (a newgame before each, the engine restarted before the third): it answered %s in %s. "+
-		"It is not deterministic: no run of a match can be played again alike, a change that does nothing plays no mirror pairs, and a gate of it at a fixed depth "+
-		"needs about four times the game pairs (as a gate on a clock: docs/statistics.md). %s",
-		len(differ), len(positions), strings.Join(answers[first], ", "), positions[first].GameString(), c.determinismFix()))
-}
-
-// determinismFix says what would make the engine deterministic, from the options it lists.
-func (c *checker) determinismFix() string {
-	var fixes, single []string
-	for _, o := range c.listed {
-		lower := strings.ToLower(o.Name)
-		fair, _, ok := arbiter.FairOption(o.Name, o.Type, o.Value, o.Extra)
-		switch {
-		case strings.Contains(lower, "seed"):
-			fixes = append(fixes, fmt.Sprintf("a fixed option.%s", o.Name))
-		case ok && strings.Contains(lower, "thread") && fair != o.Value:
-			fixes = append(fixes, fmt.Sprintf("option.%s=%s (it has %s)", o.Name, fair, o.Value))
-		case ok && strings.Contains(lower, "thread"):
-			single = append(single, fmt.Sprintf("option.%s=%s", o.Name, o.Value))
-		}
-	}
-	switch {
-	case len(fixes) > 0:
-		return "Try " + strings.Join(fixes, " or ") + ", and check again with it; failing that, its author can seed its random choices."
-	case len(single) > 0:
-		return "It searches on one thread already (" + strings.Join(single, ", ") + ") and lists no seed option: its author can seed its random choices, or make none."
-	}
-	return "It lists no seed or thread option: its author can seed its random choices, or make none."
+		return position.MoveString(m), nil
+	})
 }
