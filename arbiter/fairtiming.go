@@ -27,7 +27,10 @@ func FairOption(name, typ, value string, choices []string) (fair, why string, ok
 	case strings.Contains(lower, "ponder"):
 		why = "no thinking on the opponent's time"
 		switch typ {
-		case "bool":
+		case "bool": // as the engine writes its bools: nokamute refuses false for False
+			if strings.HasPrefix(value, "T") || strings.HasPrefix(value, "F") {
+				return "False", why, true
+			}
 			return "false", why, true
 		case "enum":
 			fair, ok = pick("Disabled", "Off", "None", "false", "No", "Never")

@@ -20,7 +20,7 @@ func TestFairOption(t *testing.T) {
 		{"TranspositionTableSizeMB;int;32;32;1;1024", "32"},
 		{"Hash;int;64;16;1;4096", "64"},
 		{"TableSizeMiB;int;100;100;1;256", "100"},         // nokamute
-		{"BackgroundPondering;bool;False;False", "false"}, // nokamute
+		{"BackgroundPondering;bool;False;False", "False"}, // nokamute, which refuses "false"
 		{"RandomOpening;bool;False;False", ""},
 		{"Aggression;int;3;3;1;5", ""},
 		{"Profile;enum;strong;strong;random;weak;medium;strong", ""},
