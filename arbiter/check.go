@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"path/filepath"
 	"time"
 
 	"hivearbiter/results"
@@ -79,6 +78,9 @@ type CheckOptions struct {
 	Plies  int           // plies per random game; 30
 	Seed   uint64        // seed of the random games and positions
 	Margin time.Duration // lateness forgiven on timed answers; 500 ms
+	// Searches is how many timed searches measure the engine's overshoot at each budget
+	// (MarginFor); 5.
+	Searches int
 	// StartTimeout bounds each start of the engine (10 s); Grace is how long it has to answer
 	// or leave after it is asked to stop (1 s).
 	StartTimeout time.Duration
@@ -94,6 +96,9 @@ func (o CheckOptions) withDefaults() CheckOptions {
 	}
 	if o.Margin <= 0 {
 		o.Margin = 500 * time.Millisecond
+	}
+	if o.Searches <= 0 {
+		o.Searches = 5
 	}
 	if o.StartTimeout <= 0 {
 		o.StartTimeout = 10 * time.Second
@@ -311,10 +316,7 @@ func checkPlays(s *CheckSession[Player], e EngineConfig) {
 	if tc.IsZero() {
 		tc = TimeControl{MoveTime: time.Second}
 	}
-	name := cmp.Or(e.Name, e.Addr, "engine")
-	if e.Name == "" && len(e.Command) > 0 {
-		name = filepath.Base(e.Command[0])
-	}
+	name := cmp.Or(e.Name, e.DefaultName(), "engine")
 	types, ok := checkFirstMove(s, name, tc)
 	if !ok {
 		return

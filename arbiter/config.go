@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -24,8 +25,11 @@ type EngineConfig struct {
 	// Protocol is the protocol the engine speaks ("uhp" when empty); see RegisterProtocol.
 	Protocol string
 	Command  []string // program and arguments; never run through a shell
-	Dir      string   // working directory
-	Env      []string // extra environment, KEY=VALUE
+	// Builtin names the bundled engine that Command runs (builtin=hivebot), "" for a program
+	// of the user's: it is the engine's default name, and how it is written back as words.
+	Builtin string   `json:",omitempty"`
+	Dir     string   // working directory
+	Env     []string // extra environment, KEY=VALUE
 	// Addr is the HOST:PORT of a player reached over TCP instead of started as a program.
 	Addr string
 	// Options are the engine's own options, set after it starts, in this order (for example to
@@ -258,26 +262,25 @@ func (c *Config) setDefaults() {
 	}
 }
 
-// normalizeEngines names the engines that have no name and checks each one's settings with
-// its protocol.
+// normalizeEngines names the engines that have no name (DefaultNames) and checks each one's
+// settings with its protocol.
 func (c *Config) normalizeEngines() []error {
 	var problems []error
 	bad := func(format string, args ...any) {
 		problems = append(problems, &ConfigError{fmt.Sprintf(format, args...)})
 	}
+	unreachable := func(e EngineConfig) bool { return (len(e.Command) == 0 || e.Command[0] == "") && e.Addr == "" }
+	for i, e := range c.Engines {
+		if unreachable(e) {
+			bad("engine %d (%q) has no command: give cmd=PROGRAM, or addr=HOST:PORT for a player reached over TCP", i+1, e.Name)
+		}
+	}
+	DefaultNames(c.Engines)
 	names := map[string]bool{}
 	for i := range c.Engines {
 		e := &c.Engines[i]
-		if (len(e.Command) == 0 || e.Command[0] == "") && e.Addr == "" {
-			bad("engine %d (%q) has no command: give cmd=PROGRAM, or addr=HOST:PORT for a player reached over TCP", i+1, e.Name)
+		if unreachable(*e) {
 			continue
-		}
-		if e.Name == "" {
-			if len(e.Command) > 0 {
-				e.Name = defaultEngineName(e.Command[0])
-			} else {
-				e.Name = e.Addr
-			}
 		}
 		if names[e.Name] {
 			bad("two engines are named %q; give each a distinct name", e.Name)
@@ -325,15 +328,95 @@ func (c *Config) Files() []results.NamedFile {
 	}
 }
 
-func defaultEngineName(program string) string {
-	base := program
-	for i := len(base) - 1; i >= 0; i-- {
-		if base[i] == '/' || base[i] == '\\' {
-			base = base[i+1:]
-			break
+// DefaultName is the name of an engine that is given none: the bundled engine's (hivebot), the
+// program's file name, or the address of a player reached over TCP.
+func (e EngineConfig) DefaultName() string {
+	switch {
+	case e.Builtin != "":
+		return e.Builtin
+	case len(e.Command) > 0 && e.Command[0] != "":
+		return lastElements(e.program(), 1)
+	}
+	return e.Addr
+}
+
+// program is the path of the engine's program, with its directory when it is relative, as
+// slash-separated elements: what tells two builds of one engine apart.
+func (e EngineConfig) program() string {
+	if e.Builtin != "" {
+		return e.Builtin
+	}
+	p := strings.ReplaceAll(e.Command[0], `\`, "/")
+	if e.Dir != "" && !strings.HasPrefix(p, "/") && !filepath.IsAbs(e.Command[0]) {
+		p = strings.ReplaceAll(e.Dir, `\`, "/") + "/" + p
+	}
+	return path.Clean(p)
+}
+
+// lastElements is the last n elements of a slash-separated path, joined by slashes.
+func lastElements(p string, n int) string {
+	elems := strings.Split(strings.Trim(p, "/"), "/")
+	return strings.Join(elems[max(len(elems)-n, 0):], "/")
+}
+
+// DefaultNames names each engine that has none. Its DefaultName is kept when no other engine
+// has that name; otherwise, so that two builds of one engine (a gate's ./base/engine and
+// ./dev/engine) play without a name= each, it grows by the directories of its program's path
+// until it differs ("dev/engine"), and an engine whose program is the same as another's (two
+// profiles of the bundled engine) is numbered ("hivebot-2"). A run that names every engine
+// apart, or whose default names differ, is named as before.
+func DefaultNames(engines []EngineConfig) {
+	taken := map[string]int{} // names given, and default names, by how many engines have them
+	var unnamed []int
+	for i, e := range engines {
+		if e.Name != "" {
+			taken[e.Name]++
+			continue
+		}
+		if e.DefaultName() == "" {
+			continue
+		}
+		unnamed = append(unnamed, i)
+		taken[e.DefaultName()]++
+	}
+	depth := make(map[int]int, len(unnamed))
+	name := func(i int) string {
+		if depth[i] <= 1 {
+			return engines[i].DefaultName()
+		}
+		return lastElements(engines[i].program(), depth[i])
+	}
+	for grown := true; grown; {
+		grown = false
+		var colliding []int // decided before any grows, so that both of a pair do
+		for _, i := range unnamed {
+			if taken[name(i)] > 1 && engines[i].Builtin == "" && len(engines[i].Command) > 0 {
+				colliding = append(colliding, i)
+			}
+		}
+		for _, i := range colliding {
+			n, d := name(i), max(depth[i], 1)+1
+			if longer := lastElements(engines[i].program(), d); longer != n {
+				taken[n]--
+				depth[i] = d
+				taken[longer]++
+				grown = true
+			}
 		}
 	}
-	return base
+	given := map[string]bool{}
+	for _, e := range engines {
+		if e.Name != "" {
+			given[e.Name] = true
+		}
+	}
+	for _, i := range unnamed {
+		n := name(i)
+		for k := 2; given[n]; k++ {
+			n = fmt.Sprintf("%s-%d", name(i), k)
+		}
+		engines[i].Name, given[n] = n, true
+	}
 }
 
 // Fingerprint identifies the games a configuration schedules: engines (by name, protocol,

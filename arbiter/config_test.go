@@ -2,6 +2,7 @@ package arbiter_test
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -24,6 +25,43 @@ func TestNormalizeReportsEveryProblem(t *testing.T) {
 	for _, want := range []string{`game type "Chess"`, `two engines are named "a"`, `engine "a" has no time control`, `SPRT model "bayes"`} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("the error lacks %q:\n%v", want, err)
+		}
+	}
+}
+
+// Engines without a name keep their program's file name when it is theirs alone; two builds of
+// one engine (a gate's) are told apart by their directories, and the bundled engine is hivebot.
+func TestDefaultNames(t *testing.T) {
+	cmd := func(program string) arbiter.EngineConfig {
+		return arbiter.EngineConfig{Command: []string{program, "--uhp"}}
+	}
+	bundled := arbiter.EngineConfig{Command: []string{"/usr/bin/arbiter", "hivebot"}, Builtin: "hivebot"}
+	inDir := func(dir string) arbiter.EngineConfig {
+		return arbiter.EngineConfig{Command: []string{"./engine"}, Dir: dir}
+	}
+	named := func(e arbiter.EngineConfig, name string) arbiter.EngineConfig { e.Name = name; return e }
+	tests := []struct {
+		engines []arbiter.EngineConfig
+		want    []string
+	}{
+		{[]arbiter.EngineConfig{cmd("./x/alpha"), cmd("/y/beta")}, []string{"alpha", "beta"}},
+		{[]arbiter.EngineConfig{cmd("./base/nokamute"), cmd("./dev/nokamute")}, []string{"base/nokamute", "dev/nokamute"}},
+		{[]arbiter.EngineConfig{cmd("/a/bin/e"), cmd("/b/bin/e"), cmd("/c/other")}, []string{"a/bin/e", "b/bin/e", "other"}},
+		{[]arbiter.EngineConfig{inDir("/opt/a"), inDir("/opt/b")}, []string{"a/engine", "b/engine"}},
+		{[]arbiter.EngineConfig{named(cmd("/opt/nokamute"), "nokamute"), cmd("./dev/nokamute")}, []string{"nokamute", "dev/nokamute"}},
+		{[]arbiter.EngineConfig{bundled, cmd("./mine")}, []string{"hivebot", "mine"}},
+		{[]arbiter.EngineConfig{bundled, bundled}, []string{"hivebot", "hivebot-2"}},
+		{[]arbiter.EngineConfig{cmd("./e"), cmd("./e")}, []string{"e", "e-2"}},
+		{[]arbiter.EngineConfig{{Addr: "localhost:4000"}, named(bundled, "b")}, []string{"localhost:4000", "b"}},
+	}
+	for _, tt := range tests {
+		arbiter.DefaultNames(tt.engines)
+		var got []string
+		for _, e := range tt.engines {
+			got = append(got, e.Name)
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("names %q, want %q", got, tt.want)
 		}
 	}
 }

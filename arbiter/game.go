@@ -74,6 +74,7 @@ type Game struct {
 	clock   *Clock
 	mirrors [2]mirror // what each player's GameString has been verified to mean
 	rec     *results.Record
+	late    [2]bool // a side was warned that a move used most of its margin
 }
 
 // NewGame sets up a game from its configuration; nothing is sent to the players yet.
@@ -163,10 +164,13 @@ func (g *Game) search(ctx context.Context) (string, time.Duration, bool) {
 	if !ok {
 		return "", used, false
 	}
-	_, lost := g.clock.Charge(side, used)
-	if lost && limit.Depth == 0 && limit.Nodes == 0 {
-		g.fault(side, results.ReasonTimeForfeit, g.timeDetail(side, used, limit))
-		return "", used, false
+	allowed, lost := g.clock.Charge(side, used)
+	if limit.Depth == 0 && limit.Nodes == 0 {
+		if lost {
+			g.fault(side, results.ReasonTimeForfeit, g.timeDetail(side, used, limit))
+			return "", used, false
+		}
+		g.warnLate(side, used, allowed)
 	}
 	return answer, used, true
 }
@@ -557,6 +561,26 @@ func (g *Game) askFinishers(ctx context.Context) {
 // warn notes in the record an anomaly of a side that decides nothing; text names the side.
 func (g *Game) warn(side int, text string) {
 	g.rec.Warnings = append(g.rec.Warnings, Warning{Side: rules.Color(side).String(), Engine: g.sides[side].Name, Text: text})
+}
+
+// nearMargin is the share of its margin that a move must use to be warned of: an engine whose
+// overshoot creeps this close loses on time at the next slowdown of its machine.
+const nearMargin = 0.75
+
+// warnLate warns, once a game per side, of a move that ran later than allowed by most of the
+// side's margin, before a later one loses on time: the margin does not cover the engine's
+// overshoot (a Python engine at st=1 with margin 0.5 overran 214 moves of 214 by up to 0.43 s
+// and lost a game on time).
+func (g *Game) warnLate(side int, used, allowed time.Duration) {
+	margin := g.clock.margin[side]
+	late := used - allowed
+	if g.late[side] || margin <= 0 || late < time.Duration(float64(margin)*nearMargin) {
+		return
+	}
+	g.late[side] = true
+	g.rec.Warnings = append(g.rec.Warnings, Warning{Side: rules.Color(side).String(), Engine: g.sides[side].Name, Kind: results.WarningNearMargin,
+		Text: fmt.Sprintf("%s ran %.3f s over its %.3f s, %.0f%% of its %.3f s margin: a little slower and it loses on time; give it a margin that covers its overshoot (arbiter check measures it)",
+			g.who(side), late.Seconds(), allowed.Seconds(), 100*late.Seconds()/margin.Seconds(), margin.Seconds())})
 }
 
 // who names a side for a person: "White (name)".

@@ -263,10 +263,14 @@ func (c *collector) warnOnce(r *results.Record) {
 	}
 	for _, w := range r.Warnings {
 		who := w.Engine // "" for a warning about no engine, which is shown once too
-		if c.warned[who] {
+		key := who
+		if w.Kind != "" { // a kind of its own is shown once too, after the engine's others
+			key += "\x00" + w.Kind
+		}
+		if c.warned[key] {
 			continue
 		}
-		c.warned[who] = true
+		c.warned[key] = true
 		if who == "" {
 			c.con.printf("Warning: game %d: %s (further warnings are only in the records)\n", r.Game+1, w.Text)
 			continue

@@ -309,7 +309,7 @@ func (e engine) engineConfig(resolve Resolver) (arbiter.EngineConfig, error) {
 		if err != nil {
 			return ec, fieldError{"builtin", err.Error()}
 		}
-		ec.Command = append(cmd, e.Args...)
+		ec.Command, ec.Builtin = append(cmd, e.Args...), e.Builtin
 		if e.Fractional == nil && e.Proto == "" {
 			setting("fractional", "true") // the bundled engine accepts fractions of a second
 		}

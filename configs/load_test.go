@@ -128,7 +128,8 @@ func TestLoadErrorsNameFileLineAndKey(t *testing.T) {
 		{"syntax error", "rounds = = 2\n", 1, "", ""},
 		{"no engines", "rounds = 2\n", 0, "", "no engines"},
 		{"one engine match", "[[engine]]\ncmd=\"a\"\ntc=\"st=1\"\n", 0, "", "exactly 2 engines"},
-		{"duplicate names", "[[engine]]\ncmd=\"./a\"\ntc=\"st=1\"\n[[engine]]\ncmd=\"/x/a\"\ntc=\"st=1\"\n", 0, "", "two engines are named"},
+		// Names given alike (default names alike are told apart: arbiter.DefaultNames).
+		{"duplicate names", "[[engine]]\ncmd=\"./a\"\nname=\"a\"\ntc=\"st=1\"\n[[engine]]\ncmd=\"/x/a\"\nname=\"a\"\ntc=\"st=1\"\n", 0, "", "two engines are named"},
 	}
 	for _, tc := range tests {
 		_, err := Load("bad.toml", []byte(tc.src), nil)

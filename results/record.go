@@ -155,7 +155,14 @@ type Warning struct {
 	Engine string `json:"engine,omitempty"` // the name of that side's engine
 	// Text says what happened, for a person, naming the side: "White (dev): its budget ...".
 	Text string `json:"text"`
+	// Kind names a warning that the console shows once per engine even after the engine's
+	// other warnings (WarningNearMargin); "" for any other.
+	Kind string `json:"kind,omitempty"`
 }
+
+// WarningNearMargin is the Kind of a warning that a move ran late by most of its engine's
+// margin: the engine is about to lose games on time.
+const WarningNearMargin = "near-margin"
 
 func (w Warning) String() string { return w.Text }
 

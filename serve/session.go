@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -109,7 +108,7 @@ func NewSession(ctx context.Context, cfg SessionConfig) (*Session, error) {
 	engines := cfg.Engines
 	for i := range engines {
 		if engines[i].Name == "" && len(engines[i].Command) > 0 {
-			engines[i].Name = filepath.Base(engines[i].Command[0])
+			engines[i].Name = engines[i].DefaultName()
 		}
 	}
 	if engines[0].Name == engines[1].Name {

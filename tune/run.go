@@ -1,12 +1,12 @@
 package tune
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"sync"
 	"time"
@@ -244,13 +244,7 @@ func withValues(e arbiter.EngineConfig, values []string) arbiter.EngineConfig {
 
 // engineName is the tuned engine's name: its own, or its program's.
 func engineName(e arbiter.EngineConfig) string {
-	switch {
-	case e.Name != "":
-		return e.Name
-	case len(e.Command) > 0:
-		return filepath.Base(e.Command[0])
-	}
-	return e.Addr
+	return cmp.Or(e.Name, e.DefaultName())
 }
 
 // header is the first line of this tune's records.

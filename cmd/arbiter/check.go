@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -22,13 +21,16 @@ Checks that an engine speaks its protocol (proto=, UHP by default) as the arbite
 protocol's own suite: its banner or greeting, games or positions against the referee (every answer
 a legal move), malformed and illegal answers, answers in time, and its options or settings. UHP:
 also validmoves, play/undo, newgame with a GameString, a draw claimed on threefold repetition, the
-time setting to give it (fractions of a second, SIGINT during bestmove, its overshoot) and the
-replies to an illegal move and an unknown command. The engine is started afresh after a failed
-check, so that each row judges one thing. Prints a pass/fail table (-v: with each detail whole),
-then the settings a match needs, whole, and an -engine line to paste into arbiter match; with
--junit a JUnit XML file of a test case per row; under GitHub Actions each failed row is an
-annotation. Exits with code 5 when a check fails that blocks a match; a warning (a failure a
-match never meets, such as err answered for an illegal move) is listed and exits 0.`
+time setting to give it (fractions of a second, SIGINT during bestmove, and its overshoot over
+several searches at 1 s and at the limit given), the options fair timing sets, whether it answers
+one search alike every time (determinism), and the replies to an illegal move and an unknown
+command. The engine is started afresh after a failed check, so that each row judges one thing.
+Prints a pass/fail table (-v: with each detail whole), then the settings a match needs, whole,
+and a match command against the bundled engine that plays as pasted (its -engine line, given once
+for each build with that build's cmd=, makes a gate); with -junit a JUnit XML file of a test case
+per row; under GitHub Actions each failed row is an annotation. Exits with code 5 when a check
+fails that blocks a match; a warning (a failure a match never meets, such as err answered for an
+illegal move, or answers that differ from search to search) is listed and exits 0.`
 
 func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	rest, groups := splitMultiWord(configs.CommandAsWords(args))
@@ -91,7 +93,8 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 }
 
 // writeCheckAdvice writes what a check found a match needs: each row that says so, whole, the
-// warnings, and the engine's settings as one -engine line to paste into arbiter match.
+// warnings, and a match command against the bundled engine that plays as pasted, whose -engine
+// line serves a gate's two builds.
 func writeCheckAdvice(w io.Writer, engine arbiter.EngineConfig, checks []arbiter.CheckResult, failed bool) {
 	var warnings []string
 	fmt.Fprintln(w)
@@ -111,42 +114,13 @@ func writeCheckAdvice(w io.Writer, engine arbiter.EngineConfig, checks []arbiter
 		return
 	}
 	settings, flags := arbiter.CheckSettings(checks)
-	line := append(append([]string{"-engine"}, engineWords(engine)...), settings...)
-	fmt.Fprintf(w, "To play it, give arbiter match:\n  %s\n", shellJoin(append(line, flags...)))
-}
-
-// engineWords writes an engine back as the key=value words of -engine.
-func engineWords(e arbiter.EngineConfig) []string {
-	var words []string
-	if len(e.Command) > 0 {
-		words = append(words, "cmd="+e.Command[0])
-		for _, a := range e.Command[1:] {
-			words = append(words, "arg="+a)
-		}
+	match, err := configs.CheckedMatch(engine, settings, flags, builtinResolver)
+	if err != nil { // the check's own settings did not parse: a bug of the check, said rather than hidden
+		fmt.Fprintf(w, "The settings it found do not make an -engine line (%v): %s\n", err, strings.Join(settings, " "))
+		return
 	}
-	if e.Addr != "" {
-		words = append(words, "addr="+e.Addr)
-	}
-	if e.Protocol != "" {
-		words = append(words, "proto="+e.Protocol)
-	}
-	name := e.Name
-	if name == "" && len(e.Command) > 0 {
-		name = strings.TrimSuffix(filepath.Base(e.Command[0]), filepath.Ext(e.Command[0]))
-	}
-	if name != "" {
-		words = append(words, "name="+name)
-	}
-	if e.Dir != "" {
-		words = append(words, "dir="+e.Dir)
-	}
-	for _, v := range e.Env {
-		words = append(words, "env="+v)
-	}
-	for _, o := range e.Options {
-		words = append(words, "option."+o.Name+"="+o.Value)
-	}
-	return words
+	fmt.Fprintf(w, "To play it against the bundled engine, run:\n  %s\n", shellJoin(append([]string{"arbiter", "match"}, match...)))
+	fmt.Fprintln(w, "For a gate, give its -engine line once for each build, with that build's cmd=: each is named after its program's path (or give name=).")
 }
 
 // shellJoin joins words for a POSIX shell, quoting those that need it.

@@ -23,10 +23,12 @@ func TestCheckEachProtocol(t *testing.T) {
 		rows   []string // checks the output must show
 	}{
 		{"uhp", func(*testing.T) []string { return []string{"builtin=hivebot", "arg=-profile", "arg=weak"} },
-			[]string{"start and banner", "validmoves against the referee (2 random Base+MLP games)", "SIGINT during bestmove", "bench (optional)"}},
+			[]string{"start and banner", "validmoves against the referee (2 random Base+MLP games)", "SIGINT during bestmove", "bench (optional)",
+				"overshoot of timed searches", "option.Threads=1 (one search thread)", "same answer to the same search"}},
 		{"ugi", func(*testing.T) []string { return []string{"builtin=hivebot", "proto=ugi", "arg=-profile", "arg=weak"} },
 			[]string{"ugi: id lines and ugiok", "game types accepted by position", "query p1turn, gameover, result", "info error",
-				"go movetime 500", "within Black's time", "go infinite", "bestmove pass"}},
+				"go movetime 500", "within Black's time", "go infinite", "bestmove pass", "option.Threads=1 (one search thread)",
+				"same answer to the same search"}},
 		{"gamestring", func(t *testing.T) []string {
 			python := testenv.NeedPython(t)
 			bot := filepath.Join(t.TempDir(), "bot.py")

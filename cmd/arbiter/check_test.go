@@ -17,7 +17,7 @@ import (
 
 func TestCheckCompliantEngine(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	args := append([]string{"check", "-games", "2", "-plies", "12"}, fakeEngineArgs("fake", "random")...)
+	args := append([]string{"check", "-games", "2", "-plies", "12"}, fakeEngineArgs("fake", "deterministic")...)
 	err := run(context.Background(), args, &stdout, &stderr)
 	if err != nil {
 		t.Fatalf("check failed: %v\n%s%s", err, stdout.String(), stderr.String())
@@ -31,6 +31,22 @@ func TestCheckCompliantEngine(t *testing.T) {
 	}
 	if strings.Contains(out, "FAIL") {
 		t.Errorf("a compliant engine failed a check:\n%s", out)
+	}
+}
+
+// An engine whose answers to one search differ (the fakes' random mover, as nokamute's
+// unseeded shuffle) is named among the warnings; it still passes.
+func TestCheckNamesANonDeterministicEngine(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	args := append([]string{"check", "-games", "1", "-plies", "4"}, fakeEngineArgs("fake", "random")...)
+	if err := run(context.Background(), args, &stdout, &stderr); err != nil {
+		t.Fatalf("check failed: %v\n%s%s", err, stdout.String(), stderr.String())
+	}
+	out := stdout.String()
+	warnings := out[strings.Index(out, "Warnings ("):]
+	if !strings.Contains(warnings, "same answer to the same search (depth 3): answers differed in ") ||
+		!strings.Contains(warnings, "It is not deterministic") {
+		t.Errorf("the warnings do not name the engine as not deterministic:\n%s", out)
 	}
 }
 
@@ -60,7 +76,7 @@ func TestCheckReportGolden(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	args := append([]string{"check", "-games", "1", "-plies", "4"}, fakeEngineArgs("fake", "illegal")...)
 	err := run(context.Background(), args, &stdout, &stderr)
-	if code := exitCode(err, &stderr); code != exitEngines || !strings.Contains(stderr.String(), "2 of 23 checks failed (run with -v") {
+	if code := exitCode(err, &stderr); code != exitEngines || !strings.Contains(stderr.String(), "2 of 26 checks failed, 2 skipped (run with -v") {
 		t.Fatalf("exit code %d, want %d\n%s%s", code, exitEngines, stdout.String(), stderr.String())
 	}
 	engine, err := configs.ParseEngine(append([]string{"st=1"}, fakeEngineArgs("fake", "illegal")[1:]...), builtinResolver)
@@ -92,6 +108,8 @@ func TestCheckEndsWithWhatToDo(t *testing.T) {
 			advice = regexp.MustCompile(`env=UHPFAKE=\S+|'env=UHPFAKE=[^']*'`).ReplaceAllString(advice, "env=UHPFAKE=...")
 			advice = regexp.MustCompile(`margin=\d\.\d`).ReplaceAllString(advice, "margin=M")
 			advice = regexp.MustCompile(`margin \d\.\d s`).ReplaceAllString(advice, "margin M s")
+			// A random mover's answers, and the random position they answer.
+			advice = regexp.MustCompile(`answers differed in .*? It is not`).ReplaceAllString(advice, "answers differed in N positions: MOVES in POSITION. It is not")
 			golden.Check(t, filepath.Join("testdata", "check", scenario+"-advice.golden"), []byte(advice))
 		})
 	}

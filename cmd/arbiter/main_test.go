@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"hivearbiter/engine/uhpengine"
 	"hivearbiter/engine/uhpengine/uhpfake"
 )
 
@@ -75,8 +76,12 @@ func fakeConfig(scenario string) uhpfake.Config {
 		// As nokamute 1.0.3 plays (reference UHP-NOTES.md 7.1, 7.7): whole seconds only, a
 		// search that lasts its budget, death by SIGINT, a Draw claimed on threefold repetition.
 		cfg.WholeSeconds, cfg.Think, cfg.ClaimRepetitions = true, true, 3
-	case "base-only":
-		cfg.Capabilities = []string{}
+		cfg.Options = []uhpengine.Option{{Name: "NumThreads", Type: "int", Value: "2", Default: "2", Extra: []string{"1", "64"}}}
+	case "base-only": // and deterministic: its moves depend on the position alone
+		cfg.Capabilities, cfg.Play, cfg.Salt = []string{}, "", "base-only"
+	case "deterministic":
+		// Its moves depend on the position alone, in every process: a deterministic engine.
+		cfg.Play, cfg.Salt = "", "deterministic"
 	}
 	return cfg
 }

@@ -325,3 +325,30 @@ func TestWholeSecondEngineOnAShortClock(t *testing.T) {
 		t.Errorf("%d games recorded; want the run stopped at the third time loss", len(recs))
 	}
 }
+
+// An engine whose overshoot creeps toward its margin is warned of on the console, once, even
+// after a warning of another kind (a harmless slip), and before it loses on time.
+func TestMatchWarnsOnceOfAnEngineNearItsMargin(t *testing.T) {
+	cfg := fakeConfig("wrong-state")
+	// 1.55 s over: 78% of its margin of 2 s, with room for a loaded machine.
+	cfg.Think, cfg.Overshoot = true, 1550*time.Millisecond
+	args := append(fakeEngineSpec("late", cfg), "margin=2")
+	args = append(args, fakeEngineArgs("good", "deterministic")...)
+	// From the empty board, where the slip (NotStarted said as InProgress) shows at once.
+	args = append(args, "-each", "st=0.2", "fractional=true", "-rounds", "1", "-maxplies", "2", "-openings", "plies=0")
+	recs, output, err := playMatch(t, args...)
+	if err != nil {
+		t.Fatalf("match: %v\n%s", err, output)
+	}
+	for _, r := range recs {
+		if r.Reason == results.ReasonTimeForfeit {
+			t.Skipf("the machine is too loaded for this test: %s", r.Detail)
+		}
+	}
+	if n := strings.Count(output, "s margin: a little slower and it loses on time"); n != 1 || !strings.Contains(output, "(late) ran 1.") {
+		t.Errorf("the console warns %d times of an engine near its margin, want once:\n%s", n, output)
+	}
+	if strings.Index(output, "Warning: game 1: White (late): said InProgress") > strings.Index(output, "(late) ran 1.") {
+		t.Errorf("the other warning is not shown first:\n%s", output)
+	}
+}

@@ -19,7 +19,7 @@ import (
 // after stop, and a forced pass. It returns one result per check; after a check fails the
 // engine is started afresh. err is set only when the engine cannot be started at all.
 func (Protocol) RunChecks(ctx context.Context, e arbiter.EngineConfig, opts arbiter.CheckOptions) ([]arbiter.CheckResult, error) {
-	c := &checker{}
+	c := &checker{engine: e}
 	c.CheckSession = arbiter.NewCheckSession(ctx, opts, func(ctx context.Context) (*Engine, error) {
 		return startChecked(ctx, e, c.Options())
 	})
@@ -31,7 +31,47 @@ func (Protocol) RunChecks(ctx context.Context, e arbiter.EngineConfig, opts arbi
 	hello := eng.Hello()
 	c.add("ugi: id lines and ugiok", hello.Name != "",
 		fmt.Sprintf("id name %q, id author %q, %d options", hello.Name, hello.Author, len(hello.Options)))
-	return c.Run(c.ready, c.gameTypes, c.queries, c.refusedMove, c.searches, c.infinite, c.forcedPass), nil
+	return c.Run(c.ready, func() { c.fairOptions(hello.Options) }, c.gameTypes, c.queries, c.refusedMove, c.searches, c.infinite, c.forcedPass,
+		c.determinism), nil
+}
+
+// ugiTypes are the types of UGI options in UHP's words, which arbiter.FairOption reads.
+var ugiTypes = map[string]string{"spin": "int", "check": "bool", "combo": "enum", "string": "string"}
+
+// fairOptions says which of the engine's options fair timing sets, each at its default.
+func (c *checker) fairOptions(opts []Option) {
+	c.listed = make([]arbiter.ListedOption, len(opts))
+	for i, o := range opts {
+		c.listed[i] = arbiter.ListedOption{Name: o.Name, Type: ugiTypes[o.Type], Value: o.Default, Choices: o.Vars}
+	}
+	c.AdviseFairTiming(c.listed, c.engine.Options)
+}
+
+// determinism is the check framework's probe (arbiter.CheckSession.CheckDeterminism), each
+// search a new game at the position and "go depth".
+func (c *checker) determinism() {
+	t := rules.Base
+	if len(c.types) > 0 {
+		t = c.types[len(c.types)-1]
+	}
+	c.CheckDeterminism(t, c.listed, func(ctx context.Context, eng *Engine, position *rules.Game, depth int) (string, error) {
+		if err := eng.Sync(ctx, "uginewgame", positionOf(position)); err != nil {
+			return "", err
+		}
+		s, err := eng.Go(ctx, fmt.Sprintf("go depth %d", depth))
+		if err != nil {
+			return "", err
+		}
+		move, err := DecodeMove(s.Move)
+		if err != nil {
+			return "", fmt.Errorf("bestmove %s: %w", s.Move, err)
+		}
+		m, err := position.ParseMove(move)
+		if err != nil {
+			return "", fmt.Errorf("bestmove %s: %w", s.Move, err)
+		}
+		return position.MoveString(m), nil
+	})
 }
 
 // startChecked starts the engine and sets its options.
@@ -54,8 +94,10 @@ func startChecked(ctx context.Context, e arbiter.EngineConfig, opts arbiter.Chec
 // checker is a UGI compliance check in progress.
 type checker struct {
 	*arbiter.CheckSession[*Engine]
-	eng   *Engine          // the engine of the check that runs
-	types []rules.GameType // the game types the engine accepts
+	engine arbiter.EngineConfig
+	eng    *Engine                // the engine of the check that runs
+	types  []rules.GameType       // the game types the engine accepts
+	listed []arbiter.ListedOption // the options it lists, at their defaults
 }
 
 // use makes a running engine the one for the check named (started afresh after a failure); it

@@ -1,6 +1,7 @@
 package uhp
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -24,7 +25,7 @@ import (
 // afresh, so that each result judges one thing. err is set only when the engine cannot be
 // started at all.
 func (Protocol) RunChecks(ctx context.Context, e arbiter.EngineConfig, opts arbiter.CheckOptions) ([]arbiter.CheckResult, error) {
-	c := &checker{overshoot: -1}
+	c := &checker{engine: e}
 	c.CheckSession = arbiter.NewCheckSession(ctx, opts, func(ctx context.Context) (*uhpclient.Engine, error) {
 		return startChecked(ctx, e, c.Options())
 	})
@@ -35,23 +36,35 @@ func (Protocol) RunChecks(ctx context.Context, e arbiter.EngineConfig, opts arbi
 	}
 	c.banner(eng)
 	return c.Run(c.gameType, c.newGames, c.validMoves, c.playUndo, c.loadGameString, c.repetitionClaim, c.searches,
-		c.fractions, c.interrupt, c.timeSetting, c.illegalMove, c.unknownCommand, c.options, c.bench), nil
+		c.fractions, c.interrupt, c.overshoot, c.timeSetting, c.illegalMove, c.unknownCommand, c.options, c.determinism, c.bench), nil
 }
 
 // checker is a UHP compliance check in progress.
 type checker struct {
 	*arbiter.CheckSession[*uhpclient.Engine]
-	types []rules.GameType // the game types the engine advertises
+	engine arbiter.EngineConfig
+	types  []rules.GameType // the game types the engine advertises
 	// What the time checks found, for the advice on the time setting.
 	readsFractions, survivesInterrupt, interruptKnown bool
-	// overshoot is how much longer than a second its "bestmove time 00:00:01" took (-1: not
-	// measured).
-	overshoot time.Duration
+	// overshoots are how far its timed searches ran over, by budget: at 1 s, and at the
+	// first budget of the limit it is checked for.
+	overshoots []arbiter.Overshoot
+	listed     []arbiter.ListedOption // the options it lists, for the advice on determinism
+}
+
+// measured notes how far a search of limit l ran over what it was sent.
+func (c *checker) measured(l uhpclient.Limit, took time.Duration) {
+	i := slices.IndexFunc(c.overshoots, func(o arbiter.Overshoot) bool { return o.Budget == l.Sent() })
+	if i < 0 {
+		c.overshoots = append(c.overshoots, arbiter.Overshoot{Budget: l.Sent()})
+		i = len(c.overshoots) - 1
+	}
+	c.overshoots[i].Samples = append(c.overshoots[i].Samples, max(took-l.Sent(), 0))
 }
 
 // startChecked starts the engine and sets its options.
 func startChecked(ctx context.Context, e arbiter.EngineConfig, opts arbiter.CheckOptions) (*uhpclient.Engine, error) {
-	eng, err := uhpclient.Start(ctx, uhpclient.Config{Command: e.Command, Dir: e.Dir, Env: e.Env, Name: e.Name,
+	eng, err := uhpclient.Start(ctx, uhpclient.Config{Command: e.Command, Dir: e.Dir, Env: e.Env, Name: cmp.Or(e.Name, e.DefaultName()),
 		StartTimeout: opts.StartTimeout, GraceTimeout: opts.Grace})
 	if err != nil {
 		return nil, err
@@ -382,7 +395,7 @@ func (c *checker) searches() {
 			continue
 		}
 		if l.Time > 0 {
-			c.overshoot = max(took-l.Time, 0)
+			c.measured(l, took)
 		}
 		c.Pass(name, fmt.Sprintf("%s in %v", move, took.Round(time.Millisecond)))
 	}
@@ -453,13 +466,8 @@ func (c *checker) interrupt() {
 // sent its budgets, the margin its overshoot needs, and the time controls it can play.
 func (c *checker) timeSetting() {
 	const name = "time setting for match"
-	margin := marginFor(c.overshoot)
+	margin, marginWhy := arbiter.MarginFor(c.overshoots)
 	marginWord := "margin=" + strconv.FormatFloat(margin.Seconds(), 'f', -1, 64)
-	over := "not measured"
-	if c.overshoot >= 0 {
-		over = fmt.Sprintf("%.3f s", c.overshoot.Seconds())
-	}
-	marginWhy := fmt.Sprintf("margin %.1f s: its 1 s search ran %s over, and a loaded machine adds a quarter of a second", margin.Seconds(), over)
 	switch {
 	case c.readsFractions:
 		c.Advise(name, fmt.Sprintf("fractional=true: it reads fractions of a second, so every budget is sent as it is, and it plays any time control; %s", marginWhy),
@@ -475,12 +483,53 @@ func (c *checker) timeSetting() {
 	}
 }
 
-// marginFor is the margin to give an engine whose 1 s search overshot by overshoot: twice
-// that and a quarter of a second for a loaded machine (nokamute, Mzinga and a Python engine
-// each took 1.20 to 1.23 s for 1 s at load 2 per core), at least half a second, in tenths.
-func marginFor(overshoot time.Duration) time.Duration {
-	m := max(2*overshoot+250*time.Millisecond, 500*time.Millisecond)
-	return (m + 99*time.Millisecond).Truncate(100 * time.Millisecond)
+// overshoot measures how far the engine's timed searches run over, as a match meets them:
+// more searches of 1 s after the first (each in a fresh position), and as many at the first
+// budget of the limit it is checked for when that is another (and at most maxSampledBudget:
+// longer searches cost a check more than they tell). The margin is drawn from them all.
+func (c *checker) overshoot() {
+	const name = "overshoot of timed searches"
+	if len(c.overshoots) == 0 {
+		c.Skip(name, "its 1 s search failed (see above)")
+		return
+	}
+	n := c.Options().Searches
+	limits := slices.Repeat([]uhpclient.Limit{{Time: time.Second}}, n-len(c.overshoots[0].Samples))
+	if run := c.runBudget(); run.Sent() != time.Second && run.Sent() > 0 && run.Sent() <= maxSampledBudget {
+		limits = append(limits, slices.Repeat([]uhpclient.Limit{run}, n)...)
+	}
+	for _, l := range limits {
+		eng, ok := c.Engine(name)
+		if !ok {
+			return
+		}
+		_, took, err := c.search(eng, l, l.Sent()+checkTimeout, 0)
+		if err != nil && !errors.As(err, new(badAnswer)) {
+			c.Fail(name, fmt.Sprintf("a search of %v did not answer within %v: %v; so far %s", l.Sent(), l.Sent()+checkTimeout, err, c.overshootText()))
+			return
+		}
+		c.measured(l, took)
+	}
+	c.Pass(name, c.overshootText())
+}
+
+// maxSampledBudget is the longest budget whose overshoot a check measures.
+const maxSampledBudget = 2 * time.Second
+
+// overshootText names the overshoots measured.
+func (c *checker) overshootText() string {
+	parts := make([]string, len(c.overshoots))
+	for i, o := range c.overshoots {
+		parts[i] = o.String()
+	}
+	return strings.Join(parts, "; ")
+}
+
+// runBudget is the first budget of the limit the engine is checked for, as it is sent: whole
+// seconds, at least one, to an engine that does not read fractions; none for a fixed depth.
+func (c *checker) runBudget() uhpclient.Limit {
+	clock := arbiter.NewClock(c.engine.Time, c.engine.Time, 0, 0)
+	return uhpclient.Limit{Time: clock.Budget(0), FractionalSeconds: c.readsFractions}
 }
 
 func (c *checker) illegalMove() {
@@ -543,6 +592,16 @@ func (c *checker) options() {
 		names[i] = o.Name
 	}
 	c.Pass(name, fmt.Sprintf("%d options: %s", len(opts), strings.Join(names, ", ")))
+	c.fairOptions(opts)
+}
+
+// fairOptions says which of the engine's options fair timing sets.
+func (c *checker) fairOptions(opts []uhpclient.Option) {
+	c.listed = make([]arbiter.ListedOption, len(opts))
+	for i, o := range opts {
+		c.listed[i] = arbiter.ListedOption{Name: o.Name, Type: o.Type, Value: o.Value, Choices: o.Extra}
+	}
+	c.AdviseFairTiming(c.listed, c.engine.Options)
 }
 
 // benchTimeout bounds a bench: a few seconds of search on most engines.
@@ -569,4 +628,23 @@ func (c *checker) bench() {
 	default:
 		c.Pass(name, lines[len(lines)-1])
 	}
+}
+
+// determinism is the check framework's probe (arbiter.CheckSession.CheckDeterminism), each
+// search a newgame at the position and a bestmove to the depth.
+func (c *checker) determinism() {
+	c.CheckDeterminism(c.richestType(), c.listed, func(ctx context.Context, eng *uhpclient.Engine, position *rules.Game, depth int) (string, error) {
+		if _, err := eng.NewGame(ctx, position.GameString()); err != nil {
+			return "", fmt.Errorf("newgame: %w", err)
+		}
+		move, err := eng.BestMove(ctx, uhpclient.Limit{Depth: depth})
+		if err != nil {
+			return "", err
+		}
+		m, err := position.ParseMove(move)
+		if err != nil {
+			return "", fmt.Errorf("it answered %q: %s", move, reasonOf(err))
+		}
+		return position.MoveString(m), nil
+	})
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/engine/uhpengine"
 	"hivearbiter/engine/uhpengine/uhpfake"
 )
 
@@ -25,7 +26,9 @@ func TestMain(m *testing.M) {
 // banner), "whole-seconds" (err on a fraction of a second), "die-on-int" (as whole-seconds,
 // and SIGINT kills it), "accepts-illegal" (plays whatever it is told, or pretends to),
 // "crash-depth" (exits on bestmove depth), "nokamute-validmoves" (lists one move too few),
-// "trailing-semicolon" (a GameString that ends with ";" after newgame), "base-only-claims" (no
+// "trailing-semicolon" (a GameString that ends with ";" after newgame), "varying-overshoot"
+// (every third timed search 0.35 s late), "random-moves" (a random move each search, and a
+// NumThreads option at 2), "base-only-claims" (no
 // expansion, and a Draw claimed on threefold repetition); only "good" has a bench.
 func fakeEngine(scenario string) uhpfake.Config {
 	cfg := uhpfake.Config{ID: "fake-" + scenario + " v1", Think: true, OnSIGINT: "interrupt"}
@@ -46,6 +49,11 @@ func fakeEngine(scenario string) uhpfake.Config {
 		cfg.Faults = []uhpfake.Fault{{On: "validmoves", Mangle: "drop-first-move"}}
 	case "base-only-claims": // plays Base alone, and claims threefold repetition as nokamute does
 		cfg.Capabilities, cfg.ClaimRepetitions = []string{}, 3
+	case "random-moves": // a random move each search, as nokamute's unseeded shuffle of its root moves
+		cfg.Play = "random"
+		cfg.Options = []uhpengine.Option{{Name: "NumThreads", Type: "int", Value: "2", Default: "2", Extra: []string{"1", "64"}}}
+	case "varying-overshoot": // every third timed search runs 0.35 s over
+		cfg.Overshoots = []time.Duration{0, 0, 350 * time.Millisecond}
 	case "trailing-semicolon":
 		cfg.Faults = []uhpfake.Fault{{On: "newgame", Mangle: "trailing-semicolon"}}
 	}

@@ -56,6 +56,10 @@ type Config struct {
 	// Overshoot makes a Think search last this much longer than the time given, as real
 	// engines' searches do on a loaded machine (1.20 s for a second at load 2 per core).
 	Overshoot time.Duration `json:",omitempty"`
+	// Overshoots, if set, are added to Overshoot in turn, one per Think search, from the
+	// first again after the last: an engine whose overshoot varies from search to search,
+	// as a real engine's does with the load of its machine.
+	Overshoots []time.Duration `json:",omitempty"`
 	// ClaimRepetitions, if above 0, reports a Draw in the GameString once the position has
 	// occurred this many times, as nokamute claims threefold repetition (UHP-NOTES.md 7.1);
 	// the rules have no such draw.

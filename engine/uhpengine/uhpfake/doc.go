@@ -12,19 +12,19 @@
 //		Faults: []uhpfake.Fault{{On: "bestmove", FromPly: 4, Print: []string{"wQ wQ", "ok"}, Then: "silent"}},
 //	})
 //
-// The Config says how the engine plays (the first, last or a random valid move, or one fixed
-// by a salt and the position; at once or for the time given) and how it treats SIGINT; its
-// Faults say how it misbehaves. A Fault is tied to a moment (before the banner, after it, a
-// command from some ply on, the exit command, the end of the input): it waits, prints lines
-// to standard output or error (any bytes, any number of times, with or without line ends),
-// then answers as usual, answers nothing, exits, gets killed, hangs or spins. A Fault with a
-// Mangle changes the answer instead: a GameString out of step with the game or saying the
-// wrong state, a valid-move list one short, an illegal move accepted. A Fault with a Chance
-// strikes at random, drawn from the seed and the position so that a run played again meets
-// the same faults; one with a Leak keeps memory each time; a FaultLog counts every fault
-// that applied (the soak harness, internal/cmd/soak, reads it). Byte-order marks,
-// CRLF line ends, a child process holding the pipes, a pid file, a log of the client's
-// latency and commands of the engine's own (such as "bench") are Config knobs.
+// The Config says how the engine plays (the first, last or a random valid move, or one fixed by
+// a salt and the position; at once or for the time given, and over it by a fixed or a varying
+// overshoot) and how it treats SIGINT; its Faults say how it misbehaves. A Fault is tied to a
+// moment (before the banner, after it, a command from some ply on, the exit command, the end of
+// the input): it waits, prints lines to standard output or error (any bytes, any number of
+// times, with or without line ends), then answers as usual, answers nothing, exits, gets
+// killed, hangs or spins. A Fault with a Mangle changes the answer instead: a GameString out of
+// step with the game or saying the wrong state, a valid-move list one short, an illegal move
+// accepted. A Fault with a Chance strikes at random, drawn from the seed and the position so
+// that a run played again meets the same faults; one with a Leak keeps memory each time; a
+// FaultLog counts every fault that applied (the soak harness, internal/cmd/soak, reads it).
+// Byte-order marks, CRLF line ends, a child process holding the pipes, a pid file, a log of the
+// client's latency and commands of the engine's own (such as "bench") are Config knobs.
 //
 // What a fake does not do: it has no perft and no UHP 2.0 remote play, and its GameStrings
 // are the referee's, so it cannot pretend to play an expansion the referee lacks. The

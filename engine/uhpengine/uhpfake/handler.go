@@ -33,6 +33,7 @@ type Handler struct {
 	stdout  *stream
 	stderr  *stream
 
+	searches int     // Think searches so far, for Overshoots
 	gaps     []int64 // LatencyLog's gaps, in nanoseconds
 	awaitGap bool    // a bestmove was answered: the next command ends a gap
 	leaked   [][]byte
@@ -136,7 +137,12 @@ func (h *Handler) BestMove(ctx context.Context, limit uhpengine.Limit) (string, 
 	}
 	time.Sleep(h.cfg.Delay)
 	if h.cfg.Think && limit.Time > 0 {
-		timer := time.NewTimer(limit.Time + h.cfg.Overshoot)
+		over := h.cfg.Overshoot
+		if n := len(h.cfg.Overshoots); n > 0 {
+			over += h.cfg.Overshoots[h.searches%n]
+		}
+		h.searches++
+		timer := time.NewTimer(limit.Time + over)
 		select {
 		case <-timer.C:
 		case <-ctx.Done():
