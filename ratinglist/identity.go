@@ -24,8 +24,8 @@ type Self struct {
 }
 
 // Identify hashes what an entrant runs: its program's bytes and those of every argument that
-// names a file (a script, a jar, a network's weights), its arguments, environment, options and
-// protocol settings. Two entrants with the same hash run the same bits the same way; a rebuilt
+// names a file (a script, a jar, a network's weights), not their paths, its other arguments,
+// environment, options and protocol settings. Two entrants with the same hash run the same bits the same way; a rebuilt
 // binary under an old version name gets another hash, and the list refuses it.
 func Identify(e arbiter.EngineConfig, self Self) (string, error) {
 	h := sha256.New()
@@ -34,7 +34,6 @@ func Identify(e arbiter.EngineConfig, self Self) (string, error) {
 		fmt.Fprintf(h, "addr %s\n", e.Addr)
 	}
 	for i, word := range e.Command {
-		fmt.Fprintf(h, "word %q\n", word)
 		path := word
 		if i == 0 && filepath.Base(word) == word {
 			found, err := exec.LookPath(word)
@@ -49,12 +48,15 @@ func Identify(e arbiter.EngineConfig, self Self) (string, error) {
 			fmt.Fprintf(h, "the arbiter %s\n", self.Version)
 			continue
 		}
+		// A file counts by its bytes, not by where it lies: the same build moved or copied to
+		// another machine is the same entrant.
 		info, err := os.Stat(path)
 		switch {
 		case i == 0 && err != nil:
 			return "", fmt.Errorf("ratinglist: program %s: %w", word, err)
 		case err != nil || !info.Mode().IsRegular():
-			continue // an argument that is no file
+			fmt.Fprintf(h, "word %q\n", word)
+			continue
 		}
 		sum, err := proc.FileSHA256(path)
 		if err != nil {

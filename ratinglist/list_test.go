@@ -382,3 +382,32 @@ func TestLargerBudgetReopensProvisionalEntrants(t *testing.T) {
 		t.Errorf("a larger budget gave more games to %v, want both provisional entrants", own)
 	}
 }
+
+// An entrant is its bits, not where they lie: the same program copied elsewhere, or the arbiter
+// itself at another path, is the same entrant.
+func TestIdentityIgnoresWhereTheProgramLies(t *testing.T) {
+	dir := t.TempDir()
+	data := []byte("#!/bin/sh\necho v1\n")
+	a, b := filepath.Join(dir, "a", "engine"), filepath.Join(dir, "b", "engine")
+	for _, p := range []string{a, b} {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, data, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ha, err1 := Identify(arbiter.EngineConfig{Command: []string{a, "uhp"}}, Self{})
+	hb, err2 := Identify(arbiter.EngineConfig{Command: []string{b, "uhp"}}, Self{})
+	if err1 != nil || err2 != nil || ha != hb {
+		t.Errorf("one program at two paths: %s, %s (%v, %v)", ha, hb, err1, err2)
+	}
+	if hc, _ := Identify(arbiter.EngineConfig{Command: []string{b, "ugi"}}, Self{}); hc == hb {
+		t.Error("other arguments gave the same identity")
+	}
+	sa, _ := Identify(arbiter.EngineConfig{Command: []string{a, "hivebot"}}, Self{Path: a, Version: "1"})
+	sb, _ := Identify(arbiter.EngineConfig{Command: []string{b, "hivebot"}}, Self{Path: b, Version: "1"})
+	if sa != sb {
+		t.Error("the arbiter at two paths gave its built-in engine two identities")
+	}
+}
