@@ -375,8 +375,15 @@ func TestLargerBudgetReopensProvisionalEntrants(t *testing.T) {
 	l.MaxGames = 16
 	after := run(t, t.Context(), l, 0)
 	own := map[string]int{}
+	wildMetMedium := false
 	for _, r := range after[len(before):] {
 		own[r.Settings[LabelEntrant]]++
+		if r.Settings[LabelEntrant] == "wild 1" && (r.White.Name == "medium 1" || r.Black.Name == "medium 1") {
+			wildMetMedium = true
+		}
+	}
+	if !wildMetMedium {
+		t.Error("the reopened gauntlet of wild 1 did not meet medium 1, rated after it: it should choose from the whole field")
 	}
 	if own["wild 1"] == 0 || own["medium 1"] == 0 {
 		t.Errorf("a larger budget gave more games to %v, want both provisional entrants", own)

@@ -145,10 +145,13 @@ func (s *state) plan(number int) (Batch, bool) {
 		if pos == 0 || s.failed[x] != "" || pos < current && s.closed(x) {
 			continue
 		}
-		var earlier []int
-		for _, c := range order[:pos] {
-			if s.failed[c] == "" {
-				earlier = append(earlier, c)
+		var earlier, others []int
+		for k, c := range order {
+			if k != pos && s.failed[c] == "" {
+				others = append(others, c)
+				if k < pos {
+					earlier = append(earlier, c)
+				}
 			}
 		}
 		if len(earlier) == 0 {
@@ -176,7 +179,9 @@ func (s *state) plan(number int) (Batch, bool) {
 		if !math.IsInf(e, 1) {
 			why = fmt.Sprintf("its error is ±%.0f, the target ±%g", e, s.l.ErrorTarget)
 		}
-		opponents := s.opponents(x, earlier)
+		// Its opponents are any rated entrants: those before it when its gauntlet begins (the
+		// ones after it have no games yet), any of the field when a larger budget reopens it.
+		opponents := s.opponents(x, others)
 		if len(opponents) == 0 {
 			continue // none of the entrants before it is rated: the anchor failed
 		}
