@@ -1,0 +1,97 @@
+package elo
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+func TestHypotheses(t *testing.T) {
+	tests := []struct {
+		test   SPRT
+		h0, h1 string
+	}{
+		{sprt(-50, 0, Logistic), "NEW is weaker than RELEASED by 50 Elo or more", "NEW is no weaker than RELEASED"},
+		{sprt(2, 7, Logistic), "NEW gains at most 2 Elo over RELEASED", "NEW gains at least 7 Elo over RELEASED"},
+		{sprt(0, 5, Normalized), "NEW is no stronger than RELEASED", "NEW gains at least 5 normalized Elo over RELEASED"},
+		{sprt(-1.75, 0.25, Normalized), "NEW is weaker than RELEASED by 1.75 normalized Elo or more", "NEW gains at least 0.25 normalized Elo over RELEASED"},
+		{sprt(-20, -10, Logistic), "NEW is weaker than RELEASED by 20 Elo or more", "NEW loses at most 10 Elo to RELEASED"},
+		{sprt(0, 5, BayesEloLegacy), "NEW is no stronger than RELEASED", "NEW gains at least 5 BayesElo over RELEASED"},
+	}
+	for _, tt := range tests {
+		h0, h1 := tt.test.Hypotheses("NEW", "RELEASED")
+		if h0 != tt.h0 || h1 != tt.h1 {
+			t.Errorf("[%g, %g] %s:\n H0 %q, want %q\n H1 %q, want %q", tt.test.Elo0, tt.test.Elo1, tt.test.Model, h0, tt.h0, h1, tt.h1)
+		}
+	}
+	if !sprt(-50, 0, Logistic).IsRegressionTest() || sprt(0, 5, Normalized).IsRegressionTest() || sprt(2, 7, Logistic).IsRegressionTest() {
+		t.Error("IsRegressionTest: want true for elo0 < 0 only")
+	}
+}
+
+// TestExpectWald checks Expect against Wald's closed forms where they are exact for a
+// Brownian LLR: at the bounds the test accepts H1 with probability α and 1-β (up to the tilt's
+// approximation of the distributions), at the midpoint with a/(a-b), and it is symmetric.
+func TestExpectWald(t *testing.T) {
+	for _, test := range []SPRT{sprt(-50, 0, Logistic), sprt(0, 5, Normalized), sprt(2, 7, Logistic)} {
+		shape := IndependentPairs(0.4)
+		at := func(elo float64) Expectation {
+			e, err := test.Expect(shape, elo)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return e
+		}
+		near(t, test.Model.String()+" P(H1) at elo0", at(test.Elo0).PassH1, test.Alpha, 0.01)
+		near(t, test.Model.String()+" P(H1) at elo1", at(test.Elo1).PassH1, 1-test.Beta, 0.01)
+		near(t, test.Model.String()+" P(H1) at the midpoint", at((test.Elo0+test.Elo1)/2).PassH1, 0.5, 0.01)
+		e0, e1 := at(test.Elo0), at(test.Elo1)
+		if math.Abs(e0.Pairs-e1.Pairs) > 0.1*e0.Pairs {
+			t.Errorf("%v: %.1f pairs at elo0, %.1f at elo1: want about the same", test, e0.Pairs, e1.Pairs)
+		}
+		mid := at((test.Elo0 + test.Elo1) / 2)
+		if !(mid.Pairs > e0.Pairs && e0.Pairs > at(2*test.Elo0-test.Elo1).Pairs) {
+			t.Errorf("%v: the test should be longest at the midpoint and shorter away from the bounds", test)
+		}
+	}
+	if _, err := sprt(0, 5, Bayesian).Expect(IndependentPairs(0.4), 0); err == nil {
+		t.Error("a trinomial model: want an error")
+	}
+}
+
+// TestExpectSimulated checks Expect against the test played on random pairs: the shipped
+// gate's bounds, at each of its expectation Elos. Wald's approximation leaves out the LLR's
+// overshoot of its bound, so the simulated test runs a little longer than expected, and
+// errs a little less.
+func TestExpectSimulated(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulates 4000 SPRTs")
+	}
+	gate := sprt(-50, 0, Logistic)
+	shape := IndependentPairs(0.3)
+	rng := rand.New(rand.NewPCG(41, 1))
+	const runs = 800
+	for _, elo := range gate.ExpectationElos() {
+		want, err := gate.Expect(shape, elo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pdf := gate.PairDistribution(shape, elo)
+		passed, pairs := 0, 0
+		for range runs {
+			d, n := gate.Simulate(rng, pdf, 0)
+			if d == AcceptH1 {
+				passed++
+			}
+			pairs += n
+		}
+		gotPass, gotPairs := float64(passed)/runs, float64(pairs)/runs
+		t.Logf("Elo %+4.0f: P(H1) %.3f simulated, %.3f expected; pairs %.1f simulated, %.1f expected", elo, gotPass, want.PassH1, gotPairs, want.Pairs)
+		if math.Abs(gotPass-want.PassH1) > 0.05 {
+			t.Errorf("Elo %g: P(H1) %.3f simulated, %.3f expected", elo, gotPass, want.PassH1)
+		}
+		if gotPairs < 0.85*want.Pairs || gotPairs > 1.3*want.Pairs {
+			t.Errorf("Elo %g: %.1f pairs simulated, %.1f expected (want within -15%%..+30%%)", elo, gotPairs, want.Pairs)
+		}
+	}
+}
