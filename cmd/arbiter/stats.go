@@ -62,7 +62,7 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 	}
-	gate := ci.Gate{Name: "stats", Summary: summary}
+	gate := ci.Gate{Name: "stats", Summary: summary, Setup: results.SetupOf(recs)}
 	gate.Mirrors, gate.Pairs = results.Mirrors(recs)
 	if sprt == nil {
 		return reports.gateReport(stdout, gate, nil)
