@@ -63,8 +63,11 @@ func (s SPRT) Expect(shape [5]float64, elo float64) (Expectation, error) {
 		e.PassH1, e.Pairs = -lower/(upper-lower), -lower*upper/variance
 	default:
 		h := 2 * mu / variance
-		ea, eb := math.Exp(-h*lower), math.Exp(-h*upper)
-		e.PassH1 = (1 - ea) / (eb - ea)
+		if h > 0 { // the same, multiplied by e^(ha), which cannot overflow
+			e.PassH1 = math.Expm1(h*lower) / math.Expm1(h*(lower-upper))
+		} else {
+			e.PassH1 = -math.Expm1(-h*lower) / (math.Expm1(-h*upper) - math.Expm1(-h*lower))
+		}
 		e.Pairs = (upper*e.PassH1 + lower*(1-e.PassH1)) / mu
 	}
 	return e, nil

@@ -95,3 +95,15 @@ func TestExpectSimulated(t *testing.T) {
 		}
 	}
 }
+
+// TestExpectMirrors: pairs that are all mirrors (one point each) give an LLR of almost no
+// variance, where Wald's exponentials overflow; the expectation must stay a number.
+func TestExpectMirrors(t *testing.T) {
+	gate := sprt(-50, 0, Logistic)
+	for _, elo := range gate.ExpectationElos() {
+		e, err := gate.Expect([5]float64{0, 0, 22, 0, 0}, elo)
+		if err != nil || math.IsNaN(e.PassH1) || math.IsNaN(e.Pairs) || math.IsInf(e.Pairs, 0) {
+			t.Errorf("Elo %g: %+v, %v", elo, e, err)
+		}
+	}
+}
