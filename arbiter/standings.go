@@ -62,6 +62,7 @@ func (t *Tournament) WriteStandings(w io.Writer, s Standings, final, stopped boo
 			verdict = "completed - H0 was accepted"
 		}
 		fmt.Fprintf(w, "SPRT ([%.2f, %.2f], %s) %s after %d game pairs\n", sprt.Test.Elo0, sprt.Test.Elo1, sprt.Test.Model, verdict, sprt.Pairs)
+		fmt.Fprintln(w, results.SPRTConclusion(sprt.Test, sprt.Decision, names[0], names[1]))
 	}
 	fmt.Fprintf(w, "Finished %s: %s recorded in %s\n", cfg.Format, plural(tally.Games, "game"), cfg.Out)
 }

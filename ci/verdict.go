@@ -26,7 +26,8 @@ func SPRTReason(s *results.Summary) string {
 	case "H0":
 		return fmt.Sprintf("the SPRT (%s) accepted H0, %s: LLR %.2f reached %.2f", bounds, h0, t.LLR, t.Lower)
 	}
-	return fmt.Sprintf("the SPRT (%s) decided nothing in %d game pairs (a match: its cap): LLR %.2f, between %.2f and %.2f",
+	// A match stops undecided at its cap; records (stats -sprt) end where they end.
+	return fmt.Sprintf("the SPRT (%s) decided nothing in %d game pairs: LLR %.2f, between %.2f and %.2f",
 		bounds, t.Pairs, t.LLR, t.Lower, t.Upper)
 }
 

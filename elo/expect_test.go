@@ -107,3 +107,58 @@ func TestExpectMirrors(t *testing.T) {
 		}
 	}
 }
+
+// fishtestCalc is fishtest's SPRT calculator (server/fishtest/static/js/sprt.js) with an RMS
+// bias of 0: the probability of passing and the expected games of a test at the logistic
+// Elo elo, for games drawn with probability draws.
+func fishtestCalc(test SPRT, draws, elo float64) (pass, games float64) {
+	variance := (1 - draws) / 4
+	s0, s1 := ScoreFromElo(test.Elo0), ScoreFromElo(test.Elo1)
+	if test.Model == Normalized {
+		s0 = test.Elo0/eloPerNatural*math.Sqrt(variance) + 0.5
+		s1 = test.Elo1/eloPerNatural*math.Sqrt(variance) + 0.5
+	}
+	w2 := (s1 - s0) * (s1 - s0) / variance
+	la, lb := test.Bounds()
+	h := (2*ScoreFromElo(elo) - (s0 + s1)) / (s1 - s0)
+	if math.Abs(h*(la-lb)) < 1e-6 {
+		return -la / (lb - la), -la * lb / w2
+	}
+	ea, eb := math.Exp(-h*la), math.Exp(-h*lb)
+	pass = (1 - ea) / (eb - ea)
+	return pass, 2 / h * (lb*pass + la*(1-pass)) / w2
+}
+
+// TestExpectFishtest checks Expect against fishtest's calculator, whose games are ours
+// doubled (pairs): to 0.5 % for normalized bounds (both are exact for the per-game t-value
+// at the bounds), and to 5 % for logistic ones, where fishtest takes the variance of a game
+// at Elo 0 for every Elo and we tilt the pair distribution.
+func TestExpectFishtest(t *testing.T) {
+	for _, tc := range []struct {
+		test      SPRT
+		draws     float64
+		tolerance float64
+	}{
+		{sprt(0, 5, Normalized), 0.1, 0.005},
+		{sprt(0, 2, Normalized), 0.6, 0.005},
+		{sprt(-50, 0, Logistic), 0.1, 0.05},
+		{sprt(2, 7, Logistic), 0.4, 0.05},
+	} {
+		for _, at := range []float64{tc.test.Elo0, tc.test.Elo1} {
+			e, err := tc.test.Expect(IndependentPairs(tc.draws), at)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Fishtest's Elo is logistic: the normalized bound's score, for its draw ratio.
+			elo := at
+			if tc.test.Model == Normalized {
+				elo = EloFromScore(at/eloPerNatural*math.Sqrt((1-tc.draws)/4) + 0.5)
+			}
+			pass, games := fishtestCalc(tc.test, tc.draws, elo)
+			near(t, "P(H1)", e.PassH1, pass, 0.01)
+			if math.Abs(2*e.Pairs-games) > tc.tolerance*games {
+				t.Errorf("[%g, %g] %s at %g: %.1f games, fishtest's calculator %.1f", tc.test.Elo0, tc.test.Elo1, tc.test.Model, at, 2*e.Pairs, games)
+			}
+		}
+	}
+}

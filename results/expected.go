@@ -39,3 +39,17 @@ func pairsText(pairs float64) string {
 	}
 	return fmt.Sprintf("%.0f", math.Ceil(pairs))
 }
+
+// SPRTConclusion is what an SPRT's decision says of the engines, in one line: the hypothesis
+// accepted in the words of the test's bounds ("H0 accepted: new is weaker than old by 50 Elo
+// or more"), or both hypotheses when neither is accepted yet.
+func SPRTConclusion(test elo.SPRT, d elo.Decision, first, second string) string {
+	h0, h1 := test.Hypotheses(first, second)
+	switch d {
+	case elo.AcceptH1:
+		return "H1 accepted: " + h1 + "."
+	case elo.AcceptH0:
+		return "H0 accepted: " + h0 + "."
+	}
+	return "Neither hypothesis accepted yet: H0, " + h0 + "; H1, " + h1 + "."
+}

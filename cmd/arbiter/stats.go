@@ -69,6 +69,9 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	decision := sprt.Status(summary.SPRT.LLR)
 	fmt.Fprintln(stdout, sprtVerdict(*sprt, decision, summary.SPRT.Pairs))
+	if p := summary.Pairings; len(p) > 0 {
+		fmt.Fprintln(stdout, results.SPRTConclusion(*sprt, decision, p[0].First, p[0].Second))
+	}
 	return reports.gateReport(stdout, gate, decisionExit(decision))
 }
 
