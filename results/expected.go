@@ -42,7 +42,8 @@ func pairsText(pairs float64) string {
 
 // SPRTConclusion is what an SPRT's decision says of the engines, in one line: the hypothesis
 // accepted in the words of the test's bounds ("H0 accepted: new is weaker than old by 50 Elo
-// or more"), or both hypotheses when neither is accepted yet.
+// or more"), or both hypotheses when neither is accepted yet ("no decision yet: ...", the line
+// sprt-calc printed before it said more).
 func SPRTConclusion(test elo.SPRT, d elo.Decision, first, second string) string {
 	h0, h1 := test.Hypotheses(first, second)
 	switch d {
@@ -51,5 +52,5 @@ func SPRTConclusion(test elo.SPRT, d elo.Decision, first, second string) string 
 	case elo.AcceptH0:
 		return "H0 accepted: " + h0 + "."
 	}
-	return "Neither hypothesis accepted yet: H0, " + h0 + "; H1, " + h1 + "."
+	return "no decision yet: neither H0, " + h0 + ", nor H1, " + h1 + ", is accepted."
 }

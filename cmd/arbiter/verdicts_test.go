@@ -18,7 +18,7 @@ import (
 
 // verdictLine picks out what a run says of its SPRT in words: the fastchess line, the
 // conclusion, and the annotations.
-var verdictLine = regexp.MustCompile(`^(SPRT \(|H[01] accepted: |Neither hypothesis|::)`)
+var verdictLine = regexp.MustCompile(`^(SPRT \(|H[01] accepted: |no decision yet|::)`)
 
 // TestVerdictsGolden keeps what match and stats -sprt say of a regression gate and of a gain
 // test, each decided both ways (golden files): the verdict lines and annotations on the
