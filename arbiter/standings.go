@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"hivearbiter/elo"
 	"hivearbiter/results"
 )
 
@@ -66,6 +67,7 @@ func (t *Tournament) WriteStandings(w io.Writer, s Standings, final, stopped boo
 			verdict = "completed - H0 was accepted"
 		}
 		fmt.Fprintf(w, "SPRT ([%.2f, %.2f], %s) %s after %d game pairs\n", sprt.Test.Elo0, sprt.Test.Elo1, sprt.Test.Model, verdict, sprt.Pairs)
+		fmt.Fprintln(w, results.SPRTConclusion(sprt.Test, sprt.Decision, names[0], names[1]))
 	}
 	fmt.Fprintf(w, "Finished %s: %s recorded in %s\n", cfg.Format, plural(tally.Games, "game"), cfg.Out)
 }
@@ -89,6 +91,10 @@ func timeControls(cfg Config) string {
 	}
 	return strings.Join(tcs, " - ")
 }
+
+// Description names the openings as the result block does: "random 4-ply openings",
+// "book NAME", a file's name, or "empty board".
+func (o Openings) Description() string { return openingsDescription(o) }
 
 // openingsDescription names the openings for the result block.
 func openingsDescription(o Openings) string {
@@ -122,8 +128,19 @@ func (t *Tournament) Banner() string {
 		return fmt.Sprintf("Hive Arbiter %s: shard %s of a %s of %s: %s (%s), run %s, records in %s",
 			Version, cfg.Shard, cfg.Format, plural(t.schedule.Len(), "game"), plural(t.Scheduled(), "game"), cfg.GameType, t.run, cfg.Out)
 	}
+	if cfg.SPRT != nil {
+		return fmt.Sprintf("Hive Arbiter %s: %s, run %s, records in %s",
+			Version, sprtBanner(cfg.SPRT.Test(), cfg.Engines[0].Name, cfg.Engines[1].Name, cfg.GameType, t.schedule.Len()), t.run, cfg.Out)
+	}
 	return fmt.Sprintf("Hive Arbiter %s: %s of %s (%s), run %s, records in %s",
 		Version, cfg.Format, plural(t.schedule.Len(), "game"), cfg.GameType, t.run, cfg.Out)
+}
+
+// sprtBanner names an SPRT, its cap and what it is expected to cost before any game is
+// played: the games are the cap, not the run's length, which the test decides.
+func sprtBanner(test elo.SPRT, first, second, gameType string, games int) string {
+	return fmt.Sprintf("SPRT [%g, %g] %s, %s vs %s, %s (at most %s; %s)", test.Elo0, test.Elo1, test.Model, first, second, gameType,
+		plural(games, "game"), results.ExpectedLength(test, elo.IndependentPairs(results.AssumedDrawRatio), results.AssumedShape, games/2))
 }
 
 // SetupWarnings say what in a valid configuration will likely spoil the run, given the cores

@@ -18,10 +18,32 @@ import (
 func ptr(x float64) *float64 { return &x }
 
 // gates are the outcomes a gate's reports must render: a pass on mirrors only, a regression
-// caught, a cap reached, and a strict stop with the misbehaviour table.
+// caught, a cap reached, a strict stop with the misbehaviour table, and a gain test ([2, 7]
+// normalized) that showed its gain and one that did not. The SPRTs' reasons are
+// SPRTReason's, as the commands give them.
 func gates() map[string]Gate {
+	all := gatesAsRun()
+	setup := results.Setup{Limit: "depth=3", GameType: "Base+MLP", Openings: "random 4-ply openings", MaxGames: 400,
+		Engines: []results.Identity{{Name: "new", ID: "hivebot v0.2.0"}, {Name: "released", ID: "hivebot v0.1.0"}}}
+	for name, g := range all {
+		g.Setup = setup
+		if strings.HasPrefix(name, "gain") {
+			g.Setup.MaxGames = 20000
+		}
+		if g.Summary.SPRT != nil && g.Verdict.ExitCode != 5 {
+			g.Verdict.Reason, g.Verdict.Tested = SPRTReason(g.Summary), true
+		}
+		all[name] = g
+	}
+	return all
+}
+
+func gatesAsRun() map[string]Gate {
 	sprt := func(llr float64, decision string, pairs int) *results.SPRTSummary {
 		return &results.SPRTSummary{Elo0: -50, Elo1: 0, Alpha: 0.05, Beta: 0.05, Model: "logistic", LLR: llr, Lower: -2.944, Upper: 2.944, Decision: decision, Pairs: pairs}
+	}
+	gain := func(llr float64, decision string, pairs int) *results.SPRTSummary {
+		return &results.SPRTSummary{Elo0: 2, Elo1: 7, Alpha: 0.05, Beta: 0.05, Model: "normalized", LLR: llr, Lower: -2.944, Upper: 2.944, Decision: decision, Pairs: pairs}
 	}
 	engines := []results.EngineSummary{{Name: "new"}, {Name: "released"}}
 	return map[string]Gate{
@@ -40,6 +62,16 @@ func gates() map[string]Gate {
 			Summary: &results.Summary{Status: "inconclusive", Games: 400, Engines: engines, SPRT: sprt(0.33, "continue", 200), Faults: map[string]results.Faults{},
 				Pairings: []results.PairingSummary{{First: "new", Second: "released", Games: 400, Wins: 150, Draws: 100, Losses: 150, Pentanomial: [5]int{10, 40, 100, 40, 10},
 					Estimate: "regular", Elo: ptr(-0.0001), EloError: ptr(30.1), EloErrorUnbounded: false, NormalizedElo: ptr(0), NormalizedEloError: ptr(13.9), LOS: 0.5, DrawRatio: 0.5, PairsRatio: ptr(1), StatisticsPentanomial: true}}}},
+		"gain-h0": {Name: "gain test", Pairs: 900,
+			Verdict: Verdict{ExitCode: 3, Decision: "H0 accepted"},
+			Summary: &results.Summary{Status: "H0", Games: 1800, Engines: engines, SPRT: gain(-2.95, "H0", 900), Faults: map[string]results.Faults{},
+				Pairings: []results.PairingSummary{{First: "new", Second: "released", Games: 1800, Wins: 700, Draws: 380, Losses: 720, Pentanomial: [5]int{200, 100, 300, 100, 200},
+					Estimate: "regular", Elo: ptr(-3.9), EloError: ptr(20.3), NormalizedElo: ptr(-3.2), NormalizedEloError: ptr(16.5), LOS: 0.35, DrawRatio: 0.3333, PairsRatio: ptr(1), StatisticsPentanomial: true}}}},
+		"gain-h1": {Name: "gain test", Pairs: 700,
+			Verdict: Verdict{Passed: true, ExitCode: 0, Decision: "H1 accepted"},
+			Summary: &results.Summary{Status: "H1", Games: 1400, Engines: engines, SPRT: gain(2.96, "H1", 700), Faults: map[string]results.Faults{},
+				Pairings: []results.PairingSummary{{First: "new", Second: "released", Games: 1400, Wins: 600, Draws: 300, Losses: 500, Pentanomial: [5]int{120, 100, 230, 110, 140},
+					Estimate: "regular", Elo: ptr(24.9), EloError: ptr(21.2), NormalizedElo: ptr(22.1), NormalizedEloError: ptr(18.8), LOS: 0.99, DrawRatio: 0.3286, PairsRatio: ptr(1.14), StatisticsPentanomial: true}}}},
 		"strict-stop": {Name: "CI | gate", Pairs: 1,
 			Verdict: Verdict{ExitCode: 5, Decision: "stopped by engine failures", Reason: "strict: 1 games ended by engine misbehaviour"},
 			Summary: &results.Summary{Status: "strict-stop", Games: 3, Engines: engines, Faults: map[string]results.Faults{"new": {results.ReasonTimeForfeit: 1}},
@@ -161,6 +193,8 @@ func TestAnnotate(t *testing.T) {
 		{g["h1-mirrors"], []string{"::notice title=Hive Arbiter gate passed::H1 accepted: ", "::notice title=Every pair was a mirror::Every one of the 22"}},
 		{g["h0"], []string{"::error title=Hive Arbiter gate failed::H0 accepted: "}},
 		{g["strict-stop"], []string{"::error title=Hive Arbiter gate failed::stopped by engine failures: ", "::warning title=new misbehaved::time-forfeit 1"}},
+		{g["gain-h0"], []string{"::warning title=Hive Arbiter SPRT ended%3A H0 accepted::H0 accepted: the SPRT ([2, 7] normalized Elo) accepted H0, new gains at most 2 normalized Elo over released"}},
+		{g["gain-h1"], []string{"::notice title=Hive Arbiter gate passed::H1 accepted: the SPRT ([2, 7] normalized Elo) accepted H1, new gains at least 7 normalized Elo over released"}},
 	}
 	for _, tc := range tests {
 		b.Reset()
@@ -174,6 +208,39 @@ func TestAnnotate(t *testing.T) {
 			if !strings.HasPrefix(lines[i], want) {
 				t.Errorf("annotation %d is %q, want it to begin %q", i, lines[i], want)
 			}
+		}
+	}
+}
+
+// TestVerdictsTrueOfBounds: each verdict states the hypothesis it accepted in words true of
+// its bounds' signs, and only a gate fails: a gain test that showed no gain ended.
+func TestVerdictsTrueOfBounds(t *testing.T) {
+	g := gates()
+	tests := []struct {
+		gate          string
+		reason, title string
+		failed        bool
+	}{
+		{"h0", "accepted H0, new is weaker than released by 50 Elo or more: LLR -3.05 reached -2.94", "### ❌ Hive Arbiter: CI regression gate failed: H0 accepted", true},
+		{"h1-mirrors", "accepted H1, new is no weaker than released: LLR 3.08 reached 2.94", "### ✅ Hive Arbiter: CI regression gate passed: H1 accepted", false},
+		{"cap", "decided nothing in 200 game pairs", "### ❌ Hive Arbiter: CI regression gate failed: no decision", true},
+		{"gain-h0", "accepted H0, new gains at most 2 normalized Elo over released: LLR -2.95 reached -2.94", "### ➖ Hive Arbiter: gain test ended: H0 accepted", false},
+		{"gain-h1", "accepted H1, new gains at least 7 normalized Elo over released: LLR 2.96 reached 2.94", "### ✅ Hive Arbiter: gain test passed: H1 accepted", false},
+	}
+	for _, tc := range tests {
+		gate := g[tc.gate]
+		if !strings.Contains(gate.Verdict.Reason, tc.reason) {
+			t.Errorf("%s: reason %q, want it to hold %q", tc.gate, gate.Verdict.Reason, tc.reason)
+		}
+		var b bytes.Buffer
+		if err := WriteMarkdown(&b, gate); err != nil {
+			t.Fatal(err)
+		}
+		if first, _, _ := strings.Cut(b.String(), "\n"); first != tc.title {
+			t.Errorf("%s: heading %q, want %q", tc.gate, first, tc.title)
+		}
+		if gate.Failed() != tc.failed {
+			t.Errorf("%s: Failed() = %v, want %v", tc.gate, gate.Failed(), tc.failed)
 		}
 	}
 }

@@ -6,5 +6,7 @@
 //
 // It formats what other packages computed (results.Summary, arbiter.CheckResult) and decides
 // nothing: whether a gate passed is the exit code's to say, and the command hands it in as a
-// Verdict.
+// Verdict. What it does own is the wording: an SPRT's verdict in the words of its bounds and
+// engines (elo.SPRT Hypotheses), and "failed" for a gate only, where a gain test that did not
+// show its gain "ended".
 package ci

@@ -15,6 +15,9 @@ type Verdict struct {
 	ExitCode int
 	Decision string // what decided, in a few words: "H1 accepted", "H0 accepted", "no decision"
 	Reason   string // why, in a sentence
+	// Tested is set when the run ended as its SPRT said: at a decision, or at its cap
+	// without one; not when engine failures stopped it, or an interrupt.
+	Tested bool
 }
 
 // A Gate is the outcome of a match run as a gate: its summary (the result tables as JSON
@@ -25,6 +28,7 @@ type Gate struct {
 	Verdict Verdict
 	Mirrors int // complete pairs that were one game with the colours swapped
 	Pairs   int // complete pairs
+	Setup   results.Setup
 }
 
 // AllMirrors reports whether every complete pair so far was a mirror: the engines played
@@ -64,6 +68,7 @@ func GateSuite(g Gate) Suite {
 		s.Properties = append(s.Properties,
 			Property{"sprt", fmt.Sprintf("elo0=%g elo1=%g alpha=%g beta=%g model=%s", t.Elo0, t.Elo1, t.Alpha, t.Beta, t.Model)})
 	}
+	s.Properties = append(s.Properties, g.setupProperties()...)
 	s.Properties = append(s.Properties, Property{"exit_code", fmt.Sprint(g.Verdict.ExitCode)})
 	k := Case{Name: caseName, ClassName: "gate", Detail: g.text()}
 	if !g.Verdict.Passed {
@@ -89,8 +94,16 @@ func (g Gate) text() string {
 		fmt.Fprintf(&b, "%s vs %s: %d games, Elo %s, nElo %s, LOS %.2f %%, Ptnml(0-2) %s\n", p.First, p.Second, p.Games,
 			eloCell(p), neloCell(p), 100*p.LOS, ptnmlText(p.Pentanomial))
 	}
+	for _, l := range g.setupLines() {
+		fmt.Fprintf(&b, "%s: %s\n", l[0], l[1])
+	}
 	if line := sprtLine(g.Summary); line != "" {
 		fmt.Fprintln(&b, "SPRT "+line)
+		h0, h1 := g.Hypotheses()
+		fmt.Fprintf(&b, "H0: %s. H1: %s.\n", h0, h1)
+		if cost := g.ExpectedLength(); cost != "" {
+			fmt.Fprintln(&b, cost)
+		}
 	}
 	if note := g.MirrorNote(); note != "" {
 		fmt.Fprintln(&b, note)

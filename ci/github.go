@@ -27,14 +27,18 @@ func Annotate(w io.Writer, level, title, msg string) {
 	fmt.Fprintf(w, "::%s title=%s::%s\n", level, escapeProperty(title), escapeData(msg))
 }
 
-// AnnotateGate annotates a gate: an error when it failed, a notice when it passed, and a
-// warning for each engine that lost games by misbehaviour.
+// AnnotateGate annotates a gate: an error when it failed, a notice when it passed, a warning
+// when a gain test ended without showing its gain, and a warning for each engine that lost
+// games by misbehaviour.
 func AnnotateGate(w io.Writer, g Gate) {
-	title := "Hive Arbiter gate"
-	if g.Verdict.Passed {
-		Annotate(w, "notice", title+" passed", g.Verdict.Decision+": "+g.Verdict.Reason)
-	} else {
-		Annotate(w, "error", title+" failed", g.Verdict.Decision+": "+g.Verdict.Reason)
+	msg := g.Verdict.Decision + ": " + g.Verdict.Reason
+	switch _, word := g.outcome(); {
+	case g.Verdict.Passed:
+		Annotate(w, "notice", "Hive Arbiter gate passed", msg)
+	case g.Failed():
+		Annotate(w, "error", "Hive Arbiter gate failed", msg)
+	default:
+		Annotate(w, "warning", "Hive Arbiter SPRT "+word+": "+g.Verdict.Decision, msg)
 	}
 	if note := g.MirrorNote(); note != "" {
 		Annotate(w, "notice", "Every pair was a mirror", note)

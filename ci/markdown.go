@@ -15,16 +15,14 @@ import (
 // misbehaviour table (or a line saying there was none).
 func WriteMarkdown(w io.Writer, g Gate) error {
 	var b strings.Builder
-	mark, word := "✅", "passed"
-	if !g.Verdict.Passed {
-		mark, word = "❌", "failed"
-	}
+	mark, word := g.outcome()
 	title := "Hive Arbiter"
 	if g.Name != "" {
 		title += ": " + g.Name
 	}
 	fmt.Fprintf(&b, "### %s %s %s: %s\n\n", mark, title, word, g.Verdict.Decision)
 	fmt.Fprintf(&b, "Exit code %d: %s\n\n", g.Verdict.ExitCode, g.Verdict.Reason)
+	writeSetup(&b, g)
 	if s := g.Summary; s != nil && len(s.Pairings) > 0 {
 		b.WriteString("| Engines | Games | W | D | L | Elo | nElo | LOS | DrawRatio | PairsRatio | Ptnml(0-2) |\n")
 		b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n")
@@ -38,6 +36,7 @@ func WriteMarkdown(w io.Writer, g Gate) error {
 	}
 	if line := sprtLine(g.Summary); line != "" {
 		fmt.Fprintf(&b, "**SPRT** %s\n\n", line)
+		writeHypotheses(&b, g)
 	}
 	if note := g.MirrorNote(); note != "" {
 		fmt.Fprintf(&b, "> **Mirrors.** %s\n\n", note)

@@ -33,8 +33,9 @@ type RatingOptions struct {
 	// it.
 	Anchor *Anchor
 	// VirtualDraws adds this many drawn games, half with each colour, to every pair of
-	// players who met: a prior in the manner of BayesElo that keeps ratings finite when a
-	// player won or lost every game. 0 gives the plain maximum-likelihood fit.
+	// players who met: a prior in the manner of BayesElo that keeps ratings finite when some
+	// players scored every point, or none, against the rest. 0 gives the plain
+	// maximum-likelihood fit.
 	VirtualDraws float64
 }
 

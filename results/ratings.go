@@ -14,14 +14,19 @@ import (
 type Ratings struct {
 	elo.RatingResult
 	// VirtualDraws is the number of virtual draws added to each pairing to keep the ratings
-	// finite (0 unless a player won or lost every game): a prior, which the tables must say.
+	// finite (0 unless some players scored every point, or none, against the rest of the
+	// field): a prior, which the tables must say.
 	VirtualDraws float64
+	// Infinite says, when VirtualDraws is set, whose ratings would be infinite without them
+	// and why: "A never lost a point to the other players".
+	Infinite string
 }
 
 // FitRatings fits maximum-likelihood ratings (Bradley-Terry on the Elo scale, with White's
-// first-move advantage) to the games of the tally, for its players in its order. A player who
-// won or lost every game has no finite maximum-likelihood rating; one virtual draw per pairing,
-// as BayesElo adds, keeps such ratings finite, and is used only when needed.
+// first-move advantage) to the games of the tally, for its players in its order. Players who
+// scored every point (or none) against the rest of the field have no finite
+// maximum-likelihood rating; one virtual draw per pairing, as BayesElo adds, keeps such
+// ratings finite, and is used only when needed.
 func FitRatings(t *Tally) (Ratings, error) {
 	matches := make([]elo.Match, 0, len(t.colourOrder))
 	for _, k := range t.colourOrder {
@@ -30,14 +35,26 @@ func FitRatings(t *Tally) (Ratings, error) {
 	opts := elo.RatingOptions{WhiteAdvantage: true}
 	r, err := elo.Ratings(len(t.Players), matches, opts)
 	var infinite *elo.RatingError
+	why := ""
 	if errors.As(err, &infinite) {
+		why = t.whyInfinite(infinite)
 		opts.VirtualDraws = 1
 		r, err = elo.Ratings(len(t.Players), matches, opts)
 	}
 	if errors.As(err, &infinite) {
 		return Ratings{}, t.ratingError(infinite)
 	}
-	return Ratings{RatingResult: r, VirtualDraws: opts.VirtualDraws}, err
+	return Ratings{RatingResult: r, VirtualDraws: opts.VirtualDraws, Infinite: why}, err
+}
+
+// whyInfinite says whose ratings are infinite and why, as a sentence: "A never lost a point to
+// the other players".
+func (t *Tally) whyInfinite(e *elo.RatingError) string {
+	names := make([]string, len(e.Players))
+	for i, p := range e.Players {
+		names[i] = t.Players[p].Name
+	}
+	return strings.Join(names, ", ") + " " + e.Explain(func(i int) string { return t.Players[i].Name })
 }
 
 // ratingError says which players have no rating, by name: elo numbers them.
@@ -98,8 +115,8 @@ func WriteRatingTable(w io.Writer, t *Tally, r Ratings) error {
 		return err
 	}
 	if r.VirtualDraws > 0 {
-		// Without them an engine that won or lost every game would be rated +/-infinity.
-		_, err := fmt.Fprintf(w, "(An engine won or lost every game: %g virtual draw(s) per pairing, as BayesElo adds, keep the ratings finite.)\n", r.VirtualDraws)
+		// Without them the engines named would be rated +/-infinity.
+		_, err := fmt.Fprintf(w, "(%s: %g virtual draw(s) per pairing, as BayesElo adds, keep the ratings finite.)\n", r.Infinite, r.VirtualDraws)
 		return err
 	}
 	return nil

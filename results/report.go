@@ -72,7 +72,7 @@ func WriteMatchBlock(w io.Writer, p *PairingTally, info MatchInfo) {
 	fmt.Fprintf(w, "Games: %d, Wins: %d, Losses: %d, Draws: %d, Points: %.1f (%.2f %%)\n",
 		p.WDL.Games(), p.WDL.Wins, p.WDL.Losses, p.WDL.Draws, p.WDL.Points(), 100*p.WDL.Score())
 	if paired {
-		fmt.Fprintf(w, "Ptnml(0-2): [%d, %d, %d, %d, %d], WL/DD Ratio: %s\n", ptnml[0], ptnml[1], ptnml[2], ptnml[3], ptnml[4], ratio(p.Pairs.WLDDRatio()))
+		fmt.Fprintf(w, "Ptnml(0-2): [%d, %d, %d, %d, %d], WL/DD Ratio: %s\n", ptnml[0], ptnml[1], ptnml[2], ptnml[3], ptnml[4], wlddRatio(p.Pairs))
 	}
 	if s := info.SPRT; s != nil {
 		pct := 0.0
@@ -175,6 +175,15 @@ func ratio(x float64) string {
 		return "inf"
 	}
 	return fmt.Sprintf("%.2f", x)
+}
+
+// wlddRatio is fastchess's WL/DD ratio, or what stands in its place where it has no
+// denominator: no pair was two draws, so there is no ratio to print (fastchess prints "inf").
+func wlddRatio(c elo.PairCounts) string {
+	if c.DD == 0 {
+		return "- (no double draws)"
+	}
+	return fmt.Sprintf("%.2f", c.WLDDRatio())
 }
 
 // fixed1 prints x with one decimal, never as "-0.0".

@@ -40,14 +40,7 @@ func WriteSPRTCalc(w io.Writer, test elo.SPRT, ptnml *elo.Pentanomial, wdl *elo.
 	lower, upper := test.Bounds()
 	fmt.Fprintf(b, "LLR: %.4f (%.1f%%) (%.4f, %.4f) [%.2f, %.2f] %s\n", llr, 100*test.Progress(llr), lower, upper, test.Elo0, test.Elo1, test.Model)
 	decision := test.Status(llr)
-	switch decision {
-	case elo.AcceptH1:
-		fmt.Fprintln(b, "H1 accepted")
-	case elo.AcceptH0:
-		fmt.Fprintln(b, "H0 accepted")
-	default:
-		fmt.Fprintln(b, "no decision yet")
-	}
+	fmt.Fprintln(b, SPRTConclusion(test, decision, "the first engine", "the second"))
 	return decision, b.Flush()
 }
 
@@ -67,4 +60,38 @@ func ParseCounts(s string, n int) ([]int, error) {
 		counts[i] = c
 	}
 	return counts, nil
+}
+
+// WriteSPRTCost writes what arbiter sprt-calc says of a test before it runs: its hypotheses
+// in words, and at each of its expectation Elos (elo.SPRT ExpectationElos) how likely it
+// accepts H1 and how many game pairs and games it is expected to play, for pairs shaped as
+// shape, which assumed names ("if 10 % of games are drawn").
+func WriteSPRTCost(w io.Writer, test elo.SPRT, shape [5]float64, assumed string) error {
+	b := bufio.NewWriter(w)
+	lower, upper := test.Bounds()
+	h0, h1 := test.Hypotheses("the first engine", "the second")
+	fmt.Fprintf(b, "SPRT [%g, %g] %s, alpha %g, beta %g: LLR bounds (%.2f, %.2f)\n", test.Elo0, test.Elo1, test.Model, test.Alpha, test.Beta, lower, upper)
+	fmt.Fprintf(b, "H0: %s\nH1: %s\n", h0, h1)
+	fmt.Fprintf(b, "Expected cost %s (Wald's approximation, as fishtest's calculator: no cap, no overshoot):\n", assumed)
+	unit := "true Elo"
+	if test.Model == elo.Normalized {
+		unit = "true nElo"
+	}
+	fmt.Fprintf(b, "%10s  %14s  %10s  %10s\n", unit, "P(H1 accepted)", "game pairs", "games")
+	for _, at := range test.ExpectationElos() {
+		e, err := test.Expect(shape, at)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(b, "%10.2f  %12.2f %%  %10s  %10s\n", at, 100*e.PassH1, costText(e.Pairs, 1), costText(e.Pairs, 2))
+	}
+	return b.Flush()
+}
+
+// costText is an expected number of pairs times per, to a tenth.
+func costText(pairs, per float64) string {
+	if math.IsInf(pairs, 0) || math.IsNaN(pairs) {
+		return "endless"
+	}
+	return fmt.Sprintf("%.1f", pairs*per)
 }

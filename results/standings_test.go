@@ -340,3 +340,37 @@ func TestRatingTableSaysVirtualDraws(t *testing.T) {
 		t.Errorf("summary ratings: %+v", s.Ratings)
 	}
 }
+
+// TestVirtualDrawNoteIsTrue: a and b beat c and d in every game between the two groups and
+// drew among themselves and each won a game within its group, so no engine won or lost every
+// game, yet c and d never scored a point against the others. The note must name them and say that,
+// not that an engine won or lost every game.
+func TestVirtualDrawNoteIsTrue(t *testing.T) {
+	var recs []Record
+	add := func(white, black, result string) {
+		recs = append(recs, game("r", len(recs), white, black, result, ReasonQueenSurrounded, ""))
+	}
+	for _, top := range []string{"a", "b"} {
+		for _, bottom := range []string{"c", "d"} {
+			add(top, bottom, WhiteWins)
+			add(bottom, top, BlackWins)
+		}
+	}
+	add("a", "b", WhiteWins)
+	add("b", "a", WhiteWins)
+	add("c", "d", WhiteWins)
+	add("d", "c", WhiteWins)
+	tally := NewTally(recs, nil)
+	r, err := FitRatings(tally)
+	if err != nil || r.VirtualDraws != 1 {
+		t.Fatalf("FitRatings: %v, %v virtual draws", err, r.VirtualDraws)
+	}
+	var buf bytes.Buffer
+	if err := WriteRatingTable(&buf, tally, r); err != nil {
+		t.Fatal(err)
+	}
+	want := "(c, d never scored a point against the other players: 1 virtual draw(s) per pairing"
+	if !strings.Contains(buf.String(), want) || strings.Contains(buf.String(), "every game") {
+		t.Errorf("the note is not true of the games:\n%s\nwant %q", buf.String(), want)
+	}
+}

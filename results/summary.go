@@ -71,7 +71,8 @@ type RatingsSummary struct {
 	WhiteAdvantage      float64     `json:"white_advantage"`
 	WhiteAdvantageError float64     `json:"white_advantage_error95"`
 	// VirtualDraws is the number of draws added to each pairing to keep the ratings finite
-	// (BayesElo's prior): 0 unless an engine won or lost every game.
+	// (BayesElo's prior): 0 unless some engines scored every point, or none, against the rest
+	// of the field.
 	VirtualDraws float64 `json:"virtual_draws"`
 }
 

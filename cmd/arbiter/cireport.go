@@ -71,12 +71,8 @@ func verdict(err error, summary *results.Summary) ci.Verdict {
 	switch {
 	case code == exitOK && sprt == nil:
 		v.Decision, v.Reason = "finished", "the run finished (no SPRT to decide)"
-	case code == exitOK:
-		v.Reason = fmt.Sprintf("the SPRT accepted H1: the first engine is not weaker than elo1 = %g (%s), LLR %.2f reached %.2f", sprt.Elo1, sprt.Model, sprt.LLR, sprt.Upper)
-	case code == exitH0 && sprt != nil:
-		v.Reason = fmt.Sprintf("the SPRT accepted H0: the first engine is weaker, by elo0 = %g (%s) or more; LLR %.2f reached %.2f", sprt.Elo0, sprt.Model, sprt.LLR, sprt.Lower)
-	case code == exitInconclusive && sprt != nil:
-		v.Reason = fmt.Sprintf("the SPRT decided nothing in %d game pairs (a match: its cap): LLR %.2f, between %.2f and %.2f", sprt.Pairs, sprt.LLR, sprt.Lower, sprt.Upper)
+	case sprt != nil && (code == exitOK || code == exitH0 || code == exitInconclusive):
+		v.Reason, v.Tested = ci.SPRTReason(summary), true
 	case v.Reason == "":
 		v.Reason = v.Decision
 	}
@@ -179,6 +175,8 @@ func gateOf(cfg arbiter.Config, out *arbiter.Outcome) ci.Gate {
 	g.Summary = out.Summary()
 	if recs, err := results.ReadFile(cfg.Out); err == nil {
 		g.Mirrors, g.Pairs = results.Mirrors(recs)
+		g.Setup = results.SetupOf(recs)
 	}
+	g.Setup.Openings, g.Setup.MaxGames = cfg.Openings.Description(), out.Scheduled
 	return g
 }

@@ -52,6 +52,11 @@ func TestGateReports(t *testing.T) {
 				t.Fatalf("exit code %d, want %d\n%s%s", code, tc.code, stdout.String(), stderr.String())
 			}
 			checkGateReports(t, stdout.String(), junit, summary, step, tc.code, tc.decision, tc.mirrors)
+			// The banner names the test and its cap, not a match of the cap's length.
+			if banner, _, _ := strings.Cut(stdout.String(), "\n"); !strings.Contains(banner, ": SPRT [-50, 0] logistic, new vs released, Base+MLP (at most ") ||
+				!strings.Contains(banner, " game pairs if H0 holds, ") {
+				t.Errorf("banner %q: want the SPRT, its cap and its expected length", banner)
+			}
 
 			// The records' gate, from stats -sprt.
 			if err := os.WriteFile(step, []byte("earlier step\n"), 0o644); err != nil {
@@ -98,6 +103,12 @@ func checkGateReports(t *testing.T, stdout, junit, summary, step string, code in
 	}
 	if !strings.Contains(string(md), ": "+decision+"\n") || !strings.Contains(string(md), "| Engines |") || !strings.Contains(string(md), "Misbehaviour") {
 		t.Errorf("the summary lacks the decision %q, the result table or the misbehaviour line:\n%s", decision, md)
+	}
+	for _, want := range []string{"H0: new is weaker than released by 50 Elo or more. H1: new is no weaker than released.",
+		" game pairs if H0 holds, ", "- Limit: ", "- Game type: Base+MLP\n", "- Openings: ", "- Engine new: ", "- Engine released: "} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("the summary lacks %q:\n%s", want, md)
+		}
 	}
 	level := "::error title=Hive Arbiter gate failed::"
 	if code == exitOK {

@@ -63,7 +63,7 @@ func TestSPRTCalcGolden(t *testing.T) {
 	tests := []struct {
 		name string
 		args []string
-		code int // every golden here says "no decision yet"
+		code int
 	}{
 		{"p1", []string{"-ptnml", "100,1500,3000,1600,120", "-elo0", "0", "-elo1", "5"}, exitInconclusive},
 		{"all-won", []string{"-ptnml", "0,0,0,0,10"}, exitInconclusive},
@@ -71,6 +71,13 @@ func TestSPRTCalcGolden(t *testing.T) {
 		{"all-even", []string{"-ptnml", "0,0,10,0,0"}, exitInconclusive},
 		{"wdl", []string{"-wdl", "60,100,40"}, exitInconclusive},
 		{"wdl-all-won", []string{"-wdl", "10,0,0"}, exitInconclusive},
+		// The verdicts of a regression gate and of a gain test, each in words true of its bounds.
+		{"gate-h0", []string{"-ptnml", "15,4,6,0,1", "-elo0", "-50", "-elo1", "0", "-model", "logistic"}, exitH0},
+		{"gate-h1", []string{"-ptnml", "0,0,22,0,0", "-elo0", "-50", "-elo1", "0", "-model", "logistic"}, exitOK},
+		{"gain-h0", []string{"-ptnml", "1200,2400,4200,2300,1100", "-elo0", "2", "-elo1", "7"}, exitH0},
+		// Without counts: what the test costs before it runs.
+		{"cost-gate", []string{"-elo0", "-50", "-elo1", "0", "-model", "logistic"}, exitOK},
+		{"cost-gain", []string{"-elo0", "2", "-elo1", "7", "-draw-ratio", "0.5"}, exitOK},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -82,7 +89,7 @@ func TestSPRTCalcGolden(t *testing.T) {
 			golden.Check(t, filepath.Join("testdata", "sprt-calc", tc.name+".golden"), stdout.Bytes())
 		})
 	}
-	// No counts: nothing to estimate, and a LOS of 50 % would be made up.
+	// Counts of nothing: nothing to estimate, and a LOS of 50 % would be made up.
 	for _, counts := range [][]string{{"-ptnml", "0,0,0,0,0"}, {"-wdl", "0,0,0"}} {
 		var stdout, stderr bytes.Buffer
 		if code := exitCode(run(context.Background(), append([]string{"sprt-calc"}, counts...), &stdout, &stderr), &stderr); code != exitUsage {

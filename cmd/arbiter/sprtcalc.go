@@ -12,16 +12,22 @@ import (
 	"hivearbiter/results"
 )
 
-const sprtCalcUsage = `sprt-calc (-ptnml LL,LD,WL+DD,WD,WW | -wdl W,D,L) -elo0 E -elo1 E [-alpha A] [-beta B] [-model normalized|logistic]
+const sprtCalcUsage = `sprt-calc [-ptnml LL,LD,WL+DD,WD,WW | -wdl W,D,L | -draw-ratio D] -elo0 E -elo1 E [-alpha A] [-beta B] [-model normalized|logistic]
 
 Computes the log-likelihood ratio of an SPRT, its bounds and the Elo lines from counts: game-pair
 counts (pentanomial, as fishtest and fastchess report them) or game counts (trinomial). Exits as
-arbiter match -sprt does: 0 when H1 is accepted, 3 when H0 is, 4 with no decision yet.`
+arbiter match -sprt does: 0 when H1 is accepted, 3 when H0 is, 4 with no decision yet.
+
+Without counts it says what the test costs before it runs: its hypotheses in words and, at its
+bounds, their midpoint and a bound-width beyond each, the probability that it accepts H1 and the
+game pairs and games it is expected to play, from the pentanomial model of pairs of independent
+games drawn at -draw-ratio (Wald's approximation, as fishtest's SPRT calculator). Exits 0.`
 
 func runSPRTCalc(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("sprt-calc", sprtCalcUsage, stderr)
 	ptnmlText := fs.String("ptnml", "", "pair counts LL,LD,WL+DD,WD,WW")
 	wdlText := fs.String("wdl", "", "game counts W,D,L")
+	drawRatio := fs.Float64("draw-ratio", results.AssumedDrawRatio, "without counts: the share of games drawn, for the expected cost")
 	elo0 := fs.Float64("elo0", 0, "H0: the Elo difference is at most elo0")
 	elo1 := fs.Float64("elo1", 5, "H1: the Elo difference is at least elo1")
 	alpha := fs.Float64("alpha", arbiter.DefaultSPRTAlpha, "false positive rate")
@@ -30,8 +36,8 @@ func runSPRTCalc(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
-	if (*ptnmlText == "") == (*wdlText == "") {
-		return cli.Usage(errors.New("give exactly one of -ptnml and -wdl"))
+	if *ptnmlText != "" && *wdlText != "" {
+		return cli.Usage(errors.New("give one of -ptnml and -wdl, or neither for the test's expected cost"))
 	}
 	model, err := elo.ParseModel(*modelText)
 	if err != nil {
@@ -40,6 +46,15 @@ func runSPRTCalc(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	test := elo.SPRT{Elo0: *elo0, Elo1: *elo1, Alpha: *alpha, Beta: *beta, Model: model}
 	if err := test.Validate(); err != nil {
 		return cli.Usage(err)
+	}
+	if *ptnmlText == "" && *wdlText == "" {
+		if !model.Pentanomial() {
+			return cli.Usage(fmt.Errorf("the %s model is trinomial only: its expected cost has no pair model", model))
+		}
+		if !(*drawRatio >= 0 && *drawRatio < 1) {
+			return cli.Usage(fmt.Errorf("-draw-ratio %g: want a share of games in [0, 1)", *drawRatio))
+		}
+		return results.WriteSPRTCost(stdout, test, elo.IndependentPairs(*drawRatio), fmt.Sprintf("if %g %% of games are drawn", 100**drawRatio))
 	}
 	if *ptnmlText != "" {
 		counts, err := results.ParseCounts(*ptnmlText, 5)

@@ -64,13 +64,16 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 	}
-	gate := ci.Gate{Name: "stats", Summary: summary}
+	gate := ci.Gate{Name: "stats", Summary: summary, Setup: results.SetupOf(recs)}
 	gate.Mirrors, gate.Pairs = results.Mirrors(recs)
 	if sprt == nil {
 		return reports.gateReport(stdout, gate, nil)
 	}
 	decision := sprt.Status(summary.SPRT.LLR)
 	fmt.Fprintln(stdout, sprtVerdict(*sprt, decision, summary.SPRT.Pairs))
+	if p := summary.Pairings; len(p) > 0 {
+		fmt.Fprintln(stdout, results.SPRTConclusion(*sprt, decision, p[0].First, p[0].Second))
+	}
 	return reports.gateReport(stdout, gate, decisionExit(decision))
 }
 

@@ -56,11 +56,23 @@ func (e *ExitError) Error() string {
 	if len(e.Lines) > 0 {
 		b.WriteString("; before, " + lines.Printed(e.Lines))
 	}
-	if len(e.Stderr) > 0 {
-		tail := e.Stderr[max(0, len(e.Stderr)-3):]
+	if said := spoken(e.Stderr); len(said) > 0 {
+		// Blank lines say nothing, and an empty quotation reads as a fault of the message.
+		tail := said[max(0, len(said)-3):]
 		b.WriteString("; stderr: " + lines.Cut(strings.Join(tail, " | "), 300))
 	}
 	return b.String()
+}
+
+// spoken is the lines that are not blank.
+func spoken(text []string) []string {
+	var out []string
+	for _, l := range text {
+		if strings.TrimSpace(l) != "" {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // TimeoutError is a wait for a player that ended with its context. It unwraps to the

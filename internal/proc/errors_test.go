@@ -22,6 +22,9 @@ func TestErrorTextsGolden(t *testing.T) {
 		&ExitError{Source: "linepeer", Engine: "127.0.0.1:9000", When: "while waiting for a move", ExitCode: -1, Network: true},
 		&ExitError{Source: "hiveapi", Engine: "forager", When: "instead of answering chooseTurn", ExitCode: 1,
 			Stderr: []string{strings.Repeat("x", 400)}},
+		// Only blank lines on stderr: nothing to quote (it read "stderr: " and nothing).
+		&ExitError{Source: "uhpclient", Engine: "py", Command: "bestmove time 00:00:04", Interrupted: time.Second, ExitCode: 1,
+			Stderr: []string{"", "  "}},
 		&TimeoutError{Source: "linepeer", Engine: "bot", Waiting: `"bestmove"`, After: 1200 * ms},
 		&TimeoutError{Source: "linepeer", Engine: "bot", Waiting: "a move", After: 2 * ms, Cause: context.Canceled},
 		&TimeoutError{Source: "hiveapi", Engine: "forager", Waiting: "answer to chooseTurn", After: 1005 * ms},
