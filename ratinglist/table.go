@@ -20,6 +20,10 @@ const (
 	LabelEntrant = "list entrant" // the entrant whose gauntlet the batch is
 )
 
+// VirtualDraws is the prior of a list's fit: this many drawn games added to each pairing that
+// met, half with each colour, as BayesElo adds them.
+const VirtualDraws = 1
+
 // z95 is the two-sided 95% normal quantile.
 const z95 = 1.959963984540054
 
@@ -35,7 +39,7 @@ type Table struct {
 	// WhiteAdvantage is the fitted Elo bonus of moving first, with its 95% error.
 	WhiteAdvantage      float64 `json:"white_advantage"`
 	WhiteAdvantageError float64 `json:"white_advantage_error"`
-	// VirtualDraws were added to each pairing to keep ratings finite (0: none were needed).
+	// VirtualDraws were added to each pairing that met: the prior of the fit (VirtualDraws).
 	VirtualDraws float64 `json:"virtual_draws,omitempty"`
 	Rows         []Row   `json:"rows"`
 	// HeadToHead holds every pair of entrants that met, from A's point of view.
@@ -384,14 +388,13 @@ func (s *state) fit() {
 	for i, k := range keys {
 		matches[i] = elo.Match{White: local[k[0]], Black: local[k[1]], WDL: *s.colours[k]}
 	}
-	opts := elo.RatingOptions{WhiteAdvantage: true, Anchor: &elo.Anchor{Player: local[anchor], Elo: s.l.Anchor.Elo}}
+	// A virtual draw per pairing, always, as BayesElo's prior: it keeps all-win and all-loss
+	// ratings finite, and a list's errors do not leap when the last such entrant draws its
+	// first game and the plain maximum-likelihood fit suddenly exists (on a list of real
+	// engines an entrant's error went from ±218 to ±487 so).
+	opts := elo.RatingOptions{WhiteAdvantage: true, VirtualDraws: VirtualDraws, Anchor: &elo.Anchor{Player: local[anchor], Elo: s.l.Anchor.Elo}}
 	res, err := elo.Ratings(len(group), matches, opts)
 	var infinite *elo.RatingError
-	if errors.As(err, &infinite) {
-		// As BayesElo: a virtual draw per pairing keeps all-win and all-loss ratings finite.
-		opts.VirtualDraws = 1
-		res, err = elo.Ratings(len(group), matches, opts)
-	}
 	if errors.As(err, &infinite) {
 		// One colour scored every point: no White advantage can be fitted from so few games.
 		opts.WhiteAdvantage = false

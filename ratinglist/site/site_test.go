@@ -255,7 +255,7 @@ func TestWrite(t *testing.T) {
 
 	t.Run("pages", func(t *testing.T) {
 		index := string(read(t, dir, "index.html"))
-		for _, want := range []string{"Alpha", "Base&#43;MLP", "tc=60&#43;0.6", "Alpha 1.0 = 1000", "White's advantage of moving first, as the games show it: &#43;51 ± 133 Elo", "</a>: stopped after 3 games in a row",
+		for _, want := range []string{"Alpha", "Base&#43;MLP", "tc=60&#43;0.6", "Alpha 1.0 = 1000", "White's advantage of moving first, as the games show it: &#43;44 ± 123 Elo", "</a>: stopped after 3 games in a row",
 			`<span class="status status-failed" title="stopped after 3 games in a row lost by crash (the last: crash)">failed</span>`, `<span class="status status-apart">apart</span>`,
 			`<span class="status status-unplayed">unplayed</span>`, "Delta 1, Epsilon 1", "Updated 2026-03-05",
 			"Crashy &lt;b&gt;&amp;&#34;bot&#34;"} {
