@@ -17,6 +17,9 @@ func (e *VerifyError) Error() string { return "ratinglist: " + e.Message() }
 
 // Message is the error without the package's name.
 func (e *VerifyError) Message() string {
+	if len(e.Games) == 1 {
+		return "1 game does not replay: " + e.Games[0]
+	}
 	return fmt.Sprintf("%d games do not replay: %s", len(e.Games), strings.Join(e.Games, "; "))
 }
 
