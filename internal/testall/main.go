@@ -42,6 +42,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	} else if ci, _ := strconv.ParseBool(os.Getenv("CI")); ci {
 		return fmt.Errorf("CI=true requires the race detector, which is off: %s", raceOff)
 	}
+	if !timeoutGiven(args) {
+		// go test's default of 10 minutes a package: cmd/arbiter, which plays real engines
+		// through every command, takes longer than that under the race detector on 2 cores.
+		goArgs = append(goArgs, "-timeout", "30m")
+	}
 	goArgs = append(goArgs, args...)
 	if !namesPackages(args) {
 		goArgs = append(goArgs, "./...")
@@ -110,6 +115,17 @@ func raceFlag(args []string) (on, given bool) {
 func namesPackages(args []string) bool {
 	for _, a := range args {
 		if a == "." || a == ".." || strings.HasPrefix(a, "./") || strings.HasPrefix(a, "../") {
+			return true
+		}
+	}
+	return false
+}
+
+// timeoutGiven reports whether args set go test's -timeout.
+func timeoutGiven(args []string) bool {
+	for _, a := range args {
+		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if strings.HasPrefix(a, "-") && name == "timeout" {
 			return true
 		}
 	}

@@ -112,7 +112,7 @@ func TestRaceFlagGiven(t *testing.T) {
 	if err != nil {
 		t.Fatalf("run: %v\n%s%s", err, stdout.String(), stderr.String())
 	}
-	for _, want := range []string{"go test -json -race=false -run TestPasses .\n", "\nRace detector off: turned off by the -race flag given\n",
+	for _, want := range []string{"go test -json -timeout 30m -race=false -run TestPasses .\n", "\nRace detector off: turned off by the -race flag given\n",
 		"\n1 passed, 0 failed, 0 skipped\n"} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, stdout.String())
