@@ -86,7 +86,8 @@ func TestCheckJUnit(t *testing.T) {
 			}
 			testenv.ValidateXML(t, file, junitSchema)
 			doc := readJUnit(t, file)
-			rows := strings.Count(stdout.String(), "| pass ") + strings.Count(stdout.String(), "| FAIL ") + strings.Count(stdout.String(), "| skip ")
+			rows := strings.Count(stdout.String(), "| pass ") + strings.Count(stdout.String(), "| FAIL ") + strings.Count(stdout.String(), "| skip ") +
+				strings.Count(stdout.String(), "| warn ")
 			failed := strings.Count(stdout.String(), "| FAIL ")
 			if len(doc.Suites) != 1 || len(doc.Suites[0].Cases) != rows || doc.Tests != rows || rows == 0 {
 				t.Fatalf("JUnit has %d suites, %d tests, want one suite of the table's %d rows:\n%s", len(doc.Suites), doc.Tests, rows, stdout.String())

@@ -72,8 +72,10 @@ func TestServerKeepsList(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// A server killed as its list plays goes on with the list when started again.
-	waitFor(t, "a game of the list", 60*time.Second, func() bool {
+	// A server killed as its list plays goes on with the list when started again. The first
+	// game comes after each entrant's check (several timed searches and a determinism probe:
+	// a minute or more under the race detector on a loaded machine).
+	waitFor(t, "a game of the list", 5*time.Minute, func() bool {
 		recs, _ := ratinglist.ReadRecords(l.Records)
 		return len(recs) > 0
 	})
@@ -98,7 +100,7 @@ func TestServerKeepsList(t *testing.T) {
 		b, err := os.ReadFile(filepath.Join(l.Site, "table.json"))
 		return err == nil && json.Unmarshal(b, &table) == nil && table.Games == len(recs) && len(table.Rows) == len(l.Entrants)
 	}
-	waitFor(t, "the list of two entrants to be done", 90*time.Second, done)
+	waitFor(t, "the list of two entrants to be done", 5*time.Minute, done)
 	added := serverList + `
 [[entrant]]
 name = "hivebot"
@@ -108,7 +110,7 @@ engine = "builtin=hivebot option.Profile=strong"
 	if err := os.WriteFile(listFile, []byte(added), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the entrant added to be done", 90*time.Second, done)
+	waitFor(t, "the entrant added to be done", 5*time.Minute, done)
 	if _, err := os.Stat(filepath.Join(dir, "list.checks", "hivebot-strong.txt")); err != nil {
 		t.Errorf("the entrant added has no check report: %v", err)
 	}
