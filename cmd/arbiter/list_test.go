@@ -7,11 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -150,25 +148,7 @@ func TestListKilledResumedAndGrown(t *testing.T) {
 	dir := t.TempDir()
 	list := testListFile(t, dir, "")
 	records := filepath.Join(dir, "test.records.jsonl")
-	cmd := exec.Command(os.Args[0], "list", "run", "-q", list)
-	cmd.Env = append(os.Environ(), "ARBITER_TEST_MAIN=1")
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(2 * time.Minute)
-	for {
-		recs, _ := results.ReadFile(records)
-		if len(recs) >= len(whole)/2 {
-			break
-		}
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatal("the list recorded too few games in 2 minutes")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	cmd.Process.Signal(syscall.SIGKILL)
-	cmd.Wait()
+	killAfterRecords(t, records, len(whole)/2, 2*time.Minute, "list", "run", "-q", list)
 	if got := listKeys(t, records); len(got) >= len(whole) {
 		t.Fatalf("the run finished before it was killed (%d games): the test proves nothing", len(got))
 	}

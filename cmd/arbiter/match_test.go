@@ -99,25 +99,7 @@ func TestMatchKilledAndResumed(t *testing.T) {
 	out := filepath.Join(dir, "games.jsonl")
 	args := append([]string{"match", "-out", out, "-rounds", "6", "-concurrency", "2", "-openings", "plies=2", "-maxplies", "60",
 		"-each", "st=0.05", "fractional=true"}, append(fakeEngineArgs("a", "random"), fakeEngineArgs("b", "random")...)...)
-	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(os.Environ(), "ARBITER_TEST_MAIN=1")
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		recs, _ := results.ReadFile(out)
-		if len(recs) >= 2 {
-			break
-		}
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatal("the arbiter recorded no games in 60 s")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	cmd.Process.Signal(syscall.SIGKILL)
-	cmd.Wait()
+	killAfterRecords(t, out, 2, time.Minute, args...)
 	before, _ := results.ReadFile(out)
 	if len(before) >= 12 {
 		t.Fatalf("the run finished before it could be killed (%d games): the test proves nothing", len(before))
@@ -351,4 +333,30 @@ func TestMatchWarnsOnceOfAnEngineNearItsMargin(t *testing.T) {
 	if strings.Index(output, "Warning: game 1: White (late): said InProgress") > strings.Index(output, "(late) ran 3.") {
 		t.Errorf("the other warning is not shown first:\n%s", output)
 	}
+}
+
+// killAfterRecords runs the arbiter (the test binary as main) with args, and kills it outright
+// (SIGKILL) once the records file holds n games, failing the test if it does not within limit.
+func killAfterRecords(t *testing.T, records string, n int, limit time.Duration, args ...string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "ARBITER_TEST_MAIN=1")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(limit)
+	for {
+		recs, _ := results.ReadFile(records)
+		if len(recs) >= n {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Fatalf("the arbiter recorded %d of %d games in %v", len(recs), n, limit)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
 }
