@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"hivearbiter/engine/uhpengine/uhpfake"
+	"hivearbiter/enginekit/uhpserver/uhpfake"
 	"hivearbiter/internal/testenv"
 )
 

@@ -7,7 +7,7 @@ import (
 	"strconv"
 
 	"hivearbiter/arbiter"
-	"hivearbiter/engine/search"
+	"hivearbiter/enginekit/search"
 	"hivearbiter/rules"
 )
 

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
-	"hivearbiter/engine/uhpengine"
-	"hivearbiter/engine/uhpengine/uhpfake"
+	"hivearbiter/enginekit/uhpserver"
+	"hivearbiter/enginekit/uhpserver/uhpfake"
 	"hivearbiter/internal/syncbuf"
 )
 
@@ -76,7 +76,7 @@ func TestTuneWorkerReportsEngineSpeed(t *testing.T) {
 	sub := tuneSubmission(t, 6, 5)
 	log := filepath.Join(t.TempDir(), "starts")
 	_, sub.Tune.Engine.Env = uhpfake.Command(uhpfake.Config{ID: "tunable", Play: "random", Seed: 5,
-		Options:  []uhpengine.Option{{Name: "Skill", Type: "int", Value: "50", Default: "50", Extra: []string{"0", "100"}}},
+		Options:  []uhpserver.Option{{Name: "Skill", Type: "int", Value: "50", Default: "50", Extra: []string{"0", "100"}}},
 		Commands: map[string]string{"bench": "nodes=777 time=3 nps=259000 depth=4"},
 		FaultLog: log, Faults: []uhpfake.Fault{{On: "start", Name: "start"}}})
 	st, err := p.submitter.Submit(context.Background(), sub)

@@ -15,8 +15,8 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/distributed"
-	"hivearbiter/engine/uhpengine"
-	"hivearbiter/engine/uhpengine/uhpfake"
+	"hivearbiter/enginekit/uhpserver"
+	"hivearbiter/enginekit/uhpserver/uhpfake"
 	"hivearbiter/internal/syncbuf"
 	"hivearbiter/tune"
 )
@@ -100,8 +100,8 @@ func TestTuneWorkerKilled(t *testing.T) {
 		}
 		defer watch.Unsubscribe()
 	}
-	skill := uhpengine.Option{Name: "Skill", Type: "int", Value: "50", Default: "50", Extra: []string{"0", "100"}}
-	argv, env := uhpfake.Command(uhpfake.Config{ID: "tunable", Play: "random", Options: []uhpengine.Option{skill}, Delay: 15 * time.Second})
+	skill := uhpserver.Option{Name: "Skill", Type: "int", Value: "50", Default: "50", Extra: []string{"0", "100"}}
+	argv, env := uhpfake.Command(uhpfake.Config{ID: "tunable", Play: "random", Options: []uhpserver.Option{skill}, Delay: 15 * time.Second})
 	kill := startWorkerProcess(t, p.addWorker("doomed"), []arbiter.EngineConfig{{Name: "tunable", Command: argv, Env: env}})
 	// The first pair handed out, iteration 1, is the doomed worker's.
 	waitUntil(t, "the doomed worker to take a pair", 15*time.Second, func() bool { return takes.Load() > 0 })

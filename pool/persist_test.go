@@ -15,7 +15,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"hivearbiter/distributed"
-	"hivearbiter/engine/uhpengine/uhpfake"
+	"hivearbiter/enginekit/uhpserver/uhpfake"
 	"hivearbiter/internal/syncbuf"
 	"hivearbiter/internal/testenv"
 	"hivearbiter/results"

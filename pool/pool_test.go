@@ -14,8 +14,8 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/distributed"
-	"hivearbiter/engine/hivebot"
-	"hivearbiter/engine/uhpengine/uhpfake"
+	"hivearbiter/enginekit/hivebot"
+	"hivearbiter/enginekit/uhpserver/uhpfake"
 	"hivearbiter/pool/artifact"
 	_ "hivearbiter/proto/uhp" // the engines of the tests speak UHP
 	"hivearbiter/results"

@@ -10,7 +10,7 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/distributed"
-	"hivearbiter/engine/uhpengine/uhpfake"
+	"hivearbiter/enginekit/uhpserver/uhpfake"
 	"hivearbiter/internal/testenv"
 	_ "hivearbiter/proto/gamestring" // the Python bot's protocol
 	"hivearbiter/results"

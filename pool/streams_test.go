@@ -14,7 +14,7 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/distributed"
-	"hivearbiter/engine/uhpengine/uhpfake"
+	"hivearbiter/enginekit/uhpserver/uhpfake"
 )
 
 // TestEndedRunsLeaveNoStreams: a run's work and results streams are deleted when it ends, and

@@ -14,8 +14,8 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/distributed"
-	"hivearbiter/engine/uhpengine"
-	"hivearbiter/engine/uhpengine/uhpfake"
+	"hivearbiter/enginekit/uhpserver"
+	"hivearbiter/enginekit/uhpserver/uhpfake"
 	"hivearbiter/pool/artifact"
 	_ "hivearbiter/proto/gamestring" // a protocol without options, to be refused
 	"hivearbiter/results"
@@ -27,9 +27,9 @@ import (
 // pairs of short games. The engines play random moves and crash now and then, so that games
 // are won and lost and theta moves.
 func tuneSubmission(tb testing.TB, iterations int, seed int64) *Submission {
-	skill := uhpengine.Option{Name: "Skill", Type: "int", Value: "50", Default: "50", Extra: []string{"0", "100"}}
+	skill := uhpserver.Option{Name: "Skill", Type: "int", Value: "50", Default: "50", Extra: []string{"0", "100"}}
 	argv, env := uhpfake.Command(uhpfake.Config{ID: "tunable", Play: "random", Seed: uint64(seed),
-		Options: []uhpengine.Option{skill}, Faults: []uhpfake.Fault{{On: "bestmove", Chance: 0.08, Then: "exit", Code: 1}}})
+		Options: []uhpserver.Option{skill}, Faults: []uhpfake.Fault{{On: "bestmove", Chance: 0.08, Then: "exit", Code: 1}}})
 	cfg := tune.Config{
 		Engine:   arbiter.EngineConfig{Name: "tunable", Command: argv, Env: env, Time: arbiter.TimeControl{Depth: 1}},
 		Params:   []tune.Param{{Name: "Skill", Int: true, Start: 50, Min: 0, Max: 100, CEnd: 4, REnd: 0.5}},
@@ -468,8 +468,8 @@ func TestTuneWrongEngineUnfit(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer watch.Unsubscribe()
-	skill := uhpengine.Option{Name: "Skill", Type: "int", Value: "50", Default: "50", Extra: []string{"0", "100"}}
-	argv, env := uhpfake.Command(uhpfake.Config{ID: "tunable 2.0", Play: "random", Options: []uhpengine.Option{skill}})
+	skill := uhpserver.Option{Name: "Skill", Type: "int", Value: "50", Default: "50", Extra: []string{"0", "100"}}
+	argv, env := uhpfake.Command(uhpfake.Config{ID: "tunable 2.0", Play: "random", Options: []uhpserver.Option{skill}})
 	startWorkers(t, &Worker{Name: "rebuilt", Creds: p.addWorker("rebuilt"), SkipBench: true,
 		Engines: []arbiter.EngineConfig{{Name: "tunable", Command: argv, Env: env}}})
 	unfit := func() bool {

@@ -14,7 +14,7 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/arbiter/arbitertest"
-	"hivearbiter/engine/hivebot"
+	"hivearbiter/enginekit/hivebot"
 	_ "hivearbiter/proto/uhp"
 	"hivearbiter/results"
 )

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"testing"
 
-	"hivearbiter/engine/ugiengine"
+	"hivearbiter/enginekit/ugiserver"
 	_ "hivearbiter/proto/ugi" // the protocol of the synthetic UGI engine
 	"hivearbiter/rules"
 )
@@ -26,8 +26,8 @@ type syntheticSearcher struct {
 
 func (s *syntheticSearcher) ID() (string, string) { return "synthetic-ugi", "tune's tests" }
 
-func (s *syntheticSearcher) Options() []ugiengine.Option {
-	return []ugiengine.Option{{Name: "Skill", Type: "spin", Default: "50", Min: "0", Max: "100"}}
+func (s *syntheticSearcher) Options() []ugiserver.Option {
+	return []ugiserver.Option{{Name: "Skill", Type: "spin", Default: "50", Min: "0", Max: "100"}}
 }
 
 func (s *syntheticSearcher) SetOption(name, value string) error {
@@ -41,19 +41,19 @@ func (s *syntheticSearcher) SetOption(name, value string) error {
 
 func (s *syntheticSearcher) NewGame() {}
 
-func (s *syntheticSearcher) Search(_ context.Context, g *rules.Game, _ ugiengine.Limit) ugiengine.Result {
+func (s *syntheticSearcher) Search(_ context.Context, g *rules.Game, _ ugiserver.Limit) ugiserver.Result {
 	hash := fnv.New64a()
 	fmt.Fprintf(hash, "%s|%g", g.GameString(), s.skill)
 	if float64(hash.Sum64()>>11)/(1<<53) < s.model.throwChance(s.skill) {
-		return ugiengine.Result{Move: rules.PassMove}
+		return ugiserver.Result{Move: rules.PassMove}
 	}
-	return ugiengine.Result{Move: g.ValidMoves()[0], Depth: 1}
+	return ugiserver.Result{Move: g.ValidMoves()[0], Depth: 1}
 }
 
 // serveSyntheticUGI runs the synthetic UGI engine on standard input and output.
 func serveSyntheticUGI() error {
 	s := &syntheticSearcher{model: synthetic{Optimum: 60, Width: 100}, skill: 50}
-	return ugiengine.NewServer(s).Serve(context.Background(), os.Stdin, os.Stdout)
+	return ugiserver.NewServer(s).Serve(context.Background(), os.Stdin, os.Stdout)
 }
 
 // The tune works over UGI too ("setoption name Skill value V"): Skill moves from 20 to within

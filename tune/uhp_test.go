@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"hivearbiter/arbiter"
-	"hivearbiter/engine/uhpengine"
-	"hivearbiter/engine/uhpengine/uhpfake"
+	"hivearbiter/enginekit/uhpserver"
+	"hivearbiter/enginekit/uhpserver/uhpfake"
 )
 
 // syntheticEnv, when set, makes the test binary the synthetic engine as a UHP program.
@@ -20,7 +20,7 @@ const syntheticEnv = "TUNE_SYNTHETIC_UHP"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(syntheticEnv) == "1" {
-		if err := uhpengine.NewServer(newSyntheticHandler()).Serve(context.Background(), os.Stdin, os.Stdout); err != nil {
+		if err := uhpserver.NewServer(newSyntheticHandler()).Serve(context.Background(), os.Stdin, os.Stdout); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
@@ -49,9 +49,9 @@ type syntheticHandler struct {
 }
 
 func newSyntheticHandler() *syntheticHandler {
-	skillOption := uhpengine.Option{Name: "Skill", Type: "int", Value: "50", Default: "50", Extra: []string{"0", "100"}}
+	skillOption := uhpserver.Option{Name: "Skill", Type: "int", Value: "50", Default: "50", Extra: []string{"0", "100"}}
 	return &syntheticHandler{
-		Handler: uhpfake.NewHandler(uhpfake.Config{ID: "synthetic v1", Salt: "tune", Options: []uhpengine.Option{skillOption}}),
+		Handler: uhpfake.NewHandler(uhpfake.Config{ID: "synthetic v1", Salt: "tune", Options: []uhpserver.Option{skillOption}}),
 		model:   synthetic{Optimum: 60, Width: 100},
 	}
 }
@@ -68,7 +68,7 @@ func (h *syntheticHandler) Play(ctx context.Context, move string) (string, error
 	return gs, err
 }
 
-func (h *syntheticHandler) BestMove(ctx context.Context, limit uhpengine.Limit) (string, error) {
+func (h *syntheticHandler) BestMove(ctx context.Context, limit uhpserver.Limit) (string, error) {
 	if h.first {
 		h.first = false
 		o, _ := h.GetOption("Skill")

@@ -20,7 +20,7 @@ import (
 	"testing"
 	"time"
 
-	"hivearbiter/engine/uhpengine/uhpfake"
+	"hivearbiter/enginekit/uhpserver/uhpfake"
 	"hivearbiter/internal/proc"
 	"hivearbiter/internal/syncbuf"
 )

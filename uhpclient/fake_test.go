@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"hivearbiter/engine/uhpengine"
-	"hivearbiter/engine/uhpengine/uhpfake"
+	"hivearbiter/enginekit/uhpserver"
+	"hivearbiter/enginekit/uhpserver/uhpfake"
 )
 
 // The test binary doubles as the engines under test (package uhpfake). A scenario is the
@@ -16,7 +16,7 @@ func scenario(name string) uhpfake.Config {
 	cfg := uhpfake.Config{
 		ID:       "Fake v1",
 		OnSIGINT: "report",
-		Options: []uhpengine.Option{
+		Options: []uhpserver.Option{
 			{Name: "MaxBranchingFactor", Type: "int", Value: "500", Default: "500", Extra: []string{"1", "500"}},
 			{Name: "PonderDuringIdle", Type: "enum", Value: "SingleThreaded", Default: "SingleThreaded",
 				Extra: []string{"Disabled", "SingleThreaded", "MultiThreaded"}},

@@ -5,7 +5,7 @@ import (
 	"io"
 	"os"
 
-	"hivearbiter/engine/hivebot"
+	"hivearbiter/enginekit/hivebot"
 	"hivearbiter/internal/cli"
 )
 

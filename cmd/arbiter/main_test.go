@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"hivearbiter/engine/uhpengine"
-	"hivearbiter/engine/uhpengine/uhpfake"
+	"hivearbiter/enginekit/uhpserver"
+	"hivearbiter/enginekit/uhpserver/uhpfake"
 )
 
 // The test binary doubles as the programs the tests run: the arbiter itself (so a test can
@@ -76,7 +76,7 @@ func fakeConfig(scenario string) uhpfake.Config {
 		// As nokamute 1.0.3 plays (reference UHP-NOTES.md 7.1, 7.7): whole seconds only, a
 		// search that lasts its budget, death by SIGINT, a Draw claimed on threefold repetition.
 		cfg.WholeSeconds, cfg.Think, cfg.ClaimRepetitions = true, true, 3
-		cfg.Options = []uhpengine.Option{{Name: "NumThreads", Type: "int", Value: "2", Default: "2", Extra: []string{"1", "64"}}}
+		cfg.Options = []uhpserver.Option{{Name: "NumThreads", Type: "int", Value: "2", Default: "2", Extra: []string{"1", "64"}}}
 	case "base-only": // and deterministic: its moves depend on the position alone
 		cfg.Capabilities, cfg.Play, cfg.Salt = []string{}, "", "base-only"
 	case "deterministic":

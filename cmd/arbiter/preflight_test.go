@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"hivearbiter/engine/uhpengine/uhpfake"
+	"hivearbiter/enginekit/uhpserver/uhpfake"
 	"hivearbiter/results"
 )
 

@@ -10,7 +10,7 @@ import (
 	"hivearbiter/arbiter"
 	"hivearbiter/internal/cli"
 	"hivearbiter/results"
-	"hivearbiter/serve"
+	"hivearbiter/viewerbridge"
 )
 
 const serveUsage = `serve [-config FILE] -engine cmd=PROG [name=N] [tc=...] ... -engine ... [flags]
@@ -46,7 +46,7 @@ func runServeSession(ctx context.Context, args []string, stdin io.Reader, stdout
 	signal.Notify(interrupts, os.Interrupt)
 	defer signal.Stop(interrupts)
 
-	session, err := serve.NewSession(ctx, cfg)
+	session, err := viewerbridge.NewSession(ctx, cfg)
 	if err != nil {
 		var ce *arbiter.ConfigError
 		if errors.As(err, &ce) {
@@ -62,13 +62,13 @@ func runServeSession(ctx context.Context, args []string, stdin io.Reader, stdout
 }
 
 // serveConfig builds the session's configuration from a -config file and the flags.
-func serveConfig(args []string, stderr io.Writer) (serve.SessionConfig, error) {
+func serveConfig(args []string, stderr io.Writer) (viewerbridge.SessionConfig, error) {
 	rest, groups := splitMultiWord(args)
 	fs := newFlagSet("serve", serveUsage, stderr)
-	var flags serve.Flags
+	var flags viewerbridge.Flags
 	flags.Register(fs)
 	if err := cli.Parse(fs, rest); err != nil {
-		return serve.SessionConfig{}, err
+		return viewerbridge.SessionConfig{}, err
 	}
 	cfg, err := flags.Session(groups, builtinResolver)
 	if err != nil {

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"hivearbiter/engine/uhpengine"
-	"hivearbiter/engine/uhpengine/uhpfake"
+	"hivearbiter/enginekit/uhpserver"
+	"hivearbiter/enginekit/uhpserver/uhpfake"
 	"hivearbiter/tune"
 )
 
@@ -21,8 +21,8 @@ import (
 func TestTuneCommand(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "tune.jsonl")
-	skill := uhpengine.Option{Name: "Skill", Type: "int", Value: "50", Default: "50", Extra: []string{"0", "100"}}
-	engine := fakeEngineSpec("dev", uhpfake.Config{Play: "random", Seed: 3, Options: []uhpengine.Option{skill}})
+	skill := uhpserver.Option{Name: "Skill", Type: "int", Value: "50", Default: "50", Extra: []string{"0", "100"}}
+	engine := fakeEngineSpec("dev", uhpfake.Config{Play: "random", Seed: 3, Options: []uhpserver.Option{skill}})
 	args := append([]string{"tune", "-param", "Skill,20,0,100,10,0.1", "-iterations", "3", "-maxplies", "8", "-seed", "2", "-out", out},
 		append(engine, "depth=1")...)
 	var stdout, stderr bytes.Buffer
@@ -90,8 +90,8 @@ func TestTuneRefusals(t *testing.T) {
 // command then plays the rest.
 func TestTuneInterruptResumes(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "tune.jsonl")
-	skill := uhpengine.Option{Name: "Skill", Type: "int", Value: "50", Default: "50", Extra: []string{"0", "100"}}
-	engine := fakeEngineSpec("dev", uhpfake.Config{Play: "random", Seed: 3, Delay: 50 * time.Millisecond, Options: []uhpengine.Option{skill}})
+	skill := uhpserver.Option{Name: "Skill", Type: "int", Value: "50", Default: "50", Extra: []string{"0", "100"}}
+	engine := fakeEngineSpec("dev", uhpfake.Config{Play: "random", Seed: 3, Delay: 50 * time.Millisecond, Options: []uhpserver.Option{skill}})
 	args := append([]string{"tune", "-param", "Skill,20,0,100,10,0.1", "-iterations", "6", "-maxplies", "6", "-out", out},
 		append(engine, "depth=1")...)
 	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
@@ -116,8 +116,8 @@ func TestTuneInterruptResumes(t *testing.T) {
 // otherwise.
 func TestTuneLivePage(t *testing.T) {
 	dir := t.TempDir()
-	skill := uhpengine.Option{Name: "Skill", Type: "int", Value: "50", Default: "50", Extra: []string{"0", "100"}}
-	engine := append(fakeEngineSpec("dev", uhpfake.Config{Play: "random", Seed: 3, Options: []uhpengine.Option{skill}}), "depth=1")
+	skill := uhpserver.Option{Name: "Skill", Type: "int", Value: "50", Default: "50", Extra: []string{"0", "100"}}
+	engine := append(fakeEngineSpec("dev", uhpfake.Config{Play: "random", Seed: 3, Options: []uhpserver.Option{skill}}), "depth=1")
 	args := func(extra ...string) []string {
 		a := []string{"tune", "-param", "Skill,20,0,100,10,0.1", "-iterations", "2", "-maxplies", "8", "-out", filepath.Join(dir, "tune.jsonl")}
 		return append(append(a, extra...), engine...)

@@ -16,7 +16,7 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/distributed"
-	"hivearbiter/engine/uhpengine/uhpfake"
+	"hivearbiter/enginekit/uhpserver/uhpfake"
 	"hivearbiter/internal/syncbuf"
 	"hivearbiter/internal/testenv"
 	"hivearbiter/results"

@@ -6,7 +6,7 @@ import (
 	"context"
 	"os"
 
-	"hivearbiter/engine/hivebot"
+	"hivearbiter/enginekit/hivebot"
 )
 
 func main() {

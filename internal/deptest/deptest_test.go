@@ -118,7 +118,7 @@ func TestCheckFindsWrongImports(t *testing.T) {
 		{ImportPath: m("internal/proc"), Deps: []string{"fmt"}},
 		{ImportPath: m("internal/lines"), Deps: []string{"fmt"}},
 		{ImportPath: m("uhpclient"), Imports: []string{m("internal/proc"), m("rules")}, Deps: []string{"fmt", m("internal/proc"), m("rules")}},
-		{ImportPath: m("engine/search"), Imports: []string{m("rules")}, Deps: []string{"fmt", m("rules")}},
+		{ImportPath: m("enginekit/search"), Imports: []string{m("rules")}, Deps: []string{"fmt", m("rules")}},
 		{ImportPath: m("openings/books"), Deps: []string{"fmt"}},
 		{ImportPath: m("arbiter"), Imports: []string{m("rules"), m("results"), m("openings/books")}, Deps: []string{"fmt", m("elo"), m("openings/books"), m("results"), m("rules")}},
 		{ImportPath: m("cmd/arbiter"), Imports: []string{m("arbiter"), m("uhpclient")}, FileImports: map[string][]string{
@@ -136,7 +136,7 @@ func TestCheckFindsWrongImports(t *testing.T) {
 			g = append(g, Package{ImportPath: m("openings"), Imports: []string{m("uhpclient")}, Deps: []string{m("uhpclient"), m("rules")}})
 			arb := &g[9]
 			arb.Imports = append(arb.Imports, m("openings"))
-			arb.Deps = append(arb.Deps, m("openings"), m("uhpclient"), m("engine/search"))
+			arb.Deps = append(arb.Deps, m("openings"), m("uhpclient"), m("enginekit/search"))
 			return g
 		}, "arbiter depends on uhpclient (through openings)"},
 		{"the referee on a third-party module", func(g []Package) []Package {

@@ -42,8 +42,13 @@ var Rules = []Rule{
 		Why:      "a client of the UHP protocol, usable without the arbiter; `proto/uhp` puts it behind the player seam",
 	},
 	{
-		Packages: []string{"engine/..."},
-		Only:     []string{"engine/...", "rules"},
+		Packages: []string{"ugiclient"},
+		Only:     []string{"rules", "results", "elo", "internal/lines", "internal/linepeer", "internal/proc"},
+		Why:      "a client of the UGI protocol, usable without the arbiter (of the records only the search information it reads); `proto/ugi` puts it behind the player seam",
+	},
+	{
+		Packages: []string{"enginekit/..."},
+		Only:     []string{"enginekit/...", "rules"},
 		Why:      "the engine author's side builds engines; it never links the arbiter that judges them",
 	},
 	{
@@ -53,26 +58,26 @@ var Rules = []Rule{
 	},
 	{
 		Packages: []string{"proto/..."},
-		Not:      []string{"configs", "distributed", "pool/...", "report", "serve", "tune", "openings", "engine/..."},
+		Not:      []string{"configs", "distributed", "pool/...", "report", "viewerbridge", "tune", "openings", "enginekit/..."},
 		Why:      "a protocol is a plug-in of the arbiter: it imports the arbiter and its transport, and nothing that reads settings, runs or shows matches",
 	},
 	{
 		Packages: []string{"configs"},
-		Not:      []string{"serve", "tune", "distributed", "pool/...", "report", "openings", "proto/...", "uhpclient", "engine/..."},
+		Not:      []string{"viewerbridge", "tune", "distributed", "pool/...", "report", "openings", "proto/...", "uhpclient", "ugiclient", "enginekit/..."},
 		Why:      "configs turns files and words into the arbiter's types; the front ends and runners that take settings import configs, never the reverse",
 	},
 	{
 		Packages: []string{"distributed"},
-		Not:      []string{"configs", "tune", "pool/...", "serve", "report", "openings", "proto/...", "uhpclient", "engine/..."},
+		Not:      []string{"configs", "tune", "pool/...", "viewerbridge", "report", "openings", "proto/...", "uhpclient", "ugiclient", "enginekit/..."},
 		Why:      "the runner of game pairs over NATS plays any protocol through the registry and reads no settings; a worker's -engine words are read by `configs`, and tunes are the pool's",
 	},
 	{
-		Packages: []string{"pool/...", "report", "serve", "tune", "openings"},
-		Not:      []string{"proto/...", "uhpclient"},
+		Packages: []string{"pool/...", "report", "viewerbridge", "tune", "openings"},
+		Not:      []string{"proto/...", "uhpclient", "ugiclient"},
 		Why:      "runners and front ends start players through the protocol registry (`arbiter.StartPlayer`), as a match does, and never name a protocol",
 	},
 	{
-		Packages: []string{"rules", "elo", "results", "arbiter", "configs", "uhpclient", "proto/...", "engine/...", "openings/...", "report", "serve", "tune"},
+		Packages: []string{"rules", "elo", "results", "arbiter", "configs", "uhpclient", "proto/...", "enginekit/...", "openings/...", "report", "viewerbridge", "tune"},
 		Not:      []string{"github.com/nats-io/..."},
 		Why:      "NATS is the transport of the distributed runner and the pool; a match on one machine does not link it",
 	},
@@ -84,7 +89,7 @@ var Rules = []Rule{
 	{
 		Packages: []string{"cmd/arbiter"},
 		Except:   []string{"protocols.go"},
-		Not:      []string{"proto/...", "uhpclient"},
+		Not:      []string{"proto/...", "uhpclient", "ugiclient"},
 		Why:      "the command starts players through the protocol registry and never names a protocol; `protocols.go` links the protocols in for their side effect",
 	},
 }

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"hivearbiter/engine/hivebot"
+	"hivearbiter/enginekit/hivebot"
 	"hivearbiter/rules"
 )
 

@@ -9,6 +9,7 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/rules"
+	"hivearbiter/ugiclient"
 )
 
 // RunChecks implements arbiter.Checker: a UGI compliance check of one engine, under the Hive
@@ -20,7 +21,7 @@ import (
 // engine is started afresh. err is set only when the engine cannot be started at all.
 func (Protocol) RunChecks(ctx context.Context, e arbiter.EngineConfig, opts arbiter.CheckOptions) ([]arbiter.CheckResult, error) {
 	c := &checker{engine: e}
-	c.CheckSession = arbiter.NewCheckSession(ctx, opts, func(ctx context.Context) (*Engine, error) {
+	c.CheckSession = arbiter.NewCheckSession(ctx, opts, func(ctx context.Context) (*ugiclient.Engine, error) {
 		return startChecked(ctx, e, c.Options())
 	})
 	defer c.Close()
@@ -39,7 +40,7 @@ func (Protocol) RunChecks(ctx context.Context, e arbiter.EngineConfig, opts arbi
 var ugiTypes = map[string]string{"spin": "int", "check": "bool", "combo": "enum", "string": "string"}
 
 // fairOptions says which of the engine's options fair timing sets, each at its default.
-func (c *checker) fairOptions(opts []Option) {
+func (c *checker) fairOptions(opts []ugiclient.Option) {
 	c.listed = make([]arbiter.ListedOption, len(opts))
 	for i, o := range opts {
 		c.listed[i] = arbiter.ListedOption{Name: o.Name, Type: ugiTypes[o.Type], Value: o.Default, Choices: o.Vars}
@@ -54,7 +55,7 @@ func (c *checker) determinism() {
 	if len(c.types) > 0 {
 		t = c.types[len(c.types)-1]
 	}
-	c.CheckDeterminism(t, c.listed, func(ctx context.Context, eng *Engine, position *rules.Game, depth int) (string, error) {
+	c.CheckDeterminism(t, c.listed, func(ctx context.Context, eng *ugiclient.Engine, position *rules.Game, depth int) (string, error) {
 		if err := eng.Sync(ctx, "uginewgame", positionOf(position)); err != nil {
 			return "", err
 		}
@@ -62,7 +63,7 @@ func (c *checker) determinism() {
 		if err != nil {
 			return "", err
 		}
-		move, err := DecodeMove(s.Move)
+		move, err := ugiclient.DecodeMove(s.Move)
 		if err != nil {
 			return "", fmt.Errorf("bestmove %s: %w", s.Move, err)
 		}
@@ -75,8 +76,8 @@ func (c *checker) determinism() {
 }
 
 // startChecked starts the engine and sets its options.
-func startChecked(ctx context.Context, e arbiter.EngineConfig, opts arbiter.CheckOptions) (*Engine, error) {
-	eng, err := Start(ctx, Config{Command: e.Command, Dir: e.Dir, Env: e.Env, Addr: e.Addr, Name: e.Name, Grace: opts.Grace})
+func startChecked(ctx context.Context, e arbiter.EngineConfig, opts arbiter.CheckOptions) (*ugiclient.Engine, error) {
+	eng, err := ugiclient.Start(ctx, ugiclient.Config{Command: e.Command, Dir: e.Dir, Env: e.Env, Addr: e.Addr, Name: e.Name, Grace: opts.Grace})
 	if err != nil {
 		return nil, err
 	}
@@ -93,9 +94,9 @@ func startChecked(ctx context.Context, e arbiter.EngineConfig, opts arbiter.Chec
 
 // checker is a UGI compliance check in progress.
 type checker struct {
-	*arbiter.CheckSession[*Engine]
+	*arbiter.CheckSession[*ugiclient.Engine]
 	engine arbiter.EngineConfig
-	eng    *Engine                // the engine of the check that runs
+	eng    *ugiclient.Engine      // the engine of the check that runs
 	types  []rules.GameType       // the game types the engine accepts
 	listed []arbiter.ListedOption // the options it lists, at their defaults
 }
@@ -149,7 +150,7 @@ func (c *checker) query(position, question string) (string, error) {
 }
 
 func positionOf(g *rules.Game) string {
-	p, _ := NewPosition(g.GameString())
+	p, _ := ugiclient.NewPosition(g.GameString())
 	return p.Command()
 }
 
@@ -163,7 +164,7 @@ func (c *checker) gameTypes() {
 	var refused []string
 	for _, t := range rules.GameTypes {
 		err := c.sync("uginewgame", positionOf(rules.NewGame(t)))
-		var r *RefusedError
+		var r *ugiclient.RefusedError
 		switch {
 		case err == nil:
 			c.types = append(c.types, t)
@@ -253,7 +254,7 @@ func (c *checker) refusedMove() {
 		return
 	}
 	err := c.sync("position startpos moves wS1 wQ_-wS1")
-	var r *RefusedError
+	var r *ugiclient.RefusedError
 	if !errors.As(err, &r) {
 		c.add(name, false, fmt.Sprintf("position startpos moves wS1 wQ_-wS1 (White moves twice): %v", err))
 		return
@@ -284,7 +285,7 @@ func (c *checker) search(name string, g *rules.Game, command string, allowed tim
 		c.add(name, false, err.Error())
 		return
 	}
-	move, err := DecodeMove(s.Move)
+	move, err := ugiclient.DecodeMove(s.Move)
 	if err == nil {
 		err = g.Clone().Play(move)
 	}

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"hivearbiter/engine/ugiengine"
+	"hivearbiter/enginekit/ugiserver"
 	"hivearbiter/rules"
 )
 
@@ -83,7 +83,7 @@ func fakeEngine(scenario string) int {
 				say("info error I do not know that move")
 				continue
 			}
-			g, err := ugiengine.ParsePosition(f[1:])
+			g, err := ugiserver.ParsePosition(f[1:])
 			if err != nil {
 				say("info error " + err.Error())
 				continue
@@ -94,7 +94,7 @@ func fakeEngine(scenario string) int {
 				say(map[string]string{"gameover": "response true", "result": "response p2win"}[f[1]])
 				continue
 			}
-			answer, err := ugiengine.Query(game, f[1:])
+			answer, err := ugiserver.Query(game, f[1:])
 			if err != nil {
 				say("info error " + err.Error())
 				continue
@@ -106,7 +106,7 @@ func fakeEngine(scenario string) int {
 		case "go":
 			moves := game.ValidMoveStrings()
 			slices.Sort(moves)
-			best := ugiengine.EncodeMove(moves[0])
+			best := ugiserver.EncodeMove(moves[0])
 			info := "info depth 1 score cp 5 nodes 10 time 1 nps 10000 pv " + best
 			switch scenario {
 			case "crash":

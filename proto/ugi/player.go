@@ -9,6 +9,7 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/results"
+	"hivearbiter/ugiclient"
 )
 
 // Name is the protocol's name in engine settings (proto=ugi).
@@ -34,13 +35,13 @@ func (Protocol) Check(e arbiter.EngineConfig) error {
 // Start implements arbiter.Protocol: it starts the engine, completes the handshake, sets its
 // options and waits for "readyok".
 func (Protocol) Start(ctx context.Context, e arbiter.EngineConfig, env arbiter.StartEnv) (arbiter.Player, error) {
-	cfg := Config{Command: e.Command, Dir: e.Dir, Env: e.Env, Addr: e.Addr, Name: e.Name, Grace: env.Grace}
+	cfg := ugiclient.Config{Command: e.Command, Dir: e.Dir, Env: e.Env, Addr: e.Addr, Name: e.Name, Grace: env.Grace}
 	transcript, err := env.CreateTranscript(e.Name)
 	if err != nil {
 		return nil, err
 	}
 	cfg.Transcript = transcript.Writer()
-	eng, err := Start(ctx, cfg)
+	eng, err := ugiclient.Start(ctx, cfg)
 	if err != nil {
 		transcript.Close()
 		return nil, fmt.Errorf("ugi: %s: handshake: %w", e.Name, err)
@@ -61,10 +62,10 @@ func (Protocol) Start(ctx context.Context, e arbiter.EngineConfig, env arbiter.S
 // commands that the arbiter could check: the whole game is sent with every go, and the
 // engine's view of the result is asked for at the end (arbiter.Finisher).
 type Player struct {
-	engine     *Engine
+	engine     *ugiclient.Engine
 	name       string
 	transcript *arbiter.Transcript
-	pos        Position
+	pos        ugiclient.Position
 	info       *results.SearchInfo
 }
 
@@ -75,7 +76,7 @@ var (
 )
 
 // Engine returns the UGI conversation behind the player.
-func (p *Player) Engine() *Engine { return p.engine }
+func (p *Player) Engine() *ugiclient.Engine { return p.engine }
 
 // Info implements arbiter.Player. UGI has no capability list, so the expansions an engine
 // plays are unknown until it refuses a game; it does not report its state.
@@ -91,13 +92,13 @@ func (p *Player) Info() arbiter.PlayerInfo {
 // that answers the position with "info error" does not play the game (the expansions, or a
 // position it cannot load): that fails the game with a protocol violation that says so.
 func (p *Player) NewGame(ctx context.Context, gameString string) (string, error) {
-	pos, err := NewPosition(gameString)
+	pos, err := ugiclient.NewPosition(gameString)
 	if err != nil {
 		return "", fmt.Errorf("ugi: %w", err)
 	}
 	p.pos, p.info = pos, nil
 	err = p.engine.Sync(ctx, "uginewgame", pos.Command())
-	var refused *RefusedError
+	var refused *ugiclient.RefusedError
 	if errors.As(err, &refused) {
 		return "", &arbiter.PlayerError{Reason: results.ReasonProtocol,
 			Err: fmt.Errorf("ugi: %s does not play this game (%s): %w", p.name, pos.GameType, err)}
@@ -132,7 +133,7 @@ func (p *Player) BestMove(ctx context.Context, limit arbiter.Limit) (string, err
 	if err != nil {
 		return "", p.classify(err, true)
 	}
-	move, err := DecodeMove(s.Move)
+	move, err := ugiclient.DecodeMove(s.Move)
 	if err != nil {
 		return "", &arbiter.PlayerError{Reason: results.ReasonIllegalMove, Err: fmt.Errorf("ugi: %s: bestmove %s: %w", p.name, s.Move, err)}
 	}
@@ -187,7 +188,7 @@ func (p *Player) GameOver(ctx context.Context, _ string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	st, err := StateOfResult(over, result)
+	st, err := ugiclient.StateOfResult(over, result)
 	if err != nil {
 		return fmt.Sprintf("gameover %s and result %s", over, result), nil
 	}

@@ -12,6 +12,7 @@ import (
 	"hivearbiter/internal/golden"
 	"hivearbiter/proto/ugi"
 	"hivearbiter/results"
+	"hivearbiter/ugiclient"
 )
 
 const grace = 300 * time.Millisecond
@@ -227,7 +228,7 @@ func TestPositionCommand(t *testing.T) {
 		// The arbiter's own spelling: canonical reference pieces and case.
 		{"Base+M;InProgress;Black[2];WS1;BS1 -ws1;wq ws1-", `position fen Base+M moves wS1 bS1_-wS1 wQ_wS1-`},
 	} {
-		pos, err := ugi.NewPosition(tc.gameString)
+		pos, err := ugiclient.NewPosition(tc.gameString)
 		if err != nil {
 			t.Fatal(err)
 		}

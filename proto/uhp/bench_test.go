@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
-	"hivearbiter/engine/uhpengine/uhpfake"
+	"hivearbiter/enginekit/uhpserver/uhpfake"
 	"hivearbiter/internal/testenv"
 	"hivearbiter/report"
 	"hivearbiter/results"

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
-	"hivearbiter/engine/uhpengine"
-	"hivearbiter/engine/uhpengine/uhpfake"
+	"hivearbiter/enginekit/uhpserver"
+	"hivearbiter/enginekit/uhpserver/uhpfake"
 )
 
 // The test binary doubles as the engine, as in os/exec's tests: package uhpfake runs it as a
@@ -51,7 +51,7 @@ func fakeEngine(scenario string) uhpfake.Config {
 		cfg.Capabilities, cfg.ClaimRepetitions = []string{}, 3
 	case "random-moves": // a random move each search, as nokamute's unseeded shuffle of its root moves
 		cfg.Play = "random"
-		cfg.Options = []uhpengine.Option{{Name: "NumThreads", Type: "int", Value: "2", Default: "2", Extra: []string{"1", "64"}}}
+		cfg.Options = []uhpserver.Option{{Name: "NumThreads", Type: "int", Value: "2", Default: "2", Extra: []string{"1", "64"}}}
 	case "varying-overshoot": // every third timed search runs 0.35 s over
 		cfg.Overshoots = []time.Duration{0, 0, 350 * time.Millisecond}
 	case "trailing-semicolon":

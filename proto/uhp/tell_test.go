@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
-	"hivearbiter/engine/uhpengine/uhpfake"
+	"hivearbiter/enginekit/uhpserver/uhpfake"
 	"hivearbiter/results"
 )
 

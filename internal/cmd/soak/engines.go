@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"hivearbiter/engine/uhpengine/uhpfake"
+	"hivearbiter/enginekit/uhpserver/uhpfake"
 )
 
 // healthy names the engines that never misbehave on purpose (deeper is hivebot at depth 2, a

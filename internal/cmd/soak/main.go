@@ -18,7 +18,7 @@ import (
 	"syscall"
 	"time"
 
-	"hivearbiter/engine/uhpengine/uhpfake"
+	"hivearbiter/enginekit/uhpserver/uhpfake"
 )
 
 func main() {

@@ -16,7 +16,7 @@ import (
 	"syscall"
 	"time"
 
-	"hivearbiter/engine/uhpengine/uhpfake"
+	"hivearbiter/enginekit/uhpserver/uhpfake"
 )
 
 // process is one program the soak started: an arbiter match, a coordinator or a worker.
