@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"hivearbiter/internal/golden"
+	"hivearbiter/internal/testkit/golden"
 )
 
 // TestWriteCheckTable: a detail over the width is cut and said to be; width 0 shows it whole.

@@ -6,7 +6,7 @@ import (
 	"sync"
 	"testing"
 
-	"hivearbiter/internal/golden"
+	"hivearbiter/internal/testkit/golden"
 	"hivearbiter/rules"
 )
 

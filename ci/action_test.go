@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"hivearbiter/enginekit/uhpserver/uhpfake"
-	"hivearbiter/internal/testenv"
+	"hivearbiter/internal/testkit/testenv"
 )
 
 // TestMain lets the test binary be a fake UHP engine, for the action's checks.

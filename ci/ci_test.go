@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
-	"hivearbiter/internal/golden"
-	"hivearbiter/internal/testenv"
+	"hivearbiter/internal/testkit/golden"
+	"hivearbiter/internal/testkit/testenv"
 	"hivearbiter/results"
 )
 

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"hivearbiter/internal/golden"
+	"hivearbiter/internal/testkit/golden"
 	"hivearbiter/results"
 )
 

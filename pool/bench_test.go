@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"hivearbiter/distributed"
-	"hivearbiter/internal/testenv"
+	"hivearbiter/internal/testkit/testenv"
 )
 
 // BenchmarkPoolThroughput plays b.N games (one run) through a pool of 1, 2 and 4 workers in

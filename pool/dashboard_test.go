@@ -13,7 +13,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"hivearbiter/arbiter"
-	"hivearbiter/internal/testenv"
+	"hivearbiter/internal/testkit/testenv"
 	"hivearbiter/results"
 )
 

@@ -11,7 +11,7 @@ import (
 	"hivearbiter/arbiter"
 	"hivearbiter/distributed"
 	"hivearbiter/enginekit/uhpserver/uhpfake"
-	"hivearbiter/internal/testenv"
+	"hivearbiter/internal/testkit/testenv"
 	_ "hivearbiter/proto/gamestring" // the Python bot's protocol
 	"hivearbiter/results"
 )

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"hivearbiter/distributed"
-	"hivearbiter/internal/testenv"
+	"hivearbiter/internal/testkit/testenv"
 	"hivearbiter/pool/artifact"
 )
 

@@ -21,7 +21,7 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/distributed"
-	"hivearbiter/internal/natstest"
+	"hivearbiter/internal/testkit/natstest"
 	"hivearbiter/pool/artifact"
 )
 

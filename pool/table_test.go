@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"hivearbiter/distributed"
-	"hivearbiter/internal/golden"
+	"hivearbiter/internal/testkit/golden"
 	"hivearbiter/results"
 )
 

@@ -3,7 +3,7 @@ package report
 import (
 	"context"
 	"fmt"
-	"hivearbiter/internal/testenv"
+	"hivearbiter/internal/testkit/testenv"
 	"math/rand/v2"
 	"net/http/httptest"
 	"os"

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"hivearbiter/elo"
-	"hivearbiter/internal/golden"
+	"hivearbiter/internal/testkit/golden"
 	"hivearbiter/results"
 )
 

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"hivearbiter/internal/golden"
+	"hivearbiter/internal/testkit/golden"
 	"hivearbiter/tune"
 )
 

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"hivearbiter/internal/testenv"
+	"hivearbiter/internal/testkit/testenv"
 )
 
 // lockChildEnv names the folder whose files the test binary tries to write when it runs as

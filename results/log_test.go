@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"hivearbiter/internal/testenv"
+	"hivearbiter/internal/testkit/testenv"
 	"time"
 )
 

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"hivearbiter/internal/golden"
+	"hivearbiter/internal/testkit/golden"
 )
 
 // checkGolden compares output with the golden file testdata/name.

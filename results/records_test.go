@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"hivearbiter/elo"
-	"hivearbiter/internal/golden"
+	"hivearbiter/internal/testkit/golden"
 )
 
 // TestWarningJSON: a warning is written with its side and engine, and read back; a warning of

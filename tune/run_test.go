@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"hivearbiter/arbiter"
-	"hivearbiter/internal/golden"
+	"hivearbiter/internal/testkit/golden"
 )
 
 var skill = Param{Name: "Skill", Int: true, Start: 20, Min: 0, Max: 100, CEnd: 10, REnd: 0.1}

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"hivearbiter/internal/golden"
+	"hivearbiter/internal/testkit/golden"
 )
 
 // TestErrorTextsGolden keeps every error text a user reads in a record's detail, on the

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"hivearbiter/internal/testenv"
+	"hivearbiter/internal/testkit/testenv"
 )
 
 // junitSchema is the JUnit XML format as CI systems read it (see the file's comment).

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"hivearbiter/internal/testenv"
+	"hivearbiter/internal/testkit/testenv"
 )
 
 // TestCheckEachProtocol checks an engine of every protocol with that protocol's own suite,

@@ -12,7 +12,7 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/configs"
-	"hivearbiter/internal/golden"
+	"hivearbiter/internal/testkit/golden"
 )
 
 func TestCheckCompliantEngine(t *testing.T) {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"hivearbiter/internal/testenv"
+	"hivearbiter/internal/testkit/testenv"
 )
 
 // TestGateReports runs gates as a GitHub Actions job would, with GITHUB_ACTIONS and

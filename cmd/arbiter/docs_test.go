@@ -15,8 +15,8 @@ import (
 	"testing"
 
 	"hivearbiter/internal/cli"
-	"hivearbiter/internal/golden"
-	"hivearbiter/internal/testenv"
+	"hivearbiter/internal/testkit/golden"
+	"hivearbiter/internal/testkit/testenv"
 )
 
 // repoRoot is the repository's root, seen from this package's directory (where go test runs).

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"hivearbiter/internal/cli"
-	"hivearbiter/internal/golden"
+	"hivearbiter/internal/testkit/golden"
 	"hivearbiter/openings/books"
 )
 

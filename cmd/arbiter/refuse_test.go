@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"hivearbiter/internal/golden"
+	"hivearbiter/internal/testkit/golden"
 	"hivearbiter/results"
 )
 

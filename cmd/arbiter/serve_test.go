@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"hivearbiter/internal/cli"
-	"hivearbiter/internal/golden"
+	"hivearbiter/internal/testkit/golden"
 	"hivearbiter/results"
 	"hivearbiter/rules"
 )

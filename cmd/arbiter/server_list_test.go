@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"hivearbiter/configs"
-	"hivearbiter/internal/testenv"
+	"hivearbiter/internal/testkit/testenv"
 	"hivearbiter/ratinglist"
 )
 

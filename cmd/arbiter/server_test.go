@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"hivearbiter/distributed"
-	"hivearbiter/internal/testenv"
+	"hivearbiter/internal/testkit/testenv"
 	"hivearbiter/pool"
 	"hivearbiter/results"
 )

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"hivearbiter/internal/golden"
+	"hivearbiter/internal/testkit/golden"
 )
 
 var decisionPattern = regexp.MustCompile(`accepted after \d+ game pairs`)

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"hivearbiter/internal/testenv"
+	"hivearbiter/internal/testkit/testenv"
 	"hivearbiter/pool"
 	"hivearbiter/tune"
 )

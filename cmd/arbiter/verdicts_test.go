@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"hivearbiter/internal/golden"
+	"hivearbiter/internal/testkit/golden"
 	"hivearbiter/results"
 )
 

@@ -18,7 +18,7 @@ import (
 	"hivearbiter/distributed"
 	"hivearbiter/enginekit/uhpserver/uhpfake"
 	"hivearbiter/internal/syncbuf"
-	"hivearbiter/internal/testenv"
+	"hivearbiter/internal/testkit/testenv"
 	"hivearbiter/results"
 )
 

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"testing"
 
-	"hivearbiter/internal/testenv"
+	"hivearbiter/internal/testkit/testenv"
 )
 
 // BenchmarkBench runs the bench at its default depth on one and two threads and reports the

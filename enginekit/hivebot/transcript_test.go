@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"hivearbiter/internal/golden"
+	"hivearbiter/internal/testkit/golden"
 )
 
 // perftTiming matches the measured part of a perft line, which no golden file can fix.

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"hivearbiter/enginekit/ugiserver"
-	"hivearbiter/internal/golden"
+	"hivearbiter/internal/testkit/golden"
 	"hivearbiter/rules"
 )
 

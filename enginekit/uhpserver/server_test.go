@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"hivearbiter/internal/golden"
+	"hivearbiter/internal/testkit/golden"
 )
 
 // serve runs a whole session on input and returns the output.

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"hivearbiter/internal/golden"
-	"hivearbiter/internal/testenv"
+	"hivearbiter/internal/testkit/golden"
+	"hivearbiter/internal/testkit/testenv"
 )
 
 // completionProgram is a program of two commands with flags, one without (which stops at -h

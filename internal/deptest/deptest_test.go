@@ -153,9 +153,9 @@ func TestCheckFindsWrongImports(t *testing.T) {
 			return g
 		}, "cmd/arbiter depends on uhpclient (through openings.go)"},
 		{"a library on a test helper", func(g []Package) []Package {
-			g[5].Deps = append(g[5].Deps, m("internal/golden"))
+			g[5].Deps = append(g[5].Deps, m("internal/testkit/golden"))
 			return g
-		}, "internal/lines depends on internal/golden"},
+		}, "internal/lines depends on internal/testkit/golden"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -83,7 +83,7 @@ var Rules = []Rule{
 	},
 	{
 		Packages: []string{"..."},
-		Not:      []string{"internal/golden", "internal/testenv", "internal/natstest"},
+		Not:      []string{"internal/testkit/..."},
 		Why:      "test helpers are linked into tests only",
 	},
 	{

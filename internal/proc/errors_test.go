@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"hivearbiter/internal/golden"
+	"hivearbiter/internal/testkit/golden"
 )
 
 // TestErrorTextsGolden keeps the texts of the errors every transport shares, as the

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"hivearbiter/internal/testenv"
+	"hivearbiter/internal/testkit/testenv"
 )
 
 // locateCase is one program given to Locate from a directory of the case's files, and what

@@ -11,7 +11,7 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/configs"
-	"hivearbiter/internal/testenv"
+	"hivearbiter/internal/testkit/testenv"
 	_ "hivearbiter/proto/gamestring" // proto=gamestring, the docs' Python bot's
 )
 

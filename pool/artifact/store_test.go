@@ -17,7 +17,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
-	"hivearbiter/internal/natstest"
+	"hivearbiter/internal/testkit/natstest"
 )
 
 // helloEnv makes the test binary a tiny program that prints its greeting and exits: the

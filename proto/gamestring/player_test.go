@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
-	"hivearbiter/internal/golden"
+	"hivearbiter/internal/testkit/golden"
 	"hivearbiter/proto/gamestring"
 	"hivearbiter/results"
 	"hivearbiter/rules"

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
-	"hivearbiter/internal/testenv"
+	"hivearbiter/internal/testkit/testenv"
 	"hivearbiter/results"
 )
 

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
-	"hivearbiter/internal/golden"
+	"hivearbiter/internal/testkit/golden"
 	"hivearbiter/proto/ugi"
 	"hivearbiter/results"
 	"hivearbiter/ugiclient"

@@ -17,7 +17,7 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/enginekit/uhpserver/uhpfake"
-	"hivearbiter/internal/testenv"
+	"hivearbiter/internal/testkit/testenv"
 	"hivearbiter/report"
 	"hivearbiter/results"
 )

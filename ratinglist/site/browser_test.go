@@ -10,7 +10,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"hivearbiter/internal/testenv"
+	"hivearbiter/internal/testkit/testenv"
 )
 
 // TestSiteInBrowser loads the site from disk in headless Chromium, as a reader who opened

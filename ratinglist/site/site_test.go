@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"hivearbiter/internal/golden"
+	"hivearbiter/internal/testkit/golden"
 	"hivearbiter/ratinglist"
 	"hivearbiter/results"
 )

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
-	"hivearbiter/internal/testenv"
+	"hivearbiter/internal/testkit/testenv"
 	"hivearbiter/pool"
 	"hivearbiter/results"
 )

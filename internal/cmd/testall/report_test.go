@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"hivearbiter/internal/golden"
+	"hivearbiter/internal/testkit/golden"
 )
 
 // The canned streams under testdata are go test -json output of the packages of

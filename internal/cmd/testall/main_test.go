@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
-	"hivearbiter/internal/golden"
-	"hivearbiter/internal/testenv"
+	"hivearbiter/internal/testkit/golden"
+	"hivearbiter/internal/testkit/testenv"
 )
 
 // goOnly makes the environment of a machine with nothing but Go: no C compiler, so no race
@@ -94,7 +94,7 @@ func TestCIFailsMissingProgram(t *testing.T) {
 	for _, want := range []string{
 		"needs testall-missing, not in PATH; install it: apt-get install testall-missing (CI=true: failing instead of skipping)\n",
 		"--- FAIL: TestNeedsMissing",
-		"\nFailed:\n        hivearbiter/internal/testall/testdata/fixture.TestNeedsMissing\n\n3 passed, 1 failed, 0 skipped\n",
+		"\nFailed:\n        hivearbiter/internal/cmd/testall/testdata/fixture.TestNeedsMissing\n\n3 passed, 1 failed, 0 skipped\n",
 	} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, stdout.String())
