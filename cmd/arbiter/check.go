@@ -119,19 +119,6 @@ func writeCheckAdvice(w io.Writer, engine arbiter.EngineConfig, checks []arbiter
 		fmt.Fprintf(w, "The settings it found do not make an -engine line (%v): %s\n", err, strings.Join(settings, " "))
 		return
 	}
-	fmt.Fprintf(w, "To play it against the bundled engine, run:\n  %s\n", shellJoin(append([]string{"arbiter", "match"}, match...)))
+	fmt.Fprintf(w, "To play it against the bundled engine, run:\n  %s\n", cli.QuoteArgs(append([]string{"arbiter", "match"}, match...)))
 	fmt.Fprintln(w, "For a gate, give its -engine line once for each build, with that build's cmd=: each is named after its program's path (or give name=).")
-}
-
-// shellJoin joins words for a POSIX shell, quoting those that need it.
-func shellJoin(words []string) string {
-	quoted := make([]string, len(words))
-	for i, w := range words {
-		if w != "" && strings.Trim(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=./+:,@%") == "" {
-			quoted[i] = w
-			continue
-		}
-		quoted[i] = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
-	}
-	return strings.Join(quoted, " ")
 }

@@ -28,17 +28,19 @@ func checkLine(t *testing.T, engine ...string) []string {
 	return nil
 }
 
-// shellSplit splits a line as a POSIX shell splits what shellJoin writes: words separated by
-// spaces, single quotes keeping a word whole.
+// shellSplit splits a line as a POSIX shell splits what cli.QuoteArgs writes: words separated
+// by spaces, single quotes (or double quotes, around a single quote) keeping a word whole.
 func shellSplit(line string) []string {
 	var words []string
 	var w strings.Builder
-	inWord, quoted := false, false
+	inWord, quoted, doubled := false, false, false
 	for _, r := range line {
 		switch {
-		case r == '\'':
+		case r == '\'' && !doubled:
 			quoted, inWord = !quoted, true
-		case r == ' ' && !quoted:
+		case r == '"' && !quoted:
+			doubled, inWord = !doubled, true
+		case r == ' ' && !quoted && !doubled:
 			if inWord {
 				words, inWord = append(words, w.String()), false
 				w.Reset()

@@ -109,7 +109,7 @@ func (c Completion) WordGroups() []WordGroup {
 // completionScripts holds a template per shell, named after it, executed on a Completion.
 var completionScripts = template.Must(template.New("").Funcs(template.FuncMap{
 	"join":  strings.Join,
-	"quote": shellQuote,
+	"quote": Quote,
 	// dashed is the flags as a shell's case pattern: -engine | --engine | -each | --each.
 	"dashed": func(names []string) string {
 		alts := make([]string, 0, 2*len(names))
@@ -126,9 +126,3 @@ var completionScripts = template.Must(template.New("").Funcs(template.FuncMap{
 		return strings.Join(names, " ")
 	},
 }).Parse(bashScript + wordsOfFlag + zshScript + fishScript))
-
-// shellQuote quotes s for bash, zsh and fish alike: in single quotes, with each single quote
-// in s closed, double-quoted and reopened ('"'"'), which all three read as one word.
-func shellQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'"'"'`) + "'"
-}

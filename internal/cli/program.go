@@ -73,17 +73,3 @@ func (p *Program) WriteUsage(w io.Writer) {
 	}
 	fmt.Fprintf(w, "\nRun \"%[1]s <command> -h\" for the flags of a command, \"%[1]s -version\" for the version.\n", p.Name)
 }
-
-// QuoteArgs writes arguments back as a shell command line, such as the command that resumes
-// a run.
-func QuoteArgs(args []string) string {
-	q := make([]string, len(args))
-	for i, a := range args {
-		if a == "" || strings.ContainsAny(a, " \t\"'\\$`*?;&|<>()") {
-			q[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-		} else {
-			q[i] = a
-		}
-	}
-	return strings.Join(q, " ")
-}

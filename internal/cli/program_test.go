@@ -56,21 +56,3 @@ func TestProgramRun(t *testing.T) {
 		t.Errorf("unknown command: %v, stderr %q", err, stderr.String())
 	}
 }
-
-func TestQuoteArgs(t *testing.T) {
-	tests := []struct {
-		args []string
-		want string
-	}{
-		{[]string{"-engine", "cmd=./e", "name=a"}, "-engine cmd=./e name=a"},
-		{[]string{"-out", "my games.jsonl"}, "-out 'my games.jsonl'"},
-		{[]string{"-event", "it's"}, `-event 'it'\''s'`},
-		{[]string{""}, "''"},
-		{[]string{"a;b", "$x", "*"}, "'a;b' '$x' '*'"},
-	}
-	for _, tc := range tests {
-		if got := QuoteArgs(tc.args); got != tc.want {
-			t.Errorf("QuoteArgs(%q) = %s, want %s", tc.args, got, tc.want)
-		}
-	}
-}

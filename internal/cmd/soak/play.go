@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"hivearbiter/internal/cli"
 )
 
 // play runs the soak to the end of its schedule, then audits it.
@@ -22,7 +24,7 @@ func (s *soak) play(ctx context.Context) error {
 	fmt.Fprintf(s.out, "soak: %d games (%d rounds of hivebot against %d fakes, colours swapped) %s, seed %d, in %s\n",
 		s.games(), s.rounds, len(fakes(s.o.stallOn)), mode, s.o.seed, s.o.dir)
 	command := filepath.Join(s.o.dir, "command.sh")
-	if err := os.WriteFile(command, []byte(shellQuote(s.matchArgs(s.listenAddr()))+"\n"), 0o644); err != nil {
+	if err := os.WriteFile(command, []byte(cli.QuoteArgs(s.matchArgs(s.listenAddr()))+"\n"), 0o644); err != nil {
 		return fmt.Errorf("soak: %w", err)
 	}
 	fmt.Fprintf(s.out, "soak: the arbiter's command, run again after each SIGKILL, is in %s\n", command)

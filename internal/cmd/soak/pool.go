@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"time"
 
+	"hivearbiter/internal/cli"
+
 	"hivearbiter/pool"
 )
 
@@ -135,7 +137,7 @@ func (s *soak) command(ctx context.Context, timeout time.Duration, argv []string
 	err := c.Run()
 	fmt.Fprintf(s.log, "== soak: %s %s: %v\n%s", filepath.Base(argv[0]), argv[1], err, out.Bytes())
 	if err != nil {
-		return out.Bytes(), fmt.Errorf("soak: %s: %w", shellQuote(argv[1:3]), err)
+		return out.Bytes(), fmt.Errorf("soak: %s: %w", cli.QuoteArgs(argv[1:3]), err)
 	}
 	return out.Bytes(), nil
 }

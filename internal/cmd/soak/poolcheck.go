@@ -13,6 +13,8 @@ import (
 	"slices"
 	"strings"
 
+	"hivearbiter/internal/cli"
+
 	"hivearbiter/arbiter"
 	"hivearbiter/configs"
 	"hivearbiter/pool"
@@ -25,7 +27,7 @@ func (s *soak) playPool(ctx context.Context) error {
 		"one run in four an SPRT of hivebot against itself at depth 2, capped there), %d at once, seed %d, in %s\n",
 		s.o.workers, s.o.concurrency, s.o.runs, s.games(), s.rounds, len(fakes(s.o.stallOn)), s.o.active, s.o.seed, s.o.dir)
 	command := filepath.Join(s.o.dir, "command.sh")
-	script := shellQuote(s.serverArgs()) + "\n" + shellQuote(s.poolWorkerArgs(0)) + "\n" + shellQuote(s.submitArgs(0)) + "\n"
+	script := cli.QuoteArgs(s.serverArgs()) + "\n" + cli.QuoteArgs(s.poolWorkerArgs(0)) + "\n" + cli.QuoteArgs(s.submitArgs(0)) + "\n"
 	if err := os.WriteFile(command, []byte(script), 0o644); err != nil {
 		return fmt.Errorf("soak: %w", err)
 	}

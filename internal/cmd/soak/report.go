@@ -206,15 +206,3 @@ func writeSamples(path string, samples []Sample) error {
 
 // head is the first few of a list, for a message.
 func head(xs []int) []int { return xs[:min(len(xs), 10)] }
-
-// shellQuote writes argv as a shell would read it back.
-func shellQuote(argv []string) string {
-	var parts []string
-	for _, a := range argv {
-		if strings.ContainsAny(a, " \"'\\{}$&;|<>*?()[]!#~`") {
-			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-		}
-		parts = append(parts, a)
-	}
-	return strings.Join(parts, " ")
-}
