@@ -23,12 +23,11 @@ func TestTournamentAffinityPinsEachWorker(t *testing.T) {
 	for _, affinity := range []bool{true, false} {
 		cfg := baseConfig(engine("a", "random"), engine("b", "random"))
 		cfg.Concurrency, cfg.Rounds, cfg.Affinity = 2, 2, affinity
-		tour := fakeTournament(t, cfg)
 		var mu sync.Mutex
 		starts := 0
 		pinned := map[int][]int{} // the CPUs of the starting thread, by worker
-		start := tour.Start
-		tour.Start = func(ctx context.Context, e arbiter.EngineConfig, worker int) (arbiter.Player, error) {
+		start := arbiter.StartThroughProtocol("")
+		startPinned := func(ctx context.Context, e arbiter.EngineConfig, worker int) (arbiter.Player, error) {
 			cpus, err := proc.AllowedCPUs() // the calling thread's, which is locked while pinned
 			mu.Lock()
 			starts++
@@ -43,6 +42,7 @@ func TestTournamentAffinityPinsEachWorker(t *testing.T) {
 			mu.Unlock()
 			return start(ctx, e, worker)
 		}
+		tour := fakeTournamentWith(t, cfg, arbiter.TournamentOptions{Start: startPinned})
 		if _, err := tour.Play(context.Background()); err != nil {
 			t.Fatal(err)
 		}

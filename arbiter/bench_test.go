@@ -49,14 +49,13 @@ func BenchmarkTournamentMemory(b *testing.B) {
 		cfg.Rounds = 500
 		cfg.RatingInterval = 50
 		cfg.Adjudication.MaxPlies = 60
-		tour := fakeTournament(b, cfg)
-		tour.Console = io.Discard
 		samples := map[int]float64{}
-		tour.Report = func(w io.Writer, s arbiter.Standings, final bool) {
-			if !final {
-				samples[s.Tally.Games] = heap()
-			}
-		}
+		tour := fakeTournamentWith(b, cfg, arbiter.TournamentOptions{Console: io.Discard,
+			Report: func(_ io.Writer, _ *arbiter.Tournament, s arbiter.Standings, final bool) {
+				if !final {
+					samples[s.Tally.Games] = heap()
+				}
+			}})
 		out, err := tour.Play(context.Background())
 		if err != nil || out.Tally.Games != 1000 {
 			b.Fatalf("%d games, %v", out.Tally.Games, err)

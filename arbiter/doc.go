@@ -13,9 +13,12 @@
 // viewer session (package serve) drives one step by step.
 //
 // A Tournament runs in three stages: a Dispatcher hands out the game pairs that remain, a
-// Runner plays them (LocalRunner on this machine's engines; a remote runner on others), and a
-// collector appends every finished game to the records file before it counts it in the tables
-// and the SPRT. Every worker of a runner, local or remote, holds its players in Seats: started
+// Runner plays them (LocalRunner on this machine's engines, for Play; a remote runner on
+// others, given to PlayOn), and a collector appends every finished game to the records file
+// before it counts it in the tables and the SPRT. How a tournament starts its players and
+// shows its games (console, result tables, observers) are its TournamentOptions, given to
+// NewTournament; what a runner adds (a preflight of its engines, lines of the result blocks)
+// it says by the optional interfaces Preflighter and Reporter. Every worker of a runner, local or remote, holds its players in Seats: started
 // when first needed, checked against the game type, restarted after a fault or with
 // restart=on, and closed at the end. Observers watch the games and the standings as they
 // change. A tournament's

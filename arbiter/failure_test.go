@@ -13,27 +13,29 @@ import (
 	"hivearbiter/results"
 )
 
-// startCounter wraps a tournament's start, counting the starts of each engine (the preflight
-// starts its engines at once, so it counts under a lock); fail, if set, makes a start fail.
+// startCounter wraps the start through the protocols, counting the starts of each engine (the
+// preflight starts its engines at once, so it counts under a lock); fail, if set, makes a
+// start fail.
 type startCounter struct {
 	mu     sync.Mutex
 	starts map[string]int
+	fail   func(name string, n int) bool
 }
 
-func countStarts(tour *arbiter.Tournament, fail func(name string, n int) bool) *startCounter {
-	c := &startCounter{starts: map[string]int{}}
-	start := tour.Start
-	tour.Start = func(ctx context.Context, e arbiter.EngineConfig, worker int) (arbiter.Player, error) {
-		c.mu.Lock()
-		c.starts[e.Name]++
-		n := c.starts[e.Name]
-		c.mu.Unlock()
-		if fail != nil && fail(e.Name, n) {
-			return nil, fmt.Errorf("start %d of %s: exec: no such file", n, e.Name)
-		}
-		return start(ctx, e, worker)
+func countStarts(fail func(name string, n int) bool) *startCounter {
+	return &startCounter{starts: map[string]int{}, fail: fail}
+}
+
+// start is a tournament's Start that counts, and fails as fail says.
+func (c *startCounter) start(ctx context.Context, e arbiter.EngineConfig, worker int) (arbiter.Player, error) {
+	c.mu.Lock()
+	c.starts[e.Name]++
+	n := c.starts[e.Name]
+	c.mu.Unlock()
+	if c.fail != nil && c.fail(e.Name, n) {
+		return nil, fmt.Errorf("start %d of %s: exec: no such file", n, e.Name)
 	}
-	return c
+	return arbiter.StartThroughProtocol("")(ctx, e, worker)
 }
 
 func (c *startCounter) of(name string) int {
@@ -89,8 +91,8 @@ func TestPreflightSkipsEnginesWithNoGamesLeft(t *testing.T) {
 	if _, err := tour.Play(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	tour = fakeTournament(t, tour.Config())
-	c := countStarts(tour, nil)
+	c := countStarts(nil)
+	tour = fakeTournamentWith(t, tour.Config(), arbiter.TournamentOptions{Start: c.start})
 	if _, err := tour.Play(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -107,8 +109,8 @@ func forfeitRun(t *testing.T, policy arbiter.FailurePolicy, fail func(name strin
 	cfg.Rounds = 2
 	cfg.Concurrency = 1
 	cfg.OnEngineFailure = policy
-	tour := fakeTournament(t, cfg)
-	c := countStarts(tour, fail)
+	c := countStarts(fail)
+	tour := fakeTournamentWith(t, cfg, arbiter.TournamentOptions{Start: c.start})
 	_, err := tour.Play(context.Background())
 	return tour, c, err
 }

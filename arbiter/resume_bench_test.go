@@ -35,8 +35,7 @@ func resumable(tb testing.TB) arbiter.Config {
 	tb.Helper()
 	cfg := baseConfig(engine("a", "random"), engine("b", "random"))
 	cfg.Rounds = 1
-	played := fakeTournament(tb, cfg)
-	played.Console = io.Discard
+	played := fakeTournamentWith(tb, cfg, arbiter.TournamentOptions{Console: io.Discard})
 	if _, err := played.Play(context.Background()); err != nil {
 		tb.Fatal(err)
 	}
@@ -66,12 +65,11 @@ func resumable(tb testing.TB) arbiter.Config {
 // resumeOnce resumes the run of cfg up to its first game and checks that it counted every
 // record.
 func resumeOnce(tb testing.TB, cfg arbiter.Config) {
-	tour, err := arbiter.NewTournament(cfg)
+	tour, err := arbiter.NewTournament(cfg, arbiter.TournamentOptions{})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	tour.Runner = idleRunner{}
-	out, err := tour.Play(context.Background())
+	out, err := tour.PlayOn(context.Background(), idleRunner{})
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -32,9 +32,9 @@ type Seats struct {
 	players map[int]Player
 }
 
-// Seats is a seat pool for one of the tournament's workers, starting players with t.Start.
+// Seats is a seat pool for one of the tournament's workers, starting players with the Start of its options.
 func (t *Tournament) Seats(worker int) *Seats {
-	return &Seats{Engines: t.cfg.Engines, GameType: t.gameType, StartTimeout: t.cfg.StartTimeout, Start: t.Start, Worker: worker}
+	return &Seats{Engines: t.cfg.Engines, GameType: t.gameType, StartTimeout: t.cfg.StartTimeout, Start: t.opts.Start, Worker: worker}
 }
 
 // StartThroughProtocol is a StartFunc that starts players through their protocols

@@ -135,11 +135,18 @@ type LocalRunner struct {
 	Start StartFunc
 	// Observers see every game start and every move.
 	Observers []Observer
-	// Console receives the "Started game" lines and the live line's running count; may be nil.
-	console *console
 	// forfeits says which engines are broken, for the forfeit policy.
 	forfeits Forfeits
 }
+
+// Preflight implements Preflighter: the tournament's Preflight.
+func (r *LocalRunner) Preflight(ctx context.Context, engines []int) error {
+	return r.Tournament.Preflight(ctx, engines)
+}
+
+// console is the console of the tournament's run under way: it receives the "Started game"
+// lines and the live line's running count.
+func (r *LocalRunner) console() *console { return r.Tournament.con.Load() }
 
 // Run implements Runner.
 func (r *LocalRunner) Run(ctx context.Context, d *Dispatcher, collect func(*results.Record) error) error {
@@ -152,7 +159,7 @@ func (r *LocalRunner) Run(ctx context.Context, d *Dispatcher, collect func(*resu
 	}
 	r.forfeits.FailureStreak = r.Tournament.cfg.FailureStreak
 	r.forfeits.Broke = func(e int, why error) {
-		r.console.printf("Engine %s is broken (%v): it forfeits its remaining games, and the others play on\n", r.Tournament.cfg.Engines[e].Name, why)
+		r.console().printf("Engine %s is broken (%v): it forfeits its remaining games, and the others play on\n", r.Tournament.cfg.Engines[e].Name, why)
 	}
 	group, ctx := errgroup.WithContext(ctx)
 	for w := range max(r.Concurrency, 1) {
@@ -209,14 +216,14 @@ func (r *LocalRunner) judge(sg ScheduledGame, rec *results.Record) {
 
 // play plays one scheduled game; a nil record means ctx stopped it.
 func (r *LocalRunner) play(ctx context.Context, sg ScheduledGame, seats *Seats) (*results.Record, error) {
-	t := r.Tournament
+	t, con := r.Tournament, r.console()
 	ws, bs, err := r.sides(ctx, sg, seats)
 	if err != nil {
 		return nil, err
 	}
-	r.console.printf("Started game %d of %d (%s vs %s)\n", sg.Index+1, t.schedule.Len(), ws.Name, bs.Name)
-	r.console.update(func(p *progressLine) { p.running++ })
-	defer r.console.update(func(p *progressLine) { p.running-- })
+	con.printf("Started game %d of %d (%s vs %s)\n", sg.Index+1, t.schedule.Len(), ws.Name, bs.Name)
+	con.update(func(p *progressLine) { p.running++ })
+	defer con.update(func(p *progressLine) { p.running-- })
 	for _, o := range r.Observers {
 		o.GameStarted(sg, ws.Name, bs.Name)
 	}
@@ -230,7 +237,7 @@ func (r *LocalRunner) play(ctx context.Context, sg ScheduledGame, seats *Seats) 
 	}
 	rec, err := PlayGameWatched(ctx, t.GameConfig(sg), ws, bs, moved)
 	if errors.Is(err, ErrInterrupted) {
-		r.console.printf("Game %d (%s vs %s) stopped before its end: not counted\n", sg.Index+1, ws.Name, bs.Name)
+		con.printf("Game %d (%s vs %s) stopped before its end: not counted\n", sg.Index+1, ws.Name, bs.Name)
 		return nil, nil
 	}
 	return rec, err
@@ -247,12 +254,24 @@ type collector struct {
 	sprt      *sprtTracker
 	con       *console
 	observers []Observer
+	runner    Runner // the runner whose games it takes (a Reporter adds to the result blocks)
 	stop      func() // stops the run: the SPRT decided
 	mu        sync.Mutex
-	reported  int             // complete pairs at the last periodic report
-	warned    map[string]bool // engines whose first warning was shown
-	streaks   failureStreaks  // each engine's games in a row failed the same way
-	err       error           // a write that failed: no game is collected after it
+	reported  int                 // complete pairs at the last periodic report
+	warned    map[string]bool     // engines whose first warning was shown
+	streaks   failureStreaks      // each engine's games in a row failed the same way
+	err       error               // a write that failed: no game is collected after it
+	mirrors   results.MirrorTally // the pairs played in this run, not resumed
+	setup     results.SetupTally  // every game counted
+}
+
+// settle writes into the outcome what the collector gathered of the games: the mirrors and
+// the setup.
+func (c *collector) settle() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.out.Mirrors, c.out.PlayedPairs = c.mirrors.Counts()
+	c.out.Setup = c.setup.Setup()
 }
 
 // warnOnce shows an engine's first warning (an anomaly that did not decide a game) on the
@@ -305,6 +324,7 @@ type pgnWriter func(*results.Record) error
 
 // count adds a game that is on disk already (a resumed run's) or was just appended.
 func (c *collector) count(r *results.Record) {
+	c.setup.Add(r)
 	if pair, complete := c.out.Tally.Add(r); complete && c.sprt != nil {
 		c.sprt.addPair(r.Pair, pair)
 	}
@@ -343,6 +363,7 @@ func (c *collector) collect(r *results.Record) error {
 		}
 	}
 	c.count(r)
+	c.mirrors.Add(r) // a resumed game is counted without its moves: only a played one compares
 	c.con.printf("Finished game %d (%s vs %s): %s {%s}\n", r.Game+1, r.White.Name, r.Black.Name, r.Result, r.Detail)
 	c.warnOnce(r)
 	if c.t.cfg.Strict && r.Reason.IsFault() && !c.out.StrictStop {
@@ -361,7 +382,7 @@ func (c *collector) collect(r *results.Record) error {
 	}
 	if n, every := c.out.Tally.CompletePairs(), c.t.cfg.RatingInterval; every > 0 && n/every > c.reported/every {
 		c.reported = n
-		c.t.report(c.con, standings, false)
+		c.report(standings, false)
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package arbiter_test
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 	"sync"
 	"testing"
@@ -87,11 +88,9 @@ func (o *countingObserver) GameFinished(r *results.Record, s arbiter.Standings) 
 func TestTournamentRunnerAndObserverSeams(t *testing.T) {
 	cfg := baseConfig(engine("a", "random"), engine("b", "random"))
 	cfg.Rounds = 3
-	tour := fakeTournament(t, cfg)
 	obs := &countingObserver{}
-	tour.Observers = []arbiter.Observer{obs}
-	tour.Runner = losingRunner{&arbiter.LocalRunner{Tournament: tour, Concurrency: 2, Start: tour.Start, Observers: tour.Observers}}
-	if _, err := tour.Play(context.Background()); err != nil {
+	tour := fakeTournamentWith(t, cfg, arbiter.TournamentOptions{Observers: []arbiter.Observer{obs}})
+	if _, err := tour.PlayOn(context.Background(), losingRunner{tour.LocalRunner()}); err != nil {
 		t.Fatal(err)
 	}
 	recs := recordsOf(t, tour)
@@ -127,15 +126,39 @@ func (r printingRunner) Run(ctx context.Context, d *arbiter.Dispatcher, collect 
 // TestRunnerPrintsUnderTheLiveLine: a runner's own lines go through the console, so they are
 // written on a cleared row and do not overwrite the live line.
 func TestRunnerPrintsUnderTheLiveLine(t *testing.T) {
-	tour := fakeTournament(t, baseConfig(engine("a", "random"), engine("b", "random")))
 	var con syncbuf.Buffer
-	tour.Console = &con
-	tour.Progress = true
-	tour.Runner = printingRunner{tour, &arbiter.LocalRunner{Tournament: tour, Concurrency: 1, Start: tour.Start}}
-	if _, err := tour.Play(context.Background()); err != nil {
+	cfg := baseConfig(engine("a", "random"), engine("b", "random"))
+	cfg.Concurrency = 1
+	tour := fakeTournamentWith(t, cfg, arbiter.TournamentOptions{Console: &con, Progress: true})
+	if _, err := tour.PlayOn(context.Background(), printingRunner{tour, tour.LocalRunner()}); err != nil {
 		t.Fatal(err)
 	}
 	if out := con.String(); !strings.Contains(out, clearLine+"Worker w1 joined\n") {
 		t.Errorf("the runner's line was not written on a cleared row:\n%q", out)
+	}
+}
+
+// reportingRunner plays like the local runner and adds a line of its own to each result block,
+// as a remote runner names its workers.
+type reportingRunner struct{ *arbiter.LocalRunner }
+
+func (reportingRunner) WriteReport(w io.Writer) { fmt.Fprintln(w, "Workers: w1") }
+
+// TestReporterAddsToTheResultBlocks: a runner that is an arbiter.Reporter writes its lines
+// after the tournament's Report, in the same block.
+func TestReporterAddsToTheResultBlocks(t *testing.T) {
+	var con syncbuf.Buffer
+	report := func(w io.Writer, _ *arbiter.Tournament, s arbiter.Standings, final bool) {
+		fmt.Fprintf(w, "Report of %d games, final %v\n", s.Tally.Games, final)
+	}
+	cfg := baseConfig(engine("a", "random"), engine("b", "random"))
+	cfg.Rounds, cfg.RatingInterval = 2, 1
+	tour := fakeTournamentWith(t, cfg, arbiter.TournamentOptions{Console: &con, Report: report})
+	if _, err := tour.PlayOn(context.Background(), reportingRunner{tour.LocalRunner()}); err != nil {
+		t.Fatal(err)
+	}
+	out := con.String()
+	if !strings.Contains(out, "final false\nWorkers: w1\n") || !strings.HasSuffix(out, "Report of 4 games, final true\nWorkers: w1\n") {
+		t.Errorf("the runner's line does not follow each report:\n%s", out)
 	}
 }

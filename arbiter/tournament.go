@@ -24,23 +24,28 @@ type Tournament struct {
 	run      string
 	gameType rules.GameType
 	schedule *Schedule
-	// Start starts the players: through their protocols (StartPlayer) unless replaced.
+	opts     TournamentOptions
+
+	con atomic.Pointer[console] // the console of the run under way
+}
+
+// TournamentOptions say how a tournament is played and shown. The zero value starts the
+// engines through their protocols and shows nothing.
+type TournamentOptions struct {
+	// Start starts the players: through their protocols (StartThroughProtocol) if nil.
 	Start StartFunc
 	// Console receives the per-game lines and result blocks; nil discards them.
 	Console io.Writer
-	// Report, if set, writes the result tables for the games so far; final marks the last one.
-	Report func(w io.Writer, s Standings, final bool)
-	// ResumeHint is printed when the run is interrupted: the command that resumes it.
-	ResumeHint string
 	// Progress keeps a live status line under the console's lines, redrawn in place: set it
 	// only when Console is a terminal.
 	Progress bool
-	// Runner plays the games: this machine's engines (a LocalRunner) unless replaced.
-	Runner Runner
+	// Report, if set, writes the result tables of t for the games so far (t.WriteStandings,
+	// say); final marks the last one.
+	Report func(w io.Writer, t *Tournament, s Standings, final bool)
+	// ResumeHint is printed when the run is interrupted: the command that resumes it.
+	ResumeHint string
 	// Observers watch the games and the standings as the run goes.
 	Observers []Observer
-
-	con atomic.Pointer[console] // the console of the run under way
 }
 
 // ConsoleWriter is where a runner prints lines of its own (workers joining, say) during Play:
@@ -54,10 +59,10 @@ func (w consoleWriter) Write(p []byte) (int, error) {
 	if c := w.t.con.Load(); c != nil {
 		return c.Write(p)
 	}
-	if w.t.Console == nil {
+	if w.t.opts.Console == nil {
 		return len(p), nil
 	}
-	return w.t.Console.Write(p)
+	return w.t.opts.Console.Write(p)
 }
 
 // Standings is where a tournament stands: the counts its result tables are computed from.
@@ -80,6 +85,14 @@ type Outcome struct {
 	// FailureStop is why a run stopped at an engine that failed Config.FailureStreak games in
 	// a row the same way; nil if it did not.
 	FailureStop *FailingError
+	// PlayedPairs counts the complete game pairs whose games this run played (not those it
+	// resumed from its records, whose moves it does not read), and Mirrors those among them
+	// that were mirrors: one game with the colours swapped (see results.Mirrors).
+	PlayedPairs, Mirrors int
+	// Setup is what the run was played under, as its records show it: each engine's limit and
+	// what it said it is, the game type (see results.SetupTally; its openings are the
+	// configuration's to name).
+	Setup results.Setup
 }
 
 // AllFailed reports whether every game counted ended by an engine's failure: a run that
@@ -103,8 +116,9 @@ func (e *EngineStartError) Message() string {
 
 func (e *EngineStartError) Unwrap() error { return e.Err }
 
-// NewTournament checks a configuration, loads its openings and lays out its schedule.
-func NewTournament(cfg Config) (*Tournament, error) {
+// NewTournament checks a configuration, loads its openings and lays out its schedule, to be
+// played and shown as opts say.
+func NewTournament(cfg Config, opts TournamentOptions) (*Tournament, error) {
 	if err := cfg.Normalize(); err != nil {
 		return nil, err
 	}
@@ -130,10 +144,15 @@ func NewTournament(cfg Config) (*Tournament, error) {
 			cfg.Out = fmt.Sprintf("arbiter-%s-shard%dof%d.jsonl", run, cfg.Shard.Index, cfg.Shard.Count)
 		}
 	}
-	t := &Tournament{cfg: cfg, run: run, gameType: gameType, schedule: schedule}
-	t.Start = StartThroughProtocol(cfg.TranscriptDir)
-	return t, nil
+	if opts.Start == nil {
+		opts.Start = StartThroughProtocol(cfg.TranscriptDir)
+	}
+	return &Tournament{cfg: cfg, run: run, gameType: gameType, schedule: schedule, opts: opts}, nil
 }
+
+// Observers are the observers of its options, which a remote runner shows the moves its
+// workers play.
+func (t *Tournament) Observers() []Observer { return t.opts.Observers }
 
 // Config returns the tournament's configuration with its defaults filled in.
 func (t *Tournament) Config() Config { return t.cfg }
@@ -159,26 +178,53 @@ func (t *Tournament) Scheduled() int {
 // Schedule returns the tournament's schedule.
 func (t *Tournament) Schedule() *Schedule { return t.schedule }
 
-// Play runs the games of the schedule that the records file does not hold yet, appending each
-// finished game to the records file before it is reported. It stops early when an SPRT reaches
-// a decision. Cancelling ctx interrupts the games in flight: they are not recorded and are
-// played again when the run resumes. The games are played by the tournament's Runner, this
-// machine's engines unless replaced. When the run ends (decided, finished or interrupted), a
-// JSON summary of its results goes to Config.JSONOut, if set.
+// Play runs the games of the schedule that the records file does not hold yet on this
+// machine's engines (its LocalRunner), appending each finished game to the records file before
+// it is reported. It stops early when an SPRT reaches a decision. Cancelling ctx interrupts the
+// games in flight: they are not recorded and are played again when the run resumes. When the
+// run ends (decided, finished or interrupted), a JSON summary of its results goes to
+// Config.JSONOut, if set.
 func (t *Tournament) Play(ctx context.Context) (*Outcome, error) {
-	out, err := t.play(ctx)
+	return t.PlayOn(ctx, t.LocalRunner())
+}
+
+// PlayOn is Play with the games played by runner: this machine's engines, or others (a
+// remote runner). A runner that is a Preflighter tries its engines before the first game, and
+// one that is a Reporter adds its lines to each result block.
+func (t *Tournament) PlayOn(ctx context.Context, runner Runner) (*Outcome, error) {
+	out, err := t.play(ctx, runner)
 	if err == nil && t.cfg.JSONOut != "" {
 		err = out.Summary().WriteFile(t.cfg.JSONOut)
 	}
 	return out, err
 }
 
-func (t *Tournament) play(ctx context.Context) (*Outcome, error) {
+// LocalRunner is the runner that plays the tournament's games on this machine: Concurrency
+// workers, the players started by Start and shown to the Observers of its options.
+func (t *Tournament) LocalRunner() *LocalRunner {
+	return &LocalRunner{Tournament: t, Concurrency: t.cfg.Concurrency, Start: t.opts.Start, Observers: t.opts.Observers}
+}
+
+// A Preflighter is a Runner that tries each engine before the first game (the local runner),
+// so that a broken one is found then, with the others that are, and not when its first game
+// comes up. PlayOn calls it with the engines of the games that remain.
+type Preflighter interface {
+	Preflight(ctx context.Context, engines []int) error
+}
+
+// A Reporter is a Runner with lines of its own for each result block: a remote runner says
+// who played the games. They follow the tournament's Report, under the same lock.
+type Reporter interface {
+	WriteReport(w io.Writer)
+}
+
+func (t *Tournament) play(ctx context.Context, runner Runner) (*Outcome, error) {
 	names := t.EngineNames()
 	out := &Outcome{Run: t.run, Scheduled: t.Scheduled(), Standings: Standings{Tally: results.NewTally(nil, names)}}
 	out.Tally.SetGamesPerPair(t.schedule.PairGames())
 	done := make([]bool, t.schedule.Len())
-	col := &collector{t: t, out: out, sprt: t.newSPRT(), observers: t.Observers}
+	col := &collector{t: t, out: out, sprt: t.newSPRT(), observers: t.opts.Observers, runner: runner}
+	defer col.settle()
 	log, existing, err := t.resume(col, done)
 	if err != nil {
 		return nil, err
@@ -198,7 +244,7 @@ func (t *Tournament) play(ctx context.Context) (*Outcome, error) {
 			return results.CheckSameFile(pgn, t.cfg.PGNOut)
 		}
 	}
-	con := &console{w: t.Console}
+	con := &console{w: t.opts.Console}
 	col.con = con
 	t.con.Store(con)
 	defer t.con.Store(nil)
@@ -209,7 +255,7 @@ func (t *Tournament) play(ctx context.Context) (*Outcome, error) {
 	if existing > 0 {
 		t.sayResumed(con, existing, done, out.Scheduled)
 	}
-	if t.Progress && t.Console != nil {
+	if t.opts.Progress && t.opts.Console != nil {
 		con.startProgress(&progressLine{scheduled: out.Scheduled, resumed: out.Tally.Games, started: time.Now()})
 		con.update(func(p *progressLine) { p.setStandings(names, t.standings(out.Tally, col.sprt)) })
 		stopTicking := con.tick(time.Second)
@@ -219,7 +265,7 @@ func (t *Tournament) play(ctx context.Context) (*Outcome, error) {
 	if col.sprt != nil {
 		if st := col.sprt.status(); st.Decision != Continue {
 			out.SPRT = &st
-			t.report(con, out.Standings, true)
+			col.report(out.Standings, true)
 			return out, nil
 		}
 	}
@@ -229,17 +275,8 @@ func (t *Tournament) play(ctx context.Context) (*Outcome, error) {
 	playCtx, stopPlay := context.WithCancel(ctx)
 	defer stopPlay()
 	col.stop = func() { dispatcher.Stop(); stopPlay() }
-	runner := t.Runner
-	if runner == nil {
-		runner = &LocalRunner{Tournament: t, Concurrency: t.cfg.Concurrency, Start: t.Start, Observers: t.Observers}
-	}
-	if lr, ok := runner.(*LocalRunner); ok {
-		if lr.console == nil {
-			lr.console = con
-		}
-		// Every engine is tried before the first game, so that a broken one is found now,
-		// with the others that are, and not when its first game comes up.
-		if err := t.Preflight(playCtx, t.enginesToPlay(plays)); err != nil && ctx.Err() == nil {
+	if p, ok := runner.(Preflighter); ok {
+		if err := p.Preflight(playCtx, t.enginesToPlay(plays)); err != nil && ctx.Err() == nil {
 			return out, err
 		}
 	}
@@ -252,11 +289,11 @@ func (t *Tournament) play(ctx context.Context) (*Outcome, error) {
 	if ctx.Err() != nil {
 		out.Interrupted = true
 		con.printf("Tournament was interrupted after %d of %d games.\n", out.Tally.Games, out.Scheduled)
-		if t.ResumeHint != "" {
-			con.printf("To resume it, run: %s\n", t.ResumeHint)
+		if t.opts.ResumeHint != "" {
+			con.printf("To resume it, run: %s\n", t.opts.ResumeHint)
 		}
 	}
-	t.report(con, out.Standings, true)
+	col.report(out.Standings, true)
 	return out, nil
 }
 
@@ -344,11 +381,19 @@ func (t *Tournament) standings(tally *results.Tally, sprt *sprtTracker) Standing
 	return s
 }
 
-func (t *Tournament) report(con *console, s Standings, final bool) {
-	if t.Report == nil || con.w == nil {
+// report writes the result tables through the console: the tournament's Report, then the
+// runner's lines.
+func (c *collector) report(s Standings, final bool) {
+	report := c.t.opts.Report
+	if report == nil || c.con.w == nil {
 		return
 	}
-	con.locked(func(w io.Writer) { t.Report(w, s, final) })
+	c.con.locked(func(w io.Writer) {
+		report(w, c.t, s, final)
+		if r, ok := c.runner.(Reporter); ok {
+			r.WriteReport(w)
+		}
+	})
 }
 
 // openPGN rewrites the PGN file from the records already played (so that it matches them even

@@ -5,17 +5,18 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hivearbiter/arbiter"
-	"hivearbiter/arbiter/arbitertest"
-	"hivearbiter/internal/syncbuf"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/arbitertest"
+	"hivearbiter/internal/syncbuf"
 	"hivearbiter/results"
 	"hivearbiter/rules"
 )
@@ -24,10 +25,16 @@ import (
 // its behaviour: "random" plays random legal moves; "FAULT@PLY" misbehaves from that ply on.
 func fakeTournament(t testing.TB, cfg arbiter.Config) *arbiter.Tournament {
 	t.Helper()
+	return fakeTournamentWith(t, cfg, arbiter.TournamentOptions{})
+}
+
+// fakeTournamentWith is fakeTournament played and shown as opts say.
+func fakeTournamentWith(t testing.TB, cfg arbiter.Config, opts arbiter.TournamentOptions) *arbiter.Tournament {
+	t.Helper()
 	if cfg.Out == "" {
 		cfg.Out = filepath.Join(t.TempDir(), "games.jsonl")
 	}
-	tour, err := arbiter.NewTournament(cfg)
+	tour, err := arbiter.NewTournament(cfg, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,9 +147,8 @@ func TestTournamentInterruptedResumes(t *testing.T) {
 	cfg.Rounds = 4
 	cfg.Out = filepath.Join(t.TempDir(), "games.jsonl")
 	ctx, cancel := context.WithCancel(context.Background())
-	tour := fakeTournament(t, cfg)
 	var con syncbuf.Buffer
-	tour.Console = &con
+	tour := fakeTournamentWith(t, cfg, arbiter.TournamentOptions{Console: &con})
 	go func() {
 		for !strings.Contains(con.String(), "Finished game") {
 			time.Sleep(time.Millisecond)
@@ -200,15 +206,14 @@ func TestTournamentRestartsMisbehavingEngines(t *testing.T) {
 	cfg := baseConfig(engine("a", "random"), engine("b", "crash@4"))
 	cfg.Rounds = 2
 	cfg.Concurrency = 1
-	tour := fakeTournament(t, cfg)
 	starts := 0
-	start := tour.Start
-	tour.Start = func(ctx context.Context, e arbiter.EngineConfig, worker int) (arbiter.Player, error) {
+	start := arbiter.StartThroughProtocol("")
+	tour := fakeTournamentWith(t, cfg, arbiter.TournamentOptions{Start: func(ctx context.Context, e arbiter.EngineConfig, worker int) (arbiter.Player, error) {
 		if e.Name == "b" {
 			starts++
 		}
 		return start(ctx, e, worker)
-	}
+	}})
 	if _, err := tour.Play(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -284,15 +289,14 @@ func recordsOf(t testing.TB, tour *arbiter.Tournament) []results.Record {
 // the game type stops the run before any game, with an error that names what is missing.
 func TestTournamentEngineWithoutTheExpansions(t *testing.T) {
 	cfg := baseConfig(engine("a", "random"), engine("b", "random"))
-	tour := fakeTournament(t, cfg)
-	start := tour.Start
-	tour.Start = func(ctx context.Context, e arbiter.EngineConfig, worker int) (arbiter.Player, error) {
+	start := arbiter.StartThroughProtocol("")
+	tour := fakeTournamentWith(t, cfg, arbiter.TournamentOptions{Start: func(ctx context.Context, e arbiter.EngineConfig, worker int) (arbiter.Player, error) {
 		p, err := start(ctx, e, worker)
 		if err != nil || e.Name != "b" {
 			return p, err
 		}
 		return p.(*arbitertest.Player).SetPlays(rules.BaseML), nil
-	}
+	}})
 	_, err := tour.Play(context.Background())
 	var se *arbiter.EngineStartError
 	var xe *arbiter.ExpansionError
@@ -395,10 +399,8 @@ var liveLine = regexp.MustCompile(`\[\d+/\d+ games, \d+ running\]`)
 func TestTournamentProgressLine(t *testing.T) {
 	cfg := baseConfig(engine("a", "random"), engine("b", "random"))
 	cfg.Rounds = 3
-	tour := fakeTournament(t, cfg)
 	var con syncbuf.Buffer
-	tour.Console = &con
-	tour.Progress = true
+	tour := fakeTournamentWith(t, cfg, arbiter.TournamentOptions{Console: &con, Progress: true})
 	if _, err := tour.Play(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -430,13 +432,47 @@ func TestTournamentRestartsOnRequest(t *testing.T) {
 	cfg := baseConfig(a, engine("b", "random"))
 	cfg.Rounds = 2
 	cfg.Concurrency = 1
-	tour := fakeTournament(t, cfg)
-	c := countStarts(tour, nil)
+	c := countStarts(nil)
+	tour := fakeTournamentWith(t, cfg, arbiter.TournamentOptions{Start: c.start})
 	if _, err := tour.Play(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	// Each once more for the preflight.
 	if c.of("a") != 5 || c.of("b") != 2 {
 		t.Errorf("started a %d and b %d times in 4 games; want 5 and 2", c.of("a"), c.of("b"))
+	}
+}
+
+// TestOutcomeMirrorsAndSetup: the outcome counts the game pairs the run played and the mirrors
+// among them (players restarted for each game that draw the same moves from the same seed play
+// nothing but mirrors), and gives the setup its records show, as results.SetupOf reads it; a
+// resumed run's setup is that of its records too, and it played no pair.
+func TestOutcomeMirrorsAndSetup(t *testing.T) {
+	a, b := engine("a", "random"), engine("b", "random")
+	a.Restart, b.Restart = true, true
+	cfg := baseConfig(a, b)
+	cfg.Rounds = 3
+	sameSeed := arbiter.TournamentOptions{Start: func(context.Context, arbiter.EngineConfig, int) (arbiter.Player, error) {
+		return arbitertest.New("player", 1), nil
+	}}
+	tour := fakeTournamentWith(t, cfg, sameSeed)
+	out, err := tour.Play(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.PlayedPairs != 3 || out.Mirrors != 3 {
+		t.Errorf("%d mirrors of %d pairs played, want 3 of 3", out.Mirrors, out.PlayedPairs)
+	}
+	want := results.SetupOf(recordsOf(t, tour))
+	want.Openings = "" // the configuration's to name
+	if !reflect.DeepEqual(out.Setup, want) || len(want.Engines) != 2 {
+		t.Errorf("setup %+v, want %+v", out.Setup, want)
+	}
+	resumed, err := fakeTournamentWith(t, tour.Config(), sameSeed).Play(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resumed.PlayedPairs != 0 || resumed.Mirrors != 0 || !reflect.DeepEqual(resumed.Setup, want) {
+		t.Errorf("resumed: %d mirrors of %d pairs played, setup %+v; want none, and %+v", resumed.Mirrors, resumed.PlayedPairs, resumed.Setup, want)
 	}
 }

@@ -90,19 +90,7 @@ func Serve(ctx context.Context, c *Coordinator) (*arbiter.Outcome, error) {
 		return nil, err
 	}
 	defer c.Close()
-	t := c.Tournament
-	t.Runner = c
-	if report := t.Report; report != nil {
-		// Each result block says who played the games: the workers and their games in flight.
-		t.Report = func(w io.Writer, s arbiter.Standings, final bool) {
-			report(w, s, final)
-			c.mu.Lock()
-			line := progressWorkers(c.sortedWorkers(), time.Now())
-			c.mu.Unlock()
-			fmt.Fprintf(w, "Workers: %s\n", line)
-		}
-	}
-	out, err := t.Play(ctx)
+	out, err := c.Tournament.PlayOn(ctx, c)
 	if err != nil || out.Interrupted {
 		return out, err
 	}
@@ -113,6 +101,15 @@ func Serve(ctx context.Context, c *Coordinator) (*arbiter.Outcome, error) {
 	c.Finish(context.WithoutCancel(ctx), reason)
 	c.writeWorkers()
 	return out, nil
+}
+
+// WriteReport implements arbiter.Reporter: each result block says who played the games, the
+// workers and their games in flight.
+func (c *Coordinator) WriteReport(w io.Writer) {
+	c.mu.Lock()
+	line := progressWorkers(c.sortedWorkers(), time.Now())
+	c.mu.Unlock()
+	fmt.Fprintf(w, "Workers: %s\n", line)
 }
 
 // Start creates (or finds again, after a restart) the run's streams and answers workers' hellos,
@@ -587,7 +584,7 @@ func (c *Coordinator) moveNote(m *nats.Msg) {
 	if json.Unmarshal(m.Data, &n) != nil || n.Game < 0 || n.Game >= t.Schedule().Len() {
 		return
 	}
-	for _, o := range t.Observers {
+	for _, o := range t.Observers() {
 		if n.Move == nil {
 			o.GameStarted(t.Schedule().Game(n.Game), n.White, n.Black)
 		} else {

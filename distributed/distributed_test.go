@@ -33,7 +33,8 @@ func detConfig(out string, rounds int) arbiter.Config {
 	}
 }
 
-// cluster is a coordinator on an embedded loopback server, and its console.
+// cluster is a coordinator on an embedded loopback server, and its console; newCluster gives
+// its tournament the observers.
 type cluster struct {
 	t       testing.TB
 	tour    *arbiter.Tournament
@@ -42,9 +43,9 @@ type cluster struct {
 	console *syncbuf.Buffer
 }
 
-func newCluster(t testing.TB, cfg arbiter.Config, dir string) *cluster {
+func newCluster(t testing.TB, cfg arbiter.Config, dir string, observers ...arbiter.Observer) *cluster {
 	t.Helper()
-	tour, err := arbiter.NewTournament(cfg)
+	tour, err := arbiter.NewTournament(cfg, arbiter.TournamentOptions{Observers: observers})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +112,7 @@ func (c *cluster) run(ctx context.Context, workers ...*Worker) *arbiter.Outcome 
 
 func playLocally(t *testing.T, cfg arbiter.Config) *arbiter.Outcome {
 	t.Helper()
-	tour, err := arbiter.NewTournament(cfg)
+	tour, err := arbiter.NewTournament(cfg, arbiter.TournamentOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -45,9 +45,8 @@ func TestWorkersMovesReachObservers(t *testing.T) {
 	dir := t.TempDir()
 	cfg := detConfig(filepath.Join(dir, "games.jsonl"), 2)
 	cfg.SPRT = nil
-	c := newCluster(t, cfg, dir)
 	watch := &gameWatcher{started: map[int]bool{}, moves: map[int]int{}, movesBefore: map[int]int{}}
-	c.tour.Observers = append(c.tour.Observers, watch)
+	c := newCluster(t, cfg, dir, watch)
 	out := c.run(context.Background(), &Worker{Name: "w"})
 	watch.mu.Lock()
 	defer watch.mu.Unlock()

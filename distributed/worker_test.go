@@ -74,7 +74,7 @@ func TestWorkerRefusesEngineWithoutExpansions(t *testing.T) {
 	local := detConfig(filepath.Join(t.TempDir(), "local.jsonl"), 2)
 	local.SPRT = nil
 	local.Engines[1].Env = narrow.Env
-	tour, err2 := arbiter.NewTournament(local)
+	tour, err2 := arbiter.NewTournament(local, arbiter.TournamentOptions{})
 	if err2 != nil {
 		t.Fatal(err2)
 	}

@@ -200,7 +200,7 @@ func (k *listKeeper) write(l *ratinglist.List, recs []results.Record) {
 // and waited for.
 func (k *listKeeper) play(l *ratinglist.List) func(ctx context.Context, cfg arbiter.Config) (*arbiter.Outcome, error) {
 	return func(ctx context.Context, cfg arbiter.Config) (*arbiter.Outcome, error) {
-		t, err := arbiter.NewTournament(cfg)
+		t, err := arbiter.NewTournament(cfg, arbiter.TournamentOptions{})
 		if err != nil {
 			return nil, err
 		}

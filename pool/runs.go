@@ -222,10 +222,19 @@ func (s *Server) openingsFile(sub *Submission, named string) (string, error) {
 	return path, nil
 }
 
-// tournament lays out a submission's tournament as the server plays it: its records file
-// under the server's directory (when its id is known), its openings file beside it, and
-// nothing written on the submitter's paths.
+// tournament lays out a submission's tournament as the server plays it (see runConfig).
 func (s *Server) tournament(sub *Submission, id string) (*arbiter.Tournament, error) {
+	cfg, err := s.runConfig(sub, id)
+	if err != nil {
+		return nil, err
+	}
+	return arbiter.NewTournament(cfg, arbiter.TournamentOptions{})
+}
+
+// runConfig is a submission's configuration as the server plays it, its defaults filled in:
+// its records file under the server's directory (when its id is known), its openings file
+// beside it, and nothing written on the submitter's paths.
+func (s *Server) runConfig(sub *Submission, id string) (arbiter.Config, error) {
 	cfg := sub.Config
 	cfg.PGNOut, cfg.JSONOut, cfg.TranscriptDir, cfg.Shard = "", "", "", arbiter.Shard{}
 	cfg.Out = filepath.Join(s.cfg.Dir, "runs", "pending.jsonl")
@@ -237,12 +246,12 @@ func (s *Server) tournament(sub *Submission, id string) (*arbiter.Tournament, er
 	}
 	var err error
 	if cfg.Openings.File, err = s.openingsFile(sub, cfg.Openings.File); err != nil {
-		return nil, err
+		return cfg, err
 	}
 	if len(sub.Expect) != len(cfg.Engines) {
-		return nil, errors.New("pool: the submission does not identify each of its engines")
+		return cfg, errors.New("pool: the submission does not identify each of its engines")
 	}
-	return arbiter.NewTournament(cfg)
+	return cfg, cfg.Normalize()
 }
 
 // startRun starts a coordinator for the run, which resumes from its records file.
@@ -250,12 +259,12 @@ func (s *Server) startRun(r *run) error {
 	if r.sub.Tune != nil {
 		return s.startTune(r)
 	}
-	t, err := s.tournament(r.sub, r.state.ID)
+	cfg, err := s.runConfig(r.sub, r.state.ID)
 	if err != nil {
 		return err
 	}
 	live := report.NewLive(s.pageOptions(r.state))
-	pages, err := report.ObserveRun(t.Config(), live)
+	pages, err := report.ObserveRun(cfg, live)
 	if err != nil {
 		return err
 	}
@@ -263,10 +272,16 @@ func (s *Server) startRun(r *run) error {
 	if err != nil {
 		return fmt.Errorf("pool: %w", err)
 	}
-	t.Console = log
-	t.Report = func(w io.Writer, st arbiter.Standings, final bool) { t.WriteStandings(w, st, final, false) }
-	obs := &runObserver{s: s, r: r, scheduled: t.Scheduled()}
-	t.Observers = []arbiter.Observer{obs, pages}
+	obs := &runObserver{s: s, r: r}
+	t, err := arbiter.NewTournament(cfg, arbiter.TournamentOptions{Console: log, Observers: []arbiter.Observer{obs, pages},
+		Report: func(w io.Writer, t *arbiter.Tournament, st arbiter.Standings, final bool) {
+			t.WriteStandings(w, st, final, false)
+		}})
+	if err != nil {
+		log.Close()
+		return err
+	}
+	obs.scheduled = t.Scheduled()
 	ctx, cancel := context.WithCancel(s.ctx)
 	s.mu.Lock()
 	takenOut, workers := slices.Clone(r.state.TakenOut), slices.Clone(r.state.Workers)

@@ -173,11 +173,10 @@ func CheckEntrant(ctx context.Context, e Entrant) (string, error) {
 // PlayLocally plays a batch on this machine's engines, printing its games to console.
 func PlayLocally(console io.Writer) func(ctx context.Context, cfg arbiter.Config) (*arbiter.Outcome, error) {
 	return func(ctx context.Context, cfg arbiter.Config) (*arbiter.Outcome, error) {
-		t, err := arbiter.NewTournament(cfg)
+		t, err := arbiter.NewTournament(cfg, arbiter.TournamentOptions{Console: console})
 		if err != nil {
 			return nil, err
 		}
-		t.Console = console
 		return t.Play(ctx)
 	}
 }

@@ -8,27 +8,51 @@ import "slices"
 // build against itself at a fixed depth, play nothing but mirrors; each scores one point, and a
 // gate learns from them only that the engines are alike in those openings.
 func Mirrors(recs []Record) (mirrors, pairs int) {
-	type key struct {
-		run  string
-		pair int
-	}
-	first := map[key]*Record{}
+	var m MirrorTally
 	for i := range recs {
-		r := &recs[i]
-		k := key{r.Run, r.Pair}
-		o, ok := first[k]
-		if !ok {
-			first[k] = r
-			continue
-		}
-		if o.Game == r.Game || o.White.Name != r.Black.Name || o.Black.Name != r.White.Name {
-			continue // a game recorded twice, or records that are not one pair
-		}
-		delete(first, k)
-		pairs++
-		if o.Opening == r.Opening && o.Result == r.Result && slices.EqualFunc(o.Moves, r.Moves, func(a, b Move) bool { return a.Move == b.Move }) {
-			mirrors++
-		}
+		m.Add(&recs[i])
 	}
-	return mirrors, pairs
+	return m.Counts()
 }
+
+// A MirrorTally counts mirrors (see Mirrors) as the games come, one at a time: it holds the
+// first game of each pair until its partner comes, and of it only what a mirror compares.
+type MirrorTally struct {
+	first          map[pairKey]pairHalf
+	mirrors, pairs int
+}
+
+// pairHalf is what a mirror compares of the first game of a pair to come.
+type pairHalf struct {
+	game                          int
+	white, black, opening, result string
+	moves                         []string
+}
+
+// Add counts a game: with its partner in, a pair, and a mirror if it is one.
+func (m *MirrorTally) Add(r *Record) {
+	if m.first == nil {
+		m.first = make(map[pairKey]pairHalf)
+	}
+	k := pairKey{r.Run, r.Pair}
+	o, ok := m.first[k]
+	if !ok {
+		h := pairHalf{game: r.Game, white: r.White.Name, black: r.Black.Name, opening: r.Opening, result: r.Result, moves: make([]string, len(r.Moves))}
+		for i, mv := range r.Moves {
+			h.moves[i] = mv.Move
+		}
+		m.first[k] = h
+		return
+	}
+	if o.game == r.Game || o.white != r.Black.Name || o.black != r.White.Name {
+		return // a game recorded twice, or records that are not one pair
+	}
+	delete(m.first, k)
+	m.pairs++
+	if o.opening == r.Opening && o.result == r.Result && slices.EqualFunc(o.moves, r.Moves, func(a string, b Move) bool { return a == b.Move }) {
+		m.mirrors++
+	}
+}
+
+// Counts are the complete pairs added and the mirrors among them.
+func (m *MirrorTally) Counts() (mirrors, pairs int) { return m.mirrors, m.pairs }

@@ -26,33 +26,15 @@ type Identity struct {
 // SetupOf reads a run's setup from its records; the cap and the source of the openings are
 // not in them: Openings counts the distinct openings instead.
 func SetupOf(recs []Record) Setup {
-	var s Setup
-	limits := map[string]string{}
-	ids := map[string]string{}
-	var names, gameTypes []string
+	var t SetupTally
 	openings := map[string]bool{}
 	fromFile := false
-	for _, r := range recs {
-		for _, p := range []Player{r.White, r.Black} {
-			if _, seen := limits[p.Name]; !seen {
-				names = append(names, p.Name)
-				limits[p.Name] = p.Time
-			}
-			if ids[p.Name] == "" {
-				ids[p.Name] = p.ID
-			}
-		}
-		if !slices.Contains(gameTypes, r.GameType) {
-			gameTypes = append(gameTypes, r.GameType)
-		}
-		openings[r.Opening] = true
-		fromFile = fromFile || r.OpeningIndex >= 0
+	for i := range recs {
+		t.Add(&recs[i])
+		openings[recs[i].Opening] = true
+		fromFile = fromFile || recs[i].OpeningIndex >= 0
 	}
-	for _, n := range names {
-		s.Engines = append(s.Engines, Identity{Name: n, ID: ids[n]})
-	}
-	s.Limit = limitsText(names, limits)
-	s.GameType = strings.Join(gameTypes, ", ")
+	s := t.Setup()
 	source := "random"
 	if fromFile {
 		source = "from a file"
@@ -60,6 +42,44 @@ func SetupOf(recs []Record) Setup {
 	if len(recs) > 0 {
 		s.Openings = fmt.Sprintf("%s (%s)", plural(len(openings), "opening"), source)
 	}
+	return s
+}
+
+// A SetupTally reads a run's setup from its records as they come, one at a time, in the memory
+// of its engines alone: the openings are not counted (a run that knows its configuration names
+// them; SetupOf counts them in records read whole).
+type SetupTally struct {
+	names, gameTypes []string
+	limits, ids      map[string]string
+}
+
+// Add reads a record's part of the setup: its players' limits and ids, its game type.
+func (t *SetupTally) Add(r *Record) {
+	if t.limits == nil {
+		t.limits, t.ids = map[string]string{}, map[string]string{}
+	}
+	for _, p := range []Player{r.White, r.Black} {
+		if _, seen := t.limits[p.Name]; !seen {
+			t.names = append(t.names, p.Name)
+			t.limits[p.Name] = p.Time
+		}
+		if t.ids[p.Name] == "" {
+			t.ids[p.Name] = p.ID
+		}
+	}
+	if !slices.Contains(t.gameTypes, r.GameType) {
+		t.gameTypes = append(t.gameTypes, r.GameType)
+	}
+}
+
+// Setup is the setup the records added so far show, without their openings.
+func (t *SetupTally) Setup() Setup {
+	var s Setup
+	for _, n := range t.names {
+		s.Engines = append(s.Engines, Identity{Name: n, ID: t.ids[n]})
+	}
+	s.Limit = limitsText(t.names, t.limits)
+	s.GameType = strings.Join(t.gameTypes, ", ")
 	return s
 }
 

@@ -29,7 +29,7 @@ func FirstMove(t testing.TB, engine arbiter.EngineConfig) (*arbiter.FirstMoveErr
 		Format: arbiter.RoundRobin, Engines: []arbiter.EngineConfig{engine, opponent}, Rounds: 1, GamesPerPairing: 2,
 		GameType: "Base+MLP", Concurrency: 1, Seed: 1, Out: filepath.Join(t.TempDir(), "games.jsonl"),
 		CommandTimeout: commandTimeout, DepthTimeout: depthTimeout,
-	})
+	}, arbiter.TournamentOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -56,7 +56,7 @@ func TestOneRunByEitherPath(t *testing.T) {
 	os.WriteFile(file, []byte("rounds = 3\n[each]\ntc = \"st=1\"\n[[engine]]\nname = \"a\"\ncmd = \"./a\"\n[[engine]]\nname = \"b\"\ncmd = \"./b\"\n"), 0o755)
 	id := func(cfg arbiter.Config) string {
 		t.Helper()
-		tour, err := arbiter.NewTournament(cfg)
+		tour, err := arbiter.NewTournament(cfg, arbiter.TournamentOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -98,7 +98,7 @@ func defaultOutputs(t *testing.T) []string {
 		if err != nil {
 			t.Fatalf("%v\n%s", err, stderr.String())
 		}
-		tour, err := arbiter.NewTournament(cfg)
+		tour, err := arbiter.NewTournament(cfg, arbiter.TournamentOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

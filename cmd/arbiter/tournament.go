@@ -30,7 +30,10 @@ func localPlay(ctx context.Context, t *arbiter.Tournament) (*arbiter.Outcome, er
 // and watched by observers.
 func playTournamentWith(ctx context.Context, cfg arbiter.Config, resumeHint string, stdout io.Writer,
 	observers []arbiter.Observer, play func(context.Context, *arbiter.Tournament) (*arbiter.Outcome, error)) error {
-	t, err := arbiter.NewTournament(cfg)
+	t, err := arbiter.NewTournament(cfg, arbiter.TournamentOptions{Console: stdout, Progress: cli.IsTerminal(stdout), ResumeHint: resumeHint, Observers: observers,
+		Report: func(w io.Writer, t *arbiter.Tournament, s arbiter.Standings, final bool) {
+			t.WriteStandings(w, s, final, ctx.Err() != nil)
+		}})
 	if err != nil {
 		var ce *arbiter.ConfigError
 		var oe *arbiter.OpeningError
@@ -47,11 +50,6 @@ func playTournamentWith(ctx context.Context, cfg arbiter.Config, resumeHint stri
 	for _, w := range t.SetupWarnings(runtime.NumCPU()) {
 		fmt.Fprintln(stdout, "Warning:", w)
 	}
-	t.Console = stdout
-	t.ResumeHint = resumeHint
-	t.Progress = cli.IsTerminal(stdout)
-	t.Report = func(w io.Writer, s arbiter.Standings, final bool) { t.WriteStandings(w, s, final, ctx.Err() != nil) }
-	t.Observers = observers
 	fmt.Fprintln(stdout, t.Banner())
 	out, err := play(ctx, t)
 	var fe *results.FileError

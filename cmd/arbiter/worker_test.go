@@ -403,7 +403,7 @@ func TestCoordinatorOnExistingServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tour, err := arbiter.NewTournament(cfg)
+	tour, err := arbiter.NewTournament(cfg, arbiter.TournamentOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

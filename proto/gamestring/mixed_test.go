@@ -28,7 +28,7 @@ func TestMixedRoundRobin(t *testing.T) {
 	tour, err := arbiter.NewTournament(arbiter.Config{
 		Format: arbiter.RoundRobin, Engines: []arbiter.EngineConfig{uhp, ugi, bot}, GameType: "Base+MLP",
 		Adjudication: arbiter.Adjudication{MaxPlies: 80}, Out: out, Seed: 3,
-	})
+	}, arbiter.TournamentOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,12 +31,11 @@ func TestTournamentWithUHPEngine(t *testing.T) {
 		Adjudication: arbiter.Adjudication{MaxPlies: 80},
 		Out:          filepath.Join(dir, "games.jsonl"),
 	}
-	tour, err := arbiter.NewTournament(cfg)
+	var console bytes.Buffer
+	tour, err := arbiter.NewTournament(cfg, arbiter.TournamentOptions{Console: &console})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var console bytes.Buffer
-	tour.Console = &console
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	out, err := tour.Play(ctx)
