@@ -183,3 +183,26 @@ func (g Gate) setupProperties() []Property {
 	}
 	return ps
 }
+
+// NewVerdict is what a gate's command that exited with code says of the gate: msg is the
+// command's error message, "" when it printed none, and summary (nil when nothing was played)
+// gives the SPRT's reason when the run ended at its test.
+func NewVerdict(code int, msg string, summary *results.Summary) Verdict {
+	v := Verdict{Passed: code == ExitOK, ExitCode: code, Decision: exitDecisions[code], Reason: msg}
+	sprt := (*results.SPRTSummary)(nil)
+	if summary != nil {
+		sprt = summary.SPRT
+	}
+	switch {
+	case code == ExitOK && sprt == nil:
+		v.Decision, v.Reason = "finished", "the run finished (no SPRT to decide)"
+	case sprt != nil && (code == ExitOK || code == ExitH0 || code == ExitInconclusive):
+		v.Reason, v.Tested = SPRTReason(summary), true
+	case v.Reason == "":
+		v.Reason = v.Decision
+	}
+	if v.Decision == "" {
+		v.Decision = fmt.Sprintf("exit code %d", code)
+	}
+	return v
+}

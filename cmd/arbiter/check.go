@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/ci"
 	"hivearbiter/configs"
 	"hivearbiter/internal/cli"
 )
@@ -40,8 +41,8 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	plies := fs.Int("plies", 30, "plies per random game")
 	seed := fs.Uint64("seed", 1, "seed of the random games")
 	verbose := fs.Bool("v", false, "print each check's detail whole instead of cut to the table's width")
-	var reports ciOptions
-	reports.registerJUnit(fs)
+	var reports ci.Reports
+	reports.RegisterJUnit(fs)
 	if err := cli.Parse(fs, rest); err != nil {
 		return err
 	}
@@ -66,7 +67,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(checks) == 0 && err != nil {
 		return cli.Usage(err) // a protocol without a check
 	}
-	if rerr := reports.checkReport(stdout, cmp.Or(engine.Name, subject), checks, err, started); rerr != nil {
+	if rerr := reports.WriteCheck(stdout, cmp.Or(engine.Name, subject), checks, err, started); rerr != nil {
 		return rerr
 	}
 	width, hint := 100, ""
@@ -82,11 +83,11 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	case tableErr != nil:
 		return tableErr
 	case err != nil: // the table cuts the detail; why the engine did not start is said whole
-		return cli.Exit(exitEngines, "the engine could not be started, so nothing else was checked: %v", err)
+		return cli.Exit(ci.ExitEngines, "the engine could not be started, so nothing else was checked: %v", err)
 	}
 	writeCheckAdvice(stdout, engine, checks, failed)
 	if failed {
-		return cli.Exit(exitEngines, "%s%s", summary, hint)
+		return cli.Exit(ci.ExitEngines, "%s%s", summary, hint)
 	}
 	fmt.Fprintln(stdout, summary+".")
 	return nil

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"hivearbiter/ci"
 	"hivearbiter/internal/testkit/testenv"
 )
 
@@ -64,8 +65,8 @@ func TestCheckJUnit(t *testing.T) {
 		code   int
 	}{
 		{"hivebot", hivebot, agree},
-		{"compliant", fakeEngineArgs("fake", "random"), exitOK},
-		{"illegal", fakeEngineArgs("fake", "illegal"), exitEngines},
+		{"compliant", fakeEngineArgs("fake", "random"), ci.ExitOK},
+		{"illegal", fakeEngineArgs("fake", "illegal"), ci.ExitEngines},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -97,7 +98,7 @@ func TestCheckJUnit(t *testing.T) {
 			} else if total, _ := strconv.Atoi(m[1] + m[3]); total != rows {
 				t.Errorf("the summary counts %d checks, the table shows %d rows", total, rows)
 			}
-			if doc.Failures != failed || (code == exitOK) != (failed == 0) || code != exitOK && code != exitEngines {
+			if doc.Failures != failed || (code == ci.ExitOK) != (failed == 0) || code != ci.ExitOK && code != ci.ExitEngines {
 				t.Errorf("JUnit counts %d failures; the table shows %d failed rows (exit %d)", doc.Failures, failed, code)
 			}
 			for _, c := range doc.Suites[0].Cases {

@@ -9,6 +9,7 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/arbiter/arbitertest"
+	"hivearbiter/ci"
 )
 
 // A protocol without a compliance suite is refused by name, as a usage error, with nothing
@@ -16,8 +17,8 @@ import (
 func TestCheckProtocolWithoutSuite(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	err := run(context.Background(), []string{"check", "-engine", "proto=" + arbitertest.Name, "cmd=random"}, &stdout, &stderr)
-	if code := exitCode(err, &stderr); code != exitUsage || !strings.Contains(stderr.String(), `protocol "test" has no compliance check`) {
-		t.Errorf("exit code %d, want %d\n%s%s", code, exitUsage, stdout.String(), stderr.String())
+	if code := exitCode(err, &stderr); code != ci.ExitUsage || !strings.Contains(stderr.String(), `protocol "test" has no compliance check`) {
+		t.Errorf("exit code %d, want %d\n%s%s", code, ci.ExitUsage, stdout.String(), stderr.String())
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/ci"
 	"hivearbiter/configs"
 	"hivearbiter/internal/testkit/golden"
 )
@@ -54,8 +55,8 @@ func TestCheckFindsWrongValidMoves(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	args := append([]string{"check", "-games", "1", "-plies", "4"}, fakeEngineArgs("fake", "bad-validmoves")...)
 	err := run(context.Background(), args, &stdout, &stderr)
-	if code := exitCode(err, &stderr); code != exitEngines {
-		t.Fatalf("exit code %d, want %d\n%s", code, exitEngines, stdout.String())
+	if code := exitCode(err, &stderr); code != ci.ExitEngines {
+		t.Fatalf("exit code %d, want %d\n%s", code, ci.ExitEngines, stdout.String())
 	}
 	if !strings.Contains(stdout.String(), "FAIL") || !strings.Contains(stdout.String(), "the referee has") {
 		t.Errorf("output does not show the failed check:\n%s", stdout.String())
@@ -76,8 +77,8 @@ func TestCheckReportGolden(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	args := append([]string{"check", "-games", "1", "-plies", "4"}, fakeEngineArgs("fake", "illegal")...)
 	err := run(context.Background(), args, &stdout, &stderr)
-	if code := exitCode(err, &stderr); code != exitEngines || !strings.Contains(stderr.String(), "2 of 26 checks failed, 2 skipped (run with -v") {
-		t.Fatalf("exit code %d, want %d\n%s%s", code, exitEngines, stdout.String(), stderr.String())
+	if code := exitCode(err, &stderr); code != ci.ExitEngines || !strings.Contains(stderr.String(), "2 of 26 checks failed, 2 skipped (run with -v") {
+		t.Fatalf("exit code %d, want %d\n%s%s", code, ci.ExitEngines, stdout.String(), stderr.String())
 	}
 	engine, err := configs.ParseEngine(append([]string{"st=1"}, fakeEngineArgs("fake", "illegal")[1:]...), builtinResolver)
 	if err != nil {
@@ -145,8 +146,8 @@ func TestCheckEngineAsOneQuotedWord(t *testing.T) {
 func TestCheckEngineThatCannotStart(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	err := run(context.Background(), []string{"check", "-engine", "cmd=./no-such-engine dir=" + t.TempDir()}, &stdout, &stderr)
-	if code := exitCode(err, &stderr); code != exitEngines {
-		t.Fatalf("exit code %d, want %d", code, exitEngines)
+	if code := exitCode(err, &stderr); code != ci.ExitEngines {
+		t.Fatalf("exit code %d, want %d", code, ci.ExitEngines)
 	}
 	if !strings.Contains(stderr.String(), `the program "./no-such-engine" does not exist in `) || !strings.Contains(stdout.String(), "| skip ") {
 		t.Errorf("stdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())

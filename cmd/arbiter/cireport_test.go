@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"hivearbiter/ci"
 	"hivearbiter/internal/testkit/testenv"
 )
 
@@ -30,9 +31,9 @@ func TestGateReports(t *testing.T) {
 		mirrors  bool
 	}{
 		{"regression", append(append(append([]string{"-rounds", "40", "-each", "st=0.2", "fractional=true", "-failure-streak", "0"}, sprt...),
-			fakeEngineSpec("new", detConfig("new", 25, 0))...), fakeEngineSpec("released", detConfig("released", 0, 0))...), exitH0, "H0 accepted", false},
+			fakeEngineSpec("new", detConfig("new", 25, 0))...), fakeEngineSpec("released", detConfig("released", 0, 0))...), ci.ExitH0, "H0 accepted", false},
 		{"no-op", append(append(append([]string{"-rounds", "3", "-each", "depth=1"}, sprt...), hivebot("new")...), hivebot("released")...),
-			exitInconclusive, "no decision", true},
+			ci.ExitInconclusive, "no decision", true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -65,10 +66,11 @@ func TestGateReports(t *testing.T) {
 			stdout.Reset()
 			err = run(context.Background(), append(append([]string{"stats", "-junit", junit, "-summary", summary}, sprt...), records), &stdout, &stderr)
 			code := exitCode(err, &stderr)
-			if code != exitOK && code != exitH0 && code != exitInconclusive {
+			if code != ci.ExitOK && code != ci.ExitH0 && code != ci.ExitInconclusive {
 				t.Fatalf("stats -sprt: exit code %d\n%s%s", code, stdout.String(), stderr.String())
 			}
-			checkGateReports(t, stdout.String(), junit, summary, step, code, exitDecisions[code], tc.mirrors)
+			decision := map[int]string{ci.ExitOK: "H1 accepted", ci.ExitH0: "H0 accepted", ci.ExitInconclusive: "no decision"}[code]
+			checkGateReports(t, stdout.String(), junit, summary, step, code, decision, tc.mirrors)
 		})
 	}
 }
@@ -85,9 +87,9 @@ func checkGateReports(t *testing.T, stdout, junit, summary, step string, code in
 	}
 	c := doc.Suites[0].Cases[0]
 	switch {
-	case code == exitOK && c.Failure != nil:
+	case code == ci.ExitOK && c.Failure != nil:
 		t.Errorf("exit 0, and the gate's case failed: %s", c.Failure.Message)
-	case code != exitOK && (c.Failure == nil || !strings.HasPrefix(c.Failure.Message, decision+": ")):
+	case code != ci.ExitOK && (c.Failure == nil || !strings.HasPrefix(c.Failure.Message, decision+": ")):
 		t.Errorf("exit %d, and the gate's case is %+v, want a failure beginning %q", code, c, decision)
 	}
 	md, err := os.ReadFile(summary)
@@ -111,7 +113,7 @@ func checkGateReports(t *testing.T, stdout, junit, summary, step string, code in
 		}
 	}
 	level := "::error title=Hive Arbiter gate failed::"
-	if code == exitOK {
+	if code == ci.ExitOK {
 		level = "::notice title=Hive Arbiter gate passed::"
 	}
 	if !strings.Contains(stdout, "\n"+level+decision+": ") {
@@ -137,8 +139,8 @@ func TestReportFilesCheckedFirst(t *testing.T) {
 	for _, args := range tests {
 		var stdout, stderr bytes.Buffer
 		err := run(context.Background(), args, &stdout, &stderr)
-		if code := exitCode(err, &stderr); code != exitUsage || !strings.Contains(stderr.String(), bad) {
-			t.Errorf("%v: exit code %d, want %d naming %s\n%s%s", args[:3], code, exitUsage, bad, stdout.String(), stderr.String())
+		if code := exitCode(err, &stderr); code != ci.ExitUsage || !strings.Contains(stderr.String(), bad) {
+			t.Errorf("%v: exit code %d, want %d naming %s\n%s%s", args[:3], code, ci.ExitUsage, bad, stdout.String(), stderr.String())
 		}
 		if _, err := os.Stat(records); err == nil {
 			t.Fatalf("%v wrote records before refusing", args[:3])

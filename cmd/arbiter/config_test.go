@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/ci"
 	"hivearbiter/configs"
 	"hivearbiter/distributed"
 	"hivearbiter/report"
@@ -30,7 +31,7 @@ func TestConfigShowAndVersion(t *testing.T) {
 	if err := run(context.Background(), []string{"-version"}, &stdout, &stderr); err != nil || !strings.HasPrefix(stdout.String(), "Hive Arbiter ") {
 		t.Errorf("-version: %v %q", err, stdout.String())
 	}
-	if code := exitCode(run(context.Background(), []string{"config", "show", "nope"}, &stdout, &stderr), &stderr); code != exitUsage {
+	if code := exitCode(run(context.Background(), []string{"config", "show", "nope"}, &stdout, &stderr), &stderr); code != ci.ExitUsage {
 		t.Errorf("config show nope: exit %d", code)
 	}
 }
@@ -89,7 +90,7 @@ func TestUnknownSPRTModelRefused(t *testing.T) {
 	} {
 		var stdout, stderr bytes.Buffer
 		code := exitCode(run(context.Background(), args, &stdout, &stderr), &stderr)
-		if code != exitUsage || !strings.Contains(stderr.String(), `arbiter: SPRT model "bayes": want normalized or logistic`) {
+		if code != ci.ExitUsage || !strings.Contains(stderr.String(), `arbiter: SPRT model "bayes": want normalized or logistic`) {
 			t.Errorf("arbiter %s: exit %d, %s", args[0], code, stderr.String())
 		}
 	}

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"hivearbiter/ci"
 )
 
 // printedDecisionCode is the exit code that the SPRT decision a command printed calls for:
@@ -15,11 +17,11 @@ func printedDecisionCode(t *testing.T, out string) int {
 	t.Helper()
 	switch {
 	case strings.Contains(out, "H1 was accepted"), strings.Contains(out, "H1 accepted"):
-		return exitOK
+		return ci.ExitOK
 	case strings.Contains(out, "H0 was accepted"), strings.Contains(out, "H0 accepted"):
-		return exitH0
+		return ci.ExitH0
 	case strings.Contains(out, "no decision yet"), strings.Contains(out, "was inconclusive"):
-		return exitInconclusive
+		return ci.ExitInconclusive
 	}
 	t.Fatalf("no SPRT decision in the output:\n%s", out)
 	return 0
@@ -43,12 +45,12 @@ func TestDecisionExitCodesAgree(t *testing.T) {
 		code    int
 		verdict string // what stats and sprt-calc print
 	}{
-		{"H1", append(append([]string{}, good...), bad...), "100", exitOK, "H1 accepted"},
-		{"H0", append(append([]string{}, bad...), good...), "100", exitH0, "H0 accepted"},
-		{"no-decision", append(append([]string{}, good...), fakeEngineSpec("other", detConfig("other", 0, 0))...), "1", exitInconclusive, "no decision yet"},
+		{"H1", append(append([]string{}, good...), bad...), "100", ci.ExitOK, "H1 accepted"},
+		{"H0", append(append([]string{}, bad...), good...), "100", ci.ExitH0, "H0 accepted"},
+		{"no-decision", append(append([]string{}, good...), fakeEngineSpec("other", detConfig("other", 0, 0))...), "1", ci.ExitInconclusive, "no decision yet"},
 		// A tournament format of two engines decides as a match does.
-		{"round-robin-H0", append(append([]string{"-format", "round-robin"}, bad...), good...), "100", exitH0, "H0 accepted"},
-		{"gauntlet-H1", append(append([]string{"-format", "gauntlet"}, good...), bad...), "100", exitOK, "H1 accepted"},
+		{"round-robin-H0", append(append([]string{"-format", "round-robin"}, bad...), good...), "100", ci.ExitH0, "H0 accepted"},
+		{"gauntlet-H1", append(append([]string{"-format", "gauntlet"}, good...), bad...), "100", ci.ExitOK, "H1 accepted"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

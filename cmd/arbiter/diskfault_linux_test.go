@@ -13,6 +13,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"hivearbiter/ci"
 	"hivearbiter/internal/syncbuf"
 	"hivearbiter/results"
 )
@@ -71,8 +72,8 @@ func TestMatchRecordsWriteFails(t *testing.T) {
 	}
 	err := cmd.Wait()
 	var ee *exec.ExitError
-	if !errors.As(err, &ee) || ee.ExitCode() != exitFailure {
-		t.Fatalf("exit: %v, want status %d\n%s%s", err, exitFailure, stdout.String(), stderr.String())
+	if !errors.As(err, &ee) || ee.ExitCode() != ci.ExitFailure {
+		t.Fatalf("exit: %v, want status %d\n%s%s", err, ci.ExitFailure, stdout.String(), stderr.String())
 	}
 	if msg := stderr.String(); !strings.Contains(msg, "file too large") || !strings.Contains(msg, out) {
 		t.Errorf("the error does not say what failed where:\n%s", msg)
@@ -106,8 +107,8 @@ func TestMatchRecordsFileRemoved(t *testing.T) {
 		t.Fatal(err)
 	}
 	err := <-done
-	if code := exitCode(err, &stderr); code != exitFailure {
-		t.Fatalf("exit code %d, want %d\n%s%s", code, exitFailure, stdout.String(), stderr.String())
+	if code := exitCode(err, &stderr); code != ci.ExitFailure {
+		t.Fatalf("exit code %d, want %d\n%s%s", code, ci.ExitFailure, stdout.String(), stderr.String())
 	}
 	if msg := stderr.String(); !strings.Contains(msg, out+" was removed while the run wrote it") {
 		t.Errorf("the error does not say the file was removed:\n%s", msg)

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"hivearbiter/ci"
 	"hivearbiter/internal/cli"
 	"hivearbiter/internal/testkit/golden"
 	"hivearbiter/internal/testkit/testenv"
@@ -247,7 +248,7 @@ func runExample(t *testing.T, args []string, dir string) {
 	case "stats", "sprt-calc":
 		// With an SPRT, the exit status is the decision printed (0, 3 or 4), as in a match.
 		err := run(context.Background(), args, &stdout, &stderr)
-		want := exitOK
+		want := ci.ExitOK
 		if args[0] == "sprt-calc" || slices.Contains(args, "-sprt") {
 			want = printedDecisionCode(t, stdout.String())
 		}

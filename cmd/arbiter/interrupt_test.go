@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"hivearbiter/ci"
 	"hivearbiter/internal/syncbuf"
 	"hivearbiter/results"
 )
@@ -56,8 +57,8 @@ func TestInterruptExitsCleanly(t *testing.T) {
 			cmd.Process.Signal(tc.signal)
 			err := cmd.Wait()
 			var ee *exec.ExitError
-			if !errors.As(err, &ee) || ee.ExitCode() != exitInterrupted {
-				t.Errorf("exit: %v, want status %d", err, exitInterrupted)
+			if !errors.As(err, &ee) || ee.ExitCode() != ci.ExitInterrupted {
+				t.Errorf("exit: %v, want status %d", err, ci.ExitInterrupted)
 			}
 			text := stdout.String() + stderr.String()
 			for _, bad := range []string{"panic", "goroutine ", "Results after 0 games", "Finished match"} {

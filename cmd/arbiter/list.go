@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/ci"
 	"hivearbiter/configs"
 	"hivearbiter/internal/cli"
 	"hivearbiter/ratinglist"
@@ -120,7 +121,7 @@ func writeListTable(w io.Writer, l *ratinglist.List, t *ratinglist.Table, format
 func listRun(ctx context.Context, l *ratinglist.List, recs []results.Record, batches int, quiet bool, stdout io.Writer) error {
 	exe, _ := os.Executable()
 	if err := l.IdentifyAll(ratinglist.Self{Path: exe, Version: arbiter.Version}, recs); err != nil {
-		return cli.Exit(exitUsage, "%s", arbiter.Message(err))
+		return cli.Exit(ci.ExitUsage, "%s", arbiter.Message(err))
 	}
 	games := stdout
 	if quiet {
@@ -132,10 +133,10 @@ func listRun(ctx context.Context, l *ratinglist.List, recs []results.Record, bat
 	var refused *ratinglist.RefusedError
 	switch {
 	case errors.As(err, &refused):
-		return cli.Exit(exitEngines, "%s", refused.Message())
+		return cli.Exit(ci.ExitEngines, "%s", refused.Message())
 	case ctx.Err() != nil:
 		fmt.Fprintf(stdout, "Stopped; run the same command to go on where it stopped.\n")
-		return cli.Exit(exitInterrupted, "")
+		return cli.Exit(ci.ExitInterrupted, "")
 	case err != nil:
 		return err
 	}
@@ -168,7 +169,7 @@ func listVerify(l *ratinglist.List, recs []results.Record, dir string, stdout io
 	t, err := ratinglist.Verify(l, recs)
 	var bad *ratinglist.VerifyError
 	if errors.As(err, &bad) {
-		return cli.Exit(exitFailure, "%s", bad.Message())
+		return cli.Exit(ci.ExitFailure, "%s", bad.Message())
 	}
 	if err != nil {
 		return err
@@ -187,7 +188,7 @@ func listVerify(l *ratinglist.List, recs []results.Record, dir string, stdout io
 		return err
 	}
 	if !bytes.Equal(mine, published) {
-		return cli.Exit(exitFailure, "the published table %s is not the table its records give: rewrite it with arbiter list site", filepath.Join(dir, "table.json"))
+		return cli.Exit(ci.ExitFailure, "the published table %s is not the table its records give: rewrite it with arbiter list site", filepath.Join(dir, "table.json"))
 	}
 	fmt.Fprintf(stdout, "The published table %s is the table the records give.\n", filepath.Join(dir, "table.json"))
 	return nil

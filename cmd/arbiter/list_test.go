@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"hivearbiter/ci"
 	"hivearbiter/internal/cli"
 	"hivearbiter/results"
 )
@@ -129,8 +130,8 @@ func TestListCommands(t *testing.T) {
 	err = run(t.Context(), []string{"list", "verify", list}, &stdout, &stderr)
 	var ee *cli.ExitError
 	want := fmt.Sprintf("run %s game %d", recs[k].Run, recs[k].Game+1)
-	if !errors.As(err, &ee) || ee.Code != exitFailure || !strings.Contains(ee.Msg, want) || !strings.Contains(ee.Msg, "1 game does not replay") {
-		t.Fatalf("list verify after a move was changed: %v, want exit %d naming %s", err, exitFailure, want)
+	if !errors.As(err, &ee) || ee.Code != ci.ExitFailure || !strings.Contains(ee.Msg, want) || !strings.Contains(ee.Msg, "1 game does not replay") {
+		t.Fatalf("list verify after a move was changed: %v, want exit %d naming %s", err, ci.ExitFailure, want)
 	}
 }
 

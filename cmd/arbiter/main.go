@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/ci"
 	"hivearbiter/configs"
 	"hivearbiter/internal/cli"
 )
@@ -70,21 +71,25 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 // exitCode maps the error a command returned to the process exit status, printing it.
 func exitCode(err error, stderr io.Writer) int {
+	code, msg := exitStatus(err)
+	if msg != "" {
+		cli.PrintError(stderr, programName, msg)
+	}
+	return code
+}
+
+// exitStatus is the exit status of the error a command returned, and its message ("" for
+// none).
+func exitStatus(err error) (code int, msg string) {
 	var ee *cli.ExitError
 	var ue cli.UsageError
 	switch {
 	case errors.As(err, &ee):
-		if ee.Msg != "" {
-			cli.PrintError(stderr, programName, ee.Msg)
-		}
-		return ee.Code
+		return ee.Code, ee.Msg
 	case err == nil, errors.Is(err, cli.ErrHelpShown):
-		return exitOK
+		return ci.ExitOK, ""
 	case errors.As(err, &ue):
-		cli.PrintError(stderr, programName, cli.Message(err))
-		return exitUsage
-	default:
-		cli.PrintError(stderr, programName, cli.Message(err))
-		return exitFailure
+		return ci.ExitUsage, cli.Message(err)
 	}
+	return ci.ExitFailure, cli.Message(err)
 }

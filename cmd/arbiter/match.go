@@ -44,7 +44,7 @@ func builtinResolver(name string) ([]string, error) {
 func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var host distributed.HostConfig
 	var pages report.RunOptions
-	var reports ciOptions
+	var reports ci.Reports
 	cfg, err := matchConfigFlags(args, stderr, &host, &pages, &reports)
 	if err != nil {
 		return err
@@ -70,11 +70,11 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	} else {
 		err = playTournamentWith(ctx, cfg, hint, stdout, observers, func(ctx context.Context, t *arbiter.Tournament) (*arbiter.Outcome, error) {
 			out, err := localPlay(ctx, t)
-			gate = gateOf(t.Config(), out)
+			gate = ci.MatchGate(t.Config(), out)
 			return out, err
 		})
 	}
-	err = reports.gateReport(stdout, gate, err)
+	err = gateReport(&reports, stdout, gate, err)
 	if runPages != nil {
 		if perr := runPages.Close(); err == nil {
 			err = perr

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"hivearbiter/ci"
 	"hivearbiter/configs"
 	"hivearbiter/results"
 )
@@ -71,8 +72,8 @@ func TestMatchTerminationsEndToEnd(t *testing.T) {
 			recs, output, err := playMatch(t, args...)
 			// Every game ended by bad's failure: the run informs of nothing, and never exits 0.
 			var stderr bytes.Buffer
-			if code := exitCode(err, &stderr); code != exitEngines || !strings.Contains(stderr.String(), "every one of the 2 games ended by an engine's failure (bad 2 by "+string(tc.reason)+")") {
-				t.Fatalf("exit code %d (%v), want %d saying every game failed\n%s", code, err, exitEngines, output)
+			if code := exitCode(err, &stderr); code != ci.ExitEngines || !strings.Contains(stderr.String(), "every one of the 2 games ended by an engine's failure (bad 2 by "+string(tc.reason)+")") {
+				t.Fatalf("exit code %d (%v), want %d saying every game failed\n%s", code, err, ci.ExitEngines, output)
 			}
 			if len(recs) != 2 {
 				t.Fatalf("%d records, want 2\n%s", len(recs), output)
@@ -168,7 +169,7 @@ func TestResumeDamagedRecords(t *testing.T) {
 
 	var stdout, stderr bytes.Buffer
 	err = run(context.Background(), append([]string{"match", "-out", out}, args...), &stdout, &stderr)
-	if code := exitCode(err, &stderr); code != exitUsage || !strings.Contains(stderr.String(), "games.jsonl:2:") || !strings.Contains(stderr.String(), "add -skip-bad") {
+	if code := exitCode(err, &stderr); code != ci.ExitUsage || !strings.Contains(stderr.String(), "games.jsonl:2:") || !strings.Contains(stderr.String(), "add -skip-bad") {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	stdout.Reset()
@@ -196,8 +197,8 @@ func TestRecordsOfAnotherRun(t *testing.T) {
 	}
 	var stdout, stderr bytes.Buffer
 	err := run(context.Background(), append([]string{"match", "-out", out, "-seed", "5", "-each", "st=0.1", "fractional=true"}, engines...), &stdout, &stderr)
-	if code := exitCode(err, &stderr); code != exitUsage {
-		t.Errorf("exit code %d, want %d", code, exitUsage)
+	if code := exitCode(err, &stderr); code != ci.ExitUsage {
+		t.Errorf("exit code %d, want %d", code, ci.ExitUsage)
 	}
 	for _, want := range []string{"holds games of another run", "engine a: uhp st=0.05 margin=0.2 fractional=true there, uhp st=0.1 margin=0.2 fractional=true here", "-seed: 0 there, 5 here"} {
 		if !strings.Contains(stderr.String(), want) {
@@ -215,8 +216,8 @@ func TestStrictStopsAtFirstMisbehaviour(t *testing.T) {
 	if data, _ := os.ReadFile(args[len(args)-1]); !strings.Contains(string(data), `"status": "strict-stop"`) {
 		t.Errorf("summary: %s", data)
 	}
-	if code := exitCode(err, io.Discard); code != exitEngines {
-		t.Errorf("exit code %d, want %d", code, exitEngines)
+	if code := exitCode(err, io.Discard); code != ci.ExitEngines {
+		t.Errorf("exit code %d, want %d", code, ci.ExitEngines)
 	}
 	if len(recs) >= 10 || !strings.Contains(output, "Strict: stopping at the first misbehaviour") || strings.Contains(output, "Finished match") {
 		t.Errorf("%d games recorded of 10:\n%s", len(recs), output)
@@ -295,8 +296,8 @@ func TestWholeSecondEngineOnAShortClock(t *testing.T) {
 			t.Errorf("before game 1 the run does not say %q:\n%s", want, output)
 		}
 	}
-	if code != exitEngines || !strings.Contains(stderr.String(), `engine "nokamute" failed 3 games in a row by time-forfeit`) {
-		t.Errorf("exit code %d, %q; want %d, the streak of time losses\n%s", code, stderr.String(), exitEngines, output)
+	if code != ci.ExitEngines || !strings.Contains(stderr.String(), `engine "nokamute" failed 3 games in a row by time-forfeit`) {
+		t.Errorf("exit code %d, %q; want %d, the streak of time losses\n%s", code, stderr.String(), ci.ExitEngines, output)
 	}
 	for _, r := range recs {
 		if r.Reason == results.ReasonCrash {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"hivearbiter/ci"
 	"hivearbiter/enginekit/uhpserver/uhpfake"
 	"hivearbiter/results"
 )
@@ -37,8 +38,8 @@ func TestMatchPreflightNamesEveryMuteEngine(t *testing.T) {
 	code := exitCode(run(context.Background(), args, &stdout, &stderr), &stderr)
 	took := time.Since(begin)
 	output := stdout.String() + stderr.String()
-	if code != exitEngines {
-		t.Fatalf("exit code %d, want %d\n%s", code, exitEngines, output)
+	if code != ci.ExitEngines {
+		t.Fatalf("exit code %d, want %d\n%s", code, ci.ExitEngines, output)
 	}
 	for _, name := range []string{`"mute1"`, `"mute2"`, "2 engines failed the check before the first game"} {
 		if !strings.Contains(stderr.String(), name) {

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"hivearbiter/ci"
 	"hivearbiter/internal/testkit/golden"
 	"hivearbiter/results"
 )
@@ -76,8 +77,8 @@ func TestRefusedCommandLines(t *testing.T) {
 			}
 			var stdout, stderr bytes.Buffer
 			code := exitCode(run(context.Background(), args, &stdout, &stderr), &stderr)
-			if code != exitUsage {
-				t.Errorf("exit code %d, want %d\n%s%s", code, exitUsage, stdout.String(), stderr.String())
+			if code != ci.ExitUsage {
+				t.Errorf("exit code %d, want %d\n%s%s", code, ci.ExitUsage, stdout.String(), stderr.String())
 			}
 			text := strings.ReplaceAll(stderr.String(), dir, "DIR")
 			fmt.Fprintf(&all, "# %s\n%s\n", tc.name, text)
@@ -120,8 +121,8 @@ func TestSecondWriterRefused(t *testing.T) {
 	defer first.Close()
 	args := append([]string{"match", "-out", out, "-each", "st=0.05", "fractional=true"}, fakeEngines("random", "a", "b")...)
 	var stdout, stderr bytes.Buffer
-	if code := exitCode(run(context.Background(), args, &stdout, &stderr), &stderr); code != exitUsage {
-		t.Errorf("exit code %d, want %d\n%s%s", code, exitUsage, stdout.String(), stderr.String())
+	if code := exitCode(run(context.Background(), args, &stdout, &stderr), &stderr); code != ci.ExitUsage {
+		t.Errorf("exit code %d, want %d\n%s%s", code, ci.ExitUsage, stdout.String(), stderr.String())
 	}
 	if !strings.Contains(stderr.String(), "is being written by another run") {
 		t.Errorf("stderr: %s", stderr.String())
@@ -136,7 +137,7 @@ func TestSecondWriterRefused(t *testing.T) {
 func TestFlagMistakes(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	code := exitCode(run(context.Background(), []string{"match", "-rouns", "3"}, &stdout, &stderr), &stderr)
-	if code != exitUsage || stderr.String() != "arbiter: unknown flag -rouns; arbiter match -h lists the flags\n" {
+	if code != ci.ExitUsage || stderr.String() != "arbiter: unknown flag -rouns; arbiter match -h lists the flags\n" {
 		t.Errorf("exit %d, stderr %q", code, stderr.String())
 	}
 	for args, want := range map[string]string{
@@ -146,7 +147,7 @@ func TestFlagMistakes(t *testing.T) {
 	} {
 		stderr.Reset()
 		code := exitCode(run(context.Background(), strings.Fields(args), &stdout, &stderr), &stderr)
-		if code != exitUsage || stderr.String() != want {
+		if code != ci.ExitUsage || stderr.String() != want {
 			t.Errorf("%s: exit %d, stderr %q; want 2 and %q", args, code, stderr.String(), want)
 		}
 	}

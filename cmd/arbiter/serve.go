@@ -8,6 +8,7 @@ import (
 	"os/signal"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/ci"
 	"hivearbiter/internal/cli"
 	"hivearbiter/results"
 	"hivearbiter/viewerbridge"
@@ -52,11 +53,11 @@ func runServeSession(ctx context.Context, args []string, stdin io.Reader, stdout
 		if errors.As(err, &ce) {
 			return cli.Usage(err)
 		}
-		return cli.Exit(exitEngines, "%v", err)
+		return cli.Exit(ci.ExitEngines, "%v", err)
 	}
 	err = session.Serve(ctx, stdin, stdout, interrupts)
 	if ctx.Err() != nil {
-		return cli.Exit(exitInterrupted, "")
+		return cli.Exit(ci.ExitInterrupted, "")
 	}
 	return err
 }

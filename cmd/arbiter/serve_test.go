@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"hivearbiter/ci"
 	"hivearbiter/internal/cli"
 	"hivearbiter/internal/testkit/golden"
 	"hivearbiter/results"
@@ -355,14 +356,14 @@ func TestServeEngineThatCannotStart(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	err := runServeSession(context.Background(), []string{"-engine", "cmd=/nonexistent/engine", "name=ghost", "-engine", "builtin=hivebot"},
 		strings.NewReader(""), &stdout, &stderr)
-	if code := exitCode(err, &stderr); code != exitUsage || !strings.Contains(err.Error(), `engine "ghost": the program "/nonexistent/engine" does not exist`) {
-		t.Fatalf("got %v (exit %d), want exit code %d naming the engine and the program", err, code, exitUsage)
+	if code := exitCode(err, &stderr); code != ci.ExitUsage || !strings.Contains(err.Error(), `engine "ghost": the program "/nonexistent/engine" does not exist`) {
+		t.Fatalf("got %v (exit %d), want exit code %d naming the engine and the program", err, code, ci.ExitUsage)
 	}
 	// A program that is there but dies at start-up is the engine's failure.
 	args := append(fakeEngineArgs("ghost", "exit-at-start"), "-engine", "builtin=hivebot")
 	err = runServeSession(context.Background(), args, strings.NewReader(""), &stdout, &stderr)
 	var ee *cli.ExitError
-	if !errors.As(err, &ee) || ee.Code != exitEngines || !strings.Contains(err.Error(), `engine "ghost" could not be started`) || !strings.Contains(err.Error(), "cannot load my weights") {
-		t.Fatalf("got %v, want exit code %d naming the engine and quoting its stderr", err, exitEngines)
+	if !errors.As(err, &ee) || ee.Code != ci.ExitEngines || !strings.Contains(err.Error(), `engine "ghost" could not be started`) || !strings.Contains(err.Error(), "cannot load my weights") {
+		t.Fatalf("got %v, want exit code %d naming the engine and quoting its stderr", err, ci.ExitEngines)
 	}
 }

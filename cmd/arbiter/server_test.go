@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"hivearbiter/ci"
 	"hivearbiter/distributed"
 	"hivearbiter/internal/testkit/testenv"
 	"hivearbiter/pool"
@@ -117,8 +118,8 @@ func TestPoolAcceptance(t *testing.T) {
 	if err := (&distributed.Credentials{URL: "nats://" + addr, User: "w1", Seed: seed}).Save(forged); err != nil {
 		t.Fatal(err)
 	}
-	if code := startArbiter(t, "worker", "-creds", forged).wait(t, "a forged worker", 20*time.Second); code != exitEngines {
-		t.Errorf("a worker with forged credentials exited with %d, want %d", code, exitEngines)
+	if code := startArbiter(t, "worker", "-creds", forged).wait(t, "a forged worker", 20*time.Second); code != ci.ExitEngines {
+		t.Errorf("a worker with forged credentials exited with %d, want %d", code, ci.ExitEngines)
 	}
 
 	phase("forged refused")
@@ -131,11 +132,11 @@ func TestPoolAcceptance(t *testing.T) {
 	waitFor(t, "more games after the restart", 60*time.Second, func() bool { return recorded() >= 12 })
 	phase("restarted, 12 games")
 	arbiterOK(t, "server", "worker", "revoke", "w2", "-dir", sdir)
-	if code := w2.wait(t, "the revoked worker", 10*time.Second); code != exitEngines {
-		t.Errorf("the revoked worker exited with %d, want %d:\n%s", code, exitEngines, w2.out)
+	if code := w2.wait(t, "the revoked worker", 10*time.Second); code != ci.ExitEngines {
+		t.Errorf("the revoked worker exited with %d, want %d:\n%s", code, ci.ExitEngines, w2.out)
 	}
-	if code := startArbiter(t, "worker", "-creds", creds["w2"]).wait(t, "the revoked worker again", 20*time.Second); code != exitEngines {
-		t.Errorf("the revoked worker, started again, exited with %d, want %d", code, exitEngines)
+	if code := startArbiter(t, "worker", "-creds", creds["w2"]).wait(t, "the revoked worker again", 20*time.Second); code != ci.ExitEngines {
+		t.Errorf("the revoked worker, started again, exited with %d, want %d", code, ci.ExitEngines)
 	}
 
 	phase("revoked")
@@ -160,7 +161,7 @@ func TestPoolAcceptance(t *testing.T) {
 		t.Errorf("the worker of another platform played:\n%s", w3.out)
 	}
 	// The records are those of a local run: stats reads them, and its exit code is the SPRT's.
-	if code := exitCode(run(context.Background(), []string{"stats", runs[1].Records}, new(bytes.Buffer), new(bytes.Buffer)), os.Stderr); code != exitOK {
+	if code := exitCode(run(context.Background(), []string{"stats", runs[1].Records}, new(bytes.Buffer), new(bytes.Buffer)), os.Stderr); code != ci.ExitOK {
 		t.Errorf("arbiter stats of the gauntlet exited with %d", code)
 	}
 }

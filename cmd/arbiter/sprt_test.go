@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"hivearbiter/ci"
 	"hivearbiter/internal/testkit/golden"
 )
 
@@ -26,8 +27,8 @@ func TestSPRTExitCodes(t *testing.T) {
 		code    int
 		verdict string
 	}{
-		{"H1", append(append([]string{}, good...), bad...), exitOK, "H1 was accepted"},
-		{"H0", append(append([]string{}, bad...), good...), exitH0, "H0 was accepted"},
+		{"H1", append(append([]string{}, good...), bad...), ci.ExitOK, "H1 was accepted"},
+		{"H0", append(append([]string{}, bad...), good...), ci.ExitH0, "H0 was accepted"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -65,19 +66,19 @@ func TestSPRTCalcGolden(t *testing.T) {
 		args []string
 		code int
 	}{
-		{"p1", []string{"-ptnml", "100,1500,3000,1600,120", "-elo0", "0", "-elo1", "5"}, exitInconclusive},
-		{"all-won", []string{"-ptnml", "0,0,0,0,10"}, exitInconclusive},
-		{"all-lost", []string{"-ptnml", "10,0,0,0,0"}, exitInconclusive},
-		{"all-even", []string{"-ptnml", "0,0,10,0,0"}, exitInconclusive},
-		{"wdl", []string{"-wdl", "60,100,40"}, exitInconclusive},
-		{"wdl-all-won", []string{"-wdl", "10,0,0"}, exitInconclusive},
+		{"p1", []string{"-ptnml", "100,1500,3000,1600,120", "-elo0", "0", "-elo1", "5"}, ci.ExitInconclusive},
+		{"all-won", []string{"-ptnml", "0,0,0,0,10"}, ci.ExitInconclusive},
+		{"all-lost", []string{"-ptnml", "10,0,0,0,0"}, ci.ExitInconclusive},
+		{"all-even", []string{"-ptnml", "0,0,10,0,0"}, ci.ExitInconclusive},
+		{"wdl", []string{"-wdl", "60,100,40"}, ci.ExitInconclusive},
+		{"wdl-all-won", []string{"-wdl", "10,0,0"}, ci.ExitInconclusive},
 		// The verdicts of a regression gate and of a gain test, each in words true of its bounds.
-		{"gate-h0", []string{"-ptnml", "15,4,6,0,1", "-elo0", "-50", "-elo1", "0", "-model", "logistic"}, exitH0},
-		{"gate-h1", []string{"-ptnml", "0,0,22,0,0", "-elo0", "-50", "-elo1", "0", "-model", "logistic"}, exitOK},
-		{"gain-h0", []string{"-ptnml", "1200,2400,4200,2300,1100", "-elo0", "2", "-elo1", "7"}, exitH0},
+		{"gate-h0", []string{"-ptnml", "15,4,6,0,1", "-elo0", "-50", "-elo1", "0", "-model", "logistic"}, ci.ExitH0},
+		{"gate-h1", []string{"-ptnml", "0,0,22,0,0", "-elo0", "-50", "-elo1", "0", "-model", "logistic"}, ci.ExitOK},
+		{"gain-h0", []string{"-ptnml", "1200,2400,4200,2300,1100", "-elo0", "2", "-elo1", "7"}, ci.ExitH0},
 		// Without counts: what the test costs before it runs.
-		{"cost-gate", []string{"-elo0", "-50", "-elo1", "0", "-model", "logistic"}, exitOK},
-		{"cost-gain", []string{"-elo0", "2", "-elo1", "7", "-draw-ratio", "0.5"}, exitOK},
+		{"cost-gate", []string{"-elo0", "-50", "-elo1", "0", "-model", "logistic"}, ci.ExitOK},
+		{"cost-gain", []string{"-elo0", "2", "-elo1", "7", "-draw-ratio", "0.5"}, ci.ExitOK},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -92,8 +93,8 @@ func TestSPRTCalcGolden(t *testing.T) {
 	// Counts of nothing: nothing to estimate, and a LOS of 50 % would be made up.
 	for _, counts := range [][]string{{"-ptnml", "0,0,0,0,0"}, {"-wdl", "0,0,0"}} {
 		var stdout, stderr bytes.Buffer
-		if code := exitCode(run(context.Background(), append([]string{"sprt-calc"}, counts...), &stdout, &stderr), &stderr); code != exitUsage {
-			t.Errorf("sprt-calc %v: exit %d, want %d\n%s", counts, code, exitUsage, stdout.String())
+		if code := exitCode(run(context.Background(), append([]string{"sprt-calc"}, counts...), &stdout, &stderr), &stderr); code != ci.ExitUsage {
+			t.Errorf("sprt-calc %v: exit %d, want %d\n%s", counts, code, ci.ExitUsage, stdout.String())
 		}
 	}
 }

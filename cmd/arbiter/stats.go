@@ -31,7 +31,7 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	mergeNames := fs.Bool("merge-names", false, "count an engine name as one player whatever the time controls, game types and programs (by their ids) it stands for (they are kept apart by default)")
 	skipBad := fs.Bool("skip-bad", false, "pass over lines of a records file that are not game records (each file's count is printed)")
 	fs.Func("sprt", "SPRT of the first engine: elo0=E elo1=E alpha=A beta=B model=normalized|logistic", func(string) error { return nil })
-	var reports ciOptions
+	var reports ci.Reports
 	reports.Register(fs)
 	if err := cli.Parse(fs, rest); err != nil {
 		return err
@@ -67,14 +67,14 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	gate := ci.Gate{Name: "stats", Summary: summary, Setup: results.SetupOf(recs)}
 	gate.Mirrors, gate.Pairs = results.Mirrors(recs)
 	if sprt == nil {
-		return reports.gateReport(stdout, gate, nil)
+		return gateReport(&reports, stdout, gate, nil)
 	}
 	decision := sprt.Status(summary.SPRT.LLR)
 	fmt.Fprintln(stdout, sprtVerdict(*sprt, decision, summary.SPRT.Pairs))
 	if p := summary.Pairings; len(p) > 0 {
 		fmt.Fprintln(stdout, results.SPRTConclusion(*sprt, decision, p[0].First, p[0].Second))
 	}
-	return reports.gateReport(stdout, gate, decisionExit(decision))
+	return gateReport(&reports, stdout, gate, decisionExit(decision))
 }
 
 // sprtVerdict is the line that says what an SPRT of records decided, in the words of the

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"hivearbiter/ci"
 )
 
 // TestStatsDamagedRecords: a corrupt line in the middle of a records file is refused with its
@@ -28,7 +30,7 @@ func TestStatsDamagedRecords(t *testing.T) {
 
 	var stdout, stderr bytes.Buffer
 	code := exitCode(run(context.Background(), []string{"stats", damaged}, &stdout, &stderr), &stderr)
-	if code != exitUsage || !strings.Contains(stderr.String(), "damaged.jsonl:3:") || !strings.Contains(stderr.String(), "-skip-bad") {
+	if code != ci.ExitUsage || !strings.Contains(stderr.String(), "damaged.jsonl:3:") || !strings.Contains(stderr.String(), "-skip-bad") {
 		t.Errorf("exit %d, stderr %q: want 2, the line number and -skip-bad", code, stderr.String())
 	}
 	stdout.Reset()
@@ -125,7 +127,7 @@ func TestReportRefusesToOverwriteRecords(t *testing.T) {
 	os.WriteFile(recs, nil, 0o644)
 	var stdout, stderr bytes.Buffer
 	code := exitCode(run(context.Background(), []string{"report", "-o", recs, recs}, &stdout, &stderr), &stderr)
-	if code != exitUsage || !strings.Contains(stderr.String(), "would overwrite the records file") {
+	if code != ci.ExitUsage || !strings.Contains(stderr.String(), "would overwrite the records file") {
 		t.Errorf("exit %d: %s", code, stderr.String())
 	}
 }

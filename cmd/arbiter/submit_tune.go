@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/ci"
 	"hivearbiter/distributed"
 	"hivearbiter/internal/cli"
 	"hivearbiter/pool"
@@ -47,7 +48,7 @@ func runSubmitTune(ctx context.Context, args []string, stdout, stderr io.Writer)
 	// What the engine says of itself, which the games of the workers' must say too.
 	played := pairs.Config()
 	if sub.Expect, err = distributed.Identify(ctx, []arbiter.EngineConfig{cfg.Engine}, played.GameType, played.StartTimeout); err != nil {
-		return cli.Exit(exitEngines, "%v", err)
+		return cli.Exit(ci.ExitEngines, "%v", err)
 	}
 	if *platforms != "" {
 		sub.Platforms = strings.Split(*platforms, ",")

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"hivearbiter/ci"
 	"hivearbiter/internal/testkit/testenv"
 	"hivearbiter/pool"
 	"hivearbiter/tune"
@@ -33,8 +34,8 @@ func TestSubmitTuneRefusals(t *testing.T) {
 		var stderr bytes.Buffer
 		args := append([]string{"submit", "tune", "-iterations", "2"}, tt.args...)
 		err := run(context.Background(), args, io.Discard, &stderr)
-		if code := exitCode(err, &stderr); code != exitUsage || !strings.Contains(stderr.String(), tt.want) {
-			t.Errorf("%s: exit %d, %s; want %d and %q", tt.name, code, stderr.String(), exitUsage, tt.want)
+		if code := exitCode(err, &stderr); code != ci.ExitUsage || !strings.Contains(stderr.String(), tt.want) {
+			t.Errorf("%s: exit %d, %s; want %d and %q", tt.name, code, stderr.String(), ci.ExitUsage, tt.want)
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/ci"
 	"hivearbiter/internal/cli"
 	"hivearbiter/results"
 )
@@ -55,20 +56,20 @@ func playTournamentWith(ctx context.Context, cfg arbiter.Config, resumeHint stri
 	var fe *results.FileError
 	if errors.As(err, &fe) {
 		// A disk fault: every game recorded before it is on disk, whole.
-		return cli.Exit(exitFailure, "%v\nThe games recorded before it are kept; once the fault is gone, the same command resumes the run: %s", err, resumeHint)
+		return cli.Exit(ci.ExitFailure, "%v\nThe games recorded before it are kept; once the fault is gone, the same command resumes the run: %s", err, resumeHint)
 	}
 	if err != nil {
 		return playError(err)
 	}
 	switch {
 	case out.Interrupted:
-		return cli.Exit(exitInterrupted, "")
+		return cli.Exit(ci.ExitInterrupted, "")
 	case cfg.Strict && out.Tally.Faults() > 0:
-		return cli.Exit(exitEngines, "strict: %d games ended by engine misbehaviour", out.Tally.Faults())
+		return cli.Exit(ci.ExitEngines, "strict: %d games ended by engine misbehaviour", out.Tally.Faults())
 	case out.FailureStop != nil:
-		return cli.Exit(exitEngines, "%s", out.FailureStop.Message())
+		return cli.Exit(ci.ExitEngines, "%s", out.FailureStop.Message())
 	case out.AllFailed():
-		return cli.Exit(exitEngines, "every one of the %d games ended by an engine's failure (%s), so the run informs of nothing: arbiter stats %s lists them, and arbiter check -engine ... tells what the engine breaks",
+		return cli.Exit(ci.ExitEngines, "every one of the %d games ended by an engine's failure (%s), so the run informs of nothing: arbiter stats %s lists them, and arbiter check -engine ... tells what the engine breaks",
 			out.Tally.Games, faultReasons(out), cfg.Out)
 	case out.SPRT != nil:
 		return decisionExit(out.SPRT.Decision)
@@ -96,9 +97,9 @@ func playError(err error) error {
 	var line *results.LineError
 	switch {
 	case errors.As(err, &pe):
-		return cli.Exit(exitEngines, "%s", pe.Message()) // a line a broken engine, under one that says so
+		return cli.Exit(ci.ExitEngines, "%s", pe.Message()) // a line a broken engine, under one that says so
 	case errors.As(err, &se):
-		return cli.Exit(exitEngines, "%v", err)
+		return cli.Exit(ci.ExitEngines, "%v", err)
 	case errors.As(err, &line):
 		return cli.Usage(fmt.Errorf("%s:%d: %v: the records file is damaged. To resume without that line, add -skip-bad (the line stays in the file, and its game, if it was one, is played again); arbiter stats -skip-bad %s reads the rest",
 			line.Path, line.Line, line.Err, line.Path))

@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/ci"
 	"hivearbiter/internal/cli"
 	"hivearbiter/report"
 	"hivearbiter/tune"
@@ -55,7 +56,7 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	tune.WriteOutcome(stdout, out, cfg)
 	if ctx.Err() != nil {
-		return cli.Exit(exitInterrupted, "")
+		return cli.Exit(ci.ExitInterrupted, "")
 	}
 	return nil
 }

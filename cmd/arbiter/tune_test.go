@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"hivearbiter/ci"
 	"hivearbiter/enginekit/uhpserver"
 	"hivearbiter/enginekit/uhpserver/uhpfake"
 	"hivearbiter/tune"
@@ -80,8 +81,8 @@ func TestTuneRefusals(t *testing.T) {
 		var stderr bytes.Buffer
 		args := append([]string{"tune", "-iterations", "2", "-out", filepath.Join(dir, tt.name+".jsonl")}, tt.args...)
 		err := run(context.Background(), args, io.Discard, &stderr)
-		if code := exitCode(err, &stderr); code != exitUsage || !strings.Contains(stderr.String(), tt.want) {
-			t.Errorf("%s: exit %d, %s; want %d and %q", tt.name, code, stderr.String(), exitUsage, tt.want)
+		if code := exitCode(err, &stderr); code != ci.ExitUsage || !strings.Contains(stderr.String(), tt.want) {
+			t.Errorf("%s: exit %d, %s; want %d and %q", tt.name, code, stderr.String(), ci.ExitUsage, tt.want)
 		}
 	}
 }
@@ -98,8 +99,8 @@ func TestTuneInterruptResumes(t *testing.T) {
 	defer cancel()
 	var stdout, stderr bytes.Buffer
 	err := run(ctx, args, &stdout, &stderr)
-	if code := exitCode(err, &stderr); code != exitInterrupted || !strings.Contains(stdout.String(), "Stopped before its end") {
-		t.Fatalf("interrupted tune: exit %d, want %d and how to resume:\n%s%s", code, exitInterrupted, stdout.String(), stderr.String())
+	if code := exitCode(err, &stderr); code != ci.ExitInterrupted || !strings.Contains(stdout.String(), "Stopped before its end") {
+		t.Fatalf("interrupted tune: exit %d, want %d and how to resume:\n%s%s", code, ci.ExitInterrupted, stdout.String(), stderr.String())
 	}
 	_, recs, _, err := tune.ReadRecords(out)
 	if err != nil || len(recs) >= 6 {

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"hivearbiter/ci"
 	"hivearbiter/internal/testkit/golden"
 	"hivearbiter/results"
 )
@@ -32,11 +33,11 @@ func TestVerdictsGolden(t *testing.T) {
 		ptnml [5]int // the records' pairs, from new's point of view
 		code  int
 	}{
-		{"gate-h0", gate, [5]int{15, 4, 6, 0, 1}, exitH0},
-		{"gate-h1", gate, [5]int{4, 6, 60, 6, 4}, exitOK},
-		{"gate-undecided", gate, [5]int{2, 3, 20, 3, 2}, exitInconclusive},
-		{"gain-h0", gain, [5]int{400, 500, 700, 300, 100}, exitH0},
-		{"gain-h1", gain, [5]int{100, 300, 700, 500, 400}, exitOK},
+		{"gate-h0", gate, [5]int{15, 4, 6, 0, 1}, ci.ExitH0},
+		{"gate-h1", gate, [5]int{4, 6, 60, 6, 4}, ci.ExitOK},
+		{"gate-undecided", gate, [5]int{2, 3, 20, 3, 2}, ci.ExitInconclusive},
+		{"gain-h0", gain, [5]int{400, 500, 700, 300, 100}, ci.ExitH0},
+		{"gain-h1", gain, [5]int{100, 300, 700, 500, 400}, ci.ExitOK},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -83,8 +84,8 @@ func TestMatchVerdictsGolden(t *testing.T) {
 		engines []string
 		code    int
 	}{
-		{"gate-h0", []string{"-sprt", "elo0=-50", "elo1=0", "model=logistic"}, append(weakNew, strongReleased...), exitH0},
-		{"gain-h1", []string{"-sprt", "elo0=0", "elo1=100", "alpha=0.1", "beta=0.1"}, append(strongNew, weakReleased...), exitOK},
+		{"gate-h0", []string{"-sprt", "elo0=-50", "elo1=0", "model=logistic"}, append(weakNew, strongReleased...), ci.ExitH0},
+		{"gain-h1", []string{"-sprt", "elo0=0", "elo1=100", "alpha=0.1", "beta=0.1"}, append(strongNew, weakReleased...), ci.ExitOK},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

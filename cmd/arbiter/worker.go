@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/ci"
 	"hivearbiter/configs"
 	"hivearbiter/distributed"
 	"hivearbiter/internal/cli"
@@ -82,9 +83,9 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	var start *arbiter.EngineStartError
 	switch {
 	case errors.As(err, &refused), errors.As(err, &mismatch), errors.As(err, &start):
-		return cli.Exit(exitEngines, "%v", err)
+		return cli.Exit(ci.ExitEngines, "%v", err)
 	case ctx.Err() != nil:
-		return cli.Exit(exitInterrupted, "")
+		return cli.Exit(ci.ExitInterrupted, "")
 	}
 	return err
 }
@@ -132,9 +133,9 @@ func runPoolWorker(ctx context.Context, w *pool.Worker) error {
 	var refused *pool.RefusedError
 	switch {
 	case errors.As(err, &refused):
-		return cli.Exit(exitEngines, "%v", err)
+		return cli.Exit(ci.ExitEngines, "%v", err)
 	case ctx.Err() != nil:
-		return cli.Exit(exitInterrupted, "")
+		return cli.Exit(ci.ExitInterrupted, "")
 	}
 	return err
 }

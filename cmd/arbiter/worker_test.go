@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/ci"
 	"hivearbiter/distributed"
 	"hivearbiter/enginekit/uhpserver/uhpfake"
 	"hivearbiter/internal/syncbuf"
@@ -311,8 +312,8 @@ func TestWorkersRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	w = worker(t, creds, "otherbuild", "-engine", "name=weak", "cmd="+other, "env="+uhpfake.Env(detConfig("weak", 40, 0)))
-	if code := w.wait(t, "the worker with another build", 20*time.Second); code != exitEngines || !strings.Contains(w.out.String(), "another build") {
-		t.Errorf("another build: exit %d, want %d:\n%s", code, exitEngines, w.out)
+	if code := w.wait(t, "the worker with another build", 20*time.Second); code != ci.ExitEngines || !strings.Contains(w.out.String(), "another build") {
+		t.Errorf("another build: exit %d, want %d:\n%s", code, ci.ExitEngines, w.out)
 	}
 	// The coordinator prints the refusal before it answers, but its output reaches the test
 	// through a pipe and a copying goroutine, which may lag behind the worker's exit.
@@ -344,8 +345,8 @@ func TestWorkerGivenFewerArguments(t *testing.T) {
 	coord, creds := coordinator(t, out, testenv.FreeAddr(t), append(detEngines(0, "arg=-profile", "arg=medium"), "-rounds", "1")...)
 	w := worker(t, creds, "noargs", "-engine", "name=strong", "cmd="+os.Args[0], "env="+uhpfake.Env(detConfig("strong", 0, 0)))
 	want := `engine "strong": the run passes arg -profile medium; this worker's -engine has none`
-	if code := w.wait(t, "the worker without the arguments", 20*time.Second); code != exitEngines || !strings.Contains(w.out.String(), want) {
-		t.Errorf("exit %d, want %d and %q:\n%s", code, exitEngines, want, w.out)
+	if code := w.wait(t, "the worker without the arguments", 20*time.Second); code != ci.ExitEngines || !strings.Contains(w.out.String(), want) {
+		t.Errorf("exit %d, want %d and %q:\n%s", code, ci.ExitEngines, want, w.out)
 	}
 	if started := startedGames(w.out.String()); len(started) > 0 {
 		t.Errorf("the refused worker started games %v", started)

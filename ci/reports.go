@@ -1,0 +1,118 @@
+package ci
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"hivearbiter/arbiter"
+	"hivearbiter/results"
+)
+
+// Reports are the files a CI job reads besides the exit code (-junit, -summary), and what
+// GitHub Actions says through the environment.
+type Reports struct {
+	JUnit   string // the JUnit XML file, "" for none
+	Summary string // the Markdown summary's file, "" for none
+	GitHub  GitHub
+}
+
+// Register adds a gate's -junit and -summary to a command's flags, and reads GitHub's
+// variables.
+func (o *Reports) Register(fs *flag.FlagSet) {
+	fs.StringVar(&o.JUnit, "junit", "", "also write the outcome as JUnit XML to this `file` (a gate: one test case, failed with the decision and the reason)")
+	fs.StringVar(&o.Summary, "summary", "", "also write a Markdown summary (result block, SPRT, misbehaviour) to this `file`; under GitHub Actions it is appended to $GITHUB_STEP_SUMMARY by itself")
+	o.GitHub = GitHubFrom(os.Getenv)
+}
+
+// RegisterJUnit adds -junit alone, for arbiter check, and reads GitHub's variables.
+func (o *Reports) RegisterJUnit(fs *flag.FlagSet) {
+	fs.StringVar(&o.JUnit, "junit", "", "also write the checks as JUnit XML to this `file`: a test case per row")
+	o.GitHub = GitHubFrom(os.Getenv)
+}
+
+// Files are the reports' files, for the check of every output before a run starts.
+func (o *Reports) Files() []results.NamedFile {
+	return []results.NamedFile{{Flag: "-junit", Path: o.JUnit, Write: true}, {Flag: "-summary", Path: o.Summary, Write: true}}
+}
+
+// WriteGate writes the reports of a gate whose Verdict is set: the mirror note on the console
+// (stdout), the annotations under GitHub Actions, the Markdown summary (to -summary's file and
+// appended to the step summary) and the JUnit file. It returns every report it could not
+// write.
+func (o *Reports) WriteGate(stdout io.Writer, g Gate) error {
+	if note := g.MirrorNote(); note != "" {
+		fmt.Fprintln(stdout, "Note:", note)
+	}
+	if o.GitHub.Actions {
+		AnnotateGate(stdout, g)
+	}
+	var md bytes.Buffer
+	if o.Summary != "" || o.GitHub.StepSummary != "" {
+		if err := WriteMarkdown(&md, g); err != nil {
+			return err
+		}
+	}
+	var problems []error
+	if o.Summary != "" {
+		problems = append(problems, os.WriteFile(o.Summary, md.Bytes(), 0o644))
+	}
+	if o.GitHub.StepSummary != "" {
+		problems = append(problems, appendFile(o.GitHub.StepSummary, md.Bytes()))
+	}
+	if o.JUnit != "" {
+		problems = append(problems, writeJUnitFile(o.JUnit, GateSuite(g)))
+	}
+	return errors.Join(problems...)
+}
+
+// WriteCheck writes an arbiter check's reports: annotations under GitHub Actions and the
+// JUnit file, timed from started.
+func (o *Reports) WriteCheck(stdout io.Writer, engine string, checks []arbiter.CheckResult, startErr error, started time.Time) error {
+	if o.GitHub.Actions {
+		AnnotateChecks(stdout, engine, checks, startErr)
+	}
+	if o.JUnit == "" {
+		return nil
+	}
+	suite := CheckSuite(engine, checks, startErr)
+	suite.Timestamp, suite.Time = started, time.Since(started)
+	return writeJUnitFile(o.JUnit, suite)
+}
+
+func writeJUnitFile(path string, suites ...Suite) error {
+	var b bytes.Buffer
+	if err := WriteJUnit(&b, suites...); err != nil {
+		return err
+	}
+	return os.WriteFile(path, b.Bytes(), 0o644)
+}
+
+// appendFile appends to a file that another program owns, such as GitHub's step summary.
+func appendFile(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	return errors.Join(err, f.Close())
+}
+
+// MatchGate is what a finished match (out, nil when nothing was played) leaves for its gate's
+// reports: its summary, the mirrors among the pairs it played, and its setup, whose openings
+// and cap are the configuration's.
+func MatchGate(cfg arbiter.Config, out *arbiter.Outcome) Gate {
+	g := Gate{Name: cfg.Event}
+	if out == nil {
+		return g
+	}
+	g.Summary = out.Summary()
+	g.Mirrors, g.Pairs = out.Mirrors, out.PlayedPairs
+	g.Setup = out.Setup
+	g.Setup.Openings, g.Setup.MaxGames = cfg.Openings.Description(), out.Scheduled
+	return g
+}
