@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
-	"hivearbiter/distributed"
 	"hivearbiter/enginekit/uhpserver/uhpfake"
 	"hivearbiter/internal/testkit/testenv"
 	_ "hivearbiter/proto/gamestring" // the Python bot's protocol
@@ -57,22 +56,19 @@ func TestPythonEngineDirectory(t *testing.T) {
 	if err := cfg.Normalize(); err != nil {
 		t.Fatal(err)
 	}
-	expect, err := distributed.Identify(ctx, cfg.Engines, cfg.GameType, 10*time.Second)
-	if err != nil {
+	sub := &Submission{Config: cfg}
+	if err := sub.Identify(ctx); err != nil {
 		t.Fatal(err)
-	}
-	sub := &Submission{Config: cfg, Expect: expect}
-	if sub.Manifests, sub.Config.Engines, err = p.submitter.UploadEngines(ctx, cfg.Engines); err != nil {
-		t.Fatal(err)
-	}
-	if m := sub.Manifests[0]; m.Runtime != "python3" || m.SHA256 == "" {
-		t.Fatalf("the bot's manifest: %+v, want a python3 artifact", m)
 	}
 	cache := t.TempDir()
 	startWorkers(t, &Worker{Name: "py", Creds: p.addWorker("py"), Cache: cache})
-	st, err := p.submitter.Submit(ctx, sub)
+	st, err := p.submitter.SubmitEngines(ctx, sub)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if m := sub.Manifests[0]; m.Runtime != "python3" || m.SHA256 == "" || sub.Expect[0].SHA256 != "" || sub.Config.Engines[0].Dir == bot {
+		t.Fatalf("the bot's manifest: %+v, its identity %+v, its engine %+v; want a python3 artifact that names its program, and the engine as the workers fetch it",
+			m, sub.Expect[0], sub.Config.Engines[0])
 	}
 	waitUntil(t, "the run to finish", 30*time.Second, func() bool { return p.srv.runState(st.ID).State == StateFinished })
 	recs, err := results.ReadFile(st.Records)

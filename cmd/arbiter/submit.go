@@ -2,14 +2,10 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"os"
-	"strings"
 
 	"hivearbiter/configs"
-	"hivearbiter/distributed"
 	"hivearbiter/internal/cli"
 	"hivearbiter/pool"
 )
@@ -32,17 +28,15 @@ func runSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	rest, groups := splitMultiWord(args)
 	fs := newFlagSet("submit", submitUsage, stderr)
-	credsPath := fs.String("creds", "", "a submitter's credentials `file` (the server's DIR/submitter.creds)")
-	priority := fs.Int("priority", 0, "runs of a higher priority get workers first")
-	share := fs.Float64("share", 1, "the run's weight among runs of its priority")
-	platforms := fs.String("platform", "", "only workers of these platforms (`OS/ARCH`, comma-separated) play the run (default: those its engines' artifacts run on)")
+	var place pool.SubmitFlags
+	place.Register(fs, false)
 	var flags configs.Flags
 	flags.Register(fs)
 	if err := cli.Parse(fs, flags.Respell(rest)); err != nil {
 		return err
 	}
-	if *credsPath == "" {
-		return cli.Usage(errors.New("-creds FILE is required (the server writes DIR/submitter.creds)"))
+	if place.Creds == "" {
+		return cli.Usage(pool.ErrNoCreds)
 	}
 	r, err := flags.Run(groups, builtinResolver)
 	if err != nil {
@@ -58,37 +52,28 @@ func runSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := cfg.Normalize(); err != nil {
 		return cli.Usage(err)
 	}
-	sub := &pool.Submission{Config: cfg, Priority: *priority, Share: *share}
-	if *platforms != "" {
-		sub.Platforms = strings.Split(*platforms, ",")
+	sub := place.Submission()
+	sub.Config = cfg
+	if err := sub.ReadOpenings(); err != nil {
+		return cli.Usage(err)
 	}
-	if f := cfg.Openings.File; f != "" {
-		if sub.Openings, err = os.ReadFile(f); err != nil {
-			return cli.Usage(err)
-		}
-	}
-	if sub.Expect, err = distributed.Identify(ctx, cfg.Engines, cfg.GameType, cfg.StartTimeout); err != nil {
+	if err := sub.Identify(ctx); err != nil {
 		return playError(err) // every engine that does not start, named at once (exit code 5)
 	}
-	c, err := poolClient("", pool.RoleSubmitter, *credsPath)
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	if sub.Manifests, sub.Config.Engines, err = c.UploadEngines(ctx, cfg.Engines); err != nil {
-		return err
-	}
-	for i, m := range sub.Manifests {
-		if m.SHA256 != "" {
-			// The artifact's hash names the program; the interpreter of a scripted engine
-			// (python3) is each worker's own, and hashes differently on each.
-			sub.Expect[i].SHA256 = ""
-		}
-	}
-	st, err := c.Submit(ctx, sub)
+	st, err := submit(ctx, place.Creds, sub)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "Run %s submitted: %d games (%s); its records: %s on the server\n", st.ID, st.Scheduled, st.Format, st.Records)
 	return nil
+}
+
+// submit hands a submission to the pool's server, its engines uploaded as artifacts.
+func submit(ctx context.Context, creds string, sub *pool.Submission) (*pool.RunState, error) {
+	c, err := poolClient("", pool.RoleSubmitter, creds)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	return c.SubmitEngines(ctx, sub)
 }

@@ -2,15 +2,10 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"os"
-	"strings"
 
-	"hivearbiter/arbiter"
 	"hivearbiter/ci"
-	"hivearbiter/distributed"
 	"hivearbiter/internal/cli"
 	"hivearbiter/pool"
 	"hivearbiter/tune"
@@ -28,47 +23,28 @@ does; its protocol must have options (UHP, UGI).`
 
 func runSubmitTune(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("submit tune", submitTuneUsage, stderr)
-	credsPath := fs.String("creds", "", "a submitter's credentials `file` (the server's DIR/submitter.creds)")
-	priority := fs.Int("priority", 0, "runs of a higher priority get workers first")
-	share := fs.Float64("share", 1, "the run's weight among runs of its priority")
-	platforms := fs.String("platform", "", "only workers of these platforms (`OS/ARCH`, comma-separated) play the tune (default: those its engine's artifact runs on)")
+	var place pool.SubmitFlags
+	place.Register(fs, true)
 	cfg, err := parseTune(fs, args)
 	if err != nil {
 		return err
 	}
 	// Refused here as the server would: a protocol without options, a bad parameter.
-	pairs, err := tune.NewPairs(cfg)
-	if err != nil {
+	if _, err := tune.NewPairs(cfg); err != nil {
 		return cli.Usage(err)
 	}
-	if *credsPath == "" {
-		return cli.Usage(errors.New("-creds FILE is required (the server writes DIR/submitter.creds)"))
+	if place.Creds == "" {
+		return cli.Usage(pool.ErrNoCreds)
 	}
-	sub := &pool.Submission{Tune: &cfg, Priority: *priority, Share: *share}
-	// What the engine says of itself, which the games of the workers' must say too.
-	played := pairs.Config()
-	if sub.Expect, err = distributed.Identify(ctx, []arbiter.EngineConfig{cfg.Engine}, played.GameType, played.StartTimeout); err != nil {
+	sub := place.Submission()
+	sub.Tune = &cfg
+	if err := sub.Identify(ctx); err != nil {
 		return cli.Exit(ci.ExitEngines, "%v", err)
 	}
-	if *platforms != "" {
-		sub.Platforms = strings.Split(*platforms, ",")
+	if err := sub.ReadOpenings(); err != nil {
+		return cli.Usage(err)
 	}
-	if f := cfg.Openings.File; f != "" {
-		if sub.Openings, err = os.ReadFile(f); err != nil {
-			return cli.Usage(err)
-		}
-	}
-	c, err := poolClient("", pool.RoleSubmitter, *credsPath)
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	manifests, engines, err := c.UploadEngines(ctx, []arbiter.EngineConfig{cfg.Engine})
-	if err != nil {
-		return err
-	}
-	sub.Manifests, cfg.Engine = manifests, engines[0]
-	st, err := c.Submit(ctx, sub)
+	st, err := submit(ctx, place.Creds, sub)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,56 @@
+package pool
+
+import (
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"hivearbiter/arbiter"
+)
+
+// TestSubmitFlags: the submitter's flags place the submission in the pool.
+func TestSubmitFlags(t *testing.T) {
+	var f SubmitFlags
+	fs := flag.NewFlagSet("submit", flag.ContinueOnError)
+	f.Register(fs, false)
+	if err := fs.Parse([]string{"-creds", "s.creds", "-priority", "2", "-share", "0.5", "-platform", "linux/amd64,darwin/arm64"}); err != nil {
+		t.Fatal(err)
+	}
+	sub := f.Submission()
+	if f.Creds != "s.creds" || sub.Priority != 2 || sub.Share != 0.5 || !slices.Equal(sub.Platforms, []string{"linux/amd64", "darwin/arm64"}) {
+		t.Errorf("flags %+v give %+v", f, sub)
+	}
+	if sub := (&SubmitFlags{Share: 1}).Submission(); sub.Platforms != nil || sub.Share != 1 {
+		t.Errorf("no -platform: %+v, want any platform", sub)
+	}
+}
+
+// TestSubmissionFromThisMachine: a submission reads the openings file its run or its tune
+// names, and the identities of its engines as they start here (a tune's one engine, started
+// as its pairs play it).
+func TestSubmissionFromThisMachine(t *testing.T) {
+	book := filepath.Join(t.TempDir(), "book.txt")
+	if err := os.WriteFile(book, []byte("Base+MLP;InProgress;White[2];wG1;bG1 wG1-\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := fakeSubmission(t, 1, 1, func(c *arbiter.Config) { c.Openings = arbiter.Openings{File: book} })
+	tune := tuneSubmission(t, 1, 1)
+	tune.Tune.Openings = arbiter.Openings{File: book}
+	for name, sub := range map[string]*Submission{"run": run, "tune": tune} {
+		want := sub.Expect
+		sub.Expect = nil
+		if err := sub.ReadOpenings(); err != nil || string(sub.Openings) != "Base+MLP;InProgress;White[2];wG1;bG1 wG1-\n" {
+			t.Errorf("%s: openings %q, %v", name, sub.Openings, err)
+		}
+		if err := sub.Identify(context.Background()); err != nil || !slices.Equal(sub.Expect, want) {
+			t.Errorf("%s: identities %+v (%v), want %+v", name, sub.Expect, err, want)
+		}
+	}
+	missing := &Submission{Config: arbiter.Config{Openings: arbiter.Openings{File: book + ".gone"}}}
+	if err := missing.ReadOpenings(); !os.IsNotExist(err) {
+		t.Errorf("a missing openings file: %v", err)
+	}
+}
