@@ -2,6 +2,8 @@ package report
 
 import (
 	"context"
+	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"sync"
@@ -92,4 +94,19 @@ func (l *TuneLive) Serve(ctx context.Context, ln net.Listener) error {
 		defer l.mu.Unlock()
 		l.subs.closeAll()
 	})
+}
+
+// ServeTune serves a tune's live page at addr (loopback only unless public) until stop is
+// called, and tells console its address. The page is to be the tune's Observer.
+func ServeTune(ctx context.Context, addr string, public bool, console io.Writer) (live *TuneLive, stop func(), err error) {
+	ln, err := Listen(addr, public)
+	if err != nil {
+		return nil, nil, err
+	}
+	live = NewTuneLive()
+	ctx, cancel := context.WithCancel(ctx)
+	served := make(chan error, 1)
+	go func() { served <- live.Serve(ctx, ln) }()
+	fmt.Fprintf(console, "Live page at http://%s/\n", ln.Addr())
+	return live, func() { cancel(); <-served }, nil
 }

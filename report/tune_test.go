@@ -1,9 +1,13 @@
 package report
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
+	"io"
 	"math"
 	"math/rand/v2"
+	"net/http"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -123,5 +127,34 @@ func TestTuneLiveAsReport(t *testing.T) {
 	want, _ := json.Marshal(BuildTune(h, recs))
 	if string(got) != string(want) {
 		t.Errorf("live page:\n%s\nreport:\n%s", got, want)
+	}
+}
+
+// TestServeTune: a tune's live page is served at the address given, which the console is
+// told, until it is stopped; an address other machines reach is refused unless public.
+func TestServeTune(t *testing.T) {
+	var console strings.Builder
+	live, stop, err := ServeTune(context.Background(), "127.0.0.1:0", false, &console)
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr, ok := strings.CutPrefix(strings.TrimSpace(console.String()), "Live page at ")
+	if !ok || live == nil {
+		t.Fatalf("console %q", console.String())
+	}
+	resp, err := http.Get(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("GET %s: %s", addr, resp.Status)
+	}
+	stop()
+	if _, err := http.Get(addr); err == nil {
+		t.Errorf("the page is still served after stop")
+	}
+	if _, _, err := ServeTune(context.Background(), "0.0.0.0:0", false, io.Discard); !errors.Is(err, ErrPublicAddress) {
+		t.Errorf("a public address: %v, want ErrPublicAddress", err)
 	}
 }

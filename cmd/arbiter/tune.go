@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"flag"
-	"fmt"
 	"io"
 
 	"hivearbiter/arbiter"
@@ -38,11 +37,12 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	cfg.Progress = stdout
 	if *httpAddr != "" {
-		stop, err := serveTuneLive(ctx, &cfg, *httpAddr, *httpPublic, stdout)
+		live, stop, err := report.ServeTune(ctx, *httpAddr, *httpPublic, stdout)
 		if err != nil {
 			return cli.Usage(err)
 		}
 		defer stop()
+		cfg.Observer = live
 	}
 	out, err := tune.Run(ctx, cfg)
 	var refused *tune.RefusedError
@@ -59,22 +59,6 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return cli.Exit(ci.ExitInterrupted, "")
 	}
 	return nil
-}
-
-// serveTuneLive serves the tune's live page until stop is called, and makes it the tune's
-// observer.
-func serveTuneLive(ctx context.Context, cfg *tune.Config, addr string, public bool, stdout io.Writer) (stop func(), err error) {
-	ln, err := report.Listen(addr, public)
-	if err != nil {
-		return nil, err
-	}
-	live := report.NewTuneLive()
-	cfg.Observer = live
-	ctx, cancel := context.WithCancel(ctx)
-	served := make(chan error, 1)
-	go func() { served <- live.Serve(ctx, ln) }()
-	fmt.Fprintf(stdout, "Live page at http://%s/\n", ln.Addr())
-	return func() { cancel(); <-served }, nil
 }
 
 // parseTune defines a tune's flags on fs (beside the command's own), parses args, and builds
