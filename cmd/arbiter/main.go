@@ -12,6 +12,7 @@ import (
 	"hivearbiter/ci"
 	"hivearbiter/configs"
 	"hivearbiter/internal/cli"
+	"hivearbiter/internal/debugvars"
 )
 
 func main() { os.Exit(runProcess(os.Args[1:])) }
@@ -27,7 +28,7 @@ func runProcess(args []string) int {
 	}
 	ctx, stop := cli.InterruptContext(context.Background(), os.Stderr, "arbiter: stopping; a second Ctrl-C or SIGTERM quits at once")
 	defer stop()
-	defer serveDebugVars(os.Stderr)()
+	defer debugvars.Serve(os.Stderr, programName)()
 	return exitCode(run(ctx, args, os.Stdout, os.Stderr), os.Stderr)
 }
 

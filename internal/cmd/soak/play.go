@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"hivearbiter/internal/cli"
+	"hivearbiter/internal/debugvars"
 )
 
 // play runs the soak to the end of its schedule, then audits it.
@@ -56,7 +57,7 @@ func (s *soak) life(role string, argv []string, life int) (*process, error) {
 		return nil, err
 	}
 	fmt.Fprintf(s.log, "\n== soak: %s life %d at %s\n", role, life, time.Since(s.begin).Round(time.Millisecond))
-	p, err := start(role, argv, []string{"ARBITER_DEBUG_VARS=" + addr, s.mark()}, s.log)
+	p, err := start(role, argv, []string{debugvars.Env + "=" + addr, s.mark()}, s.log)
 	if err != nil {
 		return nil, err
 	}

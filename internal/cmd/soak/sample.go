@@ -17,6 +17,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"hivearbiter/internal/debugvars"
 )
 
 // Sample is one look at the arbiter process: its resident memory, open file descriptors,
@@ -121,7 +123,7 @@ func procStats(pid int) (rssKiB int64, fds int, ok bool) {
 	return rssKiB, len(entries), rssKiB > 0
 }
 
-// goroutines asks the arbiter's debug window (ARBITER_DEBUG_VARS) for its goroutine count.
+// goroutines asks the arbiter's debug window (package debugvars) for its goroutine count.
 func goroutines(client *http.Client, addr string) int {
 	ctx, cancel := context.WithTimeout(context.Background(), client.Timeout)
 	defer cancel()
@@ -131,9 +133,7 @@ func goroutines(client *http.Client, addr string) int {
 		return -1
 	}
 	defer resp.Body.Close()
-	var vars struct {
-		Goroutines int `json:"goroutines"`
-	}
+	var vars debugvars.Snapshot
 	if json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&vars) != nil {
 		return -1
 	}

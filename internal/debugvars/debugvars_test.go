@@ -1,4 +1,4 @@
-package main
+package debugvars
 
 import (
 	"encoding/json"
@@ -10,25 +10,25 @@ import (
 	"hivearbiter/internal/syncbuf"
 )
 
-// TestDebugVars: with ARBITER_DEBUG_VARS the arbiter serves its goroutine count and memory on
+// TestServe: with ARBITER_DEBUG_VARS the process serves its goroutine count and memory on
 // loopback until stopped; an address off loopback is refused with a warning, and without the
 // variable nothing listens.
-func TestDebugVars(t *testing.T) {
+func TestServe(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	t.Setenv(debugVarsEnv, addr)
+	t.Setenv(Env, addr)
 	var stderr syncbuf.Buffer
-	stop := serveDebugVars(&stderr)
+	stop := Serve(&stderr, "arbiter")
 	resp, err := http.Get("http://" + addr + "/debug/vars")
 	if err != nil {
 		stop()
 		t.Fatal(err)
 	}
-	var vars debugSnapshot
+	var vars Snapshot
 	err = json.NewDecoder(resp.Body).Decode(&vars)
 	resp.Body.Close()
 	stop()
@@ -42,9 +42,9 @@ func TestDebugVars(t *testing.T) {
 		t.Error("the window still answers after stop")
 	}
 
-	t.Setenv(debugVarsEnv, "0.0.0.0:0")
-	serveDebugVars(&stderr)()
-	if !strings.Contains(stderr.String(), "not a loopback address") {
+	t.Setenv(Env, "0.0.0.0:0")
+	Serve(&stderr, "arbiter")()
+	if !strings.HasPrefix(stderr.String(), "arbiter: warning: ARBITER_DEBUG_VARS: ") || !strings.Contains(stderr.String(), "not a loopback address") {
 		t.Errorf("stderr %q, want a warning", stderr.String())
 	}
 }
