@@ -23,6 +23,13 @@ type Self struct {
 	Version string // its release version
 }
 
+// ThisArbiter is the arbiter this process runs, as a list that identifies its entrants sees
+// it.
+func ThisArbiter() Self {
+	exe, _ := os.Executable()
+	return Self{Path: exe, Version: arbiter.Version}
+}
+
 // Identify hashes what an entrant runs: its program's bytes and those of every argument that
 // names a file (a script, a jar, a network's weights), not their paths, its other arguments,
 // environment, options and protocol settings. Two entrants with the same hash run the same bits the same way; a rebuilt

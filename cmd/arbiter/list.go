@@ -1,12 +1,11 @@
 package main
 
 import (
-	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	"hivearbiter/arbiter"
@@ -69,23 +68,27 @@ func runList(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if err != nil {
 			return err
 		}
-		return writeListTable(stdout, l, t, *format)
+		if err := site.WriteTable(stdout, l, t, *format); errors.Is(err, site.ErrTableFormat) {
+			return cli.Usage(fmt.Errorf("-format %s: %w", *format, site.ErrTableFormat))
+		} else if err != nil {
+			return err
+		}
+		return nil
 	case "site":
-		t, err := ratinglist.Compute(l, recs)
-		if err != nil {
+		dir := cmp.Or(*out, l.Site)
+		if err := site.WriteFrom(dir, l, recs); err != nil {
 			return err
 		}
-		dir := l.Site
-		if *out != "" {
-			dir = *out
-		}
-		if err := site.Write(dir, l, t, recs, l.CheckReports()); err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "Wrote the site of %s to %s (open %s)\n", l.Name, dir, filepath.Join(dir, "index.html"))
+		fmt.Fprintf(stdout, "Wrote the site of %s to %s (open %s)\n", l.Name, dir, filepath.Join(dir, site.IndexFile))
 		return nil
 	case "verify":
-		return listVerify(l, recs, *out, stdout)
+		err := site.Verify(stdout, cmp.Or(*out, l.Site), l, recs)
+		var bad *ratinglist.VerifyError
+		var differs *site.TableMismatchError
+		if errors.As(err, &bad) || errors.As(err, &differs) {
+			return cli.Exit(ci.ExitFailure, "%s", cli.Message(err))
+		}
+		return err
 	case "plan":
 		b, ok, err := ratinglist.Next(l, recs)
 		switch {
@@ -101,33 +104,16 @@ func runList(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	return cli.Usage(fmt.Errorf("list %s: no such command (run, table, site, verify or plan)", fs.Arg(0)))
 }
 
-func writeListTable(w io.Writer, l *ratinglist.List, t *ratinglist.Table, format string) error {
-	switch format {
-	case "text":
-		return site.WriteConsole(w, l, t)
-	case "markdown":
-		return site.WriteMarkdown(w, l, t)
-	case "json":
-		b, err := site.TableJSON(t)
-		if err == nil {
-			_, err = w.Write(b)
-		}
-		return err
-	}
-	return cli.Usage(fmt.Errorf("-format %s: want text, markdown or json", format))
-}
-
 // listRun plays the list, rewriting its site as batches end, and prints the table.
 func listRun(ctx context.Context, l *ratinglist.List, recs []results.Record, batches int, quiet bool, stdout io.Writer) error {
-	exe, _ := os.Executable()
-	if err := l.IdentifyAll(ratinglist.Self{Path: exe, Version: arbiter.Version}, recs); err != nil {
+	if err := l.IdentifyAll(ratinglist.ThisArbiter(), recs); err != nil {
 		return cli.Exit(ci.ExitUsage, "%s", arbiter.Message(err))
 	}
 	games := stdout
 	if quiet {
 		games = io.Discard
 	}
-	writeSite := func(recs []results.Record) error { return writeListSite(l, recs) }
+	writeSite := func(recs []results.Record) error { return site.WriteFrom(l.Site, l, recs) }
 	r := &ratinglist.Runner{List: l, Console: stdout, Play: ratinglist.PlayLocally(games), Played: writeSite, MaxBatches: batches}
 	recs, err := r.Run(ctx)
 	var refused *ratinglist.RefusedError
@@ -140,7 +126,7 @@ func listRun(ctx context.Context, l *ratinglist.List, recs []results.Record, bat
 	case err != nil:
 		return err
 	}
-	if err := writeListSite(l, recs); err != nil {
+	if err := writeSite(recs); err != nil {
 		return err
 	}
 	t, err := ratinglist.Compute(l, recs)
@@ -149,47 +135,4 @@ func listRun(ctx context.Context, l *ratinglist.List, recs []results.Record, bat
 	}
 	fmt.Fprintln(stdout)
 	return site.WriteConsole(stdout, l, t)
-}
-
-// writeListSite rewrites a list's site from its records: after each batch of arbiter list run,
-// and as games arrive on a pool's server that keeps the list.
-func writeListSite(l *ratinglist.List, recs []results.Record) error {
-	t, err := ratinglist.Compute(l, recs)
-	if err != nil {
-		return err
-	}
-	return site.Write(l.Site, l, t, recs, l.CheckReports())
-}
-
-// listVerify re-referees the records and compares the recomputed table with the published one.
-func listVerify(l *ratinglist.List, recs []results.Record, dir string, stdout io.Writer) error {
-	if dir == "" {
-		dir = l.Site
-	}
-	t, err := ratinglist.Verify(l, recs)
-	var bad *ratinglist.VerifyError
-	if errors.As(err, &bad) {
-		return cli.Exit(ci.ExitFailure, "%s", bad.Message())
-	}
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "All %d games replay under the list's rules and adjudication.\n", len(recs))
-	published, err := os.ReadFile(filepath.Join(dir, "table.json"))
-	if errors.Is(err, os.ErrNotExist) {
-		fmt.Fprintf(stdout, "No published table in %s to compare (arbiter list site writes one).\n", dir)
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	mine, err := site.TableJSON(t)
-	if err != nil {
-		return err
-	}
-	if !bytes.Equal(mine, published) {
-		return cli.Exit(ci.ExitFailure, "the published table %s is not the table its records give: rewrite it with arbiter list site", filepath.Join(dir, "table.json"))
-	}
-	fmt.Fprintf(stdout, "The published table %s is the table the records give.\n", filepath.Join(dir, "table.json"))
-	return nil
 }

@@ -6,17 +6,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"time"
 
-	"hivearbiter/arbiter"
 	"hivearbiter/configs"
 	"hivearbiter/distributed"
 	"hivearbiter/internal/cli"
 	"hivearbiter/pool"
 	"hivearbiter/ratinglist"
+	"hivearbiter/ratinglist/site"
+	"hivearbiter/results"
 )
 
 const serverUsage = `server [-dir DIR] [-listen HOST:PORT] [-http ADDR] [-list LIST.toml] [flags]
@@ -108,12 +108,11 @@ func runServer(ctx context.Context, args []string, stdout, stderr io.Writer) err
 // keepList hands a rating list to the pool's server, which reads its file again before each
 // batch and rewrites its site as games arrive.
 func keepList(srv *pool.Server, path string) error {
-	exe, _ := os.Executable()
 	return srv.KeepList(pool.List{
 		Path:    path,
 		Read:    func() (*ratinglist.List, error) { return configs.ReadList(path, builtinResolver) },
-		Self:    ratinglist.Self{Path: exe, Version: arbiter.Version},
-		Written: writeListSite,
+		Self:    ratinglist.ThisArbiter(),
+		Written: func(l *ratinglist.List, recs []results.Record) error { return site.WriteFrom(l.Site, l, recs) },
 	})
 }
 
