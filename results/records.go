@@ -278,3 +278,27 @@ func WriteStats(w io.Writer, recs []Record, opts StatsOptions) (*Summary, error)
 	}
 	return NewSummary("records", tally, sprt), nil
 }
+
+// WriteSPRTVerdict writes what the SPRT test of records (their Summary, of WriteStats) decided,
+// in the words of a match's last lines, and what that says of the engines; it returns the
+// decision.
+func WriteSPRTVerdict(w io.Writer, test elo.SPRT, s *Summary) elo.Decision {
+	d := test.Status(s.SPRT.LLR)
+	fmt.Fprintln(w, sprtVerdict(test, d, s.SPRT.Pairs))
+	if len(s.Pairings) > 0 {
+		fmt.Fprintln(w, SPRTConclusion(test, d, s.Pairings[0].First, s.Pairings[0].Second))
+	}
+	return d
+}
+
+// sprtVerdict is the line that says what an SPRT of records decided.
+func sprtVerdict(test elo.SPRT, d elo.Decision, pairs int) string {
+	verdict := "has no decision yet"
+	switch d {
+	case elo.AcceptH1:
+		verdict = "completed - H1 was accepted"
+	case elo.AcceptH0:
+		verdict = "completed - H0 was accepted"
+	}
+	return fmt.Sprintf("SPRT ([%.2f, %.2f], %s) %s after %d game pairs", test.Elo0, test.Elo1, test.Model, verdict, pairs)
+}

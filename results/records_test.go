@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"hivearbiter/elo"
@@ -97,4 +98,25 @@ func FuzzParseCounts(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestWriteSPRTVerdict: the verdict of records' SPRT is said in the words of a match's last
+// lines, each decision, with what it says of the engines.
+func TestWriteSPRTVerdict(t *testing.T) {
+	test := elo.SPRT{Elo0: 0, Elo1: 10, Alpha: 0.05, Beta: 0.05, Model: elo.Normalized}
+	for _, tc := range []struct {
+		llr  float64
+		want elo.Decision
+		line string
+	}{
+		{3, elo.AcceptH1, "SPRT ([0.00, 10.00], normalized) completed - H1 was accepted after 12 game pairs\nH1 accepted: "},
+		{-3, elo.AcceptH0, "SPRT ([0.00, 10.00], normalized) completed - H0 was accepted after 12 game pairs\nH0 accepted: "},
+		{0.5, elo.Continue, "SPRT ([0.00, 10.00], normalized) has no decision yet after 12 game pairs\nno decision yet: "},
+	} {
+		var b strings.Builder
+		s := &Summary{SPRT: &SPRTSummary{LLR: tc.llr, Pairs: 12}, Pairings: []PairingSummary{{First: "new", Second: "old"}}}
+		if d := WriteSPRTVerdict(&b, test, s); d != tc.want || !strings.HasPrefix(b.String(), tc.line) || !strings.Contains(b.String(), "new") {
+			t.Errorf("LLR %g: %v\n%s", tc.llr, d, b.String())
+		}
+	}
 }

@@ -9,7 +9,6 @@ import (
 
 	"hivearbiter/ci"
 	"hivearbiter/configs"
-	"hivearbiter/elo"
 	"hivearbiter/internal/cli"
 	"hivearbiter/results"
 )
@@ -66,28 +65,11 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	gate := ci.Gate{Name: "stats", Summary: summary, Setup: results.SetupOf(recs)}
 	gate.Mirrors, gate.Pairs = results.Mirrors(recs)
-	if sprt == nil {
-		return gateReport(&reports, stdout, gate, nil)
+	var decided error
+	if sprt != nil {
+		decided = decisionExit(results.WriteSPRTVerdict(stdout, *sprt, summary))
 	}
-	decision := sprt.Status(summary.SPRT.LLR)
-	fmt.Fprintln(stdout, sprtVerdict(*sprt, decision, summary.SPRT.Pairs))
-	if p := summary.Pairings; len(p) > 0 {
-		fmt.Fprintln(stdout, results.SPRTConclusion(*sprt, decision, p[0].First, p[0].Second))
-	}
-	return gateReport(&reports, stdout, gate, decisionExit(decision))
-}
-
-// sprtVerdict is the line that says what an SPRT of records decided, in the words of the
-// match's last lines.
-func sprtVerdict(test elo.SPRT, d elo.Decision, pairs int) string {
-	verdict := "has no decision yet"
-	switch d {
-	case elo.AcceptH1:
-		verdict = "completed - H1 was accepted"
-	case elo.AcceptH0:
-		verdict = "completed - H0 was accepted"
-	}
-	return fmt.Sprintf("SPRT ([%.2f, %.2f], %s) %s after %d game pairs", test.Elo0, test.Elo1, test.Model, verdict, pairs)
+	return gateReport(&reports, stdout, gate, decided)
 }
 
 // readStatsRecords reads the records files, warning of the lines passed over.
