@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -42,6 +43,18 @@ type Config struct {
 	Batch time.Duration
 	// Console receives the server's lines (runs started and ended, workers added).
 	Console io.Writer
+}
+
+// Register adds the server's flags to fs: -dir, -listen, -tls, -nats, -creds, -ackwait and
+// -batch, with their defaults.
+func (c *Config) Register(fs *flag.FlagSet) {
+	fs.StringVar(&c.Dir, "dir", "arbiter-pool", "the server's `directory`: its NATS store, credentials and runs")
+	fs.StringVar(&c.Listen, "listen", "127.0.0.1:4222", "the embedded NATS server's `HOST:PORT` (TLS unless loopback)")
+	fs.BoolVar(&c.TLS, "tls", false, "speak TLS on a loopback listener too")
+	fs.StringVar(&c.NATS, "nats", "", "use the existing NATS server at `URL` instead of an embedded one")
+	fs.StringVar(&c.CredsFile, "creds", "", "the server's credentials `file` for -nats")
+	fs.DurationVar(&c.AckWait, "ackwait", distributed.DefaultAckWait, "how long a silent worker keeps a game pair")
+	fs.DurationVar(&c.Batch, "batch", DefaultBatch, "how long a worker plays a run before it asks where it is most needed")
 }
 
 // Server is a pool's server: the NATS server (embedded, or a connection to an existing one),

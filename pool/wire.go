@@ -1,6 +1,9 @@
 package pool
 
 import (
+	"errors"
+	"fmt"
+	"strconv"
 	"time"
 
 	"hivearbiter/arbiter"
@@ -114,6 +117,32 @@ type Control struct {
 	// Priority and Share, for "priority": the run's new ones (Share 0 keeps it).
 	Priority int     `json:"priority"`
 	Share    float64 `json:"share"`
+}
+
+// ParseControl reads the words of a control of a run, "pause|resume|stop|delete RUN" or
+// "priority RUN N" (share, for priority, is the run's new share; 0 keeps it); no words are no
+// control (nil): a listing of the runs.
+func ParseControl(words []string, share float64) (*Control, error) {
+	if len(words) == 0 {
+		return nil, nil
+	}
+	switch words[0] {
+	case "pause", "resume", "stop", "delete":
+		if len(words) != 2 {
+			return nil, fmt.Errorf("want: server runs %s RUN", words[0])
+		}
+		return &Control{Action: words[0], ID: words[1]}, nil
+	case "priority":
+		if len(words) != 3 {
+			return nil, errors.New("want: server runs priority RUN N")
+		}
+		n, err := strconv.Atoi(words[2])
+		if err != nil {
+			return nil, fmt.Errorf("priority %q is not a whole number", words[2])
+		}
+		return &Control{Action: "priority", ID: words[1], Priority: n, Share: share}, nil
+	}
+	return nil, fmt.Errorf("unknown runs command %q (pause, resume, stop, delete, priority)", words[0])
 }
 
 // Reply answers a submitter's or an admin's request.

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"strconv"
 	"time"
 
 	"hivearbiter/configs"
@@ -58,13 +57,7 @@ func runServer(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	fs := newFlagSet("server", serverUsage, stderr)
 	var cfg pool.Config
-	fs.StringVar(&cfg.Dir, "dir", "arbiter-pool", "the server's `directory`: its NATS store, credentials and runs")
-	fs.StringVar(&cfg.Listen, "listen", "127.0.0.1:4222", "the embedded NATS server's `HOST:PORT` (TLS unless loopback)")
-	fs.BoolVar(&cfg.TLS, "tls", false, "speak TLS on a loopback listener too")
-	fs.StringVar(&cfg.NATS, "nats", "", "use the existing NATS server at `URL` instead of an embedded one")
-	fs.StringVar(&cfg.CredsFile, "creds", "", "the server's credentials `file` for -nats")
-	fs.DurationVar(&cfg.AckWait, "ackwait", distributed.DefaultAckWait, "how long a silent worker keeps a game pair")
-	fs.DurationVar(&cfg.Batch, "batch", pool.DefaultBatch, "how long a worker plays a run before it asks where it is most needed")
+	cfg.Register(fs)
 	httpAddr := fs.String("http", "", "serve a read-only dashboard of runs and workers on `ADDR` (loopback unless -http-public)")
 	public := fs.Bool("http-public", false, "let -http listen on an address other machines reach")
 	var lists []string
@@ -202,7 +195,7 @@ func runServerRuns(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
-	ctl, err := runsControl(words, *share)
+	ctl, err := pool.ParseControl(words, *share)
 	if err != nil {
 		return cli.Usage(err)
 	}
@@ -230,30 +223,7 @@ func runServerRuns(ctx context.Context, args []string, stdout, stderr io.Writer)
 	return nil
 }
 
-// runsControl reads "VERB RUN [N]"; nil for a listing.
-func runsControl(words []string, share float64) (*pool.Control, error) {
-	if len(words) == 0 {
-		return nil, nil
-	}
-	switch words[0] {
-	case "pause", "resume", "stop", "delete":
-		if len(words) != 2 {
-			return nil, fmt.Errorf("want: server runs %s RUN", words[0])
-		}
-		return &pool.Control{Action: words[0], ID: words[1]}, nil
-	case "priority":
-		if len(words) != 3 {
-			return nil, errors.New("want: server runs priority RUN N")
-		}
-		n, err := strconv.Atoi(words[2])
-		if err != nil {
-			return nil, fmt.Errorf("priority %q is not a whole number", words[2])
-		}
-		return &pool.Control{Action: "priority", ID: words[1], Priority: n, Share: share}, nil
-	}
-	return nil, fmt.Errorf("unknown runs command %q (pause, resume, stop, delete, priority)", words[0])
-}
-
+// writeJSON writes v as indented JSON.
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
