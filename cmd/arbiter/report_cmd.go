@@ -48,45 +48,20 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			if fs.NArg() > 1 || sprt != nil {
 				return cli.Usage(fmt.Errorf("%s holds a tune: report takes a tune's records alone, without -sprt", f))
 			}
-			return reportTune(f, *out, *title, stdout)
+			d, err := report.WriteTuneRecordsFile(*out, f, *title)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "Wrote %s: %d of %d game pairs of a tune of %s\n", *out, d.Pairs, d.Iterations, d.Engine)
+			return nil
 		}
 	}
-	opts := report.Options{Title: *title, SPRT: sprt}
-	recs, err := results.ReadFiles(fs.Args()...)
-	if err != nil {
-		return err
-	}
-	if len(recs) == 0 {
-		return fmt.Errorf("no game records in %v", fs.Args())
-	}
-	d := report.Build(recs, opts)
-	if opts.Title == "" {
-		d.Title = strings.Join(d.Engines, " vs ")
-	}
-	if opts.SPRT != nil && len(d.Engines) != 2 {
-		return cli.Usage(fmt.Errorf("an SPRT compares 2 engines; the records hold %d", len(d.Engines)))
-	}
-	if err := report.WriteFile(*out, d); err != nil {
+	d, err := report.WriteRecordsFile(*out, fs.Args(), report.Options{Title: *title, SPRT: sprt})
+	if errors.Is(err, report.ErrSPRTEngines) {
+		return cli.Usage(err)
+	} else if err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "Wrote %s: %d games of %s\n", *out, d.Games, strings.Join(d.Engines, ", "))
-	return nil
-}
-
-// reportTune writes the page of a tune's records: each parameter's path, the step sizes and
-// the running score.
-func reportTune(file, out, title string, stdout io.Writer) error {
-	h, recs, _, err := tune.ReadRecords(file)
-	if err != nil {
-		return err
-	}
-	d := report.BuildTune(h, recs)
-	if title != "" {
-		d.Title = title
-	}
-	if err := report.WriteTuneFile(out, d); err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "Wrote %s: %d of %d game pairs of a tune of %s\n", out, d.Pairs, d.Iterations, d.Engine)
 	return nil
 }
