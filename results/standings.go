@@ -1,8 +1,11 @@
 package results
 
 import (
+	"fmt"
+	"maps"
 	"slices"
 	"sort"
+	"strings"
 
 	"hivearbiter/elo"
 )
@@ -111,6 +114,18 @@ func (t *Tally) Faults() int {
 		n += p.FaultTotal()
 	}
 	return n
+}
+
+// FaultReasons names the reasons of the games that ended by a player's misbehaviour, with
+// their counts: "a 3 by crash, b 1 by time-forfeit".
+func (t *Tally) FaultReasons() string {
+	var parts []string
+	for _, p := range t.Players {
+		for _, reason := range slices.Sorted(maps.Keys(p.Faults)) {
+			parts = append(parts, fmt.Sprintf("%s %d by %s", p.Name, p.Faults[reason], reason))
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 // Names are the players' names, in the tally's order.

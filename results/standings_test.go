@@ -374,3 +374,15 @@ func TestVirtualDrawNoteIsTrue(t *testing.T) {
 		t.Errorf("the note is not true of the games:\n%s\nwant %q", buf.String(), want)
 	}
 }
+
+// TestFaultReasons: the games lost by misbehaviour are named by player and reason, with counts.
+func TestFaultReasons(t *testing.T) {
+	game := func(n int, culprit string, reason Reason) Record {
+		return Record{Run: "r", Game: n, Pair: n / 2, White: Player{Name: "a"}, Black: Player{Name: "b"}, Result: WhiteWins, Reason: reason, Culprit: culprit}
+	}
+	tally := NewTally([]Record{game(0, "Black", ReasonCrash), game(1, "Black", ReasonTimeForfeit), game(2, "Black", ReasonCrash),
+		game(3, "White", ReasonIllegalMove), game(4, "", ReasonQueenSurrounded)}, []string{"a", "b"})
+	if got, want := tally.FaultReasons(), "a 1 by illegal-move, b 2 by crash, b 1 by time-forfeit"; got != want {
+		t.Errorf("FaultReasons = %q, want %q", got, want)
+	}
+}

@@ -5,10 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"runtime"
-	"slices"
-	"strings"
 
 	"hivearbiter/arbiter"
 	"hivearbiter/ci"
@@ -70,22 +67,11 @@ func playTournamentWith(ctx context.Context, cfg arbiter.Config, resumeHint stri
 		return cli.Exit(ci.ExitEngines, "%s", out.FailureStop.Message())
 	case out.AllFailed():
 		return cli.Exit(ci.ExitEngines, "every one of the %d games ended by an engine's failure (%s), so the run informs of nothing: arbiter stats %s lists them, and arbiter check -engine ... tells what the engine breaks",
-			out.Tally.Games, faultReasons(out), cfg.Out)
+			out.Tally.Games, out.Tally.FaultReasons(), cfg.Out)
 	case out.SPRT != nil:
 		return decisionExit(out.SPRT.Decision)
 	}
 	return nil
-}
-
-// faultReasons names the reasons of a run's faulted games, with their counts.
-func faultReasons(out *arbiter.Outcome) string {
-	var parts []string
-	for _, p := range out.Tally.Players {
-		for _, reason := range slices.Sorted(maps.Keys(p.Faults)) {
-			parts = append(parts, fmt.Sprintf("%s %d by %s", p.Name, p.Faults[reason], reason))
-		}
-	}
-	return strings.Join(parts, ", ")
 }
 
 // playError maps an error that ended a run to its exit code.
