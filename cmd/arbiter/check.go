@@ -85,41 +85,10 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	case err != nil: // the table cuts the detail; why the engine did not start is said whole
 		return cli.Exit(ci.ExitEngines, "the engine could not be started, so nothing else was checked: %v", err)
 	}
-	writeCheckAdvice(stdout, engine, checks, failed)
+	configs.WriteCheckAdvice(stdout, engine, checks, failed, builtinResolver)
 	if failed {
 		return cli.Exit(ci.ExitEngines, "%s%s", summary, hint)
 	}
 	fmt.Fprintln(stdout, summary+".")
 	return nil
-}
-
-// writeCheckAdvice writes what a check found a match needs: each row that says so, whole, the
-// warnings, and a match command against the bundled engine that plays as pasted, whose -engine
-// line serves a gate's two builds.
-func writeCheckAdvice(w io.Writer, engine arbiter.EngineConfig, checks []arbiter.CheckResult, failed bool) {
-	var warnings []string
-	fmt.Fprintln(w)
-	for _, c := range checks {
-		switch {
-		case len(c.Settings) > 0:
-			fmt.Fprintf(w, "%s: %s\n", c.Name, c.Detail)
-		case c.Status == arbiter.CheckWarned:
-			warnings = append(warnings, fmt.Sprintf("  %s: %s", c.Name, c.Detail))
-		}
-	}
-	if len(warnings) > 0 {
-		fmt.Fprintf(w, "Warnings (a match does not meet them; the engine's author may want to know):\n%s\n", strings.Join(warnings, "\n"))
-	}
-	if failed {
-		fmt.Fprintln(w, "A failed check blocks a match: the engine would lose games by it. Fix it, then check again.")
-		return
-	}
-	settings, flags := arbiter.CheckSettings(checks)
-	match, err := configs.CheckedMatch(engine, settings, flags, builtinResolver)
-	if err != nil { // the check's own settings did not parse: a bug of the check, said rather than hidden
-		fmt.Fprintf(w, "The settings it found do not make an -engine line (%v): %s\n", err, strings.Join(settings, " "))
-		return
-	}
-	fmt.Fprintf(w, "To play it against the bundled engine, run:\n  %s\n", cli.QuoteArgs(append([]string{"arbiter", "match"}, match...)))
-	fmt.Fprintln(w, "For a gate, give its -engine line once for each build, with that build's cmd=: each is named after its program's path (or give name=).")
 }

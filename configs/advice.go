@@ -1,0 +1,42 @@
+package configs
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"hivearbiter/arbiter"
+	"hivearbiter/internal/cli"
+)
+
+// WriteCheckAdvice writes what "arbiter check" of an engine found a match needs: each row that
+// says so, whole, the warnings, and (unless a check failed) a match command against the
+// bundled engine that plays as pasted (CheckedMatch), whose -engine line serves a gate's two
+// builds.
+func WriteCheckAdvice(w io.Writer, engine arbiter.EngineConfig, checks []arbiter.CheckResult, failed bool, resolve Resolver) {
+	var warnings []string
+	fmt.Fprintln(w)
+	for _, c := range checks {
+		switch {
+		case len(c.Settings) > 0:
+			fmt.Fprintf(w, "%s: %s\n", c.Name, c.Detail)
+		case c.Status == arbiter.CheckWarned:
+			warnings = append(warnings, fmt.Sprintf("  %s: %s", c.Name, c.Detail))
+		}
+	}
+	if len(warnings) > 0 {
+		fmt.Fprintf(w, "Warnings (a match does not meet them; the engine's author may want to know):\n%s\n", strings.Join(warnings, "\n"))
+	}
+	if failed {
+		fmt.Fprintln(w, "A failed check blocks a match: the engine would lose games by it. Fix it, then check again.")
+		return
+	}
+	settings, flags := arbiter.CheckSettings(checks)
+	match, err := CheckedMatch(engine, settings, flags, resolve)
+	if err != nil { // the check's own settings did not parse: a bug of the check, said rather than hidden
+		fmt.Fprintf(w, "The settings it found do not make an -engine line (%v): %s\n", err, strings.Join(settings, " "))
+		return
+	}
+	fmt.Fprintf(w, "To play it against the bundled engine, run:\n  %s\n", cli.QuoteArgs(append([]string{"arbiter", "match"}, match...)))
+	fmt.Fprintln(w, "For a gate, give its -engine line once for each build, with that build's cmd=: each is named after its program's path (or give name=).")
+}
