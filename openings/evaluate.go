@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/enginekit/search"
 	"hivearbiter/rules"
 )
@@ -92,11 +92,11 @@ func (e *PlayoutEvaluator) Describe() string {
 }
 
 // EngineEvaluator scores a position with any engine, started as a match starts it (through
-// its protocol: arbiter.StartPlayer), which has no way to tell its evaluation: the engine
+// its protocol: driver.Start), which has no way to tell its evaluation: the engine
 // plays the position out against itself at a fixed depth, scored as PlayoutEvaluator scores
 // hivebot's games. It is deterministic if the engine is at a fixed depth.
 type EngineEvaluator struct {
-	Engine   arbiter.Player
+	Engine   driver.Player
 	Depth    int
 	MaxPlies int // 0 means DefaultPlayoutPlies
 }
@@ -110,7 +110,7 @@ func (e *EngineEvaluator) Evaluate(ctx context.Context, g *rules.Game) (int, err
 		return 0, err
 	}
 	return playout(ctx, g, cmp.Or(e.MaxPlies, DefaultPlayoutPlies), func(*rules.Game) (string, error) {
-		move, err := e.Engine.BestMove(ctx, arbiter.Limit{Depth: e.Depth})
+		move, err := e.Engine.BestMove(ctx, driver.SearchLimit{Depth: e.Depth})
 		if err != nil {
 			return "", err
 		}

@@ -74,7 +74,7 @@ var Rules = []Rule{
 	{
 		Packages: []string{"pool/...", "report", "viewerbridge", "tune", "openings"},
 		Not:      []string{"proto/...", "uhpclient", "ugiclient"},
-		Why:      "runners and front ends start players through the protocol registry (`arbiter.StartPlayer`), as a match does, and never name a protocol",
+		Why:      "runners and front ends start players through the protocol registry (`driver.Start`), as a match does, and never name a protocol",
 	},
 	{
 		Packages: []string{"rules", "elo", "results", "arbiter", "configs", "uhpclient", "proto/...", "enginekit/...", "openings/...", "report", "viewerbridge", "tune"},
