@@ -91,8 +91,8 @@ func NewGame(cfg GameConfig, white, black Side) (*Game, error) {
 		if !s.Time.IsZero() {
 			p.Time = s.Time.String()
 		}
-		if r, ok := s.Player.(driver.TimePolicyReporter); ok && s.Time.Depth == 0 && s.Time.Nodes == 0 {
-			p.TimePolicy = r.TimePolicy().Detail
+		if a, ok := s.Player.(driver.TimingAdvisor); ok && s.Time.Depth == 0 && s.Time.Nodes == 0 {
+			p.TimePolicy = a.Timing()
 		}
 		if t, ok := s.Player.(driver.Transcribed); ok {
 			p.Transcript = t.MarkGame(driver.GameMark{Run: cfg.Run, Index: cfg.Index, White: white.Name, Black: black.Name,
@@ -221,7 +221,7 @@ func (g *Game) Think(ctx context.Context, p driver.Player, limit driver.SearchLi
 		}
 		return "", used, false
 	}
-	move, err := g.Check(answer)
+	move, err := g.Referee(answer)
 	if err != nil {
 		g.illegal(side, answer, err)
 		return "", used, false
@@ -343,10 +343,10 @@ func (g *Game) played(ctx context.Context, s int, move, gs string, err error) bo
 	return !g.checkGameString(s, gs)
 }
 
-// Check referees a move of the side to move without playing it: its MoveString in Mzinga's
+// Referee referees a move of the side to move without playing it: its MoveString in Mzinga's
 // notation, or the error that says why it is not legal (a *rules.InvalidMoveError naming the
 // rule, or a *rules.MoveStringError for text that is no move).
-func (g *Game) Check(answer string) (string, error) {
+func (g *Game) Referee(answer string) (string, error) {
 	m, err := g.ref.ParseMove(strings.TrimSpace(answer))
 	if err != nil {
 		return "", err

@@ -107,9 +107,9 @@ func (b *OpeningBook) drawWarnings() []string {
 	return nil
 }
 
-// randomGame plays plies random legal plies from the empty board and backs off a ply at a
+// RandomGame plays plies random legal plies from the empty board and backs off a ply at a
 // time from a position that is already decided.
-func randomGame(t rules.GameType, plies int, rng *rand.Rand) *rules.Game {
+func RandomGame(t rules.GameType, plies int, rng *rand.Rand) *rules.Game {
 	return new(replayer).randomGame(t, plies, rng)
 }
 

@@ -99,7 +99,7 @@ func TestRandomOpeningsKeepNewDraws(t *testing.T) {
 		t.Fatal(err)
 	}
 	rng := rand.New(rand.NewPCG(5, 0^0x9e3779b97f4a7c15))
-	if got, _ := b.At(0); got != randomGame(rules.BaseMLP, 4, rng).GameString() {
+	if got, _ := b.At(0); got != RandomGame(rules.BaseMLP, 4, rng).GameString() {
 		t.Errorf("pair 0 got %q, not its first draw", got)
 	}
 }
@@ -160,7 +160,7 @@ func benchmarkRandomOpenings(b *testing.B, gt rules.GameType) {
 			out := make([]string, pairs)
 			for p := range out {
 				rng := rand.New(rand.NewPCG(seed, uint64(p)^0x9e3779b97f4a7c15))
-				out[p] = randomGame(gt, 4, rng).GameString()
+				out[p] = RandomGame(gt, 4, rng).GameString()
 			}
 			return out
 		}},

@@ -17,7 +17,7 @@ func TestReplayer(t *testing.T) {
 	for i, gt := range []rules.GameType{rules.BaseMLP, rules.BaseMLP, rules.Base, rules.BaseMLP} {
 		for plies := range 9 {
 			seed := uint64(100*i + plies)
-			fresh := randomGame(gt, plies, rand.New(rand.NewPCG(seed, 1))).GameString()
+			fresh := RandomGame(gt, plies, rand.New(rand.NewPCG(seed, 1))).GameString()
 			if got := r.randomGame(gt, plies, rand.New(rand.NewPCG(seed, 1))).GameString(); got != fresh {
 				t.Fatalf("%s, %d plies: drawn on the replayer %q, on a new game %q", gt, plies, got, fresh)
 			}
