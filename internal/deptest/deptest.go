@@ -242,7 +242,11 @@ func Markdown(rules []Rule) string {
 			who = "every package"
 		}
 		if r.Except != nil {
-			who += ", in every file but " + code(r.Except)
+			if len(r.Except) == 0 {
+				who += ", in each file's own imports"
+			} else {
+				who += ", in every file but " + code(r.Except)
+			}
 		}
 		var parts []string
 		switch {

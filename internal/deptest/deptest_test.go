@@ -141,10 +141,14 @@ func TestCheckFindsWrongImports(t *testing.T) {
 		{ImportPath: m("enginekit/uhpserver"), Imports: []string{m("rules")}, Deps: []string{"fmt", m("rules")}},
 		{ImportPath: m("enginekit/uhpserver/uhpfake"), Imports: []string{m("enginekit/uhpserver")}, Deps: []string{"fmt", m("enginekit/uhpserver"), m("rules")}},
 		{ImportPath: m("openings/books"), Deps: []string{"fmt"}},
-		{ImportPath: m("arbiter"), Imports: []string{m("rules"), m("results"), m("openings/books")}, Deps: []string{"fmt", m("elo"), m("openings/books"), m("results"), m("rules")}},
+		{ImportPath: m("arbiter/driver"), Imports: []string{m("rules"), m("results")}, Deps: []string{"fmt", m("elo"), m("results"), m("rules")}},
+		{ImportPath: m("arbiter"), Imports: []string{m("arbiter/driver"), m("rules"), m("results"), m("openings/books")}, Deps: []string{"fmt", m("arbiter/driver"), m("elo"), m("openings/books"), m("results"), m("rules")}},
+		{ImportPath: m("arbiter/compliance"), Imports: []string{m("arbiter"), m("arbiter/driver")}, Deps: []string{"fmt", m("arbiter"), m("arbiter/driver"), m("elo"), m("openings/books"), m("results"), m("rules")}},
 		{ImportPath: m("arbiter/arbitertest"), Imports: []string{m("arbiter")}, Deps: []string{"fmt", m("arbiter"), m("elo"), m("openings/books"), m("results"), m("rules")}},
 		{ImportPath: m("ci"), Imports: []string{m("arbiter"), m("results")}, Deps: []string{"fmt", m("arbiter"), m("elo"), m("openings/books"), m("results"), m("rules")}},
-		{ImportPath: m("proto/uhp"), Imports: []string{m("arbiter"), m("uhpclient")}, Deps: []string{"fmt", m("arbiter"), m("elo"), m("internal/proc"), m("openings/books"), m("results"), m("rules"), m("uhpclient")}},
+		{ImportPath: m("proto/uhp"), Imports: []string{m("arbiter/compliance"), m("arbiter/driver"), m("uhpclient")},
+			Deps:        []string{"fmt", m("arbiter"), m("arbiter/compliance"), m("arbiter/driver"), m("elo"), m("internal/proc"), m("openings/books"), m("results"), m("rules"), m("uhpclient")},
+			FileImports: map[string][]string{"player.go": {m("arbiter/driver"), m("uhpclient")}, "check.go": {m("arbiter/compliance"), m("arbiter/driver")}}},
 		{ImportPath: m("distributed"), Imports: []string{m("arbiter"), nats}, Deps: []string{"fmt", nats, m("arbiter"), m("elo"), m("openings/books"), m("results"), m("rules")}},
 		{ImportPath: m("tune"), Imports: []string{m("arbiter")}, Deps: []string{"fmt", m("arbiter"), m("elo"), m("openings/books"), m("results"), m("rules")}},
 		{ImportPath: m("cmd/arbiter"), Imports: []string{m("arbiter"), m("ci"), m("distributed"), m("proto/uhp")},
@@ -244,6 +248,14 @@ func TestCheckFindsWrongImports(t *testing.T) {
 			link(g, "cmd/hivebot", "arbiter")
 			return g
 		}, "cmd/hivebot depends on arbiter, which"},
+		{"a protocol file reaching into the arbiter", "", func(g []Package) []Package {
+			pkg(g, "proto/uhp").FileImports["check.go"] = append(pkg(g, "proto/uhp").FileImports["check.go"], m("arbiter"))
+			return g
+		}, "proto/uhp depends on arbiter (through check.go), which"},
+		{"the driver package on the arbiter's games", "", func(g []Package) []Package {
+			link(g, "arbiter/driver", "arbiter")
+			return g
+		}, "arbiter/driver depends on arbiter, which"},
 		{"the arbiter binary without a protocol", "", func(g []Package) []Package {
 			return append(g, Package{ImportPath: m("proto/ugi"), Deps: []string{"fmt"}})
 		}, "cmd/arbiter does not depend on proto/ugi, which its rule asks for"},

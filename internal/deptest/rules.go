@@ -21,24 +21,34 @@ var Rules = []Rule{
 		Why:      "records, PGN and tables are data about games, readable without the arbiter that plays them",
 	},
 	{
-		Packages: []string{"arbiter", "arbiter/arbitertest"},
-		Only:     []string{"arbiter", "rules", "elo", "results", "openings/books", "internal/lines", "internal/proc"},
+		Packages: []string{"arbiter/driver"},
+		Only:     []string{"rules", "elo", "results", "internal/lines", "internal/proc"},
+		Why:      "the driver package is what a protocol implements (database/sql/driver's shape): the player and protocol interfaces, the registry and the words they share; it plays no game and runs no tournament, so a protocol that imports it links nothing of the arbiter's machinery through it",
+	},
+	{
+		Packages: []string{"arbiter"},
+		Only:     []string{"arbiter/driver", "rules", "elo", "results", "openings/books", "internal/lines", "internal/proc"},
 		Why:      "the referee library never imports a protocol, an engine or a front end: protocols register themselves with it (database/sql's shape), so what links the arbiter links no UHP client and no search; of the plumbing it uses the supervisor's and the line reader's errors, to adjudicate every protocol's failures in one place, and the supervisor's CPU pinning (-affinity)",
 	},
 	{
+		Packages: []string{"arbiter/compliance", "arbiter/arbitertest"},
+		Only:     []string{"arbiter/...", "rules", "elo", "results", "openings/books", "internal/lines", "internal/proc"},
+		Why:      "the compliance suites play an engine through the arbiter's own game loop, and the in-process test player is checked by them; like the arbiter, they name no protocol and no front end",
+	},
+	{
 		Packages: []string{"ratinglist", "ratinglist/ratinglisttest"},
-		Only:     []string{"ratinglist", "arbiter", "rules", "elo", "results", "openings/books", "internal/lines", "internal/proc"},
+		Only:     []string{"ratinglist", "arbiter/...", "rules", "elo", "results", "openings/books", "internal/lines", "internal/proc"},
 		Why:      "a rating list is its conditions, its entrants and the arbiter's records of its games, rated with `elo`: it plays through the arbiter and its protocol registry, never naming a protocol, an engine or a runner",
 	},
 	{
 		Packages: []string{"ratinglist/site"},
-		Only:     []string{"ratinglist", "arbiter", "rules", "elo", "results", "openings/books", "internal/lines", "internal/proc"},
+		Only:     []string{"ratinglist", "arbiter/...", "rules", "elo", "results", "openings/books", "internal/lines", "internal/proc"},
 		Not:      []string{"github.com/nats-io/..."},
 		Why:      "a list's pages are made from its table and its records alone (of the arbiter only what package ratinglist links), so that any machine can write them",
 	},
 	{
 		Packages: []string{"ci"},
-		Only:     []string{"results", "elo", "arbiter", "rules", "openings/books", "internal/lines", "internal/proc"},
+		Only:     []string{"results", "elo", "arbiter/...", "rules", "openings/books", "internal/lines", "internal/proc"},
 		Not:      []string{"github.com/nats-io/..."},
 		Why:      "what a CI job reads is worded from what other packages computed (`results`' summaries and tables, `elo`'s SPRT, the arbiter's check results; of the arbiter only what it links): ci plays nothing, so it links no protocol, no runner, no engine kit and no NATS",
 	},
@@ -65,7 +75,13 @@ var Rules = []Rule{
 	{
 		Packages: []string{"proto/..."},
 		Not:      []string{"configs", "distributed", "pool/...", "report", "viewerbridge", "tune", "openings", "enginekit/..."},
-		Why:      "a protocol is a plug-in of the arbiter: it imports the arbiter and its transport, and nothing that reads settings, runs or shows matches",
+		Why:      "a protocol is a plug-in of the arbiter: it links the arbiter's driver and compliance packages and its transport, and nothing that reads settings, runs or shows matches",
+	},
+	{
+		Packages: []string{"proto/..."},
+		Except:   []string{},
+		Not:      []string{"arbiter", "arbiter/arbitertest"},
+		Why:      "a protocol implements `arbiter/driver` and checks engines with `arbiter/compliance`, the boundary every protocol imports; it never reaches into the arbiter's games and tournaments itself (its tests may)",
 	},
 	{
 		Packages: []string{"configs"},
@@ -83,7 +99,7 @@ var Rules = []Rule{
 		Why:      "runners and front ends start players through the protocol registry (`driver.Start`), as a match does, and never name a protocol",
 	},
 	{
-		Packages: []string{"rules", "elo", "results", "arbiter", "configs", "uhpclient", "proto/...", "enginekit/...", "openings/...", "report", "viewerbridge", "tune"},
+		Packages: []string{"rules", "elo", "results", "arbiter/...", "configs", "uhpclient", "proto/...", "enginekit/...", "openings/...", "report", "viewerbridge", "tune"},
 		Not:      []string{"github.com/nats-io/..."},
 		Why:      "NATS is the transport of the distributed runner and the pool; a match on one machine does not link it",
 	},
