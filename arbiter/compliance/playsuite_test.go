@@ -12,10 +12,10 @@ import (
 
 var testRows = compliance.PlayerRows{Settings: "settings", SettingsDetail: "none", Greeting: "greeting", Close: "close"}
 
-// TestCheckPlayer plays the suite that judges a player by play alone on in-process players,
+// TestPlaySuite plays the suite that judges a player by play alone on in-process players,
 // each misbehaving one way: the check that meets the fault fails with the game's detail, the
 // checks it makes moot are skipped, and the player is started afresh for the next check.
-func TestCheckPlayer(t *testing.T) {
+func TestPlaySuite(t *testing.T) {
 	for _, tc := range []struct {
 		behaviour string
 		want      []string // "NAME STATUS" of each row, by the start of its name

@@ -22,7 +22,7 @@ func (uncheckable) Start(context.Context, driver.EngineConfig, driver.StartEnv) 
 func init() { driver.Register("uncheckable", uncheckable{}) }
 
 // A protocol without a Suite is refused by name, with nothing run.
-func TestCheckEngineWithoutChecker(t *testing.T) {
+func TestRunWithoutSuite(t *testing.T) {
 	results, err := Run(t.Context(), driver.EngineConfig{Name: "e", Protocol: "uncheckable", Command: []string{"x"}}, Options{})
 	var ce *driver.ConfigError
 	if !errors.As(err, &ce) || !strings.Contains(err.Error(), `protocol "uncheckable" has no compliance check`) || results != nil {
@@ -43,7 +43,7 @@ func (e engineStub) Close(context.Context) error {
 
 // A session starts the engine afresh only after a failed check (or when a check asks), and
 // closes every engine it started.
-func TestCheckSessionRestartsAfterAFailure(t *testing.T) {
+func TestSessionRestartsAfterAFailure(t *testing.T) {
 	starts, closes := 0, 0
 	s := NewSession(t.Context(), Options{}, func(context.Context) (engineStub, error) {
 		starts++
@@ -90,7 +90,7 @@ func TestCheckSessionRestartsAfterAFailure(t *testing.T) {
 }
 
 // An engine that does not start fails the first check, and every other check is skipped.
-func TestCheckSessionEngineThatDoesNotStart(t *testing.T) {
+func TestSessionEngineThatDoesNotStart(t *testing.T) {
 	s := NewSession(t.Context(), Options{}, func(context.Context) (engineStub, error) {
 		return engineStub{}, errors.New("no such program")
 	})
