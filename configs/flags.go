@@ -213,7 +213,7 @@ func (r *Run) openings(words []string) error {
 	if err != nil {
 		return err
 	}
-	r.f.Openings = openings{File: o.File, Book: o.Book, Order: o.Order, Start: o.Start, Plies: o.RandomPlies}
+	r.f.Openings = openingsTable{File: o.File, Book: o.Book, Order: o.Order, Start: o.Start, Plies: o.RandomPlies}
 	for _, k := range keys {
 		r.set("openings."+k, "-openings")
 	}

@@ -34,7 +34,7 @@ type listFile struct {
 	Checks        string        `toml:"checks"`
 	Site          string        `toml:"site"`
 	Anchor        listAnchor    `toml:"anchor"`
-	Openings      openings      `toml:"openings"`
+	Openings      openingsTable `toml:"openings"`
 	Adjudication  adjudication  `toml:"adjudication"`
 	Entrants      []listEntrant `toml:"entrant"`
 }
@@ -80,7 +80,7 @@ func LoadList(name string, data []byte, resolve Resolver) (*ratinglist.List, err
 	var problems []error
 	for _, k := range md.Undecoded() {
 		msg := "unknown key"
-		layouts := map[string]any{"": listFile{}, "entrant": listEntrant{}, "anchor": listAnchor{}, "openings": openings{}, "adjudication": adjudication{}}
+		layouts := map[string]any{"": listFile{}, "entrant": listEntrant{}, "anchor": listAnchor{}, "openings": openingsTable{}, "adjudication": adjudication{}}
 		table := ""
 		if len(k) > 1 {
 			table = k[0]
