@@ -12,7 +12,7 @@ import (
 	"strings"
 	"sync"
 
-	"hivearbiter/openings/books"
+	"hivearbiter/openings"
 	"hivearbiter/results"
 	"hivearbiter/rules"
 )
@@ -145,7 +145,7 @@ func LoadOpenings(o Openings, gameType rules.GameType, seed int64) (*OpeningBook
 // give instead.
 func bookTypeError(book, run rules.GameType) error {
 	instead := fmt.Sprintf("random openings (-openings plies=4); no book ships for %s", run)
-	if name := strings.ToLower(run.String()); slices.Contains(books.Names(), name) {
+	if name := strings.ToLower(run.String()); slices.Contains(openings.BookNames(), name) {
 		instead = "-openings book=" + name
 	}
 	return fmt.Errorf("the book holds %s openings and the run plays %s: play -gametype %s, or %s", book, run, book, instead)
@@ -156,7 +156,7 @@ func (o Openings) data() ([]byte, error) {
 	var data []byte
 	var err error
 	if o.Book != "" {
-		data, err = books.Read(o.Book)
+		data, err = openings.ReadBook(o.Book)
 	} else {
 		data, err = os.ReadFile(o.File)
 	}

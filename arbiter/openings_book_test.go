@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"hivearbiter/openings/books"
+	"hivearbiter/openings"
 	"hivearbiter/rules"
 )
 
@@ -26,7 +26,7 @@ func TestOpeningsTrailingComments(t *testing.T) {
 // any case; a book of another game type is an error that names the book and what to give
 // instead (it named a line of the book), and an unknown book one that names the books.
 func TestOpeningsShippedBook(t *testing.T) {
-	data, err := books.Read("base+mlp")
+	data, err := openings.ReadBook("base+mlp")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func TestOpeningsShippedBook(t *testing.T) {
 		}
 	}
 	_, err = LoadOpenings(Openings{Book: "chess"}, rules.Base, 1)
-	var be *books.UnknownError
+	var be *openings.UnknownBookError
 	if !errors.As(err, &be) || !strings.Contains(err.Error(), "book=chess") {
 		t.Errorf("unknown book: %v, want an UnknownError for book=chess", err)
 	}
@@ -71,7 +71,7 @@ func TestOpeningsShippedBook(t *testing.T) {
 // TestOpeningsBookFingerprint: a run of a book has the id of a run of the same text as a
 // file, and a description that names the book.
 func TestOpeningsBookFingerprint(t *testing.T) {
-	data, err := books.Read("base")
+	data, err := openings.ReadBook("base")
 	if err != nil {
 		t.Fatal(err)
 	}

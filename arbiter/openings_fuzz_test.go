@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"hivearbiter/openings/books"
+	"hivearbiter/openings"
 	"hivearbiter/rules"
 )
 
@@ -19,7 +19,7 @@ func FuzzLoadOpenings(f *testing.F) {
 	f.Add([]byte("Base;InProgress;White[2];wS1;bS1 wS1-\nBase;InProgress;White[2];wS1;bS1 -wS1\n"), false, uint8(0))
 	f.Add([]byte("[GameType \"Base+M\"]\n[Result \"InProgress\"]\n\n1. wM\n2. bS1 wM-\n"), true, uint8(1))
 	f.Add([]byte("\ufeffBase;InProgress;White[2];wS1;wS2\n"), false, uint8(0))
-	if book, err := books.Read("base+mlp"); err == nil {
+	if book, err := openings.ReadBook("base+mlp"); err == nil {
 		lines := strings.SplitN(string(book), "\n", 12)
 		f.Add([]byte(strings.Join(lines[:len(lines)-1], "\n")), false, uint8(7))
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"hivearbiter/arbiter"
-	"hivearbiter/openings/books"
+	"hivearbiter/openings"
 	"hivearbiter/ratinglist"
 	"hivearbiter/rules"
 )
@@ -148,7 +148,7 @@ func LoadList(name string, data []byte, resolve Resolver) (*ratinglist.List, err
 		l.Openings.File = at(l.Openings.File, "")
 	}
 	if !given("openings") {
-		if slices.ContainsFunc(books.Names(), func(b string) bool { return strings.EqualFold(b, l.GameType) }) {
+		if slices.ContainsFunc(openings.BookNames(), func(b string) bool { return strings.EqualFold(b, l.GameType) }) {
 			l.Openings.Book = l.GameType // a shipped book by default, as the lists use a common book
 		} else {
 			l.Openings.RandomPlies = DefaultOpeningPlies

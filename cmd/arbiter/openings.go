@@ -11,7 +11,6 @@ import (
 	"hivearbiter/arbiter"
 	"hivearbiter/internal/cli"
 	"hivearbiter/openings"
-	"hivearbiter/openings/books"
 	"hivearbiter/openings/evaluate"
 	"hivearbiter/rules"
 )
@@ -60,12 +59,12 @@ func runOpenings(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	case fs.NArg() == 1 && fs.Arg(0) == "generate":
 		return s.generate(ctx, stdout, stderr)
 	case fs.NArg() == 1 && fs.Arg(0) == "list":
-		for _, n := range books.Names() {
+		for _, n := range openings.BookNames() {
 			fmt.Fprintln(stdout, n)
 		}
 		return nil
 	case fs.NArg() == 2 && fs.Arg(0) == "show":
-		data, err := books.Read(fs.Arg(1))
+		data, err := openings.ReadBook(fs.Arg(1))
 		if err != nil {
 			return cli.Usage(err)
 		}

@@ -119,8 +119,8 @@ func TestCheckFindsWrongImports(t *testing.T) {
 		{ImportPath: m("internal/lines"), Deps: []string{"fmt"}},
 		{ImportPath: m("uhpclient"), Imports: []string{m("internal/proc"), m("rules")}, Deps: []string{"fmt", m("internal/proc"), m("rules")}},
 		{ImportPath: m("enginekit/search"), Imports: []string{m("rules")}, Deps: []string{"fmt", m("rules")}},
-		{ImportPath: m("openings/books"), Deps: []string{"fmt"}},
-		{ImportPath: m("arbiter"), Imports: []string{m("rules"), m("results"), m("openings/books")}, Deps: []string{"fmt", m("elo"), m("openings/books"), m("results"), m("rules")}},
+		{ImportPath: m("openings"), Imports: []string{m("rules"), m("results")}, Deps: []string{"fmt", m("elo"), m("results"), m("rules")}},
+		{ImportPath: m("arbiter"), Imports: []string{m("rules"), m("results"), m("openings")}, Deps: []string{"fmt", m("elo"), m("openings"), m("results"), m("rules")}},
 		{ImportPath: m("cmd/arbiter"), Imports: []string{m("arbiter"), m("uhpclient")}, FileImports: map[string][]string{
 			"protocols.go": {m("proto/uhp")}, "main.go": {m("arbiter")}}},
 	}
@@ -133,12 +133,16 @@ func TestCheckFindsWrongImports(t *testing.T) {
 		want string
 	}{
 		{"the arbiter through a package that links the UHP client", func(g []Package) []Package {
-			g = append(g, Package{ImportPath: m("openings"), Imports: []string{m("uhpclient")}, Deps: []string{m("uhpclient"), m("rules")}})
-			arb := &g[9]
-			arb.Imports = append(arb.Imports, m("openings"))
-			arb.Deps = append(arb.Deps, m("openings"), m("uhpclient"), m("enginekit/search"))
+			g[8].Imports = append(g[8].Imports, m("uhpclient"))
+			g[8].Deps = append(g[8].Deps, m("uhpclient"), m("internal/proc"))
+			g[9].Deps = append(g[9].Deps, m("uhpclient"), m("internal/proc"))
 			return g
 		}, "arbiter depends on uhpclient (through openings)"},
+		{"the openings on the search", func(g []Package) []Package {
+			g[8].Imports = append(g[8].Imports, m("enginekit/search"))
+			g[8].Deps = append(g[8].Deps, m("enginekit/search"))
+			return g
+		}, "openings depends on enginekit/search"},
 		{"the referee on a third-party module", func(g []Package) []Package {
 			g = append(g, Package{ImportPath: "github.com/x/y"})
 			g[1].Deps = append(g[1].Deps, "github.com/x/y")
