@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"hivearbiter/openings"
 	"hivearbiter/results"
 	"hivearbiter/rules"
 )
@@ -258,9 +259,9 @@ func (s *CheckSession[E]) CheckClose(name string) {
 }
 
 // Position is a random position of game type t, plies into a game that is not over, drawn as
-// random openings are (randomGame).
+// random openings are (openings.RandomGame).
 func (s *CheckSession[E]) Position(t rules.GameType, plies int) *rules.Game {
-	return randomGame(t, plies, s.rng)
+	return openings.RandomGame(t, plies, s.rng)
 }
 
 // PlayerRows names the rows of a suite that checks a Player by play alone (CheckPlayer) and

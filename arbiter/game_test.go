@@ -3,11 +3,12 @@ package arbiter_test
 import (
 	"context"
 	"errors"
-	"hivearbiter/arbiter"
-	"hivearbiter/arbiter/arbitertest"
 	"strings"
 	"testing"
 	"time"
+
+	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/arbitertest"
 
 	"hivearbiter/results"
 	"hivearbiter/rules"

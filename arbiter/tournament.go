@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"hivearbiter/openings"
 	"hivearbiter/results"
 	"hivearbiter/rules"
 )
@@ -112,7 +113,7 @@ func NewTournament(cfg Config) (*Tournament, error) {
 	if err != nil {
 		return nil, &ConfigError{err.Error()}
 	}
-	book, err := LoadOpenings(cfg.Openings, gameType, cfg.Seed)
+	book, err := openings.Load(cfg.Openings, gameType, cfg.Seed)
 	if err != nil {
 		return nil, err
 	}

@@ -5,9 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hivearbiter/arbiter"
-	"hivearbiter/arbiter/arbitertest"
-	"hivearbiter/internal/syncbuf"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -15,6 +12,11 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/arbitertest"
+	"hivearbiter/internal/syncbuf"
+	"hivearbiter/openings"
 
 	"hivearbiter/results"
 	"hivearbiter/rules"
@@ -43,7 +45,7 @@ func engine(name, behaviour string) arbiter.EngineConfig {
 
 func baseConfig(engines ...arbiter.EngineConfig) arbiter.Config {
 	return arbiter.Config{Engines: engines, GameType: "Base+MLP", Concurrency: 2, Seed: 5,
-		Adjudication: arbiter.Adjudication{MaxPlies: 120}, Openings: arbiter.Openings{RandomPlies: 2}, CommandTimeout: 5 * time.Second}
+		Adjudication: arbiter.Adjudication{MaxPlies: 120}, Openings: openings.Config{RandomPlies: 2}, CommandTimeout: 5 * time.Second}
 }
 
 // A library caller gets the JSON summary that Config.JSONOut asks for, as arbiter match -json

@@ -143,7 +143,7 @@ func LoadList(name string, data []byte, resolve Resolver) (*ratinglist.List, err
 			bad("limit", `%q: want one limit, such as "tc=60+0.6", "st=1" or "depth=4"`, f.Limit)
 		}
 	}
-	l.Openings = arbiter.Openings{File: f.Openings.File, Book: f.Openings.Book, Order: f.Openings.Order, Start: f.Openings.Start, RandomPlies: f.Openings.Plies}
+	l.Openings = openings.Config{File: f.Openings.File, Book: f.Openings.Book, Order: f.Openings.Order, Start: f.Openings.Start, RandomPlies: f.Openings.Plies}
 	if l.Openings.File != "" {
 		l.Openings.File = at(l.Openings.File, "")
 	}

@@ -85,7 +85,7 @@ func Generate(ctx context.Context, cfg GenerateConfig, ev Evaluator) (*Generated
 		candidates = 10 * cfg.Count
 	}
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x6f70656e696e6773))
-	games, exhausted := draw(cfg.GameType, cfg.Plies, candidates, rng)
+	games, exhausted := drawCandidates(cfg.GameType, cfg.Plies, candidates, rng)
 	book := &Generated{Distinct: len(games), Exhausted: exhausted}
 	var kept []Position
 	for _, g := range games {
@@ -111,9 +111,9 @@ func Generate(ctx context.Context, cfg GenerateConfig, ev Evaluator) (*Generated
 	return book, nil
 }
 
-// draw plays random legal plies until it has n positions distinct up to symmetry, or until
+// drawCandidates plays random legal plies until it has n positions distinct up to symmetry, or until
 // maxRepeats draws in a row found none new. Positions where the game is over are skipped.
-func draw(t rules.GameType, plies, n int, rng *rand.Rand) (games []*rules.Game, exhausted bool) {
+func drawCandidates(t rules.GameType, plies, n int, rng *rand.Rand) (games []*rules.Game, exhausted bool) {
 	seen := map[rules.Canonical]bool{}
 	for repeats := 0; len(games) < n; {
 		if repeats >= maxRepeats {

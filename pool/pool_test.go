@@ -16,6 +16,7 @@ import (
 	"hivearbiter/distributed"
 	"hivearbiter/enginekit/hivebot"
 	"hivearbiter/enginekit/uhpserver/uhpfake"
+	"hivearbiter/openings"
 	"hivearbiter/pool/artifact"
 	_ "hivearbiter/proto/uhp" // the engines of the tests speak UHP
 	"hivearbiter/results"
@@ -197,7 +198,7 @@ func fakeSubmission(tb testing.TB, pairs int, seed int64, extra func(*arbiter.Co
 		return arbiter.EngineConfig{Name: name, Command: argv, Env: env, Time: arbiter.TimeControl{Depth: 1}}
 	}
 	cfg := arbiter.Config{Engines: []arbiter.EngineConfig{engine("a"), engine("b")}, Rounds: pairs, Seed: seed,
-		Openings: arbiter.Openings{RandomPlies: 2}, Adjudication: arbiter.Adjudication{MaxPlies: 20}}
+		Openings: openings.Config{RandomPlies: 2}, Adjudication: arbiter.Adjudication{MaxPlies: 20}}
 	if extra != nil {
 		extra(&cfg)
 	}

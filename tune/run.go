@@ -14,6 +14,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/openings"
 	"hivearbiter/results"
 	"hivearbiter/rules"
 )
@@ -27,7 +28,7 @@ type Config struct {
 	Seed     int64
 	// GameType, Openings and Adjudication are as a tournament's (arbiter.Config).
 	GameType     string
-	Openings     arbiter.Openings
+	Openings     openings.Config
 	Adjudication arbiter.Adjudication
 	// Concurrency is the number of game pairs played at once.
 	Concurrency int
@@ -98,7 +99,7 @@ type Pairs struct {
 	cfg     Config
 	name    string                  // the tuned engine's
 	sides   [2]arbiter.EngineConfig // plus, minus, as normalized
-	book    *arbiter.OpeningBook
+	book    *openings.Book
 	gameCfg arbiter.GameConfig
 }
 
@@ -164,7 +165,7 @@ func NewPairs(cfg Config) (*Pairs, error) {
 		return nil, fmt.Errorf("tune: %w", err)
 	}
 	gt, _ := rules.ParseGameType(ac.GameType)
-	book, err := arbiter.LoadOpenings(ac.Openings, gt, ac.Seed)
+	book, err := openings.Load(ac.Openings, gt, ac.Seed)
 	if err != nil {
 		return nil, err
 	}

@@ -12,6 +12,7 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/internal/cli"
+	"hivearbiter/openings"
 	"hivearbiter/results"
 )
 
@@ -33,7 +34,7 @@ func playTournamentWith(ctx context.Context, cfg arbiter.Config, resumeHint stri
 	t, err := arbiter.NewTournament(cfg)
 	if err != nil {
 		var ce *arbiter.ConfigError
-		var oe *arbiter.OpeningError
+		var oe *openings.Error
 		if errors.As(err, &ce) || errors.As(err, &oe) {
 			return cli.Usage(err)
 		}

@@ -12,7 +12,6 @@ var Rules = []Rule{
 	},
 	{
 		Packages: []string{"openings"},
-		StdOnly:  true,
 		Only:     []string{"rules", "results", "elo"},
 		Why:      "a run's openings (read from a file or a shipped book, or drawn at random) and the generation of books need only the referee and the records' PGN reader, so that the arbiter can import them; the evaluators, which link the search or start engines, live in `openings/evaluate`, above the arbiter",
 	},
