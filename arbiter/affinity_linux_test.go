@@ -6,7 +6,7 @@ import (
 	"sync"
 	"testing"
 
-	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/internal/proc"
 )
 
@@ -28,7 +28,7 @@ func TestTournamentAffinityPinsEachWorker(t *testing.T) {
 		starts := 0
 		pinned := map[int][]int{} // the CPUs of the starting thread, by worker
 		start := tour.Start
-		tour.Start = func(ctx context.Context, e arbiter.EngineConfig, worker int) (arbiter.Player, error) {
+		tour.Start = func(ctx context.Context, e driver.EngineConfig, worker int) (driver.Player, error) {
 			cpus, err := proc.AllowedCPUs() // the calling thread's, which is locked while pinned
 			mu.Lock()
 			starts++

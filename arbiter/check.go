@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/openings"
 	"hivearbiter/results"
 	"hivearbiter/rules"
@@ -19,18 +20,18 @@ import (
 type Checker interface {
 	// RunChecks runs the suite on one engine. err is set only when the engine could not be
 	// started at all; the results say so too.
-	RunChecks(ctx context.Context, e EngineConfig, opts CheckOptions) ([]CheckResult, error)
+	RunChecks(ctx context.Context, e driver.EngineConfig, opts CheckOptions) ([]CheckResult, error)
 }
 
 // CheckEngine runs the compliance suite of the engine's protocol.
-func CheckEngine(ctx context.Context, e EngineConfig, opts CheckOptions) ([]CheckResult, error) {
-	p, err := LookupProtocol(e.ProtocolName())
+func CheckEngine(ctx context.Context, e driver.EngineConfig, opts CheckOptions) ([]CheckResult, error) {
+	p, err := driver.Lookup(e.ProtocolName())
 	if err != nil {
 		return nil, err
 	}
 	c, ok := p.(Checker)
 	if !ok {
-		return nil, &ConfigError{Msg: fmt.Sprintf("protocol %q has no compliance check", e.ProtocolName())}
+		return nil, &driver.ConfigError{Msg: fmt.Sprintf("protocol %q has no compliance check", e.ProtocolName())}
 	}
 	return c.RunChecks(ctx, e, opts)
 }
@@ -267,7 +268,7 @@ func (s *CheckSession[E]) Position(t rules.GameType, plies int) *rules.Game {
 // PlayerRows names the rows of a suite that checks a Player by play alone (CheckPlayer) and
 // says what its settings mean.
 type PlayerRows struct {
-	Settings       string // the row that judges the engine's settings with the protocol's Check
+	Settings       string // the row that judges the engine's settings with the protocol's Validate
 	SettingsDetail string // what the settings mean, when they pass
 	Greeting       string // the row that judges the start: the player's greeting or handshake
 	Close          string // the row that judges the end of the session
@@ -275,16 +276,16 @@ type PlayerRows struct {
 
 // CheckPlayer is the suite of a protocol whose players are judged by play alone: they keep
 // no state the arbiter could query. It starts them through the protocol's own Start, as a
-// match does, and checks the settings (the protocol's Check), the start and the player's
+// match does, and checks the settings (the protocol's Validate), the start and the player's
 // greeting (its ID), a first move in time and games against the referee, and a clean
 // close. err is set only when the player could not be started at all.
-func CheckPlayer(ctx context.Context, p Protocol, e EngineConfig, opts CheckOptions, rows PlayerRows) ([]CheckResult, error) {
-	var s *CheckSession[Player]
-	s = NewCheckSession(ctx, opts, func(ctx context.Context) (Player, error) {
-		return p.Start(ctx, e, StartEnv{Grace: s.Options().Grace})
+func CheckPlayer(ctx context.Context, p driver.Protocol, e driver.EngineConfig, opts CheckOptions, rows PlayerRows) ([]CheckResult, error) {
+	var s *CheckSession[driver.Player]
+	s = NewCheckSession(ctx, opts, func(ctx context.Context) (driver.Player, error) {
+		return p.Start(ctx, e, driver.StartEnv{Grace: s.Options().Grace})
 	})
 	defer s.Close()
-	if err := p.Check(e); err != nil {
+	if err := p.Validate(e); err != nil {
 		s.Fail(rows.Settings, err.Error())
 	} else {
 		s.Pass(rows.Settings, rows.SettingsDetail)
@@ -312,10 +313,10 @@ const checkCommandTimeout = 5 * time.Second
 // random openings of each game type the player plays, taking each colour in turn. Every
 // answer is refereed; an illegal or malformed one, a late one, a crash fails its game's
 // check, with the record's detail, which quotes what the player said.
-func checkPlays(s *CheckSession[Player], e EngineConfig) {
+func checkPlays(s *CheckSession[driver.Player], e driver.EngineConfig) {
 	tc := e.Time
 	if tc.IsZero() {
-		tc = TimeControl{MoveTime: time.Second}
+		tc = driver.TimeControl{MoveTime: time.Second}
 	}
 	name := cmp.Or(e.Name, e.DefaultName(), "engine")
 	types, ok := checkFirstMove(s, name, tc)
@@ -332,7 +333,7 @@ func checkPlays(s *CheckSession[Player], e EngineConfig) {
 
 // checkSides sets up a game of the player under check, playing colour, against the referee's
 // random mover.
-func checkSides(s *CheckSession[Player], p Player, name string, tc TimeControl, colour int) (white, black Side) {
+func checkSides(s *CheckSession[driver.Player], p driver.Player, name string, tc driver.TimeControl, colour int) (white, black Side) {
 	sides := [2]Side{
 		{Name: name, Player: p, Time: tc, Margin: s.opts.Margin},
 		{Name: "referee", Player: &randomMover{rng: s.rng}, Time: tc, Margin: s.opts.Margin},
@@ -347,7 +348,7 @@ func checkSides(s *CheckSession[Player], p Player, name string, tc TimeControl, 
 // the margin, as the clock judges it. Whether the answer is legal is the games' to judge. It
 // returns the game types the player plays (Base and the widest it says it plays, Base+MLP
 // when it does not say), and false when the games are not worth playing.
-func checkFirstMove(s *CheckSession[Player], name string, tc TimeControl) ([]rules.GameType, bool) {
+func checkFirstMove(s *CheckSession[driver.Player], name string, tc driver.TimeControl) ([]rules.GameType, bool) {
 	check := fmt.Sprintf("first move within its time (%s)", tc)
 	p, ok := s.Engine(check)
 	if !ok {
@@ -391,7 +392,7 @@ func checkFirstMove(s *CheckSession[Player], name string, tc TimeControl) ([]rul
 }
 
 // checkGame plays game i of the check and judges it as a match would.
-func checkGame(s *CheckSession[Player], name string, tc TimeControl, t rules.GameType, i int) {
+func checkGame(s *CheckSession[driver.Player], name string, tc driver.TimeControl, t rules.GameType, i int) {
 	colour := i % 2
 	openingPlies := s.rng.IntN(5)
 	opening := s.Position(t, openingPlies)
@@ -433,7 +434,9 @@ type randomMover struct {
 	game *rules.Game
 }
 
-func (m *randomMover) Info() PlayerInfo { return PlayerInfo{ID: "the referee's random mover"} }
+func (m *randomMover) Info() driver.PlayerInfo {
+	return driver.PlayerInfo{ID: "the referee's random mover"}
+}
 
 func (m *randomMover) NewGame(_ context.Context, gameString string) (string, error) {
 	g, err := rules.ParseGameString(gameString)
@@ -445,7 +448,7 @@ func (m *randomMover) Play(_ context.Context, move string) (string, error) {
 	return "", m.game.Play(move)
 }
 
-func (m *randomMover) BestMove(context.Context, Limit) (string, error) {
+func (m *randomMover) BestMove(context.Context, driver.SearchLimit) (string, error) {
 	valid := m.game.ValidMoves()
 	return m.game.MoveString(valid[m.rng.IntN(len(valid))]), nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/arbiter/arbitertest"
+	"hivearbiter/arbiter/driver"
 )
 
 var testRows = arbiter.PlayerRows{Settings: "settings", SettingsDetail: "none", Greeting: "greeting", Close: "close"}
@@ -38,8 +39,8 @@ func TestCheckPlayer(t *testing.T) {
 	} {
 		t.Run(tc.behaviour, func(t *testing.T) {
 			t.Parallel()
-			e := arbiter.EngineConfig{Name: "p", Protocol: arbitertest.Name, Command: []string{tc.behaviour},
-				Time: arbiter.TimeControl{MoveTime: 200 * time.Millisecond}}
+			e := driver.EngineConfig{Name: "p", Protocol: arbitertest.Name, Command: []string{tc.behaviour},
+				Time: driver.TimeControl{MoveTime: 200 * time.Millisecond}}
 			results, err := arbiter.CheckPlayer(t.Context(), arbitertest.Protocol{}, e,
 				arbiter.CheckOptions{Games: 3, Plies: 12, Seed: 3, Margin: 2 * time.Second}, testRows) // the margin of a loaded machine
 			if started := tc.behaviour != "unstartable"; started != (err == nil) {

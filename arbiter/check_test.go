@@ -7,22 +7,24 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"hivearbiter/arbiter/driver"
 )
 
 // uncheckable is a protocol without a compliance suite.
 type uncheckable struct{}
 
-func (uncheckable) Check(EngineConfig) error { return nil }
-func (uncheckable) Start(context.Context, EngineConfig, StartEnv) (Player, error) {
+func (uncheckable) Validate(driver.EngineConfig) error { return nil }
+func (uncheckable) Start(context.Context, driver.EngineConfig, driver.StartEnv) (driver.Player, error) {
 	return nil, errors.New("not started")
 }
 
-func init() { RegisterProtocol("uncheckable", uncheckable{}) }
+func init() { driver.Register("uncheckable", uncheckable{}) }
 
 // A protocol without a Checker is refused by name, with nothing run.
 func TestCheckEngineWithoutChecker(t *testing.T) {
-	results, err := CheckEngine(t.Context(), EngineConfig{Name: "e", Protocol: "uncheckable", Command: []string{"x"}}, CheckOptions{})
-	var ce *ConfigError
+	results, err := CheckEngine(t.Context(), driver.EngineConfig{Name: "e", Protocol: "uncheckable", Command: []string{"x"}}, CheckOptions{})
+	var ce *driver.ConfigError
 	if !errors.As(err, &ce) || !strings.Contains(err.Error(), `protocol "uncheckable" has no compliance check`) || results != nil {
 		t.Errorf("got %v, %v", results, err)
 	}

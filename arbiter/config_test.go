@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/openings"
 )
 
@@ -16,12 +17,12 @@ import (
 // once, each a ConfigError, so that a user fixes them in one go.
 func TestNormalizeReportsEveryProblem(t *testing.T) {
 	a, b := engine("a", "random"), engine("a", "random")
-	b.Time = arbiter.TimeControl{}
+	b.Time = driver.TimeControl{}
 	cfg := baseConfig(a, b)
 	cfg.GameType = "Chess"
 	cfg.SPRT = &arbiter.SPRTConfig{Elo0: 5, Elo1: 0, Model: "bayes"}
 	err := cfg.Normalize()
-	var ce *arbiter.ConfigError
+	var ce *driver.ConfigError
 	if !errors.As(err, &ce) {
 		t.Fatalf("err = %v, want ConfigErrors", err)
 	}
@@ -35,30 +36,30 @@ func TestNormalizeReportsEveryProblem(t *testing.T) {
 // Engines without a name keep their program's file name when it is theirs alone; two builds of
 // one engine (a gate's) are told apart by their directories, and the bundled engine is hivebot.
 func TestDefaultNames(t *testing.T) {
-	cmd := func(program string) arbiter.EngineConfig {
-		return arbiter.EngineConfig{Command: []string{program, "--uhp"}}
+	cmd := func(program string) driver.EngineConfig {
+		return driver.EngineConfig{Command: []string{program, "--uhp"}}
 	}
-	bundled := arbiter.EngineConfig{Command: []string{"/usr/bin/arbiter", "hivebot"}, Builtin: "hivebot"}
-	inDir := func(dir string) arbiter.EngineConfig {
-		return arbiter.EngineConfig{Command: []string{"./engine"}, Dir: dir}
+	bundled := driver.EngineConfig{Command: []string{"/usr/bin/arbiter", "hivebot"}, Builtin: "hivebot"}
+	inDir := func(dir string) driver.EngineConfig {
+		return driver.EngineConfig{Command: []string{"./engine"}, Dir: dir}
 	}
-	named := func(e arbiter.EngineConfig, name string) arbiter.EngineConfig { e.Name = name; return e }
+	named := func(e driver.EngineConfig, name string) driver.EngineConfig { e.Name = name; return e }
 	tests := []struct {
-		engines []arbiter.EngineConfig
+		engines []driver.EngineConfig
 		want    []string
 	}{
-		{[]arbiter.EngineConfig{cmd("./x/alpha"), cmd("/y/beta")}, []string{"alpha", "beta"}},
-		{[]arbiter.EngineConfig{cmd("./base/nokamute"), cmd("./dev/nokamute")}, []string{"base/nokamute", "dev/nokamute"}},
-		{[]arbiter.EngineConfig{cmd("/a/bin/e"), cmd("/b/bin/e"), cmd("/c/other")}, []string{"a/bin/e", "b/bin/e", "other"}},
-		{[]arbiter.EngineConfig{inDir("/opt/a"), inDir("/opt/b")}, []string{"a/engine", "b/engine"}},
-		{[]arbiter.EngineConfig{named(cmd("/opt/nokamute"), "nokamute"), cmd("./dev/nokamute")}, []string{"nokamute", "dev/nokamute"}},
-		{[]arbiter.EngineConfig{bundled, cmd("./mine")}, []string{"hivebot", "mine"}},
-		{[]arbiter.EngineConfig{bundled, bundled}, []string{"hivebot", "hivebot-2"}},
-		{[]arbiter.EngineConfig{cmd("./e"), cmd("./e")}, []string{"e", "e-2"}},
-		{[]arbiter.EngineConfig{{Addr: "localhost:4000"}, named(bundled, "b")}, []string{"localhost:4000", "b"}},
+		{[]driver.EngineConfig{cmd("./x/alpha"), cmd("/y/beta")}, []string{"alpha", "beta"}},
+		{[]driver.EngineConfig{cmd("./base/nokamute"), cmd("./dev/nokamute")}, []string{"base/nokamute", "dev/nokamute"}},
+		{[]driver.EngineConfig{cmd("/a/bin/e"), cmd("/b/bin/e"), cmd("/c/other")}, []string{"a/bin/e", "b/bin/e", "other"}},
+		{[]driver.EngineConfig{inDir("/opt/a"), inDir("/opt/b")}, []string{"a/engine", "b/engine"}},
+		{[]driver.EngineConfig{named(cmd("/opt/nokamute"), "nokamute"), cmd("./dev/nokamute")}, []string{"nokamute", "dev/nokamute"}},
+		{[]driver.EngineConfig{bundled, cmd("./mine")}, []string{"hivebot", "mine"}},
+		{[]driver.EngineConfig{bundled, bundled}, []string{"hivebot", "hivebot-2"}},
+		{[]driver.EngineConfig{cmd("./e"), cmd("./e")}, []string{"e", "e-2"}},
+		{[]driver.EngineConfig{{Addr: "localhost:4000"}, named(bundled, "b")}, []string{"localhost:4000", "b"}},
 	}
 	for _, tt := range tests {
-		arbiter.DefaultNames(tt.engines)
+		driver.DefaultNames(tt.engines)
 		var got []string
 		for _, e := range tt.engines {
 			got = append(got, e.Name)

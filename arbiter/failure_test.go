@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/results"
 )
 
@@ -23,7 +24,7 @@ type startCounter struct {
 func countStarts(tour *arbiter.Tournament, fail func(name string, n int) bool) *startCounter {
 	c := &startCounter{starts: map[string]int{}}
 	start := tour.Start
-	tour.Start = func(ctx context.Context, e arbiter.EngineConfig, worker int) (arbiter.Player, error) {
+	tour.Start = func(ctx context.Context, e driver.EngineConfig, worker int) (driver.Player, error) {
 		c.mu.Lock()
 		c.starts[e.Name]++
 		n := c.starts[e.Name]

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"hivearbiter/arbiter/driver"
 )
 
 // FairOption is the value that fair timing (docs/matches.md) gives an engine's option, and
@@ -68,11 +70,11 @@ const FairTimingCheck = "options for fair timing"
 
 // AdviseFairTiming records the check FairTimingCheck: the engine's options that fair timing
 // sets (FairOption), as settings of the match line, but for those the engine is checked with.
-func (s *CheckSession[E]) AdviseFairTiming(listed []ListedOption, set []EngineOption) {
+func (s *CheckSession[E]) AdviseFairTiming(listed []ListedOption, set []driver.EngineOption) {
 	var settings, why []string
 	for _, o := range listed {
 		fair, reason, ok := FairOption(o.Name, o.Type, o.Value, o.Choices)
-		if !ok || slices.ContainsFunc(set, func(set EngineOption) bool { return strings.EqualFold(set.Name, o.Name) }) {
+		if !ok || slices.ContainsFunc(set, func(set driver.EngineOption) bool { return strings.EqualFold(set.Name, o.Name) }) {
 			continue
 		}
 		settings = append(settings, "option."+o.Name+"="+fair)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/results"
 	"hivearbiter/rules"
 )
@@ -15,8 +16,8 @@ import (
 // Side is one player's part in a game.
 type Side struct {
 	Name   string // the name the tournament gives the player
-	Player Player
-	Time   TimeControl
+	Player driver.Player
+	Time   driver.TimeControl
 	// Margin is the lateness forgiven on each move before the player loses on time.
 	Margin time.Duration
 }
@@ -71,7 +72,7 @@ type Game struct {
 	cfg     GameConfig
 	ref     *rules.Game // the referee's game: the truth
 	sides   [2]Side
-	clock   *Clock
+	clock   *driver.Clock
 	mirrors [2]mirror // what each player's GameString has been verified to mean
 	rec     *results.Record
 	late    [2]bool // a side was warned that a move used most of its margin
@@ -90,11 +91,11 @@ func NewGame(cfg GameConfig, white, black Side) (*Game, error) {
 		if !s.Time.IsZero() {
 			p.Time = s.Time.String()
 		}
-		if r, ok := s.Player.(TimePolicyReporter); ok && s.Time.Depth == 0 && s.Time.Nodes == 0 {
+		if r, ok := s.Player.(driver.TimePolicyReporter); ok && s.Time.Depth == 0 && s.Time.Nodes == 0 {
 			p.TimePolicy = r.TimePolicy().Detail
 		}
-		if t, ok := s.Player.(Transcribed); ok {
-			p.Transcript = t.MarkGame(GameMark{Run: cfg.Run, Index: cfg.Index, White: white.Name, Black: black.Name,
+		if t, ok := s.Player.(driver.Transcribed); ok {
+			p.Transcript = t.MarkGame(driver.GameMark{Run: cfg.Run, Index: cfg.Index, White: white.Name, Black: black.Name,
 				Opening: cfg.Opening, Started: started})
 		}
 		return p
@@ -102,7 +103,7 @@ func NewGame(cfg GameConfig, white, black Side) (*Game, error) {
 	return &Game{
 		cfg: cfg, ref: ref,
 		sides: [2]Side{white, black},
-		clock: NewClock(white.Time, black.Time, white.Margin, black.Margin),
+		clock: driver.NewClock(white.Time, black.Time, white.Margin, black.Margin),
 		rec: &results.Record{
 			Schema: results.SchemaVersion, Run: cfg.Run, Game: cfg.Index, Round: cfg.Round, Pair: cfg.Pair,
 			White: named(white), Black: named(black),
@@ -176,8 +177,8 @@ func (g *Game) search(ctx context.Context) (string, time.Duration, bool) {
 }
 
 // limit is what side searches under now: its budget and both clocks, or its depth or nodes.
-func (g *Game) limit(side int) Limit {
-	limit := Limit{Time: g.clock.Budget(side), Depth: g.sides[side].Time.Depth, Nodes: g.sides[side].Time.Nodes,
+func (g *Game) limit(side int) driver.SearchLimit {
+	limit := driver.SearchLimit{Time: g.clock.Budget(side), Depth: g.sides[side].Time.Depth, Nodes: g.sides[side].Time.Nodes,
 		Clock: g.clock.State(g.ref.Ply())}
 	if limit.Depth > 0 || limit.Nodes > 0 {
 		limit.Time = 0
@@ -192,14 +193,14 @@ func (g *Game) limit(side int) Limit {
 // stall; an answer that is no legal move loses too. It returns false when the game ended, or
 // ctx was cancelled. The player is usually the side's own; a session asks the engine behind a
 // seat.
-func (g *Game) Think(ctx context.Context, p Player, limit Limit, wait time.Duration) (string, time.Duration, bool) {
+func (g *Game) Think(ctx context.Context, p driver.Player, limit driver.SearchLimit, wait time.Duration) (string, time.Duration, bool) {
 	side := g.ToMove()
 	wctx, cancel := context.WithTimeout(ctx, wait)
 	start := time.Now()
 	answer, err := p.BestMove(wctx, limit)
 	used := time.Since(start)
 	cancel()
-	if w, ok := p.(Warner); ok {
+	if w, ok := p.(driver.Warner); ok {
 		for _, warning := range w.Warnings() {
 			g.warn(side, fmt.Sprintf("%s: %s", g.who(side), warning.Text))
 		}
@@ -238,7 +239,7 @@ func (g *Game) Commit(ctx context.Context, answer string, used time.Duration) bo
 		return false
 	}
 	rm := results.Move{Move: move, Millis: used.Milliseconds()}
-	if r, ok := g.sides[side].Player.(SearchReporter); ok {
+	if r, ok := g.sides[side].Player.(driver.SearchReporter); ok {
 		rm.Info = r.TakeSearchInfo()
 	}
 	if g.sides[side].Time.IsClock() {
@@ -256,8 +257,8 @@ func (g *Game) Commit(ctx context.Context, answer string, used time.Duration) bo
 // failed is the one that loses, and the other's answer is read all the same, so that its
 // next command is not answered by it.
 func (g *Game) tell(ctx context.Context, move string) bool {
-	white, wok := g.sides[0].Player.(PlayStarter)
-	black, bok := g.sides[1].Player.(PlayStarter)
+	white, wok := g.sides[0].Player.(driver.PlayStarter)
+	black, bok := g.sides[1].Player.(driver.PlayStarter)
 	if !wok || !bok {
 		for s := range g.sides {
 			cctx, cancel := context.WithTimeout(ctx, g.cfg.CommandTimeout)
@@ -271,7 +272,7 @@ func (g *Game) tell(ctx context.Context, move string) bool {
 	}
 	cctx, cancel := context.WithTimeout(ctx, g.cfg.CommandTimeout)
 	defer cancel()
-	starters := [2]PlayStarter{white, black}
+	starters := [2]driver.PlayStarter{white, black}
 	var (
 		answers [2]string
 		errs    [2]error
@@ -434,7 +435,7 @@ func (g *Game) Finish(ctx context.Context) (*results.Record, error) {
 	return g.rec, nil
 }
 
-func limitText(l Limit) string {
+func limitText(l driver.SearchLimit) string {
 	switch {
 	case l.Depth > 0:
 		return fmt.Sprintf("depth %d search", l.Depth)
@@ -536,7 +537,7 @@ func (g *Game) askFinishers(ctx context.Context) {
 	}
 	truth := g.ref.State()
 	for side := range g.sides {
-		f, ok := g.sides[side].Player.(Finisher)
+		f, ok := g.sides[side].Player.(driver.Finisher)
 		if !ok || g.rec.Culprit == rules.Color(side).String() {
 			continue
 		}
@@ -560,7 +561,7 @@ func (g *Game) askFinishers(ctx context.Context) {
 
 // warn notes in the record an anomaly of a side that decides nothing; text names the side.
 func (g *Game) warn(side int, text string) {
-	g.rec.Warnings = append(g.rec.Warnings, Warning{Side: rules.Color(side).String(), Engine: g.sides[side].Name, Text: text})
+	g.rec.Warnings = append(g.rec.Warnings, driver.Warning{Side: rules.Color(side).String(), Engine: g.sides[side].Name, Text: text})
 }
 
 // nearMargin is the share of its margin that a move must use to be warned of: an engine whose
@@ -572,13 +573,13 @@ const nearMargin = 0.75
 // overshoot (a Python engine at st=1 with margin 0.5 overran 214 moves of 214 by up to 0.43 s
 // and lost a game on time).
 func (g *Game) warnLate(side int, used, allowed time.Duration) {
-	margin := g.clock.margin[side]
+	margin := g.clock.Margin(side)
 	late := used - allowed
 	if g.late[side] || margin <= 0 || late < time.Duration(float64(margin)*nearMargin) {
 		return
 	}
 	g.late[side] = true
-	g.rec.Warnings = append(g.rec.Warnings, Warning{Side: rules.Color(side).String(), Engine: g.sides[side].Name, Kind: results.WarningNearMargin,
+	g.rec.Warnings = append(g.rec.Warnings, driver.Warning{Side: rules.Color(side).String(), Engine: g.sides[side].Name, Kind: results.WarningNearMargin,
 		Text: fmt.Sprintf("%s ran %.3f s over its %.3f s, %.0f%% of its %.3f s margin: a little slower and it loses on time; give it a margin that covers its overshoot (arbiter check measures it)",
 			g.who(side), late.Seconds(), allowed.Seconds(), 100*late.Seconds()/margin.Seconds(), margin.Seconds())})
 }
@@ -590,7 +591,7 @@ func (g *Game) who(side int) string {
 
 // timeDetail says how a side lost on time: what it used of what it was allowed (its budget,
 // or on a clock what the clock had left).
-func (g *Game) timeDetail(side int, used time.Duration, limit Limit) string {
+func (g *Game) timeDetail(side int, used time.Duration, limit driver.SearchLimit) string {
 	allowed := limit.Time
 	if limit.Clock != nil && g.sides[side].Time.IsClock() {
 		allowed = limit.Clock.Remaining[side]

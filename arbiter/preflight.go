@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/results"
 )
 
@@ -94,7 +95,7 @@ func (t *Tournament) preflightEngine(ctx context.Context, e int) (notes []string
 	if err != nil {
 		return nil, nil // ctx ended: Preflight returns its error
 	}
-	if r, ok := p.(TimePolicyReporter); ok && engine.Time.Depth == 0 && engine.Time.Nodes == 0 {
+	if r, ok := p.(driver.TimePolicyReporter); ok && engine.Time.Depth == 0 && engine.Time.Nodes == 0 {
 		policy := r.TimePolicy()
 		notes = append(notes, fmt.Sprintf("Engine %s: %s", engine.Name, policy.Detail))
 		if problem := WholeSecondProblem(engine.Time, policy); problem != "" {
@@ -122,7 +123,7 @@ func (t *Tournament) preflightEngine(ctx context.Context, e int) (notes []string
 // firstSearch asks the player for the first move of a game of the run's type under engine's
 // time control and judges the answer as a game judges it, by the same code (Game.search): a
 // *FirstMoveError says how the game would end, with the reason and the words of its record.
-func (t *Tournament) firstSearch(ctx context.Context, p Player, engine EngineConfig) error {
+func (t *Tournament) firstSearch(ctx context.Context, p driver.Player, engine driver.EngineConfig) error {
 	side := Side{Name: engine.Name, Player: unmarked{p}, Time: engine.Time, Margin: engine.Margin}
 	g, err := NewGame(GameConfig{Opening: t.gameType.String(), CommandTimeout: t.cfg.CommandTimeout,
 		DepthTimeout: t.cfg.DepthTimeout}, side, side)
@@ -140,7 +141,7 @@ func (t *Tournament) firstSearch(ctx context.Context, p Player, engine EngineCon
 // unmarked is a player seen through the Player interface alone: the check before the first
 // game plays no game of the run, so it marks none in the player's transcript (Transcribed),
 // and records none of its warnings.
-type unmarked struct{ Player }
+type unmarked struct{ driver.Player }
 
 // FirstMoveError is an engine whose first move, asked for by the check before the first game,
 // would lose its game: judged as a game judges it, with the reason and the detail its game's

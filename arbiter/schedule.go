@@ -3,6 +3,7 @@ package arbiter
 import (
 	"fmt"
 
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/openings"
 )
 
@@ -24,7 +25,7 @@ func ParseFormat(s string) (Format, error) {
 	case "roundrobin":
 		return RoundRobin, nil
 	}
-	return "", &ConfigError{fmt.Sprintf("tournament format %q: want match, gauntlet or round-robin", s)}
+	return "", &driver.ConfigError{Msg: fmt.Sprintf("tournament format %q: want match, gauntlet or round-robin", s)}
 }
 
 // ScheduledGame is one game of a tournament's schedule.
@@ -51,21 +52,21 @@ type Schedule struct {
 // engines.
 func NewSchedule(format Format, n, seeds, rounds, gamesPerPairing int, book *openings.Book) (*Schedule, error) {
 	if gamesPerPairing != 1 && gamesPerPairing != 2 {
-		return nil, &ConfigError{fmt.Sprintf("games per pairing must be 1 or 2 (a game pair), not %d", gamesPerPairing)}
+		return nil, &driver.ConfigError{Msg: fmt.Sprintf("games per pairing must be 1 or 2 (a game pair), not %d", gamesPerPairing)}
 	}
 	if rounds < 1 {
-		return nil, &ConfigError{fmt.Sprintf("rounds must be at least 1, not %d", rounds)}
+		return nil, &driver.ConfigError{Msg: fmt.Sprintf("rounds must be at least 1, not %d", rounds)}
 	}
 	s := &Schedule{perPair: gamesPerPairing, rounds: rounds, openings: book}
 	switch format {
 	case Match:
 		if n != 2 {
-			return nil, &ConfigError{fmt.Sprintf("a match needs exactly 2 engines, not %d", n)}
+			return nil, &driver.ConfigError{Msg: fmt.Sprintf("a match needs exactly 2 engines, not %d", n)}
 		}
 		s.pairings = [][2]int{{0, 1}}
 	case Gauntlet:
 		if seeds < 1 || seeds >= n {
-			return nil, &ConfigError{fmt.Sprintf("a gauntlet of %d engines needs between 1 and %d seed engines, not %d", n, n-1, seeds)}
+			return nil, &driver.ConfigError{Msg: fmt.Sprintf("a gauntlet of %d engines needs between 1 and %d seed engines, not %d", n, n-1, seeds)}
 		}
 		for opp := seeds; opp < n; opp++ {
 			for g := 0; g < seeds; g++ {
@@ -74,7 +75,7 @@ func NewSchedule(format Format, n, seeds, rounds, gamesPerPairing int, book *ope
 		}
 	case RoundRobin:
 		if n < 2 {
-			return nil, &ConfigError{fmt.Sprintf("a round-robin needs at least 2 engines, not %d", n)}
+			return nil, &driver.ConfigError{Msg: fmt.Sprintf("a round-robin needs at least 2 engines, not %d", n)}
 		}
 		for a := 0; a < n; a++ {
 			for b := a + 1; b < n; b++ {
@@ -82,7 +83,7 @@ func NewSchedule(format Format, n, seeds, rounds, gamesPerPairing int, book *ope
 			}
 		}
 	default:
-		return nil, &ConfigError{fmt.Sprintf("unknown tournament format %q", format)}
+		return nil, &driver.ConfigError{Msg: fmt.Sprintf("unknown tournament format %q", format)}
 	}
 	return s, nil
 }

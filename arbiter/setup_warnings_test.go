@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"testing"
 
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/openings"
 	"hivearbiter/rules"
 )
@@ -12,9 +13,9 @@ import (
 // game pairs of random 4-ply openings.
 func soakSchedule(tb testing.TB) *Tournament {
 	tb.Helper()
-	engines := make([]EngineConfig, 8)
+	engines := make([]driver.EngineConfig, 8)
 	for i := range engines {
-		engines[i] = EngineConfig{Name: string(rune('a' + i)), Command: []string{"x"}}
+		engines[i] = driver.EngineConfig{Name: string(rune('a' + i)), Command: []string{"x"}}
 	}
 	book, err := openings.Load(openings.Config{RandomPlies: 4}, rules.BaseMLP, 28)
 	if err != nil {

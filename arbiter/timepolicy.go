@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"hivearbiter/arbiter/driver"
 )
 
 // wholeSecondMoves is how many moves of a side a clock must last an engine of whole seconds
@@ -22,13 +24,13 @@ const wholeSecondOvershoot = 250 * time.Millisecond
 // budgets fall under a second runs out. It returns "" when the engine's clock lasts
 // wholeSecondMoves moves, and otherwise the problem, with the shortest clock of the same
 // increment, or the move time, that works.
-func WholeSecondProblem(tc TimeControl, p TimePolicy) string {
+func WholeSecondProblem(tc driver.TimeControl, p driver.TimePolicy) string {
 	if !p.WholeSeconds || p.Interruptible {
 		return ""
 	}
 	switch {
 	case tc.MoveTime > 0 && tc.MoveTime < time.Second:
-		return fmt.Sprintf("reads whole seconds and is not interrupted: st=%s is sent as 1 s, so it loses on time on its first move; give it st=1 or more", seconds(tc.MoveTime))
+		return fmt.Sprintf("reads whole seconds and is not interrupted: st=%s is sent as 1 s, so it loses on time on its first move; give it st=1 or more", driver.Seconds(tc.MoveTime))
 	case tc.IsClock():
 		short, out, budget := spendWholeSeconds(tc, wholeSecondMoves)
 		if out < 0 {
@@ -36,7 +38,7 @@ func WholeSecondProblem(tc TimeControl, p TimePolicy) string {
 		}
 		return fmt.Sprintf("reads whole seconds and is not interrupted: on %s its budget is under 1 s from its move %d (%.3f s) and is sent as 1 s, "+
 			"so its clock runs out at about its move %d. Clocks that last it %d moves: tc=%s+%s or longer, or st=1",
-			tc, short+1, budget.Seconds(), out+1, wholeSecondMoves, seconds(shortestWholeSecondBase(tc.Increment)), seconds(tc.Increment))
+			tc, short+1, budget.Seconds(), out+1, wholeSecondMoves, driver.Seconds(shortestWholeSecondBase(tc.Increment)), driver.Seconds(tc.Increment))
 	}
 	return ""
 }
@@ -46,8 +48,8 @@ func WholeSecondProblem(tc TimeControl, p TimePolicy) string {
 // more. It returns the first
 // move, from 0, whose budget is under one second, and that budget, and the move on which the
 // clock runs out; out is -1 when the clock lasts all the moves.
-func spendWholeSeconds(tc TimeControl, moves int) (short, out int, budget time.Duration) {
-	c := NewClock(tc, tc, 0, 0)
+func spendWholeSeconds(tc driver.TimeControl, moves int) (short, out int, budget time.Duration) {
+	c := driver.NewClock(tc, tc, 0, 0)
 	short = -1
 	for move := range moves {
 		b := c.Budget(0)
@@ -68,7 +70,7 @@ func spendWholeSeconds(tc TimeControl, moves int) (short, out int, budget time.D
 func shortestWholeSecondBase(increment time.Duration) time.Duration {
 	base := time.Second
 	for ; base < time.Hour; base += time.Second {
-		if _, out, _ := spendWholeSeconds(TimeControl{Base: base, Increment: increment}, wholeSecondMoves); out < 0 {
+		if _, out, _ := spendWholeSeconds(driver.TimeControl{Base: base, Increment: increment}, wholeSecondMoves); out < 0 {
 			break
 		}
 	}
@@ -81,7 +83,7 @@ func shortestWholeSecondBase(increment time.Duration) time.Duration {
 func WholeSecondClocks() string {
 	var clocks []string
 	for _, inc := range []time.Duration{0, 100 * time.Millisecond, 200 * time.Millisecond, 600 * time.Millisecond, time.Second} {
-		clocks = append(clocks, fmt.Sprintf("tc=%s+%s", seconds(shortestWholeSecondBase(inc)), seconds(inc)))
+		clocks = append(clocks, fmt.Sprintf("tc=%s+%s", driver.Seconds(shortestWholeSecondBase(inc)), driver.Seconds(inc)))
 	}
 	return fmt.Sprintf("%d moves a side: %s or longer", wholeSecondMoves, strings.Join(clocks, ", "))
 }

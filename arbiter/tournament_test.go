@@ -15,6 +15,7 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/arbiter/arbitertest"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/internal/syncbuf"
 	"hivearbiter/openings"
 
@@ -39,11 +40,11 @@ func fakeTournament(t testing.TB, cfg arbiter.Config) *arbiter.Tournament {
 // engine is a test player. The test players answer at once, so their time control only
 // bounds a machine too loaded to schedule them: it is generous, so that no tournament test
 // depends on the machine's load (none of them tests timing).
-func engine(name, behaviour string) arbiter.EngineConfig {
-	return arbiter.EngineConfig{Name: name, Command: []string{behaviour}, Protocol: arbitertest.Name, Time: arbiter.TimeControl{MoveTime: 5 * time.Second}, Margin: time.Second}
+func engine(name, behaviour string) driver.EngineConfig {
+	return driver.EngineConfig{Name: name, Command: []string{behaviour}, Protocol: arbitertest.Name, Time: driver.TimeControl{MoveTime: 5 * time.Second}, Margin: time.Second}
 }
 
-func baseConfig(engines ...arbiter.EngineConfig) arbiter.Config {
+func baseConfig(engines ...driver.EngineConfig) arbiter.Config {
 	return arbiter.Config{Engines: engines, GameType: "Base+MLP", Concurrency: 2, Seed: 5,
 		Adjudication: arbiter.Adjudication{MaxPlies: 120}, Openings: openings.Config{RandomPlies: 2}, CommandTimeout: 5 * time.Second}
 }
@@ -183,7 +184,7 @@ func TestTournamentRefusesAnotherRunsRecords(t *testing.T) {
 	}
 	cfg.Seed = 6
 	_, err := fakeTournament(t, cfg).Play(context.Background())
-	var ce *arbiter.ConfigError
+	var ce *driver.ConfigError
 	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "another run") {
 		t.Fatalf("err = %v, want a arbiter.ConfigError about another run", err)
 	}
@@ -205,7 +206,7 @@ func TestTournamentRestartsMisbehavingEngines(t *testing.T) {
 	tour := fakeTournament(t, cfg)
 	starts := 0
 	start := tour.Start
-	tour.Start = func(ctx context.Context, e arbiter.EngineConfig, worker int) (arbiter.Player, error) {
+	tour.Start = func(ctx context.Context, e driver.EngineConfig, worker int) (driver.Player, error) {
 		if e.Name == "b" {
 			starts++
 		}
@@ -288,7 +289,7 @@ func TestTournamentEngineWithoutTheExpansions(t *testing.T) {
 	cfg := baseConfig(engine("a", "random"), engine("b", "random"))
 	tour := fakeTournament(t, cfg)
 	start := tour.Start
-	tour.Start = func(ctx context.Context, e arbiter.EngineConfig, worker int) (arbiter.Player, error) {
+	tour.Start = func(ctx context.Context, e driver.EngineConfig, worker int) (driver.Player, error) {
 		p, err := start(ctx, e, worker)
 		if err != nil || e.Name != "b" {
 			return p, err

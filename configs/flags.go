@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/elo"
 	"hivearbiter/openings"
 )
@@ -165,7 +166,7 @@ func (fl *Flags) Run(groups map[string][][]string, resolve Resolver) (*Run, erro
 	engines, err := Engines(groups["each"], groups["engine"], nil, resolve)
 	if err != nil {
 		r.problems = append(r.problems, err)
-		r.engines = []arbiter.EngineConfig{} // no "no engines" besides
+		r.engines = []driver.EngineConfig{} // no "no engines" besides
 	} else if engines != nil {
 		r.engines = engines
 	}
@@ -300,7 +301,7 @@ func PGNFile(v string) (string, error) {
 // Engines builds the engines of the -engine flags, each one's words merged over those of
 // every -each flag, which are merged over defaults. Without -engine it returns nil (the
 // engines come from a file); -each alone is an error.
-func Engines(each, engine [][]string, defaults []string, resolve Resolver) ([]arbiter.EngineConfig, error) {
+func Engines(each, engine [][]string, defaults []string, resolve Resolver) ([]driver.EngineConfig, error) {
 	common := slices.Clone(defaults)
 	for _, words := range each {
 		common = append(common, words...)
@@ -329,7 +330,7 @@ func Engines(each, engine [][]string, defaults []string, resolve Resolver) ([]ar
 			}
 		}
 	}
-	var engines []arbiter.EngineConfig
+	var engines []driver.EngineConfig
 	for _, words := range engine {
 		e, err := ParseEngine(MergeEngine(common, words), resolve)
 		if err != nil {

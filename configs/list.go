@@ -11,6 +11,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/openings"
 	"hivearbiter/ratinglist"
 	"hivearbiter/rules"
@@ -86,7 +87,7 @@ func LoadList(name string, data []byte, resolve Resolver) (*ratinglist.List, err
 			table = k[0]
 		}
 		if layout, ok := layouts[table]; ok {
-			if near, ok := arbiter.ClosestName(k[len(k)-1], tomlKeys(layout)); ok {
+			if near, ok := driver.ClosestName(k[len(k)-1], tomlKeys(layout)); ok {
 				msg = fmt.Sprintf("unknown key: did you mean %s?", near)
 			}
 		}
@@ -139,7 +140,7 @@ func LoadList(name string, data []byte, resolve Resolver) (*ratinglist.List, err
 		if k == "tc" {
 			spec = v
 		}
-		if _, err := arbiter.ParseTimeControl(spec); err != nil || len(l.Limit) != 1 {
+		if _, err := driver.ParseTimeControl(spec); err != nil || len(l.Limit) != 1 {
 			bad("limit", `%q: want one limit, such as "tc=60+0.6", "st=1" or "depth=4"`, f.Limit)
 		}
 	}

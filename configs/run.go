@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/openings"
 )
 
@@ -39,7 +40,7 @@ type Run struct {
 	name string            // the file, for messages ("" when there is none)
 	data []byte            // the file's text, for the line of a key
 	// engines, when not nil, are the command line's, which replace the file's.
-	engines  []arbiter.EngineConfig
+	engines  []driver.EngineConfig
 	shard    arbiter.Shard
 	skipBad  bool
 	problems []error // found while the command line was read
@@ -234,7 +235,7 @@ func OpeningsConflict(o openings.Config) string {
 
 // engineConfigs are the command line's engines, or else the file's, with the [each] table's
 // settings.
-func (r *Run) engineConfigs(resolve Resolver) ([]arbiter.EngineConfig, error) {
+func (r *Run) engineConfigs(resolve Resolver) ([]driver.EngineConfig, error) {
 	switch {
 	case r.engines != nil:
 		return r.engines, nil
@@ -243,7 +244,7 @@ func (r *Run) engineConfigs(resolve Resolver) ([]arbiter.EngineConfig, error) {
 	case len(r.f.Engines) == 0:
 		return nil, &Error{File: r.name, Msg: "no engines: add an [[engine]] table for each engine"}
 	}
-	var engines []arbiter.EngineConfig
+	var engines []driver.EngineConfig
 	for i, e := range r.f.Engines {
 		key := fmt.Sprintf("engine[%d]", i+1)
 		ec, err := e.withDefaults(r.f.Each).engineConfig(resolve)
@@ -271,7 +272,7 @@ func (r *Run) normalizeErrors(err error) error {
 	var problems []error
 	for _, err := range errs {
 		msg := err.Error()
-		var ce *arbiter.ConfigError
+		var ce *driver.ConfigError
 		if errors.As(err, &ce) {
 			msg = ce.Msg
 		}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/openings"
 )
 
@@ -28,7 +29,7 @@ var matchOnlyKeys = []string{"format", "rounds", "games", "seeds", "pgn_out", "j
 // Tune is a tune as a configuration file describes it, for package tune to build on (it reads
 // the parameters and applies its own defaults). A nil pointer was not given.
 type Tune struct {
-	Engine     arbiter.EngineConfig
+	Engine     driver.EngineConfig
 	Iterations int
 	A          *float64
 	Alpha      *float64

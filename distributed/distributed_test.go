@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/internal/syncbuf"
 	"hivearbiter/openings"
 	"hivearbiter/results"
@@ -18,9 +19,9 @@ import (
 // detConfig is an SPRT between a player and the same player with blunders, on random openings:
 // deterministic games with varied results.
 func detConfig(out string, rounds int) arbiter.Config {
-	st := arbiter.TimeControl{MoveTime: time.Second}
+	st := driver.TimeControl{MoveTime: time.Second}
 	return arbiter.Config{
-		Engines: []arbiter.EngineConfig{
+		Engines: []driver.EngineConfig{
 			{Name: "strong", Protocol: "det", Command: []string{"det"}, Time: st},
 			{Name: "weak", Protocol: "det", Command: []string{"det", "blunder=40"}, Time: st},
 		},

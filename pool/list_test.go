@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/openings"
 	"hivearbiter/ratinglist"
 	"hivearbiter/results"
@@ -37,17 +38,17 @@ var listBots = []struct {
 // hivebotList is a list of the first n of listBots at depth 1 in dir, small enough to finish in
 // seconds (a loose error target, a small budget), as ratinglist's tests make it.
 func hivebotList(dir string, n int) (*ratinglist.List, error) {
-	tc, err := arbiter.ParseTimeControl("depth=1")
+	tc, err := driver.ParseTimeControl("depth=1")
 	if err != nil {
 		return nil, err
 	}
 	var entrants []ratinglist.Entrant
 	for _, b := range listBots[:n] {
 		e := ratinglist.Entrant{Name: b.name, Version: "1", Words: []string{"cmd=hivebot"}}
-		e.Engine = arbiter.EngineConfig{Name: e.Player(), Command: []string{os.Args[0]}, Env: []string{listHivebotEnv + "=1"}, Time: tc}
+		e.Engine = driver.EngineConfig{Name: e.Player(), Command: []string{os.Args[0]}, Env: []string{listHivebotEnv + "=1"}, Time: tc}
 		for _, o := range b.options {
 			k, v, _ := strings.Cut(o, "=")
-			e.Engine.Options = append(e.Engine.Options, arbiter.EngineOption{Name: k, Value: v})
+			e.Engine.Options = append(e.Engine.Options, driver.EngineOption{Name: k, Value: v})
 		}
 		entrants = append(entrants, e)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/distributed"
 	"hivearbiter/enginekit/hivebot"
 	"hivearbiter/enginekit/uhpserver/uhpfake"
@@ -193,11 +194,11 @@ func TestRevokeShutsOut(t *testing.T) {
 // nothing. (Their processes exit without the race detector's second of sleep.)
 func fakeSubmission(tb testing.TB, pairs int, seed int64, extra func(*arbiter.Config)) *Submission {
 	tb.Helper()
-	engine := func(name string) arbiter.EngineConfig {
+	engine := func(name string) driver.EngineConfig {
 		argv, env := uhpfake.Command(uhpfake.Config{ID: "instant-" + name, Play: "random", Seed: uint64(seed)})
-		return arbiter.EngineConfig{Name: name, Command: argv, Env: env, Time: arbiter.TimeControl{Depth: 1}}
+		return driver.EngineConfig{Name: name, Command: argv, Env: env, Time: driver.TimeControl{Depth: 1}}
 	}
-	cfg := arbiter.Config{Engines: []arbiter.EngineConfig{engine("a"), engine("b")}, Rounds: pairs, Seed: seed,
+	cfg := arbiter.Config{Engines: []driver.EngineConfig{engine("a"), engine("b")}, Rounds: pairs, Seed: seed,
 		Openings: openings.Config{RandomPlies: 2}, Adjudication: arbiter.Adjudication{MaxPlies: 20}}
 	if extra != nil {
 		extra(&cfg)

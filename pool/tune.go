@@ -16,6 +16,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/distributed"
 	"hivearbiter/report"
 	"hivearbiter/results"
@@ -142,7 +143,7 @@ func (s *Server) submitTune(sub *Submission) (*RunState, error) {
 	if sub.Tune.Engine.Name == "" {
 		sub.Tune.Engine.Name = pairs.Engine()
 	}
-	sub.Config = arbiter.Config{Engines: []arbiter.EngineConfig{sub.Tune.Engine}}
+	sub.Config = arbiter.Config{Engines: []driver.EngineConfig{sub.Tune.Engine}}
 	if sub.Share <= 0 {
 		sub.Share = 1
 	}

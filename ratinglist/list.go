@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/openings"
 )
 
@@ -81,7 +82,7 @@ type Entrant struct {
 	// arbiter check prints).
 	Words []string
 	// Engine is the specification with the list's limit, named as the entrant's player.
-	Engine               arbiter.EngineConfig
+	Engine               driver.EngineConfig
 	Author, URL, Licence string
 }
 

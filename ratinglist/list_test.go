@@ -14,6 +14,7 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/arbiter/arbitertest"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/enginekit/hivebot"
 	"hivearbiter/openings"
 	_ "hivearbiter/proto/uhp"
@@ -35,15 +36,15 @@ func TestMain(m *testing.M) {
 // bot is an entrant played by hivebot with the given options, NAME=VALUE.
 func bot(t testing.TB, name, version string, options ...string) Entrant {
 	t.Helper()
-	tc, err := arbiter.ParseTimeControl("depth=1")
+	tc, err := driver.ParseTimeControl("depth=1")
 	if err != nil {
 		t.Fatal(err)
 	}
 	e := Entrant{Name: name, Version: version, Words: []string{"cmd=hivebot"}}
-	e.Engine = arbiter.EngineConfig{Name: e.Player(), Command: []string{os.Args[0]}, Env: []string{hivebotEnv + "=1"}, Time: tc}
+	e.Engine = driver.EngineConfig{Name: e.Player(), Command: []string{os.Args[0]}, Env: []string{hivebotEnv + "=1"}, Time: tc}
 	for _, o := range options {
 		k, v, _ := strings.Cut(o, "=")
-		e.Engine.Options = append(e.Engine.Options, arbiter.EngineOption{Name: k, Value: v})
+		e.Engine.Options = append(e.Engine.Options, driver.EngineOption{Name: k, Value: v})
 	}
 	return e
 }
@@ -306,7 +307,7 @@ func TestIdentifyRefusesAChangedProgram(t *testing.T) {
 func TestFailingEntrantIsStoppedNotRated(t *testing.T) {
 	bots := threeBots(t)
 	broken := Entrant{Name: "broken", Version: "1", Words: []string{"proto=test", "cmd=illegal@6"}}
-	broken.Engine = arbiter.EngineConfig{Name: broken.Player(), Protocol: arbitertest.Name, Command: []string{"illegal@6"}, Time: bots[0].Engine.Time}
+	broken.Engine = driver.EngineConfig{Name: broken.Player(), Protocol: arbitertest.Name, Command: []string{"illegal@6"}, Time: bots[0].Engine.Time}
 	l := testList(t, t.TempDir(), bots[0], broken, bots[2])
 	recs := run(t, t.Context(), l, 0)
 	table, err := Compute(l, recs)
@@ -360,7 +361,7 @@ func TestChangedSettingsDuringABatchAreRefused(t *testing.T) {
 	if _, err := r.Run(ctx); !errors.Is(err, context.Canceled) {
 		t.Fatalf("stopped run: %v", err)
 	}
-	l.Entrants[1].Engine.Options = append(l.Entrants[1].Engine.Options, arbiter.EngineOption{Name: "Aggression", Value: "1"})
+	l.Entrants[1].Engine.Options = append(l.Entrants[1].Engine.Options, driver.EngineOption{Name: "Aggression", Value: "1"})
 	_, err := (&Runner{List: l, Check: noCheck}).Run(t.Context())
 	if err == nil || !strings.Contains(err.Error(), "changed in the list file during the batch") {
 		t.Fatalf("resuming under changed settings: %v", err)
@@ -405,16 +406,16 @@ func TestIdentityIgnoresWhereTheProgramLies(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	ha, err1 := Identify(arbiter.EngineConfig{Command: []string{a, "uhp"}}, Self{})
-	hb, err2 := Identify(arbiter.EngineConfig{Command: []string{b, "uhp"}}, Self{})
+	ha, err1 := Identify(driver.EngineConfig{Command: []string{a, "uhp"}}, Self{})
+	hb, err2 := Identify(driver.EngineConfig{Command: []string{b, "uhp"}}, Self{})
 	if err1 != nil || err2 != nil || ha != hb {
 		t.Errorf("one program at two paths: %s, %s (%v, %v)", ha, hb, err1, err2)
 	}
-	if hc, _ := Identify(arbiter.EngineConfig{Command: []string{b, "ugi"}}, Self{}); hc == hb {
+	if hc, _ := Identify(driver.EngineConfig{Command: []string{b, "ugi"}}, Self{}); hc == hb {
 		t.Error("other arguments gave the same identity")
 	}
-	sa, _ := Identify(arbiter.EngineConfig{Command: []string{a, "hivebot"}}, Self{Path: a, Version: "1"})
-	sb, _ := Identify(arbiter.EngineConfig{Command: []string{b, "hivebot"}}, Self{Path: b, Version: "1"})
+	sa, _ := Identify(driver.EngineConfig{Command: []string{a, "hivebot"}}, Self{Path: a, Version: "1"})
+	sb, _ := Identify(driver.EngineConfig{Command: []string{b, "hivebot"}}, Self{Path: b, Version: "1"})
 	if sa != sb {
 		t.Error("the arbiter at two paths gave its built-in engine two identities")
 	}

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/openings"
 	"hivearbiter/results"
 	"hivearbiter/rules"
@@ -22,7 +23,7 @@ import (
 // Config is a tune: one engine, the options tuned on it, and how its game pairs are played.
 type Config struct {
 	// Engine is the engine tuned. Its own options are kept; the tuned ones follow them.
-	Engine   arbiter.EngineConfig
+	Engine   driver.EngineConfig
 	Params   []Param
 	Schedule Schedule
 	Seed     int64
@@ -97,8 +98,8 @@ type tuner struct {
 // out (see Session), with the perturbation and the opening the server sends.
 type Pairs struct {
 	cfg     Config
-	name    string                  // the tuned engine's
-	sides   [2]arbiter.EngineConfig // plus, minus, as normalized
+	name    string                 // the tuned engine's
+	sides   [2]driver.EngineConfig // plus, minus, as normalized
 	book    *openings.Book
 	gameCfg arbiter.GameConfig
 }
@@ -157,7 +158,7 @@ func NewPairs(cfg Config) (*Pairs, error) {
 	}
 	name := engineName(cfg.Engine)
 	ac := arbiter.Config{
-		Engines:  []arbiter.EngineConfig{side(cfg.Engine, name+PlusSuffix, cfg.Params), side(cfg.Engine, name+MinusSuffix, cfg.Params)},
+		Engines:  []driver.EngineConfig{side(cfg.Engine, name+PlusSuffix, cfg.Params), side(cfg.Engine, name+MinusSuffix, cfg.Params)},
 		GameType: cfg.GameType, Openings: cfg.Openings, Adjudication: cfg.Adjudication, Concurrency: cfg.Concurrency,
 		Seed: cfg.Seed, StartTimeout: cfg.StartTimeout, CommandTimeout: cfg.CommandTimeout, DepthTimeout: cfg.DepthTimeout,
 	}
@@ -171,7 +172,7 @@ func NewPairs(cfg Config) (*Pairs, error) {
 	}
 	cfg.GameType, cfg.Concurrency = ac.GameType, ac.Concurrency
 	cfg.StartTimeout, cfg.CommandTimeout, cfg.DepthTimeout = ac.StartTimeout, ac.CommandTimeout, ac.DepthTimeout
-	p := &Pairs{cfg: cfg, name: name, sides: [2]arbiter.EngineConfig{ac.Engines[0], ac.Engines[1]}, book: book}
+	p := &Pairs{cfg: cfg, name: name, sides: [2]driver.EngineConfig{ac.Engines[0], ac.Engines[1]}, book: book}
 	p.gameCfg = arbiter.GameConfig{Run: RecordRun, Seed: cfg.Seed, Adjudication: cfg.Adjudication,
 		CommandTimeout: cfg.CommandTimeout, DepthTimeout: cfg.DepthTimeout}
 	return p, nil
@@ -181,7 +182,7 @@ func NewPairs(cfg Config) (*Pairs, error) {
 const RecordRun = "tune"
 
 // Sides are the plus and the minus side as their games are played, the tuned options aside.
-func (p *Pairs) Sides() [2]arbiter.EngineConfig { return p.sides }
+func (p *Pairs) Sides() [2]driver.EngineConfig { return p.sides }
 
 // Scheduled are iteration k's two games from opening (index in the book), the plus side (engine
 // 0) White first, as its records must say them.
@@ -201,15 +202,15 @@ func (p *Pairs) Engine() string { return p.name }
 func (p *Pairs) Config() Config { return p.cfg }
 
 // refuseWithoutOptions refuses an engine whose protocol takes no options, saying why.
-func refuseWithoutOptions(e arbiter.EngineConfig, p Param) error {
-	proto, err := arbiter.LookupProtocol(e.ProtocolName())
+func refuseWithoutOptions(e driver.EngineConfig, p Param) error {
+	proto, err := driver.Lookup(e.ProtocolName())
 	if err != nil {
 		return fmt.Errorf("tune: %w", err)
 	}
 	probe := e
-	probe.Options = append(slices.Clone(e.Options), arbiter.EngineOption{Name: p.Name, Value: p.send(p.Start, 0)})
-	if proto.Check(e) == nil {
-		if err := proto.Check(probe); err != nil {
+	probe.Options = append(slices.Clone(e.Options), driver.EngineOption{Name: p.Name, Value: p.send(p.Start, 0)})
+	if proto.Validate(e) == nil {
+		if err := proto.Validate(probe); err != nil {
 			return &RefusedError{Engine: engineName(e), Protocol: e.ProtocolName(), Reason: arbiter.Message(err)}
 		}
 	}
@@ -218,22 +219,22 @@ func refuseWithoutOptions(e arbiter.EngineConfig, p Param) error {
 
 // side is the engine of one side of a pair: the engine under a suffixed name, its own options
 // but the tuned ones, then the tuned ones at their starts.
-func side(e arbiter.EngineConfig, name string, params []Param) arbiter.EngineConfig {
+func side(e driver.EngineConfig, name string, params []Param) driver.EngineConfig {
 	e.Name = name
 	tuned := map[string]bool{}
 	for _, p := range params {
 		tuned[p.Name] = true
 	}
-	opts := slices.DeleteFunc(slices.Clone(e.Options), func(o arbiter.EngineOption) bool { return tuned[o.Name] })
+	opts := slices.DeleteFunc(slices.Clone(e.Options), func(o driver.EngineOption) bool { return tuned[o.Name] })
 	for _, p := range params {
-		opts = append(opts, arbiter.EngineOption{Name: p.Name, Value: p.send(p.Start, 0)})
+		opts = append(opts, driver.EngineOption{Name: p.Name, Value: p.send(p.Start, 0)})
 	}
 	e.Options = opts
 	return e
 }
 
 // withValues is a side with the tuned options, which end its options, set to values.
-func withValues(e arbiter.EngineConfig, values []string) arbiter.EngineConfig {
+func withValues(e driver.EngineConfig, values []string) driver.EngineConfig {
 	opts := slices.Clone(e.Options)
 	base := len(opts) - len(values)
 	for i, v := range values {
@@ -244,7 +245,7 @@ func withValues(e arbiter.EngineConfig, values []string) arbiter.EngineConfig {
 }
 
 // engineName is the tuned engine's name: its own, or its program's.
-func engineName(e arbiter.EngineConfig) string {
+func engineName(e driver.EngineConfig) string {
 	return cmp.Or(e.Name, e.DefaultName())
 }
 

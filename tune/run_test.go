@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/internal/testkit/golden"
 	"hivearbiter/openings"
 )
@@ -23,7 +24,7 @@ var skill = Param{Name: "Skill", Int: true, Start: 20, Min: 0, Max: 100, CEnd: 1
 func syntheticConfig(t *testing.T, n int, out string, onStart func()) Config {
 	t.Helper()
 	return Config{
-		Engine:       arbiter.EngineConfig{Name: "fake", Command: []string{"fake"}, Time: arbiter.TimeControl{Depth: 1}},
+		Engine:       driver.EngineConfig{Name: "fake", Command: []string{"fake"}, Time: driver.TimeControl{Depth: 1}},
 		Params:       []Param{skill},
 		Schedule:     NewSchedule(n),
 		Seed:         3,
@@ -148,11 +149,11 @@ func TestRefusals(t *testing.T) {
 		want string
 	}{
 		{"a protocol without options", func(c *Config) {
-			c.Engine.Protocol, c.Engine.Time = "gamestring", arbiter.TimeControl{MoveTime: 1e9}
+			c.Engine.Protocol, c.Engine.Time = "gamestring", driver.TimeControl{MoveTime: 1e9}
 		}, `engine "fake" cannot be tuned: a tune sets engine options, and its protocol (gamestring) has none: a one-engine player has no options to set`},
 		{"another tune's records", func(c *Config) { c.Out, c.Seed = other, 4 }, "cannot resume: it holds the tune"},
 		{"no records file", func(c *Config) { c.Out = "" }, "no records file"},
-		{"no time control", func(c *Config) { c.Engine.Time = arbiter.TimeControl{} }, "has no time control"},
+		{"no time control", func(c *Config) { c.Engine.Time = driver.TimeControl{} }, "has no time control"},
 		{"no iterations", func(c *Config) { c.Schedule.Iterations = 0 }, "iterations 0"},
 	}
 	for _, tt := range tests {
@@ -163,7 +164,7 @@ func TestRefusals(t *testing.T) {
 		}
 	}
 	cfg := syntheticConfig(t, 3, filepath.Join(dir, "x.jsonl"), nil)
-	cfg.Engine.Protocol, cfg.Engine.Time = "gamestring", arbiter.TimeControl{MoveTime: 1e9}
+	cfg.Engine.Protocol, cfg.Engine.Time = "gamestring", driver.TimeControl{MoveTime: 1e9}
 	var refused *RefusedError
 	if _, err := Run(t.Context(), cfg); !errors.As(err, &refused) {
 		t.Errorf("gamestring: %v, want a *RefusedError", err)
@@ -188,7 +189,7 @@ func TestRefusesOtherGames(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := syntheticConfig(t, 2, out, nil)
-	cfg.Engine.Time = arbiter.TimeControl{Depth: 2}
+	cfg.Engine.Time = driver.TimeControl{Depth: 2}
 	var re *RecordsError
 	if _, err := Run(t.Context(), cfg); !errors.As(err, &re) || !strings.Contains(err.Error(), "depth=2") {
 		t.Errorf("resuming at depth=2 a tune played at depth=1: %v, want a *RecordsError naming both", err)
@@ -197,7 +198,7 @@ func TestRefusesOtherGames(t *testing.T) {
 
 func TestWriteOutcome(t *testing.T) {
 	params := []Param{skill, {Name: "Blend", Start: 0.5, Min: 0, Max: 1, CEnd: 0.1, REnd: 0.1}}
-	cfg := Config{Engine: arbiter.EngineConfig{Name: "dev"}, Params: params, Schedule: NewSchedule(100), Out: "tune-dev-0.jsonl"}
+	cfg := Config{Engine: driver.EngineConfig{Name: "dev"}, Params: params, Schedule: NewSchedule(100), Out: "tune-dev-0.jsonl"}
 	var b strings.Builder
 	WriteOutcome(&b, &Outcome{Params: params, Theta: []float64{58.4, 0.61}, Pairs: 100, Wins: 12, Draws: 170, Losses: 18}, cfg)
 	b.WriteString("--- stopped early:\n")
@@ -240,7 +241,7 @@ func TestValuesSetBetweenGames(t *testing.T) {
 	var games []string
 	var mu sync.Mutex
 	inner := startSynthetic(synthetic{Optimum: 60, Width: 1e9}, nil) // nobody throws: no restarts after a fault
-	cfg.Start = func(ctx context.Context, e arbiter.EngineConfig, worker int) (arbiter.Player, error) {
+	cfg.Start = func(ctx context.Context, e driver.EngineConfig, worker int) (driver.Player, error) {
 		starts.Add(1)
 		p, err := inner(ctx, e, worker)
 		if err != nil {

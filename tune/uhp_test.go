@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/enginekit/uhpserver"
 	"hivearbiter/enginekit/uhpserver/uhpfake"
 	"hivearbiter/openings"
@@ -94,8 +95,8 @@ func tuneProgram(t *testing.T, protocol, env string) {
 		t.Skip("starts engine processes for some 200 pairs")
 	}
 	cfg := Config{
-		Engine: arbiter.EngineConfig{Name: "synthetic", Protocol: protocol, Command: []string{os.Args[0]}, Env: []string{env + "=1"},
-			Time: arbiter.TimeControl{Depth: 1}},
+		Engine: driver.EngineConfig{Name: "synthetic", Protocol: protocol, Command: []string{os.Args[0]}, Env: []string{env + "=1"},
+			Time: driver.TimeControl{Depth: 1}},
 		Params:       []Param{{Name: "Skill", Int: true, Start: 20, Min: 0, Max: 100, CEnd: 10, REnd: 0.1}},
 		Schedule:     NewSchedule(200),
 		Seed:         1,

@@ -4,14 +4,16 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"hivearbiter/arbiter"
-	"hivearbiter/arbiter/arbitertest"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/arbitertest"
+	"hivearbiter/arbiter/driver"
 
 	"hivearbiter/enginekit/uhpserver"
 	"hivearbiter/results"
@@ -47,9 +49,9 @@ func newServed(t *testing.T, f faults) *served {
 		if f.fault[side] == "hang" {
 			margin = 50 * time.Millisecond
 		}
-		cfg.Engines[side] = arbiter.EngineConfig{Name: name, Protocol: arbitertest.Name, Command: []string{name}, Time: arbiter.TimeControl{MoveTime: 100 * time.Millisecond}, Margin: margin, Restart: f.restart[side]}
+		cfg.Engines[side] = driver.EngineConfig{Name: name, Protocol: arbitertest.Name, Command: []string{name}, Time: driver.TimeControl{MoveTime: 100 * time.Millisecond}, Margin: margin, Restart: f.restart[side]}
 	}
-	cfg.Start = func(_ context.Context, e arbiter.EngineConfig, seat int) (arbiter.Player, error) {
+	cfg.Start = func(_ context.Context, e driver.EngineConfig, seat int) (driver.Player, error) {
 		p := arbitertest.New(e.Name, uint64(10*seat+len(sv.started[seat])+1))
 		if len(sv.started[seat]) == 0 && f.fault[seat] != "" {
 			p.Misbehave(f.fault[seat], f.atPly[seat])

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/configs"
 	"hivearbiter/internal/cli"
 )
@@ -95,7 +96,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // writeCheckAdvice writes what a check found a match needs: each row that says so, whole, the
 // warnings, and a match command against the bundled engine that plays as pasted, whose -engine
 // line serves a gate's two builds.
-func writeCheckAdvice(w io.Writer, engine arbiter.EngineConfig, checks []arbiter.CheckResult, failed bool) {
+func writeCheckAdvice(w io.Writer, engine driver.EngineConfig, checks []arbiter.CheckResult, failed bool) {
 	var warnings []string
 	fmt.Fprintln(w)
 	for _, c := range checks {

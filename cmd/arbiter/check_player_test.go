@@ -9,6 +9,7 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/arbiter/arbitertest"
+	"hivearbiter/arbiter/driver"
 )
 
 // A protocol without a compliance suite is refused by name, as a usage error, with nothing
@@ -25,8 +26,8 @@ func TestCheckProtocolWithoutSuite(t *testing.T) {
 // (as gamestring and hiveapi players are) whose every answer is illegal: the first move came in
 // time, and each game says which move it was and why it is illegal.
 func TestCheckPlayerReportGolden(t *testing.T) {
-	e := arbiter.EngineConfig{Name: "bot", Protocol: arbitertest.Name, Command: []string{"illegal@0"},
-		Time: arbiter.TimeControl{MoveTime: time.Second}}
+	e := driver.EngineConfig{Name: "bot", Protocol: arbitertest.Name, Command: []string{"illegal@0"},
+		Time: driver.TimeControl{MoveTime: time.Second}}
 	rows := arbiter.PlayerRows{Settings: "settings", SettingsDetail: "none", Greeting: "greeting", Close: "exits at the end of its input"}
 	checks, err := arbiter.CheckPlayer(t.Context(), arbitertest.Protocol{}, e, arbiter.CheckOptions{Games: 2, Plies: 10, Seed: 1}, rows)
 	if err != nil {

@@ -8,7 +8,7 @@ import (
 	"os"
 	"strings"
 
-	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/internal/cli"
 	"hivearbiter/openings"
 	"hivearbiter/openings/evaluate"
@@ -137,7 +137,7 @@ func (s *openingsSettings) evaluator(ctx context.Context) (openings.Evaluator, f
 	}
 	// The engine is started as a match starts one, through its protocol (UHP, the default):
 	// -engine gives its program and arguments alone.
-	e, err := arbiter.StartPlayer(ctx, arbiter.EngineConfig{Command: strings.Fields(s.engine)}, arbiter.StartEnv{})
+	e, err := driver.Start(ctx, driver.EngineConfig{Command: strings.Fields(s.engine)}, driver.StartEnv{})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -8,7 +8,7 @@ import (
 	"os"
 	"strings"
 
-	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/distributed"
 	"hivearbiter/internal/cli"
 	"hivearbiter/pool"
@@ -46,7 +46,7 @@ func runSubmitTune(ctx context.Context, args []string, stdout, stderr io.Writer)
 	sub := &pool.Submission{Tune: &cfg, Priority: *priority, Share: *share}
 	// What the engine says of itself, which the games of the workers' must say too.
 	played := pairs.Config()
-	if sub.Expect, err = distributed.Identify(ctx, []arbiter.EngineConfig{cfg.Engine}, played.GameType, played.StartTimeout); err != nil {
+	if sub.Expect, err = distributed.Identify(ctx, []driver.EngineConfig{cfg.Engine}, played.GameType, played.StartTimeout); err != nil {
 		return cli.Exit(exitEngines, "%v", err)
 	}
 	if *platforms != "" {
@@ -62,7 +62,7 @@ func runSubmitTune(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return err
 	}
 	defer c.Close()
-	manifests, engines, err := c.UploadEngines(ctx, []arbiter.EngineConfig{cfg.Engine})
+	manifests, engines, err := c.UploadEngines(ctx, []driver.EngineConfig{cfg.Engine})
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/internal/cli"
 	"hivearbiter/openings"
 	"hivearbiter/results"
@@ -33,7 +34,7 @@ func playTournamentWith(ctx context.Context, cfg arbiter.Config, resumeHint stri
 	observers []arbiter.Observer, play func(context.Context, *arbiter.Tournament) (*arbiter.Outcome, error)) error {
 	t, err := arbiter.NewTournament(cfg)
 	if err != nil {
-		var ce *arbiter.ConfigError
+		var ce *driver.ConfigError
 		var oe *openings.Error
 		if errors.As(err, &ce) || errors.As(err, &oe) {
 			return cli.Usage(err)
@@ -95,7 +96,7 @@ func playError(err error) error {
 	var pe *arbiter.PreflightError
 	var se *arbiter.EngineStartError
 	var le *results.LockedError
-	var ce *arbiter.ConfigError
+	var ce *driver.ConfigError
 	var line *results.LineError
 	switch {
 	case errors.As(err, &pe):

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"io"
 
-	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/internal/cli"
 	"hivearbiter/report"
 	"hivearbiter/tune"
@@ -89,5 +89,5 @@ func parseTune(fs *flag.FlagSet, args []string) (tune.Config, error) {
 	if err != nil {
 		return tune.Config{}, cli.Usage(err)
 	}
-	return cfg, locateEngines([]arbiter.EngineConfig{cfg.Engine})
+	return cfg, locateEngines([]driver.EngineConfig{cfg.Engine})
 }

@@ -72,7 +72,7 @@ type Result struct {
 const maxMillis = 100 * 365 * 24 * 3600 * 1000
 
 // movesToGo is how many more moves a clock search assumes when the side to move has played
-// this many, as the arbiter's own clock does (arbiter.Clock.Budget, where the figures behind
+// this many, as the arbiter's own clock does (driver.Clock.Budget, where the figures behind
 // it are): with an increment, 20 at the start, half a move fewer for every move played, never
 // fewer than 10; without one, 25.
 func movesToGo(increment time.Duration, played int) time.Duration {

@@ -37,6 +37,12 @@ var Rules = []Rule{
 		Why:      "a list's pages are made from its table and its records alone (of the arbiter only what package ratinglist links), so that any machine can write them",
 	},
 	{
+		Packages: []string{"ci"},
+		Only:     []string{"results", "elo", "arbiter", "rules", "openings", "internal/lines", "internal/proc"},
+		Not:      []string{"github.com/nats-io/..."},
+		Why:      "what a CI job reads is worded from what other packages computed (`results`' summaries and tables, `elo`'s SPRT, the arbiter's check results; of the arbiter only what it links): ci plays nothing, so it links no protocol, no runner, no engine kit and no NATS",
+	},
+	{
 		Packages: []string{"uhpclient"},
 		Only:     []string{"rules", "internal/lines", "internal/proc"},
 		Why:      "a client of the UHP protocol, usable without the arbiter; `proto/uhp` puts it behind the player seam",
@@ -74,7 +80,7 @@ var Rules = []Rule{
 	{
 		Packages: []string{"pool/...", "report", "viewerbridge", "tune", "openings/evaluate"},
 		Not:      []string{"proto/...", "uhpclient", "ugiclient"},
-		Why:      "runners and front ends start players through the protocol registry (`arbiter.StartPlayer`), as a match does, and never name a protocol",
+		Why:      "runners and front ends start players through the protocol registry (`driver.Start`), as a match does, and never name a protocol",
 	},
 	{
 		Packages: []string{"rules", "elo", "results", "arbiter", "configs", "uhpclient", "proto/...", "enginekit/...", "openings/...", "report", "viewerbridge", "tune"},
@@ -87,9 +93,25 @@ var Rules = []Rule{
 		Why:      "test helpers are linked into tests only",
 	},
 	{
+		Packages: []string{"arbiter/arbitertest", "enginekit/uhpserver/uhpfake", "ratinglist/ratinglisttest", "rules/rulestest"},
+		LinkedBy: []string{"internal/cmd/soak"},
+		Why:      "fakes and fixtures are for tests, and the soak plays fake engines by the thousand; a binary that linked them would carry them to its users (`arbitertest` registers proto=test when it is linked)",
+	},
+	{
 		Packages: []string{"cmd/arbiter"},
 		Except:   []string{"protocols.go"},
 		Not:      []string{"proto/...", "uhpclient", "ugiclient"},
 		Why:      "the command starts players through the protocol registry and never names a protocol; `protocols.go` links the protocols in for their side effect",
+	},
+	{
+		Packages: []string{"cmd/arbiter"},
+		Needs:    []string{"proto/..."},
+		Why:      "each protocol registers itself when it is linked, so a protocol that the binary did not link would be an unknown proto= to its users",
+	},
+	{
+		Packages: []string{"cmd/hivebot"},
+		Only:     []string{"enginekit/...", "rules"},
+		Not:      []string{"github.com/nats-io/..."},
+		Why:      "the bundled engine as a binary of its own is an engine: the engine author's side and the referee, never the arbiter that judges it nor NATS",
 	},
 }

@@ -27,7 +27,7 @@
 //   - ExitError (the program exited, crashed or was killed, or a connection closed) and
 //     TimeoutError (a wait that ended with its context) are every protocol's; the protocol says
 //     who it is and what it waited for, and the arbiter classifies them
-//     (arbiter.ClassifyError).
+//     (driver.ClassifyError).
 //
 // What a program is sent, how its output is cut into messages and when it is stopped stay
 // with the protocols, which differ in all three. Locate says, before a run, whether a program

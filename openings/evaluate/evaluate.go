@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/enginekit/search"
 	"hivearbiter/openings"
 	"hivearbiter/rules"
@@ -93,11 +93,11 @@ func (e *Playout) Describe() string {
 }
 
 // Engine scores a position with any engine, started as a match starts it (through
-// its protocol: arbiter.StartPlayer), which has no way to tell its evaluation: the engine
+// its protocol: driver.Start), which has no way to tell its evaluation: the engine
 // plays the position out against itself at a fixed depth, scored as Playout scores
 // hivebot's games. It is deterministic if the engine is at a fixed depth.
 type Engine struct {
-	Player   arbiter.Player
+	Player   driver.Player
 	Depth    int
 	MaxPlies int // 0 means DefaultPlayoutPlies
 }
@@ -111,7 +111,7 @@ func (e *Engine) Evaluate(ctx context.Context, g *rules.Game) (int, error) {
 		return 0, err
 	}
 	return playout(ctx, g, cmp.Or(e.MaxPlies, DefaultPlayoutPlies), func(*rules.Game) (string, error) {
-		move, err := e.Player.BestMove(ctx, arbiter.Limit{Depth: e.Depth})
+		move, err := e.Player.BestMove(ctx, driver.SearchLimit{Depth: e.Depth})
 		if err != nil {
 			return "", err
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 )
 
 // RunChecks implements arbiter.Checker, by play alone (the model keeps no state to query): the
@@ -11,7 +12,7 @@ import (
 // within the engine's time, games against the referee from random openings of Base and
 // Base+MLP, each colour in turn, in which every answer must be a legal MoveString (an illegal
 // or malformed one fails its game, quoted), and a clean exit at the end of its input.
-func (p Protocol) RunChecks(ctx context.Context, e arbiter.EngineConfig, opts arbiter.CheckOptions) ([]arbiter.CheckResult, error) {
+func (p Protocol) RunChecks(ctx context.Context, e driver.EngineConfig, opts arbiter.CheckOptions) ([]arbiter.CheckResult, error) {
 	rows := arbiter.PlayerRows{
 		Settings:       "settings",
 		SettingsDetail: "validmoves unset: the player is sent GameStrings alone, and keeps rules of its own",

@@ -7,6 +7,7 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/arbiter/arbitertest"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/proto/gamestring"
 )
 
@@ -16,7 +17,7 @@ func runChecks(t *testing.T, scenario string, settings map[string]string) ([]arb
 	t.Helper()
 	e := program(scenario, "")
 	e.Protocol, e.Settings = gamestring.Name, settings
-	e.Time = arbiter.TimeControl{MoveTime: 300 * time.Millisecond}
+	e.Time = driver.TimeControl{MoveTime: 300 * time.Millisecond}
 	return arbiter.CheckEngine(t.Context(), e, arbiter.CheckOptions{Games: 2, Plies: 10, Seed: 1,
 		Margin: 100 * time.Millisecond, StartTimeout: 2 * time.Second, Grace: 500 * time.Millisecond})
 }
@@ -54,8 +55,8 @@ func TestCheckPasses(t *testing.T) {
 // TestCheckOverTCP: a bot that listens passes every check, the arbiter connecting to it for
 // each start.
 func TestCheckOverTCP(t *testing.T) {
-	e := arbiter.EngineConfig{Name: "remote", Protocol: gamestring.Name, Addr: listen(t, "random"),
-		Time: arbiter.TimeControl{MoveTime: 300 * time.Millisecond}}
+	e := driver.EngineConfig{Name: "remote", Protocol: gamestring.Name, Addr: listen(t, "random"),
+		Time: driver.TimeControl{MoveTime: 300 * time.Millisecond}}
 	results, err := arbiter.CheckEngine(t.Context(), e, arbiter.CheckOptions{Games: 2, Plies: 10, Grace: 500 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 )
 
 // RunChecks implements arbiter.Checker, by play alone (the API echoes no state): the transport
@@ -13,7 +14,7 @@ import (
 // openings of Base and Base+MLP, each colour in turn, in which every turn must be one it was
 // offered (one that is not, or an unreadable reply, fails its game, quoted), and a clean exit
 // when its transport closes.
-func (p Protocol) RunChecks(ctx context.Context, e arbiter.EngineConfig, opts arbiter.CheckOptions) ([]arbiter.CheckResult, error) {
+func (p Protocol) RunChecks(ctx context.Context, e driver.EngineConfig, opts arbiter.CheckOptions) ([]arbiter.CheckResult, error) {
 	rows := arbiter.PlayerRows{
 		Settings: "settings: the transport",
 		Greeting: "Greetings: name, version, author, active",

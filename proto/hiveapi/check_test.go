@@ -9,6 +9,7 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/arbiter/arbitertest"
+	"hivearbiter/arbiter/driver"
 )
 
 // runChecks runs the compliance check of a fake module, as "arbiter check" does, with a short
@@ -16,7 +17,7 @@ import (
 func runChecks(t *testing.T, transport, scenario string) ([]arbiter.CheckResult, error) {
 	t.Helper()
 	e := fakeEngine(t, scenario, transport, scenario)
-	e.Time = arbiter.TimeControl{MoveTime: 300 * time.Millisecond}
+	e.Time = driver.TimeControl{MoveTime: 300 * time.Millisecond}
 	// Under the race detector a process sleeps a second at exit to let reports through: the
 	// close would then be judged slow.
 	e.Env = append(e.Env, "GORACE=atexit_sleep_ms=0")

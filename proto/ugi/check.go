@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/rules"
 	"hivearbiter/ugiclient"
 )
@@ -19,7 +20,7 @@ import (
 // time with a legal move, "go infinite" with readyok during the search and exactly one bestmove
 // after stop, and a forced pass. It returns one result per check; after a check fails the
 // engine is started afresh. err is set only when the engine cannot be started at all.
-func (Protocol) RunChecks(ctx context.Context, e arbiter.EngineConfig, opts arbiter.CheckOptions) ([]arbiter.CheckResult, error) {
+func (Protocol) RunChecks(ctx context.Context, e driver.EngineConfig, opts arbiter.CheckOptions) ([]arbiter.CheckResult, error) {
 	c := &checker{engine: e}
 	c.CheckSession = arbiter.NewCheckSession(ctx, opts, func(ctx context.Context) (*ugiclient.Engine, error) {
 		return startChecked(ctx, e, c.Options())
@@ -76,7 +77,7 @@ func (c *checker) determinism() {
 }
 
 // startChecked starts the engine and sets its options.
-func startChecked(ctx context.Context, e arbiter.EngineConfig, opts arbiter.CheckOptions) (*ugiclient.Engine, error) {
+func startChecked(ctx context.Context, e driver.EngineConfig, opts arbiter.CheckOptions) (*ugiclient.Engine, error) {
 	eng, err := ugiclient.Start(ctx, ugiclient.Config{Command: e.Command, Dir: e.Dir, Env: e.Env, Addr: e.Addr, Name: e.Name, Grace: opts.Grace})
 	if err != nil {
 		return nil, err
@@ -95,7 +96,7 @@ func startChecked(ctx context.Context, e arbiter.EngineConfig, opts arbiter.Chec
 // checker is a UGI compliance check in progress.
 type checker struct {
 	*arbiter.CheckSession[*ugiclient.Engine]
-	engine arbiter.EngineConfig
+	engine driver.EngineConfig
 	eng    *ugiclient.Engine      // the engine of the check that runs
 	types  []rules.GameType       // the game types the engine accepts
 	listed []arbiter.ListedOption // the options it lists, at their defaults

@@ -8,6 +8,7 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/arbiter/arbitertest"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/proto/ugi"
 )
 
@@ -34,7 +35,7 @@ func TestCheckNamesFaults(t *testing.T) {
 	} {
 		t.Run(tc.scenario, func(t *testing.T) {
 			t.Parallel()
-			e := arbiter.EngineConfig{Name: tc.scenario, Protocol: ugi.Name, Command: []string{os.Args[0]}, Env: []string{fakeEnv + "=" + tc.scenario}}
+			e := driver.EngineConfig{Name: tc.scenario, Protocol: ugi.Name, Command: []string{os.Args[0]}, Env: []string{fakeEnv + "=" + tc.scenario}}
 			results, err := arbiter.CheckEngine(t.Context(), e, arbiter.CheckOptions{Games: 1, Plies: 6, Seed: 1, Grace: grace})
 			if err != nil {
 				t.Fatal(err)
@@ -52,7 +53,7 @@ func TestCheckNamesFaults(t *testing.T) {
 // TestCheckEngineWithoutHandshake: an engine that never says ugiok fails the handshake, and
 // nothing else is checked.
 func TestCheckEngineWithoutHandshake(t *testing.T) {
-	e := arbiter.EngineConfig{Name: "mute", Protocol: ugi.Name, Command: []string{os.Args[0]}, Env: []string{fakeEnv + "=no-ugiok"}}
+	e := driver.EngineConfig{Name: "mute", Protocol: ugi.Name, Command: []string{os.Args[0]}, Env: []string{fakeEnv + "=no-ugiok"}}
 	results, err := arbiter.CheckEngine(t.Context(), e, arbiter.CheckOptions{StartTimeout: 300 * time.Millisecond, Grace: grace})
 	if err == nil || len(results) != 2 || results[0].Status != arbiter.CheckFailed || results[1].Status != arbiter.CheckSkipped {
 		t.Errorf("got %+v, %v; want the handshake failed and the rest skipped", results, err)

@@ -1,6 +1,6 @@
 // Package ugi enters engines that speak the Universal Game Interface (UGI, the UCI-like
 // protocol of the cutegames runner) in the arbiter's games: the adapter of a UGI client
-// (package ugiclient) to arbiter.Player, registered as protocol "ugi" (proto=ugi). Importing it for its
+// (package ugiclient) to driver.Player, registered as protocol "ugi" (proto=ugi). Importing it for its
 // side effect makes UGI engines available to a program:
 //
 //	import _ "hivearbiter/proto/ugi"

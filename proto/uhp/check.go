@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/rules"
 	"hivearbiter/uhpclient"
 )
@@ -24,7 +25,7 @@ import (
 // signs the build). It returns one result per check. After a check fails the engine is started
 // afresh, so that each result judges one thing. err is set only when the engine cannot be
 // started at all.
-func (Protocol) RunChecks(ctx context.Context, e arbiter.EngineConfig, opts arbiter.CheckOptions) ([]arbiter.CheckResult, error) {
+func (Protocol) RunChecks(ctx context.Context, e driver.EngineConfig, opts arbiter.CheckOptions) ([]arbiter.CheckResult, error) {
 	c := &checker{engine: e}
 	c.CheckSession = arbiter.NewCheckSession(ctx, opts, func(ctx context.Context) (*uhpclient.Engine, error) {
 		return startChecked(ctx, e, c.Options())
@@ -42,7 +43,7 @@ func (Protocol) RunChecks(ctx context.Context, e arbiter.EngineConfig, opts arbi
 // checker is a UHP compliance check in progress.
 type checker struct {
 	*arbiter.CheckSession[*uhpclient.Engine]
-	engine arbiter.EngineConfig
+	engine driver.EngineConfig
 	types  []rules.GameType // the game types the engine advertises
 	// What the time checks found, for the advice on the time setting.
 	readsFractions, survivesInterrupt, interruptKnown bool
@@ -63,7 +64,7 @@ func (c *checker) measured(l uhpclient.Limit, took time.Duration) {
 }
 
 // startChecked starts the engine and sets its options.
-func startChecked(ctx context.Context, e arbiter.EngineConfig, opts arbiter.CheckOptions) (*uhpclient.Engine, error) {
+func startChecked(ctx context.Context, e driver.EngineConfig, opts arbiter.CheckOptions) (*uhpclient.Engine, error) {
 	eng, err := uhpclient.Start(ctx, uhpclient.Config{Command: e.Command, Dir: e.Dir, Env: e.Env, Name: cmp.Or(e.Name, e.DefaultName()),
 		StartTimeout: opts.StartTimeout, GraceTimeout: opts.Grace})
 	if err != nil {
@@ -528,7 +529,7 @@ func (c *checker) overshootText() string {
 // runBudget is the first budget of the limit the engine is checked for, as it is sent: whole
 // seconds, at least one, to an engine that does not read fractions; none for a fixed depth.
 func (c *checker) runBudget() uhpclient.Limit {
-	clock := arbiter.NewClock(c.engine.Time, c.engine.Time, 0, 0)
+	clock := driver.NewClock(c.engine.Time, c.engine.Time, 0, 0)
 	return uhpclient.Limit{Time: clock.Budget(0), FractionalSeconds: c.readsFractions}
 }
 

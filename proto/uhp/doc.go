@@ -1,5 +1,5 @@
 // Package uhp enters engines that speak the Universal Hive Protocol (UHP) in the
-// arbiter's games: it adapts package uhpclient's engine process to arbiter.Player and
+// arbiter's games: it adapts package uhpclient's engine process to driver.Player and
 // registers itself as protocol "uhp", the default. Importing it (for its side effect) is what
 // makes UHP engines available to a program:
 //

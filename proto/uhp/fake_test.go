@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/enginekit/uhpserver"
 	"hivearbiter/enginekit/uhpserver/uhpfake"
 )
@@ -61,12 +61,12 @@ func fakeEngine(scenario string) uhpfake.Config {
 }
 
 // fakeConfig is an engine of the arbiter's that runs the scenario's fake engine.
-func fakeConfig(scenario string) arbiter.EngineConfig {
+func fakeConfig(scenario string) driver.EngineConfig {
 	argv, env := uhpfake.Command(fakeEngine(scenario))
-	return arbiter.EngineConfig{
+	return driver.EngineConfig{
 		Name:    "fake",
 		Command: argv,
 		Env:     env,
-		Time:    arbiter.TimeControl{MoveTime: 300 * time.Millisecond},
+		Time:    driver.TimeControl{MoveTime: 300 * time.Millisecond},
 	}
 }

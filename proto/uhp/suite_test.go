@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 )
 
 // checkFake checks the scenario's fake engine, its overshoot measured on 2 searches of 1 s
@@ -23,7 +24,7 @@ func checkFake(t *testing.T, scenario string) map[string]arbiter.CheckResult {
 func checkFakeSearches(t *testing.T, scenario string, searches int) map[string]arbiter.CheckResult {
 	t.Helper()
 	e := fakeConfig(scenario)
-	e.Time = arbiter.TimeControl{}
+	e.Time = driver.TimeControl{}
 	results, err := Protocol{}.RunChecks(t.Context(), e, arbiter.CheckOptions{Games: 1, Plies: 8, Seed: 1, Margin: 300 * time.Millisecond,
 		Grace: 500 * time.Millisecond, Searches: searches})
 	if err != nil {
@@ -179,7 +180,7 @@ func TestCheckSaysWhatIsWrong(t *testing.T) {
 }
 
 func TestSkippedChecksAreShown(t *testing.T) {
-	e := arbiter.EngineConfig{Name: "nope", Command: []string{"./no-such-engine"}}
+	e := driver.EngineConfig{Name: "nope", Command: []string{"./no-such-engine"}}
 	results, err := Protocol{}.RunChecks(t.Context(), e, arbiter.CheckOptions{})
 	if err == nil || len(results) != 2 || results[0].Status != arbiter.CheckFailed || results[1].Status != arbiter.CheckSkipped {
 		t.Errorf("got %+v, %v; want a failed start and the rest skipped", results, err)

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/uhpclient"
 )
 
@@ -49,8 +49,8 @@ type timeFacts struct {
 }
 
 // policy is the facts as the arbiter reports them.
-func (f timeFacts) policy() arbiter.TimePolicy {
-	return arbiter.TimePolicy{WholeSeconds: !f.fractional, Interruptible: f.interruptible,
+func (f timeFacts) policy() driver.TimePolicy {
+	return driver.TimePolicy{WholeSeconds: !f.fractional, Interruptible: f.interruptible,
 		Detail: f.fractionsBy + "; " + f.interruptBy}
 }
 
@@ -64,12 +64,12 @@ type probed struct {
 	facts timeFacts
 }
 
-func programKey(e arbiter.EngineConfig) string {
+func programKey(e driver.EngineConfig) string {
 	return strings.Join(e.Command, "\x00") + "\x01" + e.Dir + "\x01" + strings.Join(e.Env, "\x00")
 }
 
 // settings reads fractional= and interrupt=: each a fact, or unknown (nil) for a probe to find.
-func settings(e arbiter.EngineConfig) (fractional, interrupt *bool, err error) {
+func settings(e driver.EngineConfig) (fractional, interrupt *bool, err error) {
 	read := func(key string) (*bool, error) {
 		v := e.Setting(key)
 		if v == "" || v == "auto" {
@@ -77,7 +77,7 @@ func settings(e arbiter.EngineConfig) (fractional, interrupt *bool, err error) {
 		}
 		b, err := strconv.ParseBool(v)
 		if err != nil {
-			return nil, &arbiter.ConfigError{Msg: fmt.Sprintf("%s=%s: want true, false or auto (the arbiter finds out)", key, v)}
+			return nil, &driver.ConfigError{Msg: fmt.Sprintf("%s=%s: want true, false or auto (the arbiter finds out)", key, v)}
 		}
 		return &b, nil
 	}
@@ -90,14 +90,14 @@ func settings(e arbiter.EngineConfig) (fractional, interrupt *bool, err error) {
 
 // needsProbe reports whether engine e's time handling matters to its time control: only a
 // search under a time budget is sent seconds, or may be interrupted.
-func needsProbe(e arbiter.EngineConfig) bool {
+func needsProbe(e driver.EngineConfig) bool {
 	return e.Time.Depth == 0 && e.Time.Nodes == 0 && (e.Time.MoveTime > 0 || e.Time.IsClock())
 }
 
 // timeFactsOf returns engine e's time facts: its settings, and what is unknown of them probed
 // on eng, once per program. restart is called when a probe left eng dead (it died of SIGINT);
 // the engine returned is the one to use from then on.
-func timeFactsOf(ctx context.Context, e arbiter.EngineConfig, eng *uhpclient.Engine, restart restarter) (timeFacts, *uhpclient.Engine, error) {
+func timeFactsOf(ctx context.Context, e driver.EngineConfig, eng *uhpclient.Engine, restart restarter) (timeFacts, *uhpclient.Engine, error) {
 	fractional, interrupt, err := settings(e)
 	if err != nil {
 		return timeFacts{}, eng, err

@@ -1,19 +1,19 @@
-package arbiter
+package driver
 
 import (
 	"context"
 	"fmt"
-	"hivearbiter/internal/proc"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"hivearbiter/internal/proc"
 )
 
 // DefaultProtocol is the protocol of an engine whose settings name none.
@@ -22,9 +22,9 @@ const DefaultProtocol = "uhp"
 // Protocol starts the players of one protocol. Each protocol lives in its own package, which
 // registers it by name from an init function; the arbiter never imports one.
 type Protocol interface {
-	// Check validates the settings of an engine of this protocol before any game is played:
+	// Validate validates the settings of an engine of this protocol before any game is played:
 	// how it is reached (a command or an address) and its protocol-specific settings.
-	Check(e EngineConfig) error
+	Validate(e EngineConfig) error
 	// Start starts a player and completes the protocol's handshake. The context bounds the
 	// start-up.
 	Start(ctx context.Context, e EngineConfig, env StartEnv) (Player, error)
@@ -38,12 +38,12 @@ type Locator interface {
 	Locate(e EngineConfig) error
 }
 
-// LocateEngine asks the engine's protocol whether the engine can be reached, so that a run can
+// Locate asks the engine's protocol whether the engine can be reached, so that a run can
 // refuse a missing program before its first game. A protocol that is no Locator has an engine
 // started as a program (cmd=) checked as internal/proc would start it; a player reached at an
 // address alone cannot be checked before it is reached, and is nil.
-func LocateEngine(e EngineConfig) error {
-	p, err := LookupProtocol(e.ProtocolName())
+func Locate(e EngineConfig) error {
+	p, err := Lookup(e.ProtocolName())
 	if err != nil {
 		return err
 	}
@@ -75,13 +75,13 @@ var (
 	protocols   = map[string]Protocol{}
 )
 
-// RegisterProtocol makes a protocol available under a name (as in proto=NAME). It panics when
+// Register makes a protocol available under a name (as in proto=NAME). It panics when
 // the name is taken, as database/sql's Register does: that is a programming error.
-func RegisterProtocol(name string, p Protocol) {
+func Register(name string, p Protocol) {
 	protocolsMu.Lock()
 	defer protocolsMu.Unlock()
 	if _, dup := protocols[name]; dup || p == nil {
-		panic("arbiter: RegisterProtocol called twice, or with nil, for " + name)
+		panic("driver: Register called twice, or with nil, for " + name)
 	}
 	protocols[name] = p
 }
@@ -106,18 +106,18 @@ type Setting struct {
 }
 
 // SettingLister is a Protocol that names its own engine settings. The protocol owns them: its
-// Check validates them; a configuration only carries them, and asks the registry for their
+// Validate validates them; a configuration only carries them, and asks the registry for their
 // names to suggest one that was misspelled.
 type SettingLister interface {
 	Settings() []Setting
 }
 
-// ProtocolSettings lists the settings of every registered protocol that names its own, by
+// Settings lists the settings of every registered protocol that names its own, by
 // protocol name, then in each protocol's order.
-func ProtocolSettings() []Setting {
+func Settings() []Setting {
 	var all []Setting
 	for _, name := range Protocols() {
-		p, _ := LookupProtocol(name)
+		p, _ := Lookup(name)
 		if l, ok := p.(SettingLister); ok {
 			all = append(all, l.Settings()...)
 		}
@@ -125,10 +125,10 @@ func ProtocolSettings() []Setting {
 	return all
 }
 
-// ProtocolSettingNames are the names of ProtocolSettings, each once.
-func ProtocolSettingNames() []string {
+// SettingNames are the names of Settings, each once.
+func SettingNames() []string {
 	var names []string
-	for _, s := range ProtocolSettings() {
+	for _, s := range Settings() {
 		if !slices.Contains(names, s.Name) {
 			names = append(names, s.Name)
 		}
@@ -136,8 +136,8 @@ func ProtocolSettingNames() []string {
 	return names
 }
 
-// LookupProtocol finds a registered protocol.
-func LookupProtocol(name string) (Protocol, error) {
+// Lookup finds a registered protocol.
+func Lookup(name string) (Protocol, error) {
 	protocolsMu.RLock()
 	p, ok := protocols[name]
 	protocolsMu.RUnlock()
@@ -151,60 +151,13 @@ func LookupProtocol(name string) (Protocol, error) {
 	return p, nil
 }
 
-// StartPlayer starts a player for an engine through its protocol.
-func StartPlayer(ctx context.Context, e EngineConfig, env StartEnv) (Player, error) {
-	p, err := LookupProtocol(e.ProtocolName())
+// Start starts a player for an engine through its protocol.
+func Start(ctx context.Context, e EngineConfig, env StartEnv) (Player, error) {
+	p, err := Lookup(e.ProtocolName())
 	if err != nil {
 		return nil, err
 	}
 	return p.Start(ctx, e, env)
-}
-
-// ProtocolName is the engine's protocol, DefaultProtocol when it names none.
-func (e EngineConfig) ProtocolName() string {
-	if e.Protocol == "" {
-		return DefaultProtocol
-	}
-	return e.Protocol
-}
-
-// Setting returns a protocol-specific setting of the engine, "" when unset.
-func (e EngineConfig) Setting(key string) string { return e.Settings[key] }
-
-// BoolSetting reads a protocol-specific setting that is true or false; an unset one is false.
-func (e EngineConfig) BoolSetting(key string) (bool, error) {
-	v := e.Setting(key)
-	if v == "" {
-		return false, nil
-	}
-	b, err := strconv.ParseBool(v)
-	if err != nil {
-		return false, &ConfigError{Msg: fmt.Sprintf("%s=%s: want true or false", key, v)}
-	}
-	return b, nil
-}
-
-// ProgramOrAddress checks that an engine is reached one way: a program to start (cmd=) or a
-// listener to connect to (addr=). what names such an engine in the message ("a UGI engine").
-func (e EngineConfig) ProgramOrAddress(what string) error {
-	hasCommand := len(e.Command) > 0 && e.Command[0] != ""
-	if hasCommand == (e.Addr != "") {
-		return &ConfigError{Msg: what + " is a program (cmd=PROGRAM) or a listener (addr=HOST:PORT): give one"}
-	}
-	return nil
-}
-
-// UnknownSettings lists the engine's protocol-specific settings that are not among known,
-// sorted: a protocol's Check refuses them.
-func (e EngineConfig) UnknownSettings(known ...string) []string {
-	var unknown []string
-	for k := range e.Settings {
-		if !slices.Contains(known, k) {
-			unknown = append(unknown, k)
-		}
-	}
-	sort.Strings(unknown)
-	return unknown
 }
 
 // ClosestName returns the name among known that a mistyped name most likely meant: the nearest

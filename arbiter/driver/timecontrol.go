@@ -1,4 +1,4 @@
-package arbiter
+package driver
 
 import (
 	"errors"
@@ -34,14 +34,15 @@ func (tc TimeControl) String() string {
 	case tc.Nodes > 0:
 		return "nodes=" + strconv.FormatInt(tc.Nodes, 10)
 	case tc.MoveTime > 0:
-		return "st=" + seconds(tc.MoveTime)
+		return "st=" + Seconds(tc.MoveTime)
 	case tc.Base > 0:
-		return seconds(tc.Base) + "+" + seconds(tc.Increment)
+		return Seconds(tc.Base) + "+" + Seconds(tc.Increment)
 	}
 	return "-"
 }
 
-func seconds(d time.Duration) string {
+// Seconds writes a duration as time controls write seconds: "1.5", "60", "0.1".
+func Seconds(d time.Duration) string {
 	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64)
 }
 
@@ -140,6 +141,9 @@ type Clock struct {
 	margin    [2]time.Duration
 	played    [2]int // moves charged to each side
 }
+
+// Margin is the lateness forgiven on each move of a side.
+func (c *Clock) Margin(side int) time.Duration { return c.margin[side] }
 
 // NewClock starts a clock for a game; index 0 is White, 1 is Black. margin is the lateness
 // forgiven on each move (pipe and scheduling latency).
