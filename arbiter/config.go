@@ -248,12 +248,7 @@ func (c *Config) normalizeEngines() []error {
 			bad("engine %q has no time control: give st=SECONDS, depth=N, nodes=N or tc=BASE+INC", e.Name)
 			continue
 		}
-		proto, err := driver.Lookup(e.ProtocolName())
-		if err != nil {
-			bad("engine %q: %s", e.Name, Message(err))
-			continue
-		}
-		if err := proto.Validate(*e); err != nil {
+		if err := driver.Validate(*e); err != nil {
 			bad("engine %q: %s", e.Name, Message(err))
 		}
 		if e.Margin == 0 {

@@ -1,9 +1,9 @@
 // Package arbiter plays refereed games between players and runs tournaments of them. It knows
 // no protocol: players are behind the Player interface, and each protocol (package uhp (proto/uhp)
 // for UHP, and others) registers how its players start (driver.Register). A protocol may also
-// be a Locator (it finds an engine's program before a run) and a Checker (it has a compliance
-// suite, which CheckEngine runs for "arbiter check"); the suites share CheckSession, and those
-// that judge a player by play alone share CheckPlayer, which plays them against the referee.
+// be a Locator (it finds an engine's program before a run) and a compliance.Suite (it has a compliance
+// suite, which compliance.Run runs for "arbiter check"); the suites share compliance.Session, and those
+// that judge a player by play alone share compliance.PlaySuite, which plays them against the referee.
 //
 // A Game follows the three-engine model of UHP: the arbiter holds the true game in its referee
 // (package rules), asks the side to move for a move under a time control (Think), checks the

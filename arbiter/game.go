@@ -91,8 +91,8 @@ func NewGame(cfg GameConfig, white, black Side) (*Game, error) {
 		if !s.Time.IsZero() {
 			p.Time = s.Time.String()
 		}
-		if r, ok := s.Player.(driver.TimePolicyReporter); ok && s.Time.Depth == 0 && s.Time.Nodes == 0 {
-			p.TimePolicy = r.TimePolicy().Detail
+		if a, ok := s.Player.(driver.TimingAdvisor); ok && s.Time.Depth == 0 && s.Time.Nodes == 0 {
+			p.TimePolicy = a.Timing()
 		}
 		if t, ok := s.Player.(driver.Transcribed); ok {
 			p.Transcript = t.MarkGame(driver.GameMark{Run: cfg.Run, Index: cfg.Index, White: white.Name, Black: black.Name,
@@ -147,33 +147,33 @@ func (g *Game) Step(ctx context.Context) bool {
 	if g.Over() || ctx.Err() != nil {
 		return false
 	}
-	answer, used, ok := g.search(ctx)
+	m, used, ok := g.search(ctx)
 	if !ok {
 		return false
 	}
-	return g.Commit(ctx, answer, used) && !g.adjudicated()
+	return g.commit(ctx, m, used) && !g.adjudicated()
 }
 
 // search asks the side to move for its move under its time control and judges the answer,
 // its time on the clock included, without playing it: the judgement of a move before the
 // referee plays it, shared by Step and the check before the first game (Preflight). It
 // returns false when the game ended or ctx was cancelled.
-func (g *Game) search(ctx context.Context) (string, time.Duration, bool) {
+func (g *Game) search(ctx context.Context) (rules.Move, time.Duration, bool) {
 	side := g.ToMove()
 	limit := g.limit(side)
-	answer, used, ok := g.Think(ctx, g.sides[side].Player, limit, g.clock.Deadline(side, g.cfg.DepthTimeout))
+	m, used, ok := g.think(ctx, g.sides[side].Player, limit, g.clock.Deadline(side, g.cfg.DepthTimeout))
 	if !ok {
-		return "", used, false
+		return m, used, false
 	}
 	allowed, lost := g.clock.Charge(side, used)
 	if limit.Depth == 0 && limit.Nodes == 0 {
 		if lost {
 			g.fault(side, results.ReasonTimeForfeit, g.timeDetail(side, used, limit))
-			return "", used, false
+			return m, used, false
 		}
 		g.warnLate(side, used, allowed)
 	}
-	return answer, used, true
+	return m, used, true
 }
 
 // limit is what side searches under now: its budget and both clocks, or its depth or nodes.
@@ -194,6 +194,17 @@ func (g *Game) limit(side int) driver.SearchLimit {
 // ctx was cancelled. The player is usually the side's own; a session asks the engine behind a
 // seat.
 func (g *Game) Think(ctx context.Context, p driver.Player, limit driver.SearchLimit, wait time.Duration) (string, time.Duration, bool) {
+	m, used, ok := g.think(ctx, p, limit, wait)
+	if !ok {
+		return "", used, false
+	}
+	return g.ref.MoveString(m), used, true
+}
+
+// think is Think with the move as the referee parsed it, for Step to play without parsing
+// the answer again.
+func (g *Game) think(ctx context.Context, p driver.Player, limit driver.SearchLimit, wait time.Duration) (rules.Move, time.Duration, bool) {
+	var none rules.Move
 	side := g.ToMove()
 	wctx, cancel := context.WithTimeout(ctx, wait)
 	start := time.Now()
@@ -206,7 +217,7 @@ func (g *Game) Think(ctx context.Context, p driver.Player, limit driver.SearchLi
 		}
 	}
 	if ctx.Err() != nil {
-		return "", used, false
+		return none, used, false
 	}
 	if err != nil {
 		switch reason := reasonOf(err); reason {
@@ -219,25 +230,38 @@ func (g *Game) Think(ctx context.Context, p driver.Player, limit driver.SearchLi
 		default:
 			g.fault(side, reason, fmt.Sprintf("%s failed on bestmove: %v", g.who(side), err))
 		}
-		return "", used, false
+		return none, used, false
 	}
-	move, err := g.Check(answer)
+	m, err := g.ref.ParseMove(strings.TrimSpace(answer))
 	if err != nil {
 		g.illegal(side, answer, err)
-		return "", used, false
+		return none, used, false
 	}
-	return move, used, true
+	return m, used, true
 }
 
 // Commit referees a move of the side to move (its answer to bestmove, or a viewer's move),
 // records it with the time it took, and sends it to both players. It returns false when the
 // game ended: the move was illegal, or a player failed to play it.
 func (g *Game) Commit(ctx context.Context, answer string, used time.Duration) bool {
-	side := g.ToMove()
-	move, ok := g.referee(side, answer)
-	if !ok {
+	m, err := g.ref.ParseMove(strings.TrimSpace(answer))
+	if err != nil {
+		g.illegal(g.ToMove(), answer, err)
 		return false
 	}
+	return g.commit(ctx, m, used)
+}
+
+// commit plays a move the referee parsed (legal in this position), records it with the time
+// it took, and sends it to both players. It returns false when a player failed to play it.
+func (g *Game) commit(ctx context.Context, m rules.Move, used time.Duration) bool {
+	side := g.ToMove()
+	if err := g.ref.PlayMove(m); err != nil {
+		// ParseMove accepted the move, so the referee contradicts itself: not the engine's fault.
+		panic(fmt.Sprintf("arbiter: referee rejects the move it accepted: %s in %s: %v", g.ref.MoveString(m), g.ref.GameString(), err))
+	}
+	// The history holds the move in Mzinga's notation: written once, not again here.
+	move := g.ref.PlayedMove(g.ref.Ply() - 1)
 	rm := results.Move{Move: move, Millis: used.Milliseconds()}
 	if r, ok := g.sides[side].Player.(driver.SearchReporter); ok {
 		rm.Info = r.TakeSearchInfo()
@@ -343,10 +367,10 @@ func (g *Game) played(ctx context.Context, s int, move, gs string, err error) bo
 	return !g.checkGameString(s, gs)
 }
 
-// Check referees a move of the side to move without playing it: its MoveString in Mzinga's
+// Referee referees a move of the side to move without playing it: its MoveString in Mzinga's
 // notation, or the error that says why it is not legal (a *rules.InvalidMoveError naming the
 // rule, or a *rules.MoveStringError for text that is no move).
-func (g *Game) Check(answer string) (string, error) {
+func (g *Game) Referee(answer string) (string, error) {
 	m, err := g.ref.ParseMove(strings.TrimSpace(answer))
 	if err != nil {
 		return "", err
@@ -443,22 +467,6 @@ func limitText(l driver.SearchLimit) string {
 		return fmt.Sprintf("%d-node search", l.Nodes)
 	}
 	return fmt.Sprintf("%.3f s search", l.Time.Seconds())
-}
-
-// referee checks the mover's answer and plays it on the referee's board. It returns the move in
-// Mzinga's notation, which is what both players are sent, or false when the answer forfeits.
-func (g *Game) referee(side int, answer string) (string, bool) {
-	m, err := g.ref.ParseMove(strings.TrimSpace(answer))
-	if err != nil {
-		g.illegal(side, answer, err)
-		return "", false
-	}
-	if err := g.ref.PlayMove(m); err != nil {
-		// ParseMove accepted the move, so the referee contradicts itself: not the engine's fault.
-		panic(fmt.Sprintf("arbiter: referee rejects the move it accepted: %q in %s: %v", answer, g.ref.GameString(), err))
-	}
-	// The history holds the move in Mzinga's notation: written once, not again here.
-	return g.ref.PlayedMove(g.ref.Ply() - 1), true
 }
 
 // illegal ends the game for a side whose answer is not a legal move.

@@ -95,10 +95,9 @@ func (t *Tournament) preflightEngine(ctx context.Context, e int) (notes []string
 	if err != nil {
 		return nil, nil // ctx ended: Preflight returns its error
 	}
-	if r, ok := p.(driver.TimePolicyReporter); ok && engine.Time.Depth == 0 && engine.Time.Nodes == 0 {
-		policy := r.TimePolicy()
-		notes = append(notes, fmt.Sprintf("Engine %s: %s", engine.Name, policy.Detail))
-		if problem := WholeSecondProblem(engine.Time, policy); problem != "" {
+	if a, ok := p.(driver.TimingAdvisor); ok && engine.Time.Depth == 0 && engine.Time.Nodes == 0 {
+		notes = append(notes, fmt.Sprintf("Engine %s: %s", engine.Name, a.Timing()))
+		if problem := a.TimeControlProblem(engine.Time); problem != "" {
 			notes = append(notes, fmt.Sprintf("Warning: engine %s %s", engine.Name, problem))
 		}
 	}

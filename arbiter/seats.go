@@ -39,10 +39,14 @@ func (t *Tournament) Seats(worker int) *Seats {
 }
 
 // StartThroughProtocol is a StartFunc that starts players through their protocols
-// (driver.Start), writing their transcripts to transcriptDir if it is not empty.
+// (driver.Start), writing their transcripts to transcriptDir if it is not empty. What the
+// protocols learn of an engine by asking it (UHP's time probe) is kept for the players this
+// StartFunc starts, and no longer: a run makes one for all its seats, so that an engine rebuilt
+// between two runs of a long-lived worker is asked again.
 func StartThroughProtocol(transcriptDir string) StartFunc {
+	memo := new(driver.Memo)
 	return func(ctx context.Context, e driver.EngineConfig, worker int) (driver.Player, error) {
-		return driver.Start(ctx, e, driver.StartEnv{Worker: worker, TranscriptDir: transcriptDir, Grace: time.Second})
+		return driver.Start(ctx, e, driver.StartEnv{Worker: worker, TranscriptDir: transcriptDir, Grace: time.Second, Memo: memo})
 	}
 }
 

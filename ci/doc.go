@@ -4,7 +4,7 @@
 // SPRT and the misbehaviour table) for GitHub's job summary ($GITHUB_STEP_SUMMARY); and GitHub
 // Actions workflow commands, which show a failed gate or check as an annotation on the run.
 //
-// It formats what other packages computed (results.Summary, arbiter.CheckResult) and decides
+// It formats what other packages computed (results.Summary, compliance.Result) and decides
 // nothing: whether a gate passed is the exit code's to say, and the command hands it in as a
 // Verdict. What it does own is the wording: an SPRT's verdict in the words of its bounds and
 // engines (elo.SPRT Hypotheses), and "failed" for a gate only, where a gain test that did not

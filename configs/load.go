@@ -443,11 +443,7 @@ func ParseEngine(words []string, resolve Resolver) (driver.EngineConfig, error) 
 	if err != nil {
 		return ec, &Error{Msg: fmt.Sprintf("engine %s", err)}
 	}
-	proto, err := driver.Lookup(ec.ProtocolName())
-	if err == nil {
-		err = proto.Validate(ec)
-	}
-	if err != nil {
+	if err := driver.Validate(ec); err != nil {
 		return ec, &Error{Key: "engine", Msg: arbiter.Message(err)}
 	}
 	return ec, nil

@@ -142,9 +142,10 @@ func (w *Worker) Run(ctx context.Context) error {
 	beats.Go(func() { w.heartbeats(beating, nc, run) })
 	defer beats.Wait()
 	seats := make([]*arbiter.Seats, w.Concurrency)
+	start := arbiter.StartThroughProtocol(w.TranscriptDir) // one for the run's seats: what is learned of an engine lasts the run
 	for slot := range seats {
 		seats[slot] = &arbiter.Seats{Engines: engines, GameType: gameType, StartTimeout: time.Duration(spec.StartTimeout),
-			Start: arbiter.StartThroughProtocol(w.TranscriptDir), Worker: slot}
+			Start: start, Worker: slot}
 	}
 	if w.Prepare != nil {
 		w.Prepare(gctx, seats[0])

@@ -203,14 +203,13 @@ func (p *Pairs) Config() Config { return p.cfg }
 
 // refuseWithoutOptions refuses an engine whose protocol takes no options, saying why.
 func refuseWithoutOptions(e driver.EngineConfig, p Param) error {
-	proto, err := driver.Lookup(e.ProtocolName())
-	if err != nil {
+	if _, err := driver.Lookup(e.ProtocolName()); err != nil {
 		return fmt.Errorf("tune: %w", err)
 	}
 	probe := e
 	probe.Options = append(slices.Clone(e.Options), driver.EngineOption{Name: p.Name, Value: p.send(p.Start, 0)})
-	if proto.Validate(e) == nil {
-		if err := proto.Validate(probe); err != nil {
+	if driver.Validate(e) == nil {
+		if err := driver.Validate(probe); err != nil {
 			return &RefusedError{Engine: engineName(e), Protocol: e.ProtocolName(), Reason: arbiter.Message(err)}
 		}
 	}

@@ -70,7 +70,7 @@ func (h *syntheticHandler) Play(ctx context.Context, move string) (string, error
 	return gs, err
 }
 
-func (h *syntheticHandler) BestMove(ctx context.Context, limit uhpserver.Limit) (string, error) {
+func (h *syntheticHandler) BestMove(ctx context.Context, limit uhpserver.BestMoveArgs) (string, error) {
 	if h.first {
 		h.first = false
 		o, _ := h.GetOption("Skill")

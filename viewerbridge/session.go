@@ -468,7 +468,7 @@ func (s *Session) Play(ctx context.Context, move string) (string, error) {
 	if strings.EqualFold(move, "forfeit") {
 		return s.forfeit(), nil
 	}
-	if _, err := g.Check(move); err != nil {
+	if _, err := g.Referee(move); err != nil {
 		var invalid *rules.InvalidMoveError
 		if errors.As(err, &invalid) {
 			return "", &uhpserver.InvalidMoveError{Message: invalid.Reason}
@@ -493,7 +493,7 @@ func (s *Session) commit(ctx context.Context, move string) (string, error) {
 	before := g.Position()
 	var used time.Duration
 	if h := s.hint; h.ply == before.Ply() && h.hash == before.Hash() {
-		if canonical, err := g.Check(move); err == nil && canonical == h.move {
+		if canonical, err := g.Referee(move); err == nil && canonical == h.move {
 			used = time.Duration(h.millis) * time.Millisecond
 		}
 	}
@@ -633,7 +633,7 @@ func (s *Session) ValidMoves(context.Context) (string, error) {
 // BestMove implements uhpserver.Handler: the engine whose turn it is searches, within the
 // viewer's limit or else its own time control, and its answer is checked by the referee but
 // not played: the viewer plays it, or not.
-func (s *Session) BestMove(ctx context.Context, viewerLimit uhpserver.Limit) (string, error) {
+func (s *Session) BestMove(ctx context.Context, viewerLimit uhpserver.BestMoveArgs) (string, error) {
 	g, err := s.live()
 	if err != nil {
 		return "", err
@@ -682,7 +682,7 @@ func (s *Session) search(ctx context.Context, p driver.Player, limit driver.Sear
 // viewer's limit, or else the engine's time control (a clock gives the budget of a first
 // move, since a watched game has no clock). A timed search may end late by the engine's
 // margin; the UHP client sends whole seconds, at least one, unless the engine takes fractions.
-func (s *Session) searchLimit(side int, viewer uhpserver.Limit) (driver.SearchLimit, time.Duration) {
+func (s *Session) searchLimit(side int, viewer uhpserver.BestMoveArgs) (driver.SearchLimit, time.Duration) {
 	e := s.cfg.Engines[side]
 	limit := driver.SearchLimit{Time: viewer.Time, Depth: viewer.Depth}
 	if limit == (driver.SearchLimit{}) {

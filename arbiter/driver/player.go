@@ -83,22 +83,17 @@ type Interrupter interface {
 	Interrupt() error
 }
 
-// TimePolicy is how a player is sent its time budgets, as its protocol found out (a probe
-// before the first game) or was told (the engine's settings).
-type TimePolicy struct {
-	// WholeSeconds: the player reads only whole seconds, and is sent its budgets rounded
-	// down, never under one second; a budget under one second is sent longer than it is.
-	WholeSeconds bool
-	// Interruptible: a search may be stopped early (SIGINT) and still answers; the arbiter
-	// stops one only when it sent more than the budget.
-	Interruptible bool
-	// Detail says how each fact was learned, for the console and the records.
-	Detail string
-}
-
-// TimePolicyReporter is a Player whose protocol sends it time budgets by a policy of its own.
-type TimePolicyReporter interface {
-	TimePolicy() TimePolicy
+// TimingAdvisor is a Player whose protocol sends it time budgets by a policy of its own (UHP
+// sends an engine that reads whole seconds its budgets rounded down): it says how, and what a
+// time control does to it, before its first game. The arbiter asks only for time-limited
+// searches (st= and tc=).
+type TimingAdvisor interface {
+	// Timing says how the player is sent its budgets and how that was learned, as the
+	// console and the game's record show it.
+	Timing() string
+	// TimeControlProblem says what tc does to the player, with a time control that works,
+	// when it cannot play tc (it would lose on time); "" when it can.
+	TimeControlProblem(tc TimeControl) string
 }
 
 // Warner is a Player with something to say about how it is played that is no fault of its

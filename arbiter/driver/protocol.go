@@ -22,16 +22,18 @@ const DefaultProtocol = "uhp"
 // Protocol starts the players of one protocol. Each protocol lives in its own package, which
 // registers it by name from an init function; the arbiter never imports one.
 type Protocol interface {
-	// Validate validates the settings of an engine of this protocol before any game is played:
-	// how it is reached (a command or an address) and its protocol-specific settings.
+	// Validate judges the settings of an engine of this protocol before any game is played:
+	// how it is reached (a command or an address) and the values of its protocol settings.
+	// Settings it does not list (SettingLister) never reach it: package function Validate,
+	// which callers use, refuses them first.
 	Validate(e EngineConfig) error
 	// Start starts a player and completes the protocol's handshake. The context bounds the
 	// start-up.
 	Start(ctx context.Context, e EngineConfig, env StartEnv) (Player, error)
 }
 
-// Locator is a Protocol that can tell before a run, beyond the settings Check judges, whether
-// an engine can be reached at all: that its program exists and can be run, say. Check leaves
+// Locator is a Protocol that can tell before a run, beyond the settings Validate judges, whether
+// an engine can be reached at all: that its program exists and can be run, say. Validate leaves
 // that out, because a configuration is also read on machines that do not run it (stats,
 // shards prepared elsewhere).
 type Locator interface {
@@ -68,6 +70,45 @@ type StartEnv struct {
 	// Grace is how long a player is given to exit or answer after being asked to stop, before
 	// it is killed.
 	Grace time.Duration
+	// Memo keeps what a protocol learns of an engine by asking it (UHP's probe of how it reads
+	// time) for the players started after it, as long as the run's seats; nil keeps nothing.
+	Memo *Memo
+}
+
+// Memo is what protocols learn of engines during one run, by key (a protocol's own: UHP's is
+// the program, its directory and environment). It lives as long as the run's seats, never the
+// process: an engine rebuilt in place between two runs of a long-lived worker is asked again.
+// A nil *Memo keeps nothing: every call computes. It is safe for concurrent use.
+type Memo struct {
+	entries sync.Map // key -> *memoEntry
+}
+
+type memoEntry struct {
+	mu    sync.Mutex
+	done  bool
+	value any
+}
+
+// Once returns what is kept under key, or computes it with learn and keeps it when learn
+// succeeds; a failure is not kept, so the next caller tries again. Callers of one key wait for
+// the one computing it.
+func (m *Memo) Once(key string, learn func() (any, error)) (any, error) {
+	if m == nil {
+		return learn()
+	}
+	v, _ := m.entries.LoadOrStore(key, &memoEntry{})
+	e := v.(*memoEntry)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.done {
+		return e.value, nil
+	}
+	value, err := learn()
+	if err != nil {
+		return nil, err
+	}
+	e.value, e.done = value, true
+	return value, nil
 }
 
 var (
@@ -149,6 +190,42 @@ func Lookup(name string) (Protocol, error) {
 		return nil, &ConfigError{fmt.Sprintf("protocol %q: want one of %s", name, strings.Join(known, ", "))}
 	}
 	return p, nil
+}
+
+// Validate checks an engine's configuration against its protocol, before any game: the
+// protocol is registered, every protocol setting (key=value) is one the protocol lists
+// (SettingLister; a protocol that lists none has none), and the protocol's own Validate
+// passes. An unknown setting is refused in the same words for every protocol, with the closest
+// setting the protocol lists.
+func Validate(e EngineConfig) error {
+	p, err := Lookup(e.ProtocolName())
+	if err != nil {
+		return err
+	}
+	var known []string
+	if l, ok := p.(SettingLister); ok {
+		for _, s := range l.Settings() {
+			known = append(known, s.Name)
+		}
+	}
+	if unknown := e.UnknownSettings(known...); len(unknown) > 0 {
+		return unknownSettings(e.ProtocolName(), unknown, known)
+	}
+	return p.Validate(e)
+}
+
+// unknownSettings is the error of settings that a protocol does not list.
+func unknownSettings(protocol string, unknown, known []string) error {
+	what := fmt.Sprintf("proto=%s has no setting %s", protocol, strings.Join(unknown, ", "))
+	switch near, ok := ClosestName(unknown[0], known); {
+	case ok:
+		what += fmt.Sprintf(": did you mean %s?", near)
+	case len(known) == 0:
+		what += " (it has none; an engine's own options are option.NAME=VALUE)"
+	default:
+		what += fmt.Sprintf(" (its settings: %s; an engine's own options are option.NAME=VALUE)", strings.Join(known, ", "))
+	}
+	return &ConfigError{Msg: what}
 }
 
 // Start starts a player for an engine through its protocol.

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/compliance"
 	"hivearbiter/arbiter/driver"
 	"hivearbiter/configs"
 	"hivearbiter/internal/cli"
@@ -63,7 +63,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	subject := cmp.Or(strings.Join(engine.Command, " "), engine.Addr)
 	fmt.Fprintf(stdout, "Checking %s\n", subject)
 	started := time.Now()
-	checks, err := arbiter.CheckEngine(ctx, engine, arbiter.CheckOptions{Games: *games, Plies: *plies, Seed: *seed})
+	checks, err := compliance.Run(ctx, engine, compliance.Options{Games: *games, Plies: *plies, Seed: *seed})
 	if len(checks) == 0 && err != nil {
 		return cli.Usage(err) // a protocol without a check
 	}
@@ -74,11 +74,11 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *verbose {
 		width = 0
 	}
-	cut, tableErr := arbiter.WriteCheckTable(stdout, checks, width)
+	cut, tableErr := compliance.WriteTable(stdout, checks, width)
 	if cut {
 		hint = " (run with -v to see each detail whole)"
 	}
-	summary, failed := arbiter.SummarizeChecks(checks)
+	summary, failed := compliance.Summarize(checks)
 	switch {
 	case tableErr != nil:
 		return tableErr
@@ -96,14 +96,14 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // writeCheckAdvice writes what a check found a match needs: each row that says so, whole, the
 // warnings, and a match command against the bundled engine that plays as pasted, whose -engine
 // line serves a gate's two builds.
-func writeCheckAdvice(w io.Writer, engine driver.EngineConfig, checks []arbiter.CheckResult, failed bool) {
+func writeCheckAdvice(w io.Writer, engine driver.EngineConfig, checks []compliance.Result, failed bool) {
 	var warnings []string
 	fmt.Fprintln(w)
 	for _, c := range checks {
 		switch {
 		case len(c.Settings) > 0:
 			fmt.Fprintf(w, "%s: %s\n", c.Name, c.Detail)
-		case c.Status == arbiter.CheckWarned:
+		case c.Status == compliance.Warned:
 			warnings = append(warnings, fmt.Sprintf("  %s: %s", c.Name, c.Detail))
 		}
 	}
@@ -114,7 +114,7 @@ func writeCheckAdvice(w io.Writer, engine driver.EngineConfig, checks []arbiter.
 		fmt.Fprintln(w, "A failed check blocks a match: the engine would lose games by it. Fix it, then check again.")
 		return
 	}
-	settings, flags := arbiter.CheckSettings(checks)
+	settings, flags := compliance.Settings(checks)
 	match, err := configs.CheckedMatch(engine, settings, flags, builtinResolver)
 	if err != nil { // the check's own settings did not parse: a bug of the check, said rather than hidden
 		fmt.Fprintf(w, "The settings it found do not make an -engine line (%v): %s\n", err, strings.Join(settings, " "))

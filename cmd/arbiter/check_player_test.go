@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"hivearbiter/arbiter"
 	"hivearbiter/arbiter/arbitertest"
+	"hivearbiter/arbiter/compliance"
 	"hivearbiter/arbiter/driver"
 )
 
@@ -28,8 +28,8 @@ func TestCheckProtocolWithoutSuite(t *testing.T) {
 func TestCheckPlayerReportGolden(t *testing.T) {
 	e := driver.EngineConfig{Name: "bot", Protocol: arbitertest.Name, Command: []string{"illegal@0"},
 		Time: driver.TimeControl{MoveTime: time.Second}}
-	rows := arbiter.PlayerRows{Settings: "settings", SettingsDetail: "none", Greeting: "greeting", Close: "exits at the end of its input"}
-	checks, err := arbiter.CheckPlayer(t.Context(), arbitertest.Protocol{}, e, arbiter.CheckOptions{Games: 2, Plies: 10, Seed: 1}, rows)
+	rows := compliance.PlayerRows{Settings: "settings", SettingsDetail: "none", Greeting: "greeting", Close: "exits at the end of its input"}
+	checks, err := compliance.PlaySuite(t.Context(), arbitertest.Protocol{}, e, compliance.Options{Games: 2, Plies: 10, Seed: 1}, rows)
 	if err != nil {
 		t.Fatal(err)
 	}

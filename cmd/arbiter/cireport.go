@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/compliance"
 	"hivearbiter/ci"
 	"hivearbiter/internal/cli"
 	"hivearbiter/results"
@@ -118,7 +119,7 @@ func (o *ciOptions) gateReport(stdout io.Writer, g ci.Gate, err error) error {
 
 // checkReport writes an arbiter check's reports: annotations under GitHub Actions and the
 // JUnit file.
-func (o *ciOptions) checkReport(stdout io.Writer, engine string, checks []arbiter.CheckResult, startErr error, started time.Time) error {
+func (o *ciOptions) checkReport(stdout io.Writer, engine string, checks []compliance.Result, startErr error, started time.Time) error {
 	if o.github.Actions {
 		ci.AnnotateChecks(stdout, engine, checks, startErr)
 	}

@@ -26,9 +26,6 @@ func (Protocol) Validate(e driver.EngineConfig) error {
 	if err := e.ProgramOrAddress("a one-engine player"); err != nil {
 		return err
 	}
-	if unknown := e.UnknownSettings(SettingValidMoves); len(unknown) > 0 {
-		return &driver.ConfigError{Msg: fmt.Sprintf("unknown gamestring setting %s (known: %s)", strings.Join(unknown, ", "), SettingValidMoves)}
-	}
 	if _, err := validMovesOf(e); err != nil {
 		return err
 	}

@@ -46,9 +46,6 @@ func transportOf(e driver.EngineConfig) (string, error) {
 	bad := func(format string, args ...any) (string, error) {
 		return "", &driver.ConfigError{Msg: fmt.Sprintf(format, args...)}
 	}
-	if unknown := e.UnknownSettings(SettingTransport); len(unknown) > 0 {
-		return bad("unknown Hive API setting %s (known: %s)", strings.Join(unknown, ", "), SettingTransport)
-	}
 	if len(e.Options) > 0 {
 		return bad("the Hive API has no engine options: option.%s= is not a Hive API setting", e.Options[0].Name)
 	}

@@ -32,12 +32,13 @@ func TestCheckSettings(t *testing.T) {
 		{driver.EngineConfig{Command: []string{"node"}, Settings: map[string]string{"transport": "pigeon"}, Time: st}, "transport=pigeon"},
 		{driver.EngineConfig{Addr: "localhost", Time: st}, "want HOST:PORT"},
 		{driver.EngineConfig{Addr: "localhost:1", Settings: map[string]string{"transport": "stdio"}, Time: st}, "does not go with it"},
-		{driver.EngineConfig{Command: []string{"node"}, Settings: map[string]string{"transport": "stdio", "fractional": "true"}, Time: st}, "unknown Hive API setting fractional"},
+		{driver.EngineConfig{Command: []string{"node"}, Settings: map[string]string{"transport": "stdio", "fractional": "true"}, Time: st}, "proto=hiveapi has no setting fractional"},
 		{driver.EngineConfig{Command: []string{"node"}, Settings: map[string]string{"transport": "stdio"}, Time: driver.TimeControl{Depth: 3}}, "no depth or node limit"},
 		{driver.EngineConfig{Command: []string{"node"}, Settings: map[string]string{"transport": "stdio"}, Options: []driver.EngineOption{{Name: "Hash", Value: "1"}}, Time: st}, "no engine options"},
 	}
 	for _, tt := range tests {
-		err := (Protocol{}).Validate(tt.e)
+		tt.e.Protocol = "hiveapi"
+		err := driver.Validate(tt.e)
 		switch {
 		case tt.want == "" && err != nil:
 			t.Errorf("%+v: %v", tt.e, err)

@@ -39,6 +39,6 @@
 // gameover" and "query result"; a disagreement with the rules is noted in the record's
 // warnings (a false claim when it claims a result the rules do not give). "quit" ends it.
 //
-// Protocol is an arbiter.Checker: "arbiter check -engine ... proto=ugi" runs its compliance
+// Protocol is a compliance.Suite: "arbiter check -engine ... proto=ugi" runs its compliance
 // suite (RunChecks), from the handshake to "go infinite" and a forced pass.
 package ugi

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"hivearbiter/arbiter/driver"
@@ -25,9 +24,6 @@ type Protocol struct{}
 func (Protocol) Validate(e driver.EngineConfig) error {
 	if err := e.ProgramOrAddress("a UGI engine"); err != nil {
 		return err
-	}
-	if unknown := e.UnknownSettings(); len(unknown) > 0 {
-		return &driver.ConfigError{Msg: fmt.Sprintf("unknown UGI setting %s (UGI has none: options are option.NAME=VALUE)", strings.Join(unknown, ", "))}
 	}
 	return nil
 }

@@ -24,14 +24,14 @@ func TestCheckSettings(t *testing.T) {
 		{"bad fractional", engine(st(time.Second), map[string]string{"fractional": "yes please"}), "want true, false or auto"},
 		{"bad interrupt", engine(st(time.Second), map[string]string{"interrupt": "sometimes"}), "interrupt=sometimes: want true, false or auto"},
 		{"auto", engine(st(time.Second), map[string]string{"fractional": "auto", "interrupt": "auto"}), ""},
-		{"unknown setting", engine(st(time.Second), map[string]string{"transport": "ipc"}), "unknown UHP setting transport"},
+		{"unknown setting", engine(st(time.Second), map[string]string{"transport": "ipc"}), "proto=uhp has no setting transport"},
 		{"node limit", engine(driver.TimeControl{Nodes: 1000}, nil), "no node limit"},
 		{"no command", driver.EngineConfig{Name: "e", Time: st(time.Second)}, "give cmd=PROGRAM"},
 		{"an address", driver.EngineConfig{Name: "e", Addr: "127.0.0.1:9", Command: []string{"x"}, Time: st(time.Second)}, "addr= is not a UHP setting"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := Protocol{}.Validate(tt.engine)
+			err := driver.Validate(tt.engine)
 			switch {
 			case tt.problem == "" && err != nil:
 				t.Errorf("refused: %v", err)

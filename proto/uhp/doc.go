@@ -17,6 +17,6 @@
 // With a transcript directory, each engine process writes its conversation to its own file
 // there, each game marked where it begins, and each record names its players' transcripts.
 //
-// Protocol is an arbiter.Checker: "arbiter check" runs its compliance suite (RunChecks), which
+// Protocol is a compliance.Suite: "arbiter check" runs its compliance suite (RunChecks), which
 // also finds which time setting suits an engine.
 package uhp

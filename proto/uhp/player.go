@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"hivearbiter/arbiter/driver"
@@ -40,13 +39,6 @@ func (Protocol) Validate(e driver.EngineConfig) error {
 	if e.Addr != "" {
 		return &driver.ConfigError{Msg: "a UHP engine is started as a program: addr= is not a UHP setting"}
 	}
-	if unknown := e.UnknownSettings(SettingFractional, SettingInterrupt); len(unknown) > 0 {
-		msg := fmt.Sprintf("unknown UHP setting %s (the UHP settings are %s and %s)", strings.Join(unknown, ", "), SettingFractional, SettingInterrupt)
-		if near, ok := driver.ClosestName(unknown[0], []string{SettingFractional, SettingInterrupt}); ok {
-			msg = fmt.Sprintf("unknown UHP setting %s: did you mean %s?", unknown[0], near)
-		}
-		return &driver.ConfigError{Msg: msg}
-	}
 	if _, _, err := settings(e); err != nil {
 		return err
 	}
@@ -54,8 +46,8 @@ func (Protocol) Validate(e driver.EngineConfig) error {
 		return &driver.ConfigError{Msg: "UHP has no node limit: give st=SECONDS, depth=N or tc=BASE+INC"}
 	}
 	// A budget that is not whole seconds is no reason to refuse an engine that reads whole
-	// seconds: it is sent rounded down (uhpclient.Limit), and a run whose clock gives it
-	// budgets under one second is told so before its first game (driver.TimePolicy).
+	// seconds: it is sent rounded down (uhpclient.BestMoveArgs), and a run whose clock gives it
+	// budgets under one second is told so before its first game (driver.TimingAdvisor).
 	return nil
 }
 
@@ -94,7 +86,7 @@ func (Protocol) Start(ctx context.Context, e driver.EngineConfig, env driver.Sta
 		transcript.Close()
 		return nil, err
 	}
-	facts, eng, err := timeFactsOf(ctx, e, eng, start)
+	facts, eng, err := timeFactsOf(ctx, e, env.Memo, eng, start)
 	if err != nil {
 		eng.Close(ctx)
 		transcript.Close()
@@ -172,9 +164,9 @@ func (p *Player) WaitPlay(ctx context.Context) (string, error) {
 }
 
 // BestMove implements driver.Player. UHP knows no clock: the engine is sent the budget, by
-// its time policy (uhpclient.Limit).
+// its time policy (uhpclient.BestMoveArgs).
 func (p *Player) BestMove(ctx context.Context, limit driver.SearchLimit) (string, error) {
-	l := uhpclient.Limit{Depth: limit.Depth, FractionalSeconds: p.facts.fractional, Interruptible: p.facts.interruptible}
+	l := uhpclient.BestMoveArgs{Depth: limit.Depth, FractionalSeconds: p.facts.fractional, Interruptible: p.facts.interruptible}
 	if limit.Depth == 0 {
 		// A clock spent to nothing within its margin still asks for a move: the least UHP
 		// can write, not a bare bestmove, which is no command (Mzinga searches for ever).
@@ -194,10 +186,20 @@ func (p *Player) BestMove(ctx context.Context, limit driver.SearchLimit) (string
 	return move, classify(err, true)
 }
 
-var _ driver.TimePolicyReporter = (*Player)(nil)
+// TimePolicy is how the engine is sent its budgets, as the probe before its first game found
+// out or its settings say.
+func (p *Player) TimePolicy() TimePolicy { return p.facts.policy() }
 
-// TimePolicy implements driver.TimePolicyReporter.
-func (p *Player) TimePolicy() driver.TimePolicy { return p.facts.policy() }
+var _ driver.TimingAdvisor = (*Player)(nil)
+
+// Timing implements driver.TimingAdvisor: how each fact of the time policy was learned.
+func (p *Player) Timing() string { return p.facts.policy().Detail }
+
+// TimeControlProblem implements driver.TimingAdvisor: an engine of whole seconds that cannot be
+// interrupted loses on time where its budgets fall under one second (WholeSecondProblem).
+func (p *Player) TimeControlProblem(tc driver.TimeControl) string {
+	return WholeSecondProblem(tc, p.facts.policy())
+}
 
 var _ driver.Warner = (*Player)(nil)
 

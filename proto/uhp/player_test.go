@@ -12,6 +12,7 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/arbiter/driver"
+	"hivearbiter/enginekit/uhpserver/uhpfake"
 	"hivearbiter/results"
 )
 
@@ -109,30 +110,30 @@ func TestTimePolicyProbes(t *testing.T) {
 		scenario string
 		settings map[string]string
 		tc       driver.TimeControl
-		want     driver.TimePolicy // Detail: a part of it
-		probes   int               // "time probe" notes in the transcript
+		want     TimePolicy // Detail: a part of it
+		probes   int        // "time probe" notes in the transcript
 	}{
 		{"reads fractions", "good", nil, driver.TimeControl{MoveTime: time.Second},
-			driver.TimePolicy{Detail: "reads fractions of a second (probed"}, 1},
+			TimePolicy{Detail: "reads fractions of a second (probed"}, 1},
 		{"whole seconds, survives SIGINT", "whole-seconds", nil, driver.TimeControl{Base: time.Minute},
-			driver.TimePolicy{WholeSeconds: true, Interruptible: true, Detail: "survives SIGINT (probed"}, 2},
+			TimePolicy{WholeSeconds: true, Interruptible: true, Detail: "survives SIGINT (probed"}, 2},
 		{"settings", "die-on-int", map[string]string{"fractional": "false", "interrupt": "false"}, driver.TimeControl{MoveTime: time.Second},
-			driver.TimePolicy{WholeSeconds: true, Detail: "reads whole seconds (fractional=false); never interrupted (interrupt=false)"}, 0},
+			TimePolicy{WholeSeconds: true, Detail: "reads whole seconds (fractional=false); never interrupted (interrupt=false)"}, 0},
 		{"fractional set", "whole-seconds", map[string]string{"fractional": "true"}, driver.TimeControl{MoveTime: time.Second},
-			driver.TimePolicy{Detail: "reads fractions of a second (fractional=true); never interrupted"}, 0},
+			TimePolicy{Detail: "reads fractions of a second (fractional=true); never interrupted"}, 0},
 		{"depth", "die-on-int", nil, driver.TimeControl{Depth: 2},
-			driver.TimePolicy{WholeSeconds: true, Detail: "not probed: it searches to a depth"}, 0},
+			TimePolicy{WholeSeconds: true, Detail: "not probed: it searches to a depth"}, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := fakeConfig(tc.scenario)
 			e.Settings, e.Time = tc.settings, tc.tc
-			e.Env = append(e.Env, "PROBE_TEST="+t.Name()) // a program of its own, not probed before
-			for start := range 2 {
+			memo := new(driver.Memo) // one run's
+			for run := range 2 {
 				dir := t.TempDir()
-				p := start2(t, e, dir)
+				p := start(t, e, driver.StartEnv{Grace: time.Second, TranscriptDir: dir, Memo: memo})
 				got := p.TimePolicy()
 				if got.WholeSeconds != tc.want.WholeSeconds || got.Interruptible != tc.want.Interruptible || !strings.Contains(got.Detail, tc.want.Detail) {
-					t.Errorf("start %d: %+v; want %+v", start, got, tc.want)
+					t.Errorf("start %d: %+v; want %+v", run, got, tc.want)
 				}
 				p.Close(t.Context())
 				data, err := os.ReadFile(filepath.Join(dir, transcriptName(t, dir)))
@@ -140,26 +141,56 @@ func TestTimePolicyProbes(t *testing.T) {
 					t.Fatal(err)
 				}
 				want := tc.probes
-				if start > 0 {
+				if run > 0 {
 					want = 0 // the program's facts are known
 				}
 				if n := strings.Count(string(data), "* time probe:"); n != want {
-					t.Errorf("start %d: %d probes; want %d:\n%s", start, n, want, data)
+					t.Errorf("start %d: %d probes; want %d:\n%s", run, n, want, data)
 				}
 			}
 		})
 	}
 }
 
-func start2(t *testing.T, e driver.EngineConfig, dir string) *Player {
-	t.Helper()
-	return start(t, e, driver.StartEnv{Grace: time.Second, TranscriptDir: dir})
+// An engine rebuilt in place between two runs (a long-lived worker's) is probed again: what a
+// run learned lasts as long as its seats (its driver.Memo), not the process. Within a run its
+// facts are known after the first start.
+func TestARebuiltEngineIsProbedAgain(t *testing.T) {
+	program := filepath.Join(t.TempDir(), "engine")
+	build := func(scenario string) {
+		argv, env := uhpfake.Command(fakeEngine(scenario))
+		script := "#!/bin/sh\nexec env"
+		for _, kv := range append(env, argv...) {
+			script += " '" + strings.ReplaceAll(kv, "'", `'\''`) + "'"
+		}
+		if err := os.WriteFile(program, []byte(script+"\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e := driver.EngineConfig{Name: "rebuilt", Command: []string{program}, Time: driver.TimeControl{MoveTime: time.Second}}
+	policy := func(memo *driver.Memo) TimePolicy {
+		p := start(t, e, driver.StartEnv{Grace: time.Second, Memo: memo})
+		defer p.Close(t.Context())
+		return p.TimePolicy()
+	}
+	build("whole-seconds")
+	run1 := new(driver.Memo)
+	if got := policy(run1); !got.WholeSeconds {
+		t.Fatalf("first build: %+v; want whole seconds", got)
+	}
+	build("good") // rebuilt in place: now it reads fractions of a second
+	if got := policy(run1); !got.WholeSeconds {
+		t.Errorf("the same run, after the rebuild: %+v; want the facts the run learned (whole seconds)", got)
+	}
+	if got := policy(new(driver.Memo)); got.WholeSeconds {
+		t.Errorf("the next run: %+v; want the rebuilt engine probed again (fractions of a second)", got)
+	}
 }
 
 func TestCheckSuggestsTheSettingMeant(t *testing.T) {
 	e := fakeConfig("normal")
 	e.Settings = map[string]string{"fractinal": "true"}
-	if err := (Protocol{}).Validate(e); err == nil || !strings.Contains(err.Error(), "did you mean fractional?") {
+	if err := driver.Validate(e); err == nil || !strings.Contains(err.Error(), "did you mean fractional?") {
 		t.Errorf("got %v", err)
 	}
 }

@@ -1,16 +1,16 @@
-package arbiter_test
+package compliance_test
 
 import (
 	"strings"
 	"testing"
 	"time"
 
-	"hivearbiter/arbiter"
 	"hivearbiter/arbiter/arbitertest"
+	"hivearbiter/arbiter/compliance"
 	"hivearbiter/arbiter/driver"
 )
 
-var testRows = arbiter.PlayerRows{Settings: "settings", SettingsDetail: "none", Greeting: "greeting", Close: "close"}
+var testRows = compliance.PlayerRows{Settings: "settings", SettingsDetail: "none", Greeting: "greeting", Close: "close"}
 
 // TestCheckPlayer plays the suite that judges a player by play alone on in-process players,
 // each misbehaving one way: the check that meets the fault fails with the game's detail, the
@@ -41,8 +41,8 @@ func TestCheckPlayer(t *testing.T) {
 			t.Parallel()
 			e := driver.EngineConfig{Name: "p", Protocol: arbitertest.Name, Command: []string{tc.behaviour},
 				Time: driver.TimeControl{MoveTime: 200 * time.Millisecond}}
-			results, err := arbiter.CheckPlayer(t.Context(), arbitertest.Protocol{}, e,
-				arbiter.CheckOptions{Games: 3, Plies: 12, Seed: 3, Margin: 2 * time.Second}, testRows) // the margin of a loaded machine
+			results, err := compliance.PlaySuite(t.Context(), arbitertest.Protocol{}, e,
+				compliance.Options{Games: 3, Plies: 12, Seed: 3, Margin: 2 * time.Second}, testRows) // the margin of a loaded machine
 			if started := tc.behaviour != "unstartable"; started != (err == nil) {
 				t.Errorf("error %v", err)
 			}

@@ -1,4 +1,4 @@
-package arbiter
+package compliance
 
 import (
 	"context"
@@ -32,7 +32,7 @@ var DeterminismCheck = fmt.Sprintf("same answer to the same search (depth %d)", 
 // of, not failed: it plays, but no run of a match can be played again alike, a change that
 // does nothing plays no mirror pairs, and a gate of it costs as one on a clock
 // (docs/statistics.md). listed are its options, for what may fix it.
-func (s *CheckSession[E]) CheckDeterminism(t rules.GameType, listed []ListedOption,
+func (s *Session[E]) CheckDeterminism(t rules.GameType, listed []ListedOption,
 	search func(ctx context.Context, eng E, position *rules.Game, depth int) (string, error)) {
 	name := DeterminismCheck
 	var positions []*rules.Game

@@ -1,4 +1,4 @@
-package arbiter
+package compliance
 
 import (
 	"fmt"
@@ -70,7 +70,7 @@ const FairTimingCheck = "options for fair timing"
 
 // AdviseFairTiming records the check FairTimingCheck: the engine's options that fair timing
 // sets (FairOption), as settings of the match line, but for those the engine is checked with.
-func (s *CheckSession[E]) AdviseFairTiming(listed []ListedOption, set []driver.EngineOption) {
+func (s *Session[E]) AdviseFairTiming(listed []ListedOption, set []driver.EngineOption) {
 	var settings, why []string
 	for _, o := range listed {
 		fair, reason, ok := FairOption(o.Name, o.Type, o.Value, o.Choices)

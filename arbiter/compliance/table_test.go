@@ -1,4 +1,4 @@
-package arbiter
+package compliance
 
 import (
 	"bytes"
@@ -11,10 +11,10 @@ import (
 
 // TestWriteCheckTable: a detail over the width is cut and said to be; width 0 shows it whole.
 func TestWriteCheckTable(t *testing.T) {
-	checks := []CheckResult{
-		{Name: "banner", Status: CheckPassed, Detail: "id MyEngine 1.0"},
-		{Name: "random games", Status: CheckFailed, Detail: "game 2, ply 7: " + strings.Repeat("wQ -bG1 ", 12)},
-		{Name: "timing", Status: CheckSkipped, Detail: ""},
+	checks := []Result{
+		{Name: "banner", Status: Passed, Detail: "id MyEngine 1.0"},
+		{Name: "random games", Status: Failed, Detail: "game 2, ply 7: " + strings.Repeat("wQ -bG1 ", 12)},
+		{Name: "timing", Status: Skipped, Detail: ""},
 	}
 	for _, tc := range []struct {
 		name  string
@@ -22,7 +22,7 @@ func TestWriteCheckTable(t *testing.T) {
 		cut   bool
 	}{{"cut", 40, true}, {"whole", 0, false}} {
 		var got bytes.Buffer
-		cut, err := WriteCheckTable(&got, checks, tc.width)
+		cut, err := WriteTable(&got, checks, tc.width)
 		if err != nil || cut != tc.cut {
 			t.Errorf("%s: cut %v, err %v; want cut %v", tc.name, cut, err, tc.cut)
 		}
@@ -33,19 +33,19 @@ func TestWriteCheckTable(t *testing.T) {
 // TestSummarizeChecks: failures are counted first, skipped checks are said, and all passed
 // only when none failed or was skipped.
 func TestSummarizeChecks(t *testing.T) {
-	pass, fail, skip := CheckResult{Status: CheckPassed}, CheckResult{Status: CheckFailed}, CheckResult{Status: CheckSkipped}
+	pass, fail, skip := Result{Status: Passed}, Result{Status: Failed}, Result{Status: Skipped}
 	tests := []struct {
-		checks []CheckResult
+		checks []Result
 		want   string
 		failed bool
 	}{
-		{[]CheckResult{pass, pass}, "All 2 checks passed", false},
-		{[]CheckResult{pass, skip, pass}, "2 of 3 checks passed, 1 skipped", false},
-		{[]CheckResult{fail, pass, fail}, "2 of 3 checks failed", true},
-		{[]CheckResult{fail, skip, skip, pass}, "1 of 4 checks failed, 2 skipped", true},
+		{[]Result{pass, pass}, "All 2 checks passed", false},
+		{[]Result{pass, skip, pass}, "2 of 3 checks passed, 1 skipped", false},
+		{[]Result{fail, pass, fail}, "2 of 3 checks failed", true},
+		{[]Result{fail, skip, skip, pass}, "1 of 4 checks failed, 2 skipped", true},
 	}
 	for _, tc := range tests {
-		if got, failed := SummarizeChecks(tc.checks); got != tc.want || failed != tc.failed {
+		if got, failed := Summarize(tc.checks); got != tc.want || failed != tc.failed {
 			t.Errorf("%v: %q, %v; want %q, %v", tc.checks, got, failed, tc.want, tc.failed)
 		}
 	}

@@ -1,4 +1,4 @@
-package arbiter
+package compliance
 
 import (
 	"cmp"
@@ -7,66 +7,67 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"hivearbiter/arbiter"
 	"hivearbiter/arbiter/driver"
 	"hivearbiter/openings"
 	"hivearbiter/results"
 	"hivearbiter/rules"
 )
 
-// Checker is a Protocol with a compliance suite of its own, the one "arbiter check" runs: it
+// Suite is a Protocol with a compliance suite of its own, the one "arbiter check" runs: it
 // plays an engine through what the protocol asks of it, compares its answers with the
-// referee's, and reports one result per check. A protocol that is no Checker cannot be
-// checked (CheckEngine says so).
-type Checker interface {
+// referee's, and reports one result per check. A protocol that is no Suite cannot be
+// checked (Run says so).
+type Suite interface {
 	// RunChecks runs the suite on one engine. err is set only when the engine could not be
 	// started at all; the results say so too.
-	RunChecks(ctx context.Context, e driver.EngineConfig, opts CheckOptions) ([]CheckResult, error)
+	RunChecks(ctx context.Context, e driver.EngineConfig, opts Options) ([]Result, error)
 }
 
-// CheckEngine runs the compliance suite of the engine's protocol.
-func CheckEngine(ctx context.Context, e driver.EngineConfig, opts CheckOptions) ([]CheckResult, error) {
+// Run runs the compliance suite of the engine's protocol.
+func Run(ctx context.Context, e driver.EngineConfig, opts Options) ([]Result, error) {
 	p, err := driver.Lookup(e.ProtocolName())
 	if err != nil {
 		return nil, err
 	}
-	c, ok := p.(Checker)
+	c, ok := p.(Suite)
 	if !ok {
 		return nil, &driver.ConfigError{Msg: fmt.Sprintf("protocol %q has no compliance check", e.ProtocolName())}
 	}
 	return c.RunChecks(ctx, e, opts)
 }
 
-// CheckStatus is how one check came out.
-type CheckStatus int
+// Status is how one check came out.
+type Status int
 
 // The outcomes of a check. A failed check blocks a match: the engine would lose games by it. A
 // warned one is a failure that a match does not meet (the arbiter never sends an illegal move
 // or an unknown command, never undoes), listed for the engine's author. A skipped check could
 // not be run: the engine could not be started for it, or an earlier finding makes it moot.
 const (
-	CheckFailed CheckStatus = iota
-	CheckPassed
-	CheckSkipped
-	CheckWarned
+	Failed Status = iota
+	Passed
+	Skipped
+	Warned
 )
 
 // String is the status as the check's table shows it: a failure stands out.
-func (s CheckStatus) String() string {
+func (s Status) String() string {
 	switch s {
-	case CheckPassed:
+	case Passed:
 		return "pass"
-	case CheckSkipped:
+	case Skipped:
 		return "skip"
-	case CheckWarned:
+	case Warned:
 		return "warn"
 	}
 	return "FAIL"
 }
 
-// CheckResult is the outcome of one compliance check of an engine.
-type CheckResult struct {
+// Result is the outcome of one compliance check of an engine.
+type Result struct {
 	Name   string
-	Status CheckStatus
+	Status Status
 	Detail string
 	// Settings are what the check found a match needs: engine settings (key=value words for
 	// -engine, such as fractional=false) and, beginning with "-", flags of the run
@@ -74,8 +75,8 @@ type CheckResult struct {
 	Settings []string
 }
 
-// CheckOptions tunes a compliance check. A zero field takes its default.
-type CheckOptions struct {
+// Options tunes a compliance check. A zero field takes its default.
+type Options struct {
 	Games  int           // random games played (or compared with the referee's) per suite; 3
 	Plies  int           // plies per random game; 30
 	Seed   uint64        // seed of the random games and positions
@@ -89,7 +90,7 @@ type CheckOptions struct {
 	Grace        time.Duration
 }
 
-func (o CheckOptions) withDefaults() CheckOptions {
+func (o Options) withDefaults() Options {
 	if o.Games <= 0 {
 		o.Games = 3
 	}
@@ -111,17 +112,17 @@ func (o CheckOptions) withDefaults() CheckOptions {
 	return o
 }
 
-// CheckedEngine is what a suite checks: an engine process, a client of one, or a Player.
-type CheckedEngine interface {
+// Engine is what a suite checks: an engine process, a client of one, or a Player.
+type Engine interface {
 	Close(ctx context.Context) error
 }
 
-// CheckSession is the bookkeeping every compliance suite shares: the results so far, the
+// Session is the bookkeeping every compliance suite shares: the results so far, the
 // random source of its games, and the engine under check, started afresh after a failed check
 // so that each result judges one thing and no row repeats an earlier row's failure.
-type CheckSession[E CheckedEngine] struct {
+type Session[E Engine] struct {
 	ctx     context.Context
-	opts    CheckOptions
+	opts    Options
 	rng     *rand.Rand
 	start   func(context.Context) (E, error)
 	eng     E
@@ -129,58 +130,58 @@ type CheckSession[E CheckedEngine] struct {
 	// fresh is set when the engine must be started again before the next check: a check
 	// failed, or left it in a state of its own.
 	fresh   bool
-	results []CheckResult
+	results []Result
 }
 
-// NewCheckSession sets up a check whose engine start starts (within the start timeout), with
+// NewSession sets up a check whose engine start starts (within the start timeout), with
 // the options' defaults filled in.
-func NewCheckSession[E CheckedEngine](ctx context.Context, opts CheckOptions, start func(context.Context) (E, error)) *CheckSession[E] {
+func NewSession[E Engine](ctx context.Context, opts Options, start func(context.Context) (E, error)) *Session[E] {
 	opts = opts.withDefaults()
-	return &CheckSession[E]{ctx: ctx, opts: opts, rng: rand.New(rand.NewPCG(opts.Seed, 7)), start: start}
+	return &Session[E]{ctx: ctx, opts: opts, rng: rand.New(rand.NewPCG(opts.Seed, 7)), start: start}
 }
 
 // Context is the check's context: every call to the engine is bounded by it.
-func (s *CheckSession[E]) Context() context.Context { return s.ctx }
+func (s *Session[E]) Context() context.Context { return s.ctx }
 
 // Options are the check's options, defaults filled in.
-func (s *CheckSession[E]) Options() CheckOptions { return s.opts }
+func (s *Session[E]) Options() Options { return s.opts }
 
 // Rand is the random source of the check's games, seeded by the options.
-func (s *CheckSession[E]) Rand() *rand.Rand { return s.rng }
+func (s *Session[E]) Rand() *rand.Rand { return s.rng }
 
 // Results are the results so far, in the order the checks ran.
-func (s *CheckSession[E]) Results() []CheckResult { return s.results }
+func (s *Session[E]) Results() []Result { return s.results }
 
 // Pass records a passed check.
-func (s *CheckSession[E]) Pass(name, detail string) {
-	s.results = append(s.results, CheckResult{Name: name, Status: CheckPassed, Detail: detail})
+func (s *Session[E]) Pass(name, detail string) {
+	s.results = append(s.results, Result{Name: name, Status: Passed, Detail: detail})
 }
 
 // Fail records a failed check; the engine is started afresh for the next one.
-func (s *CheckSession[E]) Fail(name, detail string) {
+func (s *Session[E]) Fail(name, detail string) {
 	s.fresh = true
-	s.results = append(s.results, CheckResult{Name: name, Status: CheckFailed, Detail: detail})
+	s.results = append(s.results, Result{Name: name, Status: Failed, Detail: detail})
 }
 
 // Warn records a failed check that does not block a match; the engine is started afresh for
 // the next one.
-func (s *CheckSession[E]) Warn(name, detail string) {
+func (s *Session[E]) Warn(name, detail string) {
 	s.fresh = true
-	s.results = append(s.results, CheckResult{Name: name, Status: CheckWarned, Detail: detail})
+	s.results = append(s.results, Result{Name: name, Status: Warned, Detail: detail})
 }
 
 // Advise records a passed check that found what a match needs: settings, and why.
-func (s *CheckSession[E]) Advise(name, detail string, settings ...string) {
-	s.results = append(s.results, CheckResult{Name: name, Status: CheckPassed, Detail: detail, Settings: settings})
+func (s *Session[E]) Advise(name, detail string, settings ...string) {
+	s.results = append(s.results, Result{Name: name, Status: Passed, Detail: detail, Settings: settings})
 }
 
 // Skip records a check that could not be run, and why.
-func (s *CheckSession[E]) Skip(name, why string) {
-	s.results = append(s.results, CheckResult{Name: name, Status: CheckSkipped, Detail: "skipped: " + why})
+func (s *Session[E]) Skip(name, why string) {
+	s.results = append(s.results, Result{Name: name, Status: Skipped, Detail: "skipped: " + why})
 }
 
 // Run runs checks in turn, until the check's context ends, and returns the results.
-func (s *CheckSession[E]) Run(checks ...func()) []CheckResult {
+func (s *Session[E]) Run(checks ...func()) []Result {
 	for _, check := range checks {
 		if s.ctx.Err() != nil {
 			break
@@ -192,12 +193,12 @@ func (s *CheckSession[E]) Run(checks ...func()) []CheckResult {
 
 // Restart has the engine started afresh before the next check: the last one left it in a
 // state of its own.
-func (s *CheckSession[E]) Restart() { s.fresh = true }
+func (s *Session[E]) Restart() { s.fresh = true }
 
 // Begin starts the engine for the first check, which is named. When it cannot be started,
 // that check fails with the reason, every other check is skipped, and the error is returned:
 // the suite ends there.
-func (s *CheckSession[E]) Begin(name string) (E, error) {
+func (s *Session[E]) Begin(name string) (E, error) {
 	if err := s.restart(); err != nil {
 		s.Fail(name, err.Error())
 		s.Skip("every other check", "the engine did not start")
@@ -209,7 +210,7 @@ func (s *CheckSession[E]) Begin(name string) (E, error) {
 
 // Engine returns a running engine for the check named, started afresh after a failure. When
 // it cannot be started, the check is skipped, and ok is false.
-func (s *CheckSession[E]) Engine(name string) (eng E, ok bool) {
+func (s *Session[E]) Engine(name string) (eng E, ok bool) {
 	if s.fresh || !s.running {
 		if err := s.restart(); err != nil {
 			s.Skip(name, "the engine could not be started again: "+err.Error())
@@ -219,7 +220,7 @@ func (s *CheckSession[E]) Engine(name string) (eng E, ok bool) {
 	return s.eng, true
 }
 
-func (s *CheckSession[E]) restart() error {
+func (s *Session[E]) restart() error {
 	s.Close()
 	ctx, cancel := context.WithTimeout(s.ctx, s.opts.StartTimeout)
 	defer cancel()
@@ -232,7 +233,7 @@ func (s *CheckSession[E]) restart() error {
 }
 
 // Close ends the engine, if one runs. It returns what the engine's Close says.
-func (s *CheckSession[E]) Close() error {
+func (s *Session[E]) Close() error {
 	if !s.running {
 		return nil
 	}
@@ -242,7 +243,7 @@ func (s *CheckSession[E]) Close() error {
 
 // CheckClose is the check named for the end of a session: the engine, told its input ended,
 // must leave within the grace period rather than be killed.
-func (s *CheckSession[E]) CheckClose(name string) {
+func (s *Session[E]) CheckClose(name string) {
 	if _, ok := s.Engine(name); !ok {
 		return
 	}
@@ -261,11 +262,11 @@ func (s *CheckSession[E]) CheckClose(name string) {
 
 // Position is a random position of game type t, plies into a game that is not over, drawn as
 // random openings are (openings.RandomGame).
-func (s *CheckSession[E]) Position(t rules.GameType, plies int) *rules.Game {
+func (s *Session[E]) Position(t rules.GameType, plies int) *rules.Game {
 	return openings.RandomGame(t, plies, s.rng)
 }
 
-// PlayerRows names the rows of a suite that checks a Player by play alone (CheckPlayer) and
+// PlayerRows names the rows of a suite that checks a Player by play alone (PlaySuite) and
 // says what its settings mean.
 type PlayerRows struct {
 	Settings       string // the row that judges the engine's settings with the protocol's Validate
@@ -274,18 +275,18 @@ type PlayerRows struct {
 	Close          string // the row that judges the end of the session
 }
 
-// CheckPlayer is the suite of a protocol whose players are judged by play alone: they keep
+// PlaySuite is the suite of a protocol whose players are judged by play alone: they keep
 // no state the arbiter could query. It starts them through the protocol's own Start, as a
 // match does, and checks the settings (the protocol's Validate), the start and the player's
 // greeting (its ID), a first move in time and games against the referee, and a clean
 // close. err is set only when the player could not be started at all.
-func CheckPlayer(ctx context.Context, p driver.Protocol, e driver.EngineConfig, opts CheckOptions, rows PlayerRows) ([]CheckResult, error) {
-	var s *CheckSession[driver.Player]
-	s = NewCheckSession(ctx, opts, func(ctx context.Context) (driver.Player, error) {
+func PlaySuite(ctx context.Context, p driver.Protocol, e driver.EngineConfig, opts Options, rows PlayerRows) ([]Result, error) {
+	var s *Session[driver.Player]
+	s = NewSession(ctx, opts, func(ctx context.Context) (driver.Player, error) {
 		return p.Start(ctx, e, driver.StartEnv{Grace: s.Options().Grace})
 	})
 	defer s.Close()
-	if err := p.Validate(e); err != nil {
+	if err := driver.Validate(e); err != nil {
 		s.Fail(rows.Settings, err.Error())
 	} else {
 		s.Pass(rows.Settings, rows.SettingsDetail)
@@ -307,13 +308,13 @@ func CheckPlayer(ctx context.Context, p driver.Protocol, e driver.EngineConfig, 
 // checkCommandTimeout bounds every command of a check but a search.
 const checkCommandTimeout = 5 * time.Second
 
-// checkPlays runs the checks of CheckPlayer that play, as a match plays (the arbiter's own
+// checkPlays runs the checks of PlaySuite that play, as a match plays (the arbiter's own
 // game loop, with the player started through its protocol): a first move within the engine's
 // time, then the session's games against the referee, which plays random legal moves, from
 // random openings of each game type the player plays, taking each colour in turn. Every
 // answer is refereed; an illegal or malformed one, a late one, a crash fails its game's
 // check, with the record's detail, which quotes what the player said.
-func checkPlays(s *CheckSession[driver.Player], e driver.EngineConfig) {
+func checkPlays(s *Session[driver.Player], e driver.EngineConfig) {
 	tc := e.Time
 	if tc.IsZero() {
 		tc = driver.TimeControl{MoveTime: time.Second}
@@ -333,8 +334,8 @@ func checkPlays(s *CheckSession[driver.Player], e driver.EngineConfig) {
 
 // checkSides sets up a game of the player under check, playing colour, against the referee's
 // random mover.
-func checkSides(s *CheckSession[driver.Player], p driver.Player, name string, tc driver.TimeControl, colour int) (white, black Side) {
-	sides := [2]Side{
+func checkSides(s *Session[driver.Player], p driver.Player, name string, tc driver.TimeControl, colour int) (white, black arbiter.Side) {
+	sides := [2]arbiter.Side{
 		{Name: name, Player: p, Time: tc, Margin: s.opts.Margin},
 		{Name: "referee", Player: &randomMover{rng: s.rng}, Time: tc, Margin: s.opts.Margin},
 	}
@@ -348,7 +349,7 @@ func checkSides(s *CheckSession[driver.Player], p driver.Player, name string, tc
 // the margin, as the clock judges it. Whether the answer is legal is the games' to judge. It
 // returns the game types the player plays (Base and the widest it says it plays, Base+MLP
 // when it does not say), and false when the games are not worth playing.
-func checkFirstMove(s *CheckSession[driver.Player], name string, tc driver.TimeControl) ([]rules.GameType, bool) {
+func checkFirstMove(s *Session[driver.Player], name string, tc driver.TimeControl) ([]rules.GameType, bool) {
 	check := fmt.Sprintf("first move within its time (%s)", tc)
 	p, ok := s.Engine(check)
 	if !ok {
@@ -361,8 +362,8 @@ func checkFirstMove(s *CheckSession[driver.Player], name string, tc driver.TimeC
 		types = types[:1]
 	}
 	white, black := checkSides(s, p, name, tc, 0)
-	cfg := GameConfig{Run: "check", Opening: rules.BaseMLP.String(), CommandTimeout: checkCommandTimeout, DepthTimeout: checkCommandTimeout}
-	g, err := NewGame(cfg, white, black)
+	cfg := arbiter.GameConfig{Run: "check", Opening: rules.BaseMLP.String(), CommandTimeout: checkCommandTimeout, DepthTimeout: checkCommandTimeout}
+	g, err := arbiter.NewGame(cfg, white, black)
 	if err != nil {
 		s.Fail(check, err.Error())
 		return nil, false
@@ -392,7 +393,7 @@ func checkFirstMove(s *CheckSession[driver.Player], name string, tc driver.TimeC
 }
 
 // checkGame plays game i of the check and judges it as a match would.
-func checkGame(s *CheckSession[driver.Player], name string, tc driver.TimeControl, t rules.GameType, i int) {
+func checkGame(s *Session[driver.Player], name string, tc driver.TimeControl, t rules.GameType, i int) {
 	colour := i % 2
 	openingPlies := s.rng.IntN(5)
 	opening := s.Position(t, openingPlies)
@@ -402,9 +403,9 @@ func checkGame(s *CheckSession[driver.Player], name string, tc driver.TimeContro
 		return
 	}
 	white, black := checkSides(s, p, name, tc, colour)
-	cfg := GameConfig{Run: "check", Index: i + 1, Opening: opening.GameString(), CommandTimeout: checkCommandTimeout,
-		DepthTimeout: checkCommandTimeout, Adjudication: Adjudication{MaxPlies: opening.Ply() + s.opts.Plies}}
-	rec, err := PlayGame(s.ctx, cfg, white, black)
+	cfg := arbiter.GameConfig{Run: "check", Index: i + 1, Opening: opening.GameString(), CommandTimeout: checkCommandTimeout,
+		DepthTimeout: checkCommandTimeout, Adjudication: arbiter.Adjudication{MaxPlies: opening.Ply() + s.opts.Plies}}
+	rec, err := arbiter.PlayGame(s.ctx, cfg, white, black)
 	switch {
 	case err != nil:
 		s.Fail(check, err.Error())

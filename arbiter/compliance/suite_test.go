@@ -1,4 +1,4 @@
-package arbiter
+package compliance
 
 import (
 	"context"
@@ -21,9 +21,9 @@ func (uncheckable) Start(context.Context, driver.EngineConfig, driver.StartEnv) 
 
 func init() { driver.Register("uncheckable", uncheckable{}) }
 
-// A protocol without a Checker is refused by name, with nothing run.
+// A protocol without a Suite is refused by name, with nothing run.
 func TestCheckEngineWithoutChecker(t *testing.T) {
-	results, err := CheckEngine(t.Context(), driver.EngineConfig{Name: "e", Protocol: "uncheckable", Command: []string{"x"}}, CheckOptions{})
+	results, err := Run(t.Context(), driver.EngineConfig{Name: "e", Protocol: "uncheckable", Command: []string{"x"}}, Options{})
 	var ce *driver.ConfigError
 	if !errors.As(err, &ce) || !strings.Contains(err.Error(), `protocol "uncheckable" has no compliance check`) || results != nil {
 		t.Errorf("got %v, %v", results, err)
@@ -45,7 +45,7 @@ func (e engineStub) Close(context.Context) error {
 // closes every engine it started.
 func TestCheckSessionRestartsAfterAFailure(t *testing.T) {
 	starts, closes := 0, 0
-	s := NewCheckSession(t.Context(), CheckOptions{}, func(context.Context) (engineStub, error) {
+	s := NewSession(t.Context(), Options{}, func(context.Context) (engineStub, error) {
 		starts++
 		return engineStub{id: starts, closed: &closes}, nil
 	})
@@ -91,14 +91,14 @@ func TestCheckSessionRestartsAfterAFailure(t *testing.T) {
 
 // An engine that does not start fails the first check, and every other check is skipped.
 func TestCheckSessionEngineThatDoesNotStart(t *testing.T) {
-	s := NewCheckSession(t.Context(), CheckOptions{}, func(context.Context) (engineStub, error) {
+	s := NewSession(t.Context(), Options{}, func(context.Context) (engineStub, error) {
 		return engineStub{}, errors.New("no such program")
 	})
 	if _, err := s.Begin("start"); err == nil {
 		t.Fatal("started")
 	}
-	want := []CheckResult{{Name: "start", Status: CheckFailed, Detail: "no such program"},
-		{Name: "every other check", Status: CheckSkipped, Detail: "skipped: the engine did not start"}}
+	want := []Result{{Name: "start", Status: Failed, Detail: "no such program"},
+		{Name: "every other check", Status: Skipped, Detail: "skipped: the engine did not start"}}
 	if got := s.Results(); !reflect.DeepEqual(got, want) {
 		t.Errorf("results %+v, want %+v", got, want)
 	}

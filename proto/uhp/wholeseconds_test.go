@@ -1,4 +1,4 @@
-package arbiter
+package uhp
 
 import (
 	"strings"
@@ -12,14 +12,14 @@ import (
 // its time control does to it, with a clock that works; any other engine, or a time control
 // that gives it a second a move, is told nothing.
 func TestWholeSecondProblem(t *testing.T) {
-	whole := driver.TimePolicy{WholeSeconds: true}
+	whole := TimePolicy{WholeSeconds: true}
 	tc := func(base, inc float64) driver.TimeControl {
 		return driver.TimeControl{Base: time.Duration(base * float64(time.Second)), Increment: time.Duration(inc * float64(time.Second))}
 	}
 	tests := []struct {
 		name   string
 		tc     driver.TimeControl
-		policy driver.TimePolicy
+		policy TimePolicy
 		want   []string // nil: no problem
 	}{
 		// The README's clock: 10/20 + 0.075 = 0.575 s from the first move.
@@ -30,8 +30,8 @@ func TestWholeSecondProblem(t *testing.T) {
 		{"st=1", driver.TimeControl{MoveTime: time.Second}, whole, nil},
 		{"st=1.5", driver.TimeControl{MoveTime: 1500 * time.Millisecond}, whole, nil},
 		{"depth", driver.TimeControl{Depth: 3}, whole, nil},
-		{"interruptible", tc(10, 0.1), driver.TimePolicy{WholeSeconds: true, Interruptible: true}, nil},
-		{"fractions", tc(10, 0.1), driver.TimePolicy{}, nil},
+		{"interruptible", tc(10, 0.1), TimePolicy{WholeSeconds: true, Interruptible: true}, nil},
+		{"fractions", tc(10, 0.1), TimePolicy{}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
