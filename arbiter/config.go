@@ -7,13 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"hivearbiter/arbiter/driver"
+	"hivearbiter/openings"
 	"hivearbiter/results"
 	"hivearbiter/rules"
 )
@@ -76,7 +76,7 @@ type Config struct {
 	// GamesPerPairing is 2 for game pairs (one opening, colours swapped) or 1.
 	GamesPerPairing int
 	GameType        string // GameTypeString, e.g. "Base+MLP"
-	Openings        Openings
+	Openings        openings.Config
 	Concurrency     int
 	Seed            int64
 	Adjudication    Adjudication
@@ -176,7 +176,7 @@ func (c *Config) Normalize() error {
 	if len(problems) > 0 {
 		return errors.Join(problems...)
 	}
-	_, err := NewSchedule(c.Format, len(c.Engines), c.Seeds, c.Rounds, c.GamesPerPairing, &OpeningBook{})
+	_, err := NewSchedule(c.Format, len(c.Engines), c.Seeds, c.Rounds, c.GamesPerPairing, &openings.Book{})
 	return err
 }
 
@@ -300,7 +300,7 @@ func (c *Config) Fingerprint() (string, error) { return c.fingerprint(true) }
 func (c *Config) fingerprint(current bool) (string, error) {
 	var openingData []byte
 	if c.Openings.File != "" || c.Openings.Book != "" {
-		data, err := c.Openings.data()
+		data, err := c.Openings.Content()
 		if err != nil {
 			return "", err
 		}
@@ -359,7 +359,7 @@ func (c *Config) RunSettings() map[string]string {
 		"-seed":        strconv.FormatInt(c.Seed, 10),
 		"-repetitions": strconv.Itoa(c.Adjudication.Repetitions),
 		"move limit":   moveLimitText(c.Adjudication.MaxPlies),
-		"-openings":    c.Openings.describe(),
+		"-openings":    c.Openings.Words(),
 	}
 	if c.Format == Gauntlet {
 		m["-seeds"] = strconv.Itoa(c.Seeds)
@@ -389,28 +389,6 @@ func moveLimitText(plies int) string {
 		return fmt.Sprintf("%d moves (-maxmoves)", plies/2)
 	}
 	return fmt.Sprintf("%d plies (-maxplies)", plies)
-}
-
-// describe names the openings' source as the -openings words that give it.
-func (o Openings) describe() string {
-	var words []string
-	switch {
-	case o.Book != "":
-		words = append(words, "book="+o.Book)
-	case o.File != "":
-		words = append(words, "file="+filepath.Base(o.File))
-	case o.RandomPlies > 0:
-		words = append(words, fmt.Sprintf("plies=%d", o.RandomPlies))
-	default:
-		words = append(words, "plies=0")
-	}
-	if o.Order != "" {
-		words = append(words, "order="+o.Order)
-	}
-	if o.Start > 0 {
-		words = append(words, fmt.Sprintf("start=%d", o.Start))
-	}
-	return strings.Join(words, " ")
 }
 
 // differences names what the records' run and this configuration disagree on: every run

@@ -2,12 +2,15 @@ package arbiter_test
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"hivearbiter/arbiter"
 	"hivearbiter/arbiter/driver"
+	"hivearbiter/openings"
 )
 
 // TestNormalizeReportsEveryProblem: a configuration with several mistakes gets all of them at
@@ -64,5 +67,33 @@ func TestDefaultNames(t *testing.T) {
 		if !slices.Equal(got, tt.want) {
 			t.Errorf("names %q, want %q", got, tt.want)
 		}
+	}
+}
+
+// TestOpeningsBookFingerprint: a run of a book has the id of a run of the same text as a
+// file, and a description that names the book.
+func TestOpeningsBookFingerprint(t *testing.T) {
+	data, err := openings.ReadBook("base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "base.txt")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := arbiter.Config{GameType: "Base", Openings: openings.Config{Book: "base"}}
+	f := arbiter.Config{GameType: "Base", Openings: openings.Config{File: path}}
+	r := arbiter.Config{GameType: "Base", Openings: openings.Config{RandomPlies: 4}}
+	book, _ := c.Fingerprint()
+	file, _ := f.Fingerprint()
+	random, _ := r.Fingerprint()
+	if book == "" || book != file || book == random {
+		t.Errorf("fingerprints: book %q, file %q, random %q", book, file, random)
+	}
+	if d := c.Openings.Words(); d != "book=base" {
+		t.Errorf("described as %q", d)
+	}
+	if d := c.Openings.Description(); d != "book base" {
+		t.Errorf("result block says %q", d)
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/arbiter/driver"
+	"hivearbiter/openings"
 	"hivearbiter/results"
 )
 
@@ -119,7 +120,7 @@ func TestFingerprintArguments(t *testing.T) {
 	// 892b2237bc45 is the id the landed arbiter (d982f6c) gave this configuration without
 	// random openings, before arguments and the draw of random openings were part of run ids.
 	cfg := baseConfig(engine("a", "random"), engine("b", "random"))
-	cfg.Openings = arbiter.Openings{}
+	cfg.Openings = openings.Config{}
 	if err := cfg.Normalize(); err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +135,7 @@ func TestFingerprintArguments(t *testing.T) {
 func TestTournamentRefusesRecordsWithoutArguments(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "games.jsonl")
 	older := baseConfig(engine("a", "random"), engine("b", "random"))
-	older.Openings = arbiter.Openings{} // random openings change the run id on their own
+	older.Openings = openings.Config{} // random openings change the run id on their own
 	older.Out = out
 	if _, err := fakeTournament(t, older).Play(context.Background()); err != nil {
 		t.Fatal(err)
@@ -146,7 +147,7 @@ func TestTournamentRefusesRecordsWithoutArguments(t *testing.T) {
 	// The records of the run without arguments have the id that run has with arguments, when
 	// arguments are left out.
 	withArgs := baseConfig(engine("a", "random"), engine("b", "random"))
-	withArgs.Openings = arbiter.Openings{}
+	withArgs.Openings = openings.Config{}
 	withArgs.Engines[0].Command = append(withArgs.Engines[0].Command, "-profile", "medium")
 	withArgs.Out = out
 	_, err = fakeTournament(t, withArgs).Play(context.Background())

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"hivearbiter/arbiter/driver"
+	"hivearbiter/openings"
 )
 
 // Format is the shape of a tournament.
@@ -43,13 +44,13 @@ type Schedule struct {
 	pairings [][2]int
 	perPair  int // games each pairing plays per round with one opening: 2 (colours swapped) or 1
 	rounds   int
-	openings *OpeningBook
+	openings *openings.Book
 }
 
 // NewSchedule lays out rounds of the given format over n engines. gamesPerPairing is 2 for game
 // pairs (the same opening twice with colours swapped) or 1. seeds is the number of gauntlet
 // engines.
-func NewSchedule(format Format, n, seeds, rounds, gamesPerPairing int, book *OpeningBook) (*Schedule, error) {
+func NewSchedule(format Format, n, seeds, rounds, gamesPerPairing int, book *openings.Book) (*Schedule, error) {
 	if gamesPerPairing != 1 && gamesPerPairing != 2 {
 		return nil, &driver.ConfigError{Msg: fmt.Sprintf("games per pairing must be 1 or 2 (a game pair), not %d", gamesPerPairing)}
 	}

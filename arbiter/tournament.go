@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter/driver"
+	"hivearbiter/openings"
 	"hivearbiter/results"
 	"hivearbiter/rules"
 )
@@ -113,7 +114,7 @@ func NewTournament(cfg Config) (*Tournament, error) {
 	if err != nil {
 		return nil, &driver.ConfigError{Msg: err.Error()}
 	}
-	book, err := LoadOpenings(cfg.Openings, gameType, cfg.Seed)
+	book, err := openings.Load(cfg.Openings, gameType, cfg.Seed)
 	if err != nil {
 		return nil, err
 	}

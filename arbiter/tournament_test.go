@@ -17,6 +17,7 @@ import (
 	"hivearbiter/arbiter/arbitertest"
 	"hivearbiter/arbiter/driver"
 	"hivearbiter/internal/syncbuf"
+	"hivearbiter/openings"
 
 	"hivearbiter/results"
 	"hivearbiter/rules"
@@ -45,7 +46,7 @@ func engine(name, behaviour string) driver.EngineConfig {
 
 func baseConfig(engines ...driver.EngineConfig) arbiter.Config {
 	return arbiter.Config{Engines: engines, GameType: "Base+MLP", Concurrency: 2, Seed: 5,
-		Adjudication: arbiter.Adjudication{MaxPlies: 120}, Openings: arbiter.Openings{RandomPlies: 2}, CommandTimeout: 5 * time.Second}
+		Adjudication: arbiter.Adjudication{MaxPlies: 120}, Openings: openings.Config{RandomPlies: 2}, CommandTimeout: 5 * time.Second}
 }
 
 // A library caller gets the JSON summary that Config.JSONOut asks for, as arbiter match -json

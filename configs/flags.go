@@ -11,6 +11,7 @@ import (
 	"hivearbiter/arbiter"
 	"hivearbiter/arbiter/driver"
 	"hivearbiter/elo"
+	"hivearbiter/openings"
 )
 
 // Flags are a run's settings on the command line, as "arbiter match" takes them: Register
@@ -209,12 +210,12 @@ func (fl *Flags) formatAndGames(r *Run, given map[string]bool, bad func(string, 
 func (r *Run) openings(words []string) error {
 	r.set("openings", "-openings")
 	f := r.f.Openings
-	o := arbiter.Openings{File: f.File, Book: f.Book, Order: f.Order, Start: f.Start, RandomPlies: f.Plies}
+	o := openings.Config{File: f.File, Book: f.Book, Order: f.Order, Start: f.Start, RandomPlies: f.Plies}
 	keys, err := ApplyOpenings(&o, words)
 	if err != nil {
 		return err
 	}
-	r.f.Openings = openings{File: o.File, Book: o.Book, Order: o.Order, Start: o.Start, Plies: o.RandomPlies}
+	r.f.Openings = openingsTable{File: o.File, Book: o.Book, Order: o.Order, Start: o.Start, Plies: o.RandomPlies}
 	for _, k := range keys {
 		r.set("openings."+k, "-openings")
 	}
@@ -225,7 +226,7 @@ func (r *Run) openings(words []string) error {
 // plies=N; format= is accepted and ignored, the format following from the file's name) to o,
 // and returns the keys it set, in order. Whether the settings agree is checked where they are
 // used (a book excludes a file and plies).
-func ApplyOpenings(o *arbiter.Openings, words []string) ([]string, error) {
+func ApplyOpenings(o *openings.Config, words []string) ([]string, error) {
 	var keys []string
 	for _, w := range words {
 		k, v, _ := strings.Cut(w, "=")

@@ -75,7 +75,7 @@ type file struct {
 	OnEngineFailure string        `toml:"on_engine_failure"`
 	FailureStreak   int           `toml:"failure_streak"`
 	Affinity        bool          `toml:"affinity"`
-	Openings        openings      `toml:"openings"`
+	Openings        openingsTable `toml:"openings"`
 	Adjudication    adjudication  `toml:"adjudication"`
 	SPRT            *sprt         `toml:"sprt"`
 	Each            engine        `toml:"each"`
@@ -84,7 +84,7 @@ type file struct {
 	meta            toml.MetaData `toml:"-"`
 }
 
-type openings struct {
+type openingsTable struct {
 	File  string `toml:"file"`
 	Book  string `toml:"book"`
 	Order string `toml:"order"`
@@ -582,7 +582,7 @@ func unknownKey(k toml.Key) string {
 	case "engine", "each":
 		layout = engine{}
 	case "openings":
-		layout = openings{}
+		layout = openingsTable{}
 	case "adjudication":
 		layout = adjudication{}
 	case "sprt":

@@ -9,6 +9,7 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/arbiter/driver"
+	"hivearbiter/openings"
 )
 
 // Defaults of a run that arbiter.Config leaves to its callers, since its zero values mean
@@ -152,9 +153,9 @@ func (r *Run) Config(resolve Resolver) (arbiter.Config, error) {
 }
 
 // openingsAndAdjudication are the run's openings and adjudication, with their defaults.
-func (r *Run) openingsAndAdjudication() (arbiter.Openings, arbiter.Adjudication) {
+func (r *Run) openingsAndAdjudication() (openings.Config, arbiter.Adjudication) {
 	f := &r.f
-	o := arbiter.Openings{File: f.Openings.File, Book: f.Openings.Book, Order: f.Openings.Order, Start: f.Openings.Start, RandomPlies: f.Openings.Plies}
+	o := openings.Config{File: f.Openings.File, Book: f.Openings.Book, Order: f.Openings.Order, Start: f.Openings.Start, RandomPlies: f.Openings.Plies}
 	a := arbiter.Adjudication{Repetitions: f.Adjudication.Repetitions, MaxPlies: f.Adjudication.MaxPlies}
 	if !r.given("adjudication.repetitions") {
 		a.Repetitions = DefaultRepetitions
@@ -207,7 +208,7 @@ func (r *Run) checkValues() []error {
 				f.Adjudication.MaxMoves, f.Adjudication.MaxPlies)))
 		}
 	}
-	o := arbiter.Openings{File: f.Openings.File, Book: f.Openings.Book, RandomPlies: f.Openings.Plies}
+	o := openings.Config{File: f.Openings.File, Book: f.Openings.Book, RandomPlies: f.Openings.Plies}
 	switch conflict := OpeningsConflict(o); {
 	case conflict == "":
 	case o.Book != "":
@@ -222,7 +223,7 @@ func (r *Run) checkValues() []error {
 
 // OpeningsConflict says why openings whose sources exclude each other cannot be played (a book
 // with a file or random plies, a file with random plies), or "" when they can.
-func OpeningsConflict(o arbiter.Openings) string {
+func OpeningsConflict(o openings.Config) string {
 	switch {
 	case o.Book != "" && (o.File != "" || o.RandomPlies > 0):
 		return "book excludes file and plies: the openings come from one of them"

@@ -7,6 +7,7 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/arbiter/driver"
+	"hivearbiter/openings"
 )
 
 // tuneSection is a file's [tune] table: what makes a configuration a tune's ("arbiter tune
@@ -40,7 +41,7 @@ type Tune struct {
 	Concurrency                                int
 	Seed                                       int64
 	Out                                        string
-	Openings                                   arbiter.Openings
+	Openings                                   openings.Config
 	Adjudication                               arbiter.Adjudication
 	StartTimeout, CommandTimeout, DepthTimeout time.Duration
 

@@ -12,6 +12,7 @@ import (
 	"hivearbiter/arbiter"
 	"hivearbiter/arbiter/driver"
 	"hivearbiter/internal/syncbuf"
+	"hivearbiter/openings"
 	"hivearbiter/results"
 )
 
@@ -24,7 +25,7 @@ func detConfig(out string, rounds int) arbiter.Config {
 			{Name: "strong", Protocol: "det", Command: []string{"det"}, Time: st},
 			{Name: "weak", Protocol: "det", Command: []string{"det", "blunder=40"}, Time: st},
 		},
-		Rounds: rounds, Seed: 11, Openings: arbiter.Openings{RandomPlies: 2},
+		Rounds: rounds, Seed: 11, Openings: openings.Config{RandomPlies: 2},
 		Adjudication: arbiter.Adjudication{MaxPlies: 30},
 		SPRT:         &arbiter.SPRTConfig{Elo0: 0, Elo1: 60, Alpha: 0.05, Beta: 0.05},
 		Out:          out,

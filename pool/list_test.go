@@ -15,6 +15,7 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/arbiter/driver"
+	"hivearbiter/openings"
 	"hivearbiter/ratinglist"
 	"hivearbiter/results"
 )
@@ -52,7 +53,7 @@ func hivebotList(dir string, n int) (*ratinglist.List, error) {
 		entrants = append(entrants, e)
 	}
 	l := &ratinglist.List{Name: "test list", Path: filepath.Join(dir, "list.toml"), GameType: "Base+MLP", Limit: []string{"depth=1"},
-		Openings: arbiter.Openings{Book: "Base+MLP"}, Adjudication: arbiter.Adjudication{Repetitions: 3, MaxPlies: 120},
+		Openings: openings.Config{Book: "Base+MLP"}, Adjudication: arbiter.Adjudication{Repetitions: 3, MaxPlies: 120},
 		Concurrency: 2, Seed: 5, Pairs: 2, Opponents: 2, ErrorTarget: 400, MaxGames: 16,
 		Anchor: ratinglist.Anchor{Entrant: "weak 1", Elo: 1000}, Entrants: entrants,
 		Records: filepath.Join(dir, "list.records.jsonl"), Checks: filepath.Join(dir, "checks"), Site: filepath.Join(dir, "site")}

@@ -17,6 +17,7 @@ import (
 	"hivearbiter/distributed"
 	"hivearbiter/enginekit/hivebot"
 	"hivearbiter/enginekit/uhpserver/uhpfake"
+	"hivearbiter/openings"
 	"hivearbiter/pool/artifact"
 	_ "hivearbiter/proto/uhp" // the engines of the tests speak UHP
 	"hivearbiter/results"
@@ -198,7 +199,7 @@ func fakeSubmission(tb testing.TB, pairs int, seed int64, extra func(*arbiter.Co
 		return driver.EngineConfig{Name: name, Command: argv, Env: env, Time: driver.TimeControl{Depth: 1}}
 	}
 	cfg := arbiter.Config{Engines: []driver.EngineConfig{engine("a"), engine("b")}, Rounds: pairs, Seed: seed,
-		Openings: arbiter.Openings{RandomPlies: 2}, Adjudication: arbiter.Adjudication{MaxPlies: 20}}
+		Openings: openings.Config{RandomPlies: 2}, Adjudication: arbiter.Adjudication{MaxPlies: 20}}
 	if extra != nil {
 		extra(&cfg)
 	}

@@ -17,6 +17,7 @@ import (
 	"hivearbiter/distributed"
 	"hivearbiter/enginekit/uhpserver"
 	"hivearbiter/enginekit/uhpserver/uhpfake"
+	"hivearbiter/openings"
 	"hivearbiter/pool/artifact"
 	_ "hivearbiter/proto/gamestring" // a protocol without options, to be refused
 	"hivearbiter/results"
@@ -35,7 +36,7 @@ func tuneSubmission(tb testing.TB, iterations int, seed int64) *Submission {
 		Engine:   driver.EngineConfig{Name: "tunable", Command: argv, Env: env, Time: driver.TimeControl{Depth: 1}},
 		Params:   []tune.Param{{Name: "Skill", Int: true, Start: 50, Min: 0, Max: 100, CEnd: 4, REnd: 0.5}},
 		Schedule: tune.NewSchedule(iterations), Seed: seed,
-		Openings: arbiter.Openings{RandomPlies: 2}, Adjudication: arbiter.Adjudication{MaxPlies: 20},
+		Openings: openings.Config{RandomPlies: 2}, Adjudication: arbiter.Adjudication{MaxPlies: 20},
 	}
 	expect, err := distributed.Identify(context.Background(), []driver.EngineConfig{cfg.Engine}, "Base+MLP", 10*time.Second)
 	if err != nil {

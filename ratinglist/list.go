@@ -11,6 +11,7 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/arbiter/driver"
+	"hivearbiter/openings"
 )
 
 // Mode is how an entrant's games are chosen.
@@ -47,7 +48,7 @@ type List struct {
 	// under. Limit holds the engines' limit as -each words ("tc=60+0.6", "st=1", "depth=4").
 	GameType     string
 	Limit        []string
-	Openings     arbiter.Openings
+	Openings     openings.Config
 	Adjudication arbiter.Adjudication
 	Concurrency  int
 	Seed         int64
@@ -178,7 +179,7 @@ func (l *List) ID() string {
 	key := struct {
 		Name, GameType string
 		Limit          []string
-		Openings       arbiter.Openings
+		Openings       openings.Config
 		Adjudication   arbiter.Adjudication
 		Seed           int64
 	}{l.Name, l.GameType, l.Limit, l.Openings, l.Adjudication, l.Seed}
@@ -211,7 +212,7 @@ func (l *List) describeSchedule() string {
 	return s
 }
 
-func describeOpenings(o arbiter.Openings) string {
+func describeOpenings(o openings.Config) string {
 	switch {
 	case o.Book != "":
 		return "book " + o.Book

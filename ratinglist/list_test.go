@@ -16,6 +16,7 @@ import (
 	"hivearbiter/arbiter/arbitertest"
 	"hivearbiter/arbiter/driver"
 	"hivearbiter/enginekit/hivebot"
+	"hivearbiter/openings"
 	_ "hivearbiter/proto/uhp"
 	"hivearbiter/results"
 )
@@ -53,7 +54,7 @@ func bot(t testing.TB, name, version string, options ...string) Entrant {
 func testList(t testing.TB, dir string, entrants ...Entrant) *List {
 	t.Helper()
 	l := &List{Name: "test list", Path: filepath.Join(dir, "list.toml"), GameType: "Base+MLP", Limit: []string{"depth=1"},
-		Openings: arbiter.Openings{Book: "Base+MLP"}, Adjudication: arbiter.Adjudication{Repetitions: 3, MaxPlies: 120},
+		Openings: openings.Config{Book: "Base+MLP"}, Adjudication: arbiter.Adjudication{Repetitions: 3, MaxPlies: 120},
 		Concurrency: 2, Seed: 5, Pairs: 2, Opponents: 2, ErrorTarget: 400, MaxGames: 16,
 		Anchor: Anchor{Entrant: "weak 1", Elo: 1000}, Entrants: entrants,
 		Records: filepath.Join(dir, "list.records.jsonl"), Checks: filepath.Join(dir, "checks"), Site: filepath.Join(dir, "site")}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"hivearbiter/arbiter"
+	"hivearbiter/openings"
 )
 
 func builtinHivebot(name string) ([]string, error) { return []string{"/bin/arbiter", name}, nil }
@@ -87,19 +87,19 @@ func TestOpeningsFlag(t *testing.T) {
 	for _, tt := range []struct {
 		name  string
 		words []string
-		want  arbiter.Openings
+		want  openings.Config
 		err   string
 	}{
-		{"default", nil, arbiter.Openings{RandomPlies: 4}, ""},
-		{"plies", []string{"plies=6"}, arbiter.Openings{RandomPlies: 6}, ""},
-		{"book", []string{"book=base+mlp", "order=random"}, arbiter.Openings{Book: "base+mlp", Order: "random"}, ""},
-		{"file", []string{"file=o.txt", "start=3"}, arbiter.Openings{File: "o.txt", Start: 3}, ""},
-		{"file, no plies", []string{"file=o.txt", "plies=0"}, arbiter.Openings{File: "o.txt"}, ""},
-		{"book and plies", []string{"book=base", "plies=4"}, arbiter.Openings{}, "book excludes file and plies"},
-		{"book and file", []string{"book=base", "file=o.txt"}, arbiter.Openings{}, "book excludes file and plies"},
-		{"file and plies", []string{"file=o.txt", "plies=2"}, arbiter.Openings{}, "file= and plies= exclude each other"},
-		{"bad number", []string{"start=x"}, arbiter.Openings{}, "-openings start=x: want a whole number"},
-		{"unknown", []string{"deck=1"}, arbiter.Openings{}, `unknown setting "deck"`},
+		{"default", nil, openings.Config{RandomPlies: 4}, ""},
+		{"plies", []string{"plies=6"}, openings.Config{RandomPlies: 6}, ""},
+		{"book", []string{"book=base+mlp", "order=random"}, openings.Config{Book: "base+mlp", Order: "random"}, ""},
+		{"file", []string{"file=o.txt", "start=3"}, openings.Config{File: "o.txt", Start: 3}, ""},
+		{"file, no plies", []string{"file=o.txt", "plies=0"}, openings.Config{File: "o.txt"}, ""},
+		{"book and plies", []string{"book=base", "plies=4"}, openings.Config{}, "book excludes file and plies"},
+		{"book and file", []string{"book=base", "file=o.txt"}, openings.Config{}, "book excludes file and plies"},
+		{"file and plies", []string{"file=o.txt", "plies=2"}, openings.Config{}, "file= and plies= exclude each other"},
+		{"bad number", []string{"start=x"}, openings.Config{}, "-openings start=x: want a whole number"},
+		{"unknown", []string{"deck=1"}, openings.Config{}, `unknown setting "deck"`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			groups := map[string][][]string{"engine": engine}

@@ -13,6 +13,7 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/configs"
+	"hivearbiter/openings"
 )
 
 // Flags are a tune's settings on the command line, as "arbiter tune" takes them: Register
@@ -86,7 +87,7 @@ func (f *Flags) Config(groups map[string][][]string, resolve configs.Resolver) (
 	var problems []error
 	cfg := Config{Seed: f.seed, GameType: f.gameType, Concurrency: f.concurrency, Out: f.out,
 		Adjudication: arbiter.Adjudication{MaxPlies: f.maxPlies, Repetitions: f.repetitions},
-		Openings:     arbiter.Openings{RandomPlies: configs.DefaultOpeningPlies},
+		Openings:     openings.Config{RandomPlies: configs.DefaultOpeningPlies},
 		StartTimeout: seconds(f.start), CommandTimeout: seconds(f.command), DepthTimeout: seconds(f.depth)}
 	iterations := f.iterations
 	if file != nil {
@@ -113,7 +114,7 @@ func (f *Flags) Config(groups map[string][][]string, resolve configs.Resolver) (
 	}
 	problems = append(problems, err)
 	cfg.Params = params
-	if err := openings(&cfg.Openings, groups["openings"]); err != nil {
+	if err := applyOpenings(&cfg.Openings, groups["openings"]); err != nil {
 		problems = append(problems, err)
 	}
 	if iterations < 1 {
@@ -230,14 +231,14 @@ func (f *Flags) parseParams() ([]Param, error) {
 	return params, CheckParams(params)
 }
 
-// openings applies the words of -openings (file=, book=, order=, start=, plies=), as match
+// applyOpenings applies the words of -openings (file=, book=, order=, start=, plies=), as match
 // reads them: given at all, they replace the default random plies, and sources that exclude
 // each other are refused as match refuses them.
-func openings(o *arbiter.Openings, groups [][]string) error {
+func applyOpenings(o *openings.Config, groups [][]string) error {
 	if len(groups) == 0 {
 		return nil
 	}
-	*o = arbiter.Openings{}
+	*o = openings.Config{}
 	for _, words := range groups {
 		if _, err := configs.ApplyOpenings(o, words); err != nil {
 			return fmt.Errorf("tune: %w", err)

@@ -15,6 +15,7 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/arbiter/driver"
+	"hivearbiter/openings"
 	"hivearbiter/results"
 	"hivearbiter/rules"
 )
@@ -28,7 +29,7 @@ type Config struct {
 	Seed     int64
 	// GameType, Openings and Adjudication are as a tournament's (arbiter.Config).
 	GameType     string
-	Openings     arbiter.Openings
+	Openings     openings.Config
 	Adjudication arbiter.Adjudication
 	// Concurrency is the number of game pairs played at once.
 	Concurrency int
@@ -99,7 +100,7 @@ type Pairs struct {
 	cfg     Config
 	name    string                 // the tuned engine's
 	sides   [2]driver.EngineConfig // plus, minus, as normalized
-	book    *arbiter.OpeningBook
+	book    *openings.Book
 	gameCfg arbiter.GameConfig
 }
 
@@ -165,7 +166,7 @@ func NewPairs(cfg Config) (*Pairs, error) {
 		return nil, fmt.Errorf("tune: %w", err)
 	}
 	gt, _ := rules.ParseGameType(ac.GameType)
-	book, err := arbiter.LoadOpenings(ac.Openings, gt, ac.Seed)
+	book, err := openings.Load(ac.Openings, gt, ac.Seed)
 	if err != nil {
 		return nil, err
 	}

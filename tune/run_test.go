@@ -15,6 +15,7 @@ import (
 	"hivearbiter/arbiter"
 	"hivearbiter/arbiter/driver"
 	"hivearbiter/internal/testkit/golden"
+	"hivearbiter/openings"
 )
 
 var skill = Param{Name: "Skill", Int: true, Start: 20, Min: 0, Max: 100, CEnd: 10, REnd: 0.1}
@@ -27,7 +28,7 @@ func syntheticConfig(t *testing.T, n int, out string, onStart func()) Config {
 		Params:       []Param{skill},
 		Schedule:     NewSchedule(n),
 		Seed:         3,
-		Openings:     arbiter.Openings{RandomPlies: 4},
+		Openings:     openings.Config{RandomPlies: 4},
 		Adjudication: arbiter.Adjudication{MaxPlies: 6},
 		Concurrency:  1,
 		Out:          out,

@@ -14,6 +14,7 @@ import (
 	"hivearbiter/arbiter/driver"
 	"hivearbiter/enginekit/uhpserver"
 	"hivearbiter/enginekit/uhpserver/uhpfake"
+	"hivearbiter/openings"
 )
 
 // syntheticEnv, when set, makes the test binary the synthetic engine as a UHP program.
@@ -99,7 +100,7 @@ func tuneProgram(t *testing.T, protocol, env string) {
 		Params:       []Param{{Name: "Skill", Int: true, Start: 20, Min: 0, Max: 100, CEnd: 10, REnd: 0.1}},
 		Schedule:     NewSchedule(200),
 		Seed:         1,
-		Openings:     arbiter.Openings{RandomPlies: 4},
+		Openings:     openings.Config{RandomPlies: 4},
 		Adjudication: arbiter.Adjudication{MaxPlies: 6},
 		Concurrency:  2,
 		Out:          filepath.Join(t.TempDir(), "tune.jsonl"),

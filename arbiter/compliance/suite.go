@@ -9,6 +9,7 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/arbiter/driver"
+	"hivearbiter/openings"
 	"hivearbiter/results"
 	"hivearbiter/rules"
 )
@@ -260,9 +261,9 @@ func (s *Session[E]) CheckClose(name string) {
 }
 
 // Position is a random position of game type t, plies into a game that is not over, drawn as
-// random openings are (randomGame).
+// random openings are (openings.RandomGame).
 func (s *Session[E]) Position(t rules.GameType, plies int) *rules.Game {
-	return arbiter.RandomGame(t, plies, s.rng)
+	return openings.RandomGame(t, plies, s.rng)
 }
 
 // PlayerRows names the rows of a suite that checks a Player by play alone (PlaySuite) and

@@ -13,6 +13,7 @@ import (
 	"hivearbiter/arbiter"
 	"hivearbiter/arbiter/driver"
 	"hivearbiter/internal/cli"
+	"hivearbiter/openings"
 	"hivearbiter/results"
 )
 
@@ -34,7 +35,7 @@ func playTournamentWith(ctx context.Context, cfg arbiter.Config, resumeHint stri
 	t, err := arbiter.NewTournament(cfg)
 	if err != nil {
 		var ce *driver.ConfigError
-		var oe *arbiter.OpeningError
+		var oe *openings.Error
 		if errors.As(err, &ce) || errors.As(err, &oe) {
 			return cli.Usage(err)
 		}

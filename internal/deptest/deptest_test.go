@@ -140,23 +140,23 @@ func TestCheckFindsWrongImports(t *testing.T) {
 		{ImportPath: m("enginekit/search"), Imports: []string{m("rules")}, Deps: []string{"fmt", m("rules")}},
 		{ImportPath: m("enginekit/uhpserver"), Imports: []string{m("rules")}, Deps: []string{"fmt", m("rules")}},
 		{ImportPath: m("enginekit/uhpserver/uhpfake"), Imports: []string{m("enginekit/uhpserver")}, Deps: []string{"fmt", m("enginekit/uhpserver"), m("rules")}},
-		{ImportPath: m("openings/books"), Deps: []string{"fmt"}},
+		{ImportPath: m("openings"), Imports: []string{m("rules"), m("results")}, Deps: []string{"fmt", m("elo"), m("results"), m("rules")}},
 		{ImportPath: m("arbiter/driver"), Imports: []string{m("rules"), m("results")}, Deps: []string{"fmt", m("elo"), m("results"), m("rules")}},
-		{ImportPath: m("arbiter"), Imports: []string{m("arbiter/driver"), m("rules"), m("results"), m("openings/books")}, Deps: []string{"fmt", m("arbiter/driver"), m("elo"), m("openings/books"), m("results"), m("rules")}},
-		{ImportPath: m("arbiter/compliance"), Imports: []string{m("arbiter"), m("arbiter/driver")}, Deps: []string{"fmt", m("arbiter"), m("arbiter/driver"), m("elo"), m("openings/books"), m("results"), m("rules")}},
-		{ImportPath: m("arbiter/arbitertest"), Imports: []string{m("arbiter")}, Deps: []string{"fmt", m("arbiter"), m("elo"), m("openings/books"), m("results"), m("rules")}},
-		{ImportPath: m("ci"), Imports: []string{m("arbiter"), m("results")}, Deps: []string{"fmt", m("arbiter"), m("elo"), m("openings/books"), m("results"), m("rules")}},
+		{ImportPath: m("arbiter"), Imports: []string{m("arbiter/driver"), m("rules"), m("results"), m("openings")}, Deps: []string{"fmt", m("arbiter/driver"), m("elo"), m("openings"), m("results"), m("rules")}},
+		{ImportPath: m("arbiter/compliance"), Imports: []string{m("arbiter"), m("arbiter/driver")}, Deps: []string{"fmt", m("arbiter"), m("arbiter/driver"), m("elo"), m("openings"), m("results"), m("rules")}},
+		{ImportPath: m("arbiter/arbitertest"), Imports: []string{m("arbiter")}, Deps: []string{"fmt", m("arbiter"), m("elo"), m("openings"), m("results"), m("rules")}},
+		{ImportPath: m("ci"), Imports: []string{m("arbiter"), m("results")}, Deps: []string{"fmt", m("arbiter"), m("elo"), m("openings"), m("results"), m("rules")}},
 		{ImportPath: m("proto/uhp"), Imports: []string{m("arbiter/compliance"), m("arbiter/driver"), m("uhpclient")},
-			Deps:        []string{"fmt", m("arbiter"), m("arbiter/compliance"), m("arbiter/driver"), m("elo"), m("internal/proc"), m("openings/books"), m("results"), m("rules"), m("uhpclient")},
+			Deps:        []string{"fmt", m("arbiter"), m("arbiter/compliance"), m("arbiter/driver"), m("elo"), m("internal/proc"), m("openings"), m("results"), m("rules"), m("uhpclient")},
 			FileImports: map[string][]string{"player.go": {m("arbiter/driver"), m("uhpclient")}, "check.go": {m("arbiter/compliance"), m("arbiter/driver")}}},
-		{ImportPath: m("distributed"), Imports: []string{m("arbiter"), nats}, Deps: []string{"fmt", nats, m("arbiter"), m("elo"), m("openings/books"), m("results"), m("rules")}},
-		{ImportPath: m("tune"), Imports: []string{m("arbiter")}, Deps: []string{"fmt", m("arbiter"), m("elo"), m("openings/books"), m("results"), m("rules")}},
+		{ImportPath: m("distributed"), Imports: []string{m("arbiter"), nats}, Deps: []string{"fmt", nats, m("arbiter"), m("elo"), m("openings"), m("results"), m("rules")}},
+		{ImportPath: m("tune"), Imports: []string{m("arbiter")}, Deps: []string{"fmt", m("arbiter"), m("elo"), m("openings"), m("results"), m("rules")}},
 		{ImportPath: m("cmd/arbiter"), Imports: []string{m("arbiter"), m("ci"), m("distributed"), m("proto/uhp")},
-			Deps:        []string{"fmt", nats, m("arbiter"), m("ci"), m("distributed"), m("elo"), m("internal/proc"), m("openings/books"), m("proto/uhp"), m("results"), m("rules"), m("uhpclient")},
+			Deps:        []string{"fmt", nats, m("arbiter"), m("ci"), m("distributed"), m("elo"), m("internal/proc"), m("openings"), m("proto/uhp"), m("results"), m("rules"), m("uhpclient")},
 			FileImports: map[string][]string{"protocols.go": {m("proto/uhp")}, "main.go": {m("arbiter")}}},
 		{ImportPath: m("cmd/hivebot"), Imports: []string{m("enginekit/uhpserver"), m("enginekit/search")}, Deps: []string{"fmt", m("enginekit/search"), m("enginekit/uhpserver"), m("rules")}},
 		{ImportPath: m("internal/cmd/soak"), Imports: []string{m("distributed"), m("enginekit/uhpserver/uhpfake")},
-			Deps: []string{"fmt", nats, m("arbiter"), m("distributed"), m("elo"), m("enginekit/uhpserver"), m("enginekit/uhpserver/uhpfake"), m("openings/books"), m("results"), m("rules")}},
+			Deps: []string{"fmt", nats, m("arbiter"), m("distributed"), m("elo"), m("enginekit/uhpserver"), m("enginekit/uhpserver/uhpfake"), m("openings"), m("results"), m("rules")}},
 	}
 	onEvery := func(g []Package) map[string][]Package {
 		graphs := map[string][]Package{}
@@ -192,12 +192,14 @@ func TestCheckFindsWrongImports(t *testing.T) {
 		want string
 	}{
 		{"the arbiter through a package that links the UHP client", "", func(g []Package) []Package {
-			g = append(g, Package{ImportPath: m("openings"), Imports: []string{m("uhpclient")}, Deps: []string{m("uhpclient"), m("rules")}})
-			arb := pkg(g, "arbiter")
-			arb.Imports = append(arb.Imports, m("openings"))
-			arb.Deps = append(arb.Deps, m("openings"), m("uhpclient"), m("enginekit/search"))
+			link(g, "openings", "uhpclient")
+			link(g, "arbiter", "openings")
 			return g
 		}, "arbiter depends on uhpclient (through openings), which"},
+		{"the openings on the search", "", func(g []Package) []Package {
+			link(g, "openings", "enginekit/search")
+			return g
+		}, "openings depends on enginekit/search, which"},
 		{"the referee on a third-party module", "", func(g []Package) []Package {
 			g = append(g, Package{ImportPath: "github.com/x/y"})
 			pkg(g, "rules").Deps = append(pkg(g, "rules").Deps, "github.com/x/y")

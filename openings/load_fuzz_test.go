@@ -1,4 +1,4 @@
-package arbiter
+package openings
 
 import (
 	"errors"
@@ -7,19 +7,18 @@ import (
 	"strings"
 	"testing"
 
-	"hivearbiter/openings/books"
 	"hivearbiter/rules"
 )
 
-// FuzzLoadOpenings feeds opening files, as GameString lines with comments or as PGN, to
-// LoadOpenings. A file is either refused with an OpeningError, or every opening it hands out is
+// FuzzLoad feeds opening files, as GameString lines with comments or as PGN, to
+// Load. A file is either refused with an Error, or every opening it hands out is
 // a game of the run's type that is not over, and the lines it keeps load again unchanged.
-func FuzzLoadOpenings(f *testing.F) {
+func FuzzLoad(f *testing.F) {
 	f.Add([]byte("# a book\nBase;NotStarted;White[1];wS1 # eval 0\n\nBase;InProgress;White[2];wS1;bS1 wS1-\n"), false, uint8(0))
 	f.Add([]byte("Base;InProgress;White[2];wS1;bS1 wS1-\nBase;InProgress;White[2];wS1;bS1 -wS1\n"), false, uint8(0))
 	f.Add([]byte("[GameType \"Base+M\"]\n[Result \"InProgress\"]\n\n1. wM\n2. bS1 wM-\n"), true, uint8(1))
 	f.Add([]byte("\ufeffBase;InProgress;White[2];wS1;wS2\n"), false, uint8(0))
-	if book, err := books.Read("base+mlp"); err == nil {
+	if book, err := ReadBook("base+mlp"); err == nil {
 		lines := strings.SplitN(string(book), "\n", 12)
 		f.Add([]byte(strings.Join(lines[:len(lines)-1], "\n")), false, uint8(7))
 	}
@@ -34,11 +33,11 @@ func FuzzLoadOpenings(f *testing.F) {
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		b, err := LoadOpenings(Openings{File: path, Order: "random"}, gameType, 1)
+		b, err := Load(Config{File: path, Order: "random"}, gameType, 1)
 		if err != nil {
-			var oe *OpeningError
+			var oe *Error
 			if !errors.As(err, &oe) || oe.Message() == "" {
-				t.Fatalf("err = %v (%T), want an OpeningError with a message", err, err)
+				t.Fatalf("err = %v (%T), want an openings.Error with a message", err, err)
 			}
 			return
 		}
@@ -67,7 +66,7 @@ func FuzzLoadOpenings(f *testing.F) {
 		if err := os.WriteFile(again, []byte(strings.Join(b.lines, "\n")), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		b2, err := LoadOpenings(Openings{File: again}, gameType, 1)
+		b2, err := Load(Config{File: again}, gameType, 1)
 		if err != nil {
 			t.Fatalf("the normalized lines do not load again: %v", err)
 		}

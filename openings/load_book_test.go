@@ -1,11 +1,10 @@
-package arbiter
+package openings
 
 import (
 	"errors"
 	"strings"
 	"testing"
 
-	"hivearbiter/openings/books"
 	"hivearbiter/rules"
 )
 
@@ -13,7 +12,7 @@ import (
 // books write each position's evaluation; the old parser refused such a line.
 func TestOpeningsTrailingComments(t *testing.T) {
 	path := writeFile(t, "book.txt", "# a book\nBase;InProgress;White[2];wS1;bS1 wS1- # eval +3\n  Base;InProgress;White[2];wA1;bG1 -wA1#eval -1\n")
-	b, err := LoadOpenings(Openings{File: path}, rules.Base, 1)
+	b, err := Load(Config{File: path}, rules.Base, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,15 +25,15 @@ func TestOpeningsTrailingComments(t *testing.T) {
 // any case; a book of another game type is an error that names the book and what to give
 // instead (it named a line of the book), and an unknown book one that names the books.
 func TestOpeningsShippedBook(t *testing.T) {
-	data, err := books.Read("base+mlp")
+	data, err := ReadBook("base+mlp")
 	if err != nil {
 		t.Fatal(err)
 	}
-	fromFile, err := LoadOpenings(Openings{File: writeFile(t, "base-mlp.txt", string(data))}, rules.BaseMLP, 1)
+	fromFile, err := Load(Config{File: writeFile(t, "base-mlp.txt", string(data))}, rules.BaseMLP, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := LoadOpenings(Openings{Book: "Base+MLP"}, rules.BaseMLP, 1)
+	b, err := Load(Config{Book: "Base+MLP"}, rules.BaseMLP, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,39 +54,15 @@ func TestOpeningsShippedBook(t *testing.T) {
 		{"base", rules.BaseMLP, "openings book=base: the book holds Base openings and the run plays Base+MLP: play -gametype Base, or -openings book=base+mlp"},
 		{"base", rules.BaseM, "openings book=base: the book holds Base openings and the run plays Base+M: play -gametype Base, or random openings (-openings plies=4); no book ships for Base+M"},
 	} {
-		_, err = LoadOpenings(Openings{Book: tc.book}, tc.run, 1)
-		var oe *OpeningError
+		_, err = Load(Config{Book: tc.book}, tc.run, 1)
+		var oe *Error
 		if !errors.As(err, &oe) || oe.Message() != tc.want {
-			t.Errorf("book %s in a %s run: %v, want an OpeningError %q", tc.book, tc.run, err, tc.want)
+			t.Errorf("book %s in a %s run: %v, want an openings.Error %q", tc.book, tc.run, err, tc.want)
 		}
 	}
-	_, err = LoadOpenings(Openings{Book: "chess"}, rules.Base, 1)
-	var be *books.UnknownError
+	_, err = Load(Config{Book: "chess"}, rules.Base, 1)
+	var be *UnknownBookError
 	if !errors.As(err, &be) || !strings.Contains(err.Error(), "book=chess") {
 		t.Errorf("unknown book: %v, want an UnknownError for book=chess", err)
-	}
-}
-
-// TestOpeningsBookFingerprint: a run of a book has the id of a run of the same text as a
-// file, and a description that names the book.
-func TestOpeningsBookFingerprint(t *testing.T) {
-	data, err := books.Read("base")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := Config{GameType: "Base", Openings: Openings{Book: "base"}}
-	f := Config{GameType: "Base", Openings: Openings{File: writeFile(t, "base.txt", string(data))}}
-	r := Config{GameType: "Base", Openings: Openings{RandomPlies: 4}}
-	book, _ := c.Fingerprint()
-	file, _ := f.Fingerprint()
-	random, _ := r.Fingerprint()
-	if book == "" || book != file || book == random {
-		t.Errorf("fingerprints: book %q, file %q, random %q", book, file, random)
-	}
-	if d := c.Openings.describe(); d != "book=base" {
-		t.Errorf("described as %q", d)
-	}
-	if d := openingsDescription(c.Openings); d != "book base" {
-		t.Errorf("result block says %q", d)
 	}
 }

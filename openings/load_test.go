@@ -1,4 +1,4 @@
-package arbiter
+package openings
 
 import (
 	"errors"
@@ -20,7 +20,7 @@ func writeFile(t *testing.T, name, content string) string {
 
 func TestOpeningsFromGameStrings(t *testing.T) {
 	path := writeFile(t, "book.txt", "# three openings\nBase;NotStarted;White[1];wS1\n\nBase;InProgress;White[2];wS1;bS1 wS1-\nBase;InProgress;White[2];wA1;bG1 -wA1\n")
-	b, err := LoadOpenings(Openings{File: path}, rules.Base, 1)
+	b, err := Load(Config{File: path}, rules.Base, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func TestOpeningsFromGameStrings(t *testing.T) {
 
 func TestOpeningsRandomOrderCoversTheBook(t *testing.T) {
 	path := writeFile(t, "book.txt", "Base;NotStarted;White[1];wS1\nBase;NotStarted;White[1];wA1\nBase;NotStarted;White[1];wG1\nBase;NotStarted;White[1];wB1\n")
-	b, err := LoadOpenings(Openings{File: path, Order: "random"}, rules.Base, 9)
+	b, err := Load(Config{File: path, Order: "random"}, rules.Base, 9)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +64,7 @@ func TestOpeningsRandomOrderCoversTheBook(t *testing.T) {
 
 func TestOpeningsFromPGN(t *testing.T) {
 	pgn := "[GameType \"Base+M\"]\n[Result \"InProgress\"]\n\n1. wM\n2. bS1 wM-\n\n[GameType \"Base+M\"]\n\n1. wS1\n"
-	b, err := LoadOpenings(Openings{File: writeFile(t, "book.pgn", pgn)}, rules.BaseM, 1)
+	b, err := Load(Config{File: writeFile(t, "book.pgn", pgn)}, rules.BaseM, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,16 +83,43 @@ func TestOpeningsErrorsNameTheLine(t *testing.T) {
 		{"\n\nnonsense\n", 3},
 	}
 	for _, tc := range tests {
-		_, err := LoadOpenings(Openings{File: writeFile(t, "bad.txt", tc.content)}, rules.Base, 1)
-		var oe *OpeningError
+		_, err := Load(Config{File: writeFile(t, "bad.txt", tc.content)}, rules.Base, 1)
+		var oe *Error
 		if !errors.As(err, &oe) || oe.Line != tc.line {
-			t.Errorf("%q: err = %v, want an OpeningError at line %d", tc.content, err, tc.line)
+			t.Errorf("%q: err = %v, want an openings.Error at line %d", tc.content, err, tc.line)
 		}
 	}
-	if _, err := LoadOpenings(Openings{File: writeFile(t, "empty.txt", "# nothing\n")}, rules.Base, 1); err == nil {
+	if _, err := Load(Config{File: writeFile(t, "empty.txt", "# nothing\n")}, rules.Base, 1); err == nil {
 		t.Error("an empty book was accepted")
 	}
-	if _, err := LoadOpenings(Openings{Order: "shuffled"}, rules.Base, 1); err == nil {
+	if _, err := Load(Config{Order: "shuffled"}, rules.Base, 1); err == nil {
 		t.Error("an unknown order was accepted")
+	}
+}
+
+func TestBookRandomPliesIsPure(t *testing.T) {
+	b, err := Load(Config{RandomPlies: 6}, rules.BaseMLP, 42)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for p := 0; p < 20; p++ {
+		gs, idx := b.At(p)
+		again, _ := b.At(p)
+		if gs != again || idx != -1 {
+			t.Fatalf("pair %d: opening not reproducible", p)
+		}
+		g, err := rules.ParseGameString(gs)
+		if err != nil || g.Ply() != 6 || g.State().IsOver() {
+			t.Fatalf("pair %d: opening %q: ply %d, err %v", p, gs, g.Ply(), err)
+		}
+		seen[gs] = true
+	}
+	if len(seen) < 15 {
+		t.Errorf("only %d distinct openings in 20 pairs", len(seen))
+	}
+	other, _ := Load(Config{RandomPlies: 6}, rules.BaseMLP, 43)
+	if a, _ := b.At(0); func() string { s, _ := other.At(0); return s }() == a {
+		t.Error("another seed gave the same first opening")
 	}
 }

@@ -1,4 +1,4 @@
-package openings
+package evaluate
 
 import (
 	"cmp"
@@ -8,28 +8,29 @@ import (
 
 	"hivearbiter/arbiter/driver"
 	"hivearbiter/enginekit/search"
+	"hivearbiter/openings"
 	"hivearbiter/rules"
 )
 
-// SearchEvaluator scores a position with hivebot's search at a fixed depth, in-process: the
+// Search scores a position with hivebot's search at a fixed depth, in-process: the
 // score of the search, in the evaluation's units (search.Evaluate), from White's point of
 // view. It is deterministic: the table is cleared before every search, which runs on one
 // thread.
-type SearchEvaluator struct {
+type Search struct {
 	depth    int
 	searcher *search.Searcher
 }
 
-// NewSearchEvaluator returns an evaluator searching to depth plies.
-func NewSearchEvaluator(depth int) (*SearchEvaluator, error) {
+// NewSearch returns an evaluator searching to depth plies.
+func NewSearch(depth int) (*Search, error) {
 	if depth < 1 || depth >= search.MaxPly {
-		return nil, fmt.Errorf("%w: depth %d: want 1 to %d", ErrConfig, depth, search.MaxPly-1)
+		return nil, fmt.Errorf("%w: depth %d: want 1 to %d", openings.ErrGenerateConfig, depth, search.MaxPly-1)
 	}
-	return &SearchEvaluator{depth: depth, searcher: search.New(search.Options{Threads: 1})}, nil
+	return &Search{depth: depth, searcher: search.New(search.Options{Threads: 1})}, nil
 }
 
-// Evaluate implements Evaluator.
-func (e *SearchEvaluator) Evaluate(ctx context.Context, g *rules.Game) (int, error) {
+// Evaluate implements openings.Evaluator.
+func (e *Search) Evaluate(ctx context.Context, g *rules.Game) (int, error) {
 	e.searcher.Clear()
 	res := e.searcher.Search(ctx, g.Board(), search.Limits{Depth: e.depth})
 	if err := ctx.Err(); err != nil {
@@ -41,12 +42,12 @@ func (e *SearchEvaluator) Evaluate(ctx context.Context, g *rules.Game) (int, err
 	return res.Score, nil
 }
 
-// Describe implements Evaluator.
-func (e *SearchEvaluator) Describe() string {
+// Describe implements openings.Evaluator.
+func (e *Search) Describe() string {
 	return "hivebot's search at depth " + strconv.Itoa(e.depth) + " (evaluation units, White's point of view)"
 }
 
-// PlayoutScore is what a playout (PlayoutEvaluator, EngineEvaluator) scores a game won by
+// PlayoutScore is what a playout (Playout, Engine) scores a game won by
 // White; Black's win scores its negative, and a draw 0.
 const PlayoutScore = 100
 
@@ -54,28 +55,28 @@ const PlayoutScore = 100
 // arbiter's default move limit, 200 moves of each side.
 const DefaultPlayoutPlies = 400
 
-// PlayoutEvaluator scores a position by the game hivebot plays from it against itself at a
+// Playout scores a position by the game hivebot plays from it against itself at a
 // fixed depth, in-process, as "arbiter match -each depth=N" has it play: PlayoutScore when
 // White wins, -PlayoutScore when Black wins, 0 for a draw (after maxPlies plies of the whole
 // game; as in a match, repetitions do not end it). It is deterministic: the table is cleared before every
 // search, which runs on one thread.
-type PlayoutEvaluator struct {
+type Playout struct {
 	depth    int
 	maxPlies int
 	searcher *search.Searcher
 }
 
-// NewPlayoutEvaluator returns an evaluator playing to depth plies, drawing a game at maxPlies
+// NewPlayout returns an evaluator playing to depth plies, drawing a game at maxPlies
 // plies (0: DefaultPlayoutPlies).
-func NewPlayoutEvaluator(depth, maxPlies int) (*PlayoutEvaluator, error) {
+func NewPlayout(depth, maxPlies int) (*Playout, error) {
 	if depth < 1 || depth >= search.MaxPly {
-		return nil, fmt.Errorf("%w: depth %d: want 1 to %d", ErrConfig, depth, search.MaxPly-1)
+		return nil, fmt.Errorf("%w: depth %d: want 1 to %d", openings.ErrGenerateConfig, depth, search.MaxPly-1)
 	}
-	return &PlayoutEvaluator{depth: depth, maxPlies: cmp.Or(maxPlies, DefaultPlayoutPlies), searcher: search.New(search.Options{Threads: 1})}, nil
+	return &Playout{depth: depth, maxPlies: cmp.Or(maxPlies, DefaultPlayoutPlies), searcher: search.New(search.Options{Threads: 1})}, nil
 }
 
-// Evaluate implements Evaluator.
-func (e *PlayoutEvaluator) Evaluate(ctx context.Context, g *rules.Game) (int, error) {
+// Evaluate implements openings.Evaluator.
+func (e *Playout) Evaluate(ctx context.Context, g *rules.Game) (int, error) {
 	return playout(ctx, g, e.maxPlies, func(game *rules.Game) (string, error) {
 		e.searcher.Clear()
 		res := e.searcher.Search(ctx, game.Board(), search.Limits{Depth: e.depth})
@@ -86,43 +87,43 @@ func (e *PlayoutEvaluator) Evaluate(ctx context.Context, g *rules.Game) (int, er
 	})
 }
 
-// Describe implements Evaluator.
-func (e *PlayoutEvaluator) Describe() string {
+// Describe implements openings.Evaluator.
+func (e *Playout) Describe() string {
 	return fmt.Sprintf("hivebot playing itself out at depth %d, a draw at ply %d (+%d White wins, 0 draw, -%d Black wins)", e.depth, e.maxPlies, PlayoutScore, PlayoutScore)
 }
 
-// EngineEvaluator scores a position with any engine, started as a match starts it (through
+// Engine scores a position with any engine, started as a match starts it (through
 // its protocol: driver.Start), which has no way to tell its evaluation: the engine
-// plays the position out against itself at a fixed depth, scored as PlayoutEvaluator scores
+// plays the position out against itself at a fixed depth, scored as Playout scores
 // hivebot's games. It is deterministic if the engine is at a fixed depth.
-type EngineEvaluator struct {
-	Engine   driver.Player
+type Engine struct {
+	Player   driver.Player
 	Depth    int
 	MaxPlies int // 0 means DefaultPlayoutPlies
 }
 
-// Evaluate implements Evaluator.
-func (e *EngineEvaluator) Evaluate(ctx context.Context, g *rules.Game) (int, error) {
+// Evaluate implements openings.Evaluator.
+func (e *Engine) Evaluate(ctx context.Context, g *rules.Game) (int, error) {
 	if e.Depth < 1 {
-		return 0, fmt.Errorf("%w: the engine's depth %d: want 1 or more", ErrConfig, e.Depth)
+		return 0, fmt.Errorf("%w: the engine's depth %d: want 1 or more", openings.ErrGenerateConfig, e.Depth)
 	}
-	if _, err := e.Engine.NewGame(ctx, g.GameString()); err != nil {
+	if _, err := e.Player.NewGame(ctx, g.GameString()); err != nil {
 		return 0, err
 	}
 	return playout(ctx, g, cmp.Or(e.MaxPlies, DefaultPlayoutPlies), func(*rules.Game) (string, error) {
-		move, err := e.Engine.BestMove(ctx, driver.SearchLimit{Depth: e.Depth})
+		move, err := e.Player.BestMove(ctx, driver.SearchLimit{Depth: e.Depth})
 		if err != nil {
 			return "", err
 		}
-		_, err = e.Engine.Play(ctx, move)
+		_, err = e.Player.Play(ctx, move)
 		return move, err
 	})
 }
 
-// Describe implements Evaluator.
-func (e *EngineEvaluator) Describe() string {
+// Describe implements openings.Evaluator.
+func (e *Engine) Describe() string {
 	return fmt.Sprintf("%s playing itself out at depth %d, a draw at ply %d (+%d White wins, 0 draw, -%d Black wins)",
-		e.Engine.Info().ID, e.Depth, cmp.Or(e.MaxPlies, DefaultPlayoutPlies), PlayoutScore, PlayoutScore)
+		e.Player.Info().ID, e.Depth, cmp.Or(e.MaxPlies, DefaultPlayoutPlies), PlayoutScore, PlayoutScore)
 }
 
 // playout plays a game on from g (which it leaves alone) with the moves next chooses, and

@@ -1,4 +1,4 @@
-package arbiter
+package openings
 
 import (
 	"fmt"
@@ -28,12 +28,12 @@ type drawState struct {
 	pool     []string
 	distinct int  // all positions at the ply count up to symmetry, once enumerated
 	tooMany  bool // the enumeration passed maxEnumerated: repeats are allowed
-	replay   replayer
+	replay   Replayer
 }
 
 // randomAt returns the random opening of pair p, drawing the openings of the pairs before it
 // first if no one has asked for them yet.
-func (b *OpeningBook) randomAt(p int) string {
+func (b *Book) randomAt(p int) string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	d := &b.draw
@@ -49,7 +49,7 @@ func (b *OpeningBook) randomAt(p int) string {
 // drawNext draws the opening of pair p, which is len(b.draw.drawn). Its first draw is the one
 // the arbiter made before it looked for repeats, so a run keeps its openings where they were
 // new already.
-func (b *OpeningBook) drawNext(p int) string {
+func (b *Book) drawNext(p int) string {
 	d := &b.draw
 	rng := rand.New(rand.NewPCG(b.seed, uint64(p)^0x9e3779b97f4a7c15))
 	if d.distinct > 0 || d.tooMany {
@@ -57,7 +57,7 @@ func (b *OpeningBook) drawNext(p int) string {
 	}
 	first := ""
 	for try := range redraws {
-		g := d.replay.randomGame(b.gameType, b.plies, rng)
+		g := d.replay.RandomGame(b.gameType, b.plies, rng)
 		c := g.Canonical()
 		if try == 0 {
 			first = g.GameString()
@@ -77,11 +77,11 @@ func (b *OpeningBook) drawNext(p int) string {
 
 // drawFromPool takes a position no pair has yet, at random, once random draws found none;
 // when every position has its pair, pair p repeats the opening of pair p mod their number.
-func (b *OpeningBook) drawFromPool(p int, rng *rand.Rand) string {
+func (b *Book) drawFromPool(p int, rng *rand.Rand) string {
 	d := &b.draw
 	switch {
 	case d.tooMany:
-		return d.replay.randomGame(b.gameType, b.plies, rng).GameString()
+		return d.replay.RandomGame(b.gameType, b.plies, rng).GameString()
 	case len(d.pool) == 0:
 		return d.drawn[p%d.distinct]
 	}
@@ -93,7 +93,7 @@ func (b *OpeningBook) drawFromPool(p int, rng *rand.Rand) string {
 }
 
 // drawWarnings says when a run has more pairs than there are positions to give them.
-func (b *OpeningBook) drawWarnings() []string {
+func (b *Book) drawWarnings() []string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	d := &b.draw
@@ -110,7 +110,7 @@ func (b *OpeningBook) drawWarnings() []string {
 // RandomGame plays plies random legal plies from the empty board and backs off a ply at a
 // time from a position that is already decided.
 func RandomGame(t rules.GameType, plies int, rng *rand.Rand) *rules.Game {
-	return new(replayer).randomGame(t, plies, rng)
+	return new(Replayer).RandomGame(t, plies, rng)
 }
 
 // playRandom plays plies random legal plies on g, at its start, and reports whether the
@@ -119,7 +119,7 @@ func playRandom(g *rules.Game, plies int, rng *rand.Rand, attempt int) bool {
 	for g.Ply() < plies && !g.State().IsOver() {
 		moves := g.ValidMoves()
 		if err := g.PlayMove(moves[rng.IntN(len(moves))]); err != nil {
-			panic(fmt.Sprintf("arbiter: the referee rejected its own valid move: %v", err))
+			panic(fmt.Sprintf("openings: the referee rejected its own valid move: %v", err))
 		}
 	}
 	if !g.State().IsOver() || attempt > 100 {
@@ -168,7 +168,7 @@ func distinctPositions(t rules.GameType, plies int, seen map[rules.Canonical]boo
 		g := rules.NewGame(t)
 		for _, m := range line {
 			if err := g.PlayMove(m); err != nil {
-				panic(fmt.Sprintf("arbiter: the referee rejected its own valid move: %v", err))
+				panic(fmt.Sprintf("openings: the referee rejected its own valid move: %v", err))
 			}
 		}
 		if !seen[g.Canonical()] {

@@ -1,4 +1,4 @@
-package books
+package openings
 
 import (
 	"bufio"
@@ -15,13 +15,13 @@ import (
 // positions as its header says, of its game type, none equal to another up to symmetry and
 // none over.
 func TestShippedBooks(t *testing.T) {
-	names := Names()
+	names := BookNames()
 	if strings.Join(names, " ") != "base base+mlp" {
 		t.Fatalf("books %q, want base and base+mlp", names)
 	}
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
-			data, err := Read(strings.ToUpper(name))
+			data, err := ReadBook(strings.ToUpper(name))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -64,11 +64,11 @@ func TestShippedBooks(t *testing.T) {
 	}
 }
 
-// TestUnknown: a name the binary does not ship is an UnknownError naming those it does.
-func TestUnknown(t *testing.T) {
+// TestUnknownBook: a name the binary does not ship is an UnknownError naming those it does.
+func TestUnknownBook(t *testing.T) {
 	for _, name := range []string{"", "base+mlp+x", "../doc.go", "books/base"} {
-		_, err := Read(name)
-		var be *UnknownError
+		_, err := ReadBook(name)
+		var be *UnknownBookError
 		if !errors.As(err, &be) || !strings.Contains(err.Error(), "base, base+mlp") {
 			t.Errorf("%q: %v, want an UnknownError naming the books", name, err)
 		}

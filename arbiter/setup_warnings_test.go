@@ -1,37 +1,13 @@
 package arbiter
 
 import (
-	"math/rand/v2"
 	"runtime"
 	"testing"
 
 	"hivearbiter/arbiter/driver"
+	"hivearbiter/openings"
 	"hivearbiter/rules"
 )
-
-// TestReplayer: openings drawn on one game taken back to its start are those drawn on a new
-// game each, and their positions read back on it are OpeningPosition's, across game types and
-// for GameStrings it cannot replay.
-func TestReplayer(t *testing.T) {
-	var r replayer
-	for i, gt := range []rules.GameType{rules.BaseMLP, rules.BaseMLP, rules.Base, rules.BaseMLP} {
-		for plies := range 9 {
-			seed := uint64(100*i + plies)
-			fresh := RandomGame(gt, plies, rand.New(rand.NewPCG(seed, 1))).GameString()
-			if got := r.randomGame(gt, plies, rand.New(rand.NewPCG(seed, 1))).GameString(); got != fresh {
-				t.Fatalf("%s, %d plies: drawn on the replayer %q, on a new game %q", gt, plies, got, fresh)
-			}
-			if got, want := r.position(fresh), OpeningPosition(fresh); got != want {
-				t.Errorf("%q: position %s, OpeningPosition %s", fresh, got, want)
-			}
-		}
-	}
-	for _, gs := range []string{"", "Base", "Base+MLP;NotStarted;White[1]", "Base+MLP;InProgress;White[2];wQ;bZ1", "Chess;x;y", "Base;InProgress;Black[1];wS1;"} {
-		if got, want := r.position(gs), OpeningPosition(gs); got != want {
-			t.Errorf("%q: position %s, OpeningPosition %s", gs, got, want)
-		}
-	}
-}
 
 // soakSchedule is the schedule of the soak's run: a gauntlet of 8 engines, 358 rounds, 2,506
 // game pairs of random 4-ply openings.
@@ -41,7 +17,7 @@ func soakSchedule(tb testing.TB) *Tournament {
 	for i := range engines {
 		engines[i] = driver.EngineConfig{Name: string(rune('a' + i)), Command: []string{"x"}}
 	}
-	book, err := LoadOpenings(Openings{RandomPlies: 4}, rules.BaseMLP, 28)
+	book, err := openings.Load(openings.Config{RandomPlies: 4}, rules.BaseMLP, 28)
 	if err != nil {
 		tb.Fatal(err)
 	}

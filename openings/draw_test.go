@@ -1,4 +1,4 @@
-package arbiter
+package openings
 
 import (
 	"math/rand/v2"
@@ -35,7 +35,7 @@ func TestRandomOpeningsDifferUpToSymmetry(t *testing.T) {
 		{rules.BaseMLP, 2, 60, 49, "only 49 positions"},
 		{rules.BaseMLP, 4, 300, 300, ""},
 	} {
-		b, err := LoadOpenings(Openings{RandomPlies: tc.plies}, tc.gt, 7)
+		b, err := Load(Config{RandomPlies: tc.plies}, tc.gt, 7)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -65,8 +65,8 @@ func TestRandomOpeningsDifferUpToSymmetry(t *testing.T) {
 func TestRandomOpeningsAreDeterministic(t *testing.T) {
 	const pairs = 200
 	for _, plies := range []int{2, 4} {
-		in := func() *OpeningBook {
-			b, err := LoadOpenings(Openings{RandomPlies: plies}, rules.BaseMLP, 11)
+		in := func() *Book {
+			b, err := Load(Config{RandomPlies: plies}, rules.BaseMLP, 11)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -94,7 +94,7 @@ func TestRandomOpeningsAreDeterministic(t *testing.T) {
 // TestRandomOpeningsKeepNewDraws checks that a pair whose first draw is new to the run gets
 // it, as it did before repeats were looked for: pair 0 always does.
 func TestRandomOpeningsKeepNewDraws(t *testing.T) {
-	b, err := LoadOpenings(Openings{RandomPlies: 4}, rules.BaseMLP, 5)
+	b, err := Load(Config{RandomPlies: 4}, rules.BaseMLP, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func TestOpeningFileRepeatsNameTheirLines(t *testing.T) {
 		"Base;InProgress;White[2];wG1;bS1 wG1-",
 	}, "\n")
 	path := writeFile(t, "book.txt", content)
-	b, err := LoadOpenings(Openings{File: path}, rules.Base, 1)
+	b, err := Load(Config{File: path}, rules.Base, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +165,7 @@ func benchmarkRandomOpenings(b *testing.B, gt rules.GameType) {
 			return out
 		}},
 		{"without-repeats", func(seed uint64) []string {
-			book, _ := LoadOpenings(Openings{RandomPlies: 4}, gt, int64(seed))
+			book, _ := Load(Config{RandomPlies: 4}, gt, int64(seed))
 			out := make([]string, pairs)
 			for p := range out {
 				out[p], _ = book.At(p)
