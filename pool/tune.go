@@ -151,9 +151,9 @@ func (s *Server) submitTune(sub *Submission) (*RunState, error) {
 	r := &run{sub: sub, assigned: map[string]assignment{}, state: RunState{
 		ID: id, Format: "tune", Engines: []string{sub.Tune.Engine.Name}, Priority: sub.Priority, Share: sub.Share,
 		Platforms: sub.Platforms, State: StateActive, Submitted: time.Now().UTC(),
-		Records: filepath.Join(s.cfg.Dir, "runs", id+".jsonl"), Scheduled: 2 * sub.Tune.Schedule.Iterations,
+		Records: filepath.Join(s.cfg.Dir, "runs", id+".jsonl"), Scheduled: 2 * sub.Tune.Gains.Iterations,
 	}}
-	return s.admit(r, s.startTune, fmt.Sprintf("a tune of %s, %d pairs", sub.Tune.Engine.Name, sub.Tune.Schedule.Iterations))
+	return s.admit(r, s.startTune, fmt.Sprintf("a tune of %s, %d pairs", sub.Tune.Engine.Name, sub.Tune.Gains.Iterations))
 }
 
 // tuneID names a tune run by a hash of what it is.

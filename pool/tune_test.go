@@ -33,9 +33,9 @@ func tuneSubmission(tb testing.TB, iterations int, seed int64) *Submission {
 	argv, env := uhpfake.Command(uhpfake.Config{ID: "tunable", Play: "random", Seed: uint64(seed),
 		Options: []uhpserver.Option{skill}, Faults: []uhpfake.Fault{{On: "bestmove", Chance: 0.08, Then: "exit", Code: 1}}})
 	cfg := tune.Config{
-		Engine:   driver.EngineConfig{Name: "tunable", Command: argv, Env: env, Time: driver.TimeControl{Depth: 1}},
-		Params:   []tune.Param{{Name: "Skill", Int: true, Start: 50, Min: 0, Max: 100, CEnd: 4, REnd: 0.5}},
-		Schedule: tune.NewSchedule(iterations), Seed: seed,
+		Engine: driver.EngineConfig{Name: "tunable", Command: argv, Env: env, Time: driver.TimeControl{Depth: 1}},
+		Params: []tune.Param{{Name: "Skill", Int: true, Start: 50, Min: 0, Max: 100, CEnd: 4, REnd: 0.5}},
+		Gains:  tune.NewGains(iterations), Seed: seed,
 		Openings: openings.Config{RandomPlies: 2}, Adjudication: arbiter.Adjudication{MaxPlies: 20},
 	}
 	expect, err := distributed.Identify(context.Background(), []driver.EngineConfig{cfg.Engine}, "Base+MLP", 10*time.Second)
@@ -77,8 +77,8 @@ func checkTuneRecords(t *testing.T, st *RunState, sub *Submission) []tune.Record
 		t.Fatalf("the tune's records: %v (%d bytes torn)", err, torn)
 	}
 	cfg := sub.Tune
-	if len(recs) != cfg.Schedule.Iterations {
-		t.Errorf("%d pairs recorded, want %d", len(recs), cfg.Schedule.Iterations)
+	if len(recs) != cfg.Gains.Iterations {
+		t.Errorf("%d pairs recorded, want %d", len(recs), cfg.Gains.Iterations)
 	}
 	seen := map[int]bool{}
 	theta := []float64{cfg.Params[0].Start}
@@ -95,7 +95,7 @@ func checkTuneRecords(t *testing.T, st *RunState, sub *Submission) []tune.Record
 		for _, g := range r.Games {
 			result += int(2*g.PlusScore) - 1
 		}
-		if want := tune.Update(cfg.Params, cfg.Schedule, r.Perturbation, r.Before, result); r.Result != result || !slices.Equal(r.After, want) {
+		if want := tune.Update(cfg.Params, cfg.Gains, r.Perturbation, r.Before, result); r.Result != result || !slices.Equal(r.After, want) {
 			t.Errorf("iteration %d: result %d, theta after %v; want %d and %v", r.Iteration, r.Result, r.After, result, want)
 		}
 		moved = moved || !slices.Equal(r.After, r.Before)

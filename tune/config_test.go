@@ -1,6 +1,7 @@
 package tune
 
 import (
+	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
@@ -47,8 +48,8 @@ func TestConfigFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if over.Schedule != (Schedule{Iterations: 30, A: 3, Alpha: DefaultAlpha, Gamma: 0.2}) || over.Seed != 4 || over.Concurrency != 2 || len(over.Params) != 4 {
-		t.Errorf("-config with -iterations 30 -seed 4 -gamma 0.2: schedule %+v, seed %d, concurrency %d, %d params", over.Schedule, over.Seed, over.Concurrency, len(over.Params))
+	if over.Gains != (Gains{Iterations: 30, A: 3, Alpha: DefaultAlpha, Gamma: 0.2}) || over.Seed != 4 || over.Concurrency != 2 || len(over.Params) != 4 {
+		t.Errorf("-config with -iterations 30 -seed 4 -gamma 0.2: gains %+v, seed %d, concurrency %d, %d params", over.Gains, over.Seed, over.Concurrency, len(over.Params))
 	}
 }
 
@@ -116,5 +117,22 @@ func TestOpeningsFlag(t *testing.T) {
 				t.Errorf("openings %+v, want %+v", cfg.Openings, tt.want)
 			}
 		})
+	}
+}
+
+// A pool names a tune run by a hash of its Config's JSON, and keeps the submission as JSON: the
+// gains keep the key they were first written under, Schedule, so that run ids and stored
+// submissions stay valid.
+func TestConfigJSONKeepsScheduleKey(t *testing.T) {
+	b, err := json.Marshal(Config{Gains: NewGains(10)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `"Schedule":{"Iterations":10,"A":1,"Alpha":0.602,"Gamma":0.101}`; !strings.Contains(string(b), want) {
+		t.Errorf("Config as JSON: %s; want it to hold %s", b, want)
+	}
+	var back Config
+	if err := json.Unmarshal(b, &back); err != nil || back.Gains != NewGains(10) {
+		t.Errorf("decoded back: gains %+v, %v; want %+v", back.Gains, err, NewGains(10))
 	}
 }

@@ -23,10 +23,12 @@ import (
 // Config is a tune: one engine, the options tuned on it, and how its game pairs are played.
 type Config struct {
 	// Engine is the engine tuned. Its own options are kept; the tuned ones follow them.
-	Engine   driver.EngineConfig
-	Params   []Param
-	Schedule Schedule
-	Seed     int64
+	Engine driver.EngineConfig
+	Params []Param
+	// Gains keeps the JSON name of its first spelling, Schedule: a pool's run id is a hash of
+	// the submitted Config's JSON.
+	Gains Gains `json:"Schedule"`
+	Seed  int64
 	// GameType, Openings and Adjudication are as a tournament's (arbiter.Config).
 	GameType     string
 	Openings     openings.Config
@@ -140,15 +142,15 @@ func newTuner(cfg Config) (*tuner, error) {
 	return t, t.open()
 }
 
-// NewPairs checks a tune's configuration (its parameters, its schedule, an engine whose
+// NewPairs checks a tune's configuration (its parameters, its gains, an engine whose
 // protocol has options: a *RefusedError otherwise, its openings) and prepares its pairs. It
 // starts no engine.
 func NewPairs(cfg Config) (*Pairs, error) {
 	if err := CheckParams(cfg.Params); err != nil {
 		return nil, err
 	}
-	if cfg.Schedule.Iterations < 1 {
-		return nil, &ParamError{"", fmt.Errorf("iterations %d: want at least 1", cfg.Schedule.Iterations)}
+	if cfg.Gains.Iterations < 1 {
+		return nil, &ParamError{"", fmt.Errorf("iterations %d: want at least 1", cfg.Gains.Iterations)}
 	}
 	if cfg.Start == nil {
 		cfg.Start = arbiter.StartThroughProtocol("")
@@ -250,9 +252,9 @@ func engineName(e driver.EngineConfig) string {
 
 // header is the first line of this tune's records.
 func (t *tuner) header() *Header {
-	s := t.cfg.Schedule
+	g := t.cfg.Gains
 	return &Header{Engine: t.name, Params: t.cfg.Params, Seed: t.cfg.Seed,
-		Iterations: s.Iterations, A: s.A, Alpha: s.Alpha, Gamma: s.Gamma,
+		Iterations: g.Iterations, A: g.A, Alpha: g.Alpha, Gamma: g.Gamma,
 		Games: fmt.Sprintf("%s %s, openings %+v, max plies %d", t.sides[0].Time, t.cfg.GameType, t.cfg.Openings, t.cfg.Adjudication.MaxPlies)}
 }
 
@@ -329,15 +331,15 @@ func (t *tuner) count(r Record) {
 func (t *tuner) take() (Perturbation, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	for t.next <= t.cfg.Schedule.Iterations && t.done[t.next] {
+	for t.next <= t.cfg.Gains.Iterations && t.done[t.next] {
 		t.next++
 	}
-	if t.next > t.cfg.Schedule.Iterations {
+	if t.next > t.cfg.Gains.Iterations {
 		return Perturbation{}, false
 	}
 	k := t.next
 	t.next++
-	return Perturb(t.cfg.Params, t.cfg.Schedule, t.cfg.Seed, k, t.theta), true
+	return Perturb(t.cfg.Params, t.cfg.Gains, t.cfg.Seed, k, t.theta), true
 }
 
 // finish applies a played pair's update to theta as it is now and writes the pair down; an
@@ -353,7 +355,7 @@ func (t *tuner) finish(pt Perturbation, opening string, games []Game) (*Record, 
 		result += int(2*g.PlusScore) - 1
 	}
 	r := Record{Perturbation: pt, Opening: opening, Games: games, Result: result, Before: slices.Clone(t.theta)}
-	r.After = Update(t.cfg.Params, t.cfg.Schedule, pt, t.theta, result)
+	r.After = Update(t.cfg.Params, t.cfg.Gains, pt, t.theta, result)
 	if err := appendLine(t.file, line{Record: &r}); err != nil {
 		return nil, t.writeErr(err)
 	}
@@ -367,7 +369,7 @@ func (t *tuner) finish(pt Perturbation, opening string, games []Game) (*Record, 
 
 // progress prints a line every twentieth of the tune, and at its last pair.
 func (t *tuner) progress(r Record) {
-	n := t.cfg.Schedule.Iterations
+	n := t.cfg.Gains.Iterations
 	if t.cfg.Progress == nil || (t.out.Pairs%max(1, n/20) != 0 && t.out.Pairs != n) {
 		return
 	}

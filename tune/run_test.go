@@ -26,7 +26,7 @@ func syntheticConfig(t *testing.T, n int, out string, onStart func()) Config {
 	return Config{
 		Engine:       driver.EngineConfig{Name: "fake", Command: []string{"fake"}, Time: driver.TimeControl{Depth: 1}},
 		Params:       []Param{skill},
-		Schedule:     NewSchedule(n),
+		Gains:        NewGains(n),
 		Seed:         3,
 		Openings:     openings.Config{RandomPlies: 4},
 		Adjudication: arbiter.Adjudication{MaxPlies: 6},
@@ -127,7 +127,7 @@ func TestConcurrentPairsChain(t *testing.T) {
 		if !slices.Equal(r.Before, theta) {
 			t.Errorf("record %d: before %v, want the previous after %v", i, r.Before, theta)
 		}
-		if want := Update(cfg.Params, cfg.Schedule, r.Perturbation, r.Before, r.Result); !slices.Equal(r.After, want) {
+		if want := Update(cfg.Params, cfg.Gains, r.Perturbation, r.Before, r.Result); !slices.Equal(r.After, want) {
 			t.Errorf("record %d: after %v, want %v", i, r.After, want)
 		}
 		theta = r.After
@@ -154,7 +154,7 @@ func TestRefusals(t *testing.T) {
 		{"another tune's records", func(c *Config) { c.Out, c.Seed = other, 4 }, "cannot resume: it holds the tune"},
 		{"no records file", func(c *Config) { c.Out = "" }, "no records file"},
 		{"no time control", func(c *Config) { c.Engine.Time = driver.TimeControl{} }, "has no time control"},
-		{"no iterations", func(c *Config) { c.Schedule.Iterations = 0 }, "iterations 0"},
+		{"no iterations", func(c *Config) { c.Gains.Iterations = 0 }, "iterations 0"},
 	}
 	for _, tt := range tests {
 		cfg := syntheticConfig(t, 3, filepath.Join(dir, tt.name+".jsonl"), nil)
@@ -198,7 +198,7 @@ func TestRefusesOtherGames(t *testing.T) {
 
 func TestWriteOutcome(t *testing.T) {
 	params := []Param{skill, {Name: "Blend", Start: 0.5, Min: 0, Max: 1, CEnd: 0.1, REnd: 0.1}}
-	cfg := Config{Engine: driver.EngineConfig{Name: "dev"}, Params: params, Schedule: NewSchedule(100), Out: "tune-dev-0.jsonl"}
+	cfg := Config{Engine: driver.EngineConfig{Name: "dev"}, Params: params, Gains: NewGains(100), Out: "tune-dev-0.jsonl"}
 	var b strings.Builder
 	WriteOutcome(&b, &Outcome{Params: params, Theta: []float64{58.4, 0.61}, Pairs: 100, Wins: 12, Draws: 170, Losses: 18}, cfg)
 	b.WriteString("--- stopped early:\n")

@@ -98,7 +98,7 @@ func tuneProgram(t *testing.T, protocol, env string) {
 		Engine: driver.EngineConfig{Name: "synthetic", Protocol: protocol, Command: []string{os.Args[0]}, Env: []string{env + "=1"},
 			Time: driver.TimeControl{Depth: 1}},
 		Params:       []Param{{Name: "Skill", Int: true, Start: 20, Min: 0, Max: 100, CEnd: 10, REnd: 0.1}},
-		Schedule:     NewSchedule(200),
+		Gains:        NewGains(200),
 		Seed:         1,
 		Openings:     openings.Config{RandomPlies: 4},
 		Adjudication: arbiter.Adjudication{MaxPlies: 6},
