@@ -1,3 +1,7 @@
+// The text a match ends with, as a terminal shows it: the result block (WriteMatchBlock), the
+// table of each player against the field and the table of faults. (Package report makes the
+// HTML pages; the cross table is in crosstable.go.)
+
 package results
 
 import (
