@@ -29,7 +29,7 @@ func Open(cfg Config) (*Session, error) {
 }
 
 // Close closes the records file.
-func (s *Session) Close() error { return s.t.file.Close() }
+func (s *Session) Close() error { return s.t.log.Close() }
 
 // Pairs is how the session's pairs are played: its openings, its engine's name.
 func (s *Session) Pairs() *Pairs { return s.t.Pairs }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"sync"
 	"time"
@@ -91,7 +90,7 @@ type tuner struct {
 	theta []float64
 	done  map[int]bool
 	next  int
-	file  *os.File
+	log   *results.Log // the records file
 	out   *Outcome
 }
 
@@ -114,7 +113,7 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer t.file.Close()
+	defer t.log.Close()
 	group, gctx := errgroup.WithContext(ctx)
 	for w := range t.cfg.Concurrency {
 		group.Go(func() error { return t.worker(gctx, w) })
@@ -259,46 +258,48 @@ func (t *tuner) header() *Header {
 }
 
 // open opens the records file: a new one gets the header; an existing one must hold this
-// tune, and its pairs are taken as played.
+// tune, and its pairs are taken as played. The file is a results.Log: locked against a second
+// writer, and a last line cut short by a kill removed (one that was the header leaves the file
+// new).
 func (t *tuner) open() error {
 	want := t.header()
 	t.theta = make([]float64, len(t.cfg.Params))
 	for i, p := range t.cfg.Params {
 		t.theta[i] = p.Start
 	}
-	f, err := os.OpenFile(t.cfg.Out, os.O_RDWR|os.O_CREATE, 0o644)
+	r := recordsReader{file: t.cfg.Out}
+	log, err := results.OpenLines(t.cfg.Out, func(n int, text []byte) error {
+		if err := r.line(n, text); err != nil {
+			return err
+		}
+		if n > 1 {
+			return nil
+		}
+		if why := r.h.sameTune(want); why != "" {
+			return &RecordsError{File: t.cfg.Out, Err: fmt.Errorf("cannot resume: %s; give another records file", why)}
+		}
+		return nil
+	})
 	if err != nil {
-		return &RecordsError{File: t.cfg.Out, Err: err}
+		return r.wrap(err)
 	}
-	t.file = f
-	if st, err := f.Stat(); err != nil || st.Size() == 0 {
+	t.log = log
+	if r.h == nil {
 		if t.cfg.Observer != nil {
 			t.cfg.Observer.TuneStarted(want, nil)
 		}
-		return t.writeErr(appendLine(f, line{Tune: want}))
-	}
-	h, recs, torn, err := ReadRecords(t.cfg.Out)
-	if err != nil {
-		return err
-	}
-	if why := h.sameTune(want); why != "" {
-		return &RecordsError{File: t.cfg.Out, Err: fmt.Errorf("cannot resume: %s; give another records file", why)}
-	}
-	if torn > 0 {
-		st, _ := f.Stat()
-		if err := f.Truncate(st.Size() - int64(torn)); err != nil {
+		if err := log.AppendJSON(line{Tune: want}); err != nil {
+			log.Close()
 			return t.writeErr(err)
 		}
+		return nil
 	}
-	if _, err := f.Seek(0, io.SeekEnd); err != nil {
-		return t.writeErr(err)
+	for _, rec := range r.recs {
+		t.count(rec)
 	}
-	for _, r := range recs {
-		t.count(r)
-	}
-	t.out.Resumed = len(recs)
+	t.out.Resumed = len(r.recs)
 	if t.cfg.Observer != nil {
-		t.cfg.Observer.TuneStarted(h, recs)
+		t.cfg.Observer.TuneStarted(r.h, r.recs)
 	}
 	return nil
 }
@@ -356,7 +357,7 @@ func (t *tuner) finish(pt Perturbation, opening string, games []Game) (*Record, 
 	}
 	r := Record{Perturbation: pt, Opening: opening, Games: games, Result: result, Before: slices.Clone(t.theta)}
 	r.After = Update(t.cfg.Params, t.cfg.Gains, pt, t.theta, result)
-	if err := appendLine(t.file, line{Record: &r}); err != nil {
+	if err := t.log.AppendJSON(line{Record: &r}); err != nil {
 		return nil, t.writeErr(err)
 	}
 	t.count(r)

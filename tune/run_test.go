@@ -16,6 +16,7 @@ import (
 	"hivearbiter/arbiter/driver"
 	"hivearbiter/internal/testkit/golden"
 	"hivearbiter/openings"
+	"hivearbiter/results"
 )
 
 var skill = Param{Name: "Skill", Int: true, Start: 20, Min: 0, Max: 100, CEnd: 10, REnd: 0.1}
@@ -305,5 +306,33 @@ func TestObserver(t *testing.T) {
 	}
 	if !reflect.DeepEqual(again.header, h) || !reflect.DeepEqual(again.resumed, recs) || len(again.finished) != 0 {
 		t.Errorf("resumed: observer saw %d resumed and %d finished; want the %d records resumed", len(again.resumed), len(again.finished), len(recs))
+	}
+}
+
+// The records file is a results.Log: a second tune on a file one is writing is refused before
+// it reads or writes anything, and a file whose only line, the header, a kill cut short is a
+// new tune's.
+func TestRecordsFileIsLocked(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "tune.jsonl")
+	first, err := Open(syntheticConfig(t, 2, out, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var locked *results.LockedError
+	var re *RecordsError
+	if _, err := Run(t.Context(), syntheticConfig(t, 2, out, nil)); !errors.As(err, &locked) || !errors.As(err, &re) {
+		t.Errorf("a second tune on the file: %v, want a *RecordsError of a *results.LockedError", err)
+	}
+	first.Close()
+
+	header, _ := os.ReadFile(out)
+	if err := os.WriteFile(out, header[:len(header)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := Run(t.Context(), syntheticConfig(t, 2, out, nil)); err != nil || got.Resumed != 0 || got.Pairs != 2 {
+		t.Fatalf("a tune whose header was cut short: %+v, %v; want it played anew", got, err)
+	}
+	if h, recs, torn, err := ReadRecords(out); err != nil || h == nil || len(recs) != 2 || torn != 0 {
+		t.Errorf("its records: header %v, %d pairs, torn %d, %v", h, len(recs), torn, err)
 	}
 }
