@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"hivearbiter/internal/proc"
+
 	"github.com/nats-io/nats.go"
 
 	"hivearbiter/arbiter"
@@ -26,6 +28,8 @@ import (
 // The test binary is the engines too (uhpfake, and hivebot for a kept list's), and a pool's server or worker to be killed
 // (see serverProcess, startWorkerProcess).
 func TestMain(m *testing.M) {
+	// On Windows the test binary is its own Ctrl-C sender, as the arbiter is (see proc.Main).
+	proc.Main()
 	uhpfake.Main()
 	if os.Getenv(listHivebotEnv) != "" {
 		os.Exit(hivebot.Main(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))

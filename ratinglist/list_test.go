@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"hivearbiter/internal/proc"
+
 	"hivearbiter/arbiter"
 	"hivearbiter/arbiter/arbitertest"
 	"hivearbiter/arbiter/driver"
@@ -26,6 +28,8 @@ import (
 const hivebotEnv = "RATINGLIST_HIVEBOT"
 
 func TestMain(m *testing.M) {
+	// On Windows the test binary is its own Ctrl-C sender, as the arbiter is (see proc.Main).
+	proc.Main()
 	if os.Getenv(hivebotEnv) != "" {
 		os.Exit(hivebot.Main(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}

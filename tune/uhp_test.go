@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"hivearbiter/internal/proc"
+
 	"hivearbiter/arbiter"
 	"hivearbiter/arbiter/driver"
 	"hivearbiter/enginekit/uhpserver"
@@ -21,6 +23,8 @@ import (
 const syntheticEnv = "TUNE_SYNTHETIC_UHP"
 
 func TestMain(m *testing.M) {
+	// On Windows the test binary is its own Ctrl-C sender, as the arbiter is (see proc.Main).
+	proc.Main()
 	if os.Getenv(syntheticEnv) == "1" {
 		if err := uhpserver.NewServer(newSyntheticHandler()).Serve(context.Background(), os.Stdin, os.Stdout); err != nil {
 			fmt.Fprintln(os.Stderr, err)

@@ -26,6 +26,8 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	// On Windows the test binary is its own Ctrl-C sender, as the arbiter is (see proc.Main).
+	proc.Main()
 	uhpfake.Main()
 	os.Exit(m.Run())
 }
