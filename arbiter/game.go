@@ -578,8 +578,7 @@ const nearMargin = 0.75
 
 // warnLate warns, once a game per side, of a move that ran later than allowed by most of the
 // side's margin, before a later one loses on time: the margin does not cover the engine's
-// overshoot (a Python engine at st=1 with margin 0.5 overran 214 moves of 214 by up to 0.43 s
-// and lost a game on time).
+// overshoot, which a check measures (docs/check.md tells of an engine that lost a game so).
 func (g *Game) warnLate(side int, used, allowed time.Duration) {
 	margin := g.clock.Margin(side)
 	late := used - allowed

@@ -38,8 +38,8 @@ func syntheticConfig(t *testing.T, n int, out string, onStart func()) Config {
 }
 
 // The tune finds the synthetic engine's optimum: from Skill 20, within 6 of 60 after 300 pairs,
-// for each of five seeds (measured: 62.8, 58.4, 60.6, 60.4, 59.7; the worst of seeds 1 to 15
-// was 56.2).
+// for each of five seeds (where each seed ends, and the worst of more seeds, is in
+// docs/experiments/measurements.md).
 func TestTuneMovesTowardOptimum(t *testing.T) {
 	for seed := int64(1); seed <= 5; seed++ {
 		cfg := syntheticConfig(t, 300, filepath.Join(t.TempDir(), "tune.jsonl"), nil)

@@ -9,9 +9,8 @@ import (
 )
 
 // Overshoot is how far an engine's timed searches at one budget ran past it, as a check
-// measures them: one search says little (a Python engine ran 0.004 s over its 1 s search in a
-// check, and up to 0.43 s over in a round robin, where it lost a game on time), so a check
-// runs several.
+// measures them: one search says little of how far the engine runs over in a match (docs/check.md
+// tells of one that lost a game on time so), so a check runs several.
 type Overshoot struct {
 	Budget time.Duration
 	// Samples are each search's time past the budget, 0 for one that answered within it.
@@ -40,8 +39,8 @@ func secondsText(d time.Duration) string {
 // searches, the slowest.
 const overshootQuantile = 0.9
 
-// loadAllowance is what a loaded machine adds to a search: nokamute, Mzinga and a Python
-// engine each took 1.20 to 1.23 s for 1 s at load 2 per core.
+// loadAllowance is what a loaded machine adds to a search, as measured of three engines at a
+// load of 2 a core (docs/experiments/measurements.md).
 const loadAllowance = 250 * time.Millisecond
 
 // MinCheckedMargin is the least margin a check advises.
