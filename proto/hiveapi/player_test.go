@@ -17,11 +17,13 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/arbiter/driver"
+	"hivearbiter/internal/proc"
 	"hivearbiter/internal/testkit/testenv"
 	"hivearbiter/results"
 )
 
 func TestMain(m *testing.M) {
+	proc.Main() // on Windows a copy of the test binary is its Ctrl-C sender
 	if scenario := os.Getenv(fakeEnv); scenario != "" {
 		os.Exit(fakeMain(scenario))
 	}

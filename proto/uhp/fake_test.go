@@ -10,12 +10,14 @@ import (
 	"hivearbiter/arbiter/driver"
 	"hivearbiter/enginekit/uhpserver"
 	"hivearbiter/enginekit/uhpserver/uhpfake"
+	"hivearbiter/internal/proc"
 )
 
 // The test binary doubles as the engine, as in os/exec's tests: package uhpfake runs it as a
 // UHP engine when its environment says so. The player's tests and the compliance check's
 // share the scenarios below.
 func TestMain(m *testing.M) {
+	proc.Main() // on Windows a copy of the test binary is its Ctrl-C sender
 	uhpfake.Main()
 	os.Exit(m.Run())
 }

@@ -233,9 +233,8 @@ func alive(ctx context.Context, eng *uhpclient.Engine, restart restarter) (*uhpc
 const wholeSecondMoves = 40
 
 // wholeSecondOvershoot is how much longer than the second it is sent such an engine is taken to
-// search: nokamute, Mzinga and a Python engine took 1.20 to 1.23 s for 1 s at load 2 per core,
-// and nokamute up to 1.7 s at load 5. Without it, the advice named 37+0.1 for 40 moves, and
-// nokamute lost on time there at its 40th move against hivebot, at load 4 per core.
+// search, on a loaded machine: without it the clocks advised run out near the 40th move (the
+// figures are in docs/experiments/measurements.md, the load allowance).
 const wholeSecondOvershoot = 250 * time.Millisecond
 
 // WholeSecondProblem says what a time control does to an engine of whole seconds that cannot
