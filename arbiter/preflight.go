@@ -46,8 +46,8 @@ func (e *PreflightError) Unwrap() []error {
 // first game would (its start and handshake within the start timeout, then its protocol's
 // new game of the run's game type within the command timeout, then one search under the run's
 // limit for its first move, judged as a game judges it), and closes them again. It says on
-// the console how each engine is sent its time (TimePolicy), and warns of a clock that gives
-// an engine of whole seconds budgets it cannot honour. It returns a *PreflightError naming
+// the console how each engine is sent its time, and warns of a time control the engine cannot
+// play (both from a driver.TimingAdvisor: UHP's engines of whole seconds). It returns a *PreflightError naming
 // every engine that failed, or ctx's error.
 //
 // The players are closed rather than handed to the first games: each worker owns its seats
