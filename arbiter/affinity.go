@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/internal/proc"
 )
 
@@ -59,8 +60,8 @@ func pinned(start StartFunc, cpus []int) StartFunc {
 	if len(cpus) == 0 {
 		return start
 	}
-	return func(ctx context.Context, e EngineConfig, worker int) (Player, error) {
-		var p Player
+	return func(ctx context.Context, e driver.EngineConfig, worker int) (driver.Player, error) {
+		var p driver.Player
 		err := proc.WithAffinity(cpus, func() error {
 			var err error
 			p, err = start(ctx, e, worker)

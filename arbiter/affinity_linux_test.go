@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/internal/proc"
 )
 
@@ -27,7 +28,7 @@ func TestTournamentAffinityPinsEachWorker(t *testing.T) {
 		starts := 0
 		pinned := map[int][]int{} // the CPUs of the starting thread, by worker
 		start := arbiter.StartThroughProtocol("")
-		startPinned := func(ctx context.Context, e arbiter.EngineConfig, worker int) (arbiter.Player, error) {
+		startPinned := func(ctx context.Context, e driver.EngineConfig, worker int) (driver.Player, error) {
 			cpus, err := proc.AllowedCPUs() // the calling thread's, which is locked while pinned
 			mu.Lock()
 			starts++

@@ -2,11 +2,12 @@ package arbiter_test
 
 import (
 	"context"
-	"hivearbiter/arbiter"
-	"hivearbiter/arbiter/arbitertest"
 	"io"
 	"runtime"
 	"testing"
+
+	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/arbitertest"
 )
 
 // BenchmarkRefereeOverhead is the cost of one ply with instant in-process players, no pipes:

@@ -7,47 +7,16 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"path"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"hivearbiter/arbiter/driver"
+	"hivearbiter/openings"
 	"hivearbiter/results"
 	"hivearbiter/rules"
 )
-
-// EngineConfig describes one engine of a tournament and how to reach it. The settings every
-// protocol shares are fields; those of one protocol are in Settings, checked by the protocol.
-type EngineConfig struct {
-	Name string // unique within the tournament
-	// Protocol is the protocol the engine speaks ("uhp" when empty); see RegisterProtocol.
-	Protocol string
-	Command  []string // program and arguments; never run through a shell
-	// Builtin names the bundled engine that Command runs (builtin=hivebot), "" for a program
-	// of the user's: it is the engine's default name, and how it is written back as words.
-	Builtin string   `json:",omitempty"`
-	Dir     string   // working directory
-	Env     []string // extra environment, KEY=VALUE
-	// Addr is the HOST:PORT of a player reached over TCP instead of started as a program.
-	Addr string
-	// Options are the engine's own options, set after it starts, in this order (for example to
-	// turn off pondering and helper threads for fair timing).
-	Options []EngineOption
-	// Settings are protocol-specific settings (for UHP, fractional=true), by key.
-	Settings map[string]string
-	Time     TimeControl
-	// Margin is the lateness forgiven on each move before the engine loses on time.
-	Margin time.Duration
-	// Restart asks for a fresh process for every game (restart=on), for engines that leak
-	// memory or keep state from game to game.
-	Restart bool
-	// Program, if set, identifies the exact build the engine runs (a rating list's hash of its
-	// files, command and settings): it is recorded with each of its games, so that a number
-	// names exact bits. It is not part of the run's fingerprint.
-	Program string
-}
 
 // Shard is one of Count shares of a schedule: the game pairs whose index is Index-1 modulo
 // Count. The zero Shard is the whole schedule. Every shard of a run has the run's fingerprint,
@@ -63,7 +32,7 @@ func ParseShard(s string) (Shard, error) {
 	count, err2 := strconv.Atoi(strings.TrimSpace(n))
 	sh := Shard{Index: index, Count: count}
 	if !ok || err1 != nil || err2 != nil {
-		return Shard{}, &ConfigError{fmt.Sprintf("shard %q: want K/N, the K-th of N shares of the schedule, such as 2/4", s)}
+		return Shard{}, &driver.ConfigError{Msg: fmt.Sprintf("shard %q: want K/N, the K-th of N shares of the schedule, such as 2/4", s)}
 	}
 	return sh, sh.validate()
 }
@@ -73,7 +42,7 @@ func (s Shard) validate() error {
 		return nil
 	}
 	if s.Count < 1 || s.Index < 1 || s.Index > s.Count {
-		return &ConfigError{fmt.Sprintf("shard %d/%d: want K/N with 1 <= K <= N", s.Index, s.Count)}
+		return &driver.ConfigError{Msg: fmt.Sprintf("shard %d/%d: want K/N with 1 <= K <= N", s.Index, s.Count)}
 	}
 	return nil
 }
@@ -90,9 +59,6 @@ func (s Shard) String() string {
 	return fmt.Sprintf("%d/%d", s.Index, s.Count)
 }
 
-// EngineOption is one of an engine's own options to set.
-type EngineOption struct{ Name, Value string }
-
 // SPRTConfig asks for a sequential probability ratio test of the first engine against the
 // second: the run stops when the test accepts a hypothesis.
 type SPRTConfig struct {
@@ -104,13 +70,13 @@ type SPRTConfig struct {
 // Config is a whole tournament.
 type Config struct {
 	Format  Format
-	Engines []EngineConfig
+	Engines []driver.EngineConfig
 	Seeds   int // gauntlet: the number of engines at the front that play all the others
 	Rounds  int
 	// GamesPerPairing is 2 for game pairs (one opening, colours swapped) or 1.
 	GamesPerPairing int
 	GameType        string // GameTypeString, e.g. "Base+MLP"
-	Openings        Openings
+	Openings        openings.Config
 	Concurrency     int
 	Seed            int64
 	Adjudication    Adjudication
@@ -168,21 +134,13 @@ const (
 	DefaultSPRTGames = 20000
 )
 
-// ConfigError reports an invalid tournament configuration.
-type ConfigError struct{ Msg string }
-
-func (e *ConfigError) Error() string { return "arbiter: " + e.Msg }
-
-// Message is the error without the package's name.
-func (e *ConfigError) Message() string { return e.Msg }
-
 // Normalize fills in defaults and checks the configuration. It returns every problem it
 // finds, each a *ConfigError (joined with errors.Join when there are several).
 func (c *Config) Normalize() error {
 	// Every problem is reported, not the first only: a user fixes them in one go.
 	var problems []error
 	bad := func(format string, args ...any) {
-		problems = append(problems, &ConfigError{fmt.Sprintf(format, args...)})
+		problems = append(problems, &driver.ConfigError{Msg: fmt.Sprintf(format, args...)})
 	}
 	c.setDefaults()
 	if _, err := ParseFormat(string(c.Format)); err != nil {
@@ -218,7 +176,7 @@ func (c *Config) Normalize() error {
 	if len(problems) > 0 {
 		return errors.Join(problems...)
 	}
-	_, err := NewSchedule(c.Format, len(c.Engines), c.Seeds, c.Rounds, c.GamesPerPairing, &OpeningBook{})
+	_, err := NewSchedule(c.Format, len(c.Engines), c.Seeds, c.Rounds, c.GamesPerPairing, &openings.Book{})
 	return err
 }
 
@@ -267,15 +225,15 @@ func (c *Config) setDefaults() {
 func (c *Config) normalizeEngines() []error {
 	var problems []error
 	bad := func(format string, args ...any) {
-		problems = append(problems, &ConfigError{fmt.Sprintf(format, args...)})
+		problems = append(problems, &driver.ConfigError{Msg: fmt.Sprintf(format, args...)})
 	}
-	unreachable := func(e EngineConfig) bool { return (len(e.Command) == 0 || e.Command[0] == "") && e.Addr == "" }
+	unreachable := func(e driver.EngineConfig) bool { return (len(e.Command) == 0 || e.Command[0] == "") && e.Addr == "" }
 	for i, e := range c.Engines {
 		if unreachable(e) {
 			bad("engine %d (%q) has no command: give cmd=PROGRAM, or addr=HOST:PORT for a player reached over TCP", i+1, e.Name)
 		}
 	}
-	DefaultNames(c.Engines)
+	driver.DefaultNames(c.Engines)
 	names := map[string]bool{}
 	for i := range c.Engines {
 		e := &c.Engines[i]
@@ -290,12 +248,7 @@ func (c *Config) normalizeEngines() []error {
 			bad("engine %q has no time control: give st=SECONDS, depth=N, nodes=N or tc=BASE+INC", e.Name)
 			continue
 		}
-		proto, err := LookupProtocol(e.ProtocolName())
-		if err != nil {
-			bad("engine %q: %s", e.Name, Message(err))
-			continue
-		}
-		if err := proto.Check(*e); err != nil {
+		if err := driver.Validate(*e); err != nil {
 			bad("engine %q: %s", e.Name, Message(err))
 		}
 		if e.Margin == 0 {
@@ -328,97 +281,6 @@ func (c *Config) Files() []results.NamedFile {
 	}
 }
 
-// DefaultName is the name of an engine that is given none: the bundled engine's (hivebot), the
-// program's file name, or the address of a player reached over TCP.
-func (e EngineConfig) DefaultName() string {
-	switch {
-	case e.Builtin != "":
-		return e.Builtin
-	case len(e.Command) > 0 && e.Command[0] != "":
-		return lastElements(e.program(), 1)
-	}
-	return e.Addr
-}
-
-// program is the path of the engine's program, with its directory when it is relative, as
-// slash-separated elements: what tells two builds of one engine apart.
-func (e EngineConfig) program() string {
-	if e.Builtin != "" {
-		return e.Builtin
-	}
-	p := strings.ReplaceAll(e.Command[0], `\`, "/")
-	if e.Dir != "" && !strings.HasPrefix(p, "/") && !filepath.IsAbs(e.Command[0]) {
-		p = strings.ReplaceAll(e.Dir, `\`, "/") + "/" + p
-	}
-	return path.Clean(p)
-}
-
-// lastElements is the last n elements of a slash-separated path, joined by slashes.
-func lastElements(p string, n int) string {
-	elems := strings.Split(strings.Trim(p, "/"), "/")
-	return strings.Join(elems[max(len(elems)-n, 0):], "/")
-}
-
-// DefaultNames names each engine that has none. Its DefaultName is kept when no other engine
-// has that name; otherwise, so that two builds of one engine (a gate's ./base/engine and
-// ./dev/engine) play without a name= each, it grows by the directories of its program's path
-// until it differs ("dev/engine"), and an engine whose program is the same as another's (two
-// profiles of the bundled engine) is numbered ("hivebot-2"). A run that names every engine
-// apart, or whose default names differ, is named as before.
-func DefaultNames(engines []EngineConfig) {
-	taken := map[string]int{} // names given, and default names, by how many engines have them
-	var unnamed []int
-	for i, e := range engines {
-		if e.Name != "" {
-			taken[e.Name]++
-			continue
-		}
-		if e.DefaultName() == "" {
-			continue
-		}
-		unnamed = append(unnamed, i)
-		taken[e.DefaultName()]++
-	}
-	depth := make(map[int]int, len(unnamed))
-	name := func(i int) string {
-		if depth[i] <= 1 {
-			return engines[i].DefaultName()
-		}
-		return lastElements(engines[i].program(), depth[i])
-	}
-	for grown := true; grown; {
-		grown = false
-		var colliding []int // decided before any grows, so that both of a pair do
-		for _, i := range unnamed {
-			if taken[name(i)] > 1 && engines[i].Builtin == "" && len(engines[i].Command) > 0 {
-				colliding = append(colliding, i)
-			}
-		}
-		for _, i := range colliding {
-			n, d := name(i), max(depth[i], 1)+1
-			if longer := lastElements(engines[i].program(), d); longer != n {
-				taken[n]--
-				depth[i] = d
-				taken[longer]++
-				grown = true
-			}
-		}
-	}
-	given := map[string]bool{}
-	for _, e := range engines {
-		if e.Name != "" {
-			given[e.Name] = true
-		}
-	}
-	for _, i := range unnamed {
-		n := name(i)
-		for k := 2; given[n]; k++ {
-			n = fmt.Sprintf("%s-%d", name(i), k)
-		}
-		engines[i].Name, given[n] = n, true
-	}
-}
-
 // Fingerprint identifies the games a configuration schedules: engines (by name, protocol,
 // arguments, time control, options and protocol settings), format, openings (by content),
 // adjudication and seed. How an engine is reached (its program, directory, environment or
@@ -438,7 +300,7 @@ func (c *Config) Fingerprint() (string, error) { return c.fingerprint(true) }
 func (c *Config) fingerprint(current bool) (string, error) {
 	var openingData []byte
 	if c.Openings.File != "" || c.Openings.Book != "" {
-		data, err := c.Openings.data()
+		data, err := c.Openings.Content()
 		if err != nil {
 			return "", err
 		}
@@ -449,7 +311,7 @@ func (c *Config) fingerprint(current bool) (string, error) {
 		Name, Protocol string
 		Args           []string `json:",omitempty"`
 		Time           string
-		Options        []EngineOption
+		Options        []driver.EngineOption
 		Settings       map[string]string
 		Margin         time.Duration
 	}
@@ -497,7 +359,7 @@ func (c *Config) RunSettings() map[string]string {
 		"-seed":        strconv.FormatInt(c.Seed, 10),
 		"-repetitions": strconv.Itoa(c.Adjudication.Repetitions),
 		"move limit":   moveLimitText(c.Adjudication.MaxPlies),
-		"-openings":    c.Openings.describe(),
+		"-openings":    c.Openings.Words(),
 	}
 	if c.Format == Gauntlet {
 		m["-seeds"] = strconv.Itoa(c.Seeds)
@@ -527,28 +389,6 @@ func moveLimitText(plies int) string {
 		return fmt.Sprintf("%d moves (-maxmoves)", plies/2)
 	}
 	return fmt.Sprintf("%d plies (-maxplies)", plies)
-}
-
-// describe names the openings' source as the -openings words that give it.
-func (o Openings) describe() string {
-	var words []string
-	switch {
-	case o.Book != "":
-		words = append(words, "book="+o.Book)
-	case o.File != "":
-		words = append(words, "file="+filepath.Base(o.File))
-	case o.RandomPlies > 0:
-		words = append(words, fmt.Sprintf("plies=%d", o.RandomPlies))
-	default:
-		words = append(words, "plies=0")
-	}
-	if o.Order != "" {
-		words = append(words, "order="+o.Order)
-	}
-	if o.Start > 0 {
-		words = append(words, fmt.Sprintf("start=%d", o.Start))
-	}
-	return strings.Join(words, " ")
 }
 
 // differences names what the records' run and this configuration disagree on: every run

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
+	"hivearbiter/openings"
 	"hivearbiter/results"
 )
 
@@ -49,19 +51,19 @@ func TestIsLocalPath(t *testing.T) {
 		{"hivebot", false},                   // the bundled engine's subcommand
 		{filepath.Join(dir, "bot.py"), true}, // absolute and existing
 	} {
-		if got := arbiter.IsLocalPath(tc.arg); got != tc.want {
+		if got := driver.IsLocalPath(tc.arg); got != tc.want {
 			t.Errorf("IsLocalPath(%q) = %v, want %v", tc.arg, got, tc.want)
 		}
 	}
 }
 
 func TestRunArgs(t *testing.T) {
-	e := arbiter.EngineConfig{Command: []string{"/usr/bin/prog", "-profile", "medium", "--weights=/opt/w.bin", "/opt/book", "--threads=2", "book=nets/b.txt", "bot.py"}}
-	want := []string{"-profile", "medium", "--weights=" + arbiter.LocalPathMark, arbiter.LocalPathMark, "--threads=2", "book=" + arbiter.LocalPathMark, "bot.py"}
+	e := driver.EngineConfig{Command: []string{"/usr/bin/prog", "-profile", "medium", "--weights=/opt/w.bin", "/opt/book", "--threads=2", "book=nets/b.txt", "bot.py"}}
+	want := []string{"-profile", "medium", "--weights=" + driver.LocalPathMark, driver.LocalPathMark, "--threads=2", "book=" + driver.LocalPathMark, "bot.py"}
 	if got := e.RunArgs(); !slices.Equal(got, want) {
 		t.Errorf("RunArgs = %q, want %q", got, want)
 	}
-	if got := (arbiter.EngineConfig{Command: []string{"prog"}}).RunArgs(); got != nil {
+	if got := (driver.EngineConfig{Command: []string{"prog"}}).RunArgs(); got != nil {
 		t.Errorf("RunArgs of an engine without arguments = %q, want none", got)
 	}
 }
@@ -118,7 +120,7 @@ func TestFingerprintArguments(t *testing.T) {
 	// 892b2237bc45 is the id the landed arbiter (d982f6c) gave this configuration without
 	// random openings, before arguments and the draw of random openings were part of run ids.
 	cfg := baseConfig(engine("a", "random"), engine("b", "random"))
-	cfg.Openings = arbiter.Openings{}
+	cfg.Openings = openings.Config{}
 	if err := cfg.Normalize(); err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +135,7 @@ func TestFingerprintArguments(t *testing.T) {
 func TestTournamentRefusesRecordsWithoutArguments(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "games.jsonl")
 	older := baseConfig(engine("a", "random"), engine("b", "random"))
-	older.Openings = arbiter.Openings{} // random openings change the run id on their own
+	older.Openings = openings.Config{} // random openings change the run id on their own
 	older.Out = out
 	if _, err := fakeTournament(t, older).Play(context.Background()); err != nil {
 		t.Fatal(err)
@@ -145,11 +147,11 @@ func TestTournamentRefusesRecordsWithoutArguments(t *testing.T) {
 	// The records of the run without arguments have the id that run has with arguments, when
 	// arguments are left out.
 	withArgs := baseConfig(engine("a", "random"), engine("b", "random"))
-	withArgs.Openings = arbiter.Openings{}
+	withArgs.Openings = openings.Config{}
 	withArgs.Engines[0].Command = append(withArgs.Engines[0].Command, "-profile", "medium")
 	withArgs.Out = out
 	_, err = fakeTournament(t, withArgs).Play(context.Background())
-	var ce *arbiter.ConfigError
+	var ce *driver.ConfigError
 	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "left out the engines' arguments") {
 		t.Fatalf("err = %v, want an arbiter.ConfigError saying the records' run id left out the arguments", err)
 	}
@@ -187,7 +189,7 @@ func TestTournamentRefusesRecordsOfAnEarlierDraw(t *testing.T) {
 	}
 	cfg.Rounds = 2
 	_, err = fakeTournament(t, cfg).Play(context.Background())
-	var ce *arbiter.ConfigError
+	var ce *driver.ConfigError
 	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "random openings could repeat a position up to symmetry") {
 		t.Fatalf("err = %v, want an arbiter.ConfigError saying the earlier arbiter's openings could repeat", err)
 	}
@@ -208,7 +210,7 @@ func TestTournamentRefusesRecordsOfOtherArguments(t *testing.T) {
 	}
 	_, err := fakeTournament(t, withProfile("strong")).Play(context.Background())
 	want := "engine a: test st=5 margin=1 arg=-profile arg=medium arg=--book={local-path} there, test st=5 margin=1 arg=-profile arg=strong arg=--book={local-path} here"
-	var ce *arbiter.ConfigError
+	var ce *driver.ConfigError
 	if !errors.As(err, &ce) || !strings.Contains(err.Error(), want) {
 		t.Fatalf("err = %v, want an arbiter.ConfigError saying %q", err, want)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/results"
 	"hivearbiter/rules"
 )
@@ -31,7 +32,7 @@ func ParseFailurePolicy(s string) (FailurePolicy, error) {
 	case ForfeitOnFailure:
 		return ForfeitOnFailure, nil
 	}
-	return "", &ConfigError{fmt.Sprintf("on-engine-failure %q: want abort or forfeit", s)}
+	return "", &driver.ConfigError{Msg: fmt.Sprintf("on-engine-failure %q: want abort or forfeit", s)}
 }
 
 // Broken engines. An engine is broken when
@@ -206,14 +207,14 @@ func (e *BrokenError) Unwrap() error { return e.Err }
 // any other.
 type brokenPlayer struct{ err error }
 
-func (p brokenPlayer) Info() PlayerInfo { return PlayerInfo{} }
+func (p brokenPlayer) Info() driver.PlayerInfo { return driver.PlayerInfo{} }
 func (p brokenPlayer) NewGame(context.Context, string) (string, error) {
-	return "", &PlayerError{Reason: results.ReasonCrash, Err: p.err}
+	return "", &driver.PlayerError{Reason: results.ReasonCrash, Err: p.err}
 }
 func (p brokenPlayer) Play(context.Context, string) (string, error) {
-	return "", &PlayerError{Reason: results.ReasonCrash, Err: p.err}
+	return "", &driver.PlayerError{Reason: results.ReasonCrash, Err: p.err}
 }
-func (p brokenPlayer) BestMove(context.Context, Limit) (string, error) {
-	return "", &PlayerError{Reason: results.ReasonCrash, Err: p.err}
+func (p brokenPlayer) BestMove(context.Context, driver.SearchLimit) (string, error) {
+	return "", &driver.PlayerError{Reason: results.ReasonCrash, Err: p.err}
 }
 func (p brokenPlayer) Close(context.Context) error { return nil }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/results"
 )
 
@@ -27,7 +28,7 @@ func countStarts(fail func(name string, n int) bool) *startCounter {
 }
 
 // start is a tournament's Start that counts, and fails as fail says.
-func (c *startCounter) start(ctx context.Context, e arbiter.EngineConfig, worker int) (arbiter.Player, error) {
+func (c *startCounter) start(ctx context.Context, e driver.EngineConfig, worker int) (driver.Player, error) {
 	c.mu.Lock()
 	c.starts[e.Name]++
 	n := c.starts[e.Name]

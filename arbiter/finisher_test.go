@@ -8,11 +8,12 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/arbiter/arbitertest"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/results"
 )
 
-// claimer is a player with its own idea of the result (arbiter.Finisher) that reports a search
-// for every move (arbiter.SearchReporter).
+// claimer is a player with its own idea of the result (driver.Finisher) that reports a search
+// for every move (driver.SearchReporter).
 type claimer struct {
 	*arbitertest.Player
 	claim string
@@ -25,7 +26,7 @@ func (c *claimer) GameOver(_ context.Context, result string) (string, error) {
 	return c.claim, nil
 }
 
-func (c *claimer) BestMove(ctx context.Context, l arbiter.Limit) (string, error) {
+func (c *claimer) BestMove(ctx context.Context, l driver.SearchLimit) (string, error) {
 	c.info = &results.SearchInfo{Depth: 3}
 	return c.Player.BestMove(ctx, l)
 }
@@ -48,8 +49,8 @@ func TestFinisherAndSearchReporter(t *testing.T) {
 	} {
 		white := &claimer{Player: arbitertest.New("claimer", 1), claim: tc.claim}
 		black := arbitertest.New("plain", 2)
-		side := func(name string, p arbiter.Player) arbiter.Side {
-			return arbiter.Side{Name: name, Player: p, Time: arbiter.TimeControl{Depth: 1}}
+		side := func(name string, p driver.Player) arbiter.Side {
+			return arbiter.Side{Name: name, Player: p, Time: driver.TimeControl{Depth: 1}}
 		}
 		rec, err := arbiter.PlayGame(t.Context(), arbiter.GameConfig{Opening: "Base", CommandTimeout: time.Second, DepthTimeout: time.Second,
 			Adjudication: arbiter.Adjudication{MaxPlies: 6}}, side("claimer", white), side("plain", black))
@@ -77,8 +78,8 @@ func TestFinisherAndSearchReporter(t *testing.T) {
 func TestFinisherCulprit(t *testing.T) {
 	white := &claimer{Player: arbitertest.New("claimer", 1).Misbehave("illegal", 2), claim: "BlackWins"}
 	rec, err := arbiter.PlayGame(t.Context(), arbiter.GameConfig{Opening: "Base", CommandTimeout: time.Second, DepthTimeout: time.Second},
-		arbiter.Side{Name: "claimer", Player: white, Time: arbiter.TimeControl{Depth: 1}},
-		arbiter.Side{Name: "plain", Player: arbitertest.New("plain", 2), Time: arbiter.TimeControl{Depth: 1}})
+		arbiter.Side{Name: "claimer", Player: white, Time: driver.TimeControl{Depth: 1}},
+		arbiter.Side{Name: "plain", Player: arbitertest.New("plain", 2), Time: driver.TimeControl{Depth: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/results"
 	"hivearbiter/rules"
 )
@@ -15,8 +16,8 @@ import (
 // Side is one player's part in a game.
 type Side struct {
 	Name   string // the name the tournament gives the player
-	Player Player
-	Time   TimeControl
+	Player driver.Player
+	Time   driver.TimeControl
 	// Margin is the lateness forgiven on each move before the player loses on time.
 	Margin time.Duration
 }
@@ -71,7 +72,7 @@ type Game struct {
 	cfg     GameConfig
 	ref     *rules.Game // the referee's game: the truth
 	sides   [2]Side
-	clock   *Clock
+	clock   *driver.Clock
 	mirrors [2]mirror // what each player's GameString has been verified to mean
 	rec     *results.Record
 	late    [2]bool // a side was warned that a move used most of its margin
@@ -90,11 +91,11 @@ func NewGame(cfg GameConfig, white, black Side) (*Game, error) {
 		if !s.Time.IsZero() {
 			p.Time = s.Time.String()
 		}
-		if r, ok := s.Player.(TimePolicyReporter); ok && s.Time.Depth == 0 && s.Time.Nodes == 0 {
-			p.TimePolicy = r.TimePolicy().Detail
+		if a, ok := s.Player.(driver.TimingAdvisor); ok && s.Time.Depth == 0 && s.Time.Nodes == 0 {
+			p.TimePolicy = a.Timing()
 		}
-		if t, ok := s.Player.(Transcribed); ok {
-			p.Transcript = t.MarkGame(GameMark{Run: cfg.Run, Index: cfg.Index, White: white.Name, Black: black.Name,
+		if t, ok := s.Player.(driver.Transcribed); ok {
+			p.Transcript = t.MarkGame(driver.GameMark{Run: cfg.Run, Index: cfg.Index, White: white.Name, Black: black.Name,
 				Opening: cfg.Opening, Started: started})
 		}
 		return p
@@ -102,7 +103,7 @@ func NewGame(cfg GameConfig, white, black Side) (*Game, error) {
 	return &Game{
 		cfg: cfg, ref: ref,
 		sides: [2]Side{white, black},
-		clock: NewClock(white.Time, black.Time, white.Margin, black.Margin),
+		clock: driver.NewClock(white.Time, black.Time, white.Margin, black.Margin),
 		rec: &results.Record{
 			Schema: results.SchemaVersion, Run: cfg.Run, Game: cfg.Index, Round: cfg.Round, Pair: cfg.Pair,
 			White: named(white), Black: named(black),
@@ -146,38 +147,38 @@ func (g *Game) Step(ctx context.Context) bool {
 	if g.Over() || ctx.Err() != nil {
 		return false
 	}
-	answer, used, ok := g.search(ctx)
+	m, used, ok := g.search(ctx)
 	if !ok {
 		return false
 	}
-	return g.Commit(ctx, answer, used) && !g.adjudicated()
+	return g.commit(ctx, m, used) && !g.adjudicated()
 }
 
 // search asks the side to move for its move under its time control and judges the answer,
 // its time on the clock included, without playing it: the judgement of a move before the
 // referee plays it, shared by Step and the check before the first game (Preflight). It
 // returns false when the game ended or ctx was cancelled.
-func (g *Game) search(ctx context.Context) (string, time.Duration, bool) {
+func (g *Game) search(ctx context.Context) (rules.Move, time.Duration, bool) {
 	side := g.ToMove()
 	limit := g.limit(side)
-	answer, used, ok := g.Think(ctx, g.sides[side].Player, limit, g.clock.Deadline(side, g.cfg.DepthTimeout))
+	m, used, ok := g.think(ctx, g.sides[side].Player, limit, g.clock.Deadline(side, g.cfg.DepthTimeout))
 	if !ok {
-		return "", used, false
+		return m, used, false
 	}
 	allowed, lost := g.clock.Charge(side, used)
 	if limit.Depth == 0 && limit.Nodes == 0 {
 		if lost {
 			g.fault(side, results.ReasonTimeForfeit, g.timeDetail(side, used, limit))
-			return "", used, false
+			return m, used, false
 		}
 		g.warnLate(side, used, allowed)
 	}
-	return answer, used, true
+	return m, used, true
 }
 
 // limit is what side searches under now: its budget and both clocks, or its depth or nodes.
-func (g *Game) limit(side int) Limit {
-	limit := Limit{Time: g.clock.Budget(side), Depth: g.sides[side].Time.Depth, Nodes: g.sides[side].Time.Nodes,
+func (g *Game) limit(side int) driver.SearchLimit {
+	limit := driver.SearchLimit{Time: g.clock.Budget(side), Depth: g.sides[side].Time.Depth, Nodes: g.sides[side].Time.Nodes,
 		Clock: g.clock.State(g.ref.Ply())}
 	if limit.Depth > 0 || limit.Nodes > 0 {
 		limit.Time = 0
@@ -192,20 +193,31 @@ func (g *Game) limit(side int) Limit {
 // stall; an answer that is no legal move loses too. It returns false when the game ended, or
 // ctx was cancelled. The player is usually the side's own; a session asks the engine behind a
 // seat.
-func (g *Game) Think(ctx context.Context, p Player, limit Limit, wait time.Duration) (string, time.Duration, bool) {
+func (g *Game) Think(ctx context.Context, p driver.Player, limit driver.SearchLimit, wait time.Duration) (string, time.Duration, bool) {
+	m, used, ok := g.think(ctx, p, limit, wait)
+	if !ok {
+		return "", used, false
+	}
+	return g.ref.MoveString(m), used, true
+}
+
+// think is Think with the move as the referee parsed it, for Step to play without parsing
+// the answer again.
+func (g *Game) think(ctx context.Context, p driver.Player, limit driver.SearchLimit, wait time.Duration) (rules.Move, time.Duration, bool) {
+	var none rules.Move
 	side := g.ToMove()
 	wctx, cancel := context.WithTimeout(ctx, wait)
 	start := time.Now()
 	answer, err := p.BestMove(wctx, limit)
 	used := time.Since(start)
 	cancel()
-	if w, ok := p.(Warner); ok {
+	if w, ok := p.(driver.Warner); ok {
 		for _, warning := range w.Warnings() {
 			g.warn(side, fmt.Sprintf("%s: %s", g.who(side), warning.Text))
 		}
 	}
 	if ctx.Err() != nil {
-		return "", used, false
+		return none, used, false
 	}
 	if err != nil {
 		switch reason := reasonOf(err); reason {
@@ -218,27 +230,40 @@ func (g *Game) Think(ctx context.Context, p Player, limit Limit, wait time.Durat
 		default:
 			g.fault(side, reason, fmt.Sprintf("%s failed on bestmove: %v", g.who(side), err))
 		}
-		return "", used, false
+		return none, used, false
 	}
-	move, err := g.Check(answer)
+	m, err := g.ref.ParseMove(strings.TrimSpace(answer))
 	if err != nil {
 		g.illegal(side, answer, err)
-		return "", used, false
+		return none, used, false
 	}
-	return move, used, true
+	return m, used, true
 }
 
 // Commit referees a move of the side to move (its answer to bestmove, or a viewer's move),
 // records it with the time it took, and sends it to both players. It returns false when the
 // game ended: the move was illegal, or a player failed to play it.
 func (g *Game) Commit(ctx context.Context, answer string, used time.Duration) bool {
-	side := g.ToMove()
-	move, ok := g.referee(side, answer)
-	if !ok {
+	m, err := g.ref.ParseMove(strings.TrimSpace(answer))
+	if err != nil {
+		g.illegal(g.ToMove(), answer, err)
 		return false
 	}
+	return g.commit(ctx, m, used)
+}
+
+// commit plays a move the referee parsed (legal in this position), records it with the time
+// it took, and sends it to both players. It returns false when a player failed to play it.
+func (g *Game) commit(ctx context.Context, m rules.Move, used time.Duration) bool {
+	side := g.ToMove()
+	if err := g.ref.PlayMove(m); err != nil {
+		// ParseMove accepted the move, so the referee contradicts itself: not the engine's fault.
+		panic(fmt.Sprintf("arbiter: referee rejects the move it accepted: %s in %s: %v", g.ref.MoveString(m), g.ref.GameString(), err))
+	}
+	// The history holds the move in Mzinga's notation: written once, not again here.
+	move := g.ref.PlayedMove(g.ref.Ply() - 1)
 	rm := results.Move{Move: move, Millis: used.Milliseconds()}
-	if r, ok := g.sides[side].Player.(SearchReporter); ok {
+	if r, ok := g.sides[side].Player.(driver.SearchReporter); ok {
 		rm.Info = r.TakeSearchInfo()
 	}
 	if g.sides[side].Time.IsClock() {
@@ -256,8 +281,8 @@ func (g *Game) Commit(ctx context.Context, answer string, used time.Duration) bo
 // failed is the one that loses, and the other's answer is read all the same, so that its
 // next command is not answered by it.
 func (g *Game) tell(ctx context.Context, move string) bool {
-	white, wok := g.sides[0].Player.(PlayStarter)
-	black, bok := g.sides[1].Player.(PlayStarter)
+	white, wok := g.sides[0].Player.(driver.PlayStarter)
+	black, bok := g.sides[1].Player.(driver.PlayStarter)
 	if !wok || !bok {
 		for s := range g.sides {
 			cctx, cancel := context.WithTimeout(ctx, g.cfg.CommandTimeout)
@@ -271,7 +296,7 @@ func (g *Game) tell(ctx context.Context, move string) bool {
 	}
 	cctx, cancel := context.WithTimeout(ctx, g.cfg.CommandTimeout)
 	defer cancel()
-	starters := [2]PlayStarter{white, black}
+	starters := [2]driver.PlayStarter{white, black}
 	var (
 		answers [2]string
 		errs    [2]error
@@ -342,10 +367,10 @@ func (g *Game) played(ctx context.Context, s int, move, gs string, err error) bo
 	return !g.checkGameString(s, gs)
 }
 
-// Check referees a move of the side to move without playing it: its MoveString in Mzinga's
+// Referee referees a move of the side to move without playing it: its MoveString in Mzinga's
 // notation, or the error that says why it is not legal (a *rules.InvalidMoveError naming the
 // rule, or a *rules.MoveStringError for text that is no move).
-func (g *Game) Check(answer string) (string, error) {
+func (g *Game) Referee(answer string) (string, error) {
 	m, err := g.ref.ParseMove(strings.TrimSpace(answer))
 	if err != nil {
 		return "", err
@@ -434,7 +459,7 @@ func (g *Game) Finish(ctx context.Context) (*results.Record, error) {
 	return g.rec, nil
 }
 
-func limitText(l Limit) string {
+func limitText(l driver.SearchLimit) string {
 	switch {
 	case l.Depth > 0:
 		return fmt.Sprintf("depth %d search", l.Depth)
@@ -442,22 +467,6 @@ func limitText(l Limit) string {
 		return fmt.Sprintf("%d-node search", l.Nodes)
 	}
 	return fmt.Sprintf("%.3f s search", l.Time.Seconds())
-}
-
-// referee checks the mover's answer and plays it on the referee's board. It returns the move in
-// Mzinga's notation, which is what both players are sent, or false when the answer forfeits.
-func (g *Game) referee(side int, answer string) (string, bool) {
-	m, err := g.ref.ParseMove(strings.TrimSpace(answer))
-	if err != nil {
-		g.illegal(side, answer, err)
-		return "", false
-	}
-	if err := g.ref.PlayMove(m); err != nil {
-		// ParseMove accepted the move, so the referee contradicts itself: not the engine's fault.
-		panic(fmt.Sprintf("arbiter: referee rejects the move it accepted: %q in %s: %v", answer, g.ref.GameString(), err))
-	}
-	// The history holds the move in Mzinga's notation: written once, not again here.
-	return g.ref.PlayedMove(g.ref.Ply() - 1), true
 }
 
 // illegal ends the game for a side whose answer is not a legal move.
@@ -536,7 +545,7 @@ func (g *Game) askFinishers(ctx context.Context) {
 	}
 	truth := g.ref.State()
 	for side := range g.sides {
-		f, ok := g.sides[side].Player.(Finisher)
+		f, ok := g.sides[side].Player.(driver.Finisher)
 		if !ok || g.rec.Culprit == rules.Color(side).String() {
 			continue
 		}
@@ -560,7 +569,7 @@ func (g *Game) askFinishers(ctx context.Context) {
 
 // warn notes in the record an anomaly of a side that decides nothing; text names the side.
 func (g *Game) warn(side int, text string) {
-	g.rec.Warnings = append(g.rec.Warnings, Warning{Side: rules.Color(side).String(), Engine: g.sides[side].Name, Text: text})
+	g.rec.Warnings = append(g.rec.Warnings, driver.Warning{Side: rules.Color(side).String(), Engine: g.sides[side].Name, Text: text})
 }
 
 // nearMargin is the share of its margin that a move must use to be warned of: an engine whose
@@ -569,16 +578,15 @@ const nearMargin = 0.75
 
 // warnLate warns, once a game per side, of a move that ran later than allowed by most of the
 // side's margin, before a later one loses on time: the margin does not cover the engine's
-// overshoot (a Python engine at st=1 with margin 0.5 overran 214 moves of 214 by up to 0.43 s
-// and lost a game on time).
+// overshoot, which a check measures (docs/check.md tells of an engine that lost a game so).
 func (g *Game) warnLate(side int, used, allowed time.Duration) {
-	margin := g.clock.margin[side]
+	margin := g.clock.Margin(side)
 	late := used - allowed
 	if g.late[side] || margin <= 0 || late < time.Duration(float64(margin)*nearMargin) {
 		return
 	}
 	g.late[side] = true
-	g.rec.Warnings = append(g.rec.Warnings, Warning{Side: rules.Color(side).String(), Engine: g.sides[side].Name, Kind: results.WarningNearMargin,
+	g.rec.Warnings = append(g.rec.Warnings, driver.Warning{Side: rules.Color(side).String(), Engine: g.sides[side].Name, Kind: results.WarningNearMargin,
 		Text: fmt.Sprintf("%s ran %.3f s over its %.3f s, %.0f%% of its %.3f s margin: a little slower and it loses on time; give it a margin that covers its overshoot (arbiter check measures it)",
 			g.who(side), late.Seconds(), allowed.Seconds(), 100*late.Seconds()/margin.Seconds(), margin.Seconds())})
 }
@@ -590,7 +598,7 @@ func (g *Game) who(side int) string {
 
 // timeDetail says how a side lost on time: what it used of what it was allowed (its budget,
 // or on a clock what the clock had left).
-func (g *Game) timeDetail(side int, used time.Duration, limit Limit) string {
+func (g *Game) timeDetail(side int, used time.Duration, limit driver.SearchLimit) string {
 	allowed := limit.Time
 	if limit.Clock != nil && g.sides[side].Time.IsClock() {
 		allowed = limit.Clock.Remaining[side]

@@ -3,11 +3,13 @@ package arbiter_test
 import (
 	"context"
 	"errors"
-	"hivearbiter/arbiter"
-	"hivearbiter/arbiter/arbitertest"
 	"strings"
 	"testing"
 	"time"
+
+	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/arbitertest"
+	"hivearbiter/arbiter/driver"
 
 	"hivearbiter/results"
 	"hivearbiter/rules"
@@ -26,13 +28,13 @@ func testGameConfig() arbiter.GameConfig {
 
 // fastSide plays at 0.2 s a move, with a margin that no player in this process outlives
 // unless it means to (a hang), even on a loaded machine: an honest player never loses on time.
-func fastSide(name string, p arbiter.Player) arbiter.Side {
-	return arbiter.Side{Name: name, Player: p, Time: arbiter.TimeControl{MoveTime: 200 * time.Millisecond}, Margin: 2 * time.Second}
+func fastSide(name string, p driver.Player) arbiter.Side {
+	return arbiter.Side{Name: name, Player: p, Time: driver.TimeControl{MoveTime: 200 * time.Millisecond}, Margin: 2 * time.Second}
 }
 
 // tightSide is fastSide with the margin cut to 50 ms, for a player whose loss on time is the
 // point: it loses quickly, and a loss on time it suffers earlier under load is still its own.
-func tightSide(name string, p arbiter.Player) arbiter.Side {
+func tightSide(name string, p driver.Player) arbiter.Side {
 	s := fastSide(name, p)
 	s.Margin = 50 * time.Millisecond
 	return s
@@ -153,7 +155,7 @@ func TestPlayGameRepetitionDraw(t *testing.T) {
 	cfg := testGameConfig()
 	cfg.Opening = opening
 	cfg.Adjudication = arbiter.Adjudication{Repetitions: 3}
-	shuffle := func(name string, moves ...string) arbiter.Player {
+	shuffle := func(name string, moves ...string) driver.Player {
 		return &scriptPlayer{Player: arbitertest.New(name, 1), script: moves}
 	}
 	rec, err := arbiter.PlayGame(context.Background(), cfg,
@@ -173,7 +175,7 @@ type scriptPlayer struct {
 	script []string
 }
 
-func (p *scriptPlayer) BestMove(ctx context.Context, limit arbiter.Limit) (string, error) {
+func (p *scriptPlayer) BestMove(ctx context.Context, limit driver.SearchLimit) (string, error) {
 	m := p.script[0]
 	p.script = p.script[1:]
 	return m, nil
@@ -182,7 +184,7 @@ func (p *scriptPlayer) BestMove(ctx context.Context, limit arbiter.Limit) (strin
 func TestPlayGameClockForfeit(t *testing.T) {
 	w, b := arbitertest.New("w", 1), arbitertest.New("b", 2)
 	w.SetDelay(60 * time.Millisecond) // about 1/3 of the clock per move: falls on the fourth
-	tc := arbiter.TimeControl{Base: 200 * time.Millisecond}
+	tc := driver.TimeControl{Base: 200 * time.Millisecond}
 	// Black's margin is wide: on a loaded machine its few moves may take a while, and White's
 	// fall is the point.
 	rec, err := arbiter.PlayGame(context.Background(), testGameConfig(),
@@ -206,7 +208,7 @@ func TestPlayGameInterrupted(t *testing.T) {
 	w := arbitertest.New("w", 1).Misbehave("hang", 4)
 	go func() { time.Sleep(50 * time.Millisecond); cancel() }()
 	cfg := testGameConfig()
-	side := arbiter.Side{Name: "w", Player: w, Time: arbiter.TimeControl{MoveTime: time.Hour}}
+	side := arbiter.Side{Name: "w", Player: w, Time: driver.TimeControl{MoveTime: time.Hour}}
 	rec, err := arbiter.PlayGame(ctx, cfg, side, fastSide("b", arbitertest.New("b", 2)))
 	if !errors.Is(err, arbiter.ErrInterrupted) || rec != nil {
 		t.Fatalf("got %+v, %v; want an interrupted game without a record", rec, err)
@@ -225,7 +227,7 @@ func TestPlayGameBadOpening(t *testing.T) {
 // engines, Hive API modules and one-engine bots do.
 type statelessPlayer struct{ *arbitertest.Player }
 
-func (p statelessPlayer) Info() arbiter.PlayerInfo {
+func (p statelessPlayer) Info() driver.PlayerInfo {
 	info := p.Player.Info()
 	info.ReportsState = false
 	return info
@@ -270,7 +272,7 @@ func TestPlayGameStatelessPlayer(t *testing.T) {
 // reportingLiar says it reports its state but reports nothing.
 type reportingLiar struct{ statelessPlayer }
 
-func (p reportingLiar) Info() arbiter.PlayerInfo { return p.Player.Info() }
+func (p reportingLiar) Info() driver.PlayerInfo { return p.Player.Info() }
 
 // warningPlayer warns of something after its first search, as a UHP engine whose budget had
 // to be rounded does.
@@ -279,14 +281,14 @@ type warningPlayer struct {
 	searches int
 }
 
-func (p *warningPlayer) BestMove(ctx context.Context, l arbiter.Limit) (string, error) {
+func (p *warningPlayer) BestMove(ctx context.Context, l driver.SearchLimit) (string, error) {
 	p.searches++
 	return p.Player.BestMove(ctx, l)
 }
 
-func (p *warningPlayer) Warnings() []arbiter.Warning {
+func (p *warningPlayer) Warnings() []driver.Warning {
 	if p.searches == 1 {
-		return []arbiter.Warning{{Text: "its budget was rounded"}}
+		return []driver.Warning{{Text: "its budget was rounded"}}
 	}
 	return nil
 }
@@ -297,7 +299,7 @@ func TestPlayerWarningsReachTheRecord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := arbiter.Warning{Side: "White", Engine: "a", Text: "White (a): its budget was rounded"}
+	want := driver.Warning{Side: "White", Engine: "a", Text: "White (a): its budget was rounded"}
 	if len(rec.Warnings) != 1 || rec.Warnings[0] != want {
 		t.Errorf("warnings %+v; want once %+v", rec.Warnings, want)
 	}
@@ -311,8 +313,8 @@ type repetitionClaimer struct {
 	game  *rules.Game
 }
 
-func (p *repetitionClaimer) Info() arbiter.PlayerInfo {
-	return arbiter.PlayerInfo{ID: p.name, ReportsState: true}
+func (p *repetitionClaimer) Info() driver.PlayerInfo {
+	return driver.PlayerInfo{ID: p.name, ReportsState: true}
 }
 
 func (p *repetitionClaimer) report() string {
@@ -339,7 +341,7 @@ func (p *repetitionClaimer) Play(ctx context.Context, move string) (string, erro
 	return p.report(), nil
 }
 
-func (p *repetitionClaimer) BestMove(ctx context.Context, l arbiter.Limit) (string, error) {
+func (p *repetitionClaimer) BestMove(ctx context.Context, l driver.SearchLimit) (string, error) {
 	return p.moves[p.game.Ply()], nil
 }
 
@@ -374,7 +376,7 @@ type failsAtTheEnd struct{ *arbitertest.Player }
 func (p failsAtTheEnd) Play(ctx context.Context, move string) (string, error) {
 	gs, err := p.Player.Play(ctx, move)
 	if err == nil && p.Game().State() != rules.InProgress && p.Game().State() != rules.NotStarted {
-		return "", &arbiter.PlayerError{Reason: results.ReasonCrash, Err: errors.New("exited on the last move")}
+		return "", &driver.PlayerError{Reason: results.ReasonCrash, Err: errors.New("exited on the last move")}
 	}
 	return gs, err
 }
@@ -386,7 +388,7 @@ func TestFailureOnTheDecidingMoveKeepsTheRulesResult(t *testing.T) {
 	for seed := uint64(1); seed <= 8; seed++ {
 		for i := range 2 * len(playModes) {
 			failing, mode := i%2, playModes[i/2]
-			players := [2]arbiter.Player{arbitertest.New("a", seed), arbitertest.New("b", seed+100)}
+			players := [2]driver.Player{arbitertest.New("a", seed), arbitertest.New("b", seed+100)}
 			players[failing] = failsAtTheEnd{players[failing].(*arbitertest.Player)}
 			players = mode.sides(t, players[0], players[1])
 			rec, err := arbiter.PlayGame(context.Background(), testGameConfig(), fastSide("a", players[0]), fastSide("b", players[1]))
@@ -423,7 +425,7 @@ func TestPlayGameWarnsOfAMoveNearItsMargin(t *testing.T) {
 	cfg := testGameConfig()
 	cfg.Adjudication.MaxPlies = 2
 	rec, err := arbiter.PlayGame(context.Background(), cfg,
-		arbiter.Side{Name: "late", Player: late, Time: arbiter.TimeControl{MoveTime: 100 * time.Millisecond}, Margin: 4 * time.Second},
+		arbiter.Side{Name: "late", Player: late, Time: driver.TimeControl{MoveTime: 100 * time.Millisecond}, Margin: 4 * time.Second},
 		fastSide("b", arbitertest.New("b", 2)))
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/results"
 )
 
@@ -45,8 +46,8 @@ func (e *PreflightError) Unwrap() []error {
 // first game would (its start and handshake within the start timeout, then its protocol's
 // new game of the run's game type within the command timeout, then one search under the run's
 // limit for its first move, judged as a game judges it), and closes them again. It says on
-// the console how each engine is sent its time (TimePolicy), and warns of a clock that gives
-// an engine of whole seconds budgets it cannot honour. It returns a *PreflightError naming
+// the console how each engine is sent its time, and warns of a time control the engine cannot
+// play (both from a driver.TimingAdvisor: UHP's engines of whole seconds). It returns a *PreflightError naming
 // every engine that failed, or ctx's error.
 //
 // The players are closed rather than handed to the first games: each worker owns its seats
@@ -94,10 +95,9 @@ func (t *Tournament) preflightEngine(ctx context.Context, e int) (notes []string
 	if err != nil {
 		return nil, nil // ctx ended: Preflight returns its error
 	}
-	if r, ok := p.(TimePolicyReporter); ok && engine.Time.Depth == 0 && engine.Time.Nodes == 0 {
-		policy := r.TimePolicy()
-		notes = append(notes, fmt.Sprintf("Engine %s: %s", engine.Name, policy.Detail))
-		if problem := WholeSecondProblem(engine.Time, policy); problem != "" {
+	if a, ok := p.(driver.TimingAdvisor); ok && engine.Time.Depth == 0 && engine.Time.Nodes == 0 {
+		notes = append(notes, fmt.Sprintf("Engine %s: %s", engine.Name, a.Timing()))
+		if problem := a.TimeControlProblem(engine.Time); problem != "" {
 			notes = append(notes, fmt.Sprintf("Warning: engine %s %s", engine.Name, problem))
 		}
 	}
@@ -122,7 +122,7 @@ func (t *Tournament) preflightEngine(ctx context.Context, e int) (notes []string
 // firstSearch asks the player for the first move of a game of the run's type under engine's
 // time control and judges the answer as a game judges it, by the same code (Game.search): a
 // *FirstMoveError says how the game would end, with the reason and the words of its record.
-func (t *Tournament) firstSearch(ctx context.Context, p Player, engine EngineConfig) error {
+func (t *Tournament) firstSearch(ctx context.Context, p driver.Player, engine driver.EngineConfig) error {
 	side := Side{Name: engine.Name, Player: unmarked{p}, Time: engine.Time, Margin: engine.Margin}
 	g, err := NewGame(GameConfig{Opening: t.gameType.String(), CommandTimeout: t.cfg.CommandTimeout,
 		DepthTimeout: t.cfg.DepthTimeout}, side, side)
@@ -140,7 +140,7 @@ func (t *Tournament) firstSearch(ctx context.Context, p Player, engine EngineCon
 // unmarked is a player seen through the Player interface alone: the check before the first
 // game plays no game of the run, so it marks none in the player's transcript (Transcribed),
 // and records none of its warnings.
-type unmarked struct{ Player }
+type unmarked struct{ driver.Player }
 
 // FirstMoveError is an engine whose first move, asked for by the check before the first game,
 // would lose its game: judged as a game judges it, with the reason and the detail its game's

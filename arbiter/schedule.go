@@ -1,6 +1,11 @@
 package arbiter
 
-import "fmt"
+import (
+	"fmt"
+
+	"hivearbiter/arbiter/driver"
+	"hivearbiter/openings"
+)
 
 // Format is the shape of a tournament.
 type Format string
@@ -20,7 +25,7 @@ func ParseFormat(s string) (Format, error) {
 	case "roundrobin":
 		return RoundRobin, nil
 	}
-	return "", &ConfigError{fmt.Sprintf("tournament format %q: want match, gauntlet or round-robin", s)}
+	return "", &driver.ConfigError{Msg: fmt.Sprintf("tournament format %q: want match, gauntlet or round-robin", s)}
 }
 
 // ScheduledGame is one game of a tournament's schedule.
@@ -39,29 +44,29 @@ type Schedule struct {
 	pairings [][2]int
 	perPair  int // games each pairing plays per round with one opening: 2 (colours swapped) or 1
 	rounds   int
-	openings *OpeningBook
+	openings *openings.Book
 }
 
 // NewSchedule lays out rounds of the given format over n engines. gamesPerPairing is 2 for game
 // pairs (the same opening twice with colours swapped) or 1. seeds is the number of gauntlet
 // engines.
-func NewSchedule(format Format, n, seeds, rounds, gamesPerPairing int, book *OpeningBook) (*Schedule, error) {
+func NewSchedule(format Format, n, seeds, rounds, gamesPerPairing int, book *openings.Book) (*Schedule, error) {
 	if gamesPerPairing != 1 && gamesPerPairing != 2 {
-		return nil, &ConfigError{fmt.Sprintf("games per pairing must be 1 or 2 (a game pair), not %d", gamesPerPairing)}
+		return nil, &driver.ConfigError{Msg: fmt.Sprintf("games per pairing must be 1 or 2 (a game pair), not %d", gamesPerPairing)}
 	}
 	if rounds < 1 {
-		return nil, &ConfigError{fmt.Sprintf("rounds must be at least 1, not %d", rounds)}
+		return nil, &driver.ConfigError{Msg: fmt.Sprintf("rounds must be at least 1, not %d", rounds)}
 	}
 	s := &Schedule{perPair: gamesPerPairing, rounds: rounds, openings: book}
 	switch format {
 	case Match:
 		if n != 2 {
-			return nil, &ConfigError{fmt.Sprintf("a match needs exactly 2 engines, not %d", n)}
+			return nil, &driver.ConfigError{Msg: fmt.Sprintf("a match needs exactly 2 engines, not %d", n)}
 		}
 		s.pairings = [][2]int{{0, 1}}
 	case Gauntlet:
 		if seeds < 1 || seeds >= n {
-			return nil, &ConfigError{fmt.Sprintf("a gauntlet of %d engines needs between 1 and %d seed engines, not %d", n, n-1, seeds)}
+			return nil, &driver.ConfigError{Msg: fmt.Sprintf("a gauntlet of %d engines needs between 1 and %d seed engines, not %d", n, n-1, seeds)}
 		}
 		for opp := seeds; opp < n; opp++ {
 			for g := 0; g < seeds; g++ {
@@ -70,7 +75,7 @@ func NewSchedule(format Format, n, seeds, rounds, gamesPerPairing int, book *Ope
 		}
 	case RoundRobin:
 		if n < 2 {
-			return nil, &ConfigError{fmt.Sprintf("a round-robin needs at least 2 engines, not %d", n)}
+			return nil, &driver.ConfigError{Msg: fmt.Sprintf("a round-robin needs at least 2 engines, not %d", n)}
 		}
 		for a := 0; a < n; a++ {
 			for b := a + 1; b < n; b++ {
@@ -78,7 +83,7 @@ func NewSchedule(format Format, n, seeds, rounds, gamesPerPairing int, book *Ope
 			}
 		}
 	default:
-		return nil, &ConfigError{fmt.Sprintf("unknown tournament format %q", format)}
+		return nil, &driver.ConfigError{Msg: fmt.Sprintf("unknown tournament format %q", format)}
 	}
 	return s, nil
 }

@@ -3,11 +3,11 @@ package arbiter
 import (
 	"testing"
 
-	"hivearbiter/rules"
+	"hivearbiter/openings"
 )
 
 func TestScheduleFormats(t *testing.T) {
-	book := &OpeningBook{gameType: rules.Base}
+	book := &openings.Book{} // the empty board of Base
 	tests := []struct {
 		format     Format
 		engines    int
@@ -66,7 +66,7 @@ func TestScheduleFormats(t *testing.T) {
 }
 
 func TestScheduleErrors(t *testing.T) {
-	book := &OpeningBook{gameType: rules.Base}
+	book := &openings.Book{} // the empty board of Base
 	for _, tc := range []struct {
 		format                Format
 		n, seeds, rounds, per int
@@ -74,32 +74,5 @@ func TestScheduleErrors(t *testing.T) {
 		if _, err := NewSchedule(tc.format, tc.n, tc.seeds, tc.rounds, tc.per, book); err == nil {
 			t.Errorf("NewSchedule(%+v) accepted a bad schedule", tc)
 		}
-	}
-}
-
-func TestOpeningBookRandomPliesIsPure(t *testing.T) {
-	b, err := LoadOpenings(Openings{RandomPlies: 6}, rules.BaseMLP, 42)
-	if err != nil {
-		t.Fatal(err)
-	}
-	seen := map[string]bool{}
-	for p := 0; p < 20; p++ {
-		gs, idx := b.At(p)
-		again, _ := b.At(p)
-		if gs != again || idx != -1 {
-			t.Fatalf("pair %d: opening not reproducible", p)
-		}
-		g, err := rules.ParseGameString(gs)
-		if err != nil || g.Ply() != 6 || g.State().IsOver() {
-			t.Fatalf("pair %d: opening %q: ply %d, err %v", p, gs, g.Ply(), err)
-		}
-		seen[gs] = true
-	}
-	if len(seen) < 15 {
-		t.Errorf("only %d distinct openings in 20 pairs", len(seen))
-	}
-	other, _ := LoadOpenings(Openings{RandomPlies: 6}, rules.BaseMLP, 43)
-	if a, _ := b.At(0); func() string { s, _ := other.At(0); return s }() == a {
-		t.Error("another seed gave the same first opening")
 	}
 }

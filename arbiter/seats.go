@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/results"
 	"hivearbiter/rules"
 )
@@ -19,7 +20,7 @@ const closeTimeout = 5 * time.Second
 // the worker ends. A Seats belongs to one worker: it is not safe for concurrent use.
 type Seats struct {
 	// Engines are the run's engines, as this machine starts them.
-	Engines []EngineConfig
+	Engines []driver.EngineConfig
 	// GameType is the run's game type: a player that says it plays less is not seated.
 	GameType rules.GameType
 	// StartTimeout bounds a player's start and handshake (none but ctx's if 0).
@@ -29,7 +30,7 @@ type Seats struct {
 	// Worker numbers the worker, for the players' transcripts.
 	Worker int
 
-	players map[int]Player
+	players map[int]driver.Player
 }
 
 // Seats is a seat pool for one of the tournament's workers, starting players with the Start of its options.
@@ -38,17 +39,21 @@ func (t *Tournament) Seats(worker int) *Seats {
 }
 
 // StartThroughProtocol is a StartFunc that starts players through their protocols
-// (StartPlayer), writing their transcripts to transcriptDir if it is not empty.
+// (driver.Start), writing their transcripts to transcriptDir if it is not empty. What the
+// protocols learn of an engine by asking it (UHP's time probe) is kept for the players this
+// StartFunc starts, and no longer: a run makes one for all its seats, so that an engine rebuilt
+// between two runs of a long-lived worker is asked again.
 func StartThroughProtocol(transcriptDir string) StartFunc {
-	return func(ctx context.Context, e EngineConfig, worker int) (Player, error) {
-		return StartPlayer(ctx, e, StartEnv{Worker: worker, TranscriptDir: transcriptDir, Grace: time.Second})
+	memo := new(driver.Memo)
+	return func(ctx context.Context, e driver.EngineConfig, worker int) (driver.Player, error) {
+		return driver.Start(ctx, e, driver.StartEnv{Worker: worker, TranscriptDir: transcriptDir, Grace: time.Second, Memo: memo})
 	}
 }
 
 // Seat returns engine e's player, started if it has none. An engine that cannot start, or
 // that does not play the run's game type (it would lose every game on its first newgame, so
 // it is said once, before any game), is an *EngineStartError; an ended ctx is ctx's error.
-func (s *Seats) Seat(ctx context.Context, e int) (Player, error) {
+func (s *Seats) Seat(ctx context.Context, e int) (driver.Player, error) {
 	if p := s.players[e]; p != nil {
 		return p, nil
 	}
@@ -70,7 +75,7 @@ func (s *Seats) Seat(ctx context.Context, e int) (Player, error) {
 		return nil, &EngineStartError{Engine: engine.Name, Err: err}
 	}
 	if s.players == nil {
-		s.players = make(map[int]Player)
+		s.players = make(map[int]driver.Player)
 	}
 	s.players[e] = p
 	return p, nil
@@ -78,7 +83,7 @@ func (s *Seats) Seat(ctx context.Context, e int) (Player, error) {
 
 // Player returns engine e's player if it is seated, nil if it is not (not yet started, or
 // dropped after a fault).
-func (s *Seats) Player(e int) Player { return s.players[e] }
+func (s *Seats) Player(e int) driver.Player { return s.players[e] }
 
 // Sides seats the two players of a scheduled game, under their engines' names and time
 // controls.
@@ -95,7 +100,7 @@ func (s *Seats) Sides(ctx context.Context, g ScheduledGame) (white, black Side, 
 }
 
 // side is engine e's side of a game, played by p.
-func (s *Seats) side(e int, p Player) Side {
+func (s *Seats) side(e int, p driver.Player) Side {
 	c := s.Engines[e]
 	return Side{Name: c.Name, Player: p, Time: c.Time, Margin: c.Margin}
 }
@@ -127,7 +132,7 @@ func (s *Seats) Close(ctx context.Context) {
 }
 
 // closePlayer closes a player within closeTimeout, even when ctx has ended.
-func closePlayer(ctx context.Context, p Player) {
+func closePlayer(ctx context.Context, p driver.Player) {
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), closeTimeout)
 	defer cancel()
 	p.Close(cctx)

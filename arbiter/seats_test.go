@@ -7,6 +7,7 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/arbiter/arbitertest"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/results"
 	"hivearbiter/rules"
 )
@@ -19,10 +20,10 @@ func TestSeatLifecycle(t *testing.T) {
 	restarting.Restart = true
 	var started []*arbitertest.Player
 	seats := &arbiter.Seats{
-		Engines:  []arbiter.EngineConfig{engine("a", "random"), engine("b", "random"), restarting},
+		Engines:  []driver.EngineConfig{engine("a", "random"), engine("b", "random"), restarting},
 		GameType: rules.BaseMLP,
-		Start: func(ctx context.Context, e arbiter.EngineConfig, worker int) (arbiter.Player, error) {
-			p, err := arbitertest.Protocol{}.Start(ctx, e, arbiter.StartEnv{Worker: worker})
+		Start: func(ctx context.Context, e driver.EngineConfig, worker int) (driver.Player, error) {
+			p, err := arbitertest.Protocol{}.Start(ctx, e, driver.StartEnv{Worker: worker})
 			if err == nil {
 				started = append(started, p.(*arbitertest.Player))
 			}
@@ -85,10 +86,10 @@ func TestSeatLifecycle(t *testing.T) {
 func TestSeatRefusals(t *testing.T) {
 	var narrow *arbitertest.Player
 	seats := &arbiter.Seats{
-		Engines:  []arbiter.EngineConfig{engine("a", "random"), engine("narrow", "random"), engine("gone", "unstartable")},
+		Engines:  []driver.EngineConfig{engine("a", "random"), engine("narrow", "random"), engine("gone", "unstartable")},
 		GameType: rules.BaseMLP,
-		Start: func(ctx context.Context, e arbiter.EngineConfig, worker int) (arbiter.Player, error) {
-			p, err := arbitertest.Protocol{}.Start(ctx, e, arbiter.StartEnv{})
+		Start: func(ctx context.Context, e driver.EngineConfig, worker int) (driver.Player, error) {
+			p, err := arbitertest.Protocol{}.Start(ctx, e, driver.StartEnv{})
 			if err != nil || e.Name != "narrow" {
 				return p, err
 			}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/elo"
 	"hivearbiter/results"
 )
@@ -50,11 +51,11 @@ func (s *SPRTConfig) Normalize() error {
 	}
 	model, err := elo.ParseModel(s.Model)
 	if err != nil || !model.Pentanomial() {
-		return &ConfigError{fmt.Sprintf("SPRT model %q: want normalized or logistic", s.Model)}
+		return &driver.ConfigError{Msg: fmt.Sprintf("SPRT model %q: want normalized or logistic", s.Model)}
 	}
 	var se *elo.SPRTError
 	if err := s.test(model).Validate(); errors.As(err, &se) {
-		return &ConfigError{se.Msg}
+		return &driver.ConfigError{Msg: se.Msg}
 	} else if err != nil {
 		return err
 	}

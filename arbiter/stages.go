@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/internal/proc"
 	"hivearbiter/results"
 	"hivearbiter/rules"
@@ -307,7 +308,7 @@ func (c *collector) judgeStreaks(r *results.Record) {
 		return
 	}
 	for side, name := range [2]string{r.White.Name, r.Black.Name} {
-		e := slices.IndexFunc(cfg.Engines, func(e EngineConfig) bool { return e.Name == name })
+		e := slices.IndexFunc(cfg.Engines, func(e driver.EngineConfig) bool { return e.Name == name })
 		if e < 0 {
 			continue
 		}

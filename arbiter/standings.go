@@ -3,10 +3,10 @@ package arbiter
 import (
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 
 	"hivearbiter/elo"
+	"hivearbiter/openings"
 	"hivearbiter/results"
 )
 
@@ -24,7 +24,7 @@ func (t *Tournament) WriteStandings(w io.Writer, s Standings, final, stopped boo
 		// Nothing to rate: a table of zeros would read as results.
 		fmt.Fprintln(w, "No game has finished yet: no results to show.")
 	case len(names) == 2:
-		info := results.MatchInfo{TimeControl: timeControls(cfg), GameType: cfg.GameType, Openings: openingsDescription(cfg.Openings),
+		info := results.MatchInfo{TimeControl: timeControls(cfg), GameType: cfg.GameType, Openings: cfg.Openings.Description(),
 			MoveLimit: moveLimit(cfg.Adjudication)}
 		pairing := tally.Pairing(names[0], names[1])
 		if sprt != nil {
@@ -92,23 +92,6 @@ func timeControls(cfg Config) string {
 	return strings.Join(tcs, " - ")
 }
 
-// Description names the openings as the result block does: "random 4-ply openings",
-// "book NAME", a file's name, or "empty board".
-func (o Openings) Description() string { return openingsDescription(o) }
-
-// openingsDescription names the openings for the result block.
-func openingsDescription(o Openings) string {
-	switch {
-	case o.Book != "":
-		return "book " + o.Book
-	case o.File != "":
-		return filepath.Base(o.File)
-	case o.RandomPlies > 0:
-		return fmt.Sprintf("random %d-ply openings", o.RandomPlies)
-	}
-	return "empty board"
-}
-
 // moveLimit describes the move limit, in fastchess's moves (one of each side) when the limit
 // is a whole number of them.
 func moveLimit(a Adjudication) string {
@@ -157,10 +140,10 @@ func (t *Tournament) SetupWarnings(cores int) []string {
 	s := t.schedule
 	seen := map[string]bool{}
 	pairs, repeats := 0, 0
-	var replay replayer
+	var replay openings.Replayer
 	for i := 0; i < s.Len(); i += s.PairGames() {
 		g := s.Game(i)
-		key := fmt.Sprintf("%d-%d-%s", min(g.White, g.Black), max(g.White, g.Black), replay.position(g.Opening))
+		key := fmt.Sprintf("%d-%d-%s", min(g.White, g.Black), max(g.White, g.Black), replay.PositionKey(g.Opening))
 		if seen[key] {
 			repeats++
 		}

@@ -9,6 +9,7 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/arbiter/arbitertest"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/results"
 )
 
@@ -18,15 +19,15 @@ import (
 func TestFailureStreakStopsTheRun(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
-		engines []arbiter.EngineConfig
+		engines []driver.EngineConfig
 		culprit string
 		reason  results.Reason
 	}{
 		// Both die on their first move: each fails every game it gets to play, and a game the
 		// other lost before it moved does not break its streak.
-		{"both crash", []arbiter.EngineConfig{engine("a", "crash@2"), engine("b", "crash@2")}, "a", results.ReasonCrash},
-		{"illegal moves", []arbiter.EngineConfig{engine("a", "random"), engine("b", "pass@3")}, "b", results.ReasonIllegalPass},
-		{"time losses", []arbiter.EngineConfig{engine("a", "random"), engine("b", "slow@4")}, "b", results.ReasonTimeForfeit},
+		{"both crash", []driver.EngineConfig{engine("a", "crash@2"), engine("b", "crash@2")}, "a", results.ReasonCrash},
+		{"illegal moves", []driver.EngineConfig{engine("a", "random"), engine("b", "pass@3")}, "b", results.ReasonIllegalPass},
+		{"time losses", []driver.EngineConfig{engine("a", "random"), engine("b", "slow@4")}, "b", results.ReasonTimeForfeit},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := baseConfig(tc.engines...)

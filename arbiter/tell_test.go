@@ -10,6 +10,7 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/arbiter/arbitertest"
+	"hivearbiter/arbiter/driver"
 )
 
 // playModes are the ways a game tells its players a move, each test of a game's end played
@@ -17,27 +18,27 @@ import (
 // engines are told), and White at once with a Black that can only Play.
 var playModes = []struct {
 	name  string
-	sides func(t *testing.T, white, black arbiter.Player) [2]arbiter.Player
+	sides func(t *testing.T, white, black driver.Player) [2]driver.Player
 }{
-	{"one-after-the-other", func(_ *testing.T, white, black arbiter.Player) [2]arbiter.Player {
-		return [2]arbiter.Player{white, black}
+	{"one-after-the-other", func(_ *testing.T, white, black driver.Player) [2]driver.Player {
+		return [2]driver.Player{white, black}
 	}},
-	{"side-by-side", func(t *testing.T, white, black arbiter.Player) [2]arbiter.Player {
+	{"side-by-side", func(t *testing.T, white, black driver.Player) [2]driver.Player {
 		calls := &callLog{}
 		t.Cleanup(func() { calls.check(t, true) })
-		return [2]arbiter.Player{&starter{Player: white, side: "w", calls: calls}, &starter{Player: black, side: "b", calls: calls}}
+		return [2]driver.Player{&starter{Player: white, side: "w", calls: calls}, &starter{Player: black, side: "b", calls: calls}}
 	}},
-	{"mixed", func(t *testing.T, white, black arbiter.Player) [2]arbiter.Player {
+	{"mixed", func(t *testing.T, white, black driver.Player) [2]driver.Player {
 		calls := &callLog{}
 		t.Cleanup(func() { calls.check(t, false) })
-		return [2]arbiter.Player{&starter{Player: white, side: "w", calls: calls}, black}
+		return [2]driver.Player{&starter{Player: white, side: "w", calls: calls}, black}
 	}},
 }
 
-// starter is a Player that can be told a move and answer it apart (arbiter.PlayStarter), as a
+// starter is a Player that can be told a move and answer it apart (driver.PlayStarter), as a
 // UHP engine is: its answer is its Player's, played when it is waited for.
 type starter struct {
-	arbiter.Player
+	driver.Player
 	side  string
 	calls *callLog
 
@@ -68,7 +69,7 @@ func (s *starter) Play(ctx context.Context, move string) (string, error) {
 	return s.Player.Play(ctx, move)
 }
 
-func (s *starter) BestMove(ctx context.Context, limit arbiter.Limit) (string, error) {
+func (s *starter) BestMove(ctx context.Context, limit driver.SearchLimit) (string, error) {
 	s.calls.add("bestmove")
 	return s.Player.BestMove(ctx, limit)
 }

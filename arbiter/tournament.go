@@ -10,13 +10,15 @@ import (
 	"sync/atomic"
 	"time"
 
+	"hivearbiter/arbiter/driver"
+	"hivearbiter/openings"
 	"hivearbiter/results"
 	"hivearbiter/rules"
 )
 
 // StartFunc starts a player for an engine. worker numbers the worker that will own it, so that
 // transcripts and the like can be told apart.
-type StartFunc func(ctx context.Context, e EngineConfig, worker int) (Player, error)
+type StartFunc func(ctx context.Context, e driver.EngineConfig, worker int) (driver.Player, error)
 
 // Tournament is a configured tournament, ready to run or resume.
 type Tournament struct {
@@ -124,9 +126,9 @@ func NewTournament(cfg Config, opts TournamentOptions) (*Tournament, error) {
 	}
 	gameType, err := rules.ParseGameType(cfg.GameType)
 	if err != nil {
-		return nil, &ConfigError{err.Error()}
+		return nil, &driver.ConfigError{Msg: err.Error()}
 	}
-	book, err := LoadOpenings(cfg.Openings, gameType, cfg.Seed)
+	book, err := openings.Load(cfg.Openings, gameType, cfg.Seed)
 	if err != nil {
 		return nil, err
 	}
@@ -339,7 +341,7 @@ func (t *Tournament) foreignRun() error {
 	if first == nil {
 		return fmt.Errorf("arbiter: %s changed while it was read: %w", t.cfg.Out, err)
 	}
-	return &ConfigError{fmt.Sprintf("%s holds games of another run (%s; this configuration is run %s): %s. Use another -out file, or the settings that run was started with",
+	return &driver.ConfigError{Msg: fmt.Sprintf("%s holds games of another run (%s; this configuration is run %s): %s. Use another -out file, or the settings that run was started with",
 		t.cfg.Out, first.Run, t.run, t.cfg.differences(first))}
 }
 
@@ -437,7 +439,7 @@ func (e *ExpansionError) Error() string {
 
 // checkExpansions returns an ExpansionError when a player that says which expansions it plays
 // lacks one that the game type needs.
-func checkExpansions(t rules.GameType, info PlayerInfo) error {
+func checkExpansions(t rules.GameType, info driver.PlayerInfo) error {
 	if !info.ExpansionsKnown {
 		return nil
 	}

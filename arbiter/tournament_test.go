@@ -16,7 +16,10 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/arbiter/arbitertest"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/internal/syncbuf"
+	"hivearbiter/openings"
+
 	"hivearbiter/results"
 	"hivearbiter/rules"
 )
@@ -44,13 +47,13 @@ func fakeTournamentWith(t testing.TB, cfg arbiter.Config, opts arbiter.Tournamen
 // engine is a test player. The test players answer at once, so their time control only
 // bounds a machine too loaded to schedule them: it is generous, so that no tournament test
 // depends on the machine's load (none of them tests timing).
-func engine(name, behaviour string) arbiter.EngineConfig {
-	return arbiter.EngineConfig{Name: name, Command: []string{behaviour}, Protocol: arbitertest.Name, Time: arbiter.TimeControl{MoveTime: 5 * time.Second}, Margin: time.Second}
+func engine(name, behaviour string) driver.EngineConfig {
+	return driver.EngineConfig{Name: name, Command: []string{behaviour}, Protocol: arbitertest.Name, Time: driver.TimeControl{MoveTime: 5 * time.Second}, Margin: time.Second}
 }
 
-func baseConfig(engines ...arbiter.EngineConfig) arbiter.Config {
+func baseConfig(engines ...driver.EngineConfig) arbiter.Config {
 	return arbiter.Config{Engines: engines, GameType: "Base+MLP", Concurrency: 2, Seed: 5,
-		Adjudication: arbiter.Adjudication{MaxPlies: 120}, Openings: arbiter.Openings{RandomPlies: 2}, CommandTimeout: 5 * time.Second}
+		Adjudication: arbiter.Adjudication{MaxPlies: 120}, Openings: openings.Config{RandomPlies: 2}, CommandTimeout: 5 * time.Second}
 }
 
 // A library caller gets the JSON summary that Config.JSONOut asks for, as arbiter match -json
@@ -187,7 +190,7 @@ func TestTournamentRefusesAnotherRunsRecords(t *testing.T) {
 	}
 	cfg.Seed = 6
 	_, err := fakeTournament(t, cfg).Play(context.Background())
-	var ce *arbiter.ConfigError
+	var ce *driver.ConfigError
 	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "another run") {
 		t.Fatalf("err = %v, want a arbiter.ConfigError about another run", err)
 	}
@@ -208,7 +211,7 @@ func TestTournamentRestartsMisbehavingEngines(t *testing.T) {
 	cfg.Concurrency = 1
 	starts := 0
 	start := arbiter.StartThroughProtocol("")
-	tour := fakeTournamentWith(t, cfg, arbiter.TournamentOptions{Start: func(ctx context.Context, e arbiter.EngineConfig, worker int) (arbiter.Player, error) {
+	tour := fakeTournamentWith(t, cfg, arbiter.TournamentOptions{Start: func(ctx context.Context, e driver.EngineConfig, worker int) (driver.Player, error) {
 		if e.Name == "b" {
 			starts++
 		}
@@ -290,7 +293,7 @@ func recordsOf(t testing.TB, tour *arbiter.Tournament) []results.Record {
 func TestTournamentEngineWithoutTheExpansions(t *testing.T) {
 	cfg := baseConfig(engine("a", "random"), engine("b", "random"))
 	start := arbiter.StartThroughProtocol("")
-	tour := fakeTournamentWith(t, cfg, arbiter.TournamentOptions{Start: func(ctx context.Context, e arbiter.EngineConfig, worker int) (arbiter.Player, error) {
+	tour := fakeTournamentWith(t, cfg, arbiter.TournamentOptions{Start: func(ctx context.Context, e driver.EngineConfig, worker int) (driver.Player, error) {
 		p, err := start(ctx, e, worker)
 		if err != nil || e.Name != "b" {
 			return p, err
@@ -452,7 +455,7 @@ func TestOutcomeMirrorsAndSetup(t *testing.T) {
 	a.Restart, b.Restart = true, true
 	cfg := baseConfig(a, b)
 	cfg.Rounds = 3
-	sameSeed := arbiter.TournamentOptions{Start: func(context.Context, arbiter.EngineConfig, int) (arbiter.Player, error) {
+	sameSeed := arbiter.TournamentOptions{Start: func(context.Context, driver.EngineConfig, int) (driver.Player, error) {
 		return arbitertest.New("player", 1), nil
 	}}
 	tour := fakeTournamentWith(t, cfg, sameSeed)

@@ -12,12 +12,16 @@ import (
 	"strings"
 	"testing"
 
+	"hivearbiter/internal/proc"
+
 	"hivearbiter/enginekit/uhpserver/uhpfake"
 	"hivearbiter/internal/testkit/testenv"
 )
 
 // TestMain lets the test binary be a fake UHP engine, for the action's checks.
 func TestMain(m *testing.M) {
+	// On Windows the test binary is its own Ctrl-C sender, as the arbiter is (see proc.Main).
+	proc.Main()
 	uhpfake.Main()
 	os.Exit(m.Run())
 }

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/compliance"
 	"hivearbiter/internal/testkit/golden"
 	"hivearbiter/internal/testkit/testenv"
 	"hivearbiter/results"
@@ -119,10 +119,10 @@ func checkTables(t *testing.T, md string) {
 // against the JUnit schema CI systems read.
 func TestWriteJUnit(t *testing.T) {
 	stamp := time.Date(2026, 11, 28, 4, 0, 0, 0, time.UTC)
-	checks := []arbiter.CheckResult{
-		{Name: "start and banner", Status: arbiter.CheckPassed, Detail: `id "fake v1.0"`},
-		{Name: "bestmove time 00:00:01", Status: arbiter.CheckFailed, Detail: "answered wQ wQ: not a legal move\n<&> kept whole"},
-		{Name: "bench (optional)", Status: arbiter.CheckSkipped, Detail: "the engine has no bench command"},
+	checks := []compliance.Result{
+		{Name: "start and banner", Status: compliance.Passed, Detail: `id "fake v1.0"`},
+		{Name: "bestmove time 00:00:01", Status: compliance.Failed, Detail: "answered wQ wQ: not a legal move\n<&> kept whole"},
+		{Name: "bench (optional)", Status: compliance.Skipped, Detail: "the engine has no bench command"},
 	}
 	suites := map[string][]Suite{
 		"check":          {CheckSuite("fake", checks, nil)},

@@ -7,7 +7,7 @@
 // It owns the exit codes a CI job gates on (ExitOK, ExitH0, ...) and the tables between them:
 // an SPRT's decision as an exit code (DecisionCode), and an exit code as a gate's verdict in
 // words (NewVerdict). It formats what other packages computed (results.Summary, an
-// arbiter.Outcome, arbiter.CheckResult) and decides nothing: whether a gate passed is the exit
+// arbiter.Outcome, compliance.Result) and decides nothing: whether a gate passed is the exit
 // code's to say, and the command, which maps its errors to exit codes, hands the code in. What
 // it does own is the wording: an SPRT's verdict in the words of its bounds and engines
 // (elo.SPRT Hypotheses), and "failed" for a gate only, where a gain test that did not show its

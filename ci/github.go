@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/compliance"
 )
 
 // GitHub is what GitHub Actions tells a step through its environment.
@@ -50,12 +50,12 @@ func AnnotateGate(w io.Writer, g Gate) {
 
 // AnnotateChecks annotates each failed row of an arbiter check (a warned row as a warning), and
 // an engine that could not be started.
-func AnnotateChecks(w io.Writer, engine string, checks []arbiter.CheckResult, startErr error) {
+func AnnotateChecks(w io.Writer, engine string, checks []compliance.Result, startErr error) {
 	for _, c := range checks {
 		switch c.Status {
-		case arbiter.CheckFailed:
+		case compliance.Failed:
 			Annotate(w, "error", "arbiter check "+engine+": "+c.Name, c.Detail)
-		case arbiter.CheckWarned:
+		case compliance.Warned:
 			Annotate(w, "warning", "arbiter check "+engine+": "+c.Name, c.Detail)
 		}
 	}

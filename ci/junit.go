@@ -6,7 +6,7 @@ import (
 	"io"
 	"time"
 
-	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/compliance"
 )
 
 // A Suite is a JUnit test suite: a check of one engine, or a gate.
@@ -138,17 +138,17 @@ func seconds(d time.Duration) string {
 // CheckSuite is the suite of an arbiter check of one engine: a case per row of the check's
 // table, passed, failed or skipped as the row is (a warned row passes, its detail marked). startErr, when the engine could not be
 // started at all, is a failed case of its own, as the command's last line reports it.
-func CheckSuite(engine string, checks []arbiter.CheckResult, startErr error) Suite {
+func CheckSuite(engine string, checks []compliance.Result, startErr error) Suite {
 	s := Suite{Name: "arbiter check " + engine, Properties: []Property{{"engine", engine}}}
 	class := "check." + engine
 	for _, c := range checks {
 		k := Case{Name: c.Name, ClassName: class}
 		switch c.Status {
-		case arbiter.CheckFailed:
+		case compliance.Failed:
 			k.Failure, k.Detail = firstLine(c.Detail), c.Detail
-		case arbiter.CheckSkipped:
+		case compliance.Skipped:
 			k.Skipped = c.Detail
-		case arbiter.CheckWarned: // a failure a match never meets: it passes, and says so
+		case compliance.Warned: // a failure a match never meets: it passes, and says so
 			k.Detail = "warning: " + c.Detail
 		default:
 			k.Detail = c.Detail

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/compliance"
 	"hivearbiter/results"
 )
 
@@ -72,7 +73,7 @@ func (o *Reports) WriteGate(stdout io.Writer, g Gate) error {
 
 // WriteCheck writes an arbiter check's reports: annotations under GitHub Actions and the
 // JUnit file, timed from started.
-func (o *Reports) WriteCheck(stdout io.Writer, engine string, checks []arbiter.CheckResult, startErr error, started time.Time) error {
+func (o *Reports) WriteCheck(stdout io.Writer, engine string, checks []compliance.Result, startErr error, started time.Time) error {
 	if o.GitHub.Actions {
 		AnnotateChecks(stdout, engine, checks, startErr)
 	}

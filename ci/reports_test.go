@@ -10,6 +10,7 @@ import (
 	"hivearbiter/arbiter"
 	"hivearbiter/elo"
 	"hivearbiter/internal/testkit/testenv"
+	"hivearbiter/openings"
 	"hivearbiter/results"
 )
 
@@ -102,7 +103,7 @@ func TestWriteGate(t *testing.T) {
 // TestMatchGate: a match's gate takes its summary, the mirrors among the pairs it played and
 // the setup from the outcome, and names the openings and the cap from the configuration.
 func TestMatchGate(t *testing.T) {
-	cfg := arbiter.Config{Event: "CI regression gate", Openings: arbiter.Openings{RandomPlies: 4}}
+	cfg := arbiter.Config{Event: "CI regression gate", Openings: openings.Config{RandomPlies: 4}}
 	if g := MatchGate(cfg, nil); g.Name != cfg.Event || g.Summary != nil {
 		t.Errorf("nothing played: %+v", g)
 	}

@@ -5,7 +5,8 @@ import (
 	"io"
 	"strings"
 
-	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/compliance"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/internal/cli"
 )
 
@@ -13,14 +14,14 @@ import (
 // says so, whole, the warnings, and (unless a check failed) a match command against the
 // bundled engine that plays as pasted (CheckedMatch), whose -engine line serves a gate's two
 // builds.
-func WriteCheckAdvice(w io.Writer, engine arbiter.EngineConfig, checks []arbiter.CheckResult, failed bool, resolve Resolver) {
+func WriteCheckAdvice(w io.Writer, engine driver.EngineConfig, checks []compliance.Result, failed bool, resolve Resolver) {
 	var warnings []string
 	fmt.Fprintln(w)
 	for _, c := range checks {
 		switch {
 		case len(c.Settings) > 0:
 			fmt.Fprintf(w, "%s: %s\n", c.Name, c.Detail)
-		case c.Status == arbiter.CheckWarned:
+		case c.Status == compliance.Warned:
 			warnings = append(warnings, fmt.Sprintf("  %s: %s", c.Name, c.Detail))
 		}
 	}
@@ -31,7 +32,7 @@ func WriteCheckAdvice(w io.Writer, engine arbiter.EngineConfig, checks []arbiter
 		fmt.Fprintln(w, "A failed check blocks a match: the engine would lose games by it. Fix it, then check again.")
 		return
 	}
-	settings, flags := arbiter.CheckSettings(checks)
+	settings, flags := compliance.Settings(checks)
 	match, err := CheckedMatch(engine, settings, flags, resolve)
 	if err != nil { // the check's own settings did not parse: a bug of the check, said rather than hidden
 		fmt.Fprintf(w, "The settings it found do not make an -engine line (%v): %s\n", err, strings.Join(settings, " "))

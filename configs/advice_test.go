@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/compliance"
 )
 
 // TestWriteCheckAdvice: a check's advice gives the rows that found a setting whole, the
@@ -15,10 +15,10 @@ func TestWriteCheckAdvice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checks := []arbiter.CheckResult{
-		{Name: "banner", Status: arbiter.CheckPassed, Detail: "id my engine 1.0"},
-		{Name: "fractional seconds", Status: arbiter.CheckPassed, Detail: "it rounds times down to whole seconds", Settings: []string{"fractional=false"}},
-		{Name: "determinism", Status: arbiter.CheckWarned, Detail: "answers differ from search to search"},
+	checks := []compliance.Result{
+		{Name: "banner", Status: compliance.Passed, Detail: "id my engine 1.0"},
+		{Name: "fractional seconds", Status: compliance.Passed, Detail: "it rounds times down to whole seconds", Settings: []string{"fractional=false"}},
+		{Name: "determinism", Status: compliance.Warned, Detail: "answers differ from search to search"},
 	}
 	var b strings.Builder
 	WriteCheckAdvice(&b, e, checks, false, fakeResolver)

@@ -3,7 +3,7 @@ package configs
 import (
 	"strings"
 
-	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 )
 
 // CompletionWords are the key=value words that shell completion offers after each of flags,
@@ -19,13 +19,13 @@ func CompletionWords(flags ...string) map[string][]string {
 		}
 		words = append(words, w+"=")
 	}
-	for _, s := range arbiter.ProtocolSettings() {
+	for _, s := range driver.Settings() {
 		for _, v := range s.Values {
 			words = append(words, s.Name+"="+v)
 		}
 	}
 	words = append(words, "builtin=hivebot", "restart=on", "restart=off")
-	for _, p := range arbiter.Protocols() {
+	for _, p := range driver.Protocols() {
 		words = append(words, "proto="+p)
 	}
 	m := make(map[string][]string, len(flags))

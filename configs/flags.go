@@ -9,7 +9,9 @@ import (
 	"strings"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/elo"
+	"hivearbiter/openings"
 )
 
 // Flags are a run's settings on the command line, as "arbiter match" takes them: Register
@@ -164,7 +166,7 @@ func (fl *Flags) Run(groups map[string][][]string, resolve Resolver) (*Run, erro
 	engines, err := Engines(groups["each"], groups["engine"], nil, resolve)
 	if err != nil {
 		r.problems = append(r.problems, err)
-		r.engines = []arbiter.EngineConfig{} // no "no engines" besides
+		r.engines = []driver.EngineConfig{} // no "no engines" besides
 	} else if engines != nil {
 		r.engines = engines
 	}
@@ -208,12 +210,12 @@ func (fl *Flags) formatAndGames(r *Run, given map[string]bool, bad func(string, 
 func (r *Run) openings(words []string) error {
 	r.set("openings", "-openings")
 	f := r.f.Openings
-	o := arbiter.Openings{File: f.File, Book: f.Book, Order: f.Order, Start: f.Start, RandomPlies: f.Plies}
+	o := openings.Config{File: f.File, Book: f.Book, Order: f.Order, Start: f.Start, RandomPlies: f.Plies}
 	keys, err := ApplyOpenings(&o, words)
 	if err != nil {
 		return err
 	}
-	r.f.Openings = openings{File: o.File, Book: o.Book, Order: o.Order, Start: o.Start, Plies: o.RandomPlies}
+	r.f.Openings = openingsTable{File: o.File, Book: o.Book, Order: o.Order, Start: o.Start, Plies: o.RandomPlies}
 	for _, k := range keys {
 		r.set("openings."+k, "-openings")
 	}
@@ -224,7 +226,7 @@ func (r *Run) openings(words []string) error {
 // plies=N; format= is accepted and ignored, the format following from the file's name) to o,
 // and returns the keys it set, in order. Whether the settings agree is checked where they are
 // used (a book excludes a file and plies).
-func ApplyOpenings(o *arbiter.Openings, words []string) ([]string, error) {
+func ApplyOpenings(o *openings.Config, words []string) ([]string, error) {
 	var keys []string
 	for _, w := range words {
 		k, v, _ := strings.Cut(w, "=")
@@ -299,7 +301,7 @@ func PGNFile(v string) (string, error) {
 // Engines builds the engines of the -engine flags, each one's words merged over those of
 // every -each flag, which are merged over defaults. Without -engine it returns nil (the
 // engines come from a file); -each alone is an error.
-func Engines(each, engine [][]string, defaults []string, resolve Resolver) ([]arbiter.EngineConfig, error) {
+func Engines(each, engine [][]string, defaults []string, resolve Resolver) ([]driver.EngineConfig, error) {
 	common := slices.Clone(defaults)
 	for _, words := range each {
 		common = append(common, words...)
@@ -328,7 +330,7 @@ func Engines(each, engine [][]string, defaults []string, resolve Resolver) ([]ar
 			}
 		}
 	}
-	var engines []arbiter.EngineConfig
+	var engines []driver.EngineConfig
 	for _, words := range engine {
 		e, err := ParseEngine(MergeEngine(common, words), resolve)
 		if err != nil {

@@ -11,7 +11,8 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"hivearbiter/arbiter"
-	"hivearbiter/openings/books"
+	"hivearbiter/arbiter/driver"
+	"hivearbiter/openings"
 	"hivearbiter/ratinglist"
 	"hivearbiter/rules"
 )
@@ -34,7 +35,7 @@ type listFile struct {
 	Checks        string        `toml:"checks"`
 	Site          string        `toml:"site"`
 	Anchor        listAnchor    `toml:"anchor"`
-	Openings      openings      `toml:"openings"`
+	Openings      openingsTable `toml:"openings"`
 	Adjudication  adjudication  `toml:"adjudication"`
 	Entrants      []listEntrant `toml:"entrant"`
 }
@@ -80,13 +81,13 @@ func LoadList(name string, data []byte, resolve Resolver) (*ratinglist.List, err
 	var problems []error
 	for _, k := range md.Undecoded() {
 		msg := "unknown key"
-		layouts := map[string]any{"": listFile{}, "entrant": listEntrant{}, "anchor": listAnchor{}, "openings": openings{}, "adjudication": adjudication{}}
+		layouts := map[string]any{"": listFile{}, "entrant": listEntrant{}, "anchor": listAnchor{}, "openings": openingsTable{}, "adjudication": adjudication{}}
 		table := ""
 		if len(k) > 1 {
 			table = k[0]
 		}
 		if layout, ok := layouts[table]; ok {
-			if near, ok := arbiter.ClosestName(k[len(k)-1], tomlKeys(layout)); ok {
+			if near, ok := driver.ClosestName(k[len(k)-1], tomlKeys(layout)); ok {
 				msg = fmt.Sprintf("unknown key: did you mean %s?", near)
 			}
 		}
@@ -139,16 +140,16 @@ func LoadList(name string, data []byte, resolve Resolver) (*ratinglist.List, err
 		if k == "tc" {
 			spec = v
 		}
-		if _, err := arbiter.ParseTimeControl(spec); err != nil || len(l.Limit) != 1 {
+		if _, err := driver.ParseTimeControl(spec); err != nil || len(l.Limit) != 1 {
 			bad("limit", `%q: want one limit, such as "tc=60+0.6", "st=1" or "depth=4"`, f.Limit)
 		}
 	}
-	l.Openings = arbiter.Openings{File: f.Openings.File, Book: f.Openings.Book, Order: f.Openings.Order, Start: f.Openings.Start, RandomPlies: f.Openings.Plies}
+	l.Openings = openings.Config{File: f.Openings.File, Book: f.Openings.Book, Order: f.Openings.Order, Start: f.Openings.Start, RandomPlies: f.Openings.Plies}
 	if l.Openings.File != "" {
 		l.Openings.File = at(l.Openings.File, "")
 	}
 	if !given("openings") {
-		if slices.ContainsFunc(books.Names(), func(b string) bool { return strings.EqualFold(b, l.GameType) }) {
+		if slices.ContainsFunc(openings.BookNames(), func(b string) bool { return strings.EqualFold(b, l.GameType) }) {
 			l.Openings.Book = l.GameType // a shipped book by default, as the lists use a common book
 		} else {
 			l.Openings.RandomPlies = DefaultOpeningPlies

@@ -14,6 +14,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 )
 
 // Error reports a problem in a configuration: a file's key, at its line when known, or a
@@ -74,7 +75,7 @@ type file struct {
 	OnEngineFailure string        `toml:"on_engine_failure"`
 	FailureStreak   int           `toml:"failure_streak"`
 	Affinity        bool          `toml:"affinity"`
-	Openings        openings      `toml:"openings"`
+	Openings        openingsTable `toml:"openings"`
 	Adjudication    adjudication  `toml:"adjudication"`
 	SPRT            *sprt         `toml:"sprt"`
 	Each            engine        `toml:"each"`
@@ -83,7 +84,7 @@ type file struct {
 	meta            toml.MetaData `toml:"-"`
 }
 
-type openings struct {
+type openingsTable struct {
 	File  string `toml:"file"`
 	Book  string `toml:"book"`
 	Order string `toml:"order"`
@@ -278,8 +279,8 @@ func (e engine) withDefaults(each engine) engine {
 	return e
 }
 
-func (e engine) engineConfig(resolve Resolver) (arbiter.EngineConfig, error) {
-	ec := arbiter.EngineConfig{Name: e.Name, Protocol: e.Proto, Addr: e.Addr, Dir: e.Dir, Env: e.Env, Margin: seconds(e.Margin)}
+func (e engine) engineConfig(resolve Resolver) (driver.EngineConfig, error) {
+	ec := driver.EngineConfig{Name: e.Name, Protocol: e.Proto, Addr: e.Addr, Dir: e.Dir, Env: e.Env, Margin: seconds(e.Margin)}
 	if e.Restart != nil {
 		ec.Restart = bool(*e.Restart)
 	}
@@ -325,9 +326,9 @@ func (e engine) engineConfig(resolve Resolver) (arbiter.EngineConfig, error) {
 	if e.TC == "" {
 		return ec, fieldError{"tc", "missing: give st=SECONDS, depth=N, nodes=N or BASE+INC here or in [each]"}
 	}
-	tc, err := arbiter.ParseTimeControl(e.TC)
+	tc, err := driver.ParseTimeControl(e.TC)
 	if err != nil {
-		var tce *arbiter.TimeControlError
+		var tce *driver.TimeControlError
 		if errors.As(err, &tce) {
 			return ec, fieldError{"tc", fmt.Sprintf("%q: %s", e.TC, tce.Reason)}
 		}
@@ -338,7 +339,7 @@ func (e engine) engineConfig(resolve Resolver) (arbiter.EngineConfig, error) {
 		return ec, fieldError{"margin", "cannot be negative"}
 	}
 	for _, k := range e.optionKeys {
-		ec.Options = append(ec.Options, arbiter.EngineOption{Name: k, Value: e.Options[k]})
+		ec.Options = append(ec.Options, driver.EngineOption{Name: k, Value: e.Options[k]})
 	}
 	return ec, nil
 }
@@ -352,13 +353,13 @@ func (e engine) engineConfig(resolve Resolver) (arbiter.EngineConfig, error) {
 // for UHP, say), which the protocol checks. A key that is nearly a known one, or a setting of
 // the run, is refused with the name meant. A word that holds a whole specification, such as
 // "cmd=./engine dir=/opt", is split into its settings.
-func ParseEngine(words []string, resolve Resolver) (arbiter.EngineConfig, error) {
+func ParseEngine(words []string, resolve Resolver) (driver.EngineConfig, error) {
 	var e engine
 	e.Options = map[string]string{}
 	for _, w := range splitSpecification(words) {
 		k, v, ok := strings.Cut(w, "=")
 		if !ok {
-			return arbiter.EngineConfig{}, &Error{Msg: fmt.Sprintf("engine setting %q: want key=value", w)}
+			return driver.EngineConfig{}, &Error{Msg: fmt.Sprintf("engine setting %q: want key=value", w)}
 		}
 		switch {
 		case k == "cmd":
@@ -373,7 +374,7 @@ func ParseEngine(words []string, resolve Resolver) (arbiter.EngineConfig, error)
 			// fastchess splits args= into arguments, with quotes for one that holds spaces.
 			args, err := splitArgs(v)
 			if err != nil {
-				return arbiter.EngineConfig{}, &Error{Msg: fmt.Sprintf("%s: %v (or give one arg=ARG per argument)", w, err)}
+				return driver.EngineConfig{}, &Error{Msg: fmt.Sprintf("%s: %v (or give one arg=ARG per argument)", w, err)}
 			}
 			e.Args = append(e.Args, args...)
 		case k == "env":
@@ -391,20 +392,20 @@ func ParseEngine(words []string, resolve Resolver) (arbiter.EngineConfig, error)
 		case k == "margin":
 			f, err := strconv.ParseFloat(v, 64)
 			if err != nil || f < 0 {
-				return arbiter.EngineConfig{}, &Error{Msg: fmt.Sprintf("%s: want a number of seconds", w)}
+				return driver.EngineConfig{}, &Error{Msg: fmt.Sprintf("%s: want a number of seconds", w)}
 			}
 			e.Margin = f
 		case k == "timemargin":
 			// fastchess's name, in fastchess's unit: whole milliseconds.
 			ms, err := strconv.ParseUint(v, 10, 32)
 			if err != nil {
-				return arbiter.EngineConfig{}, &Error{Msg: fmt.Sprintf("%s: want whole milliseconds, as in fastchess (or margin=SECONDS)", w)}
+				return driver.EngineConfig{}, &Error{Msg: fmt.Sprintf("%s: want whole milliseconds, as in fastchess (or margin=SECONDS)", w)}
 			}
 			e.Margin = float64(ms) / 1000
 		case k == "restart":
 			var r onOff
 			if err := r.UnmarshalText([]byte(v)); err != nil {
-				return arbiter.EngineConfig{}, &Error{Msg: fmt.Sprintf("%s: want on or off", w)}
+				return driver.EngineConfig{}, &Error{Msg: fmt.Sprintf("%s: want on or off", w)}
 			}
 			e.Restart = &r
 		case strings.HasPrefix(k, "option."):
@@ -414,22 +415,22 @@ func ParseEngine(words []string, resolve Resolver) (arbiter.EngineConfig, error)
 			}
 			e.Options[name] = v
 		case k == "" || strings.ContainsAny(k, " \t"):
-			return arbiter.EngineConfig{}, &Error{Msg: fmt.Sprintf("engine setting %q: want key=value", w)}
+			return driver.EngineConfig{}, &Error{Msg: fmt.Sprintf("engine setting %q: want key=value", w)}
 		default:
-			if near, ok := arbiter.ClosestName(k, runFlags); ok {
-				return arbiter.EngineConfig{}, &Error{Msg: fmt.Sprintf("%s is a setting of the run, not of an engine: give -%s VALUE (%s in a config file)",
+			if near, ok := driver.ClosestName(k, runFlags); ok {
+				return driver.EngineConfig{}, &Error{Msg: fmt.Sprintf("%s is a setting of the run, not of an engine: give -%s VALUE (%s in a config file)",
 					w, near, runKeys[near])}
 			}
-			if near, ok := arbiter.ClosestName(k, engineWords); ok {
-				return arbiter.EngineConfig{}, &Error{Msg: fmt.Sprintf("unknown engine setting %s: did you mean %s?", w, near)}
+			if near, ok := driver.ClosestName(k, engineWords); ok {
+				return driver.EngineConfig{}, &Error{Msg: fmt.Sprintf("unknown engine setting %s: did you mean %s?", w, near)}
 			}
 			// A protocol's setting misspelled, or the file's fractional_seconds on the command line.
-			settings := arbiter.ProtocolSettingNames()
+			settings := driver.SettingNames()
 			if k == "fractional_seconds" {
-				return arbiter.EngineConfig{}, &Error{Msg: fmt.Sprintf("unknown engine setting %s: did you mean fractional?", w)}
+				return driver.EngineConfig{}, &Error{Msg: fmt.Sprintf("unknown engine setting %s: did you mean fractional?", w)}
 			}
-			if near, ok := arbiter.ClosestName(k, settings); ok && !slices.Contains(settings, k) {
-				return arbiter.EngineConfig{}, &Error{Msg: fmt.Sprintf("unknown engine setting %s: did you mean %s?", w, near)}
+			if near, ok := driver.ClosestName(k, settings); ok && !slices.Contains(settings, k) {
+				return driver.EngineConfig{}, &Error{Msg: fmt.Sprintf("unknown engine setting %s: did you mean %s?", w, near)}
 			}
 			// A protocol's own setting: the protocol says whether it knows it.
 			if e.Settings == nil {
@@ -442,11 +443,7 @@ func ParseEngine(words []string, resolve Resolver) (arbiter.EngineConfig, error)
 	if err != nil {
 		return ec, &Error{Msg: fmt.Sprintf("engine %s", err)}
 	}
-	proto, err := arbiter.LookupProtocol(ec.ProtocolName())
-	if err == nil {
-		err = proto.Check(ec)
-	}
-	if err != nil {
+	if err := driver.Validate(ec); err != nil {
 		return ec, &Error{Key: "engine", Msg: arbiter.Message(err)}
 	}
 	return ec, nil
@@ -462,7 +459,7 @@ func splitSpecification(words []string) []string {
 		split := len(fields) > 1
 		for _, f := range fields {
 			k, _, ok := strings.Cut(f, "=")
-			if !ok || !(slices.Contains(engineWords, k) || strings.HasPrefix(k, "option.") || slices.Contains(arbiter.ProtocolSettingNames(), k)) {
+			if !ok || !(slices.Contains(engineWords, k) || strings.HasPrefix(k, "option.") || slices.Contains(driver.SettingNames(), k)) {
 				split = false
 				break
 			}
@@ -585,14 +582,14 @@ func unknownKey(k toml.Key) string {
 	case "engine", "each":
 		layout = engine{}
 	case "openings":
-		layout = openings{}
+		layout = openingsTable{}
 	case "adjudication":
 		layout = adjudication{}
 	case "sprt":
 		layout = sprt{}
 	}
 	if layout != nil {
-		if near, ok := arbiter.ClosestName(name, tomlKeys(layout)); ok {
+		if near, ok := driver.ClosestName(name, tomlKeys(layout)); ok {
 			return fmt.Sprintf("unknown key: did you mean %s?", near)
 		}
 	}

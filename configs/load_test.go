@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	_ "hivearbiter/proto/uhp" // the default protocol, which Normalize checks engines against
 )
 
@@ -58,7 +59,7 @@ func TestLoadDefault(t *testing.T) {
 	if cfg.Format != arbiter.Match || cfg.GameType != "Base+MLP" || cfg.GamesPerPairing != 2 {
 		t.Errorf("default is not a Base+MLP match of game pairs: %+v", cfg)
 	}
-	want := arbiter.TimeControl{Base: 6 * time.Second, Increment: 100 * time.Millisecond}
+	want := driver.TimeControl{Base: 6 * time.Second, Increment: 100 * time.Millisecond}
 	for _, e := range cfg.Engines {
 		if e.Time != want || e.Setting("fractional") != "true" || e.Command[0] != "/bin/arbiter" {
 			t.Errorf("engine %+v: want a 6+0.1 clock, fractional seconds and the built-in command", e)
@@ -98,7 +99,7 @@ tc = "depth=4"
 	if !reflect.DeepEqual(a.Command, []string{"./a", "-x", "y"}) || !reflect.DeepEqual(a.Env, []string{"A=1"}) {
 		t.Errorf("engine a: %+v", a)
 	}
-	wantOpts := []arbiter.EngineOption{{Name: "Threads", Value: "1"}, {Name: "Zeta", Value: "z"}, {Name: "Alpha", Value: "a"}, {Name: "Hash", Value: "64"}}
+	wantOpts := []driver.EngineOption{{Name: "Threads", Value: "1"}, {Name: "Zeta", Value: "z"}, {Name: "Alpha", Value: "a"}, {Name: "Hash", Value: "64"}}
 	if !reflect.DeepEqual(a.Options, wantOpts) {
 		t.Errorf("options = %v, want %v (each first, own in file order, own overriding)", a.Options, wantOpts)
 	}
@@ -128,7 +129,7 @@ func TestLoadErrorsNameFileLineAndKey(t *testing.T) {
 		{"syntax error", "rounds = = 2\n", 1, "", ""},
 		{"no engines", "rounds = 2\n", 0, "", "no engines"},
 		{"one engine match", "[[engine]]\ncmd=\"a\"\ntc=\"st=1\"\n", 0, "", "exactly 2 engines"},
-		// Names given alike (default names alike are told apart: arbiter.DefaultNames).
+		// Names given alike (default names alike are told apart: driver.DefaultNames).
 		{"duplicate names", "[[engine]]\ncmd=\"./a\"\nname=\"a\"\ntc=\"st=1\"\n[[engine]]\ncmd=\"/x/a\"\nname=\"a\"\ntc=\"st=1\"\n", 0, "", "two engines are named"},
 	}
 	for _, tc := range tests {
@@ -158,7 +159,7 @@ func TestParseEngine(t *testing.T) {
 	}
 	if e.Name != "dev" || !reflect.DeepEqual(e.Command, []string{"./dev", "--uhp"}) || e.Time.MoveTime != time.Second ||
 		e.Margin != 300*time.Millisecond || e.Setting("fractional") != "true" ||
-		!reflect.DeepEqual(e.Options, []arbiter.EngineOption{{Name: "Threads", Value: "1"}, {Name: "Hash", Value: "32"}}) {
+		!reflect.DeepEqual(e.Options, []driver.EngineOption{{Name: "Threads", Value: "1"}, {Name: "Hash", Value: "32"}}) {
 		t.Errorf("ParseEngine = %+v", e)
 	}
 	b, err := ParseEngine([]string{"builtin=hivebot", "arg=-profile", "arg=weak", "depth=2"}, fakeResolver)

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
+	"hivearbiter/openings"
 )
 
 // Defaults of a run that arbiter.Config leaves to its callers, since its zero values mean
@@ -38,7 +40,7 @@ type Run struct {
 	name string            // the file, for messages ("" when there is none)
 	data []byte            // the file's text, for the line of a key
 	// engines, when not nil, are the command line's, which replace the file's.
-	engines  []arbiter.EngineConfig
+	engines  []driver.EngineConfig
 	shard    arbiter.Shard
 	skipBad  bool
 	problems []error // found while the command line was read
@@ -151,9 +153,9 @@ func (r *Run) Config(resolve Resolver) (arbiter.Config, error) {
 }
 
 // openingsAndAdjudication are the run's openings and adjudication, with their defaults.
-func (r *Run) openingsAndAdjudication() (arbiter.Openings, arbiter.Adjudication) {
+func (r *Run) openingsAndAdjudication() (openings.Config, arbiter.Adjudication) {
 	f := &r.f
-	o := arbiter.Openings{File: f.Openings.File, Book: f.Openings.Book, Order: f.Openings.Order, Start: f.Openings.Start, RandomPlies: f.Openings.Plies}
+	o := openings.Config{File: f.Openings.File, Book: f.Openings.Book, Order: f.Openings.Order, Start: f.Openings.Start, RandomPlies: f.Openings.Plies}
 	a := arbiter.Adjudication{Repetitions: f.Adjudication.Repetitions, MaxPlies: f.Adjudication.MaxPlies}
 	if !r.given("adjudication.repetitions") {
 		a.Repetitions = DefaultRepetitions
@@ -206,7 +208,7 @@ func (r *Run) checkValues() []error {
 				f.Adjudication.MaxMoves, f.Adjudication.MaxPlies)))
 		}
 	}
-	o := arbiter.Openings{File: f.Openings.File, Book: f.Openings.Book, RandomPlies: f.Openings.Plies}
+	o := openings.Config{File: f.Openings.File, Book: f.Openings.Book, RandomPlies: f.Openings.Plies}
 	switch conflict := OpeningsConflict(o); {
 	case conflict == "":
 	case o.Book != "":
@@ -221,7 +223,7 @@ func (r *Run) checkValues() []error {
 
 // OpeningsConflict says why openings whose sources exclude each other cannot be played (a book
 // with a file or random plies, a file with random plies), or "" when they can.
-func OpeningsConflict(o arbiter.Openings) string {
+func OpeningsConflict(o openings.Config) string {
 	switch {
 	case o.Book != "" && (o.File != "" || o.RandomPlies > 0):
 		return "book excludes file and plies: the openings come from one of them"
@@ -233,7 +235,7 @@ func OpeningsConflict(o arbiter.Openings) string {
 
 // engineConfigs are the command line's engines, or else the file's, with the [each] table's
 // settings.
-func (r *Run) engineConfigs(resolve Resolver) ([]arbiter.EngineConfig, error) {
+func (r *Run) engineConfigs(resolve Resolver) ([]driver.EngineConfig, error) {
 	switch {
 	case r.engines != nil:
 		return r.engines, nil
@@ -242,7 +244,7 @@ func (r *Run) engineConfigs(resolve Resolver) ([]arbiter.EngineConfig, error) {
 	case len(r.f.Engines) == 0:
 		return nil, &Error{File: r.name, Msg: "no engines: add an [[engine]] table for each engine"}
 	}
-	var engines []arbiter.EngineConfig
+	var engines []driver.EngineConfig
 	for i, e := range r.f.Engines {
 		key := fmt.Sprintf("engine[%d]", i+1)
 		ec, err := e.withDefaults(r.f.Each).engineConfig(resolve)
@@ -270,7 +272,7 @@ func (r *Run) normalizeErrors(err error) error {
 	var problems []error
 	for _, err := range errs {
 		msg := err.Error()
-		var ce *arbiter.ConfigError
+		var ce *driver.ConfigError
 		if errors.As(err, &ce) {
 			msg = ce.Msg
 		}

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
+	"hivearbiter/openings"
 )
 
 // tuneSection is a file's [tune] table: what makes a configuration a tune's ("arbiter tune
@@ -27,7 +29,7 @@ var matchOnlyKeys = []string{"format", "rounds", "games", "seeds", "pgn_out", "j
 // Tune is a tune as a configuration file describes it, for package tune to build on (it reads
 // the parameters and applies its own defaults). A nil pointer was not given.
 type Tune struct {
-	Engine     arbiter.EngineConfig
+	Engine     driver.EngineConfig
 	Iterations int
 	A          *float64
 	Alpha      *float64
@@ -39,7 +41,7 @@ type Tune struct {
 	Concurrency                                int
 	Seed                                       int64
 	Out                                        string
-	Openings                                   arbiter.Openings
+	Openings                                   openings.Config
 	Adjudication                               arbiter.Adjudication
 	StartTimeout, CommandTimeout, DepthTimeout time.Duration
 

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strconv"
 
-	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 )
 
 // EngineWords writes an engine back as the key=value words of -engine that ParseEngine reads
@@ -13,7 +13,7 @@ import (
 // command's words are the bundled engine's own), its arguments one arg= each, its time
 // control, margin, protocol settings (by key) and options (in order). A name is written only
 // when the engine has one.
-func EngineWords(e arbiter.EngineConfig, resolve Resolver) []string {
+func EngineWords(e driver.EngineConfig, resolve Resolver) []string {
 	var words []string
 	args := e.Command
 	switch {
@@ -62,7 +62,7 @@ func EngineWords(e arbiter.EngineConfig, resolve Resolver) []string {
 
 // builtinPrefix is how many words of the engine's command run its bundled engine, 0 when the
 // command is not the one resolve gives for it.
-func builtinPrefix(e arbiter.EngineConfig, resolve Resolver) int {
+func builtinPrefix(e driver.EngineConfig, resolve Resolver) int {
 	if resolve == nil {
 		return 0
 	}
@@ -77,8 +77,8 @@ func builtinPrefix(e arbiter.EngineConfig, resolve Resolver) int {
 // must be played: its own words with the settings the check found (key=value words, which
 // replace the engine's own of the same key), its limit written out, and no name, so that the
 // line given once for each of two builds of the engine names each after its program
-// (arbiter.DefaultNames) instead of naming both alike.
-func CheckedEngineWords(e arbiter.EngineConfig, settings []string, resolve Resolver) ([]string, error) {
+// (driver.DefaultNames) instead of naming both alike.
+func CheckedEngineWords(e driver.EngineConfig, settings []string, resolve Resolver) ([]string, error) {
 	e.Name = ""
 	played, err := ParseEngine(append(EngineWords(e, resolve), settings...), resolve)
 	if err != nil {
@@ -89,7 +89,7 @@ func CheckedEngineWords(e arbiter.EngineConfig, settings []string, resolve Resol
 
 // LimitWord is a time control as the word of an engine specification: st=1, depth=3, nodes=N
 // or tc=10+0.1.
-func LimitWord(tc arbiter.TimeControl) string {
+func LimitWord(tc driver.TimeControl) string {
 	if tc.IsClock() {
 		return "tc=" + tc.String()
 	}
@@ -100,7 +100,7 @@ func LimitWord(tc arbiter.TimeControl) string {
 // it must be played (CheckedEngineWords), against the bundled engine at the same limit (over
 // UGI for a node count, which UHP lacks), with the flags of the run the check found
 // (-repetitions=3, -gametype=Base).
-func CheckedMatch(e arbiter.EngineConfig, settings, flags []string, resolve Resolver) ([]string, error) {
+func CheckedMatch(e driver.EngineConfig, settings, flags []string, resolve Resolver) ([]string, error) {
 	words, err := CheckedEngineWords(e, settings, resolve)
 	if err != nil {
 		return nil, err

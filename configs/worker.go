@@ -5,14 +5,14 @@ import (
 	"slices"
 	"strings"
 
-	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 )
 
 // WorkerEngine reads a worker's -engine words (the words of arbiter match's -engine: see
 // ParseEngine) as distributed.Worker.Engines wants them: what the words do not give stays at its
 // zero value, to be the run's, rather than taking the defaults a run's engine gets (a time
 // control, fractional=true for builtin=hivebot).
-func WorkerEngine(words []string, resolve Resolver) (arbiter.EngineConfig, error) {
+func WorkerEngine(words []string, resolve Resolver) (driver.EngineConfig, error) {
 	given := map[string]bool{}
 	for _, w := range words {
 		for _, f := range strings.Fields(w) { // a word may be a whole specification
@@ -27,7 +27,7 @@ func WorkerEngine(words []string, resolve Resolver) (arbiter.EngineConfig, error
 		return e, err
 	}
 	if !given["tc"] && !given["st"] && !given["depth"] && !given["nodes"] {
-		e.Time = arbiter.TimeControl{}
+		e.Time = driver.TimeControl{}
 	}
 	maps.DeleteFunc(e.Settings, func(k, _ string) bool { return !given[k] })
 	return e, nil
@@ -35,8 +35,8 @@ func WorkerEngine(words []string, resolve Resolver) (arbiter.EngineConfig, error
 
 // WorkerEngines reads the engines of a worker's -engine flags, one list of words each,
 // each one's words merged over those of every -each flag (see WorkerEngine).
-func WorkerEngines(each, engines [][]string, resolve Resolver) ([]arbiter.EngineConfig, error) {
-	var out []arbiter.EngineConfig
+func WorkerEngines(each, engines [][]string, resolve Resolver) ([]driver.EngineConfig, error) {
+	var out []driver.EngineConfig
 	for _, words := range engines {
 		e, err := WorkerEngine(MergeEngine(slices.Concat(each...), words), resolve)
 		if err != nil {

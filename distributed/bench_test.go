@@ -13,6 +13,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/openings"
 	"hivearbiter/results"
 )
 
@@ -21,7 +22,7 @@ import (
 func benchCluster(b *testing.B, n, window int) (*cluster, context.CancelFunc, *sync.WaitGroup) {
 	dir := b.TempDir()
 	cfg := detConfig(filepath.Join(dir, "games.jsonl"), max(1, n/2))
-	cfg.SPRT, cfg.Openings = nil, arbiter.Openings{}
+	cfg.SPRT, cfg.Openings = nil, openings.Config{}
 	c := newCluster(b, cfg, dir)
 	c.coord.Console, c.coord.Window = nil, window
 	templates := [2]*results.Record{playScheduled(b, c.tour, 0), playScheduled(b, c.tour, 1)}

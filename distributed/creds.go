@@ -42,8 +42,9 @@ type Credentials struct {
 	Inbox string `json:"inbox,omitempty"`
 }
 
-// LoadCredentials reads a credentials file for one run.
-func LoadCredentials(path string) (*Credentials, error) {
+// ReadRunCredentials reads a credentials file for one run: a file that names no run (a pool's)
+// is an error. ReadCredentials reads either.
+func ReadRunCredentials(path string) (*Credentials, error) {
 	c, err := ReadCredentials(path)
 	if err != nil {
 		return nil, err
@@ -55,7 +56,7 @@ func LoadCredentials(path string) (*Credentials, error) {
 }
 
 // ReadCredentials reads a credentials file that may name no run: a pool's, whose holder is
-// given its runs by the pool's server.
+// given its runs by the pool's server. ReadRunCredentials requires one.
 func ReadCredentials(path string) (*Credentials, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"sync"
 
-	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/results"
 	"hivearbiter/rules"
 )
@@ -29,11 +29,11 @@ type detPlayer struct {
 // detStarts are the engines the det protocol started, in order, as it was given them.
 var detStarts struct {
 	sync.Mutex
-	engines []arbiter.EngineConfig
+	engines []driver.EngineConfig
 }
 
 // startedDet returns the engines started since the last call, and forgets them.
-func startedDet() []arbiter.EngineConfig {
+func startedDet() []driver.EngineConfig {
 	detStarts.Lock()
 	defer detStarts.Unlock()
 	e := detStarts.engines
@@ -50,7 +50,7 @@ var detLimited struct {
 	starts map[string]int
 }
 
-func detLimitedStart(e arbiter.EngineConfig) bool {
+func detLimitedStart(e driver.EngineConfig) bool {
 	limit := 0
 	for _, a := range e.Command[1:] {
 		if n, ok := strings.CutPrefix(a, "starts="); ok {
@@ -66,11 +66,11 @@ func detLimitedStart(e arbiter.EngineConfig) bool {
 	return detLimited.starts[e.Name] <= limit
 }
 
-func init() { arbiter.RegisterProtocol("det", detProtocol{}) }
+func init() { driver.Register("det", detProtocol{}) }
 
-func (detProtocol) Check(e arbiter.EngineConfig) error { return nil }
+func (detProtocol) Validate(e driver.EngineConfig) error { return nil }
 
-func (detProtocol) Start(ctx context.Context, e arbiter.EngineConfig, env arbiter.StartEnv) (arbiter.Player, error) {
+func (detProtocol) Start(ctx context.Context, e driver.EngineConfig, env driver.StartEnv) (driver.Player, error) {
 	detStarts.Lock()
 	detStarts.engines = append(detStarts.engines, e)
 	detStarts.Unlock()
@@ -99,14 +99,14 @@ func (detProtocol) Start(ctx context.Context, e arbiter.EngineConfig, env arbite
 	return p, nil
 }
 
-func (p *detPlayer) Info() arbiter.PlayerInfo {
-	return arbiter.PlayerInfo{ID: "det " + p.name, ReportsState: true, Expansions: p.plays, ExpansionsKnown: p.known}
+func (p *detPlayer) Info() driver.PlayerInfo {
+	return driver.PlayerInfo{ID: "det " + p.name, ReportsState: true, Expansions: p.plays, ExpansionsKnown: p.known}
 }
 
 func (p *detPlayer) NewGame(ctx context.Context, gs string) (string, error) {
 	g, err := rules.ParseGameString(gs)
 	if err != nil {
-		return "", &arbiter.PlayerError{Reason: results.ReasonDesync, Err: err}
+		return "", &driver.PlayerError{Reason: results.ReasonDesync, Err: err}
 	}
 	p.game = g
 	return g.GameString(), nil
@@ -114,12 +114,12 @@ func (p *detPlayer) NewGame(ctx context.Context, gs string) (string, error) {
 
 func (p *detPlayer) Play(ctx context.Context, move string) (string, error) {
 	if err := p.game.Play(move); err != nil {
-		return "", &arbiter.PlayerError{Reason: results.ReasonDesync, Err: err}
+		return "", &driver.PlayerError{Reason: results.ReasonDesync, Err: err}
 	}
 	return p.game.GameString(), nil
 }
 
-func (p *detPlayer) BestMove(ctx context.Context, limit arbiter.Limit) (string, error) {
+func (p *detPlayer) BestMove(ctx context.Context, limit driver.SearchLimit) (string, error) {
 	h := fnv.New64a()
 	h.Write([]byte(p.name + "|" + p.game.GameString()))
 	x := h.Sum64()

@@ -10,20 +10,22 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/internal/syncbuf"
+	"hivearbiter/openings"
 	"hivearbiter/results"
 )
 
 // detConfig is an SPRT between a player and the same player with blunders, on random openings:
 // deterministic games with varied results.
 func detConfig(out string, rounds int) arbiter.Config {
-	st := arbiter.TimeControl{MoveTime: time.Second}
+	st := driver.TimeControl{MoveTime: time.Second}
 	return arbiter.Config{
-		Engines: []arbiter.EngineConfig{
+		Engines: []driver.EngineConfig{
 			{Name: "strong", Protocol: "det", Command: []string{"det"}, Time: st},
 			{Name: "weak", Protocol: "det", Command: []string{"det", "blunder=40"}, Time: st},
 		},
-		Rounds: rounds, Seed: 11, Openings: arbiter.Openings{RandomPlies: 2},
+		Rounds: rounds, Seed: 11, Openings: openings.Config{RandomPlies: 2},
 		Adjudication: arbiter.Adjudication{MaxPlies: 30},
 		SPRT:         &arbiter.SPRTConfig{Elo0: 0, Elo1: 60, Alpha: 0.05, Beta: 0.05},
 		Out:          out,

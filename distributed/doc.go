@@ -18,7 +18,7 @@
 //
 // A run's engine is the run's: a worker's own engines (matched by name) say only where the
 // program is (command, directory, environment, and the arguments that are local paths, see
-// arbiter.IsLocalPath); arguments, options, protocol settings and time control are the run's,
+// driver.IsLocalPath); arguments, options, protocol settings and time control are the run's,
 // and a worker whose engines would change them is refused before any game, as is one whose
 // engines report another id line or hash to another program. A worker's slot seats its players
 // with arbiter.Seats, the seat pool of a local run: the same start, expansion check, restarts

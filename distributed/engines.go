@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 )
 
 // EngineMismatchError is a worker's -engine that would change one of the run's engines: other
@@ -27,7 +27,7 @@ func (e *EngineMismatchError) Error() string {
 
 // WorkerEngines are a run's engines as a worker with the local engines starts them (see
 // Worker.Engines): what the worker measures of them is what it plays.
-func WorkerEngines(run, local []arbiter.EngineConfig) ([]arbiter.EngineConfig, error) {
+func WorkerEngines(run, local []driver.EngineConfig) ([]driver.EngineConfig, error) {
 	return workerEngines(&RunSpec{Engines: run}, local)
 }
 
@@ -35,15 +35,15 @@ func WorkerEngines(run, local []arbiter.EngineConfig) ([]arbiter.EngineConfig, e
 // and only where its program is comes from the worker's own engine of the same name (see
 // Worker.Engines). A worker engine that names none of the run's, or would change one, is an
 // error.
-func workerEngines(spec *RunSpec, local []arbiter.EngineConfig) ([]arbiter.EngineConfig, error) {
+func workerEngines(spec *RunSpec, local []driver.EngineConfig) ([]driver.EngineConfig, error) {
 	for _, l := range local {
-		if !slices.ContainsFunc(spec.Engines, func(e arbiter.EngineConfig) bool { return e.Name == l.Name }) {
+		if !slices.ContainsFunc(spec.Engines, func(e driver.EngineConfig) bool { return e.Name == l.Name }) {
 			return nil, fmt.Errorf("distributed: this worker's engine %q is not one of the run's (engines are matched by name)", l.Name)
 		}
 	}
 	engines := slices.Clone(spec.Engines)
 	for i, e := range engines {
-		at := slices.IndexFunc(local, func(l arbiter.EngineConfig) bool { return l.Name == e.Name })
+		at := slices.IndexFunc(local, func(l driver.EngineConfig) bool { return l.Name == e.Name })
 		if at < 0 {
 			continue // started as the coordinator starts it: a shared file system, say
 		}
@@ -59,7 +59,7 @@ func workerEngines(spec *RunSpec, local []arbiter.EngineConfig) ([]arbiter.Engin
 // engineDifferences says what a worker's engine l would change in the run's engine e. l's
 // arguments must be the run's, but for the local paths (their RunArgs are equal); a setting l
 // leaves at its zero value is the run's, and one it gives must be the run's.
-func engineDifferences(e, l arbiter.EngineConfig) []string {
+func engineDifferences(e, l driver.EngineConfig) []string {
 	var diffs []string
 	differ := func(run, worker string) { diffs = append(diffs, "the run "+run+"; this worker's -engine "+worker) }
 	if runArgs, localArgs := e.RunArgs(), l.RunArgs(); len(l.Command) > 0 && !slices.Equal(localArgs, runArgs) {
@@ -73,7 +73,7 @@ func engineDifferences(e, l arbiter.EngineConfig) []string {
 		differ("speaks proto="+e.ProtocolName(), "says proto="+l.ProtocolName())
 	}
 	for _, o := range l.Options {
-		at := slices.IndexFunc(e.Options, func(r arbiter.EngineOption) bool { return r.Name == o.Name })
+		at := slices.IndexFunc(e.Options, func(r driver.EngineOption) bool { return r.Name == o.Name })
 		switch {
 		case at < 0:
 			differ("does not set option."+o.Name, "sets option."+o.Name+"="+o.Value)
@@ -105,7 +105,7 @@ func engineDifferences(e, l arbiter.EngineConfig) []string {
 // pathForName reports whether a worker gives a local path where the run gives a bare name.
 func pathForName(run, worker []string) bool {
 	for i := range min(len(run), len(worker)) {
-		if strings.HasSuffix(worker[i], arbiter.LocalPathMark) && !strings.HasSuffix(run[i], arbiter.LocalPathMark) {
+		if strings.HasSuffix(worker[i], driver.LocalPathMark) && !strings.HasSuffix(run[i], driver.LocalPathMark) {
 			return true
 		}
 	}
@@ -131,6 +131,6 @@ func seconds(d time.Duration) string { return strconv.FormatFloat(d.Seconds(), '
 
 // TuneEngines are a tune run's engines as a worker starts them: as workerEngines makes a
 // run's, the run's engine with only where its program is from the worker's own of that name.
-func TuneEngines(run, local []arbiter.EngineConfig) ([]arbiter.EngineConfig, error) {
+func TuneEngines(run, local []driver.EngineConfig) ([]driver.EngineConfig, error) {
 	return workerEngines(&RunSpec{Engines: run}, local)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/results"
 )
 
@@ -22,7 +23,7 @@ func playScheduled(t testing.TB, tour *arbiter.Tournament, i int) *results.Recor
 	cfg := tour.Config()
 	sg := tour.Schedule().Game(i)
 	side := func(e int) arbiter.Side {
-		p, err := arbiter.StartPlayer(context.Background(), cfg.Engines[e], arbiter.StartEnv{})
+		p, err := driver.Start(context.Background(), cfg.Engines[e], driver.StartEnv{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -113,7 +113,7 @@ func (hc HostConfig) connect(run, dir, credsPath string) (l *link, err error) {
 	}
 	own := &Credentials{URL: hc.URL, Run: run}
 	if hc.CredsFile != "" {
-		if own, err = LoadCredentials(hc.CredsFile); err != nil {
+		if own, err = ReadRunCredentials(hc.CredsFile); err != nil {
 			return l, err
 		}
 		own.URL, own.Run = hc.URL, run

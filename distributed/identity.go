@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/internal/proc"
 	"hivearbiter/rules"
 )
@@ -20,7 +21,7 @@ import (
 // its workers' engines, or a worker reports of its own. Every engine that fails is named at
 // once, in an *arbiter.PreflightError, as a local run's preflight names them: not the first
 // of them, and the next one on the next try.
-func Identify(ctx context.Context, engines []arbiter.EngineConfig, gameType string, timeout time.Duration) ([]EngineIdentity, error) {
+func Identify(ctx context.Context, engines []driver.EngineConfig, gameType string, timeout time.Duration) ([]EngineIdentity, error) {
 	gt, err := rules.ParseGameType(gameType)
 	if err != nil {
 		return nil, fmt.Errorf("distributed: %w", err)
@@ -48,12 +49,12 @@ func Identify(ctx context.Context, engines []arbiter.EngineConfig, gameType stri
 }
 
 // identify starts one engine, reads its id and hashes its program.
-func identify(ctx context.Context, e arbiter.EngineConfig, gt rules.GameType, timeout time.Duration) (EngineIdentity, *arbiter.EngineStartError) {
+func identify(ctx context.Context, e driver.EngineConfig, gt rules.GameType, timeout time.Duration) (EngineIdentity, *arbiter.EngineStartError) {
 	sum, err := programSHA256(e)
 	if err != nil {
 		return EngineIdentity{}, &arbiter.EngineStartError{Engine: e.Name, Err: fmt.Errorf("its program cannot be read: %w", err)}
 	}
-	seats := &arbiter.Seats{Engines: []arbiter.EngineConfig{e}, GameType: gt, StartTimeout: timeout, Start: arbiter.StartThroughProtocol("")}
+	seats := &arbiter.Seats{Engines: []driver.EngineConfig{e}, GameType: gt, StartTimeout: timeout, Start: arbiter.StartThroughProtocol("")}
 	defer seats.Close(context.WithoutCancel(ctx))
 	p, err := seats.Seat(ctx, 0)
 	var se *arbiter.EngineStartError
@@ -69,7 +70,7 @@ func identify(ctx context.Context, e arbiter.EngineConfig, gt rules.GameType, ti
 }
 
 // programSHA256 hashes the program an engine runs; a player reached over the network has none.
-func programSHA256(e arbiter.EngineConfig) (string, error) {
+func programSHA256(e driver.EngineConfig) (string, error) {
 	if len(e.Command) == 0 {
 		return "", nil
 	}
@@ -77,7 +78,7 @@ func programSHA256(e arbiter.EngineConfig) (string, error) {
 	if filepath.Base(prog) == prog {
 		found, err := exec.LookPath(prog)
 		if err != nil {
-			if e.ProtocolName() != arbiter.DefaultProtocol {
+			if e.ProtocolName() != driver.DefaultProtocol {
 				return "", nil // a protocol whose command names no program (an in-process player)
 			}
 			return "", err

@@ -7,13 +7,14 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 )
 
 // TestIdentifyNamesEveryBrokenEngine: a coordinator, a submitter and a worker joining a run
 // start every engine before the first pair, and name every one that does not start at once,
 // as a local run's preflight does. Identify used to stop at the first.
 func TestIdentifyNamesEveryBrokenEngine(t *testing.T) {
-	engines := []arbiter.EngineConfig{
+	engines := []driver.EngineConfig{
 		{Name: "broken1", Protocol: "det", Command: []string{"unstartable"}},
 		{Name: "good", Protocol: "det", Command: []string{"det"}},
 		{Name: "broken2", Protocol: "det", Command: []string{"unstartable"}},

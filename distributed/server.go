@@ -153,7 +153,7 @@ func Secret(n int) string { return secret(n) }
 
 // loadOrCreate reuses the credentials at path if they are for this run, or makes new ones.
 func loadOrCreate(path, run, user string) (*Credentials, error) {
-	if c, err := LoadCredentials(path); err == nil && c.Run == run && c.User == user {
+	if c, err := ReadRunCredentials(path); err == nil && c.Run == run && c.User == user {
 		return c, nil
 	} else if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, err

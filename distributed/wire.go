@@ -2,6 +2,7 @@ package distributed
 
 import (
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/results"
 )
 
@@ -82,15 +83,15 @@ type WorkGame struct {
 // environment, the local paths among its arguments) is the worker's own business: its engines
 // are matched by name. Everything else about an engine is the run's.
 type RunSpec struct {
-	Run            string                 `json:"run"`
-	Seed           int64                  `json:"seed"`
-	GameType       string                 `json:"game_type"`
-	Scheduled      int                    `json:"scheduled"` // games in the schedule
-	Adjudication   arbiter.Adjudication   `json:"adjudication"`
-	StartTimeout   int64                  `json:"start_timeout_ns"`
-	CommandTimeout int64                  `json:"command_timeout_ns"`
-	DepthTimeout   int64                  `json:"depth_timeout_ns"`
-	Engines        []arbiter.EngineConfig `json:"engines"`
+	Run            string                `json:"run"`
+	Seed           int64                 `json:"seed"`
+	GameType       string                `json:"game_type"`
+	Scheduled      int                   `json:"scheduled"` // games in the schedule
+	Adjudication   arbiter.Adjudication  `json:"adjudication"`
+	StartTimeout   int64                 `json:"start_timeout_ns"`
+	CommandTimeout int64                 `json:"command_timeout_ns"`
+	DepthTimeout   int64                 `json:"depth_timeout_ns"`
+	Engines        []driver.EngineConfig `json:"engines"`
 	// Expect is the identity of each engine, in the order of Engines: a worker whose engines
 	// differ is refused.
 	Expect []EngineIdentity `json:"expect"`

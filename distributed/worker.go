@@ -15,6 +15,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/internal/syncbuf"
 	"hivearbiter/results"
 	"hivearbiter/rules"
@@ -39,12 +40,12 @@ type Worker struct {
 	// Engines are the worker's own engines, matched to the run's by name. A run's engine is the
 	// run's: its arguments, options, protocol settings, time control, margin and restart policy
 	// come from the run. Only where its program is comes from here: the command (whose
-	// arguments must be the run's, but for the local paths: see arbiter.IsLocalPath), the
+	// arguments must be the run's, but for the local paths: see driver.IsLocalPath), the
 	// directory, the environment and the address. A setting left at its zero value is the
 	// run's; one that is given must be the run's, or the worker is refused (an
 	// *EngineMismatchError) before any game. A run engine the worker does not name is started
 	// as the coordinator starts it.
-	Engines []arbiter.EngineConfig
+	Engines []driver.EngineConfig
 	// Console receives a line per game started and finished; nil discards them.
 	Console io.Writer
 	// TranscriptDir, if set, receives the engines' conversations.
@@ -141,9 +142,10 @@ func (w *Worker) Run(ctx context.Context) error {
 	beats.Go(func() { w.heartbeats(beating, nc, run) })
 	defer beats.Wait()
 	seats := make([]*arbiter.Seats, w.Concurrency)
+	start := arbiter.StartThroughProtocol(w.TranscriptDir) // one for the run's seats: what is learned of an engine lasts the run
 	for slot := range seats {
 		seats[slot] = &arbiter.Seats{Engines: engines, GameType: gameType, StartTimeout: time.Duration(spec.StartTimeout),
-			Start: arbiter.StartThroughProtocol(w.TranscriptDir), Worker: slot}
+			Start: start, Worker: slot}
 	}
 	if w.Prepare != nil {
 		w.Prepare(gctx, seats[0])
@@ -171,7 +173,7 @@ func ignoreStopped(ctx context.Context, err, stopped error) error {
 // join learns the run from the coordinator, makes its engines this worker's (refusing those
 // that would change them), identifies them and is let in with them. A nil spec and error: the
 // run is over.
-func (w *Worker) join(ctx context.Context, nc *nats.Conn, run string) (*RunSpec, []arbiter.EngineConfig, []EngineIdentity, error) {
+func (w *Worker) join(ctx context.Context, nc *nats.Conn, run string) (*RunSpec, []driver.EngineConfig, []EngineIdentity, error) {
 	welcome, err := w.greet(ctx, nc, run, nil)
 	if err != nil || welcome.Finished {
 		return nil, nil, nil, err

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/results"
 )
 
@@ -26,7 +27,7 @@ func (c *cluster) serve() (stop func()) {
 
 // refusedWorker runs a worker with engines of its own against a run served on loopback, and
 // returns why it stopped; the run must have recorded no game.
-func refusedWorker(t *testing.T, cfg arbiter.Config, engines ...arbiter.EngineConfig) error {
+func refusedWorker(t *testing.T, cfg arbiter.Config, engines ...driver.EngineConfig) error {
 	t.Helper()
 	c := newCluster(t, cfg, t.TempDir())
 	stop := c.serve()
@@ -49,7 +50,7 @@ func refusedWorker(t *testing.T, cfg arbiter.Config, engines ...arbiter.EngineCo
 func TestWorkerRefusedForFewerArguments(t *testing.T) {
 	cfg := detConfig(filepath.Join(t.TempDir(), "games.jsonl"), 2)
 	cfg.SPRT = nil
-	err := refusedWorker(t, cfg, arbiter.EngineConfig{Name: "weak", Command: []string{"det"}})
+	err := refusedWorker(t, cfg, driver.EngineConfig{Name: "weak", Command: []string{"det"}})
 	var me *EngineMismatchError
 	want := `distributed: engine "weak": the run passes arg blunder=40; this worker's -engine has none`
 	if !errors.As(err, &me) || err.Error() != want {
@@ -90,11 +91,11 @@ func TestWorkerPlaysWithTheRunsArguments(t *testing.T) {
 	cfg := detConfig(filepath.Join(dir, "games.jsonl"), 2)
 	cfg.SPRT = nil
 	cfg.Engines[1].Command = []string{"det", "blunder=40", "--book=/coordinator/book.txt"}
-	cfg.Engines[1].Options = []arbiter.EngineOption{{Name: "Hash", Value: "64"}}
+	cfg.Engines[1].Options = []driver.EngineOption{{Name: "Hash", Value: "64"}}
 	c := newCluster(t, cfg, dir)
 	startedDet()
 	mine := []string{"det", "blunder=40", "--book=/worker/book.txt"}
-	out := c.run(context.Background(), &Worker{Name: "w", Engines: []arbiter.EngineConfig{{Name: "weak", Command: mine}}})
+	out := c.run(context.Background(), &Worker{Name: "w", Engines: []driver.EngineConfig{{Name: "weak", Command: mine}}})
 	weak := 0
 	for _, e := range startedDet() {
 		if e.Name != "weak" {

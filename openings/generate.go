@@ -12,8 +12,8 @@ import (
 	"hivearbiter/rules"
 )
 
-// Config says which book to generate.
-type Config struct {
+// GenerateConfig says which book to generate.
+type GenerateConfig struct {
 	GameType rules.GameType
 	// Plies is how many random legal plies lead to each position.
 	Plies int
@@ -49,8 +49,8 @@ type Position struct {
 	Shape      string // the number of neighbours of each occupied cell, sorted
 }
 
-// Book is a generated book and what it was chosen from.
-type Book struct {
+// Generated is a generated book and what it was chosen from.
+type Generated struct {
 	Positions []Position
 	// Distinct is how many positions, distinct up to symmetry, were drawn and evaluated;
 	// InBand how many of those were within the band; Groups how many bug groups they fell in.
@@ -60,8 +60,9 @@ type Book struct {
 	Exhausted bool
 }
 
-// ErrConfig is wrapped by the errors of a configuration that cannot make a book.
-var ErrConfig = errors.New("openings: bad configuration")
+// ErrGenerateConfig is wrapped by the errors of a configuration that cannot make a book
+// (GenerateConfig, or an evaluator's settings).
+var ErrGenerateConfig = errors.New("openings: bad configuration")
 
 // maxRepeats is how many draws in a row may find only positions drawn before until the
 // draw gives up looking for more.
@@ -70,22 +71,22 @@ const maxRepeats = 2000
 // Generate draws, evaluates, filters and spreads positions into a book (see the package
 // documentation). It is deterministic for a configuration, a seed and a deterministic
 // evaluator.
-func Generate(ctx context.Context, cfg Config, ev Evaluator) (*Book, error) {
+func Generate(ctx context.Context, cfg GenerateConfig, ev Evaluator) (*Generated, error) {
 	switch {
 	case cfg.Plies < 1:
-		return nil, fmt.Errorf("%w: plies %d: want 1 or more", ErrConfig, cfg.Plies)
+		return nil, fmt.Errorf("%w: plies %d: want 1 or more", ErrGenerateConfig, cfg.Plies)
 	case cfg.Count < 1:
-		return nil, fmt.Errorf("%w: count %d: want 1 or more", ErrConfig, cfg.Count)
+		return nil, fmt.Errorf("%w: count %d: want 1 or more", ErrGenerateConfig, cfg.Count)
 	case cfg.Band < 0:
-		return nil, fmt.Errorf("%w: band %d: want 0 or more", ErrConfig, cfg.Band)
+		return nil, fmt.Errorf("%w: band %d: want 0 or more", ErrGenerateConfig, cfg.Band)
 	}
 	candidates := cfg.Candidates
 	if candidates <= 0 {
 		candidates = 10 * cfg.Count
 	}
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x6f70656e696e6773))
-	games, exhausted := draw(cfg.GameType, cfg.Plies, candidates, rng)
-	book := &Book{Distinct: len(games), Exhausted: exhausted}
+	games, exhausted := drawCandidates(cfg.GameType, cfg.Plies, candidates, rng)
+	book := &Generated{Distinct: len(games), Exhausted: exhausted}
 	var kept []Position
 	for _, g := range games {
 		if err := ctx.Err(); err != nil {
@@ -110,9 +111,9 @@ func Generate(ctx context.Context, cfg Config, ev Evaluator) (*Book, error) {
 	return book, nil
 }
 
-// draw plays random legal plies until it has n positions distinct up to symmetry, or until
+// drawCandidates plays random legal plies until it has n positions distinct up to symmetry, or until
 // maxRepeats draws in a row found none new. Positions where the game is over are skipped.
-func draw(t rules.GameType, plies, n int, rng *rand.Rand) (games []*rules.Game, exhausted bool) {
+func drawCandidates(t rules.GameType, plies, n int, rng *rand.Rand) (games []*rules.Game, exhausted bool) {
 	seen := map[rules.Canonical]bool{}
 	for repeats := 0; len(games) < n; {
 		if repeats >= maxRepeats {
@@ -252,7 +253,7 @@ func byShape(ps []Position) []Position {
 
 // Write writes the book: the header lines as comments, then one GameString per line with a
 // comment giving its evaluation, bugs and shape.
-func (b *Book) Write(w io.Writer, header []string) error {
+func (b *Generated) Write(w io.Writer, header []string) error {
 	var sb strings.Builder
 	for _, h := range header {
 		sb.WriteString("# " + h + "\n")

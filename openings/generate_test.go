@@ -1,4 +1,4 @@
-package openings
+package openings_test
 
 import (
 	"bytes"
@@ -7,17 +7,19 @@ import (
 	"strings"
 	"testing"
 
+	"hivearbiter/openings"
+	"hivearbiter/openings/evaluate"
 	"hivearbiter/rules"
 )
 
 // generate makes a book with hivebot's search at depth 1, written out.
-func generate(t *testing.T, cfg Config) (*Book, string) {
+func generate(t *testing.T, cfg openings.GenerateConfig) (*openings.Generated, string) {
 	t.Helper()
-	ev, err := NewSearchEvaluator(1)
+	ev, err := evaluate.NewSearch(1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	book, err := Generate(context.Background(), cfg, ev)
+	book, err := openings.Generate(context.Background(), cfg, ev)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +32,7 @@ func generate(t *testing.T, cfg Config) (*Book, string) {
 
 // TestGenerateDeterministic: a seed gives one book, byte for byte; another seed another.
 func TestGenerateDeterministic(t *testing.T) {
-	cfg := Config{GameType: rules.BaseMLP, Plies: 4, Count: 30, Seed: 5, Band: 20, Candidates: 90}
+	cfg := openings.GenerateConfig{GameType: rules.BaseMLP, Plies: 4, Count: 30, Seed: 5, Band: 20, Candidates: 90}
 	_, first := generate(t, cfg)
 	_, again := generate(t, cfg)
 	if first != again {
@@ -48,11 +50,11 @@ func TestGenerateDeterministic(t *testing.T) {
 func TestGenerateBook(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		cfg  Config
+		cfg  openings.GenerateConfig
 	}{
-		{"Base+MLP", Config{GameType: rules.BaseMLP, Plies: 4, Count: 40, Seed: 1, Band: 15, Candidates: 150}},
-		{"Base", Config{GameType: rules.Base, Plies: 4, Count: 40, Seed: 2, Band: 15, Candidates: 150}},
-		{"Base+M, 6 plies", Config{GameType: mustGameType(t, "Base+M"), Plies: 6, Count: 20, Seed: 3, Band: 30}},
+		{"Base+MLP", openings.GenerateConfig{GameType: rules.BaseMLP, Plies: 4, Count: 40, Seed: 1, Band: 15, Candidates: 150}},
+		{"Base", openings.GenerateConfig{GameType: rules.Base, Plies: 4, Count: 40, Seed: 2, Band: 15, Candidates: 150}},
+		{"Base+M, 6 plies", openings.GenerateConfig{GameType: mustGameType(t, "Base+M"), Plies: 6, Count: 20, Seed: 3, Band: 30}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			book, text := generate(t, tc.cfg)
@@ -76,7 +78,7 @@ func TestGenerateBook(t *testing.T) {
 				if p.Score < -tc.cfg.Band || p.Score > tc.cfg.Band {
 					t.Errorf("position %d scores %d, outside the band %d", i, p.Score, tc.cfg.Band)
 				}
-				if bugs, _ := describe(g.Board()); bugs != p.Bugs {
+				if bugs, _ := openings.Describe(g.Board()); bugs != p.Bugs {
 					t.Errorf("position %d: bugs %q, want %q", i, p.Bugs, bugs)
 				}
 				if i < min(book.Groups, len(book.Positions)) {
@@ -96,7 +98,7 @@ func TestGenerateBook(t *testing.T) {
 // TestGenerateExhausted: asked for more candidates than exist, the draw stops and says so,
 // having found every position there is: after one ply of Base, one per bug that may open.
 func TestGenerateExhausted(t *testing.T) {
-	book, _ := generate(t, Config{GameType: rules.Base, Plies: 1, Count: 10, Seed: 1, Band: 1000})
+	book, _ := generate(t, openings.GenerateConfig{GameType: rules.Base, Plies: 1, Count: 10, Seed: 1, Band: 1000})
 	distinct := map[rules.Canonical]bool{}
 	for _, m := range rules.NewGame(rules.Base).ValidMoves() {
 		g := rules.NewGame(rules.Base)
@@ -124,8 +126,8 @@ func (s *scores) Describe() string { return "fixed" }
 // one more at most at every prefix; an unbalanced one has them as evaluated.
 func TestGenerateBalance(t *testing.T) {
 	for _, balanced := range []bool{false, true} {
-		cfg := Config{GameType: rules.BaseMLP, Plies: 3, Count: 40, Seed: 1, Band: 100, Candidates: 80, Balance: balanced}
-		book, err := Generate(context.Background(), cfg, &scores{})
+		cfg := openings.GenerateConfig{GameType: rules.BaseMLP, Plies: 3, Count: 40, Seed: 1, Band: 100, Candidates: 80, Balance: balanced}
+		book, err := openings.Generate(context.Background(), cfg, &scores{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -147,54 +149,26 @@ func TestGenerateBalance(t *testing.T) {
 	}
 }
 
-// TestGenerateErrors: a configuration that cannot make a book is an ErrConfig, and an
+// TestGenerateErrors: a configuration that cannot make a book is an ErrGenerateConfig, and an
 // evaluator's failure names the position.
 func TestGenerateErrors(t *testing.T) {
-	for _, cfg := range []Config{
+	for _, cfg := range []openings.GenerateConfig{
 		{GameType: rules.Base, Plies: 0, Count: 1},
 		{GameType: rules.Base, Plies: 4, Count: 0},
 		{GameType: rules.Base, Plies: 4, Count: 1, Band: -1},
 	} {
-		if _, err := Generate(context.Background(), cfg, &scores{}); !errors.Is(err, ErrConfig) {
-			t.Errorf("%+v: %v, want ErrConfig", cfg, err)
+		if _, err := openings.Generate(context.Background(), cfg, &scores{}); !errors.Is(err, openings.ErrGenerateConfig) {
+			t.Errorf("%+v: %v, want ErrGenerateConfig", cfg, err)
 		}
 	}
-	if _, err := NewSearchEvaluator(0); !errors.Is(err, ErrConfig) {
-		t.Errorf("depth 0: %v, want ErrConfig", err)
+	if _, err := evaluate.NewSearch(0); !errors.Is(err, openings.ErrGenerateConfig) {
+		t.Errorf("depth 0: %v, want ErrGenerateConfig", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	ev, _ := NewSearchEvaluator(1)
-	if _, err := Generate(ctx, Config{GameType: rules.Base, Plies: 2, Count: 1}, ev); !errors.Is(err, context.Canceled) {
+	ev, _ := evaluate.NewSearch(1)
+	if _, err := openings.Generate(ctx, openings.GenerateConfig{GameType: rules.Base, Plies: 2, Count: 1}, ev); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v, want context.Canceled", err)
-	}
-}
-
-// TestPlayoutEvaluator: a playout is a pure function of the position, scores a result, and
-// is a draw when the move limit is already reached.
-func TestPlayoutEvaluator(t *testing.T) {
-	g, err := rules.ParseGameString("Base+MLP;InProgress;White[3];wG1;bS1 wG1/;wG2 /wG1;bL bS1-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ev, err := NewPlayoutEvaluator(1, 120)
-	if err != nil {
-		t.Fatal(err)
-	}
-	first, err := ev.Evaluate(context.Background(), g)
-	if err != nil {
-		t.Fatal(err)
-	}
-	again, _ := ev.Evaluate(context.Background(), g)
-	if first != again || (first != PlayoutScore && first != 0 && first != -PlayoutScore) {
-		t.Errorf("scores %d then %d: want one of ±%d or 0, twice", first, again, PlayoutScore)
-	}
-	if g.Ply() != 4 {
-		t.Errorf("the playout moved the position on to ply %d", g.Ply())
-	}
-	limited, _ := NewPlayoutEvaluator(1, 4)
-	if s, err := limited.Evaluate(context.Background(), g); s != 0 || err != nil {
-		t.Errorf("at the move limit: %d, %v; want a draw", s, err)
 	}
 }
 

@@ -10,7 +10,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
-	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/distributed"
 	"hivearbiter/pool/artifact"
 )
@@ -123,7 +123,7 @@ func (c *Client) RevokeWorker(ctx context.Context, name string) error {
 // UploadEngines uploads a run's engines to the pool's artifacts (an engine already there is
 // not sent again) and returns their manifests and the engines as the run carries them (see
 // artifact.Store.UploadEngines).
-func (c *Client) UploadEngines(ctx context.Context, engines []arbiter.EngineConfig) ([]artifact.Manifest, []arbiter.EngineConfig, error) {
+func (c *Client) UploadEngines(ctx context.Context, engines []driver.EngineConfig) ([]artifact.Manifest, []driver.EngineConfig, error) {
 	js, err := jetstream.New(c.nc)
 	if err != nil {
 		return nil, nil, fmt.Errorf("pool: %w", err)

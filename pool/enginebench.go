@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/rules"
 )
 
@@ -24,7 +25,7 @@ const benchTimeout = time.Minute
 type EngineBench struct {
 	Engine string `json:"engine"`
 	ID     string `json:"id,omitempty"`
-	// Nodes is the engine's own bench (arbiter.Bencher: UHP's "bench", as hivebot's): the
+	// Nodes is the engine's own bench (driver.Bencher: UHP's "bench", as hivebot's): the
 	// node count of a fixed set of searches, which is the same on every machine for one build;
 	// 0 when the engine has no bench.
 	Nodes int64 `json:"nodes,omitempty"`
@@ -67,7 +68,7 @@ func measureEngine(ctx context.Context, seats *arbiter.Seats, e int) EngineBench
 		return out
 	}
 	out.ID = p.Info().ID
-	if b, ok := p.(arbiter.Bencher); ok {
+	if b, ok := p.(driver.Bencher); ok {
 		if res, err := b.Bench(bctx); err == nil {
 			out.Nodes, out.NPS = res.Nodes, res.NPS
 			return out
@@ -81,16 +82,16 @@ func measureEngine(ctx context.Context, seats *arbiter.Seats, e int) EngineBench
 }
 
 // timeSearch times a depth-limited search from the start position.
-func timeSearch(ctx context.Context, p arbiter.Player, gt rules.GameType, out *EngineBench) error {
+func timeSearch(ctx context.Context, p driver.Player, gt rules.GameType, out *EngineBench) error {
 	if _, err := p.NewGame(ctx, rules.NewGame(gt).GameString()); err != nil {
 		return err
 	}
 	start := time.Now()
-	if _, err := p.BestMove(ctx, arbiter.Limit{Depth: searchDepth}); err != nil {
+	if _, err := p.BestMove(ctx, driver.SearchLimit{Depth: searchDepth}); err != nil {
 		return err
 	}
 	out.Search = time.Since(start)
-	if r, ok := p.(arbiter.SearchReporter); ok {
+	if r, ok := p.(driver.SearchReporter); ok {
 		if info := r.TakeSearchInfo(); info != nil && info.Nodes > 0 && out.Search > 0 {
 			out.NPS = int64(float64(info.Nodes) / out.Search.Seconds())
 		}

@@ -13,7 +13,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 
-	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/distributed"
 	"hivearbiter/enginekit/uhpserver"
 	"hivearbiter/enginekit/uhpserver/uhpfake"
@@ -35,7 +35,7 @@ func workUntilKilled(credsPath string) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	var engines []arbiter.EngineConfig
+	var engines []driver.EngineConfig
 	if err := json.Unmarshal([]byte(os.Getenv(workerEnginesEnv)), &engines); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -52,7 +52,7 @@ func workUntilKilled(credsPath string) int {
 
 // startWorkerProcess runs a pool's worker with the engines in a process of its own, and
 // returns the function that kills it with SIGKILL (the test's end kills it too).
-func startWorkerProcess(t *testing.T, creds *distributed.Credentials, engines []arbiter.EngineConfig) (kill func()) {
+func startWorkerProcess(t *testing.T, creds *distributed.Credentials, engines []driver.EngineConfig) (kill func()) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), creds.User+".creds")
 	if err := creds.Save(path); err != nil {
@@ -102,7 +102,7 @@ func TestTuneWorkerKilled(t *testing.T) {
 	}
 	skill := uhpserver.Option{Name: "Skill", Type: "int", Value: "50", Default: "50", Extra: []string{"0", "100"}}
 	argv, env := uhpfake.Command(uhpfake.Config{ID: "tunable", Play: "random", Options: []uhpserver.Option{skill}, Delay: 15 * time.Second})
-	kill := startWorkerProcess(t, p.addWorker("doomed"), []arbiter.EngineConfig{{Name: "tunable", Command: argv, Env: env}})
+	kill := startWorkerProcess(t, p.addWorker("doomed"), []driver.EngineConfig{{Name: "tunable", Command: argv, Env: env}})
 	// The first pair handed out, iteration 1, is the doomed worker's.
 	waitUntil(t, "the doomed worker to take a pair", 15*time.Second, func() bool { return takes.Load() > 0 })
 	startWorkers(t, &Worker{Name: "w2", Creds: p.addWorker("w2")})

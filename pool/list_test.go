@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
+	"hivearbiter/openings"
 	"hivearbiter/ratinglist"
 	"hivearbiter/results"
 )
@@ -36,22 +38,22 @@ var listBots = []struct {
 // hivebotList is a list of the first n of listBots at depth 1 in dir, small enough to finish in
 // seconds (a loose error target, a small budget), as ratinglist's tests make it.
 func hivebotList(dir string, n int) (*ratinglist.List, error) {
-	tc, err := arbiter.ParseTimeControl("depth=1")
+	tc, err := driver.ParseTimeControl("depth=1")
 	if err != nil {
 		return nil, err
 	}
 	var entrants []ratinglist.Entrant
 	for _, b := range listBots[:n] {
 		e := ratinglist.Entrant{Name: b.name, Version: "1", Words: []string{"cmd=hivebot"}}
-		e.Engine = arbiter.EngineConfig{Name: e.Player(), Command: []string{os.Args[0]}, Env: []string{listHivebotEnv + "=1"}, Time: tc}
+		e.Engine = driver.EngineConfig{Name: e.Player(), Command: []string{os.Args[0]}, Env: []string{listHivebotEnv + "=1"}, Time: tc}
 		for _, o := range b.options {
 			k, v, _ := strings.Cut(o, "=")
-			e.Engine.Options = append(e.Engine.Options, arbiter.EngineOption{Name: k, Value: v})
+			e.Engine.Options = append(e.Engine.Options, driver.EngineOption{Name: k, Value: v})
 		}
 		entrants = append(entrants, e)
 	}
 	l := &ratinglist.List{Name: "test list", Path: filepath.Join(dir, "list.toml"), GameType: "Base+MLP", Limit: []string{"depth=1"},
-		Openings: arbiter.Openings{Book: "Base+MLP"}, Adjudication: arbiter.Adjudication{Repetitions: 3, MaxPlies: 120},
+		Openings: openings.Config{Book: "Base+MLP"}, Adjudication: arbiter.Adjudication{Repetitions: 3, MaxPlies: 120},
 		Concurrency: 2, Seed: 5, Pairs: 2, Opponents: 2, ErrorTarget: 400, MaxGames: 16,
 		Anchor: ratinglist.Anchor{Entrant: "weak 1", Elo: 1000}, Entrants: entrants,
 		Records: filepath.Join(dir, "list.records.jsonl"), Checks: filepath.Join(dir, "checks"), Site: filepath.Join(dir, "site")}

@@ -10,12 +10,16 @@ import (
 	"testing"
 	"time"
 
+	"hivearbiter/internal/proc"
+
 	"github.com/nats-io/nats.go"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/distributed"
 	"hivearbiter/enginekit/hivebot"
 	"hivearbiter/enginekit/uhpserver/uhpfake"
+	"hivearbiter/openings"
 	"hivearbiter/pool/artifact"
 	_ "hivearbiter/proto/uhp" // the engines of the tests speak UHP
 	"hivearbiter/results"
@@ -24,6 +28,8 @@ import (
 // The test binary is the engines too (uhpfake, and hivebot for a kept list's), and a pool's server or worker to be killed
 // (see serverProcess, startWorkerProcess).
 func TestMain(m *testing.M) {
+	// On Windows the test binary is its own Ctrl-C sender, as the arbiter is (see proc.Main).
+	proc.Main()
 	uhpfake.Main()
 	if os.Getenv(listHivebotEnv) != "" {
 		os.Exit(hivebot.Main(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
@@ -192,12 +198,12 @@ func TestRevokeShutsOut(t *testing.T) {
 // nothing. (Their processes exit without the race detector's second of sleep.)
 func fakeSubmission(tb testing.TB, pairs int, seed int64, extra func(*arbiter.Config)) *Submission {
 	tb.Helper()
-	engine := func(name string) arbiter.EngineConfig {
+	engine := func(name string) driver.EngineConfig {
 		argv, env := uhpfake.Command(uhpfake.Config{ID: "instant-" + name, Play: "random", Seed: uint64(seed)})
-		return arbiter.EngineConfig{Name: name, Command: argv, Env: env, Time: arbiter.TimeControl{Depth: 1}}
+		return driver.EngineConfig{Name: name, Command: argv, Env: env, Time: driver.TimeControl{Depth: 1}}
 	}
-	cfg := arbiter.Config{Engines: []arbiter.EngineConfig{engine("a"), engine("b")}, Rounds: pairs, Seed: seed,
-		Openings: arbiter.Openings{RandomPlies: 2}, Adjudication: arbiter.Adjudication{MaxPlies: 20}}
+	cfg := arbiter.Config{Engines: []driver.EngineConfig{engine("a"), engine("b")}, Rounds: pairs, Seed: seed,
+		Openings: openings.Config{RandomPlies: 2}, Adjudication: arbiter.Adjudication{MaxPlies: 20}}
 	if extra != nil {
 		extra(&cfg)
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/enginekit/uhpserver/uhpfake"
 	"hivearbiter/internal/testkit/testenv"
 	_ "hivearbiter/proto/gamestring" // the Python bot's protocol
@@ -44,13 +45,13 @@ func TestPythonEngineDirectory(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(bot, "bot.py"), []byte(docsBot(t)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	fake := func(name string) arbiter.EngineConfig {
+	fake := func(name string) driver.EngineConfig {
 		argv, env := uhpfake.Command(uhpfake.Config{Play: "random"})
-		return arbiter.EngineConfig{Name: name, Command: argv, Env: env, Time: arbiter.TimeControl{Depth: 1}}
+		return driver.EngineConfig{Name: name, Command: argv, Env: env, Time: driver.TimeControl{Depth: 1}}
 	}
-	cfg := arbiter.Config{Engines: []arbiter.EngineConfig{
+	cfg := arbiter.Config{Engines: []driver.EngineConfig{
 		{Name: "mybot", Protocol: "gamestring", Command: []string{"python3", "bot.py"}, Dir: bot,
-			Settings: map[string]string{"validmoves": "true"}, Time: arbiter.TimeControl{MoveTime: 5 * time.Second}},
+			Settings: map[string]string{"validmoves": "true"}, Time: driver.TimeControl{MoveTime: 5 * time.Second}},
 		fake("fake"),
 	}, Rounds: 1, Seed: 3, Adjudication: arbiter.Adjudication{MaxPlies: 20}}
 	if err := cfg.Normalize(); err != nil {

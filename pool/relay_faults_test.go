@@ -11,6 +11,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/enginekit/uhpserver/uhpfake"
 	"hivearbiter/pool/artifact"
 	"hivearbiter/rules"
@@ -85,7 +86,7 @@ func TestFetchKeepsTheAssignment(t *testing.T) {
 // next seat starts it anew.
 func TestFailedBenchLeavesNoBrokenSeat(t *testing.T) {
 	argv, env := uhpfake.Command(uhpfake.Config{ID: "slow", Play: "random", Delay: 2 * time.Second})
-	seats := &arbiter.Seats{Engines: []arbiter.EngineConfig{{Name: "slow", Command: argv, Env: env}},
+	seats := &arbiter.Seats{Engines: []driver.EngineConfig{{Name: "slow", Command: argv, Env: env}},
 		GameType: rules.Base, Start: arbiter.StartThroughProtocol("")}
 	defer seats.Close(context.Background())
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)

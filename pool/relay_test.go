@@ -19,7 +19,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
-	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/distributed"
 	"hivearbiter/internal/testkit/natstest"
 	"hivearbiter/pool/artifact"
@@ -36,7 +36,7 @@ func uploadArtifact(tb testing.TB, c *Client, size int) (artifact.Manifest, []by
 	if err := os.WriteFile(path, data, 0o755); err != nil {
 		tb.Fatal(err)
 	}
-	ms, _, err := c.UploadEngines(context.Background(), []arbiter.EngineConfig{{Name: "up", Command: []string{path}}})
+	ms, _, err := c.UploadEngines(context.Background(), []driver.EngineConfig{{Name: "up", Command: []string{path}}})
 	if err != nil {
 		tb.Fatal(err)
 	}

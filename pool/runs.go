@@ -349,8 +349,8 @@ func (s *Server) ended(r *run, state, reason string, summary *results.Summary) {
 	}
 	cancel := r.cancel
 	// The live page goes with the play (the dashboard links it only while the run is active,
-	// and its report is drawn from the records): it held every game of the run, some 0.5 MB
-	// a run that the server kept for its life (the pool soak's memory per run finished).
+	// and its report is drawn from the records): it holds every game of the run, which the
+	// server would otherwise keep for its life (docs/experiments/soak/README.md measured it).
 	r.coord, r.cancel, r.live = nil, nil, nil
 	s.mu.Unlock()
 	if cancel != nil {

@@ -19,8 +19,8 @@ import (
 
 // TestEndedRunsLeaveNoStreams: a run's work and results streams are deleted when it ends, and
 // those an earlier server left of ended runs when it starts; each kept a dozen goroutines and
-// two descriptors of the NATS server's for as long as the pool lived (found by the pool soak:
-// 244 goroutines grew to 2,744 over 200 runs).
+// two descriptors of the NATS server's for as long as the pool lived (found by the pool soak,
+// docs/experiments/soak/README.md).
 func TestEndedRunsLeaveNoStreams(t *testing.T) {
 	p := newTestPool(t)
 	ctx := context.Background()
@@ -53,7 +53,7 @@ func TestEndedRunsLeaveNoStreams(t *testing.T) {
 
 // TestRunsLeaveNothingOnTheConnection: the server's connection, which outlives its runs, holds
 // as many subscriptions after a run as before it. Each run's coordinator left its publisher's
-// reply subscription there, and a goroutine (found by the pool soak: +2 goroutines a run).
+// reply subscription there, and a goroutine (found by the pool soak).
 func TestRunsLeaveNothingOnTheConnection(t *testing.T) {
 	p := newTestPool(t)
 	startWorkers(t, &Worker{Name: "w1", Creds: p.addWorker("w1"), SkipBench: true})
@@ -111,7 +111,7 @@ func TestFailedRunFreesItsWorkers(t *testing.T) {
 }
 
 // TestEndedRunsLetGoOfTheirLivePage: a run over no longer holds its live page, which kept
-// every game of it for the server's life (the pool soak: about 0.5 MB a run finished); the
+// every game of it for the server's life (found by the pool soak, docs/experiments/soak); the
 // page's address leads to the run's report.
 func TestEndedRunsLetGoOfTheirLivePage(t *testing.T) {
 	p := newTestPool(t)

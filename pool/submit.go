@@ -7,7 +7,7 @@ import (
 	"os"
 	"strings"
 
-	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/distributed"
 	"hivearbiter/tune"
 )
@@ -46,9 +46,9 @@ func (f *SubmitFlags) Submission() *Submission {
 }
 
 // engines are the engines the submission plays: its run's, or its tune's one.
-func (s *Submission) engines() []arbiter.EngineConfig {
+func (s *Submission) engines() []driver.EngineConfig {
 	if s.Tune != nil {
-		return []arbiter.EngineConfig{s.Tune.Engine}
+		return []driver.EngineConfig{s.Tune.Engine}
 	}
 	return s.Config.Engines
 }

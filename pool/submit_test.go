@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/openings"
 )
 
 // TestSubmitFlags: the submitter's flags place the submission in the pool.
@@ -36,9 +37,9 @@ func TestSubmissionFromThisMachine(t *testing.T) {
 	if err := os.WriteFile(book, []byte("Base+MLP;InProgress;White[2];wG1;bG1 wG1-\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	run := fakeSubmission(t, 1, 1, func(c *arbiter.Config) { c.Openings = arbiter.Openings{File: book} })
+	run := fakeSubmission(t, 1, 1, func(c *arbiter.Config) { c.Openings = openings.Config{File: book} })
 	tune := tuneSubmission(t, 1, 1)
-	tune.Tune.Openings = arbiter.Openings{File: book}
+	tune.Tune.Openings = openings.Config{File: book}
 	for name, sub := range map[string]*Submission{"run": run, "tune": tune} {
 		want := sub.Expect
 		sub.Expect = nil
@@ -49,7 +50,7 @@ func TestSubmissionFromThisMachine(t *testing.T) {
 			t.Errorf("%s: identities %+v (%v), want %+v", name, sub.Expect, err, want)
 		}
 	}
-	missing := &Submission{Config: arbiter.Config{Openings: arbiter.Openings{File: book + ".gone"}}}
+	missing := &Submission{Config: arbiter.Config{Openings: openings.Config{File: book + ".gone"}}}
 	if err := missing.ReadOpenings(); !os.IsNotExist(err) {
 		t.Errorf("a missing openings file: %v", err)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/distributed"
 	"hivearbiter/report"
 	"hivearbiter/results"
@@ -142,7 +143,7 @@ func (s *Server) submitTune(sub *Submission) (*RunState, error) {
 	if sub.Tune.Engine.Name == "" {
 		sub.Tune.Engine.Name = pairs.Engine()
 	}
-	sub.Config = arbiter.Config{Engines: []arbiter.EngineConfig{sub.Tune.Engine}}
+	sub.Config = arbiter.Config{Engines: []driver.EngineConfig{sub.Tune.Engine}}
 	if sub.Share <= 0 {
 		sub.Share = 1
 	}
@@ -150,9 +151,9 @@ func (s *Server) submitTune(sub *Submission) (*RunState, error) {
 	r := &run{sub: sub, assigned: map[string]assignment{}, state: RunState{
 		ID: id, Format: "tune", Engines: []string{sub.Tune.Engine.Name}, Priority: sub.Priority, Share: sub.Share,
 		Platforms: sub.Platforms, State: StateActive, Submitted: time.Now().UTC(),
-		Records: filepath.Join(s.cfg.Dir, "runs", id+".jsonl"), Scheduled: 2 * sub.Tune.Schedule.Iterations,
+		Records: filepath.Join(s.cfg.Dir, "runs", id+".jsonl"), Scheduled: 2 * sub.Tune.Gains.Iterations,
 	}}
-	return s.admit(r, s.startTune, fmt.Sprintf("a tune of %s, %d pairs", sub.Tune.Engine.Name, sub.Tune.Schedule.Iterations))
+	return s.admit(r, s.startTune, fmt.Sprintf("a tune of %s, %d pairs", sub.Tune.Engine.Name, sub.Tune.Gains.Iterations))
 }
 
 // tuneID names a tune run by a hash of what it is.

@@ -13,9 +13,11 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/distributed"
 	"hivearbiter/enginekit/uhpserver"
 	"hivearbiter/enginekit/uhpserver/uhpfake"
+	"hivearbiter/openings"
 	"hivearbiter/pool/artifact"
 	_ "hivearbiter/proto/gamestring" // a protocol without options, to be refused
 	"hivearbiter/results"
@@ -31,12 +33,12 @@ func tuneSubmission(tb testing.TB, iterations int, seed int64) *Submission {
 	argv, env := uhpfake.Command(uhpfake.Config{ID: "tunable", Play: "random", Seed: uint64(seed),
 		Options: []uhpserver.Option{skill}, Faults: []uhpfake.Fault{{On: "bestmove", Chance: 0.08, Then: "exit", Code: 1}}})
 	cfg := tune.Config{
-		Engine:   arbiter.EngineConfig{Name: "tunable", Command: argv, Env: env, Time: arbiter.TimeControl{Depth: 1}},
-		Params:   []tune.Param{{Name: "Skill", Int: true, Start: 50, Min: 0, Max: 100, CEnd: 4, REnd: 0.5}},
-		Schedule: tune.NewSchedule(iterations), Seed: seed,
-		Openings: arbiter.Openings{RandomPlies: 2}, Adjudication: arbiter.Adjudication{MaxPlies: 20},
+		Engine: driver.EngineConfig{Name: "tunable", Command: argv, Env: env, Time: driver.TimeControl{Depth: 1}},
+		Params: []tune.Param{{Name: "Skill", Int: true, Start: 50, Min: 0, Max: 100, CEnd: 4, REnd: 0.5}},
+		Gains:  tune.NewGains(iterations), Seed: seed,
+		Openings: openings.Config{RandomPlies: 2}, Adjudication: arbiter.Adjudication{MaxPlies: 20},
 	}
-	expect, err := distributed.Identify(context.Background(), []arbiter.EngineConfig{cfg.Engine}, "Base+MLP", 10*time.Second)
+	expect, err := distributed.Identify(context.Background(), []driver.EngineConfig{cfg.Engine}, "Base+MLP", 10*time.Second)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -75,8 +77,8 @@ func checkTuneRecords(t *testing.T, st *RunState, sub *Submission) []tune.Record
 		t.Fatalf("the tune's records: %v (%d bytes torn)", err, torn)
 	}
 	cfg := sub.Tune
-	if len(recs) != cfg.Schedule.Iterations {
-		t.Errorf("%d pairs recorded, want %d", len(recs), cfg.Schedule.Iterations)
+	if len(recs) != cfg.Gains.Iterations {
+		t.Errorf("%d pairs recorded, want %d", len(recs), cfg.Gains.Iterations)
 	}
 	seen := map[int]bool{}
 	theta := []float64{cfg.Params[0].Start}
@@ -93,7 +95,7 @@ func checkTuneRecords(t *testing.T, st *RunState, sub *Submission) []tune.Record
 		for _, g := range r.Games {
 			result += int(2*g.PlusScore) - 1
 		}
-		if want := tune.Update(cfg.Params, cfg.Schedule, r.Perturbation, r.Before, result); r.Result != result || !slices.Equal(r.After, want) {
+		if want := tune.Update(cfg.Params, cfg.Gains, r.Perturbation, r.Before, result); r.Result != result || !slices.Equal(r.After, want) {
 			t.Errorf("iteration %d: result %d, theta after %v; want %d and %v", r.Iteration, r.Result, r.After, result, want)
 		}
 		moved = moved || !slices.Equal(r.After, r.Before)
@@ -203,7 +205,7 @@ func TestTunePauseResume(t *testing.T) {
 func TestTuneRefused(t *testing.T) {
 	p := newTestPool(t)
 	sub := tuneSubmission(t, 4, 1)
-	sub.Tune.Engine.Protocol, sub.Tune.Engine.Time = "gamestring", arbiter.TimeControl{MoveTime: time.Second}
+	sub.Tune.Engine.Protocol, sub.Tune.Engine.Time = "gamestring", driver.TimeControl{MoveTime: time.Second}
 	_, err := p.submitter.Submit(context.Background(), sub)
 	if err == nil || !strings.Contains(err.Error(), "its protocol (gamestring) has none") {
 		t.Errorf("a tune of a gamestring engine: %v, want it refused for its protocol", err)
@@ -471,7 +473,7 @@ func TestTuneWrongEngineUnfit(t *testing.T) {
 	skill := uhpserver.Option{Name: "Skill", Type: "int", Value: "50", Default: "50", Extra: []string{"0", "100"}}
 	argv, env := uhpfake.Command(uhpfake.Config{ID: "tunable 2.0", Play: "random", Options: []uhpserver.Option{skill}})
 	startWorkers(t, &Worker{Name: "rebuilt", Creds: p.addWorker("rebuilt"), SkipBench: true,
-		Engines: []arbiter.EngineConfig{{Name: "tunable", Command: argv, Env: env}}})
+		Engines: []driver.EngineConfig{{Name: "tunable", Command: argv, Env: env}}})
 	unfit := func() bool {
 		for _, w := range p.srv.Workers() {
 			for _, why := range w.Unfit {

@@ -13,6 +13,7 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/distributed"
+	"hivearbiter/openings"
 	"hivearbiter/tune"
 )
 
@@ -34,7 +35,7 @@ func (w *Worker) playTune(ctx context.Context, nc *nats.Conn, a *Assignment) (pl
 	}
 	cfg := *a.Tune
 	// The server sends each pair's opening: the worker needs no book.
-	cfg.Engine, cfg.Openings, cfg.Out, cfg.Concurrency = engines[0], arbiter.Openings{}, "", w.Concurrency
+	cfg.Engine, cfg.Openings, cfg.Out, cfg.Concurrency = engines[0], openings.Config{}, "", w.Concurrency
 	cfg.Start = arbiter.StartThroughProtocol(w.TranscriptDir)
 	pairs, err := tune.NewPairs(cfg)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/distributed"
 	"hivearbiter/pool/artifact"
 	"hivearbiter/results"
@@ -174,8 +175,8 @@ type Assignment struct {
 	Engines []string `json:"engines,omitempty"`
 	// RunEngines and Manifests are the run's engines and their artifacts, which the worker
 	// fetches (see artifact.Store.WorkerEngines).
-	RunEngines []arbiter.EngineConfig `json:"run_engines,omitempty"`
-	Manifests  []artifact.Manifest    `json:"manifests,omitempty"`
+	RunEngines []driver.EngineConfig `json:"run_engines,omitempty"`
+	Manifests  []artifact.Manifest   `json:"manifests,omitempty"`
 	// Tune is the run's tune, when it is one: its pairs are taken from the server one by one.
 	Tune *tune.Config `json:"tune,omitempty"`
 	// GameType is the run's, which the worker's measures of its engines play.

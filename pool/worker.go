@@ -16,6 +16,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/distributed"
 	"hivearbiter/internal/syncbuf"
 	"hivearbiter/pool/artifact"
@@ -45,7 +46,7 @@ type Worker struct {
 	// Engines are this machine's builds of engines, matched to a run's by name (see
 	// distributed.Worker.Engines); a run's engine this worker does not name is started as
 	// the submission says.
-	Engines []arbiter.EngineConfig
+	Engines []driver.EngineConfig
 	// IdleLeave is how long a slot waits for a pair of its run before the worker asks for
 	// another (3 s if 0).
 	IdleLeave time.Duration
@@ -266,8 +267,8 @@ func (w *Worker) play(ctx context.Context, nc *nats.Conn, a *Assignment, unfit m
 
 // engines are the run's engines as this worker starts them: its own builds of those it names,
 // and the run's artifacts, fetched into its cache from the server (see relay.go).
-func (w *Worker) engines(ctx context.Context, nc *nats.Conn, a *Assignment) ([]arbiter.EngineConfig, error) {
-	var engines []arbiter.EngineConfig
+func (w *Worker) engines(ctx context.Context, nc *nats.Conn, a *Assignment) ([]driver.EngineConfig, error) {
+	var engines []driver.EngineConfig
 	for _, e := range w.Engines {
 		if slices.Contains(a.Engines, e.Name) {
 			engines = append(engines, e)

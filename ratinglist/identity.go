@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/internal/proc"
 	"hivearbiter/results"
 )
@@ -34,7 +35,7 @@ func ThisArbiter() Self {
 // names a file (a script, a jar, a network's weights), not their paths, its other arguments,
 // environment, options and protocol settings. Two entrants with the same hash run the same bits the same way; a rebuilt
 // binary under an old version name gets another hash, and the list refuses it.
-func Identify(e arbiter.EngineConfig, self Self) (string, error) {
+func Identify(e driver.EngineConfig, self Self) (string, error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "proto %s\n", e.ProtocolName())
 	if e.Addr != "" {

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
+	"hivearbiter/openings"
 )
 
 // Mode is how an entrant's games are chosen.
@@ -46,7 +48,7 @@ type List struct {
 	// under. Limit holds the engines' limit as -each words ("tc=60+0.6", "st=1", "depth=4").
 	GameType     string
 	Limit        []string
-	Openings     arbiter.Openings
+	Openings     openings.Config
 	Adjudication arbiter.Adjudication
 	Concurrency  int
 	Seed         int64
@@ -80,7 +82,7 @@ type Entrant struct {
 	// arbiter check prints).
 	Words []string
 	// Engine is the specification with the list's limit, named as the entrant's player.
-	Engine               arbiter.EngineConfig
+	Engine               driver.EngineConfig
 	Author, URL, Licence string
 }
 
@@ -177,7 +179,7 @@ func (l *List) ID() string {
 	key := struct {
 		Name, GameType string
 		Limit          []string
-		Openings       arbiter.Openings
+		Openings       openings.Config
 		Adjudication   arbiter.Adjudication
 		Seed           int64
 	}{l.Name, l.GameType, l.Limit, l.Openings, l.Adjudication, l.Seed}
@@ -210,7 +212,7 @@ func (l *List) describeSchedule() string {
 	return s
 }
 
-func describeOpenings(o arbiter.Openings) string {
+func describeOpenings(o openings.Config) string {
 	switch {
 	case o.Book != "":
 		return "book " + o.Book

@@ -12,9 +12,13 @@ import (
 	"strings"
 	"testing"
 
+	"hivearbiter/internal/proc"
+
 	"hivearbiter/arbiter"
 	"hivearbiter/arbiter/arbitertest"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/enginekit/hivebot"
+	"hivearbiter/openings"
 	_ "hivearbiter/proto/uhp"
 	"hivearbiter/results"
 )
@@ -24,6 +28,8 @@ import (
 const hivebotEnv = "RATINGLIST_HIVEBOT"
 
 func TestMain(m *testing.M) {
+	// On Windows the test binary is its own Ctrl-C sender, as the arbiter is (see proc.Main).
+	proc.Main()
 	if os.Getenv(hivebotEnv) != "" {
 		os.Exit(hivebot.Main(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
@@ -34,15 +40,15 @@ func TestMain(m *testing.M) {
 // bot is an entrant played by hivebot with the given options, NAME=VALUE.
 func bot(t testing.TB, name, version string, options ...string) Entrant {
 	t.Helper()
-	tc, err := arbiter.ParseTimeControl("depth=1")
+	tc, err := driver.ParseTimeControl("depth=1")
 	if err != nil {
 		t.Fatal(err)
 	}
 	e := Entrant{Name: name, Version: version, Words: []string{"cmd=hivebot"}}
-	e.Engine = arbiter.EngineConfig{Name: e.Player(), Command: []string{os.Args[0]}, Env: []string{hivebotEnv + "=1"}, Time: tc}
+	e.Engine = driver.EngineConfig{Name: e.Player(), Command: []string{os.Args[0]}, Env: []string{hivebotEnv + "=1"}, Time: tc}
 	for _, o := range options {
 		k, v, _ := strings.Cut(o, "=")
-		e.Engine.Options = append(e.Engine.Options, arbiter.EngineOption{Name: k, Value: v})
+		e.Engine.Options = append(e.Engine.Options, driver.EngineOption{Name: k, Value: v})
 	}
 	return e
 }
@@ -52,7 +58,7 @@ func bot(t testing.TB, name, version string, options ...string) Entrant {
 func testList(t testing.TB, dir string, entrants ...Entrant) *List {
 	t.Helper()
 	l := &List{Name: "test list", Path: filepath.Join(dir, "list.toml"), GameType: "Base+MLP", Limit: []string{"depth=1"},
-		Openings: arbiter.Openings{Book: "Base+MLP"}, Adjudication: arbiter.Adjudication{Repetitions: 3, MaxPlies: 120},
+		Openings: openings.Config{Book: "Base+MLP"}, Adjudication: arbiter.Adjudication{Repetitions: 3, MaxPlies: 120},
 		Concurrency: 2, Seed: 5, Pairs: 2, Opponents: 2, ErrorTarget: 400, MaxGames: 16,
 		Anchor: Anchor{Entrant: "weak 1", Elo: 1000}, Entrants: entrants,
 		Records: filepath.Join(dir, "list.records.jsonl"), Checks: filepath.Join(dir, "checks"), Site: filepath.Join(dir, "site")}
@@ -305,7 +311,7 @@ func TestIdentifyRefusesAChangedProgram(t *testing.T) {
 func TestFailingEntrantIsStoppedNotRated(t *testing.T) {
 	bots := threeBots(t)
 	broken := Entrant{Name: "broken", Version: "1", Words: []string{"proto=test", "cmd=illegal@6"}}
-	broken.Engine = arbiter.EngineConfig{Name: broken.Player(), Protocol: arbitertest.Name, Command: []string{"illegal@6"}, Time: bots[0].Engine.Time}
+	broken.Engine = driver.EngineConfig{Name: broken.Player(), Protocol: arbitertest.Name, Command: []string{"illegal@6"}, Time: bots[0].Engine.Time}
 	l := testList(t, t.TempDir(), bots[0], broken, bots[2])
 	recs := run(t, t.Context(), l, 0)
 	table, err := Compute(l, recs)
@@ -359,7 +365,7 @@ func TestChangedSettingsDuringABatchAreRefused(t *testing.T) {
 	if _, err := r.Run(ctx); !errors.Is(err, context.Canceled) {
 		t.Fatalf("stopped run: %v", err)
 	}
-	l.Entrants[1].Engine.Options = append(l.Entrants[1].Engine.Options, arbiter.EngineOption{Name: "Aggression", Value: "1"})
+	l.Entrants[1].Engine.Options = append(l.Entrants[1].Engine.Options, driver.EngineOption{Name: "Aggression", Value: "1"})
 	_, err := (&Runner{List: l, Check: noCheck}).Run(t.Context())
 	if err == nil || !strings.Contains(err.Error(), "changed in the list file during the batch") {
 		t.Fatalf("resuming under changed settings: %v", err)
@@ -404,16 +410,16 @@ func TestIdentityIgnoresWhereTheProgramLies(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	ha, err1 := Identify(arbiter.EngineConfig{Command: []string{a, "uhp"}}, Self{})
-	hb, err2 := Identify(arbiter.EngineConfig{Command: []string{b, "uhp"}}, Self{})
+	ha, err1 := Identify(driver.EngineConfig{Command: []string{a, "uhp"}}, Self{})
+	hb, err2 := Identify(driver.EngineConfig{Command: []string{b, "uhp"}}, Self{})
 	if err1 != nil || err2 != nil || ha != hb {
 		t.Errorf("one program at two paths: %s, %s (%v, %v)", ha, hb, err1, err2)
 	}
-	if hc, _ := Identify(arbiter.EngineConfig{Command: []string{b, "ugi"}}, Self{}); hc == hb {
+	if hc, _ := Identify(driver.EngineConfig{Command: []string{b, "ugi"}}, Self{}); hc == hb {
 		t.Error("other arguments gave the same identity")
 	}
-	sa, _ := Identify(arbiter.EngineConfig{Command: []string{a, "hivebot"}}, Self{Path: a, Version: "1"})
-	sb, _ := Identify(arbiter.EngineConfig{Command: []string{b, "hivebot"}}, Self{Path: b, Version: "1"})
+	sa, _ := Identify(driver.EngineConfig{Command: []string{a, "hivebot"}}, Self{Path: a, Version: "1"})
+	sb, _ := Identify(driver.EngineConfig{Command: []string{b, "hivebot"}}, Self{Path: b, Version: "1"})
 	if sa != sb {
 		t.Error("the arbiter at two paths gave its built-in engine two identities")
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/elo"
 	"hivearbiter/results"
 )
@@ -38,7 +39,7 @@ func (b Batch) Describe(l *List) string {
 // the list's conditions, appending to the list's records. Its seed is the list's and the
 // batch's number, so that no two batches share a run id or a draw of openings.
 func (l *List) Config(b Batch) arbiter.Config {
-	engines := []arbiter.EngineConfig{l.Entrants[b.Entrant].Engine}
+	engines := []driver.EngineConfig{l.Entrants[b.Entrant].Engine}
 	for _, o := range b.Opponents {
 		engines = append(engines, l.Entrants[o].Engine)
 	}

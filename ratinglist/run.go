@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/compliance"
 	"hivearbiter/results"
 )
 
@@ -152,13 +153,13 @@ func (l *List) CheckReports() map[string]string {
 // CheckEntrant runs arbiter check's suite on an entrant under the list's conditions and
 // returns its report; an error when a check failed that would cost it games.
 func CheckEntrant(ctx context.Context, e Entrant) (string, error) {
-	checks, err := arbiter.CheckEngine(ctx, e.Engine, arbiter.CheckOptions{Games: 2, Plies: 20, Seed: 1})
+	checks, err := compliance.Run(ctx, e.Engine, compliance.Options{Games: 2, Plies: 20, Seed: 1})
 	var b strings.Builder
 	fmt.Fprintf(&b, "arbiter check of %s (%s)\n", e.Player(), strings.Join(e.Words, " "))
-	if _, terr := arbiter.WriteCheckTable(&b, checks, 0); terr != nil {
+	if _, terr := compliance.WriteTable(&b, checks, 0); terr != nil {
 		return b.String(), terr
 	}
-	summary, failed := arbiter.SummarizeChecks(checks)
+	summary, failed := compliance.Summarize(checks)
 	fmt.Fprintln(&b, summary+".")
 	switch {
 	case err != nil:

@@ -280,14 +280,7 @@ func (s *state) add(r *results.Record, id string, index map[string]int) error {
 			c = &elo.WDL{}
 			m[k] = c
 		}
-		switch score {
-		case 1:
-			c.Wins++
-		case 0:
-			c.Losses++
-		default:
-			c.Draws++
-		}
+		*c = c.Add(results.ScoreWDL(score))
 	}
 	add(s.colours, [2]int{w, b}, score)
 	if w < b {

@@ -66,7 +66,7 @@ func progressOf(recs []*results.Record, engines []string, test *elo.SPRT) Progre
 			if len(games) == 2 {
 				pairs[i].AddPair(games[0].ScoreOf(e), games[1].ScoreOf(e))
 			} else {
-				wdls[i] = wdls[i].Add(wdlOf(games[0].ScoreOf(e)))
+				wdls[i] = wdls[i].Add(results.ScoreWDL(games[0].ScoreOf(e)))
 			}
 		}
 		for i := range curves {
@@ -104,14 +104,4 @@ func progressOf(recs []*results.Record, engines []string, test *elo.SPRT) Progre
 
 func plays(r *results.Record, engine string) bool {
 	return r.White.Name == engine || r.Black.Name == engine
-}
-
-func wdlOf(score float64) elo.WDL {
-	switch score {
-	case 1:
-		return elo.WDL{Wins: 1}
-	case 0:
-		return elo.WDL{Losses: 1}
-	}
-	return elo.WDL{Draws: 1}
 }

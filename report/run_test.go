@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/results"
 )
 
@@ -28,9 +29,9 @@ func (r *recordingPages) GameFinished(rec *results.Record) {
 // TestPageObserver: the tournament's events reach the pages with the engines' time controls.
 func TestPageObserver(t *testing.T) {
 	pages := &recordingPages{}
-	cfg := arbiter.Config{Engines: []arbiter.EngineConfig{
-		{Name: "a", Time: arbiter.TimeControl{MoveTime: time.Second}},
-		{Name: "b", Time: arbiter.TimeControl{Base: 10 * time.Second, Increment: 100 * time.Millisecond}},
+	cfg := arbiter.Config{Engines: []driver.EngineConfig{
+		{Name: "a", Time: driver.TimeControl{MoveTime: time.Second}},
+		{Name: "b", Time: driver.TimeControl{Base: 10 * time.Second, Increment: 100 * time.Millisecond}},
 	}}
 	var o arbiter.Observer = &RunPages{to: Observers{pages}, cfg: cfg}
 	o.GameStarted(arbiter.ScheduledGame{Index: 3, White: 1, Black: 0, Opening: "Base"}, "b", "a")

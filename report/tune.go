@@ -61,14 +61,14 @@ const (
 
 // tuneCollector accumulates a tune's pairs, one at a time, into a page's data.
 type tuneCollector struct {
-	h        *tune.Header
-	schedule tune.Schedule
-	theta    [][]float64 // after each pair, the start first
-	c, r     [][]float64 // per pair
-	sums     []float64   // the plus side's points in the first n pairs, n from 0
-	wins     int
-	draws    int
-	losses   int
+	h      *tune.Header
+	gains  tune.Gains
+	theta  [][]float64 // after each pair, the start first
+	c, r   [][]float64 // per pair
+	sums   []float64   // the plus side's points in the first n pairs, n from 0
+	wins   int
+	draws  int
+	losses int
 }
 
 func newTuneCollector(h *tune.Header) *tuneCollector {
@@ -77,7 +77,7 @@ func newTuneCollector(h *tune.Header) *tuneCollector {
 		start[i] = p.Start
 	}
 	return &tuneCollector{h: h, theta: [][]float64{start}, sums: []float64{0},
-		schedule: tune.Schedule{Iterations: h.Iterations, A: h.A, Alpha: h.Alpha, Gamma: h.Gamma}}
+		gains: tune.Gains{Iterations: h.Iterations, A: h.A, Alpha: h.Alpha, Gamma: h.Gamma}}
 }
 
 func (c *tuneCollector) add(r *tune.Record) {
@@ -85,7 +85,7 @@ func (c *tuneCollector) add(r *tune.Record) {
 	cs, rs := make([]float64, len(c.h.Params)), make([]float64, len(c.h.Params))
 	for i, p := range c.h.Params {
 		cs[i] = r.C[i]
-		rs[i] = c.schedule.Gain(p, r.Iteration) / (r.C[i] * r.C[i])
+		rs[i] = c.gains.Gain(p, r.Iteration) / (r.C[i] * r.C[i])
 	}
 	c.c, c.r = append(c.c, cs), append(c.r, rs)
 	points := 0.0

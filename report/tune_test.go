@@ -23,7 +23,7 @@ func syntheticTune(n int, seed uint64) (*tune.Header, []tune.Record) {
 		{Name: "Weight", Int: true, Start: 20, Min: 0, Max: 100, CEnd: 5, REnd: 0.02},
 		{Name: "Margin", Start: 1.5, Min: 0.5, Max: 3, CEnd: 0.2, REnd: 0.002},
 	}
-	s := tune.NewSchedule(n)
+	s := tune.NewGains(n)
 	h := &tune.Header{Engine: "bot", Params: params, Seed: 5, Iterations: n, A: s.A, Alpha: s.Alpha, Gamma: s.Gamma, Games: "depth=3 Base+MLP"}
 	rng := rand.New(rand.NewPCG(seed, 1))
 	theta := []float64{params[0].Start, params[1].Start}
@@ -65,7 +65,7 @@ func TestTuneData(t *testing.T) {
 		if d.Pairs != n || d.X[0] != 0 || d.X[len(d.X)-1] != n || len(d.X) > maxTunePoints+2 {
 			t.Errorf("%d pairs: %d points from %d to %d", n, len(d.X), d.X[0], d.X[len(d.X)-1])
 		}
-		s := tune.Schedule{Iterations: h.Iterations, A: h.A, Alpha: h.Alpha, Gamma: h.Gamma}
+		s := tune.Gains{Iterations: h.Iterations, A: h.A, Alpha: h.Alpha, Gamma: h.Gamma}
 		sum := 0.0
 		for _, r := range recs {
 			for _, g := range r.Games {

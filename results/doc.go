@@ -2,4 +2,9 @@
 // to a JSON Lines file and synced to disk before the game is reported, so that a killed arbiter
 // loses nothing; PGN export in the format MzingaViewer saves and loads; and reading records back,
 // from one file or from the shards of many workers, for statistics and for resuming a run.
+//
+// A Log is every JSON Lines file a run appends to: a tournament's records, and a tune's (package
+// tune's own lines, through OpenLines and AppendJSON). Each is locked against a second writer
+// (flock on Unix, LockFileEx on Windows), each line synced before it counts, and a last line
+// cut short by a killed process removed when the file is opened again.
 package results

@@ -60,8 +60,10 @@ func fileError(err error, format string, args ...any) error {
 
 var errLocked = errors.New("locked")
 
-// Log is a JSON Lines file of records open for appending. Each Append is written whole and
-// synced to disk before it returns, so a record that was reported is never lost.
+// Log is a JSON Lines file open for appending, locked against a second writer: a run's game
+// records (OpenLog, Append), or another run's lines (a tune's: OpenLines, AppendJSON). Each line
+// is written whole and synced to disk before Append returns, so a record that was reported is
+// never lost.
 type Log struct {
 	path   string
 	f      *os.File
@@ -154,19 +156,32 @@ func appendTo(recs *[]Record) func(*Record) error {
 // record is each's for the call only. An error from each stops the reading, leaves the file
 // untouched and is returned as it is.
 func OpenLogFunc(path string, opts ReadOptions, each func(*Record) error) (*Log, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
-	if err != nil {
-		return nil, fileError(err, "%w", err)
-	}
+	return openLog(path, func(f *os.File) (Damage, int64, error) {
+		return readRecords(path, f, opts, each)
+	})
+}
+
+// OpenLines opens a JSON Lines file of other lines than game records (a tune's) as OpenLogFunc
+// opens a records file: created if needed, locked against other writers (a *LockedError), and
+// a last line cut short by a killed process removed from the file (the Log's Damage says how
+// long it was). It hands each complete line to each, without its newline, with its number
+// (from 1); the bytes are each's for the call only. An error from each stops the reading,
+// leaves the file untouched and is returned as it is. Append lines with AppendJSON.
+func OpenLines(path string, each func(line int, b []byte) error) (*Log, error) {
+	return openLog(path, func(f *os.File) (Damage, int64, error) {
+		return readLines(path, f, each)
+	})
+}
+
+// openLog opens and locks the file at path, reads it with read (which returns what it found
+// wrong and the end of its last complete line), and cuts off what follows that end.
+func openLog(path string, read func(*os.File) (Damage, int64, error)) (*Log, error) {
 	// One writer at a time: the lock is held until Close (or the process ends).
-	if err := lockFile(f); err != nil {
-		f.Close()
-		if errors.Is(err, errLocked) {
-			return nil, &LockedError{Path: path}
-		}
-		return nil, fileError(err, "locking %s: %w", path, err)
+	f, err := openLocked(path)
+	if err != nil {
+		return nil, err
 	}
-	damage, good, err := readRecords(path, f, opts, each)
+	damage, good, err := read(f)
 	if err != nil {
 		f.Close()
 		return nil, err
@@ -180,6 +195,23 @@ func OpenLogFunc(path string, opts ReadOptions, each func(*Record) error) (*Log,
 		return nil, fileError(err, "%w", err)
 	}
 	return &Log{path: path, f: f, w: f, size: good, damage: damage}, nil
+}
+
+// openLocked opens (creating it if needed) the file at path for reading and writing, and takes
+// its lock: a *LockedError if another open file holds it.
+func openLocked(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fileError(err, "%w", err)
+	}
+	if err := lockFile(f); err != nil {
+		f.Close()
+		if errors.Is(err, errLocked) {
+			return nil, &LockedError{Path: path}
+		}
+		return nil, fileError(err, "locking %s: %w", path, err)
+	}
+	return f, nil
 }
 
 // Damage is what OpenLogWith found wrong with the file: the lines it skipped and the cut-short
@@ -201,9 +233,28 @@ func (l *Log) Append(r *Record) error {
 	if err != nil {
 		return fileError(err, "encoding game %d: %w", r.Game, err)
 	}
+	return l.appendLine(b, fmt.Sprintf("game %d", r.Game+1))
+}
+
+// AppendJSON writes v, encoded as JSON, as one line and syncs the file, as Append writes a
+// record: a write that fails ends the log.
+func (l *Log) AppendJSON(v any) error {
+	if l.err != nil {
+		return l.err
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fileError(err, "encoding a line of %s: %w", l.path, err)
+	}
+	return l.appendLine(b, "a line")
+}
+
+// appendLine writes b and a newline, syncs the file, and checks that it is still the file at
+// the log's path; what says what b is, for an error.
+func (l *Log) appendLine(b []byte, what string) error {
 	b = append(b, '\n')
 	if _, err := l.w.Write(b); err != nil {
-		return l.fail(fileError(err, "writing game %d to %s: %v%s", r.Game+1, l.path, withoutPath(err), l.cutBack()))
+		return l.fail(fileError(err, "writing %s to %s: %v%s", what, l.path, withoutPath(err), l.cutBack()))
 	}
 	if err := l.f.Sync(); err != nil {
 		return l.fail(fileError(err, "syncing %s: %v%s", l.path, withoutPath(err), l.cutBack()))
@@ -255,13 +306,8 @@ func (l *Log) Close() error {
 // newline) is not an error. A line that is not a record is an error, or with opts.SkipBad is
 // skipped.
 func readRecords(path string, r io.Reader, opts ReadOptions, each func(*Record) error) (Damage, int64, error) {
-	br := bufio.NewReaderSize(r, 64<<10)
-	var (
-		offset int64
-		line   int
-		damage = Damage{Path: path}
-	)
-	bad := func(err error) error {
+	damage := Damage{Path: path}
+	bad := func(line int, err error) error {
 		le := LineError{path, line, err}
 		if !opts.SkipBad {
 			return &le
@@ -269,44 +315,79 @@ func readRecords(path string, r io.Reader, opts ReadOptions, each func(*Record) 
 		damage.Skipped = append(damage.Skipped, le)
 		return nil
 	}
-	for {
-		b, err := readLine(br)
-		if errors.Is(err, io.EOF) {
-			// b holds an unterminated tail, if any: a write cut short. Drop it.
-			damage.CutTail = int64(len(b))
-			return damage, offset, nil
-		}
-		line++
-		if err != nil {
-			if err := bad(err); err != nil {
-				return damage, 0, err
-			}
-			// readLine has not consumed the rest of an over-long line: it cannot go on.
-			return damage, offset, nil
-		}
-		offset += int64(len(b))
+	offset, tail, err := scanLines(r, func(line int, b []byte) error {
 		b = bytes.TrimSpace(b)
 		if len(b) == 0 {
-			continue
+			return nil
 		}
 		var rec Record
 		if err := decodeRecord(b, &rec, opts.Counts); err != nil {
-			if err := bad(fmt.Errorf("not a game record (%v)", err)); err != nil {
-				return damage, 0, err
-			}
-			continue
+			return bad(line, fmt.Errorf("not a game record (%v)", err))
 		}
 		if rec.Schema != SchemaVersion {
-			if err := bad(fmt.Errorf("record schema %d, this arbiter reads %d", rec.Schema, SchemaVersion)); err != nil {
-				return damage, 0, err
-			}
-			continue
+			return bad(line, fmt.Errorf("record schema %d, this arbiter reads %d", rec.Schema, SchemaVersion))
 		}
-		if err := each(&rec); err != nil {
+		return each(&rec)
+	})
+	var long *longLineError
+	if errors.As(err, &long) {
+		if err := bad(long.line, long.err); err != nil {
 			return damage, 0, err
+		}
+		// The rest of an over-long line was not read: the reading cannot go on.
+		return damage, offset, nil
+	}
+	if err != nil {
+		return damage, 0, err
+	}
+	// A last line without its newline is a write cut short: it is not handed on.
+	damage.CutTail = tail
+	return damage, offset, nil
+}
+
+// readLines hands each complete line of r to each, as OpenLines says. It returns what it found
+// wrong (a cut-short last line) and the offset just after the last complete line.
+func readLines(path string, r io.Reader, each func(line int, b []byte) error) (Damage, int64, error) {
+	offset, tail, err := scanLines(r, each)
+	var long *longLineError
+	if errors.As(err, &long) {
+		return Damage{}, 0, &LineError{path, long.line, long.err}
+	}
+	if err != nil {
+		return Damage{}, 0, err
+	}
+	return Damage{Path: path, CutTail: tail}, offset, nil
+}
+
+// scanLines reads r a line at a time and hands each complete line, without its newline, to
+// each with its number (from 1). It returns the offset just after the last line it handed on
+// and the length of a last line without its newline, which it hands to no one. An error from
+// each stops it and is returned as it is; so does a line longer than maxRecordBytes, as a
+// *longLineError, with the offset before that line.
+func scanLines(r io.Reader, each func(line int, b []byte) error) (offset, tail int64, err error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	for line := 1; ; line++ {
+		b, err := readLine(br)
+		if errors.Is(err, io.EOF) {
+			return offset, int64(len(b)), nil
+		}
+		if err != nil {
+			return offset, 0, &longLineError{line, err}
+		}
+		offset += int64(len(b))
+		if err := each(line, b[:len(b)-1]); err != nil {
+			return offset, 0, err
 		}
 	}
 }
+
+// longLineError is a line longer than maxRecordBytes, which scanLines does not read.
+type longLineError struct {
+	line int
+	err  error
+}
+
+func (e *longLineError) Error() string { return fmt.Sprintf("line %d: %v", e.line, e.err) }
 
 // decodeRecord decodes a record's line, all of it or (counts) only what a tally counts.
 func decodeRecord(b []byte, rec *Record, counts bool) error {
@@ -383,6 +464,23 @@ func ReadFileWith(path string, opts ReadOptions) ([]Record, Damage, error) {
 // is read instead of returning them all (the record is each's for the call only). An error
 // from each stops the reading and is returned as it is.
 func ReadFileFunc(path string, opts ReadOptions, each func(*Record) error) (Damage, error) {
+	return readFile(path, func(f *os.File) (Damage, int64, error) {
+		return readRecords(path, f, opts, each)
+	})
+}
+
+// ReadLines reads a file of other JSON Lines than game records (a tune's) as ReadFileFunc
+// reads a records file, without a lock: it hands each complete line to each as OpenLines does,
+// and a last line cut short (Damage.CutTail) to no one.
+func ReadLines(path string, each func(line int, b []byte) error) (Damage, error) {
+	return readFile(path, func(f *os.File) (Damage, int64, error) {
+		return readLines(path, f, each)
+	})
+}
+
+// readFile opens the file at path and reads it with read; a cut tail is live when a run is
+// writing the file.
+func readFile(path string, read func(*os.File) (Damage, int64, error)) (Damage, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
@@ -391,7 +489,7 @@ func ReadFileFunc(path string, opts ReadOptions, each func(*Record) error) (Dama
 		return Damage{}, fileError(err, "%w", err)
 	}
 	defer f.Close()
-	damage, _, err := readRecords(path, f, opts, each)
+	damage, _, err := read(f)
 	if err != nil {
 		return damage, err
 	}
@@ -450,16 +548,9 @@ func sameGame(a, b *Record) bool {
 // lock as OpenLog: a second run writing the same file (a PGN, say) gets a *LockedError, and
 // the first run's file is not truncated under it.
 func CreateLocked(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := openLocked(path)
 	if err != nil {
-		return nil, fileError(err, "%w", err)
-	}
-	if err := lockFile(f); err != nil {
-		f.Close()
-		if errors.Is(err, errLocked) {
-			return nil, &LockedError{Path: path}
-		}
-		return nil, fileError(err, "locking %s: %w", path, err)
+		return nil, err
 	}
 	if err := f.Truncate(0); err != nil {
 		f.Close()

@@ -3,13 +3,15 @@ package results
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"hivearbiter/internal/testkit/testenv"
-	"time"
 )
 
 func sampleRecord(game int) Record {
@@ -254,5 +256,61 @@ func TestReadFileOfLiveRun(t *testing.T) {
 	_, d, err := ReadFileWith(path, ReadOptions{})
 	if err != nil || !d.Live || !strings.Contains(strings.Join(d.Lines(false), "\n"), "a run is writing this file") {
 		t.Errorf("%v, damage %+v: %q", err, d, d.Lines(false))
+	}
+}
+
+// TestLinesLog: a file of other lines than game records (a tune's) is a Log too: locked against
+// a second writer, each line handed on with its number and nothing trimmed or skipped, a
+// cut-short last line removed from the file on opening and only ignored on reading, and an
+// error from the reader leaving the file as it was.
+func TestLinesLog(t *testing.T) {
+	path := filepath.Join(testenv.TempDir(t), "tune.jsonl")
+	log, err := OpenLines(path, func(int, []byte) error { return errors.New("a new file has no lines") })
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []any{map[string]int{"header": 1}, []int{2}} {
+		if err := log.AppendJSON(v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := OpenLines(path, func(int, []byte) error { return nil }); !errors.As(err, new(*LockedError)) {
+		t.Errorf("second writer: %v, want a *LockedError", err)
+	}
+	log.f.WriteString(` [3`) // as if killed in the middle of a write
+	var read []string
+	d, err := ReadLines(path, func(n int, b []byte) error {
+		read = append(read, fmt.Sprintf("%d:%s", n, b))
+		return nil
+	})
+	if want := []string{`1:{"header":1}`, `2:[2]`}; err != nil || !slices.Equal(read, want) || d.CutTail != 3 || !d.Live {
+		t.Errorf("read %q, damage %+v, %v; want %q, a live tail of 3 bytes", read, d, err, want)
+	}
+	log.Close()
+
+	refuse := errors.New("not this file")
+	if _, err := OpenLines(path, func(n int, _ []byte) error { return refuse }); err != refuse {
+		t.Errorf("a reader's error: %v, want it as it was", err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "{\"header\":1}\n[2]\n [3" {
+		t.Errorf("a refused file was changed: %q", b)
+	}
+	read = nil
+	log, err = OpenLines(path, func(n int, b []byte) error {
+		read = append(read, string(b))
+		return nil
+	})
+	if err != nil || len(read) != 2 || log.Damage().CutTail != 3 {
+		t.Fatalf("reopened: %q, damage %+v, %v; want 2 lines and the 3-byte tail removed", read, log.Damage(), err)
+	}
+	log.AppendJSON("blank lines are handed on")
+	log.f.WriteString("\n")
+	log.Close()
+	read = nil
+	if _, err := ReadLines(path, func(n int, b []byte) error {
+		read = append(read, string(b))
+		return nil
+	}); err != nil || !slices.Equal(read, []string{`{"header":1}`, `[2]`, `"blank lines are handed on"`, ``}) {
+		t.Errorf("after the repair and a line: %q, %v", read, err)
 	}
 }

@@ -188,8 +188,8 @@ func (t *Tally) Add(r *Record) ([]PairGame, bool) {
 	}
 	w, b := t.player(r.White.Name), t.player(r.Black.Name)
 	ws := r.WhiteScore()
-	w.WDL = w.WDL.Add(wdlOf(ws))
-	b.WDL = b.WDL.Add(wdlOf(1 - ws))
+	w.WDL = w.WDL.Add(ScoreWDL(ws))
+	b.WDL = b.WDL.Add(ScoreWDL(1 - ws))
 	switch r.Culprit {
 	case "White":
 		w.Faults[r.Reason]++
@@ -198,16 +198,16 @@ func (t *Tally) Add(r *Record) ([]PairGame, bool) {
 	}
 	p, swapped := t.pairing(r.White.Name, r.Black.Name)
 	if swapped {
-		p.WDL = p.WDL.Add(wdlOf(1 - ws))
+		p.WDL = p.WDL.Add(ScoreWDL(1 - ws))
 	} else {
-		p.WDL = p.WDL.Add(wdlOf(ws))
+		p.WDL = p.WDL.Add(ScoreWDL(ws))
 	}
 	ck := [2]int{t.rank[w.Name], t.rank[b.Name]}
 	if t.colours[ck] == nil {
 		t.colours[ck] = &elo.WDL{}
 		t.colourOrder = append(t.colourOrder, ck)
 	}
-	*t.colours[ck] = t.colours[ck].Add(wdlOf(ws))
+	*t.colours[ck] = t.colours[ck].Add(ScoreWDL(ws))
 
 	// A game completes a pair when its colour-swapped partner is in. Otherwise it waits,
 	// counted as unpaired.
@@ -227,7 +227,9 @@ func (t *Tally) Add(r *Record) ([]PairGame, bool) {
 	return pair, true
 }
 
-func wdlOf(score float64) elo.WDL {
+// ScoreWDL is one game of a player who scored score in it (1, 0.5 or 0, as Record.ScoreOf
+// says) as a win, a draw or a loss.
+func ScoreWDL(score float64) elo.WDL {
 	switch score {
 	case 1:
 		return elo.WDL{Wins: 1}

@@ -1,6 +1,7 @@
 package tune
 
 import (
+	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
@@ -8,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"hivearbiter/arbiter"
+	"hivearbiter/openings"
 )
 
 func builtinHivebot(name string) ([]string, error) { return []string{"/bin/arbiter", name}, nil }
@@ -47,8 +48,8 @@ func TestConfigFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if over.Schedule != (Schedule{Iterations: 30, A: 3, Alpha: DefaultAlpha, Gamma: 0.2}) || over.Seed != 4 || over.Concurrency != 2 || len(over.Params) != 4 {
-		t.Errorf("-config with -iterations 30 -seed 4 -gamma 0.2: schedule %+v, seed %d, concurrency %d, %d params", over.Schedule, over.Seed, over.Concurrency, len(over.Params))
+	if over.Gains != (Gains{Iterations: 30, A: 3, Alpha: DefaultAlpha, Gamma: 0.2}) || over.Seed != 4 || over.Concurrency != 2 || len(over.Params) != 4 {
+		t.Errorf("-config with -iterations 30 -seed 4 -gamma 0.2: gains %+v, seed %d, concurrency %d, %d params", over.Gains, over.Seed, over.Concurrency, len(over.Params))
 	}
 }
 
@@ -87,19 +88,19 @@ func TestOpeningsFlag(t *testing.T) {
 	for _, tt := range []struct {
 		name  string
 		words []string
-		want  arbiter.Openings
+		want  openings.Config
 		err   string
 	}{
-		{"default", nil, arbiter.Openings{RandomPlies: 4}, ""},
-		{"plies", []string{"plies=6"}, arbiter.Openings{RandomPlies: 6}, ""},
-		{"book", []string{"book=base+mlp", "order=random"}, arbiter.Openings{Book: "base+mlp", Order: "random"}, ""},
-		{"file", []string{"file=o.txt", "start=3"}, arbiter.Openings{File: "o.txt", Start: 3}, ""},
-		{"file, no plies", []string{"file=o.txt", "plies=0"}, arbiter.Openings{File: "o.txt"}, ""},
-		{"book and plies", []string{"book=base", "plies=4"}, arbiter.Openings{}, "book excludes file and plies"},
-		{"book and file", []string{"book=base", "file=o.txt"}, arbiter.Openings{}, "book excludes file and plies"},
-		{"file and plies", []string{"file=o.txt", "plies=2"}, arbiter.Openings{}, "file= and plies= exclude each other"},
-		{"bad number", []string{"start=x"}, arbiter.Openings{}, "-openings start=x: want a whole number"},
-		{"unknown", []string{"deck=1"}, arbiter.Openings{}, `unknown setting "deck"`},
+		{"default", nil, openings.Config{RandomPlies: 4}, ""},
+		{"plies", []string{"plies=6"}, openings.Config{RandomPlies: 6}, ""},
+		{"book", []string{"book=base+mlp", "order=random"}, openings.Config{Book: "base+mlp", Order: "random"}, ""},
+		{"file", []string{"file=o.txt", "start=3"}, openings.Config{File: "o.txt", Start: 3}, ""},
+		{"file, no plies", []string{"file=o.txt", "plies=0"}, openings.Config{File: "o.txt"}, ""},
+		{"book and plies", []string{"book=base", "plies=4"}, openings.Config{}, "book excludes file and plies"},
+		{"book and file", []string{"book=base", "file=o.txt"}, openings.Config{}, "book excludes file and plies"},
+		{"file and plies", []string{"file=o.txt", "plies=2"}, openings.Config{}, "file= and plies= exclude each other"},
+		{"bad number", []string{"start=x"}, openings.Config{}, "-openings start=x: want a whole number"},
+		{"unknown", []string{"deck=1"}, openings.Config{}, `unknown setting "deck"`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			groups := map[string][][]string{"engine": engine}
@@ -116,5 +117,22 @@ func TestOpeningsFlag(t *testing.T) {
 				t.Errorf("openings %+v, want %+v", cfg.Openings, tt.want)
 			}
 		})
+	}
+}
+
+// A pool names a tune run by a hash of its Config's JSON, and keeps the submission as JSON: the
+// gains keep the key they were first written under, Schedule, so that run ids and stored
+// submissions stay valid.
+func TestConfigJSONKeepsScheduleKey(t *testing.T) {
+	b, err := json.Marshal(Config{Gains: NewGains(10)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `"Schedule":{"Iterations":10,"A":1,"Alpha":0.602,"Gamma":0.101}`; !strings.Contains(string(b), want) {
+		t.Errorf("Config as JSON: %s; want it to hold %s", b, want)
+	}
+	var back Config
+	if err := json.Unmarshal(b, &back); err != nil || back.Gains != NewGains(10) {
+		t.Errorf("decoded back: gains %+v, %v; want %+v", back.Gains, err, NewGains(10))
 	}
 }

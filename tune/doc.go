@@ -19,8 +19,8 @@
 //     perturbations as one that was never stopped.
 //   - Integer parameters are rounded stochastically when sent (fishtest and OpenBench round to
 //     nearest): a value of 3.3 is sent as 4 three times in ten, so small steps are not lost.
-//   - Every pair is written to a JSON Lines file with theta before and after; running again
-//     with the same file resumes where it stopped. At concurrency 1 (and engines that play
+//   - Every pair is written to a JSON Lines file with theta before and after (a results.Log,
+//     locked against a second tune); running again with the same file resumes where it stopped. At concurrency 1 (and engines that play
 //     alike for alike values) a resumed tune ends exactly where an unstopped one would; at
 //     more, pairs finish in no fixed order, and those under way at the stop are played again
 //     around theta as it is at the resume.

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	_ "hivearbiter/proto/gamestring" // a protocol without options, to be refused
 	_ "hivearbiter/proto/uhp"        // the default protocol, which the configuration names
 	"hivearbiter/rules"
@@ -28,7 +29,7 @@ func (s synthetic) throwChance(v float64) float64 {
 	return min(1, d*d)
 }
 
-// fakePlayer is an in-process arbiter.Player of the synthetic model. Its play is a function
+// fakePlayer is an in-process driver.Player of the synthetic model. Its play is a function
 // of its option, the opening and its colour alone, so a pair played again plays the same.
 type fakePlayer struct {
 	model   synthetic
@@ -42,7 +43,7 @@ type fakePlayer struct {
 // startSynthetic is an arbiter.StartFunc for fake players of the model; it calls onStart
 // (when set) with every start first.
 func startSynthetic(model synthetic, onStart func()) arbiter.StartFunc {
-	return func(ctx context.Context, e arbiter.EngineConfig, worker int) (arbiter.Player, error) {
+	return func(ctx context.Context, e driver.EngineConfig, worker int) (driver.Player, error) {
 		if onStart != nil {
 			onStart()
 		}
@@ -60,7 +61,7 @@ func startSynthetic(model synthetic, onStart func()) arbiter.StartFunc {
 	}
 }
 
-func (p *fakePlayer) Info() arbiter.PlayerInfo { return arbiter.PlayerInfo{ID: "synthetic"} }
+func (p *fakePlayer) Info() driver.PlayerInfo { return driver.PlayerInfo{ID: "synthetic"} }
 
 func (p *fakePlayer) NewGame(_ context.Context, gameString string) (string, error) {
 	g, err := rules.ParseGameString(gameString)
@@ -72,7 +73,7 @@ func (p *fakePlayer) Play(_ context.Context, move string) (string, error) {
 	return "", p.game.Play(move)
 }
 
-func (p *fakePlayer) BestMove(ctx context.Context, _ arbiter.Limit) (string, error) {
+func (p *fakePlayer) BestMove(ctx context.Context, _ driver.SearchLimit) (string, error) {
 	if p.first {
 		p.first = false
 		h := fnv.New64a()

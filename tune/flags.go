@@ -13,6 +13,7 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/configs"
+	"hivearbiter/openings"
 )
 
 // Flags are a tune's settings on the command line, as "arbiter tune" takes them: Register
@@ -86,7 +87,7 @@ func (f *Flags) Config(groups map[string][][]string, resolve configs.Resolver) (
 	var problems []error
 	cfg := Config{Seed: f.seed, GameType: f.gameType, Concurrency: f.concurrency, Out: f.out,
 		Adjudication: arbiter.Adjudication{MaxPlies: f.maxPlies, Repetitions: f.repetitions},
-		Openings:     arbiter.Openings{RandomPlies: configs.DefaultOpeningPlies},
+		Openings:     openings.Config{RandomPlies: configs.DefaultOpeningPlies},
 		StartTimeout: seconds(f.start), CommandTimeout: seconds(f.command), DepthTimeout: seconds(f.depth)}
 	iterations := f.iterations
 	if file != nil {
@@ -113,23 +114,23 @@ func (f *Flags) Config(groups map[string][][]string, resolve configs.Resolver) (
 	}
 	problems = append(problems, err)
 	cfg.Params = params
-	if err := openings(&cfg.Openings, groups["openings"]); err != nil {
+	if err := applyOpenings(&cfg.Openings, groups["openings"]); err != nil {
 		problems = append(problems, err)
 	}
 	if iterations < 1 {
 		problems = append(problems, errors.New("tune: give -iterations N, the number of game pairs (at least 1)"))
 	}
-	cfg.Schedule = NewSchedule(iterations)
-	cfg.Schedule.Alpha, cfg.Schedule.Gamma = f.alpha, f.gamma
+	cfg.Gains = NewGains(iterations)
+	cfg.Gains.Alpha, cfg.Gains.Gamma = f.alpha, f.gamma
 	if f.a >= 0 {
-		cfg.Schedule.A = f.a
+		cfg.Gains.A = f.a
 	}
 	if file != nil {
 		for _, g := range []struct {
 			flag  string
 			value *float64
 			to    *float64
-		}{{"A", file.A, &cfg.Schedule.A}, {"alpha", file.Alpha, &cfg.Schedule.Alpha}, {"gamma", file.Gamma, &cfg.Schedule.Gamma}} {
+		}{{"A", file.A, &cfg.Gains.A}, {"alpha", file.Alpha, &cfg.Gains.Alpha}, {"gamma", file.Gamma, &cfg.Gains.Gamma}} {
 			if g.value != nil && !set[g.flag] {
 				*g.to = *g.value
 			}
@@ -230,14 +231,14 @@ func (f *Flags) parseParams() ([]Param, error) {
 	return params, CheckParams(params)
 }
 
-// openings applies the words of -openings (file=, book=, order=, start=, plies=), as match
+// applyOpenings applies the words of -openings (file=, book=, order=, start=, plies=), as match
 // reads them: given at all, they replace the default random plies, and sources that exclude
 // each other are refused as match refuses them.
-func openings(o *arbiter.Openings, groups [][]string) error {
+func applyOpenings(o *openings.Config, groups [][]string) error {
 	if len(groups) == 0 {
 		return nil
 	}
-	*o = arbiter.Openings{}
+	*o = openings.Config{}
 	for _, words := range groups {
 		if _, err := configs.ApplyOpenings(o, words); err != nil {
 			return fmt.Errorf("tune: %w", err)
@@ -254,8 +255,8 @@ func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Se
 // WriteOutcome prints where a tune ended: the values as option words and as a TOML line, or,
 // for a tune stopped early, how to resume it.
 func WriteOutcome(w io.Writer, out *Outcome, cfg Config) {
-	fmt.Fprintf(w, "Tune of %s: %d of %d game pairs (plus side +%d =%d -%d)\n", engineName(cfg.Engine), out.Pairs, cfg.Schedule.Iterations, out.Wins, out.Draws, out.Losses)
-	if out.Pairs < cfg.Schedule.Iterations {
+	fmt.Fprintf(w, "Tune of %s: %d of %d game pairs (plus side +%d =%d -%d)\n", engineName(cfg.Engine), out.Pairs, cfg.Gains.Iterations, out.Wins, out.Draws, out.Losses)
+	if out.Pairs < cfg.Gains.Iterations {
 		fmt.Fprintf(w, "Stopped before its end: the values so far are below; run the same command again to resume from %s.\n", cfg.Out)
 	}
 	fmt.Fprintf(w, "Values: %s\n", Words(out.Params, out.Theta))

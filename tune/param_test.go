@@ -175,8 +175,8 @@ func TestFlagsConfig(t *testing.T) {
 		for _, p := range cfg.Params {
 			names = append(names, p.Name)
 		}
-		if !slices.Equal(names, want) || cfg.Schedule != (Schedule{Iterations: 50, A: 7, Alpha: DefaultAlpha, Gamma: DefaultGamma}) || cfg.Out != "tune-prog-0.jsonl" {
-			t.Errorf("-params %s: params %v, schedule %+v, out %q; want %v, N 50 and A 7, tune-prog-0.jsonl", file, names, cfg.Schedule, cfg.Out, want)
+		if !slices.Equal(names, want) || cfg.Gains != (Gains{Iterations: 50, A: 7, Alpha: DefaultAlpha, Gamma: DefaultGamma}) || cfg.Out != "tune-prog-0.jsonl" {
+			t.Errorf("-params %s: params %v, gains %+v, out %q; want %v, N 50 and A 7, tune-prog-0.jsonl", file, names, cfg.Gains, cfg.Out, want)
 		}
 	}
 }

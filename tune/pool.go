@@ -29,13 +29,13 @@ func Open(cfg Config) (*Session, error) {
 }
 
 // Close closes the records file.
-func (s *Session) Close() error { return s.t.file.Close() }
+func (s *Session) Close() error { return s.t.log.Close() }
 
 // Pairs is how the session's pairs are played: its openings, its engine's name.
 func (s *Session) Pairs() *Pairs { return s.t.Pairs }
 
 // Iterations is the number of pairs of the tune.
-func (s *Session) Iterations() int { return s.t.cfg.Schedule.Iterations }
+func (s *Session) Iterations() int { return s.t.cfg.Gains.Iterations }
 
 // Done reports whether iteration k is on record.
 func (s *Session) Done(k int) bool {
@@ -48,7 +48,7 @@ func (s *Session) Done(k int) bool {
 func (s *Session) Perturb(k int) Perturbation {
 	s.t.mu.Lock()
 	defer s.t.mu.Unlock()
-	return Perturb(s.t.cfg.Params, s.t.cfg.Schedule, s.t.cfg.Seed, k, s.t.theta)
+	return Perturb(s.t.cfg.Params, s.t.cfg.Gains, s.t.cfg.Seed, k, s.t.theta)
 }
 
 // Finish applies a played pair's update to theta as it is now, and writes the pair down

@@ -1,13 +1,14 @@
 package tune
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"reflect"
+
+	"hivearbiter/results"
 )
 
 // Header is the first line of a tune's records: what the tune is, so that a file of another
@@ -61,40 +62,58 @@ func (e *RecordsError) Error() string {
 	if e.Line > 0 {
 		return fmt.Sprintf("tune: %s:%d: %v", e.File, e.Line, e.Err)
 	}
+	if m, ok := e.Err.(interface{ Message() string }); ok {
+		return "tune: " + m.Message() // results' errors name the file themselves
+	}
 	return fmt.Sprintf("tune: %s: %v", e.File, e.Err)
 }
 
 func (e *RecordsError) Unwrap() error { return e.Err }
 
 // ReadRecords reads a tune's records file. A last line without its line end (a write cut short
-// by a kill) is left out and its length returned as torn, so that the caller can cut it off.
+// by a kill, or under way) is left out and its length returned as torn.
 func ReadRecords(file string) (h *Header, recs []Record, torn int, err error) {
-	data, err := os.ReadFile(file)
+	r := recordsReader{file: file}
+	damage, err := results.ReadLines(file, r.line)
 	if err != nil {
-		return nil, nil, 0, &RecordsError{File: file, Err: err}
+		return nil, nil, 0, r.wrap(err)
 	}
-	if i := bytes.LastIndexByte(data, '\n'); i+1 < len(data) {
-		torn = len(data) - (i + 1)
-		data = data[:i+1]
+	return r.h, r.recs, int(damage.CutTail), nil
+}
+
+// recordsReader takes a tune's records a line at a time: the header on the first line, the
+// pairs of its parameters on the others.
+type recordsReader struct {
+	file string
+	h    *Header
+	recs []Record
+}
+
+// line takes line n (from 1), as results.ReadLines and results.OpenLines hand it on.
+func (r *recordsReader) line(n int, text []byte) error {
+	var l line
+	if err := json.Unmarshal(text, &l); err != nil {
+		return &RecordsError{File: r.file, Line: n, Err: err}
 	}
-	for n, text := range bytes.Split(bytes.TrimSuffix(data, []byte("\n")), []byte("\n")) {
-		if len(data) == 0 {
-			break
-		}
-		var l line
-		if err := json.Unmarshal(text, &l); err != nil {
-			return nil, nil, 0, &RecordsError{File: file, Line: n + 1, Err: err}
-		}
-		switch {
-		case n == 0 && l.Tune != nil:
-			h = l.Tune
-		case n > 0 && l.Tune == nil && l.Record != nil && len(l.After) == len(h.Params):
-			recs = append(recs, *l.Record)
-		default:
-			return nil, nil, 0, &RecordsError{File: file, Line: n + 1, Err: errors.New("not a tune's record: the first line is the tune's header, the others its game pairs")}
-		}
+	switch {
+	case n == 1 && l.Tune != nil:
+		r.h = l.Tune
+	case n > 1 && l.Tune == nil && l.Record != nil && len(l.After) == len(r.h.Params):
+		r.recs = append(r.recs, *l.Record)
+	default:
+		return &RecordsError{File: r.file, Line: n, Err: errors.New("not a tune's record: the first line is the tune's header, the others its game pairs")}
 	}
-	return h, recs, torn, nil
+	return nil
+}
+
+// wrap is err as a *RecordsError: its own, or results' (the file cannot be opened, read or
+// written, or another run writes it) wrapped.
+func (r *recordsReader) wrap(err error) error {
+	var re *RecordsError
+	if errors.As(err, &re) {
+		return err
+	}
+	return &RecordsError{File: r.file, Err: err}
 }
 
 // sameTune says how a records file's header differs from this tune's, "" if it does not.
@@ -108,18 +127,6 @@ func (h *Header) sameTune(want *Header) string {
 		return fmt.Sprintf("it holds the tune %s, not %s", got, wanted)
 	}
 	return ""
-}
-
-// appendLine writes one line and syncs it, so that a pair is never counted that is not on disk.
-func appendLine(f *os.File, v line) error {
-	data, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(append(data, '\n')); err != nil {
-		return err
-	}
-	return f.Sync()
 }
 
 // IsRecords reports whether file starts as a tune's records file does, with the tune's

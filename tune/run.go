@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"sync"
 	"time"
@@ -14,6 +13,8 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
+	"hivearbiter/openings"
 	"hivearbiter/results"
 	"hivearbiter/rules"
 )
@@ -21,13 +22,15 @@ import (
 // Config is a tune: one engine, the options tuned on it, and how its game pairs are played.
 type Config struct {
 	// Engine is the engine tuned. Its own options are kept; the tuned ones follow them.
-	Engine   arbiter.EngineConfig
-	Params   []Param
-	Schedule Schedule
-	Seed     int64
+	Engine driver.EngineConfig
+	Params []Param
+	// Gains keeps the JSON name of its first spelling, Schedule: a pool's run id is a hash of
+	// the submitted Config's JSON.
+	Gains Gains `json:"Schedule"`
+	Seed  int64
 	// GameType, Openings and Adjudication are as a tournament's (arbiter.Config).
 	GameType     string
-	Openings     arbiter.Openings
+	Openings     openings.Config
 	Adjudication arbiter.Adjudication
 	// Concurrency is the number of game pairs played at once.
 	Concurrency int
@@ -87,7 +90,7 @@ type tuner struct {
 	theta []float64
 	done  map[int]bool
 	next  int
-	file  *os.File
+	log   *results.Log // the records file
 	out   *Outcome
 }
 
@@ -96,9 +99,9 @@ type tuner struct {
 // out (see Session), with the perturbation and the opening the server sends.
 type Pairs struct {
 	cfg     Config
-	name    string                  // the tuned engine's
-	sides   [2]arbiter.EngineConfig // plus, minus, as normalized
-	book    *arbiter.OpeningBook
+	name    string                 // the tuned engine's
+	sides   [2]driver.EngineConfig // plus, minus, as normalized
+	book    *openings.Book
 	gameCfg arbiter.GameConfig
 }
 
@@ -110,7 +113,7 @@ func Run(ctx context.Context, cfg Config) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer t.file.Close()
+	defer t.log.Close()
 	group, gctx := errgroup.WithContext(ctx)
 	for w := range t.cfg.Concurrency {
 		group.Go(func() error { return t.worker(gctx, w) })
@@ -138,15 +141,15 @@ func newTuner(cfg Config) (*tuner, error) {
 	return t, t.open()
 }
 
-// NewPairs checks a tune's configuration (its parameters, its schedule, an engine whose
+// NewPairs checks a tune's configuration (its parameters, its gains, an engine whose
 // protocol has options: a *RefusedError otherwise, its openings) and prepares its pairs. It
 // starts no engine.
 func NewPairs(cfg Config) (*Pairs, error) {
 	if err := CheckParams(cfg.Params); err != nil {
 		return nil, err
 	}
-	if cfg.Schedule.Iterations < 1 {
-		return nil, &ParamError{"", fmt.Errorf("iterations %d: want at least 1", cfg.Schedule.Iterations)}
+	if cfg.Gains.Iterations < 1 {
+		return nil, &ParamError{"", fmt.Errorf("iterations %d: want at least 1", cfg.Gains.Iterations)}
 	}
 	if cfg.Start == nil {
 		cfg.Start = arbiter.StartThroughProtocol("")
@@ -156,7 +159,7 @@ func NewPairs(cfg Config) (*Pairs, error) {
 	}
 	name := engineName(cfg.Engine)
 	ac := arbiter.Config{
-		Engines:  []arbiter.EngineConfig{side(cfg.Engine, name+PlusSuffix, cfg.Params), side(cfg.Engine, name+MinusSuffix, cfg.Params)},
+		Engines:  []driver.EngineConfig{side(cfg.Engine, name+PlusSuffix, cfg.Params), side(cfg.Engine, name+MinusSuffix, cfg.Params)},
 		GameType: cfg.GameType, Openings: cfg.Openings, Adjudication: cfg.Adjudication, Concurrency: cfg.Concurrency,
 		Seed: cfg.Seed, StartTimeout: cfg.StartTimeout, CommandTimeout: cfg.CommandTimeout, DepthTimeout: cfg.DepthTimeout,
 	}
@@ -164,13 +167,13 @@ func NewPairs(cfg Config) (*Pairs, error) {
 		return nil, fmt.Errorf("tune: %w", err)
 	}
 	gt, _ := rules.ParseGameType(ac.GameType)
-	book, err := arbiter.LoadOpenings(ac.Openings, gt, ac.Seed)
+	book, err := openings.Load(ac.Openings, gt, ac.Seed)
 	if err != nil {
 		return nil, err
 	}
 	cfg.GameType, cfg.Concurrency = ac.GameType, ac.Concurrency
 	cfg.StartTimeout, cfg.CommandTimeout, cfg.DepthTimeout = ac.StartTimeout, ac.CommandTimeout, ac.DepthTimeout
-	p := &Pairs{cfg: cfg, name: name, sides: [2]arbiter.EngineConfig{ac.Engines[0], ac.Engines[1]}, book: book}
+	p := &Pairs{cfg: cfg, name: name, sides: [2]driver.EngineConfig{ac.Engines[0], ac.Engines[1]}, book: book}
 	p.gameCfg = arbiter.GameConfig{Run: RecordRun, Seed: cfg.Seed, Adjudication: cfg.Adjudication,
 		CommandTimeout: cfg.CommandTimeout, DepthTimeout: cfg.DepthTimeout}
 	return p, nil
@@ -180,7 +183,7 @@ func NewPairs(cfg Config) (*Pairs, error) {
 const RecordRun = "tune"
 
 // Sides are the plus and the minus side as their games are played, the tuned options aside.
-func (p *Pairs) Sides() [2]arbiter.EngineConfig { return p.sides }
+func (p *Pairs) Sides() [2]driver.EngineConfig { return p.sides }
 
 // Scheduled are iteration k's two games from opening (index in the book), the plus side (engine
 // 0) White first, as its records must say them.
@@ -200,15 +203,14 @@ func (p *Pairs) Engine() string { return p.name }
 func (p *Pairs) Config() Config { return p.cfg }
 
 // refuseWithoutOptions refuses an engine whose protocol takes no options, saying why.
-func refuseWithoutOptions(e arbiter.EngineConfig, p Param) error {
-	proto, err := arbiter.LookupProtocol(e.ProtocolName())
-	if err != nil {
+func refuseWithoutOptions(e driver.EngineConfig, p Param) error {
+	if _, err := driver.Lookup(e.ProtocolName()); err != nil {
 		return fmt.Errorf("tune: %w", err)
 	}
 	probe := e
-	probe.Options = append(slices.Clone(e.Options), arbiter.EngineOption{Name: p.Name, Value: p.send(p.Start, 0)})
-	if proto.Check(e) == nil {
-		if err := proto.Check(probe); err != nil {
+	probe.Options = append(slices.Clone(e.Options), driver.EngineOption{Name: p.Name, Value: p.send(p.Start, 0)})
+	if driver.Validate(e) == nil {
+		if err := driver.Validate(probe); err != nil {
 			return &RefusedError{Engine: engineName(e), Protocol: e.ProtocolName(), Reason: arbiter.Message(err)}
 		}
 	}
@@ -217,22 +219,22 @@ func refuseWithoutOptions(e arbiter.EngineConfig, p Param) error {
 
 // side is the engine of one side of a pair: the engine under a suffixed name, its own options
 // but the tuned ones, then the tuned ones at their starts.
-func side(e arbiter.EngineConfig, name string, params []Param) arbiter.EngineConfig {
+func side(e driver.EngineConfig, name string, params []Param) driver.EngineConfig {
 	e.Name = name
 	tuned := map[string]bool{}
 	for _, p := range params {
 		tuned[p.Name] = true
 	}
-	opts := slices.DeleteFunc(slices.Clone(e.Options), func(o arbiter.EngineOption) bool { return tuned[o.Name] })
+	opts := slices.DeleteFunc(slices.Clone(e.Options), func(o driver.EngineOption) bool { return tuned[o.Name] })
 	for _, p := range params {
-		opts = append(opts, arbiter.EngineOption{Name: p.Name, Value: p.send(p.Start, 0)})
+		opts = append(opts, driver.EngineOption{Name: p.Name, Value: p.send(p.Start, 0)})
 	}
 	e.Options = opts
 	return e
 }
 
 // withValues is a side with the tuned options, which end its options, set to values.
-func withValues(e arbiter.EngineConfig, values []string) arbiter.EngineConfig {
+func withValues(e driver.EngineConfig, values []string) driver.EngineConfig {
 	opts := slices.Clone(e.Options)
 	base := len(opts) - len(values)
 	for i, v := range values {
@@ -243,59 +245,61 @@ func withValues(e arbiter.EngineConfig, values []string) arbiter.EngineConfig {
 }
 
 // engineName is the tuned engine's name: its own, or its program's.
-func engineName(e arbiter.EngineConfig) string {
+func engineName(e driver.EngineConfig) string {
 	return cmp.Or(e.Name, e.DefaultName())
 }
 
 // header is the first line of this tune's records.
 func (t *tuner) header() *Header {
-	s := t.cfg.Schedule
+	g := t.cfg.Gains
 	return &Header{Engine: t.name, Params: t.cfg.Params, Seed: t.cfg.Seed,
-		Iterations: s.Iterations, A: s.A, Alpha: s.Alpha, Gamma: s.Gamma,
+		Iterations: g.Iterations, A: g.A, Alpha: g.Alpha, Gamma: g.Gamma,
 		Games: fmt.Sprintf("%s %s, openings %+v, max plies %d", t.sides[0].Time, t.cfg.GameType, t.cfg.Openings, t.cfg.Adjudication.MaxPlies)}
 }
 
 // open opens the records file: a new one gets the header; an existing one must hold this
-// tune, and its pairs are taken as played.
+// tune, and its pairs are taken as played. The file is a results.Log: locked against a second
+// writer, and a last line cut short by a kill removed (one that was the header leaves the file
+// new).
 func (t *tuner) open() error {
 	want := t.header()
 	t.theta = make([]float64, len(t.cfg.Params))
 	for i, p := range t.cfg.Params {
 		t.theta[i] = p.Start
 	}
-	f, err := os.OpenFile(t.cfg.Out, os.O_RDWR|os.O_CREATE, 0o644)
+	r := recordsReader{file: t.cfg.Out}
+	log, err := results.OpenLines(t.cfg.Out, func(n int, text []byte) error {
+		if err := r.line(n, text); err != nil {
+			return err
+		}
+		if n > 1 {
+			return nil
+		}
+		if why := r.h.sameTune(want); why != "" {
+			return &RecordsError{File: t.cfg.Out, Err: fmt.Errorf("cannot resume: %s; give another records file", why)}
+		}
+		return nil
+	})
 	if err != nil {
-		return &RecordsError{File: t.cfg.Out, Err: err}
+		return r.wrap(err)
 	}
-	t.file = f
-	if st, err := f.Stat(); err != nil || st.Size() == 0 {
+	t.log = log
+	if r.h == nil {
 		if t.cfg.Observer != nil {
 			t.cfg.Observer.TuneStarted(want, nil)
 		}
-		return t.writeErr(appendLine(f, line{Tune: want}))
-	}
-	h, recs, torn, err := ReadRecords(t.cfg.Out)
-	if err != nil {
-		return err
-	}
-	if why := h.sameTune(want); why != "" {
-		return &RecordsError{File: t.cfg.Out, Err: fmt.Errorf("cannot resume: %s; give another records file", why)}
-	}
-	if torn > 0 {
-		st, _ := f.Stat()
-		if err := f.Truncate(st.Size() - int64(torn)); err != nil {
+		if err := log.AppendJSON(line{Tune: want}); err != nil {
+			log.Close()
 			return t.writeErr(err)
 		}
+		return nil
 	}
-	if _, err := f.Seek(0, io.SeekEnd); err != nil {
-		return t.writeErr(err)
+	for _, rec := range r.recs {
+		t.count(rec)
 	}
-	for _, r := range recs {
-		t.count(r)
-	}
-	t.out.Resumed = len(recs)
+	t.out.Resumed = len(r.recs)
 	if t.cfg.Observer != nil {
-		t.cfg.Observer.TuneStarted(h, recs)
+		t.cfg.Observer.TuneStarted(r.h, r.recs)
 	}
 	return nil
 }
@@ -328,15 +332,15 @@ func (t *tuner) count(r Record) {
 func (t *tuner) take() (Perturbation, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	for t.next <= t.cfg.Schedule.Iterations && t.done[t.next] {
+	for t.next <= t.cfg.Gains.Iterations && t.done[t.next] {
 		t.next++
 	}
-	if t.next > t.cfg.Schedule.Iterations {
+	if t.next > t.cfg.Gains.Iterations {
 		return Perturbation{}, false
 	}
 	k := t.next
 	t.next++
-	return Perturb(t.cfg.Params, t.cfg.Schedule, t.cfg.Seed, k, t.theta), true
+	return Perturb(t.cfg.Params, t.cfg.Gains, t.cfg.Seed, k, t.theta), true
 }
 
 // finish applies a played pair's update to theta as it is now and writes the pair down; an
@@ -352,8 +356,8 @@ func (t *tuner) finish(pt Perturbation, opening string, games []Game) (*Record, 
 		result += int(2*g.PlusScore) - 1
 	}
 	r := Record{Perturbation: pt, Opening: opening, Games: games, Result: result, Before: slices.Clone(t.theta)}
-	r.After = Update(t.cfg.Params, t.cfg.Schedule, pt, t.theta, result)
-	if err := appendLine(t.file, line{Record: &r}); err != nil {
+	r.After = Update(t.cfg.Params, t.cfg.Gains, pt, t.theta, result)
+	if err := t.log.AppendJSON(line{Record: &r}); err != nil {
 		return nil, t.writeErr(err)
 	}
 	t.count(r)
@@ -366,7 +370,7 @@ func (t *tuner) finish(pt Perturbation, opening string, games []Game) (*Record, 
 
 // progress prints a line every twentieth of the tune, and at its last pair.
 func (t *tuner) progress(r Record) {
-	n := t.cfg.Schedule.Iterations
+	n := t.cfg.Gains.Iterations
 	if t.cfg.Progress == nil || (t.out.Pairs%max(1, n/20) != 0 && t.out.Pairs != n) {
 		return
 	}

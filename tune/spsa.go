@@ -6,15 +6,17 @@ import (
 	"strconv"
 )
 
-// Schedule holds the global gains of a tune.
-type Schedule struct {
+// Gains are a tune's SPSA gain sequences: the perturbation c_k and the step a_k of each
+// iteration k, from each parameter's c_end and r_end (see the package doc). (Not a tournament's
+// schedule, arbiter.Schedule, which orders its games.)
+type Gains struct {
 	// Iterations is N, the number of game pairs; the gains reach c_end and r_end at the last.
 	Iterations int
 	// A is the warm-up of a_k; Alpha and Gamma are the decay exponents of a_k and c_k.
 	A, Alpha, Gamma float64
 }
 
-// Defaults of the schedule, as fishtest's.
+// Defaults of the gains, as fishtest's.
 const (
 	DefaultAlpha = 0.602
 	DefaultGamma = 0.101
@@ -22,21 +24,21 @@ const (
 	DefaultARatio = 0.1
 )
 
-// NewSchedule is the schedule of n iterations with fishtest's defaults.
-func NewSchedule(n int) Schedule {
-	return Schedule{Iterations: n, A: DefaultARatio * float64(n), Alpha: DefaultAlpha, Gamma: DefaultGamma}
+// NewGains are the gains of n iterations with fishtest's defaults.
+func NewGains(n int) Gains {
+	return Gains{Iterations: n, A: DefaultARatio * float64(n), Alpha: DefaultAlpha, Gamma: DefaultGamma}
 }
 
 // C is the perturbation c_k of parameter p at iteration k (1-based).
-func (s Schedule) C(p Param, k int) float64 {
-	c := p.CEnd * math.Pow(float64(s.Iterations), s.Gamma)
-	return c / math.Pow(float64(k), s.Gamma)
+func (g Gains) C(p Param, k int) float64 {
+	c := p.CEnd * math.Pow(float64(g.Iterations), g.Gamma)
+	return c / math.Pow(float64(k), g.Gamma)
 }
 
 // Gain is the step gain a_k of parameter p at iteration k (1-based).
-func (s Schedule) Gain(p Param, k int) float64 {
-	a := p.REnd * p.CEnd * p.CEnd * math.Pow(s.A+float64(s.Iterations), s.Alpha)
-	return a / math.Pow(s.A+float64(k), s.Alpha)
+func (g Gains) Gain(p Param, k int) float64 {
+	a := p.REnd * p.CEnd * p.CEnd * math.Pow(g.A+float64(g.Iterations), g.Alpha)
+	return a / math.Pow(g.A+float64(k), g.Alpha)
 }
 
 // Perturbation is what iteration k sends: per parameter, the flip, c_k, and the values of the
@@ -58,7 +60,7 @@ func iterationRand(seed int64, k int) *rand.Rand {
 }
 
 // Perturb draws iteration k's perturbation around theta.
-func Perturb(params []Param, s Schedule, seed int64, k int, theta []float64) Perturbation {
+func Perturb(params []Param, g Gains, seed int64, k int, theta []float64) Perturbation {
 	rng := iterationRand(seed, k)
 	n := len(params)
 	pt := Perturbation{Iteration: k, Flips: make([]int, n), C: make([]float64, n),
@@ -68,7 +70,7 @@ func Perturb(params []Param, s Schedule, seed int64, k int, theta []float64) Per
 		if rng.IntN(2) == 0 {
 			pt.Flips[i] = -1
 		}
-		pt.C[i] = s.C(p, k)
+		pt.C[i] = g.C(p, k)
 		delta := pt.C[i] * float64(pt.Flips[i])
 		pt.Plus[i] = p.clamp(theta[i] + delta)
 		pt.Minus[i] = p.clamp(theta[i] - delta)
@@ -96,10 +98,10 @@ func (p Param) send(x float64, u float64) string {
 
 // Update is theta after a pair of iteration k whose plus side scored result (wins - losses,
 // -2..2): theta_i + a_k/c_k * result * flip_i, clamped. theta is not changed.
-func Update(params []Param, s Schedule, pt Perturbation, theta []float64, result int) []float64 {
+func Update(params []Param, g Gains, pt Perturbation, theta []float64, result int) []float64 {
 	next := make([]float64, len(theta))
 	for i, p := range params {
-		step := s.Gain(p, pt.Iteration) / pt.C[i] * float64(result) * float64(pt.Flips[i])
+		step := g.Gain(p, pt.Iteration) / pt.C[i] * float64(result) * float64(pt.Flips[i])
 		next[i] = p.clamp(theta[i] + step)
 	}
 	return next

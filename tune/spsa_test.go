@@ -9,11 +9,11 @@ import (
 
 func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*max(1, math.Abs(b)) }
 
-// The gains at the ends of the schedule, by hand: c_N = c_end, a_N = r_end*c_end^2, and at
+// The gains at the ends of the gain sequences, by hand: c_N = c_end, a_N = r_end*c_end^2, and at
 // k = 1, c_1 = c_end*N^gamma and a_1 = a_N*((A+N)/(A+1))^alpha.
-func TestScheduleEnds(t *testing.T) {
+func TestGainsEnds(t *testing.T) {
 	p := Param{Name: "X", CEnd: 5, REnd: 0.002}
-	s := Schedule{Iterations: 10, A: 1, Alpha: DefaultAlpha, Gamma: DefaultGamma}
+	s := Gains{Iterations: 10, A: 1, Alpha: DefaultAlpha, Gamma: DefaultGamma}
 	tests := []struct {
 		name      string
 		got, want float64
@@ -29,8 +29,8 @@ func TestScheduleEnds(t *testing.T) {
 			t.Errorf("%s = %.15g, want %.15g", tt.name, tt.got, tt.want)
 		}
 	}
-	if d := NewSchedule(1000); d.A != 100 || d.Alpha != 0.602 || d.Gamma != 0.101 {
-		t.Errorf("NewSchedule(1000) = %+v, want A 100, alpha 0.602, gamma 0.101", d)
+	if d := NewGains(1000); d.A != 100 || d.Alpha != 0.602 || d.Gamma != 0.101 {
+		t.Errorf("NewGains(1000) = %+v, want A 100, alpha 0.602, gamma 0.101", d)
 	}
 }
 
@@ -43,7 +43,7 @@ func TestReferenceSequence(t *testing.T) {
 		{Name: "X", Int: true, Start: 50, Min: 0, Max: 100, CEnd: 5, REnd: 0.002},
 		{Name: "Y", Start: 1.5, Min: 0, Max: 3, CEnd: 0.2, REnd: 0.01},
 	}
-	s := Schedule{Iterations: 10, A: 1, Alpha: DefaultAlpha, Gamma: DefaultGamma}
+	s := Gains{Iterations: 10, A: 1, Alpha: DefaultAlpha, Gamma: DefaultGamma}
 	results := []int{2, -1, 0, 1, -2, 1, 1, -1, 2, 0}
 	flips := [][]int{{1, 1}, {-1, 1}, {1, -1}, {-1, 1}, {1, 1}, {-1, 1}, {1, 1}, {1, -1}, {-1, -1}, {1, 1}}
 	want := [][]float64{
@@ -82,7 +82,7 @@ func TestReferenceSequence(t *testing.T) {
 // One step by hand: a_k/c_k*result*flip, clamped at the range's edge.
 func TestUpdateStepAndClamp(t *testing.T) {
 	p := Param{Name: "X", Min: 0, Max: 10, CEnd: 1, REnd: 0.5}
-	s := Schedule{Iterations: 1, Alpha: DefaultAlpha, Gamma: DefaultGamma} // k = N = 1: c = 1, a = 0.5
+	s := Gains{Iterations: 1, Alpha: DefaultAlpha, Gamma: DefaultGamma} // k = N = 1: c = 1, a = 0.5
 	tests := []struct {
 		theta  float64
 		flip   int
@@ -136,7 +136,7 @@ func TestSendRoundsStochastically(t *testing.T) {
 // Over many iterations each parameter's flip is +1 about half the time, independently.
 func TestFlipsBalanced(t *testing.T) {
 	params := []Param{{Name: "A", Min: 0, Max: 1, CEnd: 0.1, REnd: 1}, {Name: "B", Min: 0, Max: 1, CEnd: 0.1, REnd: 1}}
-	s := NewSchedule(2000)
+	s := NewGains(2000)
 	var plus, same int
 	for k := 1; k <= 2000; k++ {
 		pt := Perturb(params, s, 7, k, []float64{0.5, 0.5})

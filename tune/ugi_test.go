@@ -41,7 +41,7 @@ func (s *syntheticSearcher) SetOption(name, value string) error {
 
 func (s *syntheticSearcher) NewGame() {}
 
-func (s *syntheticSearcher) Search(_ context.Context, g *rules.Game, _ ugiserver.Limit) ugiserver.Result {
+func (s *syntheticSearcher) Search(_ context.Context, g *rules.Game, _ ugiserver.GoArgs) ugiserver.Result {
 	hash := fnv.New64a()
 	fmt.Fprintf(hash, "%s|%g", g.GameString(), s.skill)
 	if float64(hash.Sum64()>>11)/(1<<53) < s.model.throwChance(s.skill) {

@@ -10,15 +10,21 @@ import (
 	"strings"
 	"testing"
 
+	"hivearbiter/internal/proc"
+
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/enginekit/uhpserver"
 	"hivearbiter/enginekit/uhpserver/uhpfake"
+	"hivearbiter/openings"
 )
 
 // syntheticEnv, when set, makes the test binary the synthetic engine as a UHP program.
 const syntheticEnv = "TUNE_SYNTHETIC_UHP"
 
 func TestMain(m *testing.M) {
+	// On Windows the test binary is its own Ctrl-C sender, as the arbiter is (see proc.Main).
+	proc.Main()
 	if os.Getenv(syntheticEnv) == "1" {
 		if err := uhpserver.NewServer(newSyntheticHandler()).Serve(context.Background(), os.Stdin, os.Stdout); err != nil {
 			fmt.Fprintln(os.Stderr, err)
@@ -68,7 +74,7 @@ func (h *syntheticHandler) Play(ctx context.Context, move string) (string, error
 	return gs, err
 }
 
-func (h *syntheticHandler) BestMove(ctx context.Context, limit uhpserver.Limit) (string, error) {
+func (h *syntheticHandler) BestMove(ctx context.Context, limit uhpserver.BestMoveArgs) (string, error) {
 	if h.first {
 		h.first = false
 		o, _ := h.GetOption("Skill")
@@ -93,12 +99,12 @@ func tuneProgram(t *testing.T, protocol, env string) {
 		t.Skip("starts engine processes for some 200 pairs")
 	}
 	cfg := Config{
-		Engine: arbiter.EngineConfig{Name: "synthetic", Protocol: protocol, Command: []string{os.Args[0]}, Env: []string{env + "=1"},
-			Time: arbiter.TimeControl{Depth: 1}},
+		Engine: driver.EngineConfig{Name: "synthetic", Protocol: protocol, Command: []string{os.Args[0]}, Env: []string{env + "=1"},
+			Time: driver.TimeControl{Depth: 1}},
 		Params:       []Param{{Name: "Skill", Int: true, Start: 20, Min: 0, Max: 100, CEnd: 10, REnd: 0.1}},
-		Schedule:     NewSchedule(200),
+		Gains:        NewGains(200),
 		Seed:         1,
-		Openings:     arbiter.Openings{RandomPlies: 4},
+		Openings:     openings.Config{RandomPlies: 4},
 		Adjudication: arbiter.Adjudication{MaxPlies: 6},
 		Concurrency:  2,
 		Out:          filepath.Join(t.TempDir(), "tune.jsonl"),

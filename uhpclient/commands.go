@@ -174,7 +174,7 @@ func (e *Engine) ValidMoves(ctx context.Context) ([]string, error) {
 	return moves, nil
 }
 
-// Limit bounds a search: a fixed Depth, or else a Time. UHP writes time as hh:mm:ss, which
+// BestMoveArgs bounds a search: a fixed Depth, or else a Time. UHP writes time as hh:mm:ss, which
 // many engines read as whole seconds only (nokamute, Python engines). With
 // FractionalSeconds, milliseconds are sent as hh:mm:ss.fff. Without it the engine is sent
 // Time rounded down to whole seconds, never less than one (Sent): an engine honours its own
@@ -182,7 +182,7 @@ func (e *Engine) ValidMoves(ctx context.Context) ([]string, error) {
 // is sent longer than it is; then Overrun is true, and an Interruptible engine's search is
 // stopped with SIGINT when Time is up. An engine that dies of SIGINT (nokamute, Mzinga on
 // mono, Python engines) is never Interruptible: it is left to answer its one second.
-type Limit struct {
+type BestMoveArgs struct {
 	Time              time.Duration
 	Depth             int
 	FractionalSeconds bool
@@ -191,7 +191,7 @@ type Limit struct {
 
 // Sent is the search time the engine is sent: Time, or for an engine of whole seconds Time
 // rounded down to whole seconds, at least one. It is 0 for a depth search.
-func (l Limit) Sent() time.Duration {
+func (l BestMoveArgs) Sent() time.Duration {
 	switch {
 	case l.Depth > 0 || l.Time <= 0:
 		return 0
@@ -203,18 +203,18 @@ func (l Limit) Sent() time.Duration {
 
 // Overrun reports whether the engine is sent more time than Time: a budget under one second
 // for an engine of whole seconds.
-func (l Limit) Overrun() bool { return l.Depth == 0 && l.Time > 0 && l.Sent() > l.Time }
+func (l BestMoveArgs) Overrun() bool { return l.Depth == 0 && l.Time > 0 && l.Sent() > l.Time }
 
 // stopsAt is when the search is stopped with SIGINT (0: never, but for its context's end): at
 // Time, for an Interruptible engine sent more than Time.
-func (l Limit) stopsAt() time.Duration {
+func (l BestMoveArgs) stopsAt() time.Duration {
 	if l.Overrun() && l.Interruptible {
 		return l.Time
 	}
 	return 0
 }
 
-func (l Limit) command() (string, error) {
+func (l BestMoveArgs) command() (string, error) {
 	var buf [48]byte
 	switch {
 	case l.Depth > 0:
@@ -259,10 +259,10 @@ func appendPadded(b []byte, n int64, width int) []byte {
 // BestMove asks for a move within l and returns its MoveString. The engine may print
 // intermediate lines: the last line before "ok" is the answer, and of a Mzinga-style
 // "move;depth;score;pv" line its first field. An Interruptible engine sent more than l.Time
-// (Limit.Overrun) is interrupted when l.Time is up; its answer to that is its move. When ctx
+// (BestMoveArgs.Overrun) is interrupted when l.Time is up; its answer to that is its move. When ctx
 // ends first, the search is interrupted with SIGINT, given the grace period to answer, and
 // the engine is killed: the error is a TimeoutError.
-func (e *Engine) BestMove(ctx context.Context, l Limit) (string, error) {
+func (e *Engine) BestMove(ctx context.Context, l BestMoveArgs) (string, error) {
 	command, err := l.command()
 	if err != nil {
 		return "", fmt.Errorf("uhpclient: %s: %w", e.cfg.Name, err)

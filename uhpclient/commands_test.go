@@ -83,24 +83,24 @@ func TestParseInfoAndSupports(t *testing.T) {
 
 func TestLimitCommand(t *testing.T) {
 	for _, tc := range []struct {
-		limit Limit
+		limit BestMoveArgs
 		want  string // empty: an error
 	}{
-		{Limit{Depth: 3}, "bestmove depth 3"},
-		{Limit{Depth: 2, Time: time.Second}, "bestmove depth 2"},
-		{Limit{Time: time.Second}, "bestmove time 00:00:01"},
-		{Limit{Time: 1999 * time.Millisecond}, "bestmove time 00:00:01"}, // rounded down: it answers in time by itself
-		{Limit{Time: 2001 * time.Millisecond}, "bestmove time 00:00:02"},
-		{Limit{Time: 300 * time.Millisecond}, "bestmove time 00:00:01"},                      // never less than a second
-		{Limit{Time: 300 * time.Millisecond, Interruptible: true}, "bestmove time 00:00:01"}, // and stopped at 0.3 s
-		{Limit{Time: 300 * time.Millisecond, FractionalSeconds: true}, "bestmove time 00:00:00.300"},
-		{Limit{Time: 3*time.Hour + 2*time.Minute + 5*time.Second + 7*time.Millisecond, FractionalSeconds: true}, "bestmove time 03:02:05.007"},
-		{Limit{Time: 100 * time.Hour}, "bestmove time 100:00:00"},
-		{Limit{Time: 97 * time.Millisecond, FractionalSeconds: true}, "bestmove time 00:00:00.097"}, // not .97, ten times over
-		{Limit{Time: 1010 * time.Millisecond, FractionalSeconds: true}, "bestmove time 00:00:01.010"},
-		{Limit{}, ""},
-		{Limit{Depth: -1}, ""},
-		{Limit{Time: -time.Second}, ""},
+		{BestMoveArgs{Depth: 3}, "bestmove depth 3"},
+		{BestMoveArgs{Depth: 2, Time: time.Second}, "bestmove depth 2"},
+		{BestMoveArgs{Time: time.Second}, "bestmove time 00:00:01"},
+		{BestMoveArgs{Time: 1999 * time.Millisecond}, "bestmove time 00:00:01"}, // rounded down: it answers in time by itself
+		{BestMoveArgs{Time: 2001 * time.Millisecond}, "bestmove time 00:00:02"},
+		{BestMoveArgs{Time: 300 * time.Millisecond}, "bestmove time 00:00:01"},                      // never less than a second
+		{BestMoveArgs{Time: 300 * time.Millisecond, Interruptible: true}, "bestmove time 00:00:01"}, // and stopped at 0.3 s
+		{BestMoveArgs{Time: 300 * time.Millisecond, FractionalSeconds: true}, "bestmove time 00:00:00.300"},
+		{BestMoveArgs{Time: 3*time.Hour + 2*time.Minute + 5*time.Second + 7*time.Millisecond, FractionalSeconds: true}, "bestmove time 03:02:05.007"},
+		{BestMoveArgs{Time: 100 * time.Hour}, "bestmove time 100:00:00"},
+		{BestMoveArgs{Time: 97 * time.Millisecond, FractionalSeconds: true}, "bestmove time 00:00:00.097"}, // not .97, ten times over
+		{BestMoveArgs{Time: 1010 * time.Millisecond, FractionalSeconds: true}, "bestmove time 00:00:01.010"},
+		{BestMoveArgs{}, ""},
+		{BestMoveArgs{Depth: -1}, ""},
+		{BestMoveArgs{Time: -time.Second}, ""},
 	} {
 		got, err := tc.limit.command()
 		if (err != nil) != (tc.want == "") || got != tc.want {

@@ -20,8 +20,8 @@
 // UHP writes a search time as hh:mm:ss, which many engines read as whole seconds only. Such
 // an engine is sent its budget rounded down to whole seconds (at least one), so that it
 // answers in time by itself; an engine that reads fractions is sent them
-// (Limit.FractionalSeconds). Only a budget under one second is sent longer than it is
-// (Limit.Overrun), and only an engine known to survive SIGINT (Limit.Interruptible) is then
+// (BestMoveArgs.FractionalSeconds). Only a budget under one second is sent longer than it is
+// (BestMoveArgs.Overrun), and only an engine known to survive SIGINT (BestMoveArgs.Interruptible) is then
 // stopped when the budget is up: the real searching engines die of the signal.
 //
 // The errors a caller must tell apart have their own types. The engine's own refusals,

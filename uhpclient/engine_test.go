@@ -26,6 +26,8 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	// On Windows the test binary is its own Ctrl-C sender, as the arbiter is (see proc.Main).
+	proc.Main()
 	uhpfake.Main()
 	os.Exit(m.Run())
 }
@@ -175,10 +177,10 @@ func TestNormalConversation(t *testing.T) {
 		{"newgame default", func() (string, error) { return e.NewGame(ctx, "") }, "Base;NotStarted;White[1]"},
 		{"play", func() (string, error) { return e.Play(ctx, "wS1") }, "Base;InProgress;Black[1];wS1"},
 		{"undo", func() (string, error) { return e.Undo(ctx, 1) }, "Base;NotStarted;White[1]"},
-		{"bestmove depth", func() (string, error) { return e.BestMove(ctx, Limit{Depth: 3}) }, "wS1"},
-		{"bestmove time", func() (string, error) { return e.BestMove(ctx, Limit{Time: 1500 * time.Millisecond}) }, "wS1"},
+		{"bestmove depth", func() (string, error) { return e.BestMove(ctx, BestMoveArgs{Depth: 3}) }, "wS1"},
+		{"bestmove time", func() (string, error) { return e.BestMove(ctx, BestMoveArgs{Time: 1500 * time.Millisecond}) }, "wS1"},
 		{"bestmove fractional", func() (string, error) {
-			return e.BestMove(ctx, Limit{Time: 1500 * time.Millisecond, FractionalSeconds: true})
+			return e.BestMove(ctx, BestMoveArgs{Time: 1500 * time.Millisecond, FractionalSeconds: true})
 		}, "wS1"},
 	} {
 		if got, err := step.run(); err != nil || got != step.want {
@@ -214,7 +216,7 @@ func TestNormalConversation(t *testing.T) {
 	}
 	// A search without limit is the caller's mistake, and is never sent: Mzinga would
 	// search forever.
-	if _, err := e.BestMove(ctx, Limit{}); err == nil || errors.As(err, new(*ProtocolError)) {
+	if _, err := e.BestMove(ctx, BestMoveArgs{}); err == nil || errors.As(err, new(*ProtocolError)) {
 		t.Errorf("bestmove without a limit: %v", err)
 	}
 	if _, err := e.Undo(ctx, 0); err == nil {
@@ -354,14 +356,14 @@ func TestInvalidMove(t *testing.T) {
 
 func TestIntermediateBestMoveLines(t *testing.T) {
 	e := mustStartFake(t, "intermediate")
-	if m, err := e.BestMove(t.Context(), Limit{Time: time.Second}); err != nil || m != "wG1" {
+	if m, err := e.BestMove(t.Context(), BestMoveArgs{Time: time.Second}); err != nil || m != "wG1" {
 		t.Fatalf("got %q, %v; want wG1, the first field of the last line", m, err)
 	}
 }
 
 func TestMissingOKThenExit(t *testing.T) {
 	e := mustStartFake(t, "no-ok-exit")
-	_, err := e.BestMove(t.Context(), Limit{Depth: 1})
+	_, err := e.BestMove(t.Context(), BestMoveArgs{Depth: 1})
 	var ee *ExitError
 	if !errors.As(err, &ee) || ee.ExitCode != 0 || ee.Command != "bestmove depth 1" || !slices.Contains(ee.Stderr, "fatal: search thread died") {
 		t.Fatalf("got %v", err)
@@ -387,7 +389,7 @@ func TestCrashMidCommand(t *testing.T) {
 		run      func(*Engine) error
 		check    func(*ExitError) bool
 	}{
-		{"crash-bestmove", func(e *Engine) error { _, err := e.BestMove(t.Context(), Limit{Depth: 1}); return err },
+		{"crash-bestmove", func(e *Engine) error { _, err := e.BestMove(t.Context(), BestMoveArgs{Depth: 1}); return err },
 			func(ee *ExitError) bool {
 				return ee.ExitCode == 101 && ee.Command == "bestmove depth 1" &&
 					strings.Contains(ee.Error(), "exit status 101") && strings.Contains(ee.Error(), "Option::unwrap()")
@@ -413,7 +415,7 @@ func TestOverLongLine(t *testing.T) {
 	e := mustStartFake(t, "long-line", func(c *Config) { c.MaxLineBytes = limit })
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	_, err := e.BestMove(t.Context(), Limit{Depth: 1})
+	_, err := e.BestMove(t.Context(), BestMoveArgs{Depth: 1})
 	runtime.ReadMemStats(&after)
 	var pe *ProtocolError
 	if !errors.As(err, &pe) || !strings.Contains(pe.Msg, fmt.Sprint(limit)) || !strings.HasPrefix(pe.Line, "xxxx") {
@@ -430,7 +432,7 @@ func TestFloodWithoutOK(t *testing.T) {
 	e := mustStartFake(t, "flood", func(c *Config) { c.MaxLineBytes = 1024 })
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
 	defer cancel()
-	_, err := e.BestMove(ctx, Limit{Depth: 1})
+	_, err := e.BestMove(ctx, BestMoveArgs{Depth: 1})
 	var pe *ProtocolError
 	if !errors.As(err, &pe) || !strings.Contains(pe.Msg, "without ok") {
 		t.Fatalf("got %v; want a ProtocolError long before the deadline", err)
@@ -463,7 +465,7 @@ func TestBestMoveHangIgnoringSIGINT(t *testing.T) {
 	e := mustStartFake(t, "hang-ignore-int")
 	const deadline = 200 * time.Millisecond
 	te, took := checkTimesOut(t, e, deadline, "bestmove time 00:00:05", func(ctx context.Context) error {
-		_, err := e.BestMove(ctx, Limit{Time: 5 * time.Second})
+		_, err := e.BestMove(ctx, BestMoveArgs{Time: 5 * time.Second})
 		return err
 	})
 	if te.After < deadline || te.After > deadline+testGrace {
@@ -487,7 +489,7 @@ func TestBestMoveInterruptHonoured(t *testing.T) {
 		c.GraceTimeout = grace
 	})
 	_, took := checkTimesOut(t, e, 200*time.Millisecond, "bestmove time 00:01:00", func(ctx context.Context) error {
-		_, err := e.BestMove(ctx, Limit{Time: time.Minute})
+		_, err := e.BestMove(ctx, BestMoveArgs{Time: time.Minute})
 		return err
 	})
 	// The engine answered the SIGINT at once, so the grace period was not waited out.
@@ -675,7 +677,7 @@ func hungBestMove(t *testing.T) (*Engine, chan error) {
 	e := mustStartFake(t, "hang-ignore-int")
 	result := make(chan error, 1)
 	go func() {
-		_, err := e.BestMove(t.Context(), Limit{Time: time.Minute})
+		_, err := e.BestMove(t.Context(), BestMoveArgs{Time: time.Minute})
 		result <- err
 	}()
 	time.Sleep(100 * time.Millisecond)
@@ -692,7 +694,7 @@ func TestInterruptReturnsTheEnginesMove(t *testing.T) {
 	if err := normal.Interrupt(); err != nil {
 		t.Fatalf("Interrupt between searches: %v", err)
 	}
-	if _, err := normal.BestMove(t.Context(), Limit{Depth: 1}); err != nil {
+	if _, err := normal.BestMove(t.Context(), BestMoveArgs{Depth: 1}); err != nil {
 		t.Fatal(err)
 	}
 	if err := normal.Interrupt(); err != nil {
@@ -716,7 +718,7 @@ func TestInterruptReturnsTheEnginesMove(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
 	begin := time.Now()
-	move, err := e.BestMove(ctx, Limit{Time: time.Minute})
+	move, err := e.BestMove(ctx, BestMoveArgs{Time: time.Minute})
 	if err != nil || move != "wA1" {
 		t.Fatalf("BestMove = %q, %v; want the engine's answer to the interrupt, wA1", move, err)
 	}
@@ -753,7 +755,10 @@ func TestTimeoutsQuoteWhatTheEnginePrinted(t *testing.T) {
 		{"slow-start", nil, []string{"printed nothing", "info banner", "at start-up"}},
 		{"partial", func(ctx context.Context, e *Engine) error { _, err := e.ValidMoves(ctx); return err },
 			[]string{`"wS1;wB1"`, `"thinking about the rest"`, `no "ok"`}},
-		{"garbage", func(ctx context.Context, e *Engine) error { _, err := e.BestMove(ctx, Limit{Depth: 1}); return err },
+		{"garbage", func(ctx context.Context, e *Engine) error {
+			_, err := e.BestMove(ctx, BestMoveArgs{Depth: 1})
+			return err
+		},
 			[]string{`"\x00\a garbage \xff"`}},
 	} {
 		t.Run(tc.scenario, func(t *testing.T) {
@@ -857,7 +862,7 @@ func TestStartAProgramTheSystemRefuses(t *testing.T) {
 func TestOverrunBudgetIsStoppedWithSIGINT(t *testing.T) {
 	var transcript bytes.Buffer
 	e := mustStartFake(t, "honour-int", func(c *Config) { c.Transcript = &transcript })
-	l := Limit{Time: 300 * time.Millisecond, Interruptible: true}
+	l := BestMoveArgs{Time: 300 * time.Millisecond, Interruptible: true}
 	if !l.Overrun() {
 		t.Error("a 0.3 s budget in whole seconds is not an Overrun")
 	}
@@ -881,7 +886,7 @@ func TestOverrunBudgetIsStoppedWithSIGINT(t *testing.T) {
 	if !strings.Contains(log, "> bestmove time 00:00:01\n") || !regexp.MustCompile(`(?m)^\S+ \* SIGINT after 0\.\d\d\d s: the budget of 0\.300 s is up`).MatchString(log) {
 		t.Errorf("the transcript lacks the rounded command or the interrupt:\n%s", log)
 	}
-	for _, l := range []Limit{{Time: time.Second}, {Time: 2 * time.Second}, {Time: 1500 * time.Millisecond, Interruptible: true},
+	for _, l := range []BestMoveArgs{{Time: time.Second}, {Time: 2 * time.Second}, {Time: 1500 * time.Millisecond, Interruptible: true},
 		{Time: 300 * time.Millisecond, FractionalSeconds: true}, {Depth: 2}} {
 		if l.Overrun() || l.stopsAt() != 0 {
 			t.Errorf("%+v is an Overrun, or stopped", l)
@@ -896,7 +901,7 @@ func TestOverrunBudgetOfAnEngineThatDiesOfSIGINT(t *testing.T) {
 	e := mustStartFake(t, "nokamute", func(c *Config) { c.Transcript = &transcript })
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
-	move, err := e.BestMove(ctx, Limit{Time: 300 * time.Millisecond})
+	move, err := e.BestMove(ctx, BestMoveArgs{Time: 300 * time.Millisecond})
 	if err != nil || move == "" {
 		t.Fatalf("got %q, %v; want its answer after the second it was sent", move, err)
 	}
@@ -913,7 +918,7 @@ func TestDeathOnSIGINTIsExplained(t *testing.T) {
 	wideGrace := func(c *Config) { c.GraceTimeout = 10 * time.Second }
 	t.Run("budget", func(t *testing.T) {
 		e := mustStartFake(t, "die-on-int", wideGrace)
-		_, err := e.BestMove(t.Context(), Limit{Time: 300 * time.Millisecond, Interruptible: true})
+		_, err := e.BestMove(t.Context(), BestMoveArgs{Time: 300 * time.Millisecond, Interruptible: true})
 		var ee *ExitError
 		if !errors.As(err, &ee) || ee.Interrupted < 300*time.Millisecond || !strings.Contains(err.Error(), "interrupted with SIGINT at "+seconds(ee.Interrupted)) {
 			t.Fatalf("got %v", err)
@@ -924,7 +929,7 @@ func TestDeathOnSIGINTIsExplained(t *testing.T) {
 		e := mustStartFake(t, "die-on-int", wideGrace)
 		ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
 		defer cancel()
-		_, err := e.BestMove(ctx, Limit{Depth: 1})
+		_, err := e.BestMove(ctx, BestMoveArgs{Depth: 1})
 		var te *TimeoutError
 		if !errors.As(err, &te) || te.Interrupt == nil || te.Interrupt.At < 300*time.Millisecond {
 			t.Fatalf("got %v, want a timeout interrupted at 0.3 s or later", err)
@@ -958,14 +963,14 @@ func TestOverrunBudgetCountsFromTheCommand(t *testing.T) {
 	first := make(chan time.Duration)
 	go func() {
 		begin := time.Now()
-		if _, err := e.BestMove(ctx, Limit{Time: 600 * time.Millisecond, Interruptible: true}); err != nil {
+		if _, err := e.BestMove(ctx, BestMoveArgs{Time: 600 * time.Millisecond, Interruptible: true}); err != nil {
 			t.Error(err)
 		}
 		first <- time.Since(begin)
 	}()
 	time.Sleep(50 * time.Millisecond)
 	begin := time.Now()
-	move, err := e.BestMove(ctx, Limit{Time: 300 * time.Millisecond, Interruptible: true})
+	move, err := e.BestMove(ctx, BestMoveArgs{Time: 300 * time.Millisecond, Interruptible: true})
 	took := time.Since(begin)
 	if err != nil || move != "wA1" {
 		t.Fatalf("the second search: %q, %v", move, err)

@@ -4,7 +4,7 @@ import (
 	"flag"
 	"fmt"
 
-	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/configs"
 )
 
@@ -48,7 +48,7 @@ func (sf *Flags) Session(groups map[string][][]string, resolve configs.Resolver)
 	if sf.fs.NArg() > 0 {
 		return cfg, &configs.Error{Msg: fmt.Sprintf("unexpected argument %q (engine settings follow -engine)", sf.fs.Arg(0))}
 	}
-	var engines []arbiter.EngineConfig
+	var engines []driver.EngineConfig
 	if sf.config != "" {
 		file, err := configs.LoadFile(sf.config, resolve)
 		if err != nil {
@@ -69,7 +69,7 @@ func (sf *Flags) Session(groups map[string][][]string, resolve configs.Resolver)
 	if len(engines) != 2 {
 		return cfg, &configs.Error{Msg: fmt.Sprintf("serve needs exactly two engines, White's then Black's, not %d: give -config FILE or two -engine cmd=... (see arbiter serve -h)", len(engines))}
 	}
-	cfg.Engines = [2]arbiter.EngineConfig{engines[0], engines[1]}
+	cfg.Engines = [2]driver.EngineConfig{engines[0], engines[1]}
 	if sf.pgnOut != "" {
 		name, err := configs.PGNFile(sf.pgnOut)
 		if err != nil {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/enginekit/uhpserver"
 	"hivearbiter/results"
 	"hivearbiter/rules"
@@ -54,7 +55,7 @@ type Session struct {
 	writeErr error // the first record that could not be written
 
 	searchMu  sync.Mutex
-	searching arbiter.Player // the player whose bestmove a command waits for, for Interrupt
+	searching driver.Player // the player whose bestmove a command waits for, for Interrupt
 }
 
 // SessionConfig configures a Session.
@@ -62,7 +63,7 @@ type SessionConfig struct {
 	// Engines are the players: the first sits at White, the second at Black. In a remote game
 	// the viewer takes one seat and the engine of the other seat is its opponent. Names are
 	// made distinct (-1, -2) when they are not.
-	Engines [2]arbiter.EngineConfig
+	Engines [2]driver.EngineConfig
 	// Start starts the players: UHP engine processes unless replaced (tests use in-process
 	// players).
 	Start arbiter.StartFunc
@@ -102,7 +103,7 @@ const (
 // ViewerName is the viewer's name in the records of remote games.
 const ViewerName = "viewer"
 
-// NewSession checks the configuration and starts both engines. The error is a *arbiter.ConfigError
+// NewSession checks the configuration and starts both engines. The error is a *driver.ConfigError
 // or an *EngineStartError.
 func NewSession(ctx context.Context, cfg SessionConfig) (*Session, error) {
 	engines := cfg.Engines
@@ -127,7 +128,7 @@ func NewSession(ctx context.Context, cfg SessionConfig) (*Session, error) {
 	}
 	if cfg.GameType != "" {
 		if _, err := rules.ParseGameType(cfg.GameType); err != nil {
-			return nil, &arbiter.ConfigError{Msg: fmt.Sprintf("game type %q: want one of %s", cfg.GameType, rules.GameTypeList(", "))}
+			return nil, &driver.ConfigError{Msg: fmt.Sprintf("game type %q: want one of %s", cfg.GameType, rules.GameTypeList(", "))}
 		}
 	}
 	switch cfg.RemoteSide {
@@ -135,7 +136,7 @@ func NewSession(ctx context.Context, cfg SessionConfig) (*Session, error) {
 		cfg.RemoteSide = RemoteAlternate
 	case RemoteAlternate, RemoteWhite, RemoteBlack:
 	default:
-		return nil, &arbiter.ConfigError{Msg: fmt.Sprintf("remote side %q: want white, black or alternate", cfg.RemoteSide)}
+		return nil, &driver.ConfigError{Msg: fmt.Sprintf("remote side %q: want white, black or alternate", cfg.RemoteSide)}
 	}
 	cfg.StartTimeout = orDefault(cfg.StartTimeout, arbiter.DefaultStartTimeout)
 	cfg.CommandTimeout = orDefault(cfg.CommandTimeout, arbiter.DefaultCommandTimeout)
@@ -144,8 +145,8 @@ func NewSession(ctx context.Context, cfg SessionConfig) (*Session, error) {
 		cfg.Event = "Hive Arbiter serve"
 	}
 	if cfg.Start == nil {
-		cfg.Start = func(ctx context.Context, e arbiter.EngineConfig, seat int) (arbiter.Player, error) {
-			return arbiter.StartPlayer(ctx, e, arbiter.StartEnv{Worker: seat, TranscriptDir: cfg.TranscriptDir, Grace: time.Second})
+		cfg.Start = func(ctx context.Context, e driver.EngineConfig, seat int) (driver.Player, error) {
+			return driver.Start(ctx, e, driver.StartEnv{Worker: seat, TranscriptDir: cfg.TranscriptDir, Grace: time.Second})
 		}
 	}
 	// A serve session's games are a run of their own: same engines, same run, numbered on.
@@ -157,7 +158,7 @@ func NewSession(ctx context.Context, cfg SessionConfig) (*Session, error) {
 	// The seat pool starts an engine for the side it sits at (its name, which is distinct); a
 	// seat is checked against the game types only at newgame, which names them.
 	s.engines = &arbiter.Seats{Engines: cfg.Engines[:], StartTimeout: cfg.StartTimeout,
-		Start: func(ctx context.Context, e arbiter.EngineConfig, _ int) (arbiter.Player, error) {
+		Start: func(ctx context.Context, e driver.EngineConfig, _ int) (driver.Player, error) {
 			side := 0
 			if e.Name == cfg.Engines[1].Name {
 				side = 1
@@ -248,11 +249,11 @@ func capabilities(t rules.GameType) []string {
 
 // seat is an engine's side of a served game: its searches can be interrupted by the viewer.
 type seat struct {
-	arbiter.Player
+	driver.Player
 	session *Session
 }
 
-func (s *seat) BestMove(ctx context.Context, limit arbiter.Limit) (string, error) {
+func (s *seat) BestMove(ctx context.Context, limit driver.SearchLimit) (string, error) {
 	return s.session.search(ctx, s.Player, limit)
 }
 
@@ -260,11 +261,11 @@ func (s *seat) BestMove(ctx context.Context, limit arbiter.Limit) (string, error
 // viewer's moves are committed to the game directly, so it keeps and reports no state.
 type viewerSide struct{}
 
-func (viewerSide) Info() arbiter.PlayerInfo                        { return arbiter.PlayerInfo{} }
+func (viewerSide) Info() driver.PlayerInfo                         { return driver.PlayerInfo{} }
 func (viewerSide) NewGame(context.Context, string) (string, error) { return "", nil }
 func (viewerSide) Play(context.Context, string) (string, error)    { return "", nil }
 func (viewerSide) Close(context.Context) error                     { return nil }
-func (viewerSide) BestMove(context.Context, arbiter.Limit) (string, error) {
+func (viewerSide) BestMove(context.Context, driver.SearchLimit) (string, error) {
 	return "", errors.New("serve: the viewer makes its own moves")
 }
 
@@ -467,7 +468,7 @@ func (s *Session) Play(ctx context.Context, move string) (string, error) {
 	if strings.EqualFold(move, "forfeit") {
 		return s.forfeit(), nil
 	}
-	if _, err := g.Check(move); err != nil {
+	if _, err := g.Referee(move); err != nil {
 		var invalid *rules.InvalidMoveError
 		if errors.As(err, &invalid) {
 			return "", &uhpserver.InvalidMoveError{Message: invalid.Reason}
@@ -492,7 +493,7 @@ func (s *Session) commit(ctx context.Context, move string) (string, error) {
 	before := g.Position()
 	var used time.Duration
 	if h := s.hint; h.ply == before.Ply() && h.hash == before.Hash() {
-		if canonical, err := g.Check(move); err == nil && canonical == h.move {
+		if canonical, err := g.Referee(move); err == nil && canonical == h.move {
 			used = time.Duration(h.millis) * time.Millisecond
 		}
 	}
@@ -632,7 +633,7 @@ func (s *Session) ValidMoves(context.Context) (string, error) {
 // BestMove implements uhpserver.Handler: the engine whose turn it is searches, within the
 // viewer's limit or else its own time control, and its answer is checked by the referee but
 // not played: the viewer plays it, or not.
-func (s *Session) BestMove(ctx context.Context, viewerLimit uhpserver.Limit) (string, error) {
+func (s *Session) BestMove(ctx context.Context, viewerLimit uhpserver.BestMoveArgs) (string, error) {
 	g, err := s.live()
 	if err != nil {
 		return "", err
@@ -659,13 +660,13 @@ func (s *Session) Interrupt() {
 	s.searchMu.Lock()
 	p := s.searching
 	s.searchMu.Unlock()
-	if i, ok := p.(arbiter.Interrupter); ok {
+	if i, ok := p.(driver.Interrupter); ok {
 		i.Interrupt()
 	}
 }
 
 // search runs a player's bestmove where Interrupt can reach it.
-func (s *Session) search(ctx context.Context, p arbiter.Player, limit arbiter.Limit) (string, error) {
+func (s *Session) search(ctx context.Context, p driver.Player, limit driver.SearchLimit) (string, error) {
 	s.searchMu.Lock()
 	s.searching = p
 	s.searchMu.Unlock()
@@ -681,14 +682,14 @@ func (s *Session) search(ctx context.Context, p arbiter.Player, limit arbiter.Li
 // viewer's limit, or else the engine's time control (a clock gives the budget of a first
 // move, since a watched game has no clock). A timed search may end late by the engine's
 // margin; the UHP client sends whole seconds, at least one, unless the engine takes fractions.
-func (s *Session) searchLimit(side int, viewer uhpserver.Limit) (arbiter.Limit, time.Duration) {
+func (s *Session) searchLimit(side int, viewer uhpserver.BestMoveArgs) (driver.SearchLimit, time.Duration) {
 	e := s.cfg.Engines[side]
-	limit := arbiter.Limit{Time: viewer.Time, Depth: viewer.Depth}
-	if limit == (arbiter.Limit{}) {
-		limit = arbiter.Limit{Time: arbiter.NewClock(e.Time, e.Time, 0, 0).Budget(0), Depth: e.Time.Depth, Nodes: e.Time.Nodes}
+	limit := driver.SearchLimit{Time: viewer.Time, Depth: viewer.Depth}
+	if limit == (driver.SearchLimit{}) {
+		limit = driver.SearchLimit{Time: driver.NewClock(e.Time, e.Time, 0, 0).Budget(0), Depth: e.Time.Depth, Nodes: e.Time.Nodes}
 	}
 	if limit.Depth > 0 || limit.Nodes > 0 {
-		return arbiter.Limit{Depth: limit.Depth, Nodes: limit.Nodes}, s.cfg.DepthTimeout
+		return driver.SearchLimit{Depth: limit.Depth, Nodes: limit.Nodes}, s.cfg.DepthTimeout
 	}
 	sent := limit.Time
 	if e.ProtocolName() == "uhp" && e.Setting("fractional") != "true" {

@@ -4,14 +4,16 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"hivearbiter/arbiter"
-	"hivearbiter/arbiter/arbitertest"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/arbitertest"
+	"hivearbiter/arbiter/driver"
 
 	"hivearbiter/enginekit/uhpserver"
 	"hivearbiter/results"
@@ -47,9 +49,9 @@ func newServed(t *testing.T, f faults) *served {
 		if f.fault[side] == "hang" {
 			margin = 50 * time.Millisecond
 		}
-		cfg.Engines[side] = arbiter.EngineConfig{Name: name, Protocol: arbitertest.Name, Command: []string{name}, Time: arbiter.TimeControl{MoveTime: 100 * time.Millisecond}, Margin: margin, Restart: f.restart[side]}
+		cfg.Engines[side] = driver.EngineConfig{Name: name, Protocol: arbitertest.Name, Command: []string{name}, Time: driver.TimeControl{MoveTime: 100 * time.Millisecond}, Margin: margin, Restart: f.restart[side]}
 	}
-	cfg.Start = func(_ context.Context, e arbiter.EngineConfig, seat int) (arbiter.Player, error) {
+	cfg.Start = func(_ context.Context, e driver.EngineConfig, seat int) (driver.Player, error) {
 		p := arbitertest.New(e.Name, uint64(10*seat+len(sv.started[seat])+1))
 		if len(sv.started[seat]) == 0 && f.fault[seat] != "" {
 			p.Misbehave(f.fault[seat], f.atPly[seat])
@@ -158,7 +160,7 @@ func TestSessionWatchedGame(t *testing.T) {
 	}
 	var gs string
 	for ply := 0; ply < 400; ply++ {
-		move := must(sv.BestMove(ctx, uhpserver.Limit{}))
+		move := must(sv.BestMove(ctx, uhpserver.BestMoveArgs{}))
 		gs = must(sv.Play(ctx, move))
 		if !strings.Contains(gs, ";InProgress;") {
 			break
@@ -263,7 +265,7 @@ func TestSessionFailures(t *testing.T) {
 				var err error
 				for ply := 0; ply < 20 && err == nil; ply++ {
 					var move string
-					if move, err = sv.BestMove(ctx, uhpserver.Limit{}); err == nil {
+					if move, err = sv.BestMove(ctx, uhpserver.BestMoveArgs{}); err == nil {
 						_, err = sv.Play(ctx, move)
 					}
 				}
@@ -305,7 +307,7 @@ func TestSessionForfeit(t *testing.T) {
 	if gs := must(sv.Play(ctx, "forfeit")); gs != "Base;WhiteWins;Black[1];wS1" {
 		t.Errorf("forfeit: %q", gs)
 	}
-	if _, err := sv.BestMove(ctx, uhpserver.Limit{}); !strings.Contains(refusal(t, err), "Black (beta) forfeited") {
+	if _, err := sv.BestMove(ctx, uhpserver.BestMoveArgs{}); !strings.Contains(refusal(t, err), "Black (beta) forfeited") {
 		t.Errorf("bestmove after a forfeit: %v", err)
 	}
 	recs := sv.records(t)
@@ -333,7 +335,7 @@ func TestSessionRemote(t *testing.T) {
 	if sv.player(1).Game().GameString() != lines[2] || sv.player(0).Game() != nil {
 		t.Errorf("beta holds %q, alpha %v: only the opponent plays a remote game", sv.player(1).Game().GameString(), sv.player(0).Game())
 	}
-	if _, err := sv.BestMove(ctx, uhpserver.Limit{}); err == nil {
+	if _, err := sv.BestMove(ctx, uhpserver.BestMoveArgs{}); err == nil {
 		t.Error("bestmove in a remote game gave the viewer a move")
 	}
 	if _, err := sv.Undo(ctx, 1); !strings.Contains(refusal(t, err), "must be left to move") {
@@ -449,7 +451,7 @@ func TestSessionBestMoveHint(t *testing.T) {
 	must := succeeds(t)
 	must(sv.NewGame(ctx, ""))
 	sv.started[0][0].SetDelay(30 * time.Millisecond)
-	move := must(sv.BestMove(ctx, uhpserver.Limit{Time: 500 * time.Millisecond}))
+	move := must(sv.BestMove(ctx, uhpserver.BestMoveArgs{Time: 500 * time.Millisecond}))
 	must(sv.Play(ctx, move))
 	must(sv.Play(ctx, "forfeit"))
 	recs := sv.records(t)
@@ -464,7 +466,7 @@ func TestSessionInterrupted(t *testing.T) {
 	must := succeeds(t)
 	must(sv.NewGame(ctx, ""))
 	go func() { time.Sleep(30 * time.Millisecond); cancel() }()
-	_, err := sv.BestMove(ctx, uhpserver.Limit{Time: time.Hour})
+	_, err := sv.BestMove(ctx, uhpserver.BestMoveArgs{Time: time.Hour})
 	if !strings.Contains(refusal(t, err), "interrupted") {
 		t.Errorf("got %v", err)
 	}

@@ -4,12 +4,12 @@ import (
 	"strings"
 	"testing"
 
-	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/compliance"
 )
 
 // CheckRow returns the first result of a compliance check whose name starts with prefix, and
 // fails the test when there is none.
-func CheckRow(t testing.TB, results []arbiter.CheckResult, prefix string) arbiter.CheckResult {
+func CheckRow(t testing.TB, results []compliance.Result, prefix string) compliance.Result {
 	t.Helper()
 	for _, r := range results {
 		if strings.HasPrefix(r.Name, prefix) {
@@ -17,16 +17,16 @@ func CheckRow(t testing.TB, results []arbiter.CheckResult, prefix string) arbite
 		}
 	}
 	t.Fatalf("no check %q among %+v", prefix, results)
-	return arbiter.CheckResult{}
+	return compliance.Result{}
 }
 
 // FirstFailure returns the first failed result of a compliance check, and false when none
 // failed.
-func FirstFailure(results []arbiter.CheckResult) (arbiter.CheckResult, bool) {
+func FirstFailure(results []compliance.Result) (compliance.Result, bool) {
 	for _, r := range results {
-		if r.Status == arbiter.CheckFailed {
+		if r.Status == compliance.Failed {
 			return r, true
 		}
 	}
-	return arbiter.CheckResult{}, false
+	return compliance.Result{}, false
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/results"
 )
 
@@ -18,15 +19,15 @@ import (
 // ends after that move (a move-limit draw when the move is good), so that a protocol's test
 // can hold that the two judge alike. The test fails when the preflight fails for another
 // reason than the first move.
-func FirstMove(t testing.TB, engine arbiter.EngineConfig) (*arbiter.FirstMoveError, *results.Record) {
+func FirstMove(t testing.TB, engine driver.EngineConfig) (*arbiter.FirstMoveError, *results.Record) {
 	t.Helper()
 	const commandTimeout, depthTimeout = 5 * time.Second, 10 * time.Second
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 
-	opponent := arbiter.EngineConfig{Name: "opponent", Protocol: Name, Command: []string{"random"}, Time: engine.Time}
+	opponent := driver.EngineConfig{Name: "opponent", Protocol: Name, Command: []string{"random"}, Time: engine.Time}
 	tour, err := arbiter.NewTournament(arbiter.Config{
-		Format: arbiter.RoundRobin, Engines: []arbiter.EngineConfig{engine, opponent}, Rounds: 1, GamesPerPairing: 2,
+		Format: arbiter.RoundRobin, Engines: []driver.EngineConfig{engine, opponent}, Rounds: 1, GamesPerPairing: 2,
 		GameType: "Base+MLP", Concurrency: 1, Seed: 1, Out: filepath.Join(t.TempDir(), "games.jsonl"),
 		CommandTimeout: commandTimeout, DepthTimeout: depthTimeout,
 	}, arbiter.TournamentOptions{})
@@ -38,7 +39,7 @@ func FirstMove(t testing.TB, engine arbiter.EngineConfig) (*arbiter.FirstMoveErr
 		t.Fatalf("preflight of %s: %v; want its first move judged or passed", engine.Name, err)
 	}
 
-	white, err := arbiter.StartPlayer(ctx, engine, arbiter.StartEnv{Grace: 300 * time.Millisecond})
+	white, err := driver.Start(ctx, engine, driver.StartEnv{Grace: 300 * time.Millisecond})
 	if err != nil {
 		t.Fatalf("starting %s: %v", engine.Name, err)
 	}

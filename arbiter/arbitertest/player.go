@@ -10,7 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/results"
 	"hivearbiter/rules"
 )
@@ -84,9 +84,9 @@ func (p *Player) Closed() bool {
 	return p.closed
 }
 
-// Info implements arbiter.Player.
-func (p *Player) Info() arbiter.PlayerInfo {
-	return arbiter.PlayerInfo{ID: p.name + " v1", ReportsState: true, Expansions: p.plays, ExpansionsKnown: p.playsKnown}
+// Info implements driver.Player.
+func (p *Player) Info() driver.PlayerInfo {
+	return driver.PlayerInfo{ID: p.name + " v1", ReportsState: true, Expansions: p.plays, ExpansionsKnown: p.playsKnown}
 }
 
 // Name is the test protocol's name (proto=test).
@@ -97,20 +97,17 @@ const Name = "test"
 // fails to start, and "FAULT@PLY" misbehaves (see Misbehave) from that ply on.
 type Protocol struct{}
 
-func init() { arbiter.RegisterProtocol(Name, Protocol{}) }
+func init() { driver.Register(Name, Protocol{}) }
 
-// Check implements arbiter.Protocol.
-func (Protocol) Check(e arbiter.EngineConfig) error {
-	if unknown := e.UnknownSettings(); len(unknown) > 0 {
-		return &arbiter.ConfigError{Msg: "unknown test setting " + strings.Join(unknown, ", ")}
-	}
+// Validate implements driver.Protocol.
+func (Protocol) Validate(e driver.EngineConfig) error {
 	return nil
 }
 
 var seeds atomic.Uint64
 
-// Start implements arbiter.Protocol.
-func (Protocol) Start(ctx context.Context, e arbiter.EngineConfig, env arbiter.StartEnv) (arbiter.Player, error) {
+// Start implements driver.Protocol.
+func (Protocol) Start(ctx context.Context, e driver.EngineConfig, env driver.StartEnv) (driver.Player, error) {
 	p := New(e.Name, seeds.Add(1))
 	if spec := e.Command[0]; spec != "random" {
 		if spec == "unstartable" {
@@ -130,17 +127,17 @@ func (p *Player) due(fault string) bool {
 	return p.fault == fault && p.game != nil && p.game.Ply() >= p.atPly
 }
 
-// NewGame implements arbiter.Player.
+// NewGame implements driver.Player.
 func (p *Player) NewGame(ctx context.Context, gs string) (string, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.started++
 	if p.fault == "crash-newgame" {
-		return "", &arbiter.PlayerError{Reason: results.ReasonCrash, Err: errors.New("exit status 3")}
+		return "", &driver.PlayerError{Reason: results.ReasonCrash, Err: errors.New("exit status 3")}
 	}
 	g, err := rules.ParseGameString(gs)
 	if err != nil {
-		return "", &arbiter.PlayerError{Reason: results.ReasonDesync, Err: err}
+		return "", &driver.PlayerError{Reason: results.ReasonDesync, Err: err}
 	}
 	p.game = g
 	p.spelled = nil
@@ -170,7 +167,7 @@ func (p *Player) report() string {
 	return gs
 }
 
-// Play implements arbiter.Player.
+// Play implements driver.Player.
 func (p *Player) Play(ctx context.Context, move string) (string, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -178,10 +175,10 @@ func (p *Player) Play(ctx context.Context, move string) (string, error) {
 		p.mu.Unlock()
 		<-ctx.Done()
 		p.mu.Lock()
-		return "", &arbiter.PlayerError{Reason: results.ReasonStall, Err: ctx.Err()}
+		return "", &driver.PlayerError{Reason: results.ReasonStall, Err: ctx.Err()}
 	}
 	if p.due("reject-play") {
-		return "", &arbiter.PlayerError{Reason: results.ReasonDesync, Err: errors.New("invalidmove You can't move that piece there.")}
+		return "", &driver.PlayerError{Reason: results.ReasonDesync, Err: errors.New("invalidmove You can't move that piece there.")}
 	}
 	var err error
 	if move == "pass" {
@@ -190,13 +187,13 @@ func (p *Player) Play(ctx context.Context, move string) (string, error) {
 		err = p.game.Play(move)
 	}
 	if err != nil {
-		return "", &arbiter.PlayerError{Reason: results.ReasonDesync, Err: err}
+		return "", &driver.PlayerError{Reason: results.ReasonDesync, Err: err}
 	}
 	return p.report(), nil
 }
 
-// BestMove implements arbiter.Player.
-func (p *Player) BestMove(ctx context.Context, limit arbiter.Limit) (string, error) {
+// BestMove implements driver.Player.
+func (p *Player) BestMove(ctx context.Context, limit driver.SearchLimit) (string, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	wait := func(d time.Duration) error {
@@ -206,7 +203,7 @@ func (p *Player) BestMove(ctx context.Context, limit arbiter.Limit) (string, err
 		case <-time.After(d):
 			return nil
 		case <-ctx.Done():
-			return &arbiter.PlayerError{Reason: results.ReasonTimeForfeit, Err: ctx.Err()}
+			return &driver.PlayerError{Reason: results.ReasonTimeForfeit, Err: ctx.Err()}
 		}
 	}
 	if p.delay > 0 {
@@ -225,9 +222,9 @@ func (p *Player) BestMove(ctx context.Context, limit arbiter.Limit) (string, err
 			return "", err
 		}
 	case p.due("crash"):
-		return "", &arbiter.PlayerError{Reason: results.ReasonCrash, Err: errors.New("engine exited: exit status 101")}
+		return "", &driver.PlayerError{Reason: results.ReasonCrash, Err: errors.New("engine exited: exit status 101")}
 	case p.due("garbage"):
-		return "", &arbiter.PlayerError{Reason: results.ReasonProtocol, Err: errors.New("no ok line")}
+		return "", &driver.PlayerError{Reason: results.ReasonProtocol, Err: errors.New("no ok line")}
 	case p.due("illegal"):
 		return illegalMove(p.game), nil
 	case p.due("unreadable"):
@@ -243,7 +240,7 @@ func (p *Player) BestMove(ctx context.Context, limit arbiter.Limit) (string, err
 	return p.game.MoveString(m), nil
 }
 
-// Close implements arbiter.Player.
+// Close implements driver.Player.
 func (p *Player) Close(ctx context.Context) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()

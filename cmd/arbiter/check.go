@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/compliance"
 	"hivearbiter/ci"
 	"hivearbiter/configs"
 	"hivearbiter/internal/cli"
@@ -63,7 +63,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	subject := cmp.Or(strings.Join(engine.Command, " "), engine.Addr)
 	fmt.Fprintf(stdout, "Checking %s\n", subject)
 	started := time.Now()
-	checks, err := arbiter.CheckEngine(ctx, engine, arbiter.CheckOptions{Games: *games, Plies: *plies, Seed: *seed})
+	checks, err := compliance.Run(ctx, engine, compliance.Options{Games: *games, Plies: *plies, Seed: *seed})
 	if len(checks) == 0 && err != nil {
 		return cli.Usage(err) // a protocol without a check
 	}
@@ -74,11 +74,11 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *verbose {
 		width = 0
 	}
-	cut, tableErr := arbiter.WriteCheckTable(stdout, checks, width)
+	cut, tableErr := compliance.WriteTable(stdout, checks, width)
 	if cut {
 		hint = " (run with -v to see each detail whole)"
 	}
-	summary, failed := arbiter.SummarizeChecks(checks)
+	summary, failed := compliance.Summarize(checks)
 	switch {
 	case tableErr != nil:
 		return tableErr

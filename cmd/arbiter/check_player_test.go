@@ -7,8 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"hivearbiter/arbiter"
 	"hivearbiter/arbiter/arbitertest"
+	"hivearbiter/arbiter/compliance"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/ci"
 )
 
@@ -26,10 +27,10 @@ func TestCheckProtocolWithoutSuite(t *testing.T) {
 // (as gamestring and hiveapi players are) whose every answer is illegal: the first move came in
 // time, and each game says which move it was and why it is illegal.
 func TestCheckPlayerReportGolden(t *testing.T) {
-	e := arbiter.EngineConfig{Name: "bot", Protocol: arbitertest.Name, Command: []string{"illegal@0"},
-		Time: arbiter.TimeControl{MoveTime: time.Second}}
-	rows := arbiter.PlayerRows{Settings: "settings", SettingsDetail: "none", Greeting: "greeting", Close: "exits at the end of its input"}
-	checks, err := arbiter.CheckPlayer(t.Context(), arbitertest.Protocol{}, e, arbiter.CheckOptions{Games: 2, Plies: 10, Seed: 1}, rows)
+	e := driver.EngineConfig{Name: "bot", Protocol: arbitertest.Name, Command: []string{"illegal@0"},
+		Time: driver.TimeControl{MoveTime: time.Second}}
+	rows := compliance.PlayerRows{Settings: "settings", SettingsDetail: "none", Greeting: "greeting", Close: "exits at the end of its input"}
+	checks, err := compliance.PlaySuite(t.Context(), arbitertest.Protocol{}, e, compliance.Options{Games: 2, Plies: 10, Seed: 1}, rows)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/compliance"
 	"hivearbiter/ci"
 	"hivearbiter/configs"
 	"hivearbiter/internal/testkit/golden"
@@ -84,7 +84,7 @@ func TestCheckReportGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checks, err := arbiter.CheckEngine(t.Context(), engine, arbiter.CheckOptions{Games: 1, Plies: 4, Seed: 1, Margin: 500 * time.Millisecond})
+	checks, err := compliance.Run(t.Context(), engine, compliance.Options{Games: 1, Plies: 4, Seed: 1, Margin: 500 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,14 +118,14 @@ func TestCheckEndsWithWhatToDo(t *testing.T) {
 
 // checkTableGolden compares the table of a check's results, each detail whole and its timings
 // scrubbed, with a golden file in testdata/check.
-func checkTableGolden(t *testing.T, checks []arbiter.CheckResult, name string) {
+func checkTableGolden(t *testing.T, checks []compliance.Result, name string) {
 	t.Helper()
 	for i := range checks {
 		checks[i].Detail = durations.ReplaceAllString(checks[i].Detail, "T")
 		checks[i].Detail = millis.ReplaceAllString(checks[i].Detail, "T ms")
 	}
 	var got bytes.Buffer
-	if _, err := arbiter.WriteCheckTable(&got, checks, 0); err != nil {
+	if _, err := compliance.WriteTable(&got, checks, 0); err != nil {
 		t.Fatal(err)
 	}
 	golden.Check(t, filepath.Join("testdata", "check", name), got.Bytes())

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/ci"
 	"hivearbiter/configs"
 	"hivearbiter/internal/cli"
@@ -27,7 +28,7 @@ func TestErrorMessages(t *testing.T) {
 	}{
 		{"a usage error of several problems", cli.UsageError{Err: errors.Join(
 			&configs.Error{Flag: "-rounds", Msg: "0: want 1 or more"},
-			&arbiter.ConfigError{Msg: "an SPRT compares exactly 2 engines, not 3"},
+			&driver.ConfigError{Msg: "an SPRT compares exactly 2 engines, not 3"},
 			&configs.Error{File: "x.toml", Line: 3, Key: "games", Msg: "3: want 2 (a game pair, colours swapped) or 1"},
 		)}, ci.ExitUsage, "arbiter: -rounds 0: want 1 or more\narbiter: an SPRT compares exactly 2 engines, not 3\narbiter: x.toml:3: games: 3: want 2 (a game pair, colours swapped) or 1\n"},
 		{"a locked file", cli.UsageError{Err: &results.LockedError{Path: "g.jsonl"}}, ci.ExitUsage,

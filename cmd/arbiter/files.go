@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/internal/cli"
 	"hivearbiter/results"
 )
@@ -19,10 +20,10 @@ func checkFiles(files []results.NamedFile, transcripts string) error {
 
 // locateEngines checks, before anything is played or written, that every engine's program can
 // be run (through its protocol), and returns every problem found as a usage error.
-func locateEngines(engines []arbiter.EngineConfig) error {
+func locateEngines(engines []driver.EngineConfig) error {
 	var problems []error
 	for _, e := range engines {
-		if err := arbiter.LocateEngine(e); err != nil {
+		if err := driver.Locate(e); err != nil {
 			problems = append(problems, errors.New(arbiter.Message(err)))
 		}
 	}

@@ -13,9 +13,13 @@ import (
 	"hivearbiter/configs"
 	"hivearbiter/internal/cli"
 	"hivearbiter/internal/debugvars"
+	"hivearbiter/internal/proc"
 )
 
-func main() { os.Exit(runProcess(os.Args[1:])) }
+func main() {
+	proc.Main() // on Windows a copy of the arbiter is its Ctrl-C sender
+	os.Exit(runProcess(os.Args[1:]))
+}
 
 // runProcess is the whole process: Ctrl-C and SIGTERM (what a cancelled CI job sends) cancel
 // the run's context, so that a match stops cleanly, and the error becomes the exit status.

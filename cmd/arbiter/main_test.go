@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"hivearbiter/internal/proc"
+
 	"hivearbiter/enginekit/uhpserver"
 	"hivearbiter/enginekit/uhpserver/uhpfake"
 )
@@ -17,6 +19,8 @@ import (
 // kill it with SIGKILL), the bundled engine (builtin=hivebot resolves to "<binary> hivebot"),
 // and fake UHP engines that misbehave in one chosen way (uhpfake).
 func TestMain(m *testing.M) {
+	// On Windows the test binary is its own Ctrl-C sender, as the arbiter is (see proc.Main).
+	proc.Main()
 	// Engines inherit the arbiter's environment, so the fake engine is checked first.
 	uhpfake.Main()
 	switch {

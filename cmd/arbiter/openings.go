@@ -8,10 +8,10 @@ import (
 	"os"
 	"strings"
 
-	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/internal/cli"
 	"hivearbiter/openings"
-	"hivearbiter/openings/books"
+	"hivearbiter/openings/evaluate"
 	"hivearbiter/rules"
 )
 
@@ -59,12 +59,12 @@ func runOpenings(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	case fs.NArg() == 1 && fs.Arg(0) == "generate":
 		return s.generate(ctx, stdout, stderr)
 	case fs.NArg() == 1 && fs.Arg(0) == "list":
-		for _, n := range books.Names() {
+		for _, n := range openings.BookNames() {
 			fmt.Fprintln(stdout, n)
 		}
 		return nil
 	case fs.NArg() == 2 && fs.Arg(0) == "show":
-		data, err := books.Read(fs.Arg(1))
+		data, err := openings.ReadBook(fs.Arg(1))
 		if err != nil {
 			return cli.Usage(err)
 		}
@@ -85,9 +85,9 @@ func (s *openingsSettings) generate(ctx context.Context, stdout, stderr io.Write
 		return err
 	}
 	defer closeEngine()
-	cfg := openings.Config{GameType: gameType, Plies: s.plies, Count: s.count, Seed: s.seed, Band: s.band, Candidates: s.candidates, Balance: s.balance}
+	cfg := openings.GenerateConfig{GameType: gameType, Plies: s.plies, Count: s.count, Seed: s.seed, Band: s.band, Candidates: s.candidates, Balance: s.balance}
 	book, err := openings.Generate(ctx, cfg, ev)
-	if errors.Is(err, openings.ErrConfig) {
+	if errors.Is(err, openings.ErrGenerateConfig) {
 		return cli.Usage(err)
 	} else if err != nil {
 		return err
@@ -119,14 +119,14 @@ func (s *openingsSettings) generate(ctx context.Context, stdout, stderr io.Write
 // stops that engine.
 func (s *openingsSettings) evaluator(ctx context.Context) (openings.Evaluator, func(), error) {
 	if s.engine == "" && s.playout {
-		ev, err := openings.NewPlayoutEvaluator(s.depth, 0)
+		ev, err := evaluate.NewPlayout(s.depth, 0)
 		if err != nil {
 			return nil, nil, cli.Usage(err)
 		}
 		return ev, func() {}, nil
 	}
 	if s.engine == "" {
-		ev, err := openings.NewSearchEvaluator(s.depth)
+		ev, err := evaluate.NewSearch(s.depth)
 		if err != nil {
 			return nil, nil, cli.Usage(err)
 		}
@@ -137,11 +137,11 @@ func (s *openingsSettings) evaluator(ctx context.Context) (openings.Evaluator, f
 	}
 	// The engine is started as a match starts one, through its protocol (UHP, the default):
 	// -engine gives its program and arguments alone.
-	e, err := arbiter.StartPlayer(ctx, arbiter.EngineConfig{Command: strings.Fields(s.engine)}, arbiter.StartEnv{})
+	e, err := driver.Start(ctx, driver.EngineConfig{Command: strings.Fields(s.engine)}, driver.StartEnv{})
 	if err != nil {
 		return nil, nil, err
 	}
-	return &openings.EngineEvaluator{Engine: e, Depth: s.depth}, func() { e.Close(context.WithoutCancel(ctx)) }, nil
+	return &evaluate.Engine{Player: e, Depth: s.depth}, func() { e.Close(context.WithoutCancel(ctx)) }, nil
 }
 
 // command is the command line that makes the same book.

@@ -12,7 +12,7 @@ import (
 
 	"hivearbiter/internal/cli"
 	"hivearbiter/internal/testkit/golden"
-	"hivearbiter/openings/books"
+	"hivearbiter/openings"
 )
 
 var regenerateBooks = flag.Bool("regenerate-books", false, "regenerate the shipped opening books with the commands in their headers and compare (minutes of CPU)")
@@ -76,7 +76,7 @@ func TestOpeningsListShow(t *testing.T) {
 		t.Errorf("list: %q, %v", stdout.String(), err)
 	}
 	stdout.Reset()
-	want, _ := books.Read("base")
+	want, _ := openings.ReadBook("base")
 	if err := run(context.Background(), []string{"openings", "show", "base"}, &stdout, &stderr); err != nil || stdout.String() != string(want) {
 		t.Errorf("show base: %v, %d bytes, want %d", err, stdout.Len(), len(want))
 	}
@@ -94,9 +94,9 @@ func TestOpeningsShippedBooksRegenerate(t *testing.T) {
 	if !*regenerateBooks {
 		t.Skip("regenerating the shipped books takes minutes: run with -regenerate-books")
 	}
-	for _, name := range books.Names() {
+	for _, name := range openings.BookNames() {
 		t.Run(name, func(t *testing.T) {
-			data, err := books.Read(name)
+			data, err := openings.ReadBook(name)
 			if err != nil {
 				t.Fatal(err)
 			}

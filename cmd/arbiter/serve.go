@@ -7,7 +7,7 @@ import (
 	"os"
 	"os/signal"
 
-	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/ci"
 	"hivearbiter/internal/cli"
 	"hivearbiter/results"
@@ -49,7 +49,7 @@ func runServeSession(ctx context.Context, args []string, stdin io.Reader, stdout
 
 	session, err := viewerbridge.NewSession(ctx, cfg)
 	if err != nil {
-		var ce *arbiter.ConfigError
+		var ce *driver.ConfigError
 		if errors.As(err, &ce) {
 			return cli.Usage(err)
 		}

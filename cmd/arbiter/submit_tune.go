@@ -48,6 +48,6 @@ func runSubmitTune(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "Run %s submitted: a tune of %d pairs; its records: %s on the server\n", st.ID, cfg.Schedule.Iterations, st.Records)
+	fmt.Fprintf(stdout, "Run %s submitted: a tune of %d pairs; its records: %s on the server\n", st.ID, cfg.Gains.Iterations, st.Records)
 	return nil
 }

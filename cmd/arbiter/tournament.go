@@ -8,8 +8,10 @@ import (
 	"runtime"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/ci"
 	"hivearbiter/internal/cli"
+	"hivearbiter/openings"
 	"hivearbiter/results"
 )
 
@@ -33,8 +35,8 @@ func playTournamentWith(ctx context.Context, cfg arbiter.Config, resumeHint stri
 			t.WriteStandings(w, s, final, ctx.Err() != nil)
 		}})
 	if err != nil {
-		var ce *arbiter.ConfigError
-		var oe *arbiter.OpeningError
+		var ce *driver.ConfigError
+		var oe *openings.Error
 		if errors.As(err, &ce) || errors.As(err, &oe) {
 			return cli.Usage(err)
 		}
@@ -79,7 +81,7 @@ func playError(err error) error {
 	var pe *arbiter.PreflightError
 	var se *arbiter.EngineStartError
 	var le *results.LockedError
-	var ce *arbiter.ConfigError
+	var ce *driver.ConfigError
 	var line *results.LineError
 	switch {
 	case errors.As(err, &pe):

@@ -6,7 +6,7 @@ import (
 	"flag"
 	"io"
 
-	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/ci"
 	"hivearbiter/internal/cli"
 	"hivearbiter/report"
@@ -74,5 +74,5 @@ func parseTune(fs *flag.FlagSet, args []string) (tune.Config, error) {
 	if err != nil {
 		return tune.Config{}, cli.Usage(err)
 	}
-	return cfg, locateEngines([]arbiter.EngineConfig{cfg.Engine})
+	return cfg, locateEngines([]driver.EngineConfig{cfg.Engine})
 }

@@ -108,7 +108,7 @@ func runWorkers(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *credsPath == "" {
 		return cli.Usage(errors.New("-creds FILE is required"))
 	}
-	creds, err := distributed.LoadCredentials(*credsPath)
+	creds, err := distributed.ReadRunCredentials(*credsPath)
 	if err != nil {
 		return cli.Usage(err)
 	}

@@ -288,7 +288,7 @@ func TestWorkersRefused(t *testing.T) {
 	out := filepath.Join(dir, "games.jsonl")
 	coord, creds := coordinator(t, out, testenv.FreeAddr(t), append(detEngines(0), "-rounds", "1")...)
 
-	c, err := distributed.LoadCredentials(creds)
+	c, err := distributed.ReadRunCredentials(creds)
 	if err != nil {
 		t.Fatal(err)
 	}

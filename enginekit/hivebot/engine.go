@@ -208,7 +208,7 @@ func (e *Engine) Undo(_ context.Context, plies int) (string, error) {
 // BestMove picks a move within the limit: by the profile's fixed depth, the limit's depth or
 // the MaxDepth cap, whichever is smallest, and before the limit's time runs out or ctx ends.
 // With neither a depth nor a time, the strong profile searches until ctx ends.
-func (e *Engine) BestMove(ctx context.Context, limit uhpserver.Limit) (string, error) {
+func (e *Engine) BestMove(ctx context.Context, limit uhpserver.BestMoveArgs) (string, error) {
 	g, err := e.liveGame()
 	if err != nil {
 		return "", err
@@ -217,7 +217,7 @@ func (e *Engine) BestMove(ctx context.Context, limit uhpserver.Limit) (string, e
 	return g.MoveString(m), nil
 }
 
-func (e *Engine) bestMove(ctx context.Context, g *rules.Game, limit uhpserver.Limit) rules.Move {
+func (e *Engine) bestMove(ctx context.Context, g *rules.Game, limit uhpserver.BestMoveArgs) rules.Move {
 	if e.profile == Random {
 		moves := g.ValidMoves()
 		return moves[e.rng.IntN(len(moves))]

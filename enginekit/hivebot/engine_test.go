@@ -24,7 +24,7 @@ const midgame = `Base+MLP;InProgress;White[15];wB1;bL /wB1;wQ wB1-;bQ -bL;wA1 \w
 var corpus = filepath.Join("..", "..", "rules", "testdata")
 
 // bestMove loads a GameString into an engine and asks it for a move.
-func bestMove(t *testing.T, e *Engine, game string, limit uhpserver.Limit) string {
+func bestMove(t *testing.T, e *Engine, game string, limit uhpserver.BestMoveArgs) string {
 	t.Helper()
 	ctx := context.Background()
 	if _, err := e.NewGame(ctx, game); err != nil {
@@ -58,13 +58,13 @@ func TestPuzzles(t *testing.T) {
 		if testing.Short() && p.Depth > 3 {
 			continue
 		}
-		got := bestMove(t, e, p.GameString, uhpserver.Limit{Depth: p.Depth})
+		got := bestMove(t, e, p.GameString, uhpserver.BestMoveArgs{Depth: p.Depth})
 		if !sameMove(t, p.GameString, got, p.BestMove) {
 			t.Errorf("line %d: bestmove depth %d = %s, want %s", p.Line, p.Depth, got, p.BestMove)
 		}
 	}
 	for _, p := range rulestest.ReadPuzzles(t, filepath.Join(corpus, "GameAI_BlockWinningMoveIsBestMoveTest.csv")) {
-		got := bestMove(t, e, p.GameString, uhpserver.Limit{Depth: p.Depth})
+		got := bestMove(t, e, p.GameString, uhpserver.BestMoveArgs{Depth: p.Depth})
 		if sameMove(t, p.GameString, got, p.BestMove) {
 			continue
 		}
@@ -177,7 +177,7 @@ func TestDeterministicAtDepth(t *testing.T) {
 	positions := testPositions(t, 3)
 	for _, profile := range []Profile{Weak, Medium, Strong} {
 		a, b := New(Config{Profile: profile, HashMB: 4}), New(Config{Profile: profile, HashMB: 4})
-		limit := uhpserver.Limit{Depth: 3}
+		limit := uhpserver.BestMoveArgs{Depth: 3}
 		first := make([]string, len(positions))
 		for i, pos := range positions {
 			first[i] = bestMove(t, a, pos, limit)
@@ -200,7 +200,7 @@ func TestRandomProfile(t *testing.T) {
 		e.NewGame(ctx, "Base+MLP")
 		var moves []string
 		for range 40 {
-			m, err := e.BestMove(ctx, uhpserver.Limit{Depth: 5})
+			m, err := e.BestMove(ctx, uhpserver.BestMoveArgs{Depth: 5})
 			if err != nil {
 				break
 			}
@@ -322,7 +322,7 @@ func (g guard) ValidMoves(ctx context.Context) (string, error) {
 	defer g.check()
 	return g.e.ValidMoves(ctx)
 }
-func (g guard) BestMove(ctx context.Context, limit uhpserver.Limit) (string, error) {
+func (g guard) BestMove(ctx context.Context, limit uhpserver.BestMoveArgs) (string, error) {
 	defer g.check()
 	return g.e.BestMove(ctx, limit)
 }

@@ -33,7 +33,7 @@ func playGame(t *testing.T, white, black *Engine, start string) rules.GameState 
 		if referee.ToMove() == rules.Black {
 			mover = black
 		}
-		move, err := mover.BestMove(ctx, uhpserver.Limit{})
+		move, err := mover.BestMove(ctx, uhpserver.BestMoveArgs{})
 		if err != nil {
 			t.Fatalf("%s: bestmove: %v", referee.GameString(), err)
 		}
@@ -148,7 +148,7 @@ func TestClockGame(t *testing.T) {
 		side := int(referee.ToMove())
 		budget := min(remaining[side]/25+increment*3/4, remaining[side])
 		began := time.Now()
-		move, err := engines[side].BestMove(ctx, uhpserver.Limit{Time: budget})
+		move, err := engines[side].BestMove(ctx, uhpserver.BestMoveArgs{Time: budget})
 		took := time.Since(began)
 		if err != nil {
 			t.Fatalf("%s: bestmove: %v", referee.GameString(), err)

@@ -88,7 +88,7 @@ func (u ugiSearcher) NewGame() { u.e.searcher.Clear() }
 
 // Search searches as BestMove does (the profile's depth, the limit's and the MaxDepth cap,
 // the smallest of them), with the node limit UGI adds.
-func (u ugiSearcher) Search(ctx context.Context, g *rules.Game, limit ugiserver.Limit) ugiserver.Result {
+func (u ugiSearcher) Search(ctx context.Context, g *rules.Game, limit ugiserver.GoArgs) ugiserver.Result {
 	e := u.e
 	if e.profile == Random {
 		moves := g.ValidMoves()

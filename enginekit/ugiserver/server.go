@@ -26,7 +26,7 @@ type Searcher interface {
 	// Search finds a move in g within limit, and leaves g as it was. ctx ends when the search
 	// must stop at once ("stop", "quit"): it then returns its best move so far. g is not
 	// over and has a move other than a pass.
-	Search(ctx context.Context, g *rules.Game, limit Limit) Result
+	Search(ctx context.Context, g *rules.Game, limit GoArgs) Result
 }
 
 // Option is an engine option, printed in the handshake as "option name N type T default D
@@ -48,8 +48,8 @@ func (o Option) String() string {
 	return s
 }
 
-// Limit bounds one search; the zero Limit searches until stopped ("go infinite").
-type Limit struct {
+// GoArgs bounds one search; the zero GoArgs searches until stopped ("go infinite").
+type GoArgs struct {
 	Time  time.Duration // the budget: movetime, or a share of the side's clock
 	Depth int
 	Nodes int64
@@ -72,7 +72,7 @@ type Result struct {
 const maxMillis = 100 * 365 * 24 * 3600 * 1000
 
 // movesToGo is how many more moves a clock search assumes when the side to move has played
-// this many, as the arbiter's own clock does (arbiter.Clock.Budget, where the figures behind
+// this many, as the arbiter's own clock does (driver.Clock.Budget, where the figures behind
 // it are): with an increment, 20 at the start, half a move fewer for every move played, never
 // fewer than 10; without one, 25.
 func movesToGo(increment time.Duration, played int) time.Duration {
@@ -266,7 +266,7 @@ func (s *Server) startGo(ctx context.Context, w io.Writer, args []string) *searc
 		fmt.Fprintln(w, "bestmove 0000")
 		return nil
 	}
-	run := &search{done: make(chan Result, 1), started: time.Now(), game: g, infinite: limit == Limit{}}
+	run := &search{done: make(chan Result, 1), started: time.Now(), game: g, infinite: limit == GoArgs{}}
 	moves := g.ValidMoves()
 	if len(moves) == 1 && moves[0] == rules.PassMove {
 		run.cancel = func() {}
@@ -403,8 +403,8 @@ func play(g *rules.Game, tokens []string) error {
 // of the side to move (side), which has played this many moves: what it has left spread over
 // the moves the game is expected to last (movesToGo) plus three quarters of its increment,
 // never more than half of what is left.
-func ParseGo(args []string, side rules.Color, played int) (Limit, error) {
-	var l Limit
+func ParseGo(args []string, side rules.Color, played int) (GoArgs, error) {
+	var l GoArgs
 	if len(args) == 1 && args[0] == "infinite" {
 		return l, nil
 	}

@@ -13,22 +13,22 @@ func TestParseGo(t *testing.T) {
 		args   string
 		side   rules.Color
 		played int
-		want   Limit
+		want   GoArgs
 	}{
-		{"infinite", rules.White, 0, Limit{}},
-		{"depth 4", rules.White, 0, Limit{Depth: 4}},
-		{"nodes 5000", rules.Black, 0, Limit{Nodes: 5000}},
-		{"movetime 100", rules.White, 0, Limit{Time: 100 * time.Millisecond}},
+		{"infinite", rules.White, 0, GoArgs{}},
+		{"depth 4", rules.White, 0, GoArgs{Depth: 4}},
+		{"nodes 5000", rules.Black, 0, GoArgs{Nodes: 5000}},
+		{"movetime 100", rules.White, 0, GoArgs{Time: 100 * time.Millisecond}},
 		// With an increment: a 20th of the mover's own time at the start, a 15th after 10
 		// moves, a 10th from the 20th on, plus three quarters of the increment.
-		{"p1time 10000 p2time 500 p1inc 400 p2inc 0", rules.White, 0, Limit{Time: 800 * time.Millisecond}},
-		{"p1time 10000 p2time 500 p1inc 400 p2inc 0", rules.White, 10, Limit{Time: 966666666}},
-		{"p1time 10000 p2time 500 p1inc 400 p2inc 0", rules.White, 60, Limit{Time: 1300 * time.Millisecond}},
+		{"p1time 10000 p2time 500 p1inc 400 p2inc 0", rules.White, 0, GoArgs{Time: 800 * time.Millisecond}},
+		{"p1time 10000 p2time 500 p1inc 400 p2inc 0", rules.White, 10, GoArgs{Time: 966666666}},
+		{"p1time 10000 p2time 500 p1inc 400 p2inc 0", rules.White, 60, GoArgs{Time: 1300 * time.Millisecond}},
 		// Without one, a 25th whatever the move.
-		{"p1time 10000 p2time 500 p1inc 400 p2inc 0", rules.Black, 0, Limit{Time: 20 * time.Millisecond}},
-		{"p2time 100 p1time 100", rules.Black, 40, Limit{Time: 4 * time.Millisecond}},
+		{"p1time 10000 p2time 500 p1inc 400 p2inc 0", rules.Black, 0, GoArgs{Time: 20 * time.Millisecond}},
+		{"p2time 100 p1time 100", rules.Black, 40, GoArgs{Time: 4 * time.Millisecond}},
 		// Never more than half of what is left.
-		{"p1time 100 p2time 100 p1inc 1000 p2inc 1000", rules.White, 0, Limit{Time: 50 * time.Millisecond}},
+		{"p1time 100 p2time 100 p1inc 1000 p2inc 1000", rules.White, 0, GoArgs{Time: 50 * time.Millisecond}},
 	} {
 		got, err := ParseGo(strings.Fields(tc.args), tc.side, tc.played)
 		if err != nil || got != tc.want {

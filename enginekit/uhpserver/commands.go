@@ -77,29 +77,29 @@ func (s *Server) dispatch(ctx context.Context, o *output, name string, args []st
 }
 
 // parseLimit reads the arguments of bestmove: none, "depth N" or "time hh:mm:ss[.fff]".
-func parseLimit(args []string) (Limit, error) {
+func parseLimit(args []string) (BestMoveArgs, error) {
 	if len(args) == 0 {
-		return Limit{}, nil
+		return BestMoveArgs{}, nil
 	}
 	if len(args) != 2 {
-		return Limit{}, errInvalidCommand
+		return BestMoveArgs{}, errInvalidCommand
 	}
 	switch strings.ToLower(args[0]) {
 	case "depth":
 		n, err := strconv.Atoi(args[1])
 		if err != nil || n < 1 {
-			return Limit{}, errInvalidCommand
+			return BestMoveArgs{}, errInvalidCommand
 		}
-		return Limit{Depth: n}, nil
+		return BestMoveArgs{Depth: n}, nil
 	case "time":
 		d, ok := ParseTime(args[1])
 		if !ok || d <= 0 {
-			return Limit{}, &Error{Message: fmt.Sprintf(
+			return BestMoveArgs{}, &Error{Message: fmt.Sprintf(
 				"The time \"%s\" is not valid. Use hh:mm:ss above zero, such as 00:00:05 or 00:00:00.5.", args[1])}
 		}
-		return Limit{Time: d}, nil
+		return BestMoveArgs{Time: d}, nil
 	}
-	return Limit{}, errInvalidCommand
+	return BestMoveArgs{}, errInvalidCommand
 }
 
 func options(h Handler, args []string) (string, error) {

@@ -107,7 +107,7 @@ func (h *fakeHandler) ValidMoves(ctx context.Context) (string, error) {
 	return "wS1;wB1;wG1;wA1", nil
 }
 
-func (h *fakeHandler) BestMove(ctx context.Context, l Limit) (string, error) {
+func (h *fakeHandler) BestMove(ctx context.Context, l BestMoveArgs) (string, error) {
 	switch {
 	case ctx.Err() != nil:
 		return "", fmt.Errorf("fake: interrupted before the search: %w", ctx.Err())

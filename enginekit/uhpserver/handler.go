@@ -27,7 +27,7 @@ type Handler interface {
 	ValidMoves(ctx context.Context) (string, error)
 	// BestMove searches within limit and returns a MoveString. An interrupt cancels ctx: the
 	// handler should then answer at once with the best move found so far.
-	BestMove(ctx context.Context, limit Limit) (string, error)
+	BestMove(ctx context.Context, limit BestMoveArgs) (string, error)
 	// Undo takes back plies plies, as the client typed them (possibly zero or negative), and
 	// returns the GameString.
 	Undo(ctx context.Context, plies int) (string, error)
@@ -73,8 +73,8 @@ type Info struct {
 	Capabilities []string
 }
 
-// Limit bounds a search. The zero Limit searches until interrupted.
-type Limit struct {
+// BestMoveArgs bounds a search. The zero BestMoveArgs searches until interrupted.
+type BestMoveArgs struct {
 	// Time is the longest the search may take; zero for no limit.
 	Time time.Duration
 	// Depth is the deepest the search may go, in plies; zero for no limit.

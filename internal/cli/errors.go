@@ -46,7 +46,7 @@ func Exit(code int, format string, args ...any) error {
 
 // Message is an error as a user reads it, one problem a line (an errors.Join, each of its
 // errors). An error that can say itself without its package's name (a Message method, as
-// configs.Error, arbiter.ConfigError and results.LockedError have) is shown so: a package's
+// configs.Error, driver.ConfigError and results.LockedError have) is shown so: a package's
 // name tells a programmer where an error came from, and only stutters after the program's.
 func Message(err error) string {
 	if joined, ok := err.(interface{ Unwrap() []error }); ok {

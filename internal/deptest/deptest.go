@@ -2,6 +2,7 @@ package deptest
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -12,9 +13,11 @@ const Module = "hivearbiter"
 // A Rule says what the packages matching Packages may depend on, directly or through
 // another package: with Only set (even empty), no package of the module but those it
 // matches; with StdOnly, nothing beyond the standard library and Only; and never what Not
-// matches. A pattern is relative to Module ("arbiter" is that package alone, "proto/..." is
-// proto and every package below it, "..." every package of the module) unless its first
-// element holds a dot ("github.com/nats-io/...").
+// matches; with Needs, they must depend on every package that it matches. A rule with
+// LinkedBy is about the packages that depend on those of Packages instead. A pattern is
+// relative to Module ("arbiter" is that package alone, "proto/..." is proto and every
+// package below it, "..." every package of the module) unless its first element holds a dot
+// ("github.com/nats-io/...").
 type Rule struct {
 	Packages []string
 	Only     []string
@@ -23,8 +26,20 @@ type Rule struct {
 	// Except, when set, makes the rule one about each file's own imports, not the package's
 	// dependencies (only Not counts), and names the files it leaves alone.
 	Except []string
-	Why    string
+	// Needs are what the packages must depend on: every package of the graph that a pattern
+	// matches (a binary that must link every protocol).
+	Needs []string
+	// LinkedBy, when set (even empty), turns the rule around (and the fields above do not
+	// count): no package of the module but those it matches, and those of Packages
+	// themselves, may depend on a package of Packages. Tests are not in the graph: they
+	// always may.
+	LinkedBy []string
+	Why      string
 }
+
+// Platforms are the operating systems (GOOS) the rules hold on, the release's: files with build
+// constraints make each one's graph its own, so a rule holds on each.
+var Platforms = []string{"linux", "windows", "darwin"}
 
 // Package is one package of the import graph: its imports and all its dependencies.
 type Package struct {
@@ -42,12 +57,22 @@ type Violation struct {
 	Package, Dep string
 	Via          string // the import of Package through which it depends on Dep, or the file
 	Rule         *Rule
+	Missing      bool // Package does not depend on Dep, which the rule's Needs ask for
+	// Platforms are the platforms (GOOS) where it happens, when that is not every platform
+	// checked (see CheckPlatforms); nil for all of them.
+	Platforms []string
 }
 
 func (v Violation) String() string {
 	via := ""
 	if v.Via != "" && v.Via != v.Dep {
 		via = " (through " + trim(v.Via) + ")"
+	}
+	if v.Platforms != nil {
+		via += " on " + strings.Join(v.Platforms, " and ") + " only"
+	}
+	if v.Missing {
+		return fmt.Sprintf("%s does not depend on %s%s, which its rule asks for: %s", trim(v.Package), trim(v.Dep), via, v.Rule.Why)
 	}
 	return fmt.Sprintf("%s depends on %s%s, which its rule forbids: %s", trim(v.Package), trim(v.Dep), via, v.Rule.Why)
 }
@@ -87,6 +112,10 @@ func Check(graph []Package, rules []Rule) []Violation {
 		}
 		for r := range rules {
 			rule := &rules[r]
+			if rule.LinkedBy != nil {
+				out = append(out, checkLinkedBy(p, rule, byPath)...)
+				continue
+			}
 			if !matchAny(rule.Packages, p.ImportPath) {
 				continue
 			}
@@ -99,6 +128,44 @@ func Check(graph []Package, rules []Rule) []Violation {
 					out = append(out, Violation{Package: p.ImportPath, Dep: dep, Via: via(p, dep, byPath), Rule: rule})
 				}
 			}
+			for _, q := range graph {
+				if q.ImportPath != p.ImportPath && matchAny(rule.Needs, q.ImportPath) && !slices.Contains(p.Deps, q.ImportPath) {
+					out = append(out, Violation{Package: p.ImportPath, Dep: q.ImportPath, Rule: rule, Missing: true})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// CheckPlatforms checks the graph of each platform, keyed by GOOS, and returns each break
+// once, in the order of the platforms' names and then of their graphs: a break that some
+// platforms have and others not (a file with a build constraint) names the ones that have it.
+func CheckPlatforms(graphs map[string][]Package, rules []Rule) []Violation {
+	type key struct {
+		pkg, dep, via string
+		rule          *Rule
+	}
+	goos := slices.Sorted(maps.Keys(graphs))
+	seen := map[key]int{}
+	var out []Violation
+	for _, platform := range goos {
+		for _, v := range Check(graphs[platform], rules) {
+			k := key{v.Package, v.Dep, v.Via, v.Rule}
+			i, ok := seen[k]
+			if !ok {
+				i = len(out)
+				seen[k] = i
+				out = append(out, v)
+			}
+			if !slices.Contains(out[i].Platforms, platform) {
+				out[i].Platforms = append(out[i].Platforms, platform)
+			}
+		}
+	}
+	for i := range out {
+		if len(out[i].Platforms) == len(goos) {
+			out[i].Platforms = nil
 		}
 	}
 	return out
@@ -116,6 +183,20 @@ func forbidden(rule *Rule, pkg, dep string, byPath map[string]*Package) bool {
 		return rule.StdOnly
 	}
 	return (rule.Only != nil || rule.StdOnly) && !matchAny(rule.Only, dep)
+}
+
+// checkLinkedBy applies a rule with LinkedBy to the dependencies of p.
+func checkLinkedBy(p *Package, rule *Rule, byPath map[string]*Package) []Violation {
+	if matchAny(rule.Packages, p.ImportPath) || matchAny(rule.LinkedBy, p.ImportPath) {
+		return nil
+	}
+	var out []Violation
+	for _, dep := range p.Deps {
+		if matchAny(rule.Packages, dep) {
+			out = append(out, Violation{Package: p.ImportPath, Dep: dep, Via: via(p, dep, byPath), Rule: rule})
+		}
+	}
+	return out
 }
 
 // checkFiles applies a rule with Except to each file's own imports.
@@ -161,7 +242,11 @@ func Markdown(rules []Rule) string {
 			who = "every package"
 		}
 		if r.Except != nil {
-			who += ", in every file but " + code(r.Except)
+			if len(r.Except) == 0 {
+				who += ", in each file's own imports"
+			} else {
+				who += ", in every file but " + code(r.Except)
+			}
 		}
 		var parts []string
 		switch {
@@ -176,6 +261,18 @@ func Markdown(rules []Rule) string {
 		}
 		if len(r.Not) > 0 {
 			parts = append(parts, "never "+code(r.Not))
+		}
+		if len(r.Needs) > 0 {
+			parts = append(parts, "links every package of "+code(r.Needs))
+		}
+		switch {
+		case r.LinkedBy == nil:
+		case len(r.LinkedBy) == 0:
+			parts = append(parts, "linked by tests only")
+		case len(r.Packages) > 1:
+			parts = append(parts, "linked by tests, each other and "+code(r.LinkedBy)+" only")
+		default:
+			parts = append(parts, "linked by tests and "+code(r.LinkedBy)+" only")
 		}
 		fmt.Fprintf(&b, "- %s — %s: %s.\n", who, strings.Join(parts, "; "), r.Why)
 	}

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -21,21 +22,32 @@ var updateDocs = flag.Bool("update-docs", false, "rewrite the import rules of do
 // root is the module's root, two directories up.
 const root = "../.."
 
-// load is the module's import graph as "go list -deps" gives it, with each file's imports
-// for the packages that a rule with Except looks at.
-func load(t *testing.T) []Package {
+// load is the module's import graph on each of Platforms, as "go list -deps" gives it with
+// GOOS set (and cgo off, as the release builds), with each file's imports for the packages
+// that a rule with Except looks at.
+func load(t *testing.T) map[string][]Package {
 	t.Helper()
 	if _, err := exec.LookPath("go"); err != nil {
 		// go test runs with it; a rule that went unchecked would pass in silence.
 		t.Fatal("the import rules need the go command on PATH (go list): put Go's bin directory on PATH")
 	}
+	graphs := map[string][]Package{}
+	for _, goos := range Platforms {
+		graphs[goos] = loadPlatform(t, goos)
+	}
+	return graphs
+}
+
+func loadPlatform(t *testing.T, goos string) []Package {
+	t.Helper()
 	cmd := exec.Command("go", "list", "-deps", "-json=ImportPath,Standard,Imports,Deps,Dir,GoFiles", "./...")
 	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "GOOS="+goos, "CGO_ENABLED=0")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("go list: %v\n%s", err, stderr.String())
+		t.Fatalf("GOOS=%s go list: %v\n%s", goos, err, stderr.String())
 	}
 	var graph []Package
 	dec := json.NewDecoder(bytes.NewReader(out))
@@ -57,6 +69,9 @@ func load(t *testing.T) []Package {
 			}
 		}
 		graph = append(graph, p.Package)
+	}
+	if len(graph) < 30 {
+		t.Fatalf("GOOS=%s go list found %d packages: not the module", goos, len(graph))
 	}
 	return graph
 }
@@ -83,21 +98,22 @@ func fileImports(t *testing.T, path string) []string {
 	return imports
 }
 
-// TestImportRules: no package of the module depends on what its rule forbids.
+// TestImportRules: no package of the module depends on what its rule forbids, on any of
+// Platforms.
 func TestImportRules(t *testing.T) {
-	graph := load(t)
-	if len(graph) < 30 {
-		t.Fatalf("go list found %d packages: not the module", len(graph))
-	}
-	for _, v := range Check(graph, Rules) {
+	graphs := load(t)
+	for _, v := range CheckPlatforms(graphs, Rules) {
 		t.Error(v)
 	}
-	// Every rule must name packages that exist, or it holds nothing.
+	// Every rule must name packages that exist (on some platform), or it holds nothing: those
+	// it holds and those it asks for or lets link them.
 	for _, r := range Rules {
-		for _, pattern := range r.Packages {
+		for _, pattern := range slices.Concat(r.Packages, r.Needs, r.LinkedBy) {
 			found := false
-			for _, p := range graph {
-				found = found || Match(pattern, p.ImportPath)
+			for _, graph := range graphs {
+				for _, p := range graph {
+					found = found || Match(pattern, p.ImportPath)
+				}
 			}
 			if !found {
 				t.Errorf("a rule names %q, which matches no package of the module", pattern)
@@ -106,12 +122,15 @@ func TestImportRules(t *testing.T) {
 	}
 }
 
-// TestCheckFindsWrongImports: the checker, on a made-up graph, finds each kind of wrong
-// import, names the import it comes through, and passes the graph without it.
+// TestCheckFindsWrongImports: the checker, on a made-up graph of each platform, finds each
+// kind of wrong import, names the import it comes through (and the platform, when only one
+// has it), and passes the graphs without it.
 func TestCheckFindsWrongImports(t *testing.T) {
 	m := func(rel string) string { return Module + "/" + rel }
+	const nats = "github.com/nats-io/nats.go"
 	good := []Package{
 		{ImportPath: "fmt", Standard: true},
+		{ImportPath: nats, Imports: []string{"fmt"}, Deps: []string{"fmt"}},
 		{ImportPath: m("rules"), Imports: []string{"fmt"}, Deps: []string{"fmt"}},
 		{ImportPath: m("elo"), Imports: []string{"fmt"}, Deps: []string{"fmt"}},
 		{ImportPath: m("results"), Imports: []string{m("elo")}, Deps: []string{"fmt", m("elo")}},
@@ -119,48 +138,139 @@ func TestCheckFindsWrongImports(t *testing.T) {
 		{ImportPath: m("internal/lines"), Deps: []string{"fmt"}},
 		{ImportPath: m("uhpclient"), Imports: []string{m("internal/proc"), m("rules")}, Deps: []string{"fmt", m("internal/proc"), m("rules")}},
 		{ImportPath: m("enginekit/search"), Imports: []string{m("rules")}, Deps: []string{"fmt", m("rules")}},
-		{ImportPath: m("openings/books"), Deps: []string{"fmt"}},
-		{ImportPath: m("arbiter"), Imports: []string{m("rules"), m("results"), m("openings/books")}, Deps: []string{"fmt", m("elo"), m("openings/books"), m("results"), m("rules")}},
-		{ImportPath: m("cmd/arbiter"), Imports: []string{m("arbiter"), m("uhpclient")}, FileImports: map[string][]string{
-			"protocols.go": {m("proto/uhp")}, "main.go": {m("arbiter")}}},
+		{ImportPath: m("enginekit/uhpserver"), Imports: []string{m("rules")}, Deps: []string{"fmt", m("rules")}},
+		{ImportPath: m("enginekit/uhpserver/uhpfake"), Imports: []string{m("enginekit/uhpserver")}, Deps: []string{"fmt", m("enginekit/uhpserver"), m("rules")}},
+		{ImportPath: m("openings"), Imports: []string{m("rules"), m("results")}, Deps: []string{"fmt", m("elo"), m("results"), m("rules")}},
+		{ImportPath: m("arbiter/driver"), Imports: []string{m("rules"), m("results")}, Deps: []string{"fmt", m("elo"), m("results"), m("rules")}},
+		{ImportPath: m("arbiter"), Imports: []string{m("arbiter/driver"), m("rules"), m("results"), m("openings")}, Deps: []string{"fmt", m("arbiter/driver"), m("elo"), m("openings"), m("results"), m("rules")}},
+		{ImportPath: m("arbiter/compliance"), Imports: []string{m("arbiter"), m("arbiter/driver")}, Deps: []string{"fmt", m("arbiter"), m("arbiter/driver"), m("elo"), m("openings"), m("results"), m("rules")}},
+		{ImportPath: m("arbiter/arbitertest"), Imports: []string{m("arbiter")}, Deps: []string{"fmt", m("arbiter"), m("elo"), m("openings"), m("results"), m("rules")}},
+		{ImportPath: m("ci"), Imports: []string{m("arbiter"), m("results")}, Deps: []string{"fmt", m("arbiter"), m("elo"), m("openings"), m("results"), m("rules")}},
+		{ImportPath: m("proto/uhp"), Imports: []string{m("arbiter/compliance"), m("arbiter/driver"), m("uhpclient")},
+			Deps:        []string{"fmt", m("arbiter"), m("arbiter/compliance"), m("arbiter/driver"), m("elo"), m("internal/proc"), m("openings"), m("results"), m("rules"), m("uhpclient")},
+			FileImports: map[string][]string{"player.go": {m("arbiter/driver"), m("uhpclient")}, "check.go": {m("arbiter/compliance"), m("arbiter/driver")}}},
+		{ImportPath: m("distributed"), Imports: []string{m("arbiter"), nats}, Deps: []string{"fmt", nats, m("arbiter"), m("elo"), m("openings"), m("results"), m("rules")}},
+		{ImportPath: m("tune"), Imports: []string{m("arbiter")}, Deps: []string{"fmt", m("arbiter"), m("elo"), m("openings"), m("results"), m("rules")}},
+		{ImportPath: m("cmd/arbiter"), Imports: []string{m("arbiter"), m("ci"), m("distributed"), m("proto/uhp")},
+			Deps:        []string{"fmt", nats, m("arbiter"), m("ci"), m("distributed"), m("elo"), m("internal/proc"), m("openings"), m("proto/uhp"), m("results"), m("rules"), m("uhpclient")},
+			FileImports: map[string][]string{"protocols.go": {m("proto/uhp")}, "main.go": {m("arbiter")}}},
+		{ImportPath: m("cmd/hivebot"), Imports: []string{m("enginekit/uhpserver"), m("enginekit/search")}, Deps: []string{"fmt", m("enginekit/search"), m("enginekit/uhpserver"), m("rules")}},
+		{ImportPath: m("internal/cmd/soak"), Imports: []string{m("distributed"), m("enginekit/uhpserver/uhpfake")},
+			Deps: []string{"fmt", nats, m("arbiter"), m("distributed"), m("elo"), m("enginekit/uhpserver"), m("enginekit/uhpserver/uhpfake"), m("openings"), m("results"), m("rules")}},
 	}
-	if v := Check(good, Rules); len(v) != 0 {
+	onEvery := func(g []Package) map[string][]Package {
+		graphs := map[string][]Package{}
+		for _, goos := range Platforms {
+			graphs[goos] = clone(g)
+		}
+		return graphs
+	}
+	if v := CheckPlatforms(onEvery(good), Rules); len(v) != 0 {
 		t.Fatalf("the good graph breaks rules: %v", v)
+	}
+	// pkg finds a package of g to edit, by its path in the module.
+	pkg := func(g []Package, rel string) *Package {
+		for i := range g {
+			if g[i].ImportPath == m(rel) {
+				return &g[i]
+			}
+		}
+		t.Fatalf("the made-up graph has no %s", rel)
+		return nil
+	}
+	// link makes p import imp, and depend on it and its dependencies.
+	link := func(g []Package, p, imp string) {
+		q, d := pkg(g, p), pkg(g, imp)
+		q.Imports = append(q.Imports, d.ImportPath)
+		q.Deps = append(q.Deps, d.ImportPath)
+		q.Deps = append(q.Deps, d.Deps...)
 	}
 	tests := []struct {
 		name string
+		goos string // the one platform whose graph edit changes; every platform's when empty
 		edit func(g []Package) []Package
 		want string
 	}{
-		{"the arbiter through a package that links the UHP client", func(g []Package) []Package {
-			g = append(g, Package{ImportPath: m("openings"), Imports: []string{m("uhpclient")}, Deps: []string{m("uhpclient"), m("rules")}})
-			arb := &g[9]
-			arb.Imports = append(arb.Imports, m("openings"))
-			arb.Deps = append(arb.Deps, m("openings"), m("uhpclient"), m("enginekit/search"))
+		{"the arbiter through a package that links the UHP client", "", func(g []Package) []Package {
+			link(g, "openings", "uhpclient")
+			link(g, "arbiter", "openings")
 			return g
-		}, "arbiter depends on uhpclient (through openings)"},
-		{"the referee on a third-party module", func(g []Package) []Package {
+		}, "arbiter depends on uhpclient (through openings), which"},
+		{"the openings on the search", "", func(g []Package) []Package {
+			link(g, "openings", "enginekit/search")
+			return g
+		}, "openings depends on enginekit/search, which"},
+		{"the referee on a third-party module", "", func(g []Package) []Package {
 			g = append(g, Package{ImportPath: "github.com/x/y"})
-			g[1].Deps = append(g[1].Deps, "github.com/x/y")
+			pkg(g, "rules").Deps = append(pkg(g, "rules").Deps, "github.com/x/y")
 			return g
-		}, "rules depends on github.com/x/y"},
-		{"results on the arbiter", func(g []Package) []Package {
-			g[3].Deps = append(g[3].Deps, m("arbiter"))
+		}, "rules depends on github.com/x/y, which"},
+		{"results on the arbiter", "", func(g []Package) []Package {
+			pkg(g, "results").Deps = append(pkg(g, "results").Deps, m("arbiter"))
 			return g
-		}, "results depends on arbiter"},
-		{"a command file naming a protocol", func(g []Package) []Package {
-			g[10].FileImports["openings.go"] = []string{m("uhpclient")}
+		}, "results depends on arbiter, which"},
+		{"a command file naming a protocol", "", func(g []Package) []Package {
+			pkg(g, "cmd/arbiter").FileImports["openings.go"] = []string{m("uhpclient")}
 			return g
-		}, "cmd/arbiter depends on uhpclient (through openings.go)"},
-		{"a library on a test helper", func(g []Package) []Package {
-			g[5].Deps = append(g[5].Deps, m("internal/testkit/golden"))
+		}, "cmd/arbiter depends on uhpclient (through openings.go), which"},
+		{"a library on a test helper", "", func(g []Package) []Package {
+			pkg(g, "internal/lines").Deps = append(pkg(g, "internal/lines").Deps, m("internal/testkit/golden"))
 			return g
-		}, "internal/lines depends on internal/testkit/golden"},
+		}, "internal/lines depends on internal/testkit/golden, which"},
+		{"ci on a runner", "", func(g []Package) []Package {
+			link(g, "ci", "distributed")
+			return g
+		}, "ci depends on distributed, which"},
+		{"ci on NATS", "", func(g []Package) []Package {
+			link(g, "ci", "distributed")
+			return g
+		}, "ci depends on " + nats + " (through distributed), which"},
+		{"a front end on a test double", "", func(g []Package) []Package {
+			link(g, "tune", "arbiter/arbitertest")
+			return g
+		}, "tune depends on arbiter/arbitertest, which"},
+		{"the arbiter binary on the test protocol", "", func(g []Package) []Package {
+			link(g, "cmd/arbiter", "arbiter/arbitertest")
+			return g
+		}, "cmd/arbiter depends on arbiter/arbitertest, which"},
+		{"the referee on a module on windows only", "windows", func(g []Package) []Package {
+			g = append(g, Package{ImportPath: "golang.org/x/sys/windows"})
+			pkg(g, "rules").Deps = append(pkg(g, "rules").Deps, "golang.org/x/sys/windows")
+			return g
+		}, "rules depends on golang.org/x/sys/windows on windows only, which"},
+		{"a command file naming a protocol on darwin only", "darwin", func(g []Package) []Package {
+			pkg(g, "cmd/arbiter").FileImports["open_darwin.go"] = []string{m("uhpclient")}
+			return g
+		}, "cmd/arbiter depends on uhpclient (through open_darwin.go) on darwin only, which"},
+		{"the engine binary linking NATS", "", func(g []Package) []Package {
+			link(g, "cmd/hivebot", "distributed")
+			return g
+		}, "cmd/hivebot depends on " + nats + " (through distributed), which"},
+		{"the engine binary linking the arbiter", "", func(g []Package) []Package {
+			link(g, "cmd/hivebot", "arbiter")
+			return g
+		}, "cmd/hivebot depends on arbiter, which"},
+		{"a protocol file reaching into the arbiter", "", func(g []Package) []Package {
+			pkg(g, "proto/uhp").FileImports["check.go"] = append(pkg(g, "proto/uhp").FileImports["check.go"], m("arbiter"))
+			return g
+		}, "proto/uhp depends on arbiter (through check.go), which"},
+		{"the driver package on the arbiter's games", "", func(g []Package) []Package {
+			link(g, "arbiter/driver", "arbiter")
+			return g
+		}, "arbiter/driver depends on arbiter, which"},
+		{"the arbiter binary without a protocol", "", func(g []Package) []Package {
+			return append(g, Package{ImportPath: m("proto/ugi"), Deps: []string{"fmt"}})
+		}, "cmd/arbiter does not depend on proto/ugi, which its rule asks for"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			g := clone(good)
-			v := Check(tc.edit(g), Rules)
+			graphs := onEvery(good)
+			for goos, g := range graphs {
+				if tc.goos == "" || tc.goos == goos {
+					graphs[goos] = tc.edit(g)
+				}
+			}
+			v := CheckPlatforms(graphs, Rules)
 			if len(v) == 0 {
 				t.Fatalf("no violation, want %q", tc.want)
 			}

@@ -11,5 +11,5 @@
 // ends with its context is a *proc.TimeoutError, after which the caller decides whether to
 // stop the peer or kill it; a peer whose output ended is a *proc.ExitError, after which the
 // conversation is over; a line over the bound wraps lines.ErrTooLong. The arbiter classifies
-// them (arbiter.ClassifyError).
+// them (driver.ClassifyError).
 package linepeer

@@ -19,6 +19,7 @@ import (
 const fakeEnv = "LINEPEER_FAKE"
 
 func TestMain(m *testing.M) {
+	proc.Main() // on Windows a copy of the test binary is its Ctrl-C sender
 	if scenario := os.Getenv(fakeEnv); scenario != "" {
 		os.Exit(fakePeer(scenario))
 	}

@@ -22,6 +22,8 @@ import (
 const scenarioEnv = "CHILDPROC_TEST"
 
 func TestMain(m *testing.M) {
+	// On Windows the test binary is its own Ctrl-C sender, as the arbiter is (see Main).
+	Main()
 	if s := os.Getenv(scenarioEnv); s != "" {
 		os.Exit(child(s))
 	}

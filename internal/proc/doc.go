@@ -24,10 +24,12 @@
 //     Interrupt stops a search as MzingaViewer does: SIGINT to the program alone on Unix, a
 //     CTRL_C_EVENT to the program's console on Windows, sent by a helper process (a copy of
 //     the arbiter, see interrupt_windows.go) so that the arbiter never leaves its own console.
+//     The copy becomes the helper in Main, which every binary that starts programs calls
+//     first thing in main: nothing in this package runs before main.
 //   - ExitError (the program exited, crashed or was killed, or a connection closed) and
 //     TimeoutError (a wait that ended with its context) are every protocol's; the protocol says
 //     who it is and what it waited for, and the arbiter classifies them
-//     (arbiter.ClassifyError).
+//     (driver.ClassifyError).
 //
 // What a program is sent, how its output is cut into messages and when it is stopped stay
 // with the protocols, which differ in all three. Locate says, before a run, whether a program

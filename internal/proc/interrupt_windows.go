@@ -26,24 +26,20 @@ import (
 // console, ignores Ctrl-C itself, and sends the event to the whole console. The arbiter does
 // the same, with two differences. Each program runs in a console of its own (see sysProcAttr),
 // so that the event reaches it and its children and not the arbiter or the other engines.
-// And the event is sent by a helper, a copy of this program started once: a process has one
-// console, and the arbiter must not leave its own, even for a moment, to attach to an
-// engine's. Attaching and sending take the helper microseconds; starting it takes tens of
-// milliseconds on Windows and a second or more under wine, which is why it is started with the
-// first program and kept, not started for each interrupt.
+// And the event is sent by a helper, a copy of this program started once, which becomes the
+// sender when its main calls Main: a process has one console, and the arbiter must not leave
+// its own, even for a moment, to attach to an engine's. Attaching and sending take the helper
+// microseconds; starting it takes long enough (tens of milliseconds on Windows, more under
+// wine) that it is started with the first program and kept, not started for each interrupt.
 
-// ctrlCEnv, set in a process's environment, makes it the Ctrl-C sender: package proc's init
-// runs serveCtrlC instead of the program, which then never reaches main.
-const ctrlCEnv = "HIVEARBITER_PROC_CTRL_C"
+// hasCtrlCSender is true: a copy of the program started with ctrlCEnv set is the sender, once
+// it calls Main, which runs serveCtrlCSender instead of the program.
+const hasCtrlCSender = true
+
+func serveCtrlCSender() int { return serveCtrlC(os.Stdin, os.Stdout) }
 
 // interruptTimeout bounds one interrupt: the sender's start and its answer.
 const interruptTimeout = 10 * time.Second
-
-func init() {
-	if os.Getenv(ctrlCEnv) != "" {
-		os.Exit(serveCtrlC(os.Stdin, os.Stdout))
-	}
-}
 
 // interrupt sends CTRL_C_EVENT to the program's console, which its children share.
 func interrupt(p *Process) error {
@@ -83,6 +79,10 @@ func (s *sender) warm() {
 func (s *sender) startLocked() error {
 	if s.cmd != nil {
 		return nil
+	}
+	if !mainCalled.Load() {
+		// The copy would not serve as the sender but run the program again.
+		return errors.New("this program cannot start its Ctrl-C sender, a copy of itself: its main does not call proc.Main first")
 	}
 	exe, err := os.Executable()
 	if err != nil {

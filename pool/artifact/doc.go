@@ -15,7 +15,7 @@
 //
 // A Host is what a worker is (runtime.GOOS/GOARCH) and which runtimes it has on its PATH
 // (python3, node); Runnable says whether a manifest can run there, and why not. An artifact's
-// engine is a run's engine like any other (arbiter.EngineConfig): Engine turns a manifest and
+// engine is a run's engine like any other (driver.EngineConfig): Engine turns a manifest and
 // its cache directory into the command and directory a worker starts, and CheckOverride lets a
 // worker's own -engine stand in for an artifact only when it packs to the same SHA-256.
 //

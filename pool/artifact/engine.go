@@ -7,14 +7,14 @@ import (
 	"slices"
 	"strings"
 
-	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 )
 
 // FromEngine is what submitting an engine packs, from the engine as arbiter match would start
 // it: with dir=, that directory, the program (a runtime on the PATH, or a path inside the
 // directory) and arguments run in it; without, the program file itself (builtin=hivebot is the
 // arbiter's own binary), with its arguments.
-func FromEngine(e arbiter.EngineConfig) (Source, error) {
+func FromEngine(e driver.EngineConfig) (Source, error) {
 	refuse := func(format string, args ...any) (Source, error) {
 		return Source{}, fmt.Errorf("artifact: engine %q: %s", e.Name, fmt.Sprintf(format, args...))
 	}
@@ -67,7 +67,7 @@ func within(dir, p string) (string, bool) {
 // RunEngine is an engine as a run carries it once its artifact is uploaded: its command is the
 // artifact's, relative to the artifact's root, and it has no directory of the submitter's.
 // The rest (protocol, options, time control) is the engine's.
-func RunEngine(e arbiter.EngineConfig, m Manifest) arbiter.EngineConfig {
+func RunEngine(e driver.EngineConfig, m Manifest) driver.EngineConfig {
 	e.Command, e.Dir = slices.Clone(m.Command), ""
 	return e
 }
@@ -75,7 +75,7 @@ func RunEngine(e arbiter.EngineConfig, m Manifest) arbiter.EngineConfig {
 // Engine is a run's engine as a worker starts it from its fetched artifact: the program
 // inside the artifact by its absolute path, the artifact's root as its working directory. The
 // run's engine must run the artifact's program (see RunEngine); its arguments are the run's.
-func (f Fetched) Engine(e arbiter.EngineConfig) (arbiter.EngineConfig, error) {
+func (f Fetched) Engine(e driver.EngineConfig) (driver.EngineConfig, error) {
 	if len(e.Command) == 0 || e.Command[0] != f.Manifest.Command[0] {
 		return e, fmt.Errorf("artifact: engine %q runs %q, and its artifact %.12s runs %q", e.Name,
 			strings.Join(e.Command, " "), f.SHA256, f.Manifest.Command[0])
@@ -102,7 +102,7 @@ func (e *OverrideMismatchError) Error() string {
 // when it packs (as FromEngine and Pack would submit it) to the same SHA-256. For a program
 // file that is the file's own SHA-256; for a directory, that of its deterministic archive, so
 // every file in it must be the same.
-func CheckOverride(m Manifest, local arbiter.EngineConfig) error {
+func CheckOverride(m Manifest, local driver.EngineConfig) error {
 	mismatch := func(sum, reason string) error {
 		return &OverrideMismatchError{Engine: local.Name, Artifact: m.SHA256, Local: sum, Reason: reason}
 	}

@@ -5,14 +5,14 @@ import (
 	"fmt"
 	"slices"
 
-	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 )
 
 // UploadEngines uploads the engines of a run as submitted (see FromEngine) and returns, in the
 // engines' order, their manifests and the engines as the run carries them (see RunEngine). An
 // engine reached over the network (addr=) has no artifact: its manifest is the zero Manifest
 // and it stays as it is.
-func (s *Store) UploadEngines(ctx context.Context, engines []arbiter.EngineConfig) ([]Manifest, []arbiter.EngineConfig, error) {
+func (s *Store) UploadEngines(ctx context.Context, engines []driver.EngineConfig) ([]Manifest, []driver.EngineConfig, error) {
 	manifests := make([]Manifest, len(engines))
 	run := slices.Clone(engines)
 	for i, e := range engines {
@@ -39,13 +39,13 @@ func (s *Store) UploadEngines(ctx context.Context, engines []arbiter.EngineConfi
 // the host can run it. They are the worker's own engines of distributed.Worker.Engines; an
 // error says why the worker cannot play the run (a *NotRunnableError, an
 // *OverrideMismatchError, a *HashMismatchError...).
-func (s *Fetcher) WorkerEngines(ctx context.Context, host Host, cache string, run []arbiter.EngineConfig, manifests []Manifest,
-	local []arbiter.EngineConfig) ([]arbiter.EngineConfig, error) {
+func (s *Fetcher) WorkerEngines(ctx context.Context, host Host, cache string, run []driver.EngineConfig, manifests []Manifest,
+	local []driver.EngineConfig) ([]driver.EngineConfig, error) {
 	if len(manifests) != len(run) {
 		return nil, fmt.Errorf("artifact: %d manifests for %d engines", len(manifests), len(run))
 	}
 	own := func(name string) int {
-		return slices.IndexFunc(local, func(l arbiter.EngineConfig) bool { return l.Name == name })
+		return slices.IndexFunc(local, func(l driver.EngineConfig) bool { return l.Name == name })
 	}
 	for i, e := range run { // before fetching anything: a worker that cannot play the run downloads nothing
 		if m := manifests[i]; m.SHA256 != "" && own(e.Name) < 0 {
@@ -54,7 +54,7 @@ func (s *Fetcher) WorkerEngines(ctx context.Context, host Host, cache string, ru
 			}
 		}
 	}
-	var out []arbiter.EngineConfig
+	var out []driver.EngineConfig
 	for i, e := range run {
 		own, m := own(e.Name), manifests[i]
 		switch {

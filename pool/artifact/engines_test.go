@@ -10,7 +10,7 @@ import (
 	"slices"
 	"testing"
 
-	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 )
 
 // TestUploadAndWorkerEngines: a run's engines go up as artifacts (a program file, a Python
@@ -21,7 +21,7 @@ func TestUploadAndWorkerEngines(t *testing.T) {
 	exe := tinyELF(t, t.TempDir())
 	bot := t.TempDir()
 	writeFile(t, bot, "bot.py", "print('randombot 1.0')\n", 0o644)
-	submitted := []arbiter.EngineConfig{
+	submitted := []driver.EngineConfig{
 		{Name: "native", Command: []string{exe, "-profile", "strong"}},
 		{Name: "bot", Command: []string{"python3", "bot.py"}, Dir: bot, Protocol: "gamestring"},
 		{Name: "remote", Addr: "127.0.0.1:9"},
@@ -51,14 +51,14 @@ func TestUploadAndWorkerEngines(t *testing.T) {
 		t.Fatalf("the run's settings are lost: %+v", engines)
 	}
 
-	own := arbiter.EngineConfig{Name: "native", Command: []string{exe, "-profile", "strong"}}
-	engines, err = s.WorkerEngines(t.Context(), linux, t.TempDir(), run, manifests, []arbiter.EngineConfig{own})
+	own := driver.EngineConfig{Name: "native", Command: []string{exe, "-profile", "strong"}}
+	engines, err = s.WorkerEngines(t.Context(), linux, t.TempDir(), run, manifests, []driver.EngineConfig{own})
 	if err != nil || engines[0].Command[0] != exe {
 		t.Fatalf("a worker's own build of the same program: %+v, %v", engines, err)
 	}
 
 	other := writeFile(t, t.TempDir(), "native", "#!/bin/sh\n", 0o755)
-	_, err = s.WorkerEngines(t.Context(), linux, t.TempDir(), run, manifests, []arbiter.EngineConfig{{Name: "native", Command: []string{other}}})
+	_, err = s.WorkerEngines(t.Context(), linux, t.TempDir(), run, manifests, []driver.EngineConfig{{Name: "native", Command: []string{other}}})
 	if _, ok := errors.AsType[*OverrideMismatchError](err); !ok {
 		t.Fatalf("a worker's own build of another program: %v", err)
 	}

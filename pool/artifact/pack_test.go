@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 )
 
 func packed(t *testing.T, src Source) (Manifest, []byte) {
@@ -220,19 +220,19 @@ func TestFromEngine(t *testing.T) {
 	exe := filepath.Join(d, "engine")
 	tests := []struct {
 		name    string
-		e       arbiter.EngineConfig
+		e       driver.EngineConfig
 		want    Source
 		failure string
 	}{
-		{name: "program file", e: arbiter.EngineConfig{Command: []string{exe, "-x"}}, want: Source{Path: exe, Command: []string{exe, "-x"}}},
-		{name: "runtime in a directory", e: arbiter.EngineConfig{Command: []string{"python3", "bot.py", filepath.Join(d, "data.txt")}, Dir: d},
+		{name: "program file", e: driver.EngineConfig{Command: []string{exe, "-x"}}, want: Source{Path: exe, Command: []string{exe, "-x"}}},
+		{name: "runtime in a directory", e: driver.EngineConfig{Command: []string{"python3", "bot.py", filepath.Join(d, "data.txt")}, Dir: d},
 			want: Source{Path: d, Command: []string{"python3", "bot.py", "./data.txt"}}},
-		{name: "program inside, absolute", e: arbiter.EngineConfig{Command: []string{exe}, Dir: d}, want: Source{Path: d, Command: []string{"./engine"}}},
-		{name: "program inside, relative", e: arbiter.EngineConfig{Command: []string{"sub/../engine"}, Dir: d}, want: Source{Path: d, Command: []string{"./engine"}}},
-		{name: "argument outside stays", e: arbiter.EngineConfig{Command: []string{"node", "/etc/hosts"}, Dir: d}, want: Source{Path: d, Command: []string{"node", "/etc/hosts"}}},
-		{name: "program outside", e: arbiter.EngineConfig{Command: []string{"/usr/bin/python3", "bot.py"}, Dir: d}, failure: "not inside dir="},
-		{name: "runtime without a directory", e: arbiter.EngineConfig{Command: []string{"python3", "bot.py"}}, failure: "give dir="},
-		{name: "a player over TCP", e: arbiter.EngineConfig{Addr: "localhost:9000"}, failure: "addr="},
+		{name: "program inside, absolute", e: driver.EngineConfig{Command: []string{exe}, Dir: d}, want: Source{Path: d, Command: []string{"./engine"}}},
+		{name: "program inside, relative", e: driver.EngineConfig{Command: []string{"sub/../engine"}, Dir: d}, want: Source{Path: d, Command: []string{"./engine"}}},
+		{name: "argument outside stays", e: driver.EngineConfig{Command: []string{"node", "/etc/hosts"}, Dir: d}, want: Source{Path: d, Command: []string{"node", "/etc/hosts"}}},
+		{name: "program outside", e: driver.EngineConfig{Command: []string{"/usr/bin/python3", "bot.py"}, Dir: d}, failure: "not inside dir="},
+		{name: "runtime without a directory", e: driver.EngineConfig{Command: []string{"python3", "bot.py"}}, failure: "give dir="},
+		{name: "a player over TCP", e: driver.EngineConfig{Addr: "localhost:9000"}, failure: "addr="},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -255,8 +255,8 @@ func TestFromEngine(t *testing.T) {
 // another program than its artifact's is refused.
 func TestEngineFromArtifact(t *testing.T) {
 	m := Manifest{SHA256: strings.Repeat("1", 64), Kind: Dir, Platform: "linux/amd64", Command: []string{"./bin/engine", "-book", "book.txt"}}
-	submitted := arbiter.EngineConfig{Name: "new", Command: []string{"/home/me/new/bin/engine", "-book", "book.txt"}, Dir: "/home/me/new",
-		Options: []arbiter.EngineOption{{Name: "Hash", Value: "64"}}, Env: []string{"A=1"}}
+	submitted := driver.EngineConfig{Name: "new", Command: []string{"/home/me/new/bin/engine", "-book", "book.txt"}, Dir: "/home/me/new",
+		Options: []driver.EngineOption{{Name: "Hash", Value: "64"}}, Env: []string{"A=1"}}
 	run := RunEngine(submitted, m)
 	if run.Dir != "" || !slices.Equal(run.Command, m.Command) || len(run.Options) != 1 || run.Env[0] != "A=1" {
 		t.Fatalf("the run's engine: %+v", run)
@@ -284,10 +284,10 @@ func TestCheckOverride(t *testing.T) {
 	dirArtifact, _ := packed(t, Source{Path: d, Command: []string{"./engine"}})
 
 	copyDir := engineDirNoDocs(t)
-	if err := CheckOverride(fileArtifact, arbiter.EngineConfig{Name: "new", Command: []string{filepath.Join(copyDir, "engine")}}); err != nil {
+	if err := CheckOverride(fileArtifact, driver.EngineConfig{Name: "new", Command: []string{filepath.Join(copyDir, "engine")}}); err != nil {
 		t.Fatalf("the same program elsewhere: %v", err)
 	}
-	if err := CheckOverride(dirArtifact, arbiter.EngineConfig{Name: "new", Command: []string{"./engine"}, Dir: copyDir}); err != nil {
+	if err := CheckOverride(dirArtifact, driver.EngineConfig{Name: "new", Command: []string{"./engine"}, Dir: copyDir}); err != nil {
 		t.Fatalf("the same directory elsewhere: %v", err)
 	}
 
@@ -296,12 +296,12 @@ func TestCheckOverride(t *testing.T) {
 	for _, tt := range []struct {
 		name  string
 		m     Manifest
-		local arbiter.EngineConfig
+		local driver.EngineConfig
 	}{
-		{"another program", fileArtifact, arbiter.EngineConfig{Command: []string{other}}},
-		{"a directory with one more file", dirArtifact, arbiter.EngineConfig{Command: []string{"./engine"}, Dir: copyDir}},
-		{"a file for a directory", dirArtifact, arbiter.EngineConfig{Command: []string{exe}}},
-		{"a runtime on the PATH only", fileArtifact, arbiter.EngineConfig{Command: []string{"python3", "bot.py"}}},
+		{"another program", fileArtifact, driver.EngineConfig{Command: []string{other}}},
+		{"a directory with one more file", dirArtifact, driver.EngineConfig{Command: []string{"./engine"}, Dir: copyDir}},
+		{"a file for a directory", dirArtifact, driver.EngineConfig{Command: []string{exe}}},
+		{"a runtime on the PATH only", fileArtifact, driver.EngineConfig{Command: []string{"python3", "bot.py"}}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			tt.local.Name = "new"

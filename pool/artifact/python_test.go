@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/compliance"
 	"hivearbiter/configs"
 	"hivearbiter/internal/testkit/testenv"
 	_ "hivearbiter/proto/gamestring" // proto=gamestring, the docs' Python bot's
@@ -93,12 +93,12 @@ func TestRoundTripPythonDirectory(t *testing.T) {
 	if worker.Dir != f.Dir || !slices.Equal(worker.Command, []string{"python3", "bot.py"}) {
 		t.Fatalf("the worker's engine: %+v", worker)
 	}
-	checks, err := arbiter.CheckEngine(t.Context(), worker, arbiter.CheckOptions{Games: 1, Plies: 8, Seed: 1, Margin: 2 * time.Second})
+	checks, err := compliance.Run(t.Context(), worker, compliance.Options{Games: 1, Plies: 8, Seed: 1, Margin: 2 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
-	summary, failed := arbiter.SummarizeChecks(checks)
-	if failed || !slices.ContainsFunc(checks, func(c arbiter.CheckResult) bool { return c.Status == arbiter.CheckPassed }) {
+	summary, failed := compliance.Summarize(checks)
+	if failed || !slices.ContainsFunc(checks, func(c compliance.Result) bool { return c.Status == compliance.Passed }) {
 		t.Fatalf("the fetched bot fails its check: %s\n%+v", summary, checks)
 	}
 	t.Log(summary)

@@ -3,16 +3,17 @@ package gamestring
 import (
 	"context"
 
-	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/compliance"
+	"hivearbiter/arbiter/driver"
 )
 
-// RunChecks implements arbiter.Checker, by play alone (the model keeps no state to query): the
+// RunChecks implements compliance.Suite, by play alone (the model keeps no state to query): the
 // settings, the greeting (a line with the player's name, before anything else), a first move
 // within the engine's time, games against the referee from random openings of Base and
 // Base+MLP, each colour in turn, in which every answer must be a legal MoveString (an illegal
 // or malformed one fails its game, quoted), and a clean exit at the end of its input.
-func (p Protocol) RunChecks(ctx context.Context, e arbiter.EngineConfig, opts arbiter.CheckOptions) ([]arbiter.CheckResult, error) {
-	rows := arbiter.PlayerRows{
+func (p Protocol) RunChecks(ctx context.Context, e driver.EngineConfig, opts compliance.Options) ([]compliance.Result, error) {
+	rows := compliance.PlayerRows{
 		Settings:       "settings",
 		SettingsDetail: "validmoves unset: the player is sent GameStrings alone, and keeps rules of its own",
 		Greeting:       "greeting: its name, before anything else",
@@ -24,5 +25,5 @@ func (p Protocol) RunChecks(ctx context.Context, e arbiter.EngineConfig, opts ar
 	if e.Addr != "" {
 		rows.Close = "leaves when its connection ends"
 	}
-	return arbiter.CheckPlayer(ctx, p, e, opts, rows)
+	return compliance.PlaySuite(ctx, p, e, opts, rows)
 }

@@ -5,19 +5,20 @@ import (
 	"testing"
 	"time"
 
-	"hivearbiter/arbiter"
 	"hivearbiter/arbiter/arbitertest"
+	"hivearbiter/arbiter/compliance"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/proto/gamestring"
 )
 
 // runChecks runs the compliance check of a fake bot, as "arbiter check" does, with a short
 // time per move so that a bot that does not answer fails fast.
-func runChecks(t *testing.T, scenario string, settings map[string]string) ([]arbiter.CheckResult, error) {
+func runChecks(t *testing.T, scenario string, settings map[string]string) ([]compliance.Result, error) {
 	t.Helper()
 	e := program(scenario, "")
 	e.Protocol, e.Settings = gamestring.Name, settings
-	e.Time = arbiter.TimeControl{MoveTime: 300 * time.Millisecond}
-	return arbiter.CheckEngine(t.Context(), e, arbiter.CheckOptions{Games: 2, Plies: 10, Seed: 1,
+	e.Time = driver.TimeControl{MoveTime: 300 * time.Millisecond}
+	return compliance.Run(t.Context(), e, compliance.Options{Games: 2, Plies: 10, Seed: 1,
 		Margin: 100 * time.Millisecond, StartTimeout: 2 * time.Second, Grace: 500 * time.Millisecond})
 }
 
@@ -37,7 +38,7 @@ func TestCheckPasses(t *testing.T) {
 			var names []string
 			for _, r := range results {
 				names = append(names, r.Name)
-				if r.Status != arbiter.CheckPassed {
+				if r.Status != compliance.Passed {
 					t.Errorf("%s: %s %s", r.Name, r.Status, r.Detail)
 				}
 			}
@@ -54,18 +55,18 @@ func TestCheckPasses(t *testing.T) {
 // TestCheckOverTCP: a bot that listens passes every check, the arbiter connecting to it for
 // each start.
 func TestCheckOverTCP(t *testing.T) {
-	e := arbiter.EngineConfig{Name: "remote", Protocol: gamestring.Name, Addr: listen(t, "random"),
-		Time: arbiter.TimeControl{MoveTime: 300 * time.Millisecond}}
-	results, err := arbiter.CheckEngine(t.Context(), e, arbiter.CheckOptions{Games: 2, Plies: 10, Grace: 500 * time.Millisecond})
+	e := driver.EngineConfig{Name: "remote", Protocol: gamestring.Name, Addr: listen(t, "random"),
+		Time: driver.TimeControl{MoveTime: 300 * time.Millisecond}}
+	results, err := compliance.Run(t.Context(), e, compliance.Options{Games: 2, Plies: 10, Grace: 500 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, r := range results {
-		if r.Status != arbiter.CheckPassed {
+		if r.Status != compliance.Passed {
 			t.Errorf("%s: %s %s", r.Name, r.Status, r.Detail)
 		}
 	}
-	if r := arbitertest.CheckRow(t, results, "leaves when its connection ends"); r.Status != arbiter.CheckPassed {
+	if r := arbitertest.CheckRow(t, results, "leaves when its connection ends"); r.Status != compliance.Passed {
 		t.Errorf("%+v", r)
 	}
 }
@@ -77,16 +78,16 @@ func TestCheckNamesFaults(t *testing.T) {
 		scenario string
 		row      string // the first failed check
 		detail   string
-		status   map[string]arbiter.CheckStatus // the status of other checks, by name prefix
+		status   map[string]compliance.Status // the status of other checks, by name prefix
 	}{
 		{"illegal", "game 1", `White (illegal) played the illegal move "wQ": `,
-			map[string]arbiter.CheckStatus{"first move": arbiter.CheckPassed, "game 2": arbiter.CheckFailed, "exits": arbiter.CheckPassed}},
+			map[string]compliance.Status{"first move": compliance.Passed, "game 2": compliance.Failed, "exits": compliance.Passed}},
 		{"garbage", "game 1", `"please make a move for me" is not a MoveString`,
-			map[string]arbiter.CheckStatus{"first move": arbiter.CheckPassed, "game 2": arbiter.CheckFailed}},
+			map[string]compliance.Status{"first move": compliance.Passed, "game 2": compliance.Failed}},
 		{"silent", "first move within its time", "White (silent) loses on time: it did not answer its 0.300 s search",
-			map[string]arbiter.CheckStatus{"games against the referee": arbiter.CheckSkipped, "exits": arbiter.CheckPassed}},
+			map[string]compliance.Status{"games against the referee": compliance.Skipped, "exits": compliance.Passed}},
 		{"crash", "first move within its time", "giving up",
-			map[string]arbiter.CheckStatus{"greeting": arbiter.CheckPassed, "games against the referee": arbiter.CheckSkipped}},
+			map[string]compliance.Status{"greeting": compliance.Passed, "games against the referee": compliance.Skipped}},
 	} {
 		t.Run(tc.scenario, func(t *testing.T) {
 			t.Parallel()
@@ -112,14 +113,14 @@ func TestCheckNamesFaults(t *testing.T) {
 func TestCheckNoGreeting(t *testing.T) {
 	e := program("mute", "")
 	e.Protocol = gamestring.Name
-	results, err := arbiter.CheckEngine(t.Context(), e, arbiter.CheckOptions{StartTimeout: 300 * time.Millisecond, Grace: 100 * time.Millisecond})
+	results, err := compliance.Run(t.Context(), e, compliance.Options{StartTimeout: 300 * time.Millisecond, Grace: 100 * time.Millisecond})
 	if err == nil || len(results) != 3 {
 		t.Fatalf("got %v and %+v; want an error, with the settings passed, the greeting failed and the rest skipped", err, results)
 	}
-	if r := results[1]; r.Status != arbiter.CheckFailed || !strings.HasPrefix(r.Name, "greeting") || !strings.Contains(r.Detail, "prints its name first") {
+	if r := results[1]; r.Status != compliance.Failed || !strings.HasPrefix(r.Name, "greeting") || !strings.Contains(r.Detail, "prints its name first") {
 		t.Errorf("greeting: %+v", r)
 	}
-	if r := results[2]; r.Status != arbiter.CheckSkipped {
+	if r := results[2]; r.Status != compliance.Skipped {
 		t.Errorf("the rest: %+v", r)
 	}
 	if !strings.Contains(err.Error(), "prints its name first") {

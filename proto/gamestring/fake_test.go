@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"hivearbiter/enginekit/hivebot"
+	"hivearbiter/internal/proc"
 	"hivearbiter/rules"
 )
 
@@ -26,6 +27,7 @@ const (
 )
 
 func TestMain(m *testing.M) {
+	proc.Main() // on Windows a copy of the test binary is its Ctrl-C sender
 	if os.Getenv(hivebotEnv) != "" {
 		os.Exit(hivebot.Main(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	_ "hivearbiter/proto/ugi" // protocols register themselves, as in the arbiter binary
 	_ "hivearbiter/proto/uhp"
 	"hivearbiter/results"
@@ -17,16 +18,16 @@ import (
 // the same referee.
 func TestMixedRoundRobin(t *testing.T) {
 	dir := t.TempDir()
-	hivebot := arbiter.EngineConfig{Command: []string{os.Args[0], "-profile", "weak"}, Env: []string{hivebotEnv + "=1"}}
+	hivebot := driver.EngineConfig{Command: []string{os.Args[0], "-profile", "weak"}, Env: []string{hivebotEnv + "=1"}}
 	uhp, ugi := hivebot, hivebot
-	uhp.Name, uhp.Protocol, uhp.Time = "hivebot-uhp", "uhp", arbiter.TimeControl{Depth: 1}
-	ugi.Name, ugi.Protocol, ugi.Time = "hivebot-ugi", "ugi", arbiter.TimeControl{Base: 20 * time.Second, Increment: 100 * time.Millisecond}
+	uhp.Name, uhp.Protocol, uhp.Time = "hivebot-uhp", "uhp", driver.TimeControl{Depth: 1}
+	ugi.Name, ugi.Protocol, ugi.Time = "hivebot-ugi", "ugi", driver.TimeControl{Base: 20 * time.Second, Increment: 100 * time.Millisecond}
 	// The bot keeps no rules: it plays one of the moves it is sent.
-	bot := arbiter.EngineConfig{Name: "random-bot", Protocol: "gamestring", Command: []string{os.Args[0]},
-		Env: []string{fakeEnv + "=listed"}, Settings: map[string]string{"validmoves": "true"}, Time: arbiter.TimeControl{MoveTime: time.Second}}
+	bot := driver.EngineConfig{Name: "random-bot", Protocol: "gamestring", Command: []string{os.Args[0]},
+		Env: []string{fakeEnv + "=listed"}, Settings: map[string]string{"validmoves": "true"}, Time: driver.TimeControl{MoveTime: time.Second}}
 	out := filepath.Join(dir, "games.jsonl")
 	tour, err := arbiter.NewTournament(arbiter.Config{
-		Format: arbiter.RoundRobin, Engines: []arbiter.EngineConfig{uhp, ugi, bot}, GameType: "Base+MLP",
+		Format: arbiter.RoundRobin, Engines: []driver.EngineConfig{uhp, ugi, bot}, GameType: "Base+MLP",
 		Adjudication: arbiter.Adjudication{MaxPlies: 80}, Out: out, Seed: 3,
 	}, arbiter.TournamentOptions{})
 	if err != nil {

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/internal/linepeer"
 	"hivearbiter/results"
 	"hivearbiter/rules"
@@ -15,28 +15,25 @@ import (
 // Name is the protocol's name in engine settings (proto=gamestring).
 const Name = "gamestring"
 
-func init() { arbiter.RegisterProtocol(Name, Protocol{}) }
+func init() { driver.Register(Name, Protocol{}) }
 
 // Protocol starts one-engine players.
 type Protocol struct{}
 
-// Check implements arbiter.Protocol: a program or a listener, no settings of its own, and a
+// Validate implements driver.Protocol: a program or a listener, no settings of its own, and a
 // time control the player need not be told (st= or tc=).
-func (Protocol) Check(e arbiter.EngineConfig) error {
+func (Protocol) Validate(e driver.EngineConfig) error {
 	if err := e.ProgramOrAddress("a one-engine player"); err != nil {
 		return err
-	}
-	if unknown := e.UnknownSettings(SettingValidMoves); len(unknown) > 0 {
-		return &arbiter.ConfigError{Msg: fmt.Sprintf("unknown gamestring setting %s (known: %s)", strings.Join(unknown, ", "), SettingValidMoves)}
 	}
 	if _, err := validMovesOf(e); err != nil {
 		return err
 	}
 	if len(e.Options) > 0 {
-		return &arbiter.ConfigError{Msg: "a one-engine player has no options to set"}
+		return &driver.ConfigError{Msg: "a one-engine player has no options to set"}
 	}
 	if e.Time.Depth > 0 || e.Time.Nodes > 0 {
-		return &arbiter.ConfigError{Msg: "a one-engine player is told no depth or node limit: give st=SECONDS or tc=BASE+INC"}
+		return &driver.ConfigError{Msg: "a one-engine player is told no depth or node limit: give st=SECONDS or tc=BASE+INC"}
 	}
 	return nil
 }
@@ -45,18 +42,18 @@ func (Protocol) Check(e arbiter.EngineConfig) error {
 // before each GameString that asks it to move.
 const SettingValidMoves = "validmoves"
 
-func validMovesOf(e arbiter.EngineConfig) (bool, error) { return e.BoolSetting(SettingValidMoves) }
+func validMovesOf(e driver.EngineConfig) (bool, error) { return e.BoolSetting(SettingValidMoves) }
 
-var _ arbiter.SettingLister = Protocol{}
+var _ driver.SettingLister = Protocol{}
 
-// Settings implements arbiter.SettingLister: validmoves=true or false.
-func (Protocol) Settings() []arbiter.Setting {
-	return []arbiter.Setting{{Name: SettingValidMoves, Values: []string{"true", "false"}}}
+// Settings implements driver.SettingLister: validmoves=true or false.
+func (Protocol) Settings() []driver.Setting {
+	return []driver.Setting{{Name: SettingValidMoves, Values: []string{"true", "false"}}}
 }
 
-// Start implements arbiter.Protocol: it starts the program or connects to the listener, and
+// Start implements driver.Protocol: it starts the program or connects to the listener, and
 // waits for the player's greeting within ctx.
-func (Protocol) Start(ctx context.Context, e arbiter.EngineConfig, env arbiter.StartEnv) (arbiter.Player, error) {
+func (Protocol) Start(ctx context.Context, e driver.EngineConfig, env driver.StartEnv) (driver.Player, error) {
 	validMoves, err := validMovesOf(e)
 	if err != nil {
 		return nil, err
@@ -89,13 +86,13 @@ func (Protocol) Start(ctx context.Context, e arbiter.EngineConfig, env arbiter.S
 	return &Player{peer: peer, name: e.Name, id: hello, transcript: transcript, validMoves: validMoves}, nil
 }
 
-// Player is an arbiter.Player of the one-engine model. It keeps the game as the player was told
+// Player is an driver.Player of the one-engine model. It keeps the game as the player was told
 // it, to write its GameStrings and to tell it why a move is refused.
 type Player struct {
 	peer       *linepeer.Peer
 	name       string
 	id         string // the player's greeting
-	transcript *arbiter.Transcript
+	transcript *driver.Transcript
 	validMoves bool // send the legal moves before each prompt
 	opening    string
 	game       *rules.Game
@@ -103,13 +100,13 @@ type Player struct {
 	answered   bool // the player answered a move that has not been played yet
 }
 
-var _ arbiter.Finisher = (*Player)(nil)
+var _ driver.Finisher = (*Player)(nil)
 
-// Info implements arbiter.Player: the player's greeting is its id; it keeps no state of its
+// Info implements driver.Player: the player's greeting is its id; it keeps no state of its
 // own.
-func (p *Player) Info() arbiter.PlayerInfo { return arbiter.PlayerInfo{ID: p.id} }
+func (p *Player) Info() driver.PlayerInfo { return driver.PlayerInfo{ID: p.id} }
 
-// NewGame implements arbiter.Player. The player is told of the game when it is first to move,
+// NewGame implements driver.Player. The player is told of the game when it is first to move,
 // for only then is its colour known.
 func (p *Player) NewGame(_ context.Context, gameString string) (string, error) {
 	g, err := rules.ParseGameString(gameString)
@@ -120,7 +117,7 @@ func (p *Player) NewGame(_ context.Context, gameString string) (string, error) {
 	return "", nil
 }
 
-// Play implements arbiter.Player: the player's own move is answered with the new GameString;
+// Play implements driver.Player: the player's own move is answered with the new GameString;
 // an opponent's move reaches it with its next prompt.
 func (p *Player) Play(ctx context.Context, move string) (string, error) {
 	if err := p.game.Play(move); err != nil {
@@ -135,9 +132,9 @@ func (p *Player) Play(ctx context.Context, move string) (string, error) {
 	return "", nil
 }
 
-// BestMove implements arbiter.Player: the GameString, then one line of answer. An answer
+// BestMove implements driver.Player: the GameString, then one line of answer. An answer
 // the rules refuse is answered with err, and the referee judges it.
-func (p *Player) BestMove(ctx context.Context, _ arbiter.Limit) (string, error) {
+func (p *Player) BestMove(ctx context.Context, _ driver.SearchLimit) (string, error) {
 	if !p.seated {
 		p.seated = true
 		if err := p.peer.Send(ctx, fmt.Sprintf("newgame %s %s", p.game.ToMove(), p.opening)); err != nil {
@@ -162,7 +159,7 @@ func (p *Player) BestMove(ctx context.Context, _ arbiter.Limit) (string, error) 
 	move, err := ParseAnswer(line)
 	if err != nil {
 		p.peer.Send(ctx, "err "+err.Error())
-		return "", &arbiter.PlayerError{Reason: results.ReasonIllegalMove, Err: fmt.Errorf("gamestring: %s: %w", p.name, err)}
+		return "", &driver.PlayerError{Reason: results.ReasonIllegalMove, Err: fmt.Errorf("gamestring: %s: %w", p.name, err)}
 	}
 	probe := p.game.Clone()
 	if err := probe.Play(move); err != nil {
@@ -193,7 +190,7 @@ func ParseAnswer(line string) (string, error) {
 	return strings.Join(f, " "), nil
 }
 
-// GameOver implements arbiter.Finisher: a player that took part is told the result and the
+// GameOver implements driver.Finisher: a player that took part is told the result and the
 // final GameString. It has no opinion of its own.
 func (p *Player) GameOver(ctx context.Context, result string) (string, error) {
 	if !p.seated {
@@ -203,7 +200,7 @@ func (p *Player) GameOver(ctx context.Context, result string) (string, error) {
 	return "", p.peer.Send(ctx, fmt.Sprintf("gameover %s %s", result, p.game.GameString()))
 }
 
-// Close implements arbiter.Player: the end of input, then a kill after the grace period.
+// Close implements driver.Player: the end of input, then a kill after the grace period.
 func (p *Player) Close(ctx context.Context) error {
 	err := p.peer.Close(ctx, "")
 	p.transcript.Close()
@@ -214,5 +211,5 @@ func (p *Player) Close(ctx context.Context) error {
 // killed, and started anew for its next game.
 func (p *Player) classify(err error, search bool) error {
 	p.peer.Kill()
-	return arbiter.ClassifyError(err, search)
+	return driver.ClassifyError(err, search)
 }

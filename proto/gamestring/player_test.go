@@ -11,18 +11,19 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/internal/testkit/golden"
 	"hivearbiter/proto/gamestring"
 	"hivearbiter/results"
 	"hivearbiter/rules"
 )
 
-func start(t *testing.T, e arbiter.EngineConfig) arbiter.Player {
+func start(t *testing.T, e driver.EngineConfig) driver.Player {
 	t.Helper()
 	e.Protocol = gamestring.Name
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
 	defer cancel()
-	p, err := arbiter.StartPlayer(ctx, e, arbiter.StartEnv{Grace: 300 * time.Millisecond})
+	p, err := driver.Start(ctx, e, driver.StartEnv{Grace: 300 * time.Millisecond})
 	if err != nil {
 		t.Fatalf("starting %s: %v", e.Name, err)
 	}
@@ -30,12 +31,12 @@ func start(t *testing.T, e arbiter.EngineConfig) arbiter.Player {
 	return p
 }
 
-func program(scenario, log string) arbiter.EngineConfig {
-	return arbiter.EngineConfig{Name: scenario, Command: []string{os.Args[0]}, Env: []string{fakeEnv + "=" + scenario, fakeLog + "=" + log}}
+func program(scenario, log string) driver.EngineConfig {
+	return driver.EngineConfig{Name: scenario, Command: []string{os.Args[0]}, Env: []string{fakeEnv + "=" + scenario, fakeLog + "=" + log}}
 }
 
-func side(name string, p arbiter.Player) arbiter.Side {
-	return arbiter.Side{Name: name, Player: p, Time: arbiter.TimeControl{MoveTime: 300 * time.Millisecond}, Margin: 100 * time.Millisecond}
+func side(name string, p driver.Player) arbiter.Side {
+	return arbiter.Side{Name: name, Player: p, Time: driver.TimeControl{MoveTime: 300 * time.Millisecond}, Margin: 100 * time.Millisecond}
 }
 
 func play(t *testing.T, opening string, maxPlies int, white, black arbiter.Side) *results.Record {
@@ -78,7 +79,7 @@ func TestTranscript(t *testing.T) {
 // TestTCP plays a bot reached over TCP (the arbiter connects to it) against one on standard
 // input and output.
 func TestTCP(t *testing.T) {
-	remote := start(t, arbiter.EngineConfig{Name: "remote", Addr: listen(t, "random")})
+	remote := start(t, driver.EngineConfig{Name: "remote", Addr: listen(t, "random")})
 	local := start(t, program("random", ""))
 	for _, pair := range [][2]arbiter.Side{{side("remote", remote), side("local", local)}, {side("local", local), side("remote", remote)}} {
 		rec := play(t, "Base+MLP", 60, pair[0], pair[1])
@@ -156,7 +157,7 @@ func TestNoGreeting(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
 	defer cancel()
 	begin := time.Now()
-	_, err := arbiter.StartPlayer(ctx, e, arbiter.StartEnv{Grace: 300 * time.Millisecond})
+	_, err := driver.Start(ctx, e, driver.StartEnv{Grace: 300 * time.Millisecond})
 	if err == nil || !strings.Contains(err.Error(), "prints its name first") {
 		t.Fatalf("got %v", err)
 	}
@@ -166,15 +167,15 @@ func TestNoGreeting(t *testing.T) {
 }
 
 func TestCheck(t *testing.T) {
-	for _, bad := range []arbiter.EngineConfig{
+	for _, bad := range []driver.EngineConfig{
 		{},
 		{Command: []string{"bot"}, Addr: "localhost:1"},
 		{Command: []string{"bot"}, Settings: map[string]string{"fractional": "true"}},
 		{Command: []string{"bot"}, Settings: map[string]string{"validmoves": "yes please"}},
-		{Command: []string{"bot"}, Time: arbiter.TimeControl{Depth: 3}},
-		{Command: []string{"bot"}, Options: []arbiter.EngineOption{{Name: "x", Value: "y"}}},
+		{Command: []string{"bot"}, Time: driver.TimeControl{Depth: 3}},
+		{Command: []string{"bot"}, Options: []driver.EngineOption{{Name: "x", Value: "y"}}},
 	} {
-		if err := (gamestring.Protocol{}).Check(bad); err == nil {
+		if err := (gamestring.Protocol{}).Validate(bad); err == nil {
 			t.Errorf("%+v: no error", bad)
 		}
 	}

@@ -4,17 +4,18 @@ import (
 	"context"
 	"fmt"
 
-	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/compliance"
+	"hivearbiter/arbiter/driver"
 )
 
-// RunChecks implements arbiter.Checker, by play alone (the API echoes no state): the transport
+// RunChecks implements compliance.Suite, by play alone (the API echoes no state): the transport
 // setting, the Greetings exchange (name, version and author, and active not false), a first
 // Choose Turn answered before its response_deadline, games against the referee from random
 // openings of Base and Base+MLP, each colour in turn, in which every turn must be one it was
 // offered (one that is not, or an unreadable reply, fails its game, quoted), and a clean exit
 // when its transport closes.
-func (p Protocol) RunChecks(ctx context.Context, e arbiter.EngineConfig, opts arbiter.CheckOptions) ([]arbiter.CheckResult, error) {
-	rows := arbiter.PlayerRows{
+func (p Protocol) RunChecks(ctx context.Context, e driver.EngineConfig, opts compliance.Options) ([]compliance.Result, error) {
+	rows := compliance.PlayerRows{
 		Settings: "settings: the transport",
 		Greeting: "Greetings: name, version, author, active",
 		Close:    "leaves when its transport closes",
@@ -22,7 +23,7 @@ func (p Protocol) RunChecks(ctx context.Context, e arbiter.EngineConfig, opts ar
 	if transport, err := transportOf(e); err == nil {
 		rows.SettingsDetail = fmt.Sprintf("transport=%s: %s", transport, transportMeaning[transport])
 	}
-	return arbiter.CheckPlayer(ctx, p, e, opts, rows)
+	return compliance.PlaySuite(ctx, p, e, opts, rows)
 }
 
 // transportMeaning says how each transport carries the messages.

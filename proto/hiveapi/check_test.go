@@ -7,20 +7,21 @@ import (
 	"testing"
 	"time"
 
-	"hivearbiter/arbiter"
 	"hivearbiter/arbiter/arbitertest"
+	"hivearbiter/arbiter/compliance"
+	"hivearbiter/arbiter/driver"
 )
 
 // runChecks runs the compliance check of a fake module, as "arbiter check" does, with a short
 // time per move so that a module that does not answer fails fast.
-func runChecks(t *testing.T, transport, scenario string) ([]arbiter.CheckResult, error) {
+func runChecks(t *testing.T, transport, scenario string) ([]compliance.Result, error) {
 	t.Helper()
 	e := fakeEngine(t, scenario, transport, scenario)
-	e.Time = arbiter.TimeControl{MoveTime: 300 * time.Millisecond}
+	e.Time = driver.TimeControl{MoveTime: 300 * time.Millisecond}
 	// Under the race detector a process sleeps a second at exit to let reports through: the
 	// close would then be judged slow.
 	e.Env = append(e.Env, "GORACE=atexit_sleep_ms=0")
-	return arbiter.CheckEngine(t.Context(), e, arbiter.CheckOptions{Games: 2, Plies: 10, Seed: 1,
+	return compliance.Run(t.Context(), e, compliance.Options{Games: 2, Plies: 10, Seed: 1,
 		Margin: 100 * time.Millisecond, StartTimeout: time.Second, Grace: testGrace})
 }
 
@@ -38,7 +39,7 @@ func TestCheckPasses(t *testing.T) {
 				t.Errorf("%d checks, want 6: %+v", len(results), results)
 			}
 			for _, r := range results {
-				if r.Status != arbiter.CheckPassed {
+				if r.Status != compliance.Passed {
 					t.Errorf("%s: %s %s", r.Name, r.Status, r.Detail)
 				}
 			}
@@ -60,16 +61,16 @@ func TestCheckNamesFaults(t *testing.T) {
 		row                 string // the first failed check
 		detail              string
 		next                string // a later check, and its status
-		nextStatus          arbiter.CheckStatus
+		nextStatus          compliance.Status
 	}{
-		{"cheat-cell", TransportStdio, "game 1", `chose a turn it was not offered, "{\"destination\":\"1,0\"`, "game 2", arbiter.CheckFailed},
-		{"cheat-far", TransportIPC, "game 1", "White may not place a piece at 40,0", "leaves", arbiter.CheckPassed},
-		{"garbage", TransportTCP, "game 1", `"hello, world", which is not JSON`, "game 2", arbiter.CheckFailed},
-		{"hang", TransportStdio, "first move within its time", "White (hang) loses on time", "games against the referee", arbiter.CheckSkipped},
-		{"crash", TransportStdio, "first move within its time", "TypeError: cannot read property", "games against the referee", arbiter.CheckSkipped},
-		{"slow-first", TransportStdio, "first move within its time", "loses on time", "games against the referee", arbiter.CheckSkipped},
-		{"inactive", TransportStdio, "Greetings", "says it is not active (active:false in its Greetings)", "every other check", arbiter.CheckSkipped},
-		{"mute", TransportStdio, "Greetings", "no answer to Greetings within", "every other check", arbiter.CheckSkipped},
+		{"cheat-cell", TransportStdio, "game 1", `chose a turn it was not offered, "{\"destination\":\"1,0\"`, "game 2", compliance.Failed},
+		{"cheat-far", TransportIPC, "game 1", "White may not place a piece at 40,0", "leaves", compliance.Passed},
+		{"garbage", TransportTCP, "game 1", `"hello, world", which is not JSON`, "game 2", compliance.Failed},
+		{"hang", TransportStdio, "first move within its time", "White (hang) loses on time", "games against the referee", compliance.Skipped},
+		{"crash", TransportStdio, "first move within its time", "TypeError: cannot read property", "games against the referee", compliance.Skipped},
+		{"slow-first", TransportStdio, "first move within its time", "loses on time", "games against the referee", compliance.Skipped},
+		{"inactive", TransportStdio, "Greetings", "says it is not active (active:false in its Greetings)", "every other check", compliance.Skipped},
+		{"mute", TransportStdio, "Greetings", "no answer to Greetings within", "every other check", compliance.Skipped},
 	} {
 		t.Run(tc.scenario+"/"+tc.transport, func(t *testing.T) {
 			t.Parallel()

@@ -30,7 +30,7 @@
 // so a module's game is not cross-checked (PlayerInfo.ReportsState is false): the arbiter's
 // referee holds the only game.
 //
-// Protocol is an arbiter.Checker: "arbiter check -engine ... proto=hiveapi" checks a module
+// Protocol is a compliance.Suite: "arbiter check -engine ... proto=hiveapi" checks a module
 // before a run, by play (RunChecks): its Greetings, a first turn in time, games against the
 // referee in which every turn must be one it was offered, and its exit.
 package hiveapi

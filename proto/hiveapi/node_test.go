@@ -7,17 +7,17 @@ import (
 	"testing"
 	"time"
 
-	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/internal/testkit/testenv"
 	"hivearbiter/results"
 )
 
 // nodeModule is the engine configuration of a JavaScript module in testdata, run by Node
 // through one of the wrappers there.
-func nodeModule(t *testing.T, node, transport, module string) arbiter.EngineConfig {
-	e := arbiter.EngineConfig{Name: module, Protocol: Name,
+func nodeModule(t *testing.T, node, transport, module string) driver.EngineConfig {
+	e := driver.EngineConfig{Name: module, Protocol: Name,
 		Command: []string{node, "testdata/" + transport + ".js", "testdata/" + module + ".js"},
-		Time:    arbiter.TimeControl{MoveTime: 3 * time.Second}, Margin: time.Second}
+		Time:    driver.TimeControl{MoveTime: 3 * time.Second}, Margin: time.Second}
 	if transport == TransportTCP {
 		e.Addr = testenv.FreeAddr(t)
 		_, port, _ := strings.Cut(e.Addr, ":")
@@ -25,7 +25,7 @@ func nodeModule(t *testing.T, node, transport, module string) arbiter.EngineConf
 	} else {
 		e.Settings = map[string]string{SettingTransport: transport}
 	}
-	if err := (Protocol{}).Check(e); err != nil {
+	if err := (Protocol{}).Validate(e); err != nil {
 		t.Fatal(err)
 	}
 	return e

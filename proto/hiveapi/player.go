@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/internal/nodeipc"
 	"hivearbiter/results"
 	"hivearbiter/rules"
@@ -23,31 +23,28 @@ const Name = "hiveapi"
 // transport=stdio or transport=ipc (TCP is chosen by addr=).
 const SettingTransport = "transport"
 
-func init() { arbiter.RegisterProtocol(Name, Protocol{}) }
+func init() { driver.Register(Name, Protocol{}) }
 
-var _ arbiter.SettingLister = Protocol{}
+var _ driver.SettingLister = Protocol{}
 
-// Settings implements arbiter.SettingLister: transport=stdio or ipc.
-func (Protocol) Settings() []arbiter.Setting {
-	return []arbiter.Setting{{Name: SettingTransport, Values: []string{"stdio", "ipc"}}}
+// Settings implements driver.SettingLister: transport=stdio or ipc.
+func (Protocol) Settings() []driver.Setting {
+	return []driver.Setting{{Name: SettingTransport, Values: []string{"stdio", "ipc"}}}
 }
 
 // Protocol starts Hive API modules.
 type Protocol struct{}
 
-// Check implements arbiter.Protocol.
-func (Protocol) Check(e arbiter.EngineConfig) error {
+// Validate implements driver.Protocol.
+func (Protocol) Validate(e driver.EngineConfig) error {
 	_, err := transportOf(e)
 	return err
 }
 
 // transportOf validates an engine's settings and says which transport they choose.
-func transportOf(e arbiter.EngineConfig) (string, error) {
+func transportOf(e driver.EngineConfig) (string, error) {
 	bad := func(format string, args ...any) (string, error) {
-		return "", &arbiter.ConfigError{Msg: fmt.Sprintf(format, args...)}
-	}
-	if unknown := e.UnknownSettings(SettingTransport); len(unknown) > 0 {
-		return bad("unknown Hive API setting %s (known: %s)", strings.Join(unknown, ", "), SettingTransport)
+		return "", &driver.ConfigError{Msg: fmt.Sprintf(format, args...)}
 	}
 	if len(e.Options) > 0 {
 		return bad("the Hive API has no engine options: option.%s= is not a Hive API setting", e.Options[0].Name)
@@ -85,8 +82,8 @@ func transportOf(e arbiter.EngineConfig) (string, error) {
 	return bad("a Hive API module is a program (cmd=PROGRAM transport=stdio|ipc) or a TCP server (addr=HOST:PORT)")
 }
 
-// Start implements arbiter.Protocol: it starts or reaches the module and greets it.
-func (Protocol) Start(ctx context.Context, e arbiter.EngineConfig, env arbiter.StartEnv) (arbiter.Player, error) {
+// Start implements driver.Protocol: it starts or reaches the module and greets it.
+func (Protocol) Start(ctx context.Context, e driver.EngineConfig, env driver.StartEnv) (driver.Player, error) {
 	transport, err := transportOf(e)
 	if err != nil {
 		return nil, err
@@ -115,7 +112,7 @@ func (Protocol) Start(ctx context.Context, e arbiter.EngineConfig, env arbiter.S
 	return p, nil
 }
 
-// Player is an arbiter.Player backed by a Hive API module. It keeps its own copy of the game,
+// Player is an driver.Player backed by a Hive API module. It keeps its own copy of the game,
 // told every move through Play, to write the game state of each request.
 type Player struct {
 	cfg        moduleConfig
@@ -123,7 +120,7 @@ type Player struct {
 	id         string
 	game       *Game
 	games      int
-	transcript *arbiter.Transcript
+	transcript *driver.Transcript
 }
 
 // restart (re)starts the module and greets it: after a timeout, a module on a pipe or a
@@ -146,7 +143,7 @@ func (p *Player) restart(ctx context.Context) error {
 	}
 	if resp.Active != nil && !*resp.Active {
 		mod.close(ctx)
-		return &arbiter.PlayerError{Reason: results.ReasonProtocol,
+		return &driver.PlayerError{Reason: results.ReasonProtocol,
 			Err: fmt.Errorf("hiveapi: %s says it is not active (active:false in its Greetings): its owner does not consider it usable; the reply was %s", p.cfg.Name, quote(raw))}
 	}
 	id := strings.TrimSpace(strings.Join([]string{firstOf(resp.Name, resp.LongName), resp.Version}, " "))
@@ -172,13 +169,13 @@ func firstOf(s ...string) string {
 	return ""
 }
 
-// Info implements arbiter.Player. A module is told the expansions of every game, so it plays
+// Info implements driver.Player. A module is told the expansions of every game, so it plays
 // them all as far as the arbiter knows; it reports no state, so it is not cross-checked.
-func (p *Player) Info() arbiter.PlayerInfo {
-	return arbiter.PlayerInfo{ID: p.id, Expansions: rules.BaseMLP, ExpansionsKnown: true, ReportsState: false}
+func (p *Player) Info() driver.PlayerInfo {
+	return driver.PlayerInfo{ID: p.id, Expansions: rules.BaseMLP, ExpansionsKnown: true, ReportsState: false}
 }
 
-// NewGame implements arbiter.Player. The module hears of the game with its first request.
+// NewGame implements driver.Player. The module hears of the game with its first request.
 func (p *Player) NewGame(ctx context.Context, gameString string) (string, error) {
 	g, err := LoadGame(gameString)
 	if err != nil {
@@ -194,7 +191,7 @@ func (p *Player) NewGame(ctx context.Context, gameString string) (string, error)
 	return "", nil
 }
 
-// Play implements arbiter.Player: the move goes on the player's copy of the game.
+// Play implements driver.Player: the move goes on the player's copy of the game.
 func (p *Player) Play(ctx context.Context, move string) (string, error) {
 	if p.game == nil {
 		return "", errors.New("hiveapi: Play before NewGame")
@@ -202,9 +199,9 @@ func (p *Player) Play(ctx context.Context, move string) (string, error) {
 	return "", p.game.Play(move)
 }
 
-// BestMove implements arbiter.Player: the module is sent the game state with a deadline, and
+// BestMove implements driver.Player: the module is sent the game state with a deadline, and
 // its turn is turned into the referee's MoveString. A turn that was not offered loses.
-func (p *Player) BestMove(ctx context.Context, limit arbiter.Limit) (string, error) {
+func (p *Player) BestMove(ctx context.Context, limit driver.SearchLimit) (string, error) {
 	if p.game == nil {
 		return "", errors.New("hiveapi: BestMove before NewGame")
 	}
@@ -231,7 +228,7 @@ func (p *Player) BestMove(ctx context.Context, limit arbiter.Limit) (string, err
 	move, err := p.game.MoveString(resp.Turn)
 	var te *TurnError
 	if errors.As(err, &te) {
-		return "", &arbiter.PlayerError{Reason: results.ReasonIllegalMove,
+		return "", &driver.PlayerError{Reason: results.ReasonIllegalMove,
 			Err: fmt.Errorf("hiveapi: %s chose a turn it was not offered, %s: %s", p.cfg.Name, quote(raw), te.Why)}
 	}
 	return move, err
@@ -239,7 +236,7 @@ func (p *Player) BestMove(ctx context.Context, limit arbiter.Limit) (string, err
 
 // allowed is how long the module has before it loses: the time left on its clock, or its
 // time per move; without either, until the arbiter's watchdog.
-func allowed(ctx context.Context, limit arbiter.Limit, now time.Time) time.Duration {
+func allowed(ctx context.Context, limit driver.SearchLimit, now time.Time) time.Duration {
 	d := limit.Time
 	if c := limit.Clock; c != nil && c.Remaining[c.Plies%2] > d {
 		d = c.Remaining[c.Plies%2]
@@ -250,7 +247,7 @@ func allowed(ctx context.Context, limit arbiter.Limit, now time.Time) time.Durat
 	return d
 }
 
-// Close implements arbiter.Player.
+// Close implements driver.Player.
 func (p *Player) Close(ctx context.Context) error {
 	var err error
 	if p.mod != nil {

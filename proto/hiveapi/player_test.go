@@ -16,11 +16,14 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
+	"hivearbiter/internal/proc"
 	"hivearbiter/internal/testkit/testenv"
 	"hivearbiter/results"
 )
 
 func TestMain(m *testing.M) {
+	proc.Main() // on Windows a copy of the test binary is its Ctrl-C sender
 	if scenario := os.Getenv(fakeEnv); scenario != "" {
 		os.Exit(fakeMain(scenario))
 	}
@@ -32,11 +35,11 @@ const testGrace = 300 * time.Millisecond
 // fakeEngine is the engine configuration of a fake module of a scenario, reached over a
 // transport: stdio, ipc, tcp (the arbiter starts the server) or tcp-addr (a server already
 // listening, started here).
-func fakeEngine(t *testing.T, name, transport, scenario string) arbiter.EngineConfig {
+func fakeEngine(t *testing.T, name, transport, scenario string) driver.EngineConfig {
 	t.Helper()
-	e := arbiter.EngineConfig{Name: name, Protocol: Name, Command: []string{os.Args[0]},
+	e := driver.EngineConfig{Name: name, Protocol: Name, Command: []string{os.Args[0]},
 		Env:  []string{fakeEnv + "=" + scenario, fakeTransportEnv + "=" + transport},
-		Time: arbiter.TimeControl{MoveTime: 2 * time.Second}, Margin: 500 * time.Millisecond}
+		Time: driver.TimeControl{MoveTime: 2 * time.Second}, Margin: 500 * time.Millisecond}
 	switch transport {
 	case TransportStdio, TransportIPC:
 		e.Settings = map[string]string{SettingTransport: transport}
@@ -54,7 +57,7 @@ func fakeEngine(t *testing.T, name, transport, scenario string) arbiter.EngineCo
 		waitListening(t, e.Addr)
 		e.Command, e.Env = nil, nil
 	}
-	if err := (Protocol{}).Check(e); err != nil {
+	if err := (Protocol{}).Validate(e); err != nil {
 		t.Fatal(err)
 	}
 	return e
@@ -71,11 +74,11 @@ func waitListening(t *testing.T, addr string) {
 	t.Fatalf("nothing listens on %s", addr)
 }
 
-func startPlayer(t *testing.T, e arbiter.EngineConfig) (arbiter.Player, error) {
+func startPlayer(t *testing.T, e driver.EngineConfig) (driver.Player, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	p, err := arbiter.StartPlayer(ctx, e, arbiter.StartEnv{Grace: testGrace, TranscriptDir: t.TempDir()})
+	p, err := driver.Start(ctx, e, driver.StartEnv{Grace: testGrace, TranscriptDir: t.TempDir()})
 	if err == nil {
 		t.Cleanup(func() {
 			start := time.Now()
@@ -89,10 +92,10 @@ func startPlayer(t *testing.T, e arbiter.EngineConfig) (arbiter.Player, error) {
 }
 
 // playGame plays one game of two engine configurations, refereed, bounded by a ply limit.
-func playGame(t *testing.T, white, black arbiter.EngineConfig) *results.Record {
+func playGame(t *testing.T, white, black driver.EngineConfig) *results.Record {
 	t.Helper()
 	var sides [2]arbiter.Side
-	for i, e := range []arbiter.EngineConfig{white, black} {
+	for i, e := range []driver.EngineConfig{white, black} {
 		p, err := startPlayer(t, e)
 		if err != nil {
 			t.Fatalf("starting %s: %v", e.Name, err)
@@ -159,7 +162,7 @@ func TestMisbehavingModulesLose(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.scenario+"/"+tt.transport, func(t *testing.T) {
 			white := fakeEngine(t, "cheater", tt.transport, tt.scenario)
-			white.Time = arbiter.TimeControl{MoveTime: 500 * time.Millisecond}
+			white.Time = driver.TimeControl{MoveTime: 500 * time.Millisecond}
 			white.Margin = 100 * time.Millisecond
 			rec := playGame(t, white, fakeEngine(t, "honest", TransportStdio, "random"))
 			if rec.Culprit != "White" || rec.Reason != tt.reason || !strings.Contains(rec.Detail, tt.detail) {
@@ -184,7 +187,7 @@ func TestModulesThatCannotStart(t *testing.T) {
 			e := fakeEngine(t, tt.scenario, tt.transport, tt.scenario)
 			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 			defer cancel()
-			p, err := arbiter.StartPlayer(ctx, e, arbiter.StartEnv{Grace: testGrace})
+			p, err := driver.Start(ctx, e, driver.StartEnv{Grace: testGrace})
 			if err == nil {
 				p.Close(ctx)
 				t.Fatal("the module started")
@@ -204,8 +207,8 @@ func TestMissingModuleProgram(t *testing.T) {
 			e := fakeEngine(t, "missing", transport, "random")
 			e.Command = []string{"./no-such-module"}
 			goroutines := runtime.NumGoroutine()
-			_, err := arbiter.StartPlayer(t.Context(), e, arbiter.StartEnv{Grace: testGrace})
-			pe, ok := errors.AsType[*arbiter.PlayerError](err)
+			_, err := driver.Start(t.Context(), e, driver.StartEnv{Grace: testGrace})
+			pe, ok := errors.AsType[*driver.PlayerError](err)
 			if !ok || pe.Reason != results.ReasonCrash || !strings.Contains(err.Error(), "hiveapi: starting ./no-such-module: ") || !errors.Is(err, fs.ErrNotExist) {
 				t.Fatalf("got %v; want a crash that says the program is not there", err)
 			}
@@ -231,15 +234,15 @@ func TestLateReplyAfterTimeout(t *testing.T) {
 				t.Fatal(err)
 			}
 			short, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
-			_, err = p.BestMove(short, arbiter.Limit{Time: 100 * time.Millisecond})
+			_, err = p.BestMove(short, driver.SearchLimit{Time: 100 * time.Millisecond})
 			cancel()
-			var pe *arbiter.PlayerError
+			var pe *driver.PlayerError
 			if !errors.As(err, &pe) || pe.Reason != results.ReasonTimeForfeit {
 				t.Fatalf("a late answer gave %v, want a time forfeit", err)
 			}
 			long, cancel := context.WithTimeout(ctx, 10*time.Second)
 			defer cancel()
-			move, err := p.BestMove(long, arbiter.Limit{Time: 5 * time.Second})
+			move, err := p.BestMove(long, driver.SearchLimit{Time: 5 * time.Second})
 			if err != nil {
 				t.Fatalf("after the timeout: %v", err)
 			}
@@ -254,16 +257,16 @@ func TestLateReplyAfterTimeout(t *testing.T) {
 // per move, or the watchdog's.
 func TestResponseDeadline(t *testing.T) {
 	now := time.Now()
-	clock := &arbiter.ClockState{Remaining: [2]time.Duration{30 * time.Second, 40 * time.Second}, Plies: 3}
+	clock := &driver.ClockState{Remaining: [2]time.Duration{30 * time.Second, 40 * time.Second}, Plies: 3}
 	ctx, cancel := context.WithDeadline(context.Background(), now.Add(7*time.Second))
 	defer cancel()
 	tests := []struct {
-		limit arbiter.Limit
+		limit driver.SearchLimit
 		want  time.Duration
 	}{
-		{arbiter.Limit{Time: 2 * time.Second}, 2 * time.Second},
-		{arbiter.Limit{Time: 2 * time.Second, Clock: clock}, 40 * time.Second},
-		{arbiter.Limit{}, 7 * time.Second},
+		{driver.SearchLimit{Time: 2 * time.Second}, 2 * time.Second},
+		{driver.SearchLimit{Time: 2 * time.Second, Clock: clock}, 40 * time.Second},
+		{driver.SearchLimit{}, 7 * time.Second},
 	}
 	for _, tt := range tests {
 		if got := allowed(ctx, tt.limit, now); got != tt.want {
@@ -272,7 +275,7 @@ func TestResponseDeadline(t *testing.T) {
 	}
 }
 
-func fakeCommand(e arbiter.EngineConfig) *exec.Cmd {
+func fakeCommand(e driver.EngineConfig) *exec.Cmd {
 	c := exec.Command(e.Command[0], e.Command[1:]...)
 	c.Env = append(os.Environ(), e.Env...)
 	c.Stderr = os.Stderr
@@ -286,14 +289,14 @@ func TestCloseLeavesNothing(t *testing.T) {
 		t.Run(transport, func(t *testing.T) {
 			goroutines := runtime.NumGoroutine()
 			ctx := context.Background()
-			p, err := arbiter.StartPlayer(ctx, fakeEngine(t, "hang", transport, "hang"), arbiter.StartEnv{Grace: testGrace})
+			p, err := driver.Start(ctx, fakeEngine(t, "hang", transport, "hang"), driver.StartEnv{Grace: testGrace})
 			if err != nil {
 				t.Fatal(err)
 			}
 			pid := p.(*Player).mod.child.Pid()
 			p.NewGame(ctx, "Base")
 			short, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
-			_, err = p.BestMove(short, arbiter.Limit{Time: 50 * time.Millisecond})
+			_, err = p.BestMove(short, driver.SearchLimit{Time: 50 * time.Millisecond})
 			cancel()
 			if err == nil {
 				t.Fatal("a hung module answered")

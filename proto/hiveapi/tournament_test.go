@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	_ "hivearbiter/proto/uhp" // proto=uhp, the default
 	"hivearbiter/results"
 )
@@ -20,13 +21,13 @@ import (
 // Hive API module is an engine like any other.
 func TestTournamentWithUHPEngine(t *testing.T) {
 	dir := t.TempDir()
-	st := arbiter.TimeControl{MoveTime: 2 * time.Second}
-	uhp := arbiter.EngineConfig{Name: "hivebot", Command: []string{os.Args[0]}, Env: []string{fakeEnv + "=uhp"}, Time: st,
+	st := driver.TimeControl{MoveTime: 2 * time.Second}
+	uhp := driver.EngineConfig{Name: "hivebot", Command: []string{os.Args[0]}, Env: []string{fakeEnv + "=uhp"}, Time: st,
 		Settings: map[string]string{"fractional": "true"}}
 	stdio := fakeEngine(t, "module-stdio", TransportStdio, "random")
 	ipc := fakeEngine(t, "module-ipc", TransportIPC, "no-id")
 	cfg := arbiter.Config{
-		Format: arbiter.RoundRobin, Engines: []arbiter.EngineConfig{uhp, stdio, ipc},
+		Format: arbiter.RoundRobin, Engines: []driver.EngineConfig{uhp, stdio, ipc},
 		Rounds: 1, GamesPerPairing: 2, GameType: "Base+MLP", Concurrency: 1, Seed: 16,
 		Adjudication: arbiter.Adjudication{MaxPlies: 80},
 		Out:          filepath.Join(dir, "games.jsonl"),

@@ -7,21 +7,22 @@ import (
 	"strings"
 	"time"
 
-	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/compliance"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/rules"
 	"hivearbiter/ugiclient"
 )
 
-// RunChecks implements arbiter.Checker: a UGI compliance check of one engine, under the Hive
+// RunChecks implements compliance.Suite: a UGI compliance check of one engine, under the Hive
 // mapping of this package: the handshake, readyok, the game types it accepts, "query
 // p1turn|gameover|result" against the referee over random games and finished ones, an illegal
 // move answered with "info error", each go form (depth, nodes, movetime, a clock) answered in
 // time with a legal move, "go infinite" with readyok during the search and exactly one bestmove
 // after stop, and a forced pass. It returns one result per check; after a check fails the
 // engine is started afresh. err is set only when the engine cannot be started at all.
-func (Protocol) RunChecks(ctx context.Context, e arbiter.EngineConfig, opts arbiter.CheckOptions) ([]arbiter.CheckResult, error) {
+func (Protocol) RunChecks(ctx context.Context, e driver.EngineConfig, opts compliance.Options) ([]compliance.Result, error) {
 	c := &checker{engine: e}
-	c.CheckSession = arbiter.NewCheckSession(ctx, opts, func(ctx context.Context) (*ugiclient.Engine, error) {
+	c.Session = compliance.NewSession(ctx, opts, func(ctx context.Context) (*ugiclient.Engine, error) {
 		return startChecked(ctx, e, c.Options())
 	})
 	defer c.Close()
@@ -36,19 +37,19 @@ func (Protocol) RunChecks(ctx context.Context, e arbiter.EngineConfig, opts arbi
 		c.determinism), nil
 }
 
-// ugiTypes are the types of UGI options in UHP's words, which arbiter.FairOption reads.
+// ugiTypes are the types of UGI options in UHP's words, which compliance.FairOption reads.
 var ugiTypes = map[string]string{"spin": "int", "check": "bool", "combo": "enum", "string": "string"}
 
 // fairOptions says which of the engine's options fair timing sets, each at its default.
 func (c *checker) fairOptions(opts []ugiclient.Option) {
-	c.listed = make([]arbiter.ListedOption, len(opts))
+	c.listed = make([]compliance.ListedOption, len(opts))
 	for i, o := range opts {
-		c.listed[i] = arbiter.ListedOption{Name: o.Name, Type: ugiTypes[o.Type], Value: o.Default, Choices: o.Vars}
+		c.listed[i] = compliance.ListedOption{Name: o.Name, Type: ugiTypes[o.Type], Value: o.Default, Choices: o.Vars}
 	}
 	c.AdviseFairTiming(c.listed, c.engine.Options)
 }
 
-// determinism is the check framework's probe (arbiter.CheckSession.CheckDeterminism), each
+// determinism is the check framework's probe (compliance.Session.CheckDeterminism), each
 // search a new game at the position and "go depth".
 func (c *checker) determinism() {
 	t := rules.Base
@@ -76,7 +77,7 @@ func (c *checker) determinism() {
 }
 
 // startChecked starts the engine and sets its options.
-func startChecked(ctx context.Context, e arbiter.EngineConfig, opts arbiter.CheckOptions) (*ugiclient.Engine, error) {
+func startChecked(ctx context.Context, e driver.EngineConfig, opts compliance.Options) (*ugiclient.Engine, error) {
 	eng, err := ugiclient.Start(ctx, ugiclient.Config{Command: e.Command, Dir: e.Dir, Env: e.Env, Addr: e.Addr, Name: e.Name, Grace: opts.Grace})
 	if err != nil {
 		return nil, err
@@ -94,11 +95,11 @@ func startChecked(ctx context.Context, e arbiter.EngineConfig, opts arbiter.Chec
 
 // checker is a UGI compliance check in progress.
 type checker struct {
-	*arbiter.CheckSession[*ugiclient.Engine]
-	engine arbiter.EngineConfig
-	eng    *ugiclient.Engine      // the engine of the check that runs
-	types  []rules.GameType       // the game types the engine accepts
-	listed []arbiter.ListedOption // the options it lists, at their defaults
+	*compliance.Session[*ugiclient.Engine]
+	engine driver.EngineConfig
+	eng    *ugiclient.Engine         // the engine of the check that runs
+	types  []rules.GameType          // the game types the engine accepts
+	listed []compliance.ListedOption // the options it lists, at their defaults
 }
 
 // use makes a running engine the one for the check named (started afresh after a failure); it

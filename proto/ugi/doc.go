@@ -1,6 +1,6 @@
 // Package ugi enters engines that speak the Universal Game Interface (UGI, the UCI-like
 // protocol of the cutegames runner) in the arbiter's games: the adapter of a UGI client
-// (package ugiclient) to arbiter.Player, registered as protocol "ugi" (proto=ugi). Importing it for its
+// (package ugiclient) to driver.Player, registered as protocol "ugi" (proto=ugi). Importing it for its
 // side effect makes UGI engines available to a program:
 //
 //	import _ "hivearbiter/proto/ugi"
@@ -39,6 +39,6 @@
 // gameover" and "query result"; a disagreement with the rules is noted in the record's
 // warnings (a false claim when it claims a result the rules do not give). "quit" ends it.
 //
-// Protocol is an arbiter.Checker: "arbiter check -engine ... proto=ugi" runs its compliance
+// Protocol is a compliance.Suite: "arbiter check -engine ... proto=ugi" runs its compliance
 // suite (RunChecks), from the handshake to "go infinite" and a forced pass.
 package ugi

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"hivearbiter/enginekit/ugiserver"
+	"hivearbiter/internal/proc"
 	"hivearbiter/rules"
 )
 
@@ -23,6 +24,7 @@ const (
 )
 
 func TestMain(m *testing.M) {
+	proc.Main() // on Windows a copy of the test binary is its Ctrl-C sender
 	if scenario := os.Getenv(fakeEnv); scenario != "" {
 		os.Exit(fakeEngine(scenario))
 	}

@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"hivearbiter/arbiter"
 	"hivearbiter/arbiter/arbitertest"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/proto/ugi"
 	"hivearbiter/results"
 )
@@ -28,9 +28,9 @@ func TestPreflightJudgesTheFirstMoveAsAGame(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.scenario, func(t *testing.T) {
-			e := arbiter.EngineConfig{Name: tt.scenario, Protocol: ugi.Name, Command: []string{os.Args[0]},
+			e := driver.EngineConfig{Name: tt.scenario, Protocol: ugi.Name, Command: []string{os.Args[0]},
 				Env:  []string{fakeEnv + "=" + tt.scenario},
-				Time: arbiter.TimeControl{MoveTime: 300 * time.Millisecond}, Margin: 200 * time.Millisecond}
+				Time: driver.TimeControl{MoveTime: 300 * time.Millisecond}, Margin: 200 * time.Millisecond}
 			preflight, game := arbitertest.FirstMove(t, e)
 			arbitertest.SameJudgement(t, preflight, game, tt.reason, tt.detail)
 			if preflight != nil {

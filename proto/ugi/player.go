@@ -4,10 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
-	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/results"
 	"hivearbiter/ugiclient"
 )
@@ -15,26 +14,23 @@ import (
 // Name is the protocol's name in engine settings (proto=ugi).
 const Name = "ugi"
 
-func init() { arbiter.RegisterProtocol(Name, Protocol{}) }
+func init() { driver.Register(Name, Protocol{}) }
 
 // Protocol starts UGI engines.
 type Protocol struct{}
 
-// Check implements arbiter.Protocol. A UGI engine is a program (cmd=) or, less often, a
+// Validate implements driver.Protocol. A UGI engine is a program (cmd=) or, less often, a
 // listener (addr=); it has no settings of its own, and plays under any time control.
-func (Protocol) Check(e arbiter.EngineConfig) error {
+func (Protocol) Validate(e driver.EngineConfig) error {
 	if err := e.ProgramOrAddress("a UGI engine"); err != nil {
 		return err
-	}
-	if unknown := e.UnknownSettings(); len(unknown) > 0 {
-		return &arbiter.ConfigError{Msg: fmt.Sprintf("unknown UGI setting %s (UGI has none: options are option.NAME=VALUE)", strings.Join(unknown, ", "))}
 	}
 	return nil
 }
 
-// Start implements arbiter.Protocol: it starts the engine, completes the handshake, sets its
+// Start implements driver.Protocol: it starts the engine, completes the handshake, sets its
 // options and waits for "readyok".
-func (Protocol) Start(ctx context.Context, e arbiter.EngineConfig, env arbiter.StartEnv) (arbiter.Player, error) {
+func (Protocol) Start(ctx context.Context, e driver.EngineConfig, env driver.StartEnv) (driver.Player, error) {
 	cfg := ugiclient.Config{Command: e.Command, Dir: e.Dir, Env: e.Env, Addr: e.Addr, Name: e.Name, Grace: env.Grace}
 	transcript, err := env.CreateTranscript(e.Name)
 	if err != nil {
@@ -58,37 +54,37 @@ func (Protocol) Start(ctx context.Context, e arbiter.EngineConfig, env arbiter.S
 	return &Player{engine: eng, name: e.Name, transcript: transcript}, nil
 }
 
-// Player is an arbiter.Player backed by a UGI engine. UGI engines hold no game between
+// Player is an driver.Player backed by a UGI engine. UGI engines hold no game between
 // commands that the arbiter could check: the whole game is sent with every go, and the
-// engine's view of the result is asked for at the end (arbiter.Finisher).
+// engine's view of the result is asked for at the end (driver.Finisher).
 type Player struct {
 	engine     *ugiclient.Engine
 	name       string
-	transcript *arbiter.Transcript
+	transcript *driver.Transcript
 	pos        ugiclient.Position
 	info       *results.SearchInfo
 }
 
 var (
-	_ arbiter.Interrupter    = (*Player)(nil)
-	_ arbiter.SearchReporter = (*Player)(nil)
-	_ arbiter.Finisher       = (*Player)(nil)
+	_ driver.Interrupter    = (*Player)(nil)
+	_ driver.SearchReporter = (*Player)(nil)
+	_ driver.Finisher       = (*Player)(nil)
 )
 
 // Engine returns the UGI conversation behind the player.
 func (p *Player) Engine() *ugiclient.Engine { return p.engine }
 
-// Info implements arbiter.Player. UGI has no capability list, so the expansions an engine
+// Info implements driver.Player. UGI has no capability list, so the expansions an engine
 // plays are unknown until it refuses a game; it does not report its state.
-func (p *Player) Info() arbiter.PlayerInfo {
+func (p *Player) Info() driver.PlayerInfo {
 	id := p.engine.Hello().Name
 	if id == "" {
 		id = p.name
 	}
-	return arbiter.PlayerInfo{ID: id}
+	return driver.PlayerInfo{ID: id}
 }
 
-// NewGame implements arbiter.Player: "uginewgame", the position, and "isready". An engine
+// NewGame implements driver.Player: "uginewgame", the position, and "isready". An engine
 // that answers the position with "info error" does not play the game (the expansions, or a
 // position it cannot load): that fails the game with a protocol violation that says so.
 func (p *Player) NewGame(ctx context.Context, gameString string) (string, error) {
@@ -100,23 +96,23 @@ func (p *Player) NewGame(ctx context.Context, gameString string) (string, error)
 	err = p.engine.Sync(ctx, "uginewgame", pos.Command())
 	var refused *ugiclient.RefusedError
 	if errors.As(err, &refused) {
-		return "", &arbiter.PlayerError{Reason: results.ReasonProtocol,
+		return "", &driver.PlayerError{Reason: results.ReasonProtocol,
 			Err: fmt.Errorf("ugi: %s does not play this game (%s): %w", p.name, pos.GameType, err)}
 	}
 	return "", p.classify(err, false)
 }
 
-// Play implements arbiter.Player. Nothing is sent: the engine gets the whole game with its
+// Play implements driver.Player. Nothing is sent: the engine gets the whole game with its
 // next go.
 func (p *Player) Play(_ context.Context, move string) (string, error) {
 	p.pos.Moves = append(p.pos.Moves, move)
 	return "", nil
 }
 
-// BestMove implements arbiter.Player: the position, then go under the limit (see GoCommand).
+// BestMove implements driver.Player: the position, then go under the limit (see GoCommand).
 // An "info error" during the search means the engine refused the position, a legal game by
 // the referee's rules: a desync.
-func (p *Player) BestMove(ctx context.Context, limit arbiter.Limit) (string, error) {
+func (p *Player) BestMove(ctx context.Context, limit driver.SearchLimit) (string, error) {
 	p.info = nil
 	if err := p.engine.Send(ctx, p.pos.Command()); err != nil {
 		return "", p.classify(err, true)
@@ -127,7 +123,7 @@ func (p *Player) BestMove(ctx context.Context, limit arbiter.Limit) (string, err
 		p.info = &info
 	}
 	if s.Error != nil && err == nil {
-		return "", &arbiter.PlayerError{Reason: results.ReasonDesync,
+		return "", &driver.PlayerError{Reason: results.ReasonDesync,
 			Err: fmt.Errorf("ugi: %s refused the game %q: info error %s", p.name, p.pos.Command(), s.Error.Message)}
 	}
 	if err != nil {
@@ -135,7 +131,7 @@ func (p *Player) BestMove(ctx context.Context, limit arbiter.Limit) (string, err
 	}
 	move, err := ugiclient.DecodeMove(s.Move)
 	if err != nil {
-		return "", &arbiter.PlayerError{Reason: results.ReasonIllegalMove, Err: fmt.Errorf("ugi: %s: bestmove %s: %w", p.name, s.Move, err)}
+		return "", &driver.PlayerError{Reason: results.ReasonIllegalMove, Err: fmt.Errorf("ugi: %s: bestmove %s: %w", p.name, s.Move, err)}
 	}
 	return move, nil
 }
@@ -143,7 +139,7 @@ func (p *Player) BestMove(ctx context.Context, limit arbiter.Limit) (string, err
 // GoCommand is the go command for a limit: "go depth N", "go nodes N", "go p1time T p2time T
 // p1inc I p2inc I" for a side on a game clock (whole milliseconds, times at least 1; an
 // opponent without a clock is given the mover's time), or "go movetime MS".
-func GoCommand(l arbiter.Limit) string {
+func GoCommand(l driver.SearchLimit) string {
 	ms := func(d time.Duration) int64 { return d.Milliseconds() }
 	switch {
 	case l.Depth > 0:
@@ -163,18 +159,18 @@ func GoCommand(l arbiter.Limit) string {
 	return fmt.Sprintf("go movetime %d", max(ms(l.Time), 1))
 }
 
-// TakeSearchInfo implements arbiter.SearchReporter.
+// TakeSearchInfo implements driver.SearchReporter.
 func (p *Player) TakeSearchInfo() *results.SearchInfo {
 	info := p.info
 	p.info = nil
 	return info
 }
 
-// Interrupt implements arbiter.Interrupter: "stop" ends the running search, whose bestmove
+// Interrupt implements driver.Interrupter: "stop" ends the running search, whose bestmove
 // is then the answer.
 func (p *Player) Interrupt() error { return p.engine.Stop() }
 
-// GameOver implements arbiter.Finisher: the engine is sent the final position and asked
+// GameOver implements driver.Finisher: the engine is sent the final position and asked
 // "query gameover" and "query result".
 func (p *Player) GameOver(ctx context.Context, _ string) (string, error) {
 	if err := p.engine.Send(ctx, p.pos.Command()); err != nil {
@@ -195,7 +191,7 @@ func (p *Player) GameOver(ctx context.Context, _ string) (string, error) {
 	return st.String(), nil
 }
 
-// Close implements arbiter.Player: "quit", then a kill after the grace period.
+// Close implements driver.Player: "quit", then a kill after the grace period.
 func (p *Player) Close(ctx context.Context) error {
 	err := p.engine.Close(ctx)
 	p.transcript.Close()
@@ -210,5 +206,5 @@ func (p *Player) classify(err error, search bool) error {
 		return nil
 	}
 	p.engine.Kill()
-	return arbiter.ClassifyError(err, search)
+	return driver.ClassifyError(err, search)
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/internal/testkit/golden"
 	"hivearbiter/proto/ugi"
 	"hivearbiter/results"
@@ -19,13 +20,13 @@ const grace = 300 * time.Millisecond
 
 // start starts a fake engine with a scenario as a player of protocol "ugi", its sent lines
 // logged to log (if not "").
-func start(t *testing.T, scenario, log string) arbiter.Player {
+func start(t *testing.T, scenario, log string) driver.Player {
 	t.Helper()
-	e := arbiter.EngineConfig{Name: scenario, Protocol: ugi.Name, Command: []string{os.Args[0]},
+	e := driver.EngineConfig{Name: scenario, Protocol: ugi.Name, Command: []string{os.Args[0]},
 		Env: []string{fakeEnv + "=" + scenario, fakeLog + "=" + log}}
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
 	defer cancel()
-	p, err := arbiter.StartPlayer(ctx, e, arbiter.StartEnv{Grace: grace})
+	p, err := driver.Start(ctx, e, driver.StartEnv{Grace: grace})
 	if err != nil {
 		t.Fatalf("starting %s: %v", scenario, err)
 	}
@@ -33,8 +34,8 @@ func start(t *testing.T, scenario, log string) arbiter.Player {
 	return p
 }
 
-func side(name string, p arbiter.Player, tc string) arbiter.Side {
-	t, err := arbiter.ParseTimeControl(tc)
+func side(name string, p driver.Player, tc string) arbiter.Side {
+	t, err := driver.ParseTimeControl(tc)
 	if err != nil {
 		panic(err)
 	}
@@ -151,11 +152,11 @@ func TestFaults(t *testing.T) {
 // TestNoUGIOK: an engine that never finishes its handshake fails to start within the start
 // timeout, and is killed.
 func TestNoUGIOK(t *testing.T) {
-	e := arbiter.EngineConfig{Name: "mute", Protocol: ugi.Name, Command: []string{os.Args[0]}, Env: []string{fakeEnv + "=no-ugiok"}}
+	e := driver.EngineConfig{Name: "mute", Protocol: ugi.Name, Command: []string{os.Args[0]}, Env: []string{fakeEnv + "=no-ugiok"}}
 	ctx, cancel := context.WithTimeout(t.Context(), 500*time.Millisecond)
 	defer cancel()
 	begin := time.Now()
-	_, err := arbiter.StartPlayer(ctx, e, arbiter.StartEnv{Grace: grace})
+	_, err := driver.Start(ctx, e, driver.StartEnv{Grace: grace})
 	if err == nil || !strings.Contains(err.Error(), `no "ugiok"`) {
 		t.Fatalf("got %v, want no ugiok", err)
 	}
@@ -182,37 +183,37 @@ func TestInterrupt(t *testing.T) {
 	}
 	go func() {
 		time.Sleep(100 * time.Millisecond)
-		p.(arbiter.Interrupter).Interrupt()
+		p.(driver.Interrupter).Interrupt()
 	}()
-	move, err := p.BestMove(t.Context(), arbiter.Limit{Time: time.Hour})
+	move, err := p.BestMove(t.Context(), driver.SearchLimit{Time: time.Hour})
 	if err != nil || move != "wA1" {
 		t.Fatalf("got %q, %v", move, err)
 	}
-	if info := p.(arbiter.SearchReporter).TakeSearchInfo(); info == nil || info.Depth != 1 {
+	if info := p.(driver.SearchReporter).TakeSearchInfo(); info == nil || info.Depth != 1 {
 		t.Errorf("info %+v", info)
 	}
 }
 
 func TestGoCommand(t *testing.T) {
-	clock := func(w, b, wi, bi time.Duration, plies int) *arbiter.ClockState {
-		return &arbiter.ClockState{Remaining: [2]time.Duration{w, b}, Increment: [2]time.Duration{wi, bi}, Plies: plies}
+	clock := func(w, b, wi, bi time.Duration, plies int) *driver.ClockState {
+		return &driver.ClockState{Remaining: [2]time.Duration{w, b}, Increment: [2]time.Duration{wi, bi}, Plies: plies}
 	}
 	for _, tc := range []struct {
-		limit arbiter.Limit
+		limit driver.SearchLimit
 		want  string
 	}{
-		{arbiter.Limit{Depth: 3}, "go depth 3"},
-		{arbiter.Limit{Nodes: 5000}, "go nodes 5000"},
-		{arbiter.Limit{Time: 1500 * time.Millisecond}, "go movetime 1500"},
-		{arbiter.Limit{Time: 300 * time.Microsecond}, "go movetime 1"},
-		{arbiter.Limit{Time: time.Second, Clock: clock(60*time.Second, 59500*time.Millisecond, 250*time.Millisecond, 0, 4)},
+		{driver.SearchLimit{Depth: 3}, "go depth 3"},
+		{driver.SearchLimit{Nodes: 5000}, "go nodes 5000"},
+		{driver.SearchLimit{Time: 1500 * time.Millisecond}, "go movetime 1500"},
+		{driver.SearchLimit{Time: 300 * time.Microsecond}, "go movetime 1"},
+		{driver.SearchLimit{Time: time.Second, Clock: clock(60*time.Second, 59500*time.Millisecond, 250*time.Millisecond, 0, 4)},
 			"go p1time 60000 p2time 59500 p1inc 250 p2inc 0"},
-		{arbiter.Limit{Time: time.Second, Clock: clock(10*time.Second, 400*time.Microsecond, 0, 100*time.Millisecond, 7)},
+		{driver.SearchLimit{Time: time.Second, Clock: clock(10*time.Second, 400*time.Microsecond, 0, 100*time.Millisecond, 7)},
 			"go p1time 10000 p2time 1 p1inc 0 p2inc 100"},
 		// Black plays on a fixed move time against White's clock.
-		{arbiter.Limit{Time: 2 * time.Second, Clock: clock(30*time.Second, 0, 0, 0, 3)}, "go movetime 2000"},
+		{driver.SearchLimit{Time: 2 * time.Second, Clock: clock(30*time.Second, 0, 0, 0, 3)}, "go movetime 2000"},
 		// White's clock against an opponent without one.
-		{arbiter.Limit{Time: 2 * time.Second, Clock: clock(30*time.Second, 0, time.Second, 0, 2)}, "go p1time 30000 p2time 30000 p1inc 1000 p2inc 0"},
+		{driver.SearchLimit{Time: 2 * time.Second, Clock: clock(30*time.Second, 0, time.Second, 0, 2)}, "go p1time 30000 p2time 30000 p1inc 1000 p2inc 0"},
 	} {
 		if got := ugi.GoCommand(tc.limit); got != tc.want {
 			t.Errorf("%+v: got %q, want %q", tc.limit, got, tc.want)

@@ -8,27 +8,27 @@ import (
 	"strings"
 	"time"
 
-	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 )
 
-// Bench implements arbiter.Bencher: the engine's "bench" command, whose last line names the
+// Bench implements driver.Bencher: the engine's "bench" command, whose last line names the
 // nodes searched ("nodes=N time=MS nps=N ...", as hivebot answers). An engine without one
 // answers err, which is returned.
-func (p *Player) Bench(ctx context.Context) (arbiter.Bench, error) {
+func (p *Player) Bench(ctx context.Context) (driver.Bench, error) {
 	lines, err := p.engine.Send(ctx, "bench")
 	if err != nil {
-		return arbiter.Bench{}, err
+		return driver.Bench{}, err
 	}
 	if len(lines) == 0 {
-		return arbiter.Bench{}, fmt.Errorf("uhp: bench: no answer")
+		return driver.Bench{}, fmt.Errorf("uhp: bench: no answer")
 	}
 	return ParseBench(lines[len(lines)-1])
 }
 
 // ParseBench reads a bench line of key=value words: nodes= is required, time= (milliseconds)
 // and nps= are optional (nps is computed from the others when missing).
-func ParseBench(line string) (arbiter.Bench, error) {
-	b := arbiter.Bench{Line: line}
+func ParseBench(line string) (driver.Bench, error) {
+	b := driver.Bench{Line: line}
 	seen := false
 	for _, word := range strings.Fields(line) {
 		key, value, ok := strings.Cut(word, "=")
@@ -49,7 +49,7 @@ func ParseBench(line string) (arbiter.Bench, error) {
 		}
 	}
 	if !seen {
-		return arbiter.Bench{}, fmt.Errorf("uhp: bench: %q names no nodes=N", line)
+		return driver.Bench{}, fmt.Errorf("uhp: bench: %q names no nodes=N", line)
 	}
 	if b.NPS == 0 && b.Time > 0 {
 		b.NPS = int64(min(float64(b.Nodes)/b.Time.Seconds(), math.MaxInt64/2))

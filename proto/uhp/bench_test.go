@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/enginekit/uhpserver/uhpfake"
 	"hivearbiter/internal/testkit/testenv"
 	"hivearbiter/report"
@@ -50,12 +51,12 @@ func benchArbiter(b *testing.B, maxPlies int, observed bool) {
 	var sides [2]arbiter.Side
 	for i, name := range []string{"white", "black"} {
 		argv, env := uhpfake.Command(benchEngine())
-		p, err := Protocol{}.Start(ctx, arbiter.EngineConfig{Name: name, Command: argv, Env: env}, arbiter.StartEnv{})
+		p, err := Protocol{}.Start(ctx, driver.EngineConfig{Name: name, Command: argv, Env: env}, driver.StartEnv{})
 		if err != nil {
 			b.Fatal(err)
 		}
 		defer p.Close(ctx)
-		sides[i] = arbiter.Side{Name: name, Player: p, Time: arbiter.TimeControl{Depth: 1}}
+		sides[i] = arbiter.Side{Name: name, Player: p, Time: driver.TimeControl{Depth: 1}}
 	}
 	cfg := arbiter.GameConfig{Run: "bench", Opening: "Base+MLP", OpeningIndex: -1,
 		CommandTimeout: 5 * time.Second, DepthTimeout: 5 * time.Second,
@@ -77,7 +78,7 @@ func benchArbiter(b *testing.B, maxPlies int, observed bool) {
 // startPages opens the pages of -report and -http (a report file and a live page served on
 // loopback, with no browser on it), as the match command does.
 func startPages(b *testing.B, sides [2]arbiter.Side) arbiter.Observer {
-	cfg := arbiter.Config{Engines: []arbiter.EngineConfig{{Name: sides[0].Name}, {Name: sides[1].Name}}}
+	cfg := arbiter.Config{Engines: []driver.EngineConfig{{Name: sides[0].Name}, {Name: sides[1].Name}}}
 	pages, err := report.StartRun(b.Context(), cfg, report.RunOptions{
 		File: filepath.Join(b.TempDir(), "report.html"), HTTP: "127.0.0.1:0"})
 	if err != nil {

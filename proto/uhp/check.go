@@ -10,12 +10,13 @@ import (
 	"strings"
 	"time"
 
-	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/compliance"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/rules"
 	"hivearbiter/uhpclient"
 )
 
-// RunChecks implements arbiter.Checker: a UHP compliance check of one engine: banner and
+// RunChecks implements compliance.Suite: a UHP compliance check of one engine: banner and
 // capabilities, newgame for every advertised game type, valid moves against the referee over
 // random games, play/undo round trips, newgame with a GameString, timed and fixed-depth
 // searches, whether the engine reads fractions of a second and survives SIGINT during a search
@@ -24,9 +25,9 @@ import (
 // signs the build). It returns one result per check. After a check fails the engine is started
 // afresh, so that each result judges one thing. err is set only when the engine cannot be
 // started at all.
-func (Protocol) RunChecks(ctx context.Context, e arbiter.EngineConfig, opts arbiter.CheckOptions) ([]arbiter.CheckResult, error) {
+func (Protocol) RunChecks(ctx context.Context, e driver.EngineConfig, opts compliance.Options) ([]compliance.Result, error) {
 	c := &checker{engine: e}
-	c.CheckSession = arbiter.NewCheckSession(ctx, opts, func(ctx context.Context) (*uhpclient.Engine, error) {
+	c.Session = compliance.NewSession(ctx, opts, func(ctx context.Context) (*uhpclient.Engine, error) {
 		return startChecked(ctx, e, c.Options())
 	})
 	defer c.Close()
@@ -41,29 +42,29 @@ func (Protocol) RunChecks(ctx context.Context, e arbiter.EngineConfig, opts arbi
 
 // checker is a UHP compliance check in progress.
 type checker struct {
-	*arbiter.CheckSession[*uhpclient.Engine]
-	engine arbiter.EngineConfig
+	*compliance.Session[*uhpclient.Engine]
+	engine driver.EngineConfig
 	types  []rules.GameType // the game types the engine advertises
 	// What the time checks found, for the advice on the time setting.
 	readsFractions, survivesInterrupt, interruptKnown bool
 	// overshoots are how far its timed searches ran over, by budget: at 1 s, and at the
 	// first budget of the limit it is checked for.
-	overshoots []arbiter.Overshoot
-	listed     []arbiter.ListedOption // the options it lists, for the advice on determinism
+	overshoots []compliance.Overshoot
+	listed     []compliance.ListedOption // the options it lists, for the advice on determinism
 }
 
 // measured notes how far a search of limit l ran over what it was sent.
-func (c *checker) measured(l uhpclient.Limit, took time.Duration) {
-	i := slices.IndexFunc(c.overshoots, func(o arbiter.Overshoot) bool { return o.Budget == l.Sent() })
+func (c *checker) measured(l uhpclient.BestMoveArgs, took time.Duration) {
+	i := slices.IndexFunc(c.overshoots, func(o compliance.Overshoot) bool { return o.Budget == l.Sent() })
 	if i < 0 {
-		c.overshoots = append(c.overshoots, arbiter.Overshoot{Budget: l.Sent()})
+		c.overshoots = append(c.overshoots, compliance.Overshoot{Budget: l.Sent()})
 		i = len(c.overshoots) - 1
 	}
 	c.overshoots[i].Samples = append(c.overshoots[i].Samples, max(took-l.Sent(), 0))
 }
 
 // startChecked starts the engine and sets its options.
-func startChecked(ctx context.Context, e arbiter.EngineConfig, opts arbiter.CheckOptions) (*uhpclient.Engine, error) {
+func startChecked(ctx context.Context, e driver.EngineConfig, opts compliance.Options) (*uhpclient.Engine, error) {
 	eng, err := uhpclient.Start(ctx, uhpclient.Config{Command: e.Command, Dir: e.Dir, Env: e.Env, Name: cmp.Or(e.Name, e.DefaultName()),
 		StartTimeout: opts.StartTimeout, GraceTimeout: opts.Grace})
 	if err != nil {
@@ -351,7 +352,7 @@ func (c *checker) loadGameString() {
 
 // search asks for a move in a fresh position within l, waiting budget, and judges the answer:
 // the move, or why it is none. interruptAt, if not zero, is when the search is interrupted.
-func (c *checker) search(eng *uhpclient.Engine, l uhpclient.Limit, budget, interruptAt time.Duration) (string, time.Duration, error) {
+func (c *checker) search(eng *uhpclient.Engine, l uhpclient.BestMoveArgs, budget, interruptAt time.Duration) (string, time.Duration, error) {
 	ref := c.position(8)
 	if _, err := call(c, checkTimeout, func(ctx context.Context) (string, error) { return eng.NewGame(ctx, ref.GameString()) }); err != nil {
 		return "", 0, fmt.Errorf("newgame: %w", err)
@@ -380,7 +381,7 @@ func (c *checker) search(eng *uhpclient.Engine, l uhpclient.Limit, budget, inter
 type badAnswer struct{ error }
 
 func (c *checker) searches() {
-	for _, l := range []uhpclient.Limit{{Depth: 1}, {Time: time.Second}} {
+	for _, l := range []uhpclient.BestMoveArgs{{Depth: 1}, {Time: time.Second}} {
 		name, budget := "bestmove depth 1", checkTimeout
 		if l.Time > 0 {
 			name, budget = "bestmove time 00:00:01", l.Time+c.Options().Margin
@@ -409,7 +410,7 @@ func (c *checker) fractions() {
 	if !ok {
 		return
 	}
-	l := uhpclient.Limit{Time: 500 * time.Millisecond, FractionalSeconds: true}
+	l := uhpclient.BestMoveArgs{Time: 500 * time.Millisecond, FractionalSeconds: true}
 	move, took, err := c.search(eng, l, l.Time+c.Options().Margin, 0)
 	if errors.As(err, new(badAnswer)) {
 		move, err = "an answer that is no legal move (see above)", nil
@@ -434,7 +435,7 @@ func (c *checker) interrupt() {
 		return
 	}
 	const search, interruptAt = 4 * time.Second, time.Second // whole seconds, which every engine reads
-	move, took, err := c.search(eng, uhpclient.Limit{Time: search}, search+c.Options().Margin, interruptAt)
+	move, took, err := c.search(eng, uhpclient.BestMoveArgs{Time: search}, search+c.Options().Margin, interruptAt)
 	if errors.As(err, new(badAnswer)) {
 		move, err = "an answer that is no legal move (see above)", nil
 	}
@@ -466,7 +467,7 @@ func (c *checker) interrupt() {
 // sent its budgets, the margin its overshoot needs, and the time controls it can play.
 func (c *checker) timeSetting() {
 	const name = "time setting for match"
-	margin, marginWhy := arbiter.MarginFor(c.overshoots)
+	margin, marginWhy := compliance.MarginFor(c.overshoots)
 	marginWord := "margin=" + strconv.FormatFloat(margin.Seconds(), 'f', -1, 64)
 	switch {
 	case c.readsFractions:
@@ -479,7 +480,7 @@ func (c *checker) timeSetting() {
 			"fractional=false", "interrupt=true", marginWord)
 	default:
 		c.Advise(name, fmt.Sprintf("fractional=false interrupt=false: it reads whole seconds and does not survive SIGINT, so budgets are sent rounded down, never under 1 s, and it is never interrupted. It plays st=N (N of 1 or more), depth=N, and clocks that last it %s; %s",
-			arbiter.WholeSecondClocks(), marginWhy), "fractional=false", "interrupt=false", marginWord)
+			WholeSecondClocks(), marginWhy), "fractional=false", "interrupt=false", marginWord)
 	}
 }
 
@@ -494,9 +495,9 @@ func (c *checker) overshoot() {
 		return
 	}
 	n := c.Options().Searches
-	limits := slices.Repeat([]uhpclient.Limit{{Time: time.Second}}, n-len(c.overshoots[0].Samples))
+	limits := slices.Repeat([]uhpclient.BestMoveArgs{{Time: time.Second}}, n-len(c.overshoots[0].Samples))
 	if run := c.runBudget(); run.Sent() != time.Second && run.Sent() > 0 && run.Sent() <= maxSampledBudget {
-		limits = append(limits, slices.Repeat([]uhpclient.Limit{run}, n)...)
+		limits = append(limits, slices.Repeat([]uhpclient.BestMoveArgs{run}, n)...)
 	}
 	for _, l := range limits {
 		eng, ok := c.Engine(name)
@@ -527,9 +528,9 @@ func (c *checker) overshootText() string {
 
 // runBudget is the first budget of the limit the engine is checked for, as it is sent: whole
 // seconds, at least one, to an engine that does not read fractions; none for a fixed depth.
-func (c *checker) runBudget() uhpclient.Limit {
-	clock := arbiter.NewClock(c.engine.Time, c.engine.Time, 0, 0)
-	return uhpclient.Limit{Time: clock.Budget(0), FractionalSeconds: c.readsFractions}
+func (c *checker) runBudget() uhpclient.BestMoveArgs {
+	clock := driver.NewClock(c.engine.Time, c.engine.Time, 0, 0)
+	return uhpclient.BestMoveArgs{Time: clock.Budget(0), FractionalSeconds: c.readsFractions}
 }
 
 func (c *checker) illegalMove() {
@@ -597,9 +598,9 @@ func (c *checker) options() {
 
 // fairOptions says which of the engine's options fair timing sets.
 func (c *checker) fairOptions(opts []uhpclient.Option) {
-	c.listed = make([]arbiter.ListedOption, len(opts))
+	c.listed = make([]compliance.ListedOption, len(opts))
 	for i, o := range opts {
-		c.listed[i] = arbiter.ListedOption{Name: o.Name, Type: o.Type, Value: o.Value, Choices: o.Extra}
+		c.listed[i] = compliance.ListedOption{Name: o.Name, Type: o.Type, Value: o.Value, Choices: o.Extra}
 	}
 	c.AdviseFairTiming(c.listed, c.engine.Options)
 }
@@ -630,14 +631,14 @@ func (c *checker) bench() {
 	}
 }
 
-// determinism is the check framework's probe (arbiter.CheckSession.CheckDeterminism), each
+// determinism is the check framework's probe (compliance.Session.CheckDeterminism), each
 // search a newgame at the position and a bestmove to the depth.
 func (c *checker) determinism() {
 	c.CheckDeterminism(c.richestType(), c.listed, func(ctx context.Context, eng *uhpclient.Engine, position *rules.Game, depth int) (string, error) {
 		if _, err := eng.NewGame(ctx, position.GameString()); err != nil {
 			return "", fmt.Errorf("newgame: %w", err)
 		}
-		move, err := eng.BestMove(ctx, uhpclient.Limit{Depth: depth})
+		move, err := eng.BestMove(ctx, uhpclient.BestMoveArgs{Depth: depth})
 		if err != nil {
 			return "", err
 		}

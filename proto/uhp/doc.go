@@ -1,5 +1,5 @@
 // Package uhp enters engines that speak the Universal Hive Protocol (UHP) in the
-// arbiter's games: it adapts package uhpclient's engine process to arbiter.Player and
+// arbiter's games: it adapts package uhpclient's engine process to driver.Player and
 // registers itself as protocol "uhp", the default. Importing it (for its side effect) is what
 // makes UHP engines available to a program:
 //
@@ -17,6 +17,6 @@
 // With a transcript directory, each engine process writes its conversation to its own file
 // there, each game marked where it begins, and each record names its players' transcripts.
 //
-// Protocol is an arbiter.Checker: "arbiter check" runs its compliance suite (RunChecks), which
+// Protocol is a compliance.Suite: "arbiter check" runs its compliance suite (RunChecks), which
 // also finds which time setting suits an engine.
 package uhp

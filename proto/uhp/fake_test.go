@@ -7,15 +7,17 @@ import (
 	"testing"
 	"time"
 
-	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/enginekit/uhpserver"
 	"hivearbiter/enginekit/uhpserver/uhpfake"
+	"hivearbiter/internal/proc"
 )
 
 // The test binary doubles as the engine, as in os/exec's tests: package uhpfake runs it as a
 // UHP engine when its environment says so. The player's tests and the compliance check's
 // share the scenarios below.
 func TestMain(m *testing.M) {
+	proc.Main() // on Windows a copy of the test binary is its Ctrl-C sender
 	uhpfake.Main()
 	os.Exit(m.Run())
 }
@@ -61,12 +63,12 @@ func fakeEngine(scenario string) uhpfake.Config {
 }
 
 // fakeConfig is an engine of the arbiter's that runs the scenario's fake engine.
-func fakeConfig(scenario string) arbiter.EngineConfig {
+func fakeConfig(scenario string) driver.EngineConfig {
 	argv, env := uhpfake.Command(fakeEngine(scenario))
-	return arbiter.EngineConfig{
+	return driver.EngineConfig{
 		Name:    "fake",
 		Command: argv,
 		Env:     env,
-		Time:    arbiter.TimeControl{MoveTime: 300 * time.Millisecond},
+		Time:    driver.TimeControl{MoveTime: 300 * time.Millisecond},
 	}
 }

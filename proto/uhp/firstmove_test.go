@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"hivearbiter/arbiter"
 	"hivearbiter/arbiter/arbitertest"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/enginekit/uhpserver/uhpfake"
 	"hivearbiter/results"
 )
@@ -35,8 +35,8 @@ func TestPreflightJudgesTheFirstMoveAsAGame(t *testing.T) {
 			cfg := fakeEngine(tt.name)
 			cfg.Faults = []uhpfake.Fault{tt.fault}
 			argv, env := uhpfake.Command(cfg)
-			e := arbiter.EngineConfig{Name: "fake", Command: argv, Env: env,
-				Time: arbiter.TimeControl{MoveTime: 300 * time.Millisecond}, Margin: 200 * time.Millisecond}
+			e := driver.EngineConfig{Name: "fake", Command: argv, Env: env,
+				Time: driver.TimeControl{MoveTime: 300 * time.Millisecond}, Margin: 200 * time.Millisecond}
 			preflight, game := arbitertest.FirstMove(t, e)
 			arbitertest.SameJudgement(t, preflight, game, tt.reason, tt.detail)
 			if preflight != nil {

@@ -4,10 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
-	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/results"
 	"hivearbiter/uhpclient"
 )
@@ -18,52 +17,45 @@ const Name = "uhp"
 // SettingFractional is the setting that says the engine reads fractions of a second.
 const SettingFractional = "fractional"
 
-func init() { arbiter.RegisterProtocol(Name, Protocol{}) }
+func init() { driver.Register(Name, Protocol{}) }
 
 // Protocol starts UHP engine processes.
 type Protocol struct{}
 
-var _ arbiter.SettingLister = Protocol{}
+var _ driver.SettingLister = Protocol{}
 
-// Settings implements arbiter.SettingLister: fractional= and interrupt=, each true, false or
+// Settings implements driver.SettingLister: fractional= and interrupt=, each true, false or
 // auto (found out before the first game).
-func (Protocol) Settings() []arbiter.Setting {
+func (Protocol) Settings() []driver.Setting {
 	values := []string{"true", "false", "auto"}
-	return []arbiter.Setting{{Name: SettingFractional, Values: values}, {Name: SettingInterrupt, Values: values}}
+	return []driver.Setting{{Name: SettingFractional, Values: values}, {Name: SettingInterrupt, Values: values}}
 }
 
-// Check implements arbiter.Protocol.
-func (Protocol) Check(e arbiter.EngineConfig) error {
+// Validate implements driver.Protocol.
+func (Protocol) Validate(e driver.EngineConfig) error {
 	if len(e.Command) == 0 || e.Command[0] == "" {
-		return &arbiter.ConfigError{Msg: "a UHP engine is a program: give cmd=PROGRAM (addr= is for other protocols)"}
+		return &driver.ConfigError{Msg: "a UHP engine is a program: give cmd=PROGRAM (addr= is for other protocols)"}
 	}
 	if e.Addr != "" {
-		return &arbiter.ConfigError{Msg: "a UHP engine is started as a program: addr= is not a UHP setting"}
-	}
-	if unknown := e.UnknownSettings(SettingFractional, SettingInterrupt); len(unknown) > 0 {
-		msg := fmt.Sprintf("unknown UHP setting %s (the UHP settings are %s and %s)", strings.Join(unknown, ", "), SettingFractional, SettingInterrupt)
-		if near, ok := arbiter.ClosestName(unknown[0], []string{SettingFractional, SettingInterrupt}); ok {
-			msg = fmt.Sprintf("unknown UHP setting %s: did you mean %s?", unknown[0], near)
-		}
-		return &arbiter.ConfigError{Msg: msg}
+		return &driver.ConfigError{Msg: "a UHP engine is started as a program: addr= is not a UHP setting"}
 	}
 	if _, _, err := settings(e); err != nil {
 		return err
 	}
 	if e.Time.Nodes > 0 {
-		return &arbiter.ConfigError{Msg: "UHP has no node limit: give st=SECONDS, depth=N or tc=BASE+INC"}
+		return &driver.ConfigError{Msg: "UHP has no node limit: give st=SECONDS, depth=N or tc=BASE+INC"}
 	}
 	// A budget that is not whole seconds is no reason to refuse an engine that reads whole
-	// seconds: it is sent rounded down (uhpclient.Limit), and a run whose clock gives it
-	// budgets under one second is told so before its first game (arbiter.TimePolicy).
+	// seconds: it is sent rounded down (uhpclient.BestMoveArgs), and a run whose clock gives it
+	// budgets under one second is told so before its first game (driver.TimingAdvisor).
 	return nil
 }
 
-// Start implements arbiter.Protocol: it runs the engine as a subprocess and sets its options.
+// Start implements driver.Protocol: it runs the engine as a subprocess and sets its options.
 // With a transcript directory, the process's conversation (lines in and out, with timestamps)
 // goes to its own file there, so that a user can see what an engine said before it was
 // forfeited.
-func (Protocol) Start(ctx context.Context, e arbiter.EngineConfig, env arbiter.StartEnv) (arbiter.Player, error) {
+func (Protocol) Start(ctx context.Context, e driver.EngineConfig, env driver.StartEnv) (driver.Player, error) {
 	if _, _, err := settings(e); err != nil {
 		return nil, err
 	}
@@ -94,7 +86,7 @@ func (Protocol) Start(ctx context.Context, e arbiter.EngineConfig, env arbiter.S
 		transcript.Close()
 		return nil, err
 	}
-	facts, eng, err := timeFactsOf(ctx, e, eng, start)
+	facts, eng, err := timeFactsOf(ctx, e, env.Memo, eng, start)
 	if err != nil {
 		eng.Close(ctx)
 		transcript.Close()
@@ -105,7 +97,7 @@ func (Protocol) Start(ctx context.Context, e arbiter.EngineConfig, env arbiter.S
 
 // startError adds to an engine's start-up failure the setting that helps, in the arbiter's
 // words: the program (cmd=, dir=), or the start-up time (start_timeout).
-func startError(e arbiter.EngineConfig, err error) error {
+func startError(e driver.EngineConfig, err error) error {
 	var (
 		program *uhpclient.ProgramError
 		timeout *uhpclient.TimeoutError
@@ -119,34 +111,34 @@ func startError(e arbiter.EngineConfig, err error) error {
 	return err
 }
 
-// Player is an arbiter.Player backed by a UHP engine process.
+// Player is an driver.Player backed by a UHP engine process.
 type Player struct {
 	engine     *uhpclient.Engine
 	facts      timeFacts
-	transcript *arbiter.Transcript
+	transcript *driver.Transcript
 
 	// warned is set once an overrun budget was warned of; warnings holds what Warnings has not
 	// returned yet.
 	warned   bool
-	warnings []arbiter.Warning
+	warnings []driver.Warning
 }
 
-// Info implements arbiter.Player: the engine's id line and the expansions it advertises.
-func (p *Player) Info() arbiter.PlayerInfo {
+// Info implements driver.Player: the engine's id line and the expansions it advertises.
+func (p *Player) Info() driver.PlayerInfo {
 	info := p.engine.Info()
-	return arbiter.PlayerInfo{ID: info.ID, Expansions: info.Expansions(), ExpansionsKnown: true, ReportsState: true}
+	return driver.PlayerInfo{ID: info.ID, Expansions: info.Expansions(), ExpansionsKnown: true, ReportsState: true}
 }
 
 // Capabilities are the expansion names the engine advertised, as it wrote them.
 func (p *Player) Capabilities() []string { return p.engine.Info().Capabilities }
 
-// NewGame implements arbiter.Player.
+// NewGame implements driver.Player.
 func (p *Player) NewGame(ctx context.Context, gameString string) (string, error) {
 	gs, err := p.engine.NewGame(ctx, gameString)
 	return gs, classify(err, false)
 }
 
-// Play implements arbiter.Player.
+// Play implements driver.Player.
 func (p *Player) Play(ctx context.Context, move string) (string, error) {
 	if err := p.StartPlay(ctx, move); err != nil {
 		return "", err
@@ -154,9 +146,9 @@ func (p *Player) Play(ctx context.Context, move string) (string, error) {
 	return p.WaitPlay(ctx)
 }
 
-var _ arbiter.PlayStarter = (*Player)(nil)
+var _ driver.PlayStarter = (*Player)(nil)
 
-// StartPlay implements arbiter.PlayStarter: the command is written, its reply read by
+// StartPlay implements driver.PlayStarter: the command is written, its reply read by
 // WaitPlay.
 func (p *Player) StartPlay(ctx context.Context, move string) error {
 	if move == "pass" {
@@ -165,16 +157,16 @@ func (p *Player) StartPlay(ctx context.Context, move string) error {
 	return classify(p.engine.StartPlay(ctx, move), false)
 }
 
-// WaitPlay implements arbiter.PlayStarter.
+// WaitPlay implements driver.PlayStarter.
 func (p *Player) WaitPlay(ctx context.Context) (string, error) {
 	gs, err := p.engine.WaitPlay(ctx)
 	return gs, classify(err, false)
 }
 
-// BestMove implements arbiter.Player. UHP knows no clock: the engine is sent the budget, by
-// its time policy (uhpclient.Limit).
-func (p *Player) BestMove(ctx context.Context, limit arbiter.Limit) (string, error) {
-	l := uhpclient.Limit{Depth: limit.Depth, FractionalSeconds: p.facts.fractional, Interruptible: p.facts.interruptible}
+// BestMove implements driver.Player. UHP knows no clock: the engine is sent the budget, by
+// its time policy (uhpclient.BestMoveArgs).
+func (p *Player) BestMove(ctx context.Context, limit driver.SearchLimit) (string, error) {
+	l := uhpclient.BestMoveArgs{Depth: limit.Depth, FractionalSeconds: p.facts.fractional, Interruptible: p.facts.interruptible}
 	if limit.Depth == 0 {
 		// A clock spent to nothing within its margin still asks for a move: the least UHP
 		// can write, not a bare bestmove, which is no command (Mzinga searches for ever).
@@ -188,28 +180,38 @@ func (p *Player) BestMove(ctx context.Context, limit arbiter.Limit) (string, err
 			text = fmt.Sprintf("its budget of %.3f s was sent as 1 s: the engine reads whole seconds and is never interrupted (it dies of SIGINT, or was set interrupt=false); "+
 				"it may lose on time: give it a clock whose budgets are a second or more (arbiter check names one)", l.Time.Seconds())
 		}
-		p.warnings = append(p.warnings, arbiter.Warning{Text: text})
+		p.warnings = append(p.warnings, driver.Warning{Text: text})
 	}
 	move, err := p.engine.BestMove(ctx, l)
 	return move, classify(err, true)
 }
 
-var _ arbiter.TimePolicyReporter = (*Player)(nil)
+// TimePolicy is how the engine is sent its budgets, as the probe before its first game found
+// out or its settings say.
+func (p *Player) TimePolicy() TimePolicy { return p.facts.policy() }
 
-// TimePolicy implements arbiter.TimePolicyReporter.
-func (p *Player) TimePolicy() arbiter.TimePolicy { return p.facts.policy() }
+var _ driver.TimingAdvisor = (*Player)(nil)
 
-var _ arbiter.Warner = (*Player)(nil)
+// Timing implements driver.TimingAdvisor: how each fact of the time policy was learned.
+func (p *Player) Timing() string { return p.facts.policy().Detail }
 
-// Warnings implements arbiter.Warner: a budget rounded up, once per engine process.
-func (p *Player) Warnings() []arbiter.Warning {
+// TimeControlProblem implements driver.TimingAdvisor: an engine of whole seconds that cannot be
+// interrupted loses on time where its budgets fall under one second (WholeSecondProblem).
+func (p *Player) TimeControlProblem(tc driver.TimeControl) string {
+	return WholeSecondProblem(tc, p.facts.policy())
+}
+
+var _ driver.Warner = (*Player)(nil)
+
+// Warnings implements driver.Warner: a budget rounded up, once per engine process.
+func (p *Player) Warnings() []driver.Warning {
 	w := p.warnings
 	p.warnings = nil
 	return w
 }
 
-// MarkGame implements arbiter.Transcribed: a line in the transcript says which game begins.
-func (p *Player) MarkGame(m arbiter.GameMark) string {
+// MarkGame implements driver.Transcribed: a line in the transcript says which game begins.
+func (p *Player) MarkGame(m driver.GameMark) string {
 	if p.transcript == nil {
 		return ""
 	}
@@ -218,10 +220,10 @@ func (p *Player) MarkGame(m arbiter.GameMark) string {
 	return p.transcript.Name()
 }
 
-// Interrupt implements arbiter.Interrupter: SIGINT stops the engine's search.
+// Interrupt implements driver.Interrupter: SIGINT stops the engine's search.
 func (p *Player) Interrupt() error { return p.engine.Interrupt() }
 
-// Close implements arbiter.Player.
+// Close implements driver.Player.
 func (p *Player) Close(ctx context.Context) error {
 	err := p.engine.Close(ctx)
 	p.transcript.Close()
@@ -229,7 +231,7 @@ func (p *Player) Close(ctx context.Context) error {
 }
 
 // classify turns the client's errors into the reasons the arbiter adjudicates: the engine's
-// own refusals here, its exit, timeout or broken conversation by arbiter.ClassifyError.
+// own refusals here, its exit, timeout or broken conversation by driver.ClassifyError.
 func classify(err error, search bool) error {
 	if err == nil {
 		return nil
@@ -241,7 +243,7 @@ func classify(err error, search bool) error {
 		if search {
 			reason = results.ReasonProtocol
 		}
-		return &arbiter.PlayerError{Reason: reason, Err: err}
+		return &driver.PlayerError{Reason: reason, Err: err}
 	}
-	return arbiter.ClassifyError(err, search)
+	return driver.ClassifyError(err, search)
 }

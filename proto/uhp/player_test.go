@@ -11,10 +11,12 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
+	"hivearbiter/enginekit/uhpserver/uhpfake"
 	"hivearbiter/results"
 )
 
-func start(t *testing.T, e arbiter.EngineConfig, env arbiter.StartEnv) *Player {
+func start(t *testing.T, e driver.EngineConfig, env driver.StartEnv) *Player {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
 	defer cancel()
@@ -30,18 +32,18 @@ func start(t *testing.T, e arbiter.EngineConfig, env arbiter.StartEnv) *Player {
 // survives SIGINT is sent one second, stopped at the budget, and warned of once.
 func TestSubSecondBudgetForAWholeSecondEngine(t *testing.T) {
 	e := fakeConfig("whole-seconds")
-	if err := (Protocol{}).Check(e); err != nil {
+	if err := (Protocol{}).Validate(e); err != nil {
 		t.Fatalf("st=0.3 without fractional refused: %v", err)
 	}
-	p := start(t, e, arbiter.StartEnv{Grace: time.Second})
+	p := start(t, e, driver.StartEnv{Grace: time.Second})
 	if got := p.TimePolicy(); !got.WholeSeconds || !got.Interruptible {
 		t.Fatalf("the probe found %+v; want whole seconds, interruptible", got)
 	}
-	var warnings []arbiter.Warning
+	var warnings []driver.Warning
 	for range 2 {
 		ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond+arbiter.DefaultMargin)
 		begin := time.Now()
-		move, err := p.BestMove(ctx, arbiter.Limit{Time: 300 * time.Millisecond})
+		move, err := p.BestMove(ctx, driver.SearchLimit{Time: 300 * time.Millisecond})
 		took := time.Since(begin)
 		cancel()
 		if err != nil || move != "wS1" {
@@ -64,13 +66,13 @@ func TestSubSecondBudgetForAWholeSecondEngine(t *testing.T) {
 func TestSubSecondBudgetForAnEngineThatDiesOfSIGINT(t *testing.T) {
 	var transcript strings.Builder
 	dir := t.TempDir()
-	p := start(t, fakeConfig("die-on-int"), arbiter.StartEnv{Grace: time.Second, TranscriptDir: dir})
+	p := start(t, fakeConfig("die-on-int"), driver.StartEnv{Grace: time.Second, TranscriptDir: dir})
 	if got := p.TimePolicy(); !got.WholeSeconds || got.Interruptible || !strings.Contains(got.Detail, "died") {
 		t.Fatalf("the probe found %+v; want whole seconds, not interruptible, because it died", got)
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), time.Second+5*time.Second)
 	defer cancel()
-	move, err := p.BestMove(ctx, arbiter.Limit{Time: 300 * time.Millisecond})
+	move, err := p.BestMove(ctx, driver.SearchLimit{Time: 300 * time.Millisecond})
 	if err != nil || move != "wS1" {
 		t.Fatalf("got %q, %v; want the engine's own answer after its second", move, err)
 	}
@@ -107,31 +109,31 @@ func TestTimePolicyProbes(t *testing.T) {
 		name     string
 		scenario string
 		settings map[string]string
-		tc       arbiter.TimeControl
-		want     arbiter.TimePolicy // Detail: a part of it
-		probes   int                // "time probe" notes in the transcript
+		tc       driver.TimeControl
+		want     TimePolicy // Detail: a part of it
+		probes   int        // "time probe" notes in the transcript
 	}{
-		{"reads fractions", "good", nil, arbiter.TimeControl{MoveTime: time.Second},
-			arbiter.TimePolicy{Detail: "reads fractions of a second (probed"}, 1},
-		{"whole seconds, survives SIGINT", "whole-seconds", nil, arbiter.TimeControl{Base: time.Minute},
-			arbiter.TimePolicy{WholeSeconds: true, Interruptible: true, Detail: "survives SIGINT (probed"}, 2},
-		{"settings", "die-on-int", map[string]string{"fractional": "false", "interrupt": "false"}, arbiter.TimeControl{MoveTime: time.Second},
-			arbiter.TimePolicy{WholeSeconds: true, Detail: "reads whole seconds (fractional=false); never interrupted (interrupt=false)"}, 0},
-		{"fractional set", "whole-seconds", map[string]string{"fractional": "true"}, arbiter.TimeControl{MoveTime: time.Second},
-			arbiter.TimePolicy{Detail: "reads fractions of a second (fractional=true); never interrupted"}, 0},
-		{"depth", "die-on-int", nil, arbiter.TimeControl{Depth: 2},
-			arbiter.TimePolicy{WholeSeconds: true, Detail: "not probed: it searches to a depth"}, 0},
+		{"reads fractions", "good", nil, driver.TimeControl{MoveTime: time.Second},
+			TimePolicy{Detail: "reads fractions of a second (probed"}, 1},
+		{"whole seconds, survives SIGINT", "whole-seconds", nil, driver.TimeControl{Base: time.Minute},
+			TimePolicy{WholeSeconds: true, Interruptible: true, Detail: "survives SIGINT (probed"}, 2},
+		{"settings", "die-on-int", map[string]string{"fractional": "false", "interrupt": "false"}, driver.TimeControl{MoveTime: time.Second},
+			TimePolicy{WholeSeconds: true, Detail: "reads whole seconds (fractional=false); never interrupted (interrupt=false)"}, 0},
+		{"fractional set", "whole-seconds", map[string]string{"fractional": "true"}, driver.TimeControl{MoveTime: time.Second},
+			TimePolicy{Detail: "reads fractions of a second (fractional=true); never interrupted"}, 0},
+		{"depth", "die-on-int", nil, driver.TimeControl{Depth: 2},
+			TimePolicy{WholeSeconds: true, Detail: "not probed: it searches to a depth"}, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := fakeConfig(tc.scenario)
 			e.Settings, e.Time = tc.settings, tc.tc
-			e.Env = append(e.Env, "PROBE_TEST="+t.Name()) // a program of its own, not probed before
-			for start := range 2 {
+			memo := new(driver.Memo) // one run's
+			for run := range 2 {
 				dir := t.TempDir()
-				p := start2(t, e, dir)
+				p := start(t, e, driver.StartEnv{Grace: time.Second, TranscriptDir: dir, Memo: memo})
 				got := p.TimePolicy()
 				if got.WholeSeconds != tc.want.WholeSeconds || got.Interruptible != tc.want.Interruptible || !strings.Contains(got.Detail, tc.want.Detail) {
-					t.Errorf("start %d: %+v; want %+v", start, got, tc.want)
+					t.Errorf("start %d: %+v; want %+v", run, got, tc.want)
 				}
 				p.Close(t.Context())
 				data, err := os.ReadFile(filepath.Join(dir, transcriptName(t, dir)))
@@ -139,26 +141,56 @@ func TestTimePolicyProbes(t *testing.T) {
 					t.Fatal(err)
 				}
 				want := tc.probes
-				if start > 0 {
+				if run > 0 {
 					want = 0 // the program's facts are known
 				}
 				if n := strings.Count(string(data), "* time probe:"); n != want {
-					t.Errorf("start %d: %d probes; want %d:\n%s", start, n, want, data)
+					t.Errorf("start %d: %d probes; want %d:\n%s", run, n, want, data)
 				}
 			}
 		})
 	}
 }
 
-func start2(t *testing.T, e arbiter.EngineConfig, dir string) *Player {
-	t.Helper()
-	return start(t, e, arbiter.StartEnv{Grace: time.Second, TranscriptDir: dir})
+// An engine rebuilt in place between two runs (a long-lived worker's) is probed again: what a
+// run learned lasts as long as its seats (its driver.Memo), not the process. Within a run its
+// facts are known after the first start.
+func TestARebuiltEngineIsProbedAgain(t *testing.T) {
+	program := filepath.Join(t.TempDir(), "engine")
+	build := func(scenario string) {
+		argv, env := uhpfake.Command(fakeEngine(scenario))
+		script := "#!/bin/sh\nexec env"
+		for _, kv := range append(env, argv...) {
+			script += " '" + strings.ReplaceAll(kv, "'", `'\''`) + "'"
+		}
+		if err := os.WriteFile(program, []byte(script+"\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e := driver.EngineConfig{Name: "rebuilt", Command: []string{program}, Time: driver.TimeControl{MoveTime: time.Second}}
+	policy := func(memo *driver.Memo) TimePolicy {
+		p := start(t, e, driver.StartEnv{Grace: time.Second, Memo: memo})
+		defer p.Close(t.Context())
+		return p.TimePolicy()
+	}
+	build("whole-seconds")
+	run1 := new(driver.Memo)
+	if got := policy(run1); !got.WholeSeconds {
+		t.Fatalf("first build: %+v; want whole seconds", got)
+	}
+	build("good") // rebuilt in place: now it reads fractions of a second
+	if got := policy(run1); !got.WholeSeconds {
+		t.Errorf("the same run, after the rebuild: %+v; want the facts the run learned (whole seconds)", got)
+	}
+	if got := policy(new(driver.Memo)); got.WholeSeconds {
+		t.Errorf("the next run: %+v; want the rebuilt engine probed again (fractions of a second)", got)
+	}
 }
 
 func TestCheckSuggestsTheSettingMeant(t *testing.T) {
 	e := fakeConfig("normal")
 	e.Settings = map[string]string{"fractinal": "true"}
-	if err := (Protocol{}).Check(e); err == nil || !strings.Contains(err.Error(), "did you mean fractional?") {
+	if err := driver.Validate(e); err == nil || !strings.Contains(err.Error(), "did you mean fractional?") {
 		t.Errorf("got %v", err)
 	}
 }
@@ -167,20 +199,20 @@ func TestCheckSuggestsTheSettingMeant(t *testing.T) {
 func TestStartErrorsNameTheSetting(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		e    func() arbiter.EngineConfig
+		e    func() driver.EngineConfig
 		want string
 	}{
-		{"missing program", func() arbiter.EngineConfig {
+		{"missing program", func() driver.EngineConfig {
 			e := fakeConfig("normal")
 			e.Command = []string{"./nope"}
 			return e
 		}, `"./nope" does not exist: give cmd=`},
-		{"slow start", func() arbiter.EngineConfig { return fakeConfig("slow-start") }, "start_timeout"},
+		{"slow start", func() driver.EngineConfig { return fakeConfig("slow-start") }, "start_timeout"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
 			defer cancel()
-			_, err := Protocol{}.Start(ctx, tc.e(), arbiter.StartEnv{Grace: 100 * time.Millisecond})
+			_, err := Protocol{}.Start(ctx, tc.e(), driver.StartEnv{Grace: 100 * time.Millisecond})
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("got %v; want it to say %s", err, tc.want)
 			}
@@ -191,8 +223,8 @@ func TestStartErrorsNameTheSetting(t *testing.T) {
 // Each game is marked in the engine's transcript, and its record names the transcript.
 func TestGamesAreMarkedInTheTranscript(t *testing.T) {
 	dir := t.TempDir()
-	white := start(t, fakeConfig("normal"), arbiter.StartEnv{TranscriptDir: dir, Worker: 1, Grace: time.Second})
-	black := start(t, fakeConfig("normal"), arbiter.StartEnv{TranscriptDir: dir, Worker: 1, Grace: time.Second})
+	white := start(t, fakeConfig("normal"), driver.StartEnv{TranscriptDir: dir, Worker: 1, Grace: time.Second})
+	black := start(t, fakeConfig("normal"), driver.StartEnv{TranscriptDir: dir, Worker: 1, Grace: time.Second})
 	cfg := arbiter.GameConfig{Run: "abc", Index: 7, Opening: "Base", CommandTimeout: time.Second}
 	g, err := arbiter.NewGame(cfg, arbiter.Side{Name: "w", Player: white}, arbiter.Side{Name: "b", Player: black})
 	if err != nil {
@@ -221,11 +253,11 @@ func TestGamesAreMarkedInTheTranscript(t *testing.T) {
 // SIGINT: every budget is under a second and cannot be sent as it is, and no move is lost on
 // time for it.
 func TestClockGameOfAWholeSecondEngine(t *testing.T) {
-	tc := arbiter.TimeControl{Base: 10 * time.Second, Increment: 100 * time.Millisecond}
+	tc := driver.TimeControl{Base: 10 * time.Second, Increment: 100 * time.Millisecond}
 	side := func(name string) arbiter.Side {
 		e := fakeConfig("whole-seconds")
 		e.Name, e.Time = name, tc
-		return arbiter.Side{Name: name, Player: start(t, e, arbiter.StartEnv{Grace: time.Second}), Time: tc, Margin: arbiter.DefaultMargin}
+		return arbiter.Side{Name: name, Player: start(t, e, driver.StartEnv{Grace: time.Second}), Time: tc, Margin: arbiter.DefaultMargin}
 	}
 	cfg := arbiter.GameConfig{Run: "t", Opening: "Base", CommandTimeout: 2 * time.Second, DepthTimeout: time.Minute,
 		Adjudication: arbiter.Adjudication{MaxPlies: 6}}
@@ -243,12 +275,12 @@ func TestClockGameOfAWholeSecondEngine(t *testing.T) {
 
 // A run can refuse a missing program before its first game, in one sentence.
 func TestLocate(t *testing.T) {
-	if err := arbiter.LocateEngine(fakeConfig("normal")); err != nil {
+	if err := driver.Locate(fakeConfig("normal")); err != nil {
 		t.Errorf("the test binary: %v", err)
 	}
 	e := fakeConfig("normal")
 	e.Command, e.Dir = []string{"./nope"}, t.TempDir()
-	err := arbiter.LocateEngine(e)
+	err := driver.Locate(e)
 	if err == nil || !strings.Contains(err.Error(), `engine "fake": the program "./nope" does not exist in `) || !strings.Contains(err.Error(), "give cmd=") {
 		t.Errorf("got %v", err)
 	}
@@ -258,10 +290,10 @@ func TestLocate(t *testing.T) {
 // a bare bestmove, which is no command: the game is then judged on time, not as a protocol
 // violation.
 func TestSpentClockStillAsksForAMove(t *testing.T) {
-	p := start(t, fakeConfig("good"), arbiter.StartEnv{Grace: time.Second})
+	p := start(t, fakeConfig("good"), driver.StartEnv{Grace: time.Second})
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
 	defer cancel()
-	if move, err := p.BestMove(ctx, arbiter.Limit{Time: 0}); err != nil || move == "" {
+	if move, err := p.BestMove(ctx, driver.SearchLimit{Time: 0}); err != nil || move == "" {
 		t.Errorf("got %q, %v; want a move", move, err)
 	}
 }

@@ -8,28 +8,29 @@ import (
 	"testing"
 	"time"
 
-	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/compliance"
+	"hivearbiter/arbiter/driver"
 )
 
 // checkFake checks the scenario's fake engine, its overshoot measured on 2 searches of 1 s
 // (each of its searches lasts the time it is given).
-func checkFake(t *testing.T, scenario string) map[string]arbiter.CheckResult {
+func checkFake(t *testing.T, scenario string) map[string]compliance.Result {
 	t.Helper()
 	return checkFakeSearches(t, scenario, 2)
 }
 
 // checkFakeSearches checks the scenario's fake engine, its overshoot measured on this many
 // searches of each budget.
-func checkFakeSearches(t *testing.T, scenario string, searches int) map[string]arbiter.CheckResult {
+func checkFakeSearches(t *testing.T, scenario string, searches int) map[string]compliance.Result {
 	t.Helper()
 	e := fakeConfig(scenario)
-	e.Time = arbiter.TimeControl{}
-	results, err := Protocol{}.RunChecks(t.Context(), e, arbiter.CheckOptions{Games: 1, Plies: 8, Seed: 1, Margin: 300 * time.Millisecond,
+	e.Time = driver.TimeControl{}
+	results, err := Protocol{}.RunChecks(t.Context(), e, compliance.Options{Games: 1, Plies: 8, Seed: 1, Margin: 300 * time.Millisecond,
 		Grace: 500 * time.Millisecond, Searches: searches})
 	if err != nil {
 		t.Fatal(err)
 	}
-	byName := map[string]arbiter.CheckResult{}
+	byName := map[string]compliance.Result{}
 	for _, r := range results {
 		if _, dup := byName[r.Name]; dup {
 			t.Errorf("two results named %q", r.Name)
@@ -40,7 +41,7 @@ func checkFakeSearches(t *testing.T, scenario string, searches int) map[string]a
 }
 
 // row finds the result whose name starts with prefix.
-func row(t *testing.T, results map[string]arbiter.CheckResult, prefix string) arbiter.CheckResult {
+func row(t *testing.T, results map[string]compliance.Result, prefix string) compliance.Result {
 	t.Helper()
 	for name, r := range results {
 		if strings.HasPrefix(name, prefix) {
@@ -48,22 +49,22 @@ func row(t *testing.T, results map[string]arbiter.CheckResult, prefix string) ar
 		}
 	}
 	t.Fatalf("no check %q among %v", prefix, results)
-	return arbiter.CheckResult{}
+	return compliance.Result{}
 }
 
 func TestCheckFindsTheTimeSetting(t *testing.T) {
 	for _, tc := range []struct {
 		scenario string
-		sigint   arbiter.CheckStatus
+		sigint   compliance.Status
 		settings []string
 		says     string
 	}{
 		// The margin (the last setting) is the one a loaded machine may widen: its searches
 		// run over by what the load adds.
-		{"good", arbiter.CheckPassed, []string{"fractional=true", "interrupt=false", "margin="}, "plays any time control"},
-		{"whole-seconds", arbiter.CheckPassed, []string{"fractional=false", "interrupt=true", "margin="}, "plays any time control"},
+		{"good", compliance.Passed, []string{"fractional=true", "interrupt=false", "margin="}, "plays any time control"},
+		{"whole-seconds", compliance.Passed, []string{"fractional=false", "interrupt=true", "margin="}, "plays any time control"},
 		// Dying of SIGINT no longer blocks a match: the arbiter never interrupts it.
-		{"die-on-int", arbiter.CheckWarned, []string{"fractional=false", "interrupt=false", "margin="}, "It plays st=N (N of 1 or more), depth=N, and clocks that last it 40 moves a side: tc=51+0, tc=105+0.1"},
+		{"die-on-int", compliance.Warned, []string{"fractional=false", "interrupt=false", "margin="}, "It plays st=N (N of 1 or more), depth=N, and clocks that last it 40 moves a side: tc=51+0, tc=105+0.1"},
 	} {
 		t.Run(tc.scenario, func(t *testing.T) {
 			t.Parallel()
@@ -76,13 +77,13 @@ func TestCheckFindsTheTimeSetting(t *testing.T) {
 			for i := range tc.settings {
 				same = same && strings.HasPrefix(r.Settings[i], tc.settings[i]) && (i < len(tc.settings)-1 || r.Settings[i] >= "margin=0.5")
 			}
-			if r.Status != arbiter.CheckPassed || !same || !strings.Contains(r.Detail, tc.says) {
+			if r.Status != compliance.Passed || !same || !strings.Contains(r.Detail, tc.says) {
 				t.Errorf("time setting: %+v; want the settings %q, saying %q", r, tc.settings, tc.says)
 			}
 			if tc.scenario == "die-on-int" {
 				// Each row judges one thing: the engine is started again after it died.
 				for _, name := range []string{"illegal move", "unknown command", "options"} {
-					if r := row(t, results, name); r.Status != arbiter.CheckPassed {
+					if r := row(t, results, name); r.Status != compliance.Passed {
 						t.Errorf("%s after the engine died: %+v", name, r)
 					}
 				}
@@ -98,7 +99,7 @@ func TestCheckMarginCoversAVaryingOvershoot(t *testing.T) {
 	results := checkFakeSearches(t, "varying-overshoot", 5)
 	r := row(t, results, "overshoot of timed searches")
 	_, slowest, _ := strings.Cut(r.Detail, ", max ")
-	if r.Status != arbiter.CheckPassed || !strings.Contains(r.Detail, "5 searches of 1 s ran over by median 0.") || slowest < "0.350 s" {
+	if r.Status != compliance.Passed || !strings.Contains(r.Detail, "5 searches of 1 s ran over by median 0.") || slowest < "0.350 s" {
 		t.Errorf("overshoot: %+v; want 5 searches of 1 s, the slowest at least 0.35 s over", r)
 	}
 	setting := row(t, results, "time setting")
@@ -116,11 +117,11 @@ func TestCheckMarginCoversAVaryingOvershoot(t *testing.T) {
 // and the option that may fix it; a warning, since it plays. One that answers alike passes.
 func TestCheckNamesANonDeterministicEngine(t *testing.T) {
 	r := row(t, checkFake(t, "random-moves"), "same answer to the same search")
-	if r.Status != arbiter.CheckWarned || !strings.Contains(r.Detail, "It is not deterministic") ||
+	if r.Status != compliance.Warned || !strings.Contains(r.Detail, "It is not deterministic") ||
 		!strings.Contains(r.Detail, "no mirror pairs") || !strings.Contains(r.Detail, "option.NumThreads=1 (it has 2)") {
 		t.Errorf("determinism of a random mover: %+v", r)
 	}
-	if r := row(t, checkFake(t, "good"), "same answer to the same search"); r.Status != arbiter.CheckPassed || !strings.Contains(r.Detail, "the same answer each time in ") {
+	if r := row(t, checkFake(t, "good"), "same answer to the same search"); r.Status != compliance.Passed || !strings.Contains(r.Detail, "the same answer each time in ") {
 		t.Errorf("determinism of a deterministic engine: %+v", r)
 	}
 }
@@ -129,17 +130,17 @@ func TestCheckNamesANonDeterministicEngine(t *testing.T) {
 // is told the rule that keeps it from losing those games.
 func TestCheckGameTypeAndRepetition(t *testing.T) {
 	results := checkFake(t, "base-only-claims")
-	if r := row(t, results, "game type"); r.Status != arbiter.CheckPassed || !slices.Equal(r.Settings, []string{"-gametype=Base"}) {
+	if r := row(t, results, "game type"); r.Status != compliance.Passed || !slices.Equal(r.Settings, []string{"-gametype=Base"}) {
 		t.Errorf("game type: %+v; want -gametype Base", r)
 	}
-	if r := row(t, results, "draw claim"); r.Status != arbiter.CheckPassed || !strings.Contains(r.Detail, "it claims a Draw") || !strings.Contains(r.Detail, "-repetitions 3") {
+	if r := row(t, results, "draw claim"); r.Status != compliance.Passed || !strings.Contains(r.Detail, "it claims a Draw") || !strings.Contains(r.Detail, "-repetitions 3") {
 		t.Errorf("draw claim: %+v", r)
 	}
 	results = checkFake(t, "good")
 	if r := row(t, results, "game type"); len(r.Settings) != 0 {
 		t.Errorf("game type of an engine of every expansion: %+v", r)
 	}
-	if r := row(t, results, "draw claim"); r.Status != arbiter.CheckPassed || !strings.Contains(r.Detail, "it claims none") {
+	if r := row(t, results, "draw claim"); r.Status != compliance.Passed || !strings.Contains(r.Detail, "it claims none") {
 		t.Errorf("draw claim: %+v", r)
 	}
 }
@@ -158,7 +159,7 @@ func TestCheckSaysWhatIsWrong(t *testing.T) {
 			t.Parallel()
 			results := checkFake(t, tc.scenario)
 			r := row(t, results, tc.check)
-			if r.Status == arbiter.CheckPassed {
+			if r.Status == compliance.Passed {
 				t.Fatalf("%s passed: %+v", tc.check, r)
 			}
 			for _, want := range tc.want {
@@ -170,7 +171,7 @@ func TestCheckSaysWhatIsWrong(t *testing.T) {
 				t.Errorf("%q says <nil>", r.Detail)
 			}
 			if tc.scenario == "crash-depth" {
-				if r := row(t, results, "bestmove time 00:00:01"); r.Status != arbiter.CheckPassed {
+				if r := row(t, results, "bestmove time 00:00:01"); r.Status != compliance.Passed {
 					t.Errorf("the row after the crash repeats it: %+v", r)
 				}
 			}
@@ -179,9 +180,9 @@ func TestCheckSaysWhatIsWrong(t *testing.T) {
 }
 
 func TestSkippedChecksAreShown(t *testing.T) {
-	e := arbiter.EngineConfig{Name: "nope", Command: []string{"./no-such-engine"}}
-	results, err := Protocol{}.RunChecks(t.Context(), e, arbiter.CheckOptions{})
-	if err == nil || len(results) != 2 || results[0].Status != arbiter.CheckFailed || results[1].Status != arbiter.CheckSkipped {
+	e := driver.EngineConfig{Name: "nope", Command: []string{"./no-such-engine"}}
+	results, err := Protocol{}.RunChecks(t.Context(), e, compliance.Options{})
+	if err == nil || len(results) != 2 || results[0].Status != compliance.Failed || results[1].Status != compliance.Skipped {
 		t.Errorf("got %+v, %v; want a failed start and the rest skipped", results, err)
 	}
 }
@@ -189,10 +190,10 @@ func TestSkippedChecksAreShown(t *testing.T) {
 // TestCheckReportsBench: an engine's bench, a node count that signs its build, is shown when
 // the engine has one; it is optional, so an engine without it passes.
 func TestCheckReportsBench(t *testing.T) {
-	if r := row(t, checkFake(t, "good"), "bench"); r.Status != arbiter.CheckPassed || !strings.Contains(r.Detail, "nodes=1300818") {
+	if r := row(t, checkFake(t, "good"), "bench"); r.Status != compliance.Passed || !strings.Contains(r.Detail, "nodes=1300818") {
 		t.Errorf("an engine with a bench: %+v", r)
 	}
-	if r := row(t, checkFake(t, "whole-seconds"), "bench"); r.Status != arbiter.CheckPassed || !strings.Contains(r.Detail, "no bench command") {
+	if r := row(t, checkFake(t, "whole-seconds"), "bench"); r.Status != compliance.Passed || !strings.Contains(r.Detail, "no bench command") {
 		t.Errorf("an engine without a bench: %+v", r)
 	}
 }

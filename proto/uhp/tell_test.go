@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/enginekit/uhpserver/uhpfake"
 	"hivearbiter/results"
 )
@@ -58,8 +59,8 @@ func TestFailureToPlayIsTheEnginesOwn(t *testing.T) {
 
 func gameSide(t *testing.T, name string, cfg uhpfake.Config) arbiter.Side {
 	argv, env := uhpfake.Command(cfg)
-	p := start(t, arbiter.EngineConfig{Name: name, Command: argv, Env: env}, arbiter.StartEnv{Grace: 100 * time.Millisecond})
-	return arbiter.Side{Name: name, Player: p, Time: arbiter.TimeControl{Depth: 1}}
+	p := start(t, driver.EngineConfig{Name: name, Command: argv, Env: env}, driver.StartEnv{Grace: 100 * time.Millisecond})
+	return arbiter.Side{Name: name, Player: p, Time: driver.TimeControl{Depth: 1}}
 }
 
 func playTellGame(t *testing.T, sides [2]arbiter.Side) *results.Record {

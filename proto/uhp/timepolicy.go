@@ -6,10 +6,9 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
-	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/uhpclient"
 )
 
@@ -49,27 +48,19 @@ type timeFacts struct {
 }
 
 // policy is the facts as the arbiter reports them.
-func (f timeFacts) policy() arbiter.TimePolicy {
-	return arbiter.TimePolicy{WholeSeconds: !f.fractional, Interruptible: f.interruptible,
+func (f timeFacts) policy() TimePolicy {
+	return TimePolicy{WholeSeconds: !f.fractional, Interruptible: f.interruptible,
 		Detail: f.fractionsBy + "; " + f.interruptBy}
 }
 
-// probes caches the facts probed, by program, for the life of the process: a run, or a
-// worker's runs. Two engines of one program under other options share them.
-var probes sync.Map // programKey -> *probed
-
-type probed struct {
-	mu    sync.Mutex
-	done  bool
-	facts timeFacts
-}
-
-func programKey(e arbiter.EngineConfig) string {
+// programKey is the key of an engine's probed facts in a run's driver.Memo: its program,
+// directory and environment. Two engines of one program under other options share them.
+func programKey(e driver.EngineConfig) string {
 	return strings.Join(e.Command, "\x00") + "\x01" + e.Dir + "\x01" + strings.Join(e.Env, "\x00")
 }
 
 // settings reads fractional= and interrupt=: each a fact, or unknown (nil) for a probe to find.
-func settings(e arbiter.EngineConfig) (fractional, interrupt *bool, err error) {
+func settings(e driver.EngineConfig) (fractional, interrupt *bool, err error) {
 	read := func(key string) (*bool, error) {
 		v := e.Setting(key)
 		if v == "" || v == "auto" {
@@ -77,7 +68,7 @@ func settings(e arbiter.EngineConfig) (fractional, interrupt *bool, err error) {
 		}
 		b, err := strconv.ParseBool(v)
 		if err != nil {
-			return nil, &arbiter.ConfigError{Msg: fmt.Sprintf("%s=%s: want true, false or auto (the arbiter finds out)", key, v)}
+			return nil, &driver.ConfigError{Msg: fmt.Sprintf("%s=%s: want true, false or auto (the arbiter finds out)", key, v)}
 		}
 		return &b, nil
 	}
@@ -90,14 +81,15 @@ func settings(e arbiter.EngineConfig) (fractional, interrupt *bool, err error) {
 
 // needsProbe reports whether engine e's time handling matters to its time control: only a
 // search under a time budget is sent seconds, or may be interrupted.
-func needsProbe(e arbiter.EngineConfig) bool {
+func needsProbe(e driver.EngineConfig) bool {
 	return e.Time.Depth == 0 && e.Time.Nodes == 0 && (e.Time.MoveTime > 0 || e.Time.IsClock())
 }
 
 // timeFactsOf returns engine e's time facts: its settings, and what is unknown of them probed
-// on eng, once per program. restart is called when a probe left eng dead (it died of SIGINT);
+// on eng, once per program in a run (memo; nil probes every time). restart is called when a
+// probe left eng dead (it died of SIGINT);
 // the engine returned is the one to use from then on.
-func timeFactsOf(ctx context.Context, e arbiter.EngineConfig, eng *uhpclient.Engine, restart restarter) (timeFacts, *uhpclient.Engine, error) {
+func timeFactsOf(ctx context.Context, e driver.EngineConfig, memo *driver.Memo, eng *uhpclient.Engine, restart restarter) (timeFacts, *uhpclient.Engine, error) {
 	fractional, interrupt, err := settings(e)
 	if err != nil {
 		return timeFacts{}, eng, err
@@ -125,23 +117,20 @@ func timeFactsOf(ctx context.Context, e arbiter.EngineConfig, eng *uhpclient.Eng
 		}
 		return facts, eng, nil
 	}
-	entry, _ := probes.LoadOrStore(programKey(e), &probed{})
-	p := entry.(*probed)
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if !p.done {
+	learned, err := memo.Once(programKey(e), func() (any, error) {
 		var found timeFacts
 		found, eng, err = probe(ctx, eng, restart)
-		if err != nil {
-			return facts, eng, err
-		}
-		p.facts, p.done = found, true
+		return found, err
+	})
+	if err != nil {
+		return facts, eng, err
 	}
+	probed := learned.(timeFacts)
 	if probeFractions {
-		facts.fractional, facts.fractionsBy = p.facts.fractional, p.facts.fractionsBy
+		facts.fractional, facts.fractionsBy = probed.fractional, probed.fractionsBy
 	}
 	if probeInterrupt && !facts.fractional {
-		facts.interruptible, facts.interruptBy = p.facts.interruptible, p.facts.interruptBy
+		facts.interruptible, facts.interruptBy = probed.interruptible, probed.interruptBy
 	} else if probeInterrupt {
 		facts.interruptBy = sentExactly
 	}
@@ -157,7 +146,7 @@ type restarter func(ctx context.Context) (*uhpclient.Engine, error)
 func probe(ctx context.Context, eng *uhpclient.Engine, restart restarter) (timeFacts, *uhpclient.Engine, error) {
 	var facts timeFacts
 	eng.Note("time probe: does the engine read fractions of a second in bestmove time?")
-	move, took, err := probeSearch(ctx, eng, uhpclient.Limit{Time: fractionProbe, FractionalSeconds: true}, 0)
+	move, took, err := probeSearch(ctx, eng, uhpclient.BestMoveArgs{Time: fractionProbe, FractionalSeconds: true}, 0)
 	switch {
 	case err == nil:
 		facts.fractional = true
@@ -173,7 +162,7 @@ func probe(ctx context.Context, eng *uhpclient.Engine, restart restarter) (timeF
 		return facts, eng, nil
 	}
 	eng.Note("time probe: does the engine survive SIGINT during a search?")
-	move, took, err = probeSearch(ctx, eng, uhpclient.Limit{Time: interruptProbe}, interruptProbeAt)
+	move, took, err = probeSearch(ctx, eng, uhpclient.BestMoveArgs{Time: interruptProbe}, interruptProbeAt)
 	switch {
 	case err != nil:
 		facts.interruptBy = fmt.Sprintf("never interrupted (probed: SIGINT during bestmove time 00:00:03: %s)", probeFailure(err))
@@ -191,7 +180,7 @@ func probe(ctx context.Context, eng *uhpclient.Engine, restart restarter) (timeF
 
 // probeSearch asks for a move from the start of a Base game, interrupting the search at
 // interruptAt if that is not zero.
-func probeSearch(ctx context.Context, eng *uhpclient.Engine, l uhpclient.Limit, interruptAt time.Duration) (string, time.Duration, error) {
+func probeSearch(ctx context.Context, eng *uhpclient.Engine, l uhpclient.BestMoveArgs, interruptAt time.Duration) (string, time.Duration, error) {
 	cctx, cancel := context.WithTimeout(ctx, l.Time+probeSlack)
 	defer cancel()
 	if _, err := eng.NewGame(cctx, "Base"); err != nil {
@@ -237,4 +226,96 @@ func alive(ctx context.Context, eng *uhpclient.Engine, restart restarter) (*uhpc
 		return eng, fmt.Errorf("uhp: the engine did not survive the probe of its time handling: %w", err)
 	}
 	return restart(ctx)
+}
+
+// wholeSecondMoves is how many moves of a side a clock must last an engine of whole seconds
+// for: Hive games between engines last 25 to 30 moves a side (movesToGo), and a long one 40.
+const wholeSecondMoves = 40
+
+// wholeSecondOvershoot is how much longer than the second it is sent such an engine is taken to
+// search, on a loaded machine: without it the clocks advised run out near the 40th move (the
+// figures are in docs/experiments/measurements.md, the load allowance).
+const wholeSecondOvershoot = 250 * time.Millisecond
+
+// WholeSecondProblem says what a time control does to an engine of whole seconds that cannot
+// be interrupted (TimePolicy): a budget under one second is sent as one second, which such an
+// engine uses whole, so a move time under a second loses on time at once, and a clock whose
+// budgets fall under a second runs out. It returns "" when the engine's clock lasts
+// wholeSecondMoves moves, and otherwise the problem, with the shortest clock of the same
+// increment, or the move time, that works.
+func WholeSecondProblem(tc driver.TimeControl, p TimePolicy) string {
+	if !p.WholeSeconds || p.Interruptible {
+		return ""
+	}
+	switch {
+	case tc.MoveTime > 0 && tc.MoveTime < time.Second:
+		return fmt.Sprintf("reads whole seconds and is not interrupted: st=%s is sent as 1 s, so it loses on time on its first move; give it st=1 or more", driver.Seconds(tc.MoveTime))
+	case tc.IsClock():
+		short, out, budget := spendWholeSeconds(tc, wholeSecondMoves)
+		if out < 0 {
+			return ""
+		}
+		return fmt.Sprintf("reads whole seconds and is not interrupted: on %s its budget is under 1 s from its move %d (%.3f s) and is sent as 1 s, "+
+			"so its clock runs out at about its move %d. Clocks that last it %d moves: tc=%s+%s or longer, or st=1",
+			tc, short+1, budget.Seconds(), out+1, wholeSecondMoves, driver.Seconds(shortestWholeSecondBase(tc.Increment)), driver.Seconds(tc.Increment))
+	}
+	return ""
+}
+
+// spendWholeSeconds plays moves of a side on tc as an engine of whole seconds spends them: each
+// budget rounded down to whole seconds, at least one, all of it used and wholeSecondOvershoot
+// more. It returns the first
+// move, from 0, whose budget is under one second, and that budget, and the move on which the
+// clock runs out; out is -1 when the clock lasts all the moves.
+func spendWholeSeconds(tc driver.TimeControl, moves int) (short, out int, budget time.Duration) {
+	c := driver.NewClock(tc, tc, 0, 0)
+	short = -1
+	for move := range moves {
+		b := c.Budget(0)
+		if b < time.Second && short < 0 {
+			short, budget = move, b
+		}
+		if _, lost := c.Charge(0, max(b.Truncate(time.Second), time.Second)+wholeSecondOvershoot); lost {
+			return short, move, budget
+		}
+	}
+	return short, -1, budget
+}
+
+// shortestWholeSecondBase is the shortest base, in whole seconds, of a clock with this
+// increment that lasts an engine of whole seconds wholeSecondMoves moves. Whether a clock
+// lasts is not monotonic in its base (a longer base gives budgets of more whole seconds, all
+// spent), so the bases are tried in turn.
+func shortestWholeSecondBase(increment time.Duration) time.Duration {
+	base := time.Second
+	for ; base < time.Hour; base += time.Second {
+		if _, out, _ := spendWholeSeconds(driver.TimeControl{Base: base, Increment: increment}, wholeSecondMoves); out < 0 {
+			break
+		}
+	}
+	return base
+}
+
+// WholeSecondClocks names the shortest clocks, by common increments, that last an engine of
+// whole seconds that cannot be interrupted wholeSecondMoves moves: what such an engine can
+// play besides st=N and depth=N.
+func WholeSecondClocks() string {
+	var clocks []string
+	for _, inc := range []time.Duration{0, 100 * time.Millisecond, 200 * time.Millisecond, 600 * time.Millisecond, time.Second} {
+		clocks = append(clocks, fmt.Sprintf("tc=%s+%s", driver.Seconds(shortestWholeSecondBase(inc)), driver.Seconds(inc)))
+	}
+	return fmt.Sprintf("%d moves a side: %s or longer", wholeSecondMoves, strings.Join(clocks, ", "))
+}
+
+// TimePolicy is how a player is sent its time budgets, as its protocol found out (a probe
+// before the first game) or was told (the engine's settings).
+type TimePolicy struct {
+	// WholeSeconds: the player reads only whole seconds, and is sent its budgets rounded
+	// down, never under one second; a budget under one second is sent longer than it is.
+	WholeSeconds bool
+	// Interruptible: a search may be stopped early (SIGINT) and still answers; the arbiter
+	// stops one only when it sent more than the budget.
+	Interruptible bool
+	// Detail says how each fact was learned, for the console and the records.
+	Detail string
 }

@@ -128,7 +128,7 @@ func (h *Handler) ValidMoves(ctx context.Context) (string, error) {
 
 // BestMove answers the move Config.Play chooses, after Config.Delay, and with Config.Think
 // after the time limit or an interrupt.
-func (h *Handler) BestMove(ctx context.Context, limit uhpserver.Limit) (string, error) {
+func (h *Handler) BestMove(ctx context.Context, limit uhpserver.BestMoveArgs) (string, error) {
 	if h.before("bestmove", limitArgs(limit)) {
 		return "", nil
 	}
@@ -404,7 +404,7 @@ func (f *Fault) print(stdout, stderr *stream) {
 
 // limitArgs are bestmove's arguments for a limit, as Fault.Arg matches them: "depth N",
 // "time SECONDS" (in Go's notation, such as 1.5s) or "".
-func limitArgs(l uhpserver.Limit) string {
+func limitArgs(l uhpserver.BestMoveArgs) string {
 	switch {
 	case l.Depth > 0:
 		return "depth " + strconv.Itoa(l.Depth)

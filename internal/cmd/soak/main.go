@@ -18,10 +18,13 @@ import (
 	"syscall"
 	"time"
 
+	"hivearbiter/internal/proc"
+
 	"hivearbiter/enginekit/uhpserver/uhpfake"
 )
 
 func main() {
+	proc.Main()    // on Windows a copy of the soak is its Ctrl-C sender
 	uhpfake.Main() // the soak binary is also every fake engine of the run
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -43,8 +43,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("CI=true requires the race detector, which is off: %s", raceOff)
 	}
 	if !timeoutGiven(args) {
-		// go test's default of 10 minutes a package: cmd/arbiter, which plays real engines
-		// through every command, takes longer than that under the race detector on 2 cores.
+		// go test's default of 10 minutes a package is too short for cmd/arbiter, which plays
+		// real engines through every command, under the race detector on a small machine
+		// (docs/experiments/measurements.md).
 		goArgs = append(goArgs, "-timeout", "30m")
 	}
 	goArgs = append(goArgs, args...)

@@ -85,7 +85,7 @@ func run(_ context.Context, args []string, stdout io.Writer) error {
 }
 
 // oldRandomOpening is the random opening of pair p as the arbiter drew it before it avoided
-// positions equal up to symmetry: the first draw of arbiter/openings_draw.go, which that
+// positions equal up to symmetry: the first draw of openings/draw.go, which that
 // change kept as it was.
 func oldRandomOpening(t rules.GameType, plies int, seed uint64, p int) string {
 	rng := rand.New(rand.NewPCG(seed, uint64(p)^0x9e3779b97f4a7c15))

@@ -1,0 +1,457 @@
+package compliance
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
+	"hivearbiter/openings"
+	"hivearbiter/results"
+	"hivearbiter/rules"
+)
+
+// Suite is a Protocol with a compliance suite of its own, the one "arbiter check" runs: it
+// plays an engine through what the protocol asks of it, compares its answers with the
+// referee's, and reports one result per check. A protocol that is no Suite cannot be
+// checked (Run says so).
+type Suite interface {
+	// RunChecks runs the suite on one engine. err is set only when the engine could not be
+	// started at all; the results say so too.
+	RunChecks(ctx context.Context, e driver.EngineConfig, opts Options) ([]Result, error)
+}
+
+// Run runs the compliance suite of the engine's protocol.
+func Run(ctx context.Context, e driver.EngineConfig, opts Options) ([]Result, error) {
+	p, err := driver.Lookup(e.ProtocolName())
+	if err != nil {
+		return nil, err
+	}
+	c, ok := p.(Suite)
+	if !ok {
+		return nil, &driver.ConfigError{Msg: fmt.Sprintf("protocol %q has no compliance check", e.ProtocolName())}
+	}
+	return c.RunChecks(ctx, e, opts)
+}
+
+// Status is how one check came out.
+type Status int
+
+// The outcomes of a check. A failed check blocks a match: the engine would lose games by it. A
+// warned one is a failure that a match does not meet (the arbiter never sends an illegal move
+// or an unknown command, never undoes), listed for the engine's author. A skipped check could
+// not be run: the engine could not be started for it, or an earlier finding makes it moot.
+const (
+	Failed Status = iota
+	Passed
+	Skipped
+	Warned
+)
+
+// String is the status as the check's table shows it: a failure stands out.
+func (s Status) String() string {
+	switch s {
+	case Passed:
+		return "pass"
+	case Skipped:
+		return "skip"
+	case Warned:
+		return "warn"
+	}
+	return "FAIL"
+}
+
+// Result is the outcome of one compliance check of an engine.
+type Result struct {
+	Name   string
+	Status Status
+	Detail string
+	// Settings are what the check found a match needs: engine settings (key=value words for
+	// -engine, such as fractional=false) and, beginning with "-", flags of the run
+	// (-gametype=Base). The row's Detail says why.
+	Settings []string
+}
+
+// Options tunes a compliance check. A zero field takes its default.
+type Options struct {
+	Games  int           // random games played (or compared with the referee's) per suite; 3
+	Plies  int           // plies per random game; 30
+	Seed   uint64        // seed of the random games and positions
+	Margin time.Duration // lateness forgiven on timed answers; 500 ms
+	// Searches is how many timed searches measure the engine's overshoot at each budget
+	// (MarginFor); 5.
+	Searches int
+	// StartTimeout bounds each start of the engine (10 s); Grace is how long it has to answer
+	// or leave after it is asked to stop (1 s).
+	StartTimeout time.Duration
+	Grace        time.Duration
+}
+
+func (o Options) withDefaults() Options {
+	if o.Games <= 0 {
+		o.Games = 3
+	}
+	if o.Plies <= 0 {
+		o.Plies = 30
+	}
+	if o.Margin <= 0 {
+		o.Margin = 500 * time.Millisecond
+	}
+	if o.Searches <= 0 {
+		o.Searches = 5
+	}
+	if o.StartTimeout <= 0 {
+		o.StartTimeout = 10 * time.Second
+	}
+	if o.Grace <= 0 {
+		o.Grace = time.Second
+	}
+	return o
+}
+
+// Engine is what a suite checks: an engine process, a client of one, or a Player.
+type Engine interface {
+	Close(ctx context.Context) error
+}
+
+// Session is the bookkeeping every compliance suite shares: the results so far, the
+// random source of its games, and the engine under check, started afresh after a failed check
+// so that each result judges one thing and no row repeats an earlier row's failure.
+type Session[E Engine] struct {
+	ctx     context.Context
+	opts    Options
+	rng     *rand.Rand
+	start   func(context.Context) (E, error)
+	eng     E
+	running bool
+	// fresh is set when the engine must be started again before the next check: a check
+	// failed, or left it in a state of its own.
+	fresh   bool
+	results []Result
+}
+
+// NewSession sets up a check whose engine start starts (within the start timeout), with
+// the options' defaults filled in.
+func NewSession[E Engine](ctx context.Context, opts Options, start func(context.Context) (E, error)) *Session[E] {
+	opts = opts.withDefaults()
+	return &Session[E]{ctx: ctx, opts: opts, rng: rand.New(rand.NewPCG(opts.Seed, 7)), start: start}
+}
+
+// Context is the check's context: every call to the engine is bounded by it.
+func (s *Session[E]) Context() context.Context { return s.ctx }
+
+// Options are the check's options, defaults filled in.
+func (s *Session[E]) Options() Options { return s.opts }
+
+// Rand is the random source of the check's games, seeded by the options.
+func (s *Session[E]) Rand() *rand.Rand { return s.rng }
+
+// Results are the results so far, in the order the checks ran.
+func (s *Session[E]) Results() []Result { return s.results }
+
+// Pass records a passed check.
+func (s *Session[E]) Pass(name, detail string) {
+	s.results = append(s.results, Result{Name: name, Status: Passed, Detail: detail})
+}
+
+// Fail records a failed check; the engine is started afresh for the next one.
+func (s *Session[E]) Fail(name, detail string) {
+	s.fresh = true
+	s.results = append(s.results, Result{Name: name, Status: Failed, Detail: detail})
+}
+
+// Warn records a failed check that does not block a match; the engine is started afresh for
+// the next one.
+func (s *Session[E]) Warn(name, detail string) {
+	s.fresh = true
+	s.results = append(s.results, Result{Name: name, Status: Warned, Detail: detail})
+}
+
+// Advise records a passed check that found what a match needs: settings, and why.
+func (s *Session[E]) Advise(name, detail string, settings ...string) {
+	s.results = append(s.results, Result{Name: name, Status: Passed, Detail: detail, Settings: settings})
+}
+
+// Skip records a check that could not be run, and why.
+func (s *Session[E]) Skip(name, why string) {
+	s.results = append(s.results, Result{Name: name, Status: Skipped, Detail: "skipped: " + why})
+}
+
+// Run runs checks in turn, until the check's context ends, and returns the results.
+func (s *Session[E]) Run(checks ...func()) []Result {
+	for _, check := range checks {
+		if s.ctx.Err() != nil {
+			break
+		}
+		check()
+	}
+	return s.results
+}
+
+// Restart has the engine started afresh before the next check: the last one left it in a
+// state of its own.
+func (s *Session[E]) Restart() { s.fresh = true }
+
+// Begin starts the engine for the first check, which is named. When it cannot be started,
+// that check fails with the reason, every other check is skipped, and the error is returned:
+// the suite ends there.
+func (s *Session[E]) Begin(name string) (E, error) {
+	if err := s.restart(); err != nil {
+		s.Fail(name, err.Error())
+		s.Skip("every other check", "the engine did not start")
+		var none E
+		return none, err
+	}
+	return s.eng, nil
+}
+
+// Engine returns a running engine for the check named, started afresh after a failure. When
+// it cannot be started, the check is skipped, and ok is false.
+func (s *Session[E]) Engine(name string) (eng E, ok bool) {
+	if s.fresh || !s.running {
+		if err := s.restart(); err != nil {
+			s.Skip(name, "the engine could not be started again: "+err.Error())
+			return eng, false
+		}
+	}
+	return s.eng, true
+}
+
+func (s *Session[E]) restart() error {
+	s.Close()
+	ctx, cancel := context.WithTimeout(s.ctx, s.opts.StartTimeout)
+	defer cancel()
+	eng, err := s.start(ctx)
+	if err != nil {
+		return err
+	}
+	s.eng, s.running, s.fresh = eng, true, false
+	return nil
+}
+
+// Close ends the engine, if one runs. It returns what the engine's Close says.
+func (s *Session[E]) Close() error {
+	if !s.running {
+		return nil
+	}
+	s.running = false
+	return s.eng.Close(context.WithoutCancel(s.ctx))
+}
+
+// CheckClose is the check named for the end of a session: the engine, told its input ended,
+// must leave within the grace period rather than be killed.
+func (s *Session[E]) CheckClose(name string) {
+	if _, ok := s.Engine(name); !ok {
+		return
+	}
+	began := time.Now()
+	err := s.Close()
+	took := time.Since(began)
+	switch {
+	case err != nil:
+		s.Fail(name, err.Error())
+	case took >= s.opts.Grace:
+		s.Fail(name, fmt.Sprintf("it was still running %v after it was told to stop, and was killed", s.opts.Grace))
+	default:
+		s.Pass(name, fmt.Sprintf("it left in %d ms", took.Milliseconds()))
+	}
+}
+
+// Position is a random position of game type t, plies into a game that is not over, drawn as
+// random openings are (openings.RandomGame).
+func (s *Session[E]) Position(t rules.GameType, plies int) *rules.Game {
+	return openings.RandomGame(t, plies, s.rng)
+}
+
+// PlayerRows names the rows of a suite that checks a Player by play alone (PlaySuite) and
+// says what its settings mean.
+type PlayerRows struct {
+	Settings       string // the row that judges the engine's settings with the protocol's Validate
+	SettingsDetail string // what the settings mean, when they pass
+	Greeting       string // the row that judges the start: the player's greeting or handshake
+	Close          string // the row that judges the end of the session
+}
+
+// PlaySuite is the suite of a protocol whose players are judged by play alone: they keep
+// no state the arbiter could query. It starts them through the protocol's own Start, as a
+// match does, and checks the settings (the protocol's Validate), the start and the player's
+// greeting (its ID), a first move in time and games against the referee, and a clean
+// close. err is set only when the player could not be started at all.
+func PlaySuite(ctx context.Context, p driver.Protocol, e driver.EngineConfig, opts Options, rows PlayerRows) ([]Result, error) {
+	var s *Session[driver.Player]
+	s = NewSession(ctx, opts, func(ctx context.Context) (driver.Player, error) {
+		return p.Start(ctx, e, driver.StartEnv{Grace: s.Options().Grace})
+	})
+	defer s.Close()
+	if err := driver.Validate(e); err != nil {
+		s.Fail(rows.Settings, err.Error())
+	} else {
+		s.Pass(rows.Settings, rows.SettingsDetail)
+	}
+	player, err := s.Begin(rows.Greeting)
+	if err != nil {
+		return s.Results(), err
+	}
+	if id := player.Info().ID; id != "" {
+		s.Pass(rows.Greeting, fmt.Sprintf("%q", id))
+	} else {
+		s.Fail(rows.Greeting, "it gave no name")
+	}
+	checkPlays(s, e)
+	s.CheckClose(rows.Close)
+	return s.Results(), nil
+}
+
+// checkCommandTimeout bounds every command of a check but a search.
+const checkCommandTimeout = 5 * time.Second
+
+// checkPlays runs the checks of PlaySuite that play, as a match plays (the arbiter's own
+// game loop, with the player started through its protocol): a first move within the engine's
+// time, then the session's games against the referee, which plays random legal moves, from
+// random openings of each game type the player plays, taking each colour in turn. Every
+// answer is refereed; an illegal or malformed one, a late one, a crash fails its game's
+// check, with the record's detail, which quotes what the player said.
+func checkPlays(s *Session[driver.Player], e driver.EngineConfig) {
+	tc := e.Time
+	if tc.IsZero() {
+		tc = driver.TimeControl{MoveTime: time.Second}
+	}
+	name := cmp.Or(e.Name, e.DefaultName(), "engine")
+	types, ok := checkFirstMove(s, name, tc)
+	if !ok {
+		return
+	}
+	for i := range s.opts.Games {
+		if s.ctx.Err() != nil {
+			return
+		}
+		checkGame(s, name, tc, types[i%len(types)], i)
+	}
+}
+
+// checkSides sets up a game of the player under check, playing colour, against the referee's
+// random mover.
+func checkSides(s *Session[driver.Player], p driver.Player, name string, tc driver.TimeControl, colour int) (white, black arbiter.Side) {
+	sides := [2]arbiter.Side{
+		{Name: name, Player: p, Time: tc, Margin: s.opts.Margin},
+		{Name: "referee", Player: &randomMover{rng: s.rng}, Time: tc, Margin: s.opts.Margin},
+	}
+	if colour == 1 {
+		sides[0], sides[1] = sides[1], sides[0]
+	}
+	return sides[0], sides[1]
+}
+
+// checkFirstMove times the player's first answer in a game it plays White: within its time and
+// the margin, as the clock judges it. Whether the answer is legal is the games' to judge. It
+// returns the game types the player plays (Base and the widest it says it plays, Base+MLP
+// when it does not say), and false when the games are not worth playing.
+func checkFirstMove(s *Session[driver.Player], name string, tc driver.TimeControl) ([]rules.GameType, bool) {
+	check := fmt.Sprintf("first move within its time (%s)", tc)
+	p, ok := s.Engine(check)
+	if !ok {
+		return nil, false
+	}
+	types := []rules.GameType{rules.Base, rules.BaseMLP}
+	if info := p.Info(); info.ExpansionsKnown && info.Expansions != rules.Base {
+		types[1] = info.Expansions
+	} else if info.ExpansionsKnown {
+		types = types[:1]
+	}
+	white, black := checkSides(s, p, name, tc, 0)
+	cfg := arbiter.GameConfig{Run: "check", Opening: rules.BaseMLP.String(), CommandTimeout: checkCommandTimeout, DepthTimeout: checkCommandTimeout}
+	g, err := arbiter.NewGame(cfg, white, black)
+	if err != nil {
+		s.Fail(check, err.Error())
+		return nil, false
+	}
+	s.Restart() // the game is left unfinished
+	began := time.Now()
+	if !g.Start(s.ctx) {
+		s.Fail(check, g.Record().Detail)
+		return nil, false
+	}
+	g.Step(s.ctx)
+	took := time.Since(began).Milliseconds()
+	rec := g.Record()
+	switch {
+	case s.ctx.Err() != nil:
+		return nil, false
+	case rec.Reason == results.ReasonTimeForfeit || rec.Reason == results.ReasonStall || rec.Reason == results.ReasonCrash:
+		s.Fail(check, rec.Detail)
+		s.Skip("games against the referee", "its first move did not come (see above)")
+		return nil, false
+	case rec.Reason != "":
+		s.Pass(check, fmt.Sprintf("answered in %d ms (what it answered is judged in the games below)", took))
+	default:
+		s.Pass(check, fmt.Sprintf("%s in %d ms", rec.Moves[0].Move, took))
+	}
+	return types, true
+}
+
+// checkGame plays game i of the check and judges it as a match would.
+func checkGame(s *Session[driver.Player], name string, tc driver.TimeControl, t rules.GameType, i int) {
+	colour := i % 2
+	openingPlies := s.rng.IntN(5)
+	opening := s.Position(t, openingPlies)
+	check := fmt.Sprintf("game %d: %s as %s from a random %d-ply opening", i+1, t, rules.Color(colour).String(), openingPlies)
+	p, ok := s.Engine(check)
+	if !ok {
+		return
+	}
+	white, black := checkSides(s, p, name, tc, colour)
+	cfg := arbiter.GameConfig{Run: "check", Index: i + 1, Opening: opening.GameString(), CommandTimeout: checkCommandTimeout,
+		DepthTimeout: checkCommandTimeout, Adjudication: arbiter.Adjudication{MaxPlies: opening.Ply() + s.opts.Plies}}
+	rec, err := arbiter.PlayGame(s.ctx, cfg, white, black)
+	switch {
+	case err != nil:
+		s.Fail(check, err.Error())
+		return
+	case rec.Culprit != "":
+		s.Fail(check, rec.Detail)
+		return
+	}
+	answers, slowest := 0, int64(0)
+	for j, m := range rec.Moves {
+		if (opening.Ply()+j)%2 == colour {
+			answers++
+			slowest = max(slowest, m.Millis)
+		}
+	}
+	detail := fmt.Sprintf("%d answers, all legal, the slowest in %d ms; %s: %s", answers, slowest, rec.Result, rec.Detail)
+	for _, w := range rec.Warnings {
+		detail += "; warning: " + w.Text
+	}
+	s.Pass(check, detail)
+}
+
+// randomMover is the opponent of a player under check: the referee itself, answering a
+// uniformly random legal move at once.
+type randomMover struct {
+	rng  *rand.Rand
+	game *rules.Game
+}
+
+func (m *randomMover) Info() driver.PlayerInfo {
+	return driver.PlayerInfo{ID: "the referee's random mover"}
+}
+
+func (m *randomMover) NewGame(_ context.Context, gameString string) (string, error) {
+	g, err := rules.ParseGameString(gameString)
+	m.game = g
+	return "", err
+}
+
+func (m *randomMover) Play(_ context.Context, move string) (string, error) {
+	return "", m.game.Play(move)
+}
+
+func (m *randomMover) BestMove(context.Context, driver.SearchLimit) (string, error) {
+	valid := m.game.ValidMoves()
+	return m.game.MoveString(valid[m.rng.IntN(len(valid))]), nil
+}
+
+func (m *randomMover) Close(context.Context) error { return nil }
