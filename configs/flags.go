@@ -1,6 +1,7 @@
 package configs
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"reflect"
@@ -12,6 +13,7 @@ import (
 	"hivearbiter/arbiter/driver"
 	"hivearbiter/elo"
 	"hivearbiter/openings"
+	"hivearbiter/results"
 )
 
 // Flags are a run's settings on the command line, as "arbiter match" takes them: Register
@@ -358,6 +360,35 @@ func SPRTFlags(lists [][]string) (*elo.SPRT, error) {
 		test = &t
 	}
 	return test, nil
+}
+
+// SPRTCounts reads the counts arbiter sprt-calc is given, -ptnml (pair counts
+// LL,LD,WL+DD,WD,WW) or -wdl (game counts W,D,L), whichever is not "", for a test of model:
+// counts the model does not take, or that are all 0, are refused.
+func SPRTCounts(ptnmlText, wdlText string, model elo.Model) (*elo.Pentanomial, *elo.WDL, error) {
+	if ptnmlText != "" {
+		counts, err := results.ParseCounts(ptnmlText, 5)
+		if err != nil {
+			return nil, nil, fmt.Errorf("-ptnml: %w", err)
+		}
+		if !model.Pentanomial() {
+			return nil, nil, fmt.Errorf("the %s model is trinomial only: give -wdl", model)
+		}
+		ptnml := elo.Pentanomial{counts[0], counts[1], counts[2], counts[3], counts[4]}
+		if ptnml.Pairs() == 0 {
+			return nil, nil, errors.New("-ptnml: every count is 0: there is nothing to compute from")
+		}
+		return &ptnml, nil, nil
+	}
+	counts, err := results.ParseCounts(wdlText, 3)
+	if err != nil {
+		return nil, nil, fmt.Errorf("-wdl: %w", err)
+	}
+	wdl := elo.WDL{Wins: counts[0], Draws: counts[1], Losses: counts[2]}
+	if wdl.Games() == 0 {
+		return nil, nil, errors.New("-wdl: every count is 0: there is nothing to compute from")
+	}
+	return nil, &wdl, nil
 }
 
 // SPRTTest reads the words of an -sprt flag into the test they describe, with the defaults and

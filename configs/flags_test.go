@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/elo"
 )
 
 // TestFlagsOverTheFile: a flag overrides the file's key, the move limit in either unit; what
@@ -153,6 +154,34 @@ func TestDefaultsAgree(t *testing.T) {
 	}{{nil, arbiter.DefaultFailureStreak}, {[]string{"-failure-streak", "5"}, 5}, {[]string{"-failure-streak", "0"}, -1}} {
 		if got := config(tc.args...).FailureStreak; got != tc.want {
 			t.Errorf("%v: failure streak %d, want %d", tc.args, got, tc.want)
+		}
+	}
+}
+
+// TestSPRTCounts: sprt-calc's counts are pair counts for a pentanomial model or game counts,
+// and counts that do not parse, do not fit the model or are all 0 are refused, naming the flag.
+func TestSPRTCounts(t *testing.T) {
+	ptnml, wdl, err := SPRTCounts("1,2,3,4,5", "", elo.Normalized)
+	if err != nil || wdl != nil || *ptnml != (elo.Pentanomial{1, 2, 3, 4, 5}) {
+		t.Errorf("-ptnml: %v, %v, %v", ptnml, wdl, err)
+	}
+	ptnml, wdl, err = SPRTCounts("", "10,5,3", elo.Logistic)
+	if err != nil || ptnml != nil || *wdl != (elo.WDL{Wins: 10, Draws: 5, Losses: 3}) {
+		t.Errorf("-wdl: %v, %v, %v", ptnml, wdl, err)
+	}
+	for _, tc := range []struct {
+		ptnml, wdl string
+		model      elo.Model
+		want       string
+	}{
+		{"1,2,3", "", elo.Normalized, "-ptnml: want 5 comma-separated counts"},
+		{"1,2,3,4,5", "", elo.Bayesian, "model is trinomial only: give -wdl"},
+		{"0,0,0,0,0", "", elo.Normalized, "-ptnml: every count is 0"},
+		{"", "1,x,2", elo.Normalized, `-wdl: "x" is not a count`},
+		{"", "0,0,0", elo.Normalized, "-wdl: every count is 0"},
+	} {
+		if _, _, err := SPRTCounts(tc.ptnml, tc.wdl, tc.model); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q %q %v: %v, want %q", tc.ptnml, tc.wdl, tc.model, err, tc.want)
 		}
 	}
 }

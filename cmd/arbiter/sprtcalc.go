@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/configs"
 	"hivearbiter/elo"
 	"hivearbiter/internal/cli"
 	"hivearbiter/results"
@@ -56,33 +57,11 @@ func runSPRTCalc(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		}
 		return results.WriteSPRTCost(stdout, test, elo.IndependentPairs(*drawRatio), fmt.Sprintf("if %g %% of games are drawn", 100**drawRatio))
 	}
-	if *ptnmlText != "" {
-		counts, err := results.ParseCounts(*ptnmlText, 5)
-		if err != nil {
-			return cli.Usage(fmt.Errorf("-ptnml: %w", err))
-		}
-		if !model.Pentanomial() {
-			return cli.Usage(fmt.Errorf("the %s model is trinomial only: give -wdl", model))
-		}
-		ptnml := elo.Pentanomial{counts[0], counts[1], counts[2], counts[3], counts[4]}
-		if ptnml.Pairs() == 0 {
-			return cli.Usage(errors.New("-ptnml: every count is 0: there is nothing to compute from"))
-		}
-		return decided(results.WriteSPRTCalc(stdout, test, &ptnml, nil))
-	}
-	counts, err := results.ParseCounts(*wdlText, 3)
+	ptnml, wdl, err := configs.SPRTCounts(*ptnmlText, *wdlText, model)
 	if err != nil {
-		return cli.Usage(fmt.Errorf("-wdl: %w", err))
+		return cli.Usage(err)
 	}
-	wdl := elo.WDL{Wins: counts[0], Draws: counts[1], Losses: counts[2]}
-	if wdl.Games() == 0 {
-		return cli.Usage(errors.New("-wdl: every count is 0: there is nothing to compute from"))
-	}
-	return decided(results.WriteSPRTCalc(stdout, test, nil, &wdl))
-}
-
-// decided is the exit status of a decision that was printed, or the error that stopped it.
-func decided(d elo.Decision, err error) error {
+	d, err := results.WriteSPRTCalc(stdout, test, ptnml, wdl)
 	if err != nil {
 		return err
 	}
