@@ -68,7 +68,7 @@ var Rules = []Rule{
 		Why:      "the engine author's side builds engines; it never links the arbiter that judges them",
 	},
 	{
-		Packages: []string{"internal/cli", "internal/proc", "internal/lines", "internal/linepeer", "internal/nodeipc", "internal/syncbuf"},
+		Packages: []string{"internal/cli", "internal/proc", "internal/lines", "internal/linepeer", "internal/nodeipc", "internal/syncbuf", "internal/debugvars"},
 		Only:     []string{"internal/proc", "internal/lines"},
 		Why:      "plumbing carries bytes and processes for every protocol and command; it knows none of them",
 	},
