@@ -166,7 +166,9 @@ func TestNoGreeting(t *testing.T) {
 	}
 }
 
-func TestCheck(t *testing.T) {
+// TestValidate: every setting of a one-engine player that cannot work is refused before a game,
+// an unknown one by driver.Validate, the rest by the protocol.
+func TestValidate(t *testing.T) {
 	for _, bad := range []driver.EngineConfig{
 		{},
 		{Command: []string{"bot"}, Addr: "localhost:1"},
@@ -175,7 +177,8 @@ func TestCheck(t *testing.T) {
 		{Command: []string{"bot"}, Time: driver.TimeControl{Depth: 3}},
 		{Command: []string{"bot"}, Options: []driver.EngineOption{{Name: "x", Value: "y"}}},
 	} {
-		if err := (gamestring.Protocol{}).Validate(bad); err == nil {
+		bad.Protocol = "gamestring"
+		if err := driver.Validate(bad); err == nil {
 			t.Errorf("%+v: no error", bad)
 		}
 	}
