@@ -249,7 +249,7 @@ func (c *Config) normalizeEngines() []error {
 			continue
 		}
 		if err := driver.Validate(*e); err != nil {
-			bad("engine %q: %s", e.Name, Message(err))
+			bad("engine %q: %s", e.Name, driver.Message(err))
 		}
 		if e.Margin == 0 {
 			e.Margin = DefaultMargin
@@ -259,15 +259,6 @@ func (c *Config) normalizeEngines() []error {
 		}
 	}
 	return problems
-}
-
-// Message is an error's text without its package's name, when the error says it (with a
-// Message method, as ConfigError does): for callers that say where it came from themselves.
-func Message(err error) string {
-	if m, ok := err.(interface{ Message() string }); ok {
-		return m.Message()
-	}
-	return err.Error()
 }
 
 // Files are the files the run reads and writes, each with the flag that names it, for

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -15,58 +14,6 @@ import (
 	"hivearbiter/openings"
 	"hivearbiter/results"
 )
-
-// TestIsLocalPath is the definition of a local path, case by case.
-func TestIsLocalPath(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "bot.py"), nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Chdir(dir) // bot.py exists here, and is still no local path
-	for _, tc := range []struct {
-		arg  string
-		want bool
-	}{
-		{"/opt/nets/big.nnue", true},         // absolute
-		{`C:\nets\big.nnue`, true},           // a Windows path holds a separator
-		{"nets/big.nnue", true},              // a relative path with a directory, existing or not
-		{"./bot.py", true},                   //
-		{`..\elsewhere\bot.py`, true},        //
-		{"1/2", true},                        // a separator makes a path, whatever it means
-		{"bot.py", false},                    // a bare name, even of a file that exists here
-		{"medium", false},                    // a word
-		{"-profile", false},                  // a flag
-		{"--threads=2", false},               // a flag with a value that is no path
-		{"--weights=/opt/w.bin", true},       // a flag whose value is a path
-		{"-weights=nets/w.bin", true},        //
-		{"book=/opt/book.txt", true},         // a NAME=VALUE word whose value is a path
-		{"blunder=40", false},                // ...and one whose value is not
-		{"/opt/a=b", true},                   // a path with = in it
-		{"--url=http://host/net", false},     // a URL is not local
-		{"https://host/nets/big", false},     //
-		{"", false},                          //
-		{"-", false},                         // standard input, as many programs read it
-		{"--book=", false},                   // a flag with an empty value
-		{"-/opt/odd", false},                 // a flag, whatever follows the dash
-		{"hivebot", false},                   // the bundled engine's subcommand
-		{filepath.Join(dir, "bot.py"), true}, // absolute and existing
-	} {
-		if got := driver.IsLocalPath(tc.arg); got != tc.want {
-			t.Errorf("IsLocalPath(%q) = %v, want %v", tc.arg, got, tc.want)
-		}
-	}
-}
-
-func TestRunArgs(t *testing.T) {
-	e := driver.EngineConfig{Command: []string{"/usr/bin/prog", "-profile", "medium", "--weights=/opt/w.bin", "/opt/book", "--threads=2", "book=nets/b.txt", "bot.py"}}
-	want := []string{"-profile", "medium", "--weights=" + driver.LocalPathMark, driver.LocalPathMark, "--threads=2", "book=" + driver.LocalPathMark, "bot.py"}
-	if got := e.RunArgs(); !slices.Equal(got, want) {
-		t.Errorf("RunArgs = %q, want %q", got, want)
-	}
-	if got := (driver.EngineConfig{Command: []string{"prog"}}).RunArgs(); got != nil {
-		t.Errorf("RunArgs of an engine without arguments = %q, want none", got)
-	}
-}
 
 // TestFingerprintArguments: a run's id changes with an engine's arguments, but not with where
 // its local files are; an engine without arguments keeps the id it had before arguments were

@@ -103,6 +103,14 @@ func appendFile(path string, data []byte) error {
 	return errors.Join(err, f.Close())
 }
 
+// RecordsGate is what game records read again (arbiter stats) leave for a gate's reports: the
+// summary computed of them, the mirrors among their pairs and the setup they show.
+func RecordsGate(name string, summary *results.Summary, recs []results.Record) Gate {
+	g := Gate{Name: name, Summary: summary, Setup: results.SetupOf(recs)}
+	g.Mirrors, g.Pairs = results.Mirrors(recs)
+	return g
+}
+
 // MatchGate is what a finished match (out, nil when nothing was played) leaves for its gate's
 // reports: its summary, the mirrors among the pairs it played, and its setup, whose openings
 // and cap are the configuration's.

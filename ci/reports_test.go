@@ -114,3 +114,16 @@ func TestMatchGate(t *testing.T) {
 		t.Errorf("gate %+v", g)
 	}
 }
+
+// TestRecordsGate: records read again leave their mirrors, pairs and setup for the gate.
+func TestRecordsGate(t *testing.T) {
+	game := func(game int, white, black string) results.Record {
+		return results.Record{Run: "r", Game: game, White: results.Player{Name: white, Time: "depth=2"}, Black: results.Player{Name: black, Time: "depth=2"},
+			Opening: "Base+MLP", Result: "WhiteWins", Moves: []results.Move{{Move: "wQ"}}}
+	}
+	recs := []results.Record{game(0, "new", "old"), game(1, "old", "new")}
+	g := RecordsGate("stats", &results.Summary{}, recs)
+	if g.Name != "stats" || g.Summary == nil || g.Mirrors != 1 || g.Pairs != 1 || g.Setup.Limit != "depth=2" {
+		t.Errorf("gate %+v", g)
+	}
+}

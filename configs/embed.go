@@ -38,6 +38,26 @@ func Example(name string) ([]byte, error) {
 	return data, nil
 }
 
+// ExampleNames are the names of the embedded examples as a user gives them: "match" for
+// match.toml.
+func ExampleNames() []string {
+	names := Examples()
+	for i, n := range names {
+		names[i] = strings.TrimSuffix(n, ".toml")
+	}
+	return names
+}
+
+// ExampleNamed is the text of the embedded example a user names, with or without ".toml"; an
+// unknown name's error lists the names there are.
+func ExampleNamed(name string) ([]byte, error) {
+	data, err := examples.ReadFile(strings.TrimSuffix(name, ".toml") + ".toml")
+	if err != nil {
+		return nil, fmt.Errorf("no such example (have %s)", strings.Join(ExampleNames(), ", "))
+	}
+	return data, nil
+}
+
 // LoadExample reads an embedded example configuration.
 func LoadExample(name string, resolve Resolver) (arbiter.Config, error) {
 	data, err := Example(name)

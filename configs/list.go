@@ -175,7 +175,7 @@ func LoadList(name string, data []byte, resolve Resolver) (*ratinglist.List, err
 			words := append(append([]string{}, en.Words...), l.Limit...)
 			ec, err := ParseEngine(words, resolve)
 			if err != nil {
-				bad("engine", "%s: %s", where, arbiter.Message(err))
+				bad("engine", "%s: %s", where, driver.Message(err))
 			}
 			for _, w := range en.Words {
 				k, _, _ := strings.Cut(w, "=")
@@ -190,7 +190,7 @@ func LoadList(name string, data []byte, resolve Resolver) (*ratinglist.List, err
 	}
 	if err := l.Normalize(); err != nil {
 		for _, e := range unjoin(err) {
-			problems = append(problems, &Error{File: name, Msg: arbiter.Message(e)})
+			problems = append(problems, &Error{File: name, Msg: driver.Message(e)})
 		}
 	}
 	return l, errors.Join(problems...)

@@ -444,7 +444,7 @@ func ParseEngine(words []string, resolve Resolver) (driver.EngineConfig, error) 
 		return ec, &Error{Msg: fmt.Sprintf("engine %s", err)}
 	}
 	if err := driver.Validate(ec); err != nil {
-		return ec, &Error{Key: "engine", Msg: arbiter.Message(err)}
+		return ec, &Error{Key: "engine", Msg: driver.Message(err)}
 	}
 	return ec, nil
 }

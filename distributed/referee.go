@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/results"
 	"hivearbiter/rules"
 )
@@ -109,7 +110,7 @@ func CheckGame(spec *RunSpec, worker string, sg arbiter.ScheduledGame, r *result
 // replay checks a record's moves and ending with the referee (arbiter.Replay).
 func replay(r *results.Record, adj arbiter.Adjudication, reject func(string, ...any) error) error {
 	if err := arbiter.Replay(r, adj); err != nil {
-		return reject("%s", arbiter.Message(err))
+		return reject("%s", driver.Message(err))
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -35,6 +36,29 @@ func Connect(creds *distributed.Credentials, name string) (*Client, error) {
 		return nil, err
 	}
 	return &Client{nc: nc, creds: creds}, nil
+}
+
+// CredsPath is where a pool's server keeps the credentials of a role (RoleAdmin,
+// RoleSubmitter) in its directory: the files "arbiter server" writes at its start.
+func CredsPath(dir, role string) string { return filepath.Join(dir, role+".creds") }
+
+// CredentialsError is a credentials file that cannot be read: the path given is wrong.
+type CredentialsError struct{ Err error }
+
+func (e *CredentialsError) Error() string { return e.Err.Error() }
+func (e *CredentialsError) Unwrap() error { return e.Err }
+
+// ConnectAs connects as a role with the credentials in the file at path, or when path is "",
+// with those the server wrote for the role in its directory (CredsPath).
+func ConnectAs(dir, role, path string) (*Client, error) {
+	if path == "" {
+		path = CredsPath(dir, role)
+	}
+	creds, err := distributed.ReadCredentials(path)
+	if err != nil {
+		return nil, &CredentialsError{err}
+	}
+	return Connect(creds, "arbiter "+role)
 }
 
 // Close closes the connection.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/distributed"
 	"hivearbiter/ratinglist"
 	"hivearbiter/results"
@@ -137,9 +138,9 @@ func (k *listKeeper) keep(ctx context.Context) {
 			what = "every entrant is done: waiting for new entrants in " + k.cfg.Path
 		case errors.As(err, &failed):
 			retry = listRetry
-			what = fmt.Sprintf("%s; trying again in %s (or when %s changes)", arbiter.Message(failed.err), retry, k.cfg.Path)
+			what = fmt.Sprintf("%s; trying again in %s (or when %s changes)", driver.Message(failed.err), retry, k.cfg.Path)
 		default:
-			what = arbiter.Message(err) + "; waiting for " + k.cfg.Path + " to change"
+			what = driver.Message(err) + "; waiting for " + k.cfg.Path + " to change"
 		}
 		if what != k.said {
 			k.printf("%s\n", what)
@@ -191,7 +192,7 @@ func (k *listKeeper) write(l *ratinglist.List, recs []results.Record) {
 		return
 	}
 	if err := k.cfg.Written(l, recs); err != nil {
-		k.printf("writing its site: %s\n", arbiter.Message(err))
+		k.printf("writing its site: %s\n", driver.Message(err))
 	}
 }
 
@@ -293,7 +294,7 @@ func (k *listKeeper) wait(ctx context.Context, l *ratinglist.List, id string) (*
 		if g := st.Games(); g != games && k.cfg.Written != nil && time.Since(wrote) >= k.cfg.Every {
 			recs, err := ratinglist.ReadRecords(l.Records)
 			if err != nil {
-				k.printf("reading its records: %s\n", arbiter.Message(err))
+				k.printf("reading its records: %s\n", driver.Message(err))
 			} else {
 				k.write(l, recs)
 			}

@@ -170,7 +170,7 @@ func (s *Server) startEmbedded() error {
 	s.ns, s.url, s.ca = ns, url, emb.CA
 	for role, c := range creds {
 		c.URL, c.CA, c.Inbox = url, emb.CA, InboxPrefix(role, role)
-		if err := c.Save(filepath.Join(s.cfg.Dir, role+".creds")); err != nil {
+		if err := c.Save(CredsPath(s.cfg.Dir, role)); err != nil {
 			return err
 		}
 	}
@@ -184,7 +184,7 @@ func (s *Server) startEmbedded() error {
 // ownCredentials are the credentials of the pool's admin or submitter: read again from the
 // server's directory, or made (and their key added to the identities) on first start.
 func (s *Server) ownCredentials(role string) (*distributed.Credentials, error) {
-	path := filepath.Join(s.cfg.Dir, role+".creds")
+	path := CredsPath(s.cfg.Dir, role)
 	if c, err := distributed.ReadCredentials(path); err == nil && c.Seed != "" && s.ids.Users[role] != nil {
 		return c, nil
 	} else if err != nil && !errors.Is(err, os.ErrNotExist) {

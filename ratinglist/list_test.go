@@ -115,6 +115,14 @@ func TestRunReachesTheTargetOnceEachGame(t *testing.T) {
 	if _, more, err := Next(l, recs); more || err != nil {
 		t.Fatalf("after the run, Next says more=%v, %v", more, err)
 	}
+	var plan strings.Builder
+	if err := WritePlan(&plan, l, recs); err != nil || plan.String() != "Every entrant of "+l.Name+" is done: nothing to play.\n" {
+		t.Errorf("after the run, the plan says %q, %v", plan.String(), err)
+	}
+	plan.Reset()
+	if err := WritePlan(&plan, l, nil); err != nil || !strings.HasPrefix(plan.String(), "Next: ") || !strings.HasSuffix(plan.String(), " games.\n") {
+		t.Errorf("before the run, the plan says %q, %v", plan.String(), err)
+	}
 	table, err := Compute(l, recs)
 	if err != nil {
 		t.Fatal(err)

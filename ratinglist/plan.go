@@ -2,6 +2,7 @@ package ratinglist
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"slices"
 	"strconv"
@@ -271,4 +272,19 @@ func (s *state) opponents(x int, candidates []int) []int {
 	}
 	slices.Sort(chosen)
 	return chosen
+}
+
+// WritePlan says which batch the list plays next and why (Batch.Describe), or that every
+// entrant is done: what "arbiter list plan" prints.
+func WritePlan(w io.Writer, l *List, recs []results.Record) error {
+	b, ok, err := Next(l, recs)
+	switch {
+	case err != nil:
+		return err
+	case !ok:
+		_, err = fmt.Fprintf(w, "Every entrant of %s is done: nothing to play.\n", l.Name)
+	default:
+		_, err = fmt.Fprintf(w, "Next: %s; %d games.\n", b.Describe(l), b.Games())
+	}
+	return err
 }

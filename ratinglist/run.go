@@ -11,6 +11,7 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/arbiter/compliance"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/results"
 )
 
@@ -93,7 +94,7 @@ func (r *Runner) Run(ctx context.Context) ([]results.Record, error) {
 			return recs, ctx.Err()
 		}
 		if out != nil && out.FailureStop != nil {
-			say("%s is stopped: %s\n", out.FailureStop.Engine, arbiter.Message(out.FailureStop))
+			say("%s is stopped: %s\n", out.FailureStop.Engine, driver.Message(out.FailureStop))
 		}
 		if r.Played != nil {
 			recs, err := ReadRecords(l.Records)
@@ -126,7 +127,7 @@ func (r *Runner) enter(ctx context.Context, e Entrant, check func(context.Contex
 		if err := os.WriteFile(failed, []byte(report), 0o644); err != nil {
 			return fmt.Errorf("ratinglist: %w", err)
 		}
-		return &RefusedError{Entrant: e.Player(), Reason: arbiter.Message(cerr), Report: failed}
+		return &RefusedError{Entrant: e.Player(), Reason: driver.Message(cerr), Report: failed}
 	}
 	if err := os.WriteFile(path, []byte(report), 0o644); err != nil {
 		return fmt.Errorf("ratinglist: %w", err)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/results"
 )
 
@@ -31,7 +32,7 @@ func Verify(l *List, recs []results.Record) (*Table, error) {
 	for i := range recs {
 		r := &recs[i]
 		if err := arbiter.Replay(r, l.Adjudication); err != nil {
-			bad = append(bad, fmt.Sprintf("%s (%s vs %s, record %d of the file): %s", gameName(r), r.White.Name, r.Black.Name, i+1, arbiter.Message(err)))
+			bad = append(bad, fmt.Sprintf("%s (%s vs %s, record %d of the file): %s", gameName(r), r.White.Name, r.Black.Name, i+1, driver.Message(err)))
 		}
 	}
 	t, err := Compute(l, recs)

@@ -211,7 +211,7 @@ func refuseWithoutOptions(e driver.EngineConfig, p Param) error {
 	probe.Options = append(slices.Clone(e.Options), driver.EngineOption{Name: p.Name, Value: p.send(p.Start, 0)})
 	if driver.Validate(e) == nil {
 		if err := driver.Validate(probe); err != nil {
-			return &RefusedError{Engine: engineName(e), Protocol: e.ProtocolName(), Reason: arbiter.Message(err)}
+			return &RefusedError{Engine: engineName(e), Protocol: e.ProtocolName(), Reason: driver.Message(err)}
 		}
 	}
 	return nil

@@ -246,3 +246,12 @@ func (e EngineConfig) UnknownSettings(known ...string) []string {
 	sort.Strings(unknown)
 	return unknown
 }
+
+// Message is an error's text without its package's name, when the error says it (with a
+// Message method, as ConfigError does): for callers that say where it came from themselves.
+func Message(err error) string {
+	if m, ok := err.(interface{ Message() string }); ok {
+		return m.Message()
+	}
+	return err.Error()
+}

@@ -2,6 +2,7 @@ package driver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -59,6 +60,18 @@ func Locate(e EngineConfig) error {
 		return &ConfigError{Msg: fmt.Sprintf("engine %q: %v: give cmd= the path of the engine's program (a relative path is taken from dir=, or the current directory)", e.Name, err)}
 	}
 	return nil
+}
+
+// LocateAll is Locate of every engine, before anything is played or written: each engine that
+// cannot be reached, in the words of its Message, joined (errors.Join); nil when all can.
+func LocateAll(engines []EngineConfig) error {
+	var problems []error
+	for _, e := range engines {
+		if err := Locate(e); err != nil {
+			problems = append(problems, errors.New(Message(err)))
+		}
+	}
+	return errors.Join(problems...)
 }
 
 // StartEnv is what a protocol is told about where its player will run.

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"hivearbiter/configs"
 	"hivearbiter/internal/cli"
@@ -21,21 +20,16 @@ func runConfig(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
-	names := configs.Examples()
 	switch {
 	case fs.NArg() == 1 && fs.Arg(0) == "list":
-		for _, n := range names {
-			fmt.Fprintln(stdout, strings.TrimSuffix(n, ".toml"))
+		for _, n := range configs.ExampleNames() {
+			fmt.Fprintln(stdout, n)
 		}
 		return nil
 	case fs.NArg() == 2 && fs.Arg(0) == "show":
-		name := fs.Arg(1)
-		if !strings.HasSuffix(name, ".toml") {
-			name += ".toml"
-		}
-		data, err := configs.Example(name)
+		data, err := configs.ExampleNamed(fs.Arg(1))
 		if err != nil {
-			return cli.Usage(fmt.Errorf("config show %s: no such example (have %s)", fs.Arg(1), strings.ReplaceAll(strings.Join(names, ", "), ".toml", "")))
+			return cli.Usage(fmt.Errorf("config show %s: %w", fs.Arg(1), err))
 		}
 		_, err = stdout.Write(data)
 		return err

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 
-	"hivearbiter/arbiter"
 	"hivearbiter/arbiter/driver"
 	"hivearbiter/internal/cli"
 	"hivearbiter/results"
@@ -19,16 +18,10 @@ func checkFiles(files []results.NamedFile, transcripts string) error {
 }
 
 // locateEngines checks, before anything is played or written, that every engine's program can
-// be run (through its protocol), and returns every problem found as a usage error.
+// be run (driver.LocateAll), and returns every problem found as a usage error.
 func locateEngines(engines []driver.EngineConfig) error {
-	var problems []error
-	for _, e := range engines {
-		if err := driver.Locate(e); err != nil {
-			problems = append(problems, errors.New(arbiter.Message(err)))
-		}
-	}
-	if len(problems) > 0 {
-		return cli.Usage(errors.Join(problems...))
+	if err := driver.LocateAll(engines); err != nil {
+		return cli.Usage(err)
 	}
 	return nil
 }

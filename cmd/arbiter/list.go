@@ -8,7 +8,7 @@ import (
 	"io"
 	"path/filepath"
 
-	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/ci"
 	"hivearbiter/configs"
 	"hivearbiter/internal/cli"
@@ -90,16 +90,7 @@ func runList(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		return err
 	case "plan":
-		b, ok, err := ratinglist.Next(l, recs)
-		switch {
-		case err != nil:
-			return err
-		case !ok:
-			fmt.Fprintf(stdout, "Every entrant of %s is done: nothing to play.\n", l.Name)
-		default:
-			fmt.Fprintf(stdout, "Next: %s; %d games.\n", b.Describe(l), b.Games())
-		}
-		return nil
+		return ratinglist.WritePlan(stdout, l, recs)
 	}
 	return cli.Usage(fmt.Errorf("list %s: no such command (run, table, site, verify or plan)", fs.Arg(0)))
 }
@@ -107,7 +98,7 @@ func runList(ctx context.Context, args []string, stdout, stderr io.Writer) error
 // listRun plays the list, rewriting its site as batches end, and prints the table.
 func listRun(ctx context.Context, l *ratinglist.List, recs []results.Record, batches int, quiet bool, stdout io.Writer) error {
 	if err := l.IdentifyAll(ratinglist.ThisArbiter(), recs); err != nil {
-		return cli.Exit(ci.ExitUsage, "%s", arbiter.Message(err))
+		return cli.Exit(ci.ExitUsage, "%s", driver.Message(err))
 	}
 	games := stdout
 	if quiet {

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"hivearbiter/configs"
-	"hivearbiter/distributed"
 	"hivearbiter/internal/cli"
 	"hivearbiter/pool"
 	"hivearbiter/ratinglist"
@@ -85,7 +84,7 @@ func runServer(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 	}
 	fmt.Fprintf(stdout, "Pool server at %s; submit with: arbiter submit -creds %s ...; add a worker with: arbiter server worker add NAME -dir %s\n",
-		srv.URL(), filepath.Join(cfg.Dir, "submitter.creds"), cfg.Dir)
+		srv.URL(), pool.CredsPath(cfg.Dir, pool.RoleSubmitter), cfg.Dir)
 	if *httpAddr != "" {
 		dash, err := pool.ServeDashboard(ctx, srv, *httpAddr, *public)
 		if err != nil {
@@ -111,14 +110,11 @@ func keepList(srv *pool.Server, path string) error {
 
 // poolClient connects with the credentials of a role that the server wrote in its directory.
 func poolClient(dir, role, creds string) (*pool.Client, error) {
-	if creds == "" {
-		creds = filepath.Join(dir, role+".creds")
-	}
-	c, err := distributed.ReadCredentials(creds)
-	if err != nil {
+	c, err := pool.ConnectAs(dir, role, creds)
+	if errors.As(err, new(*pool.CredentialsError)) {
 		return nil, cli.Usage(err)
 	}
-	return pool.Connect(c, "arbiter "+role)
+	return c, err
 }
 
 func runServerWorker(ctx context.Context, args []string, stdout, stderr io.Writer) error {

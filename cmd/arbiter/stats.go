@@ -63,8 +63,7 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 	}
-	gate := ci.Gate{Name: "stats", Summary: summary, Setup: results.SetupOf(recs)}
-	gate.Mirrors, gate.Pairs = results.Mirrors(recs)
+	gate := ci.RecordsGate("stats", summary, recs)
 	var decided error
 	if sprt != nil {
 		decided = decisionExit(results.WriteSPRTVerdict(stdout, *sprt, summary))

@@ -2,6 +2,7 @@ package evaluate
 
 import (
 	"context"
+	"errors"
 	"testing"
 
 	"hivearbiter/rules"
@@ -32,5 +33,24 @@ func TestPlayoutEvaluator(t *testing.T) {
 	limited, _ := NewPlayout(1, 4)
 	if s, err := limited.Evaluate(context.Background(), g); s != 0 || err != nil {
 		t.Errorf("at the move limit: %d, %v; want a draw", s, err)
+	}
+}
+
+// TestBookCommand: a book's header names the command line that makes it again, with the flags
+// that differ from none left out and an engine's program quoted as the shell reads it.
+func TestBookCommand(t *testing.T) {
+	s := BookSettings{Depth: 3}
+	s.GameType, s.Plies, s.Count, s.Seed, s.Band = rules.BaseMLP, 4, 100, 1, 50
+	want := "arbiter openings generate -game-type Base+MLP -plies 4 -count 100 -seed 1 -depth 3 -band 50"
+	if got := s.Command(); got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	s.Playout, s.Balance, s.Candidates, s.Engine = true, true, 500, "./my engine"
+	want += " -playout -balance -candidates 500 -engine './my engine'"
+	if got := s.Command(); got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if _, _, err := GenerateBook(context.Background(), BookSettings{}); !errors.As(err, new(*SettingsError)) {
+		t.Errorf("depth 0: %v; want a *SettingsError", err)
 	}
 }

@@ -1,4 +1,4 @@
-package arbiter
+package driver
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"testing"
 
-	"hivearbiter/arbiter/driver"
 	"hivearbiter/internal/lines"
 	"hivearbiter/internal/proc"
 	"hivearbiter/results"
@@ -33,7 +32,7 @@ func TestClassifyError(t *testing.T) {
 		{"anything else", errors.New("it answered garbage"), false, results.ReasonProtocol},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			pe := driver.ClassifyError(tc.err, tc.search)
+			pe := ClassifyError(tc.err, tc.search)
 			if pe.Reason != tc.want || !errors.Is(pe, tc.err) || pe.Error() != tc.err.Error() {
 				t.Errorf("got %s, %v; want %s, the error as it is", pe.Reason, pe, tc.want)
 			}

@@ -1,29 +1,27 @@
-package arbiter
+package driver
 
 import (
 	"errors"
 	"testing"
 	"time"
-
-	"hivearbiter/arbiter/driver"
 )
 
 func TestParseTimeControl(t *testing.T) {
 	tests := []struct {
 		in   string
-		want driver.TimeControl
+		want TimeControl
 		str  string
 	}{
-		{"st=1", driver.TimeControl{MoveTime: time.Second}, "st=1"},
-		{"st=0.25", driver.TimeControl{MoveTime: 250 * time.Millisecond}, "st=0.25"},
-		{"depth=3", driver.TimeControl{Depth: 3}, "depth=3"},
-		{"nodes=50000", driver.TimeControl{Nodes: 50000}, "nodes=50000"},
-		{"tc=60+0.5", driver.TimeControl{Base: time.Minute, Increment: 500 * time.Millisecond}, "60+0.5"},
-		{"10+0.1", driver.TimeControl{Base: 10 * time.Second, Increment: 100 * time.Millisecond}, "10+0.1"},
-		{"tc=30", driver.TimeControl{Base: 30 * time.Second}, "30+0"},
+		{"st=1", TimeControl{MoveTime: time.Second}, "st=1"},
+		{"st=0.25", TimeControl{MoveTime: 250 * time.Millisecond}, "st=0.25"},
+		{"depth=3", TimeControl{Depth: 3}, "depth=3"},
+		{"nodes=50000", TimeControl{Nodes: 50000}, "nodes=50000"},
+		{"tc=60+0.5", TimeControl{Base: time.Minute, Increment: 500 * time.Millisecond}, "60+0.5"},
+		{"10+0.1", TimeControl{Base: 10 * time.Second, Increment: 100 * time.Millisecond}, "10+0.1"},
+		{"tc=30", TimeControl{Base: 30 * time.Second}, "30+0"},
 	}
 	for _, tc := range tests {
-		got, err := driver.ParseTimeControl(tc.in)
+		got, err := ParseTimeControl(tc.in)
 		if err != nil || got != tc.want {
 			t.Errorf("ParseTimeControl(%q) = %+v, %v; want %+v", tc.in, got, err, tc.want)
 			continue
@@ -31,7 +29,7 @@ func TestParseTimeControl(t *testing.T) {
 		if got.String() != tc.str {
 			t.Errorf("%q prints as %q, want %q", tc.in, got.String(), tc.str)
 		}
-		again, err := driver.ParseTimeControl(got.String())
+		again, err := ParseTimeControl(got.String())
 		if err != nil || again != got {
 			t.Errorf("%q does not survive a round trip: %+v, %v", tc.in, again, err)
 		}
@@ -40,8 +38,8 @@ func TestParseTimeControl(t *testing.T) {
 
 func TestParseTimeControlErrors(t *testing.T) {
 	for _, in := range []string{"", "st=0", "st=-1", "st=x", "depth=0", "depth=2.5", "tc=40/60+1", "tc=+1", "tc=10+-1", "nodes=0", "nodes=1.5", "movetime=100", "tc=NaN", "st=1e300"} {
-		_, err := driver.ParseTimeControl(in)
-		var tce *driver.TimeControlError
+		_, err := ParseTimeControl(in)
+		var tce *TimeControlError
 		if !errors.As(err, &tce) {
 			t.Errorf("ParseTimeControl(%q) error = %v, want a TimeControlError", in, err)
 		}
@@ -49,8 +47,8 @@ func TestParseTimeControlErrors(t *testing.T) {
 }
 
 func TestClockMoveTime(t *testing.T) {
-	tc := driver.TimeControl{MoveTime: time.Second}
-	c := driver.NewClock(tc, tc, 100*time.Millisecond, 100*time.Millisecond)
+	tc := TimeControl{MoveTime: time.Second}
+	c := NewClock(tc, tc, 100*time.Millisecond, 100*time.Millisecond)
 	if c.Budget(0) != time.Second || c.Deadline(0, time.Minute) != 1100*time.Millisecond {
 		t.Fatalf("budget %v deadline %v", c.Budget(0), c.Deadline(0, time.Minute))
 	}
@@ -81,7 +79,7 @@ func TestClockBudgetOverTheGame(t *testing.T) {
 		{0, 0, 10 * time.Second / 25},
 		{0, 40, 10 * time.Second / 25},
 	} {
-		c := driver.NewClock(driver.TimeControl{Base: 10 * time.Second, Increment: tc.inc}, driver.TimeControl{Base: time.Second}, 0, 0)
+		c := NewClock(TimeControl{Base: 10 * time.Second, Increment: tc.inc}, TimeControl{Base: time.Second}, 0, 0)
 		for range tc.played {
 			c.Charge(0, tc.inc) // what the increment gives back: the clock stays at 10 s
 		}
@@ -92,8 +90,8 @@ func TestClockBudgetOverTheGame(t *testing.T) {
 }
 
 func TestClockBaseIncrement(t *testing.T) {
-	tc := driver.TimeControl{Base: 10 * time.Second, Increment: time.Second}
-	c := driver.NewClock(tc, tc, 0, 0)
+	tc := TimeControl{Base: 10 * time.Second, Increment: time.Second}
+	c := NewClock(tc, tc, 0, 0)
 	if got, want := c.Budget(0), 10*time.Second/20+750*time.Millisecond; got != want {
 		t.Errorf("budget = %v, want %v", got, want)
 	}
@@ -119,8 +117,8 @@ func TestClockBaseIncrement(t *testing.T) {
 }
 
 func TestClockDepth(t *testing.T) {
-	tc := driver.TimeControl{Depth: 4}
-	c := driver.NewClock(tc, tc, 0, 0)
+	tc := TimeControl{Depth: 4}
+	c := NewClock(tc, tc, 0, 0)
 	if c.Deadline(0, 30*time.Second) != 30*time.Second {
 		t.Error("a depth search is not bounded by the depth timeout")
 	}

@@ -1,15 +1,13 @@
-package arbiter
+package driver
 
 import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"hivearbiter/arbiter/driver"
 )
 
 func TestCreateTranscript(t *testing.T) {
-	none, err := (driver.StartEnv{}).CreateTranscript("e")
+	none, err := (StartEnv{}).CreateTranscript("e")
 	if none != nil || err != nil {
 		t.Errorf("no transcript dir: got %v, %v, want nothing", none, err)
 	}
@@ -19,7 +17,7 @@ func TestCreateTranscript(t *testing.T) {
 		t.Errorf("no transcript: writer %v, name %q, close %v; want nil, \"\", nil", w, name, cerr)
 	}
 	dir := filepath.Join(t.TempDir(), "new", "dir")
-	env := driver.StartEnv{Worker: 2, TranscriptDir: dir}
+	env := StartEnv{Worker: 2, TranscriptDir: dir}
 	a, err := env.CreateTranscript("my engine: v1/2")
 	if err != nil {
 		t.Fatal(err)
@@ -40,7 +38,7 @@ func TestCreateTranscript(t *testing.T) {
 }
 
 func TestEngineSettingHelpers(t *testing.T) {
-	e := driver.EngineConfig{Settings: map[string]string{"on": "true", "off": "0", "bad": "yes please"}}
+	e := EngineConfig{Settings: map[string]string{"on": "true", "off": "0", "bad": "yes please"}}
 	for key, want := range map[string]bool{"on": true, "off": false, "unset": false} {
 		if got, err := e.BoolSetting(key); got != want || err != nil {
 			t.Errorf("%s: %v, %v; want %v", key, got, err, want)
@@ -50,13 +48,13 @@ func TestEngineSettingHelpers(t *testing.T) {
 		t.Errorf("bad: %v", err)
 	}
 	for _, tc := range []struct {
-		e  driver.EngineConfig
+		e  EngineConfig
 		ok bool
 	}{
-		{driver.EngineConfig{Command: []string{"x"}}, true},
-		{driver.EngineConfig{Addr: "127.0.0.1:9"}, true},
-		{driver.EngineConfig{Command: []string{"x"}, Addr: "127.0.0.1:9"}, false},
-		{driver.EngineConfig{}, false},
+		{EngineConfig{Command: []string{"x"}}, true},
+		{EngineConfig{Addr: "127.0.0.1:9"}, true},
+		{EngineConfig{Command: []string{"x"}, Addr: "127.0.0.1:9"}, false},
+		{EngineConfig{}, false},
 	} {
 		if err := tc.e.ProgramOrAddress("a player"); (err == nil) != tc.ok {
 			t.Errorf("%+v: %v", tc.e, err)
