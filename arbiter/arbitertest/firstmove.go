@@ -3,6 +3,7 @@ package arbitertest
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -53,6 +54,25 @@ func FirstMove(t testing.TB, engine driver.EngineConfig) (*arbiter.FirstMoveErro
 		t.Fatal(err)
 	}
 	return judged, rec
+}
+
+// JudgesFirstMoveAsAGame is a protocol's test that the check before the first game judges an
+// engine's first move as a game does: FirstMove and SameJudgement, the engine searching for
+// 0.3 s with a margin of 0.2 s.
+func JudgesFirstMoveAsAGame(t testing.TB, engine driver.EngineConfig, want results.Reason, detail string) {
+	t.Helper()
+	engine.Time, engine.Margin = driver.TimeControl{MoveTime: 300 * time.Millisecond}, 200*time.Millisecond
+	preflight, game := FirstMove(t, engine)
+	SameJudgement(t, preflight, game, want, detail)
+	if preflight != nil {
+		t.Logf("preflight: %v", preflight)
+	}
+}
+
+// TestBinaryEngine is an engine of a protocol that runs the test binary itself, which becomes
+// the fake its environment entry env (KEY=VALUE) names, as os/exec's tests do.
+func TestBinaryEngine(name, protocol, env string) driver.EngineConfig {
+	return driver.EngineConfig{Name: name, Protocol: protocol, Command: []string{os.Args[0]}, Env: []string{env}}
 }
 
 // SameJudgement fails the test unless the preflight's judgement of a first move and the game's

@@ -4,7 +4,6 @@ package hiveapi
 
 import (
 	"testing"
-	"time"
 
 	"hivearbiter/arbiter/arbitertest"
 	"hivearbiter/results"
@@ -31,13 +30,7 @@ func TestPreflightJudgesTheFirstMoveAsAGame(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.scenario+"/"+tt.transport, func(t *testing.T) {
-			e := fakeEngine(t, "first", tt.transport, tt.scenario)
-			e.Time.MoveTime, e.Margin = 300*time.Millisecond, 200*time.Millisecond
-			preflight, game := arbitertest.FirstMove(t, e)
-			arbitertest.SameJudgement(t, preflight, game, tt.reason, tt.detail)
-			if preflight != nil {
-				t.Logf("preflight: %v", preflight)
-			}
+			arbitertest.JudgesFirstMoveAsAGame(t, fakeEngine(t, "first", tt.transport, tt.scenario), tt.reason, tt.detail)
 		})
 	}
 }

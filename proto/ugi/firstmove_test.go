@@ -1,12 +1,9 @@
 package ugi_test
 
 import (
-	"os"
 	"testing"
-	"time"
 
 	"hivearbiter/arbiter/arbitertest"
-	"hivearbiter/arbiter/driver"
 	"hivearbiter/proto/ugi"
 	"hivearbiter/results"
 )
@@ -28,14 +25,8 @@ func TestPreflightJudgesTheFirstMoveAsAGame(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.scenario, func(t *testing.T) {
-			e := driver.EngineConfig{Name: tt.scenario, Protocol: ugi.Name, Command: []string{os.Args[0]},
-				Env:  []string{fakeEnv + "=" + tt.scenario},
-				Time: driver.TimeControl{MoveTime: 300 * time.Millisecond}, Margin: 200 * time.Millisecond}
-			preflight, game := arbitertest.FirstMove(t, e)
-			arbitertest.SameJudgement(t, preflight, game, tt.reason, tt.detail)
-			if preflight != nil {
-				t.Logf("preflight: %v", preflight)
-			}
+			e := arbitertest.TestBinaryEngine(tt.scenario, ugi.Name, fakeEnv+"="+tt.scenario)
+			arbitertest.JudgesFirstMoveAsAGame(t, e, tt.reason, tt.detail)
 		})
 	}
 }

@@ -35,13 +35,7 @@ func TestPreflightJudgesTheFirstMoveAsAGame(t *testing.T) {
 			cfg := fakeEngine(tt.name)
 			cfg.Faults = []uhpfake.Fault{tt.fault}
 			argv, env := uhpfake.Command(cfg)
-			e := driver.EngineConfig{Name: "fake", Command: argv, Env: env,
-				Time: driver.TimeControl{MoveTime: 300 * time.Millisecond}, Margin: 200 * time.Millisecond}
-			preflight, game := arbitertest.FirstMove(t, e)
-			arbitertest.SameJudgement(t, preflight, game, tt.reason, tt.detail)
-			if preflight != nil {
-				t.Logf("preflight: %v", preflight)
-			}
+			arbitertest.JudgesFirstMoveAsAGame(t, driver.EngineConfig{Name: "fake", Command: argv, Env: env}, tt.reason, tt.detail)
 		})
 	}
 }
