@@ -158,10 +158,18 @@ func TestTimePolicyProbes(t *testing.T) {
 func TestARebuiltEngineIsProbedAgain(t *testing.T) {
 	program := filepath.Join(t.TempDir(), "engine")
 	build := func(scenario string) {
+		// The script sets the fake's environment and execs the test binary with sh's builtins
+		// alone: a machine with only Go has no env program on PATH.
 		argv, env := uhpfake.Command(fakeEngine(scenario))
-		script := "#!/bin/sh\nexec env"
-		for _, kv := range append(env, argv...) {
-			script += " '" + strings.ReplaceAll(kv, "'", `'\''`) + "'"
+		quote := func(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+		script := "#!/bin/sh\n"
+		for _, kv := range env {
+			k, v, _ := strings.Cut(kv, "=")
+			script += "export " + k + "=" + quote(v) + "\n"
+		}
+		script += "exec"
+		for _, a := range argv {
+			script += " " + quote(a)
 		}
 		if err := os.WriteFile(program, []byte(script+"\n"), 0o755); err != nil {
 			t.Fatal(err)
