@@ -29,11 +29,13 @@ func Examples() []string {
 	return names
 }
 
-// Example returns the text of an embedded example configuration.
+// Example returns the text of an embedded example configuration, named as a file
+// ("match.toml") or as a user names it ("match"); an unknown name's error lists the names
+// there are, as "arbiter config list" prints them.
 func Example(name string) ([]byte, error) {
-	data, err := examples.ReadFile(name)
+	data, err := examples.ReadFile(strings.TrimSuffix(name, ".toml") + ".toml")
 	if err != nil {
-		return nil, &Error{Msg: fmt.Sprintf("no example named %q (have %s)", name, strings.Join(Examples(), ", "))}
+		return nil, fmt.Errorf("no such example (have %s)", strings.Join(ExampleNames(), ", "))
 	}
 	return data, nil
 }
@@ -46,16 +48,6 @@ func ExampleNames() []string {
 		names[i] = strings.TrimSuffix(n, ".toml")
 	}
 	return names
-}
-
-// ExampleNamed is the text of the embedded example a user names, with or without ".toml"; an
-// unknown name's error lists the names there are.
-func ExampleNamed(name string) ([]byte, error) {
-	data, err := examples.ReadFile(strings.TrimSuffix(name, ".toml") + ".toml")
-	if err != nil {
-		return nil, fmt.Errorf("no such example (have %s)", strings.Join(ExampleNames(), ", "))
-	}
-	return data, nil
 }
 
 // LoadExample reads an embedded example configuration.

@@ -359,15 +359,15 @@ func FuzzParseSPRT(f *testing.F) {
 	})
 }
 
-// TestExampleNamed: an example is named with or without ".toml"; an unknown name's error lists
+// TestExampleByName: an example is named with or without ".toml"; an unknown name's error lists
 // the names there are, as "arbiter config list" prints them.
-func TestExampleNamed(t *testing.T) {
+func TestExampleByName(t *testing.T) {
 	for _, name := range []string{"match", "match.toml"} {
-		if data, err := ExampleNamed(name); err != nil || !strings.Contains(string(data), "[[engine]]") {
+		if data, err := Example(name); err != nil || !strings.Contains(string(data), "[[engine]]") {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
-	_, err := ExampleNamed("no-such")
+	_, err := Example("no-such")
 	if err == nil || !strings.Contains(err.Error(), "no such example (have ") || !strings.Contains(err.Error(), "match,") || strings.Contains(err.Error(), ".toml") {
 		t.Errorf("got %v", err)
 	}

@@ -27,7 +27,7 @@ func runConfig(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		return nil
 	case fs.NArg() == 2 && fs.Arg(0) == "show":
-		data, err := configs.ExampleNamed(fs.Arg(1))
+		data, err := configs.Example(fs.Arg(1))
 		if err != nil {
 			return cli.Usage(fmt.Errorf("config show %s: %w", fs.Arg(1), err))
 		}

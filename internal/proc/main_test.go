@@ -28,16 +28,3 @@ func TestCtrlCSenderDecision(t *testing.T) {
 		}
 	}
 }
-
-// Main returns where there is no sender, even with the variable set, and lets the program
-// start copies of itself as helpers (this test binary calls it in TestMain).
-func TestMainReturnsWithoutSender(t *testing.T) {
-	if hasCtrlCSender {
-		t.Skip("with the variable set, Main would serve as the sender and exit")
-	}
-	t.Setenv(ctrlCEnv, "1")
-	Main()
-	if !mainCalled.Load() {
-		t.Error("Main did not record its call")
-	}
-}
