@@ -151,3 +151,63 @@ func TestPreflightJudgesTheFirstMoveAsAGame(t *testing.T) {
 		})
 	}
 }
+
+// finishesAfterTheStop is a runner that takes two pairs before the first game ends, then
+// reports their four games one after another, each lost by b's crash: the third breaks b's
+// streak and stops the run while the fourth is still in flight, as with two workers.
+type finishesAfterTheStop struct {
+	tour *arbiter.Tournament
+	b    int // b's index among the engines
+}
+
+func (r finishesAfterTheStop) Run(ctx context.Context, d *arbiter.Dispatcher, collect func(*results.Record) error) error {
+	var games []arbiter.ScheduledGame
+	for range 2 {
+		job, ok := d.Next()
+		if !ok {
+			return errors.New("the dispatcher had fewer than two pairs")
+		}
+		games = append(games, job.Games...)
+	}
+	names := r.tour.EngineNames()
+	for _, g := range games {
+		rec := &results.Record{Schema: results.SchemaVersion, Run: r.tour.Run(), Game: g.Index, Round: g.Round, Pair: g.Pair,
+			White: results.Player{Name: names[g.White]}, Black: results.Player{Name: names[g.Black]},
+			Opening: g.Opening, OpeningIndex: g.OpeningIndex, GameType: "Base+MLP",
+			Reason: results.ReasonCrash, Detail: "b crashed", Moves: []results.Move{{Move: "wS1"}}}
+		if g.White == r.b {
+			rec.Result, rec.Culprit = results.BlackWins, "White"
+		} else {
+			rec.Result, rec.Culprit = results.WhiteWins, "Black"
+		}
+		if err := collect(rec); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// A game that finishes after the failure streak stopped the run is not counted, as the console
+// says ("the games in flight are not counted"): with two workers, the ratinglist's failed
+// entrant showed one fault more than its streak now and then, as the game beside the third
+// finished first.
+func TestFailureStreakCountsNoGameAfterTheStop(t *testing.T) {
+	cfg := baseConfig(engine("a", "random"), engine("b", "random"))
+	cfg.Rounds = 4
+	var console strings.Builder
+	tour := fakeTournamentWith(t, cfg, arbiter.TournamentOptions{Console: &console})
+	out, err := tour.PlayOn(t.Context(), finishesAfterTheStop{tour: tour, b: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.FailureStop == nil || out.FailureStop.Games != arbiter.DefaultFailureStreak {
+		t.Fatalf("FailureStop = %+v", out.FailureStop)
+	}
+	recs := recordsOf(t, tour)
+	if len(recs) != arbiter.DefaultFailureStreak || out.Tally.Games != arbiter.DefaultFailureStreak {
+		t.Errorf("%d games recorded, %d counted; want the %d of the streak:\n%s", len(recs), out.Tally.Games, arbiter.DefaultFailureStreak, console.String())
+	}
+	if !strings.Contains(console.String(), "finished after the run stopped: not counted") {
+		t.Errorf("the console does not say the fourth game was not counted:\n%s", console.String())
+	}
+}
