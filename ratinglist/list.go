@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"hivearbiter/arbiter"
@@ -122,7 +123,9 @@ func (l *List) Normalize() error {
 		bad("no limit: give the list's one time control, such as limit = \"tc=60+0.6\" (or st=SECONDS, depth=N)")
 	}
 	seen := map[string]bool{}
+	reports := map[string]string{} // check report files, and whose
 	for i, e := range l.Entrants {
+		report := l.CheckReport(e)
 		switch {
 		case strings.TrimSpace(e.Name) == "":
 			bad("entrant %d has no name", i+1)
@@ -130,8 +133,12 @@ func (l *List) Normalize() error {
 			bad("entrant %q has no version: a rating names a version", e.Name)
 		case seen[e.Player()]:
 			bad("two entrants are %q: each version enters once", e.Player())
+		case reports[report] != "":
+			bad("entrants %q and %q would share the check report %s: tell their names or versions apart by a letter or digit",
+				reports[report], e.Player(), filepath.Base(report))
 		}
 		seen[e.Player()] = true
+		reports[report] = cmp.Or(reports[report], e.Player())
 	}
 	if len(l.Entrants) < 2 {
 		bad("a list needs at least 2 entrants, not %d", len(l.Entrants))

@@ -270,6 +270,8 @@ func TestNormalizeRefusesBadLists(t *testing.T) {
 		{"anchor", func(l *List) { l.Anchor.Entrant = "nobody 1" }, `the anchor "nobody 1" is not an entrant`},
 		{"no limit", func(l *List) { l.Limit = nil }, "no limit"},
 		{"mode", func(l *List) { l.Mode = "swiss" }, `mode "swiss"`},
+		{"same file name", func(l *List) { l.Entrants[0].Version, l.Entrants[1].Name, l.Entrants[1].Version = "v1.0", "weak", "v1-0" },
+			`entrants "weak v1.0" and "weak v1-0" would share the check report weak-v1-0.txt`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -430,5 +432,17 @@ func TestIdentityIgnoresWhereTheProgramLies(t *testing.T) {
 	sb, _ := Identify(driver.EngineConfig{Command: []string{b, "hivebot"}}, Self{Path: b, Version: "1"})
 	if sa != sb {
 		t.Error("the arbiter at two paths gave its built-in engine two identities")
+	}
+}
+
+// An entrant's check report is named by its player name as a file name; a name of no letter or
+// digit of a-z and 0-9 still names a file.
+func TestSlug(t *testing.T) {
+	for _, tt := range []struct{ name, want string }{
+		{"weak 1", "weak-1"}, {"Nokamute v0.4.1 (UHP)", "nokamute-v0-4-1-uhp"}, {"  x--y  ", "x-y"}, {"日本 α", "entrant"},
+	} {
+		if got := Slug(tt.name); got != tt.want {
+			t.Errorf("Slug(%q) = %q, want %q", tt.name, got, tt.want)
+		}
 	}
 }

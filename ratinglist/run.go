@@ -1,6 +1,7 @@
 package ratinglist
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -192,7 +193,8 @@ func ReadRecords(path string) ([]results.Record, error) {
 	return recs, err
 }
 
-// Slug is a name as a file name: lower case letters, digits and dashes.
+// Slug is a name as a file name: lower case letters, digits and dashes ("entrant" for a name
+// without either).
 func Slug(name string) string {
 	var b strings.Builder
 	dash := false
@@ -205,7 +207,7 @@ func Slug(name string) string {
 			dash = true
 		}
 	}
-	return strings.TrimSuffix(b.String(), "-")
+	return cmp.Or(strings.TrimSuffix(b.String(), "-"), "entrant")
 }
 
 // sameRun refuses to resume a batch whose games so far were played under other settings than
