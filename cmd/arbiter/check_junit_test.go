@@ -57,7 +57,7 @@ var checkSummaryLine = regexp.MustCompile(`(?m)(?:All (\d+) checks passed|(\d+) 
 // arbiter binary's interrupt handling ran around it); its two rows timed to the second can
 // fail on a heavily loaded machine, so its exit code is only required to agree with its table.
 func TestCheckJUnit(t *testing.T) {
-	hivebot := []string{"-engine", "cmd=" + os.Args[0], "arg=hivebot", "name=hivebot", "env=ARBITER_TEST_MAIN=1"}
+	hivebot := []string{"-engine", "cmd=" + os.Args[0], "arg=hivebot", "name=hivebot", "env=ARBITER_TEST_MAIN=1", quickBench}
 	const agree = -1 // the exit code must agree with the table
 	tests := []struct {
 		name   string

@@ -105,7 +105,7 @@ func TestCheckLinePlaysAsPasted(t *testing.T) {
 		}
 	})
 	t.Run("builtin", func(t *testing.T) {
-		words := checkLine(t, "builtin=hivebot", "arg=-profile", "arg=weak", "st=0.2")
+		words := checkLine(t, "builtin=hivebot", "arg=-profile", "arg=weak", quickBench, "st=0.2")
 		if words[2] != "builtin=hivebot" || !slices.Contains(words, "option.Threads=1") {
 			t.Errorf("the bundled engine's line is %q, want builtin=hivebot and option.Threads=1", words)
 		}

@@ -37,12 +37,12 @@ max_moves = 40
 [[entrant]]
 name = "hivebot"
 version = "weak"
-engine = "builtin=hivebot option.Profile=weak"
+engine = "builtin=hivebot option.Profile=weak ` + quickBench + `"
 
 [[entrant]]
 name = "hivebot"
 version = "medium"
-engine = "builtin=hivebot option.Profile=medium"
+engine = "builtin=hivebot option.Profile=medium ` + quickBench + `"
 `
 
 // TestServerKeepsList: "arbiter server -list" plays a list on its worker until every entrant
@@ -105,7 +105,7 @@ func TestServerKeepsList(t *testing.T) {
 [[entrant]]
 name = "hivebot"
 version = "strong"
-engine = "builtin=hivebot option.Profile=strong"
+engine = "builtin=hivebot option.Profile=strong ` + quickBench + `"
 `
 	if err := os.WriteFile(listFile, []byte(added), 0o644); err != nil {
 		t.Fatal(err)

@@ -85,7 +85,7 @@ func Bench(ctx context.Context, depth, threads int, progress func(i int, game *r
 // Commands implements uhpserver.Commander: hivebot adds "bench".
 func (e *Engine) Commands() []uhpserver.Command {
 	return []uhpserver.Command{{Name: "bench", Help: "bench [N]\n" +
-		"  Searches a fixed set of positions to depth N (" + strconv.Itoa(DefaultBenchDepth) + " by default) with the Threads option\n" +
+		"  Searches a fixed set of positions to depth N (" + strconv.Itoa(e.bench) + " by default) with the Threads option\n" +
 		"  and prints nodes=NODES time=MS nps=NODES_PER_SECOND depth=N positions=P threads=T.\n" +
 		"  With one thread the node count is the same on every run of a build."}}
 }
@@ -95,7 +95,7 @@ func (e *Engine) Command(ctx context.Context, name string, args []string) (strin
 	if name != "bench" || len(args) > 1 {
 		return "", &uhpserver.Error{Message: uhpserver.ErrInvalidCommand}
 	}
-	depth := DefaultBenchDepth
+	depth := e.bench
 	if len(args) == 1 {
 		n, err := strconv.Atoi(args[0])
 		if err != nil || n < 1 || n > maxDepthLimit {

@@ -3,6 +3,7 @@ package hivebot
 import (
 	"bytes"
 	"context"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -95,5 +96,29 @@ func TestBenchInterrupted(t *testing.T) {
 	cancel()
 	if _, err := Bench(ctx, 3, 1, nil); err == nil {
 		t.Fatal("cancelled bench: no error")
+	}
+}
+
+// TestBenchDepthFlag: -bench-depth sets the depth of a UHP bench given none (as arbiter check
+// sends it), which "help bench" states; a depth given with the command still wins, and a
+// depth out of range is refused at the start.
+func TestBenchDepthFlag(t *testing.T) {
+	s := startSession(t, "-bench-depth", "2")
+	defer s.close(t)
+	reply := s.send(t, "bench")
+	if len(reply) != 1 || benchFields(t, reply[0])["depth"] != 2 {
+		t.Errorf("bench under -bench-depth 2: %q, want depth=2", reply)
+	}
+	if reply := s.send(t, "bench 1"); len(reply) != 1 || benchFields(t, reply[0])["depth"] != 1 {
+		t.Errorf("bench 1 under -bench-depth 2: %q, want depth=1", reply)
+	}
+	if help := strings.Join(s.send(t, "help bench"), "\n"); !strings.Contains(help, "depth N (2 by default)") {
+		t.Errorf("help bench under -bench-depth 2:\n%s", help)
+	}
+	for _, bad := range []string{"0", "-1", strconv.Itoa(maxDepthLimit + 1)} {
+		var stderr bytes.Buffer
+		if code := Main(context.Background(), []string{"-bench-depth", bad}, strings.NewReader(""), io.Discard, &stderr); code != 2 || !strings.Contains(stderr.String(), "-bench-depth from 1 to") {
+			t.Errorf("-bench-depth %s: exit %d, %q", bad, code, stderr.String())
+		}
 	}
 }

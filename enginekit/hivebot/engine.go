@@ -1,6 +1,7 @@
 package hivebot
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -77,6 +78,10 @@ type Config struct {
 	HashMB   int    // transposition table size; 0 for search.DefaultHashMB
 	Threads  int    // search threads sharing the transposition table; 0 for 1
 	Seed     uint64 // seeds the random profile
+	// BenchDepth is the depth of the UHP command "bench" given none; 0 for DefaultBenchDepth.
+	// A slow build (the race detector's is twenty times slower) answers arbiter check's bench
+	// sooner at a lower one.
+	BenchDepth int
 }
 
 // Option limits.
@@ -94,6 +99,7 @@ type Engine struct {
 	profile  Profile
 	maxDepth int
 	rng      *rand.Rand
+	bench    int // the bench command's default depth
 }
 
 var _ uhpserver.Handler = (*Engine)(nil)
@@ -112,6 +118,7 @@ func New(cfg Config) *Engine {
 		profile:  cfg.Profile,
 		maxDepth: min(max(cfg.MaxDepth, 0), maxDepthLimit),
 		rng:      rand.New(rand.NewPCG(cfg.Seed, 0x68697665626f74)),
+		bench:    cmp.Or(min(max(cfg.BenchDepth, 0), maxDepthLimit), DefaultBenchDepth),
 	}
 }
 

@@ -41,6 +41,7 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 	hash := fs.Int("hash", 0, fmt.Sprintf("transposition table size in MB (0: %d)", search.DefaultHashMB))
 	threads := fs.Int("threads", 1, "search threads, sharing the transposition table")
 	seed := fs.Uint64("seed", 0, "seed for the random profile (0: from the clock)")
+	benchDepth := fs.Int("bench-depth", DefaultBenchDepth, "depth of the UHP command bench when it is given none")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usage)
 		fs.PrintDefaults()
@@ -61,14 +62,14 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 		fmt.Fprintln(stderr, err)
 		return 2
 	}
-	if *depth < 0 || *hash < 0 || *threads < 1 {
-		fmt.Fprintln(stderr, "hivebot: -depth and -hash must not be negative, -threads must be at least 1")
+	if *depth < 0 || *hash < 0 || *threads < 1 || *benchDepth < 1 || *benchDepth > maxDepthLimit {
+		fmt.Fprintf(stderr, "hivebot: -depth and -hash must not be negative, -threads must be at least 1, -bench-depth from 1 to %d\n", maxDepthLimit)
 		return 2
 	}
 	if *seed == 0 {
 		*seed = uint64(time.Now().UnixNano())
 	}
-	engine := New(Config{Profile: p, MaxDepth: *depth, HashMB: *hash, Threads: *threads, Seed: *seed})
+	engine := New(Config{Profile: p, MaxDepth: *depth, HashMB: *hash, Threads: *threads, Seed: *seed, BenchDepth: *benchDepth})
 	// Ctrl-C interrupts the running command, as it does in Mzinga, rather than the engine.
 	interrupts := make(chan os.Signal, 1)
 	signal.Notify(interrupts, os.Interrupt)
