@@ -435,14 +435,18 @@ func TestIdentityIgnoresWhereTheProgramLies(t *testing.T) {
 	}
 }
 
-// An entrant's check report is named by its player name as a file name; a name of no letter or
-// digit of a-z and 0-9 still names a file.
+// Slug spells a name as a file name; an entrant whose player name has no letter a-z or digit
+// still has a check report of its own.
 func TestSlug(t *testing.T) {
 	for _, tt := range []struct{ name, want string }{
-		{"weak 1", "weak-1"}, {"Nokamute v0.4.1 (UHP)", "nokamute-v0-4-1-uhp"}, {"  x--y  ", "x-y"}, {"日本 α", "entrant"},
+		{"weak 1", "weak-1"}, {"Nokamute v0.4.1 (UHP)", "nokamute-v0-4-1-uhp"}, {"  x--y  ", "x-y"}, {"日本 α", ""},
 	} {
 		if got := Slug(tt.name); got != tt.want {
 			t.Errorf("Slug(%q) = %q, want %q", tt.name, got, tt.want)
 		}
+	}
+	l := &List{Checks: "checks"}
+	if got := l.CheckReport(Entrant{Name: "日本", Version: "α"}); got != filepath.Join("checks", "entrant.txt") {
+		t.Errorf("the check report of 日本 α is %s", got)
 	}
 }

@@ -138,7 +138,7 @@ func (r *Runner) enter(ctx context.Context, e Entrant, check func(context.Contex
 
 // CheckReport is where an entrant's check report is kept.
 func (l *List) CheckReport(e Entrant) string {
-	return filepath.Join(l.Checks, Slug(e.Player())+".txt")
+	return filepath.Join(l.Checks, cmp.Or(Slug(e.Player()), "entrant")+".txt")
 }
 
 // CheckReports reads the kept check reports, by entrant.
@@ -193,8 +193,8 @@ func ReadRecords(path string) ([]results.Record, error) {
 	return recs, err
 }
 
-// Slug is a name as a file name: lower case letters, digits and dashes ("entrant" for a name
-// without either).
+// Slug is a name as a file name: lower case letters, digits and dashes, none at either end;
+// "" for a name without a letter a-z or a digit.
 func Slug(name string) string {
 	var b strings.Builder
 	dash := false
@@ -207,7 +207,7 @@ func Slug(name string) string {
 			dash = true
 		}
 	}
-	return cmp.Or(strings.TrimSuffix(b.String(), "-"), "entrant")
+	return strings.TrimSuffix(b.String(), "-")
 }
 
 // sameRun refuses to resume a batch whose games so far were played under other settings than

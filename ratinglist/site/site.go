@@ -3,6 +3,7 @@ package site
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -288,23 +289,6 @@ func Slugs(l *ratinglist.List) map[string]string {
 	return out
 }
 
-func slug(name string) string {
-	var b strings.Builder
-	dash := false
-	for _, c := range strings.ToLower(name) {
-		switch {
-		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9':
-			if dash && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			b.WriteRune(c)
-			dash = false
-		default:
-			dash = true
-		}
-	}
-	if b.Len() == 0 {
-		return "engine"
-	}
-	return b.String()
-}
+// slug is a name as a part of a file name or an anchor, "engine" for one of no letter a-z or
+// digit.
+func slug(name string) string { return cmp.Or(ratinglist.Slug(name), "engine") }
