@@ -270,7 +270,9 @@ func TestNormalizeRefusesBadLists(t *testing.T) {
 		{"anchor", func(l *List) { l.Anchor.Entrant = "nobody 1" }, `the anchor "nobody 1" is not an entrant`},
 		{"no limit", func(l *List) { l.Limit = nil }, "no limit"},
 		{"mode", func(l *List) { l.Mode = "swiss" }, `mode "swiss"`},
-		{"same file name", func(l *List) { l.Entrants[0].Version, l.Entrants[1].Name, l.Entrants[1].Version = "v1.0", "weak", "v1-0" },
+		{"same file name", func(l *List) {
+			l.Entrants[0].Version, l.Entrants[1].Name, l.Entrants[1].Version = "v1.0", "weak", "v1-0"
+		},
 			`entrants "weak v1.0" and "weak v1-0" would share the check report weak-v1-0.txt`},
 	}
 	for _, tt := range tests {

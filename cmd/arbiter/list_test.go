@@ -170,7 +170,7 @@ func TestListKilledResumedAndGrown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	testListFile(t, dir, "[[entrant]]\nname = \"hivebot\"\nversion = \"strong\"\nengine = \"builtin=hivebot option.Profile=strong " + quickBench + "\"\n")
+	testListFile(t, dir, "[[entrant]]\nname = \"hivebot\"\nversion = \"strong\"\nengine = \"builtin=hivebot option.Profile=strong "+quickBench+"\"\n")
 	stdout.Reset()
 	if err := run(t.Context(), []string{"list", "run", "-q", list}, &stdout, &stderr); err != nil {
 		t.Fatalf("run with an entrant added: %v\n%s%s", err, stdout.String(), stderr.String())
