@@ -23,9 +23,9 @@
 // worker, who may only pull and acknowledge work, publish results and heartbeats under its own
 // name, greet coordinators and ask for its own assignment and artifacts. Each user subscribes
 // to its own inbox prefix only (InboxPrefix), so no one reads the server's answers to
-// another. Revoking a worker removes its key
-// with a configuration reload, which closes its connection at once; it is refused from then
-// on.
+// another. The embedded NATS server asks the pool's server whom to let in (clientAuth), so
+// adding a worker reloads nothing; revoking one drops its key and closes its connection at
+// once, and it is refused from then on.
 //
 // Engines are artifacts (package pool/artifact): submit uploads each engine to the pool's
 // object store, and a worker is given a run only when its platform and runtimes can run the

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
@@ -72,24 +71,6 @@ func (ids *identities) save() error {
 		return fmt.Errorf("pool: %w", err)
 	}
 	return nil
-}
-
-// nkeyUsers are the NATS users the identities allow, each with its role's permissions.
-func (ids *identities) nkeyUsers() []*server.NkeyUser {
-	names := make([]string, 0, len(ids.Users))
-	for n := range ids.Users {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	var users []*server.NkeyUser
-	for _, n := range names {
-		u := ids.Users[n]
-		if !u.Revoked.IsZero() {
-			continue
-		}
-		users = append(users, &server.NkeyUser{Nkey: u.NKey, Permissions: permissions(u.Role, n)})
-	}
-	return users
 }
 
 // InboxPrefix is the prefix of a user's reply subjects (its credentials' Inbox): a worker's

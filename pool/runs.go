@@ -289,11 +289,7 @@ func (s *Server) startRun(r *run) error {
 	coord := &distributed.Coordinator{Tournament: t, Conn: s.nc, Expect: r.sub.Expect, AckWait: s.cfg.AckWait,
 		Console: t.ConsoleWriter(), TakenOut: takenOut, Workers: workers,
 		Changed: func() { s.saveState(r) }}
-	// The run's streams are made here, not in Serve's goroutine, so that no reload of the NATS
-	// server's users overlaps their making (see natsMu).
-	s.natsMu.Lock()
 	err = coord.Start(ctx)
-	s.natsMu.Unlock()
 	if err != nil {
 		cancel()
 		coord.Close()
@@ -371,8 +367,6 @@ func (s *Server) dropStreams(id string) {
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(s.ctx), 10*time.Second)
 	defer cancel()
-	s.natsMu.Lock()
-	defer s.natsMu.Unlock()
 	for _, name := range distributed.RunStreams(id) {
 		if err := s.js.DeleteStream(ctx, name); err != nil && !errors.Is(err, jetstream.ErrStreamNotFound) {
 			s.printf("Run %s: its stream %s stays on the NATS server: %v\n", id, name, err)

@@ -63,7 +63,7 @@ func (c *Config) Register(fs *flag.FlagSet) {
 type Server struct {
 	cfg  Config
 	ns   *server.Server // nil with an existing NATS server
-	opts *server.Options
+	auth *clientAuth    // who the embedded NATS server lets in
 	nc   *nats.Conn
 	js   jetstream.JetStream
 	kv   jetstream.KeyValue
@@ -95,10 +95,6 @@ type Server struct {
 	ctl sync.Mutex
 	// saveMu orders the writes of runs' states to the bucket (saveState).
 	saveMu sync.Mutex
-	// natsMu keeps a reload of the embedded NATS server's users (a worker added or revoked)
-	// from overlapping the making or deleting of a run's streams: nats-server v2.15 reads the
-	// options a reload replaces without their lock there (a data race under -race).
-	natsMu sync.Mutex
 	// depot hands the workers their runs' artifacts (relay.go); store is where the server
 	// uploads the engines of the lists it keeps (list.go).
 	depot *artifact.Depot
@@ -151,9 +147,8 @@ func (s *Server) startEmbedded() error {
 		return err
 	}
 	own := distributed.Secret(24)
-	s.opts = emb.Options
-	s.opts.ServerName = "arbiter-pool"
-	s.opts.Users = []*server.User{{Username: "server", Password: own}}
+	opts := emb.Options
+	opts.ServerName = "arbiter-pool"
 	creds := map[string]*distributed.Credentials{}
 	for _, role := range []string{RoleAdmin, RoleSubmitter} {
 		c, err := s.ownCredentials(role)
@@ -162,7 +157,8 @@ func (s *Server) startEmbedded() error {
 		}
 		creds[role] = c
 	}
-	s.opts.Nkeys = ids.nkeyUsers()
+	s.auth = newClientAuth(own, ids)
+	opts.CustomClientAuthentication, opts.AlwaysEnableNonce = s.auth, true
 	ns, url, err := emb.Start()
 	if err != nil {
 		return err
@@ -174,7 +170,7 @@ func (s *Server) startEmbedded() error {
 			return err
 		}
 	}
-	s.nc, err = nats.Connect("", nats.InProcessServer(ns), nats.UserInfo("server", own), nats.Name("arbiter pool server"))
+	s.nc, err = nats.Connect("", nats.InProcessServer(ns), nats.UserInfo(serverUser, own), nats.Name("arbiter pool server"))
 	if err != nil {
 		return fmt.Errorf("pool: %w", err)
 	}
@@ -354,7 +350,7 @@ func respondError(m *nats.Msg, err error) {
 	respond(m, Reply{Error: err.Error()})
 }
 
-// onAddWorker lets a worker in: its public key is kept, and the NATS server reloads its users.
+// onAddWorker lets a worker in: its public key is kept, and the NATS server lets it in from then on.
 func (s *Server) onAddWorker(m *nats.Msg) {
 	var req AddWorker
 	if err := json.Unmarshal(m.Data, &req); err != nil {
@@ -392,12 +388,13 @@ func (s *Server) AddWorker(name, nkey string) error {
 		return fmt.Errorf("pool: worker %s exists (revoke it first to give it a new key)", name)
 	}
 	s.ids.Users[name] = &Identity{Role: RoleWorker, NKey: nkey, Added: time.Now().UTC()}
-	if err := s.reload(); err != nil {
+	if err := s.ids.save(); err != nil {
 		delete(s.ids.Users, name)
 		return err
 	}
+	s.auth.set(s.ids)
 	s.printf("Worker %s added\n", name)
-	return s.ids.save()
+	return nil
 }
 
 // RevokeWorker shuts a worker out: its key goes from the NATS server's users, which closes its
@@ -423,20 +420,20 @@ func (s *Server) RevokeWorker(name string) error {
 		w.Revoked, w.Run = true, ""
 	}
 	s.mu.Unlock()
+	s.auth.set(s.ids)
 	s.printf("Worker %s revoked\n", name)
-	return s.reload()
+	return s.disconnect(u.NKey)
 }
 
-// reload gives the NATS server the identities' users; clients no longer allowed are closed.
-func (s *Server) reload() error {
-	opts := *s.opts
-	opts.Nkeys = s.ids.nkeyUsers()
-	s.natsMu.Lock()
-	err := s.ns.ReloadOptions(&opts)
-	s.natsMu.Unlock()
+// disconnect closes the NATS connections of the user whose public key is nkey (one no longer
+// let in, so it is refused when it connects again).
+func (s *Server) disconnect(nkey string) error {
+	conns, err := s.ns.Connz(&server.ConnzOptions{User: nkey, Limit: 1 << 16})
 	if err != nil {
-		return fmt.Errorf("pool: reloading the NATS server's users: %w", err)
+		return fmt.Errorf("pool: the NATS server's connections: %w", err)
 	}
-	s.opts = &opts
+	for _, c := range conns.Conns {
+		s.ns.DisconnectClientByID(c.Cid) // it may have gone by itself since
+	}
 	return nil
 }

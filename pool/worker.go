@@ -156,8 +156,8 @@ func (w *Worker) dial(ctx context.Context, cancel context.CancelCauseFunc) (*nat
 		c.Inbox = InboxPrefix(RoleWorker, w.Name)
 		creds = &c
 	}
-	// A NATS server that reloads its users (another worker added) may refuse a client whose
-	// handshake it is in the middle of: only a refusal that persists is one.
+	// A worker started as it is being added may be refused once: only a refusal that persists
+	// is one.
 	for tries := 1; ; tries++ {
 		nc, err := distributed.DialWaiting(ctx, creds, "arbiter pool worker "+w.Name, func(err error) {
 			w.printf("Waiting for the pool's server at %s: %v\n", w.Creds.URL, err)
