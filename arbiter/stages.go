@@ -258,16 +258,12 @@ type collector struct {
 	runner    Runner // the runner whose games it takes (a Reporter adds to the result blocks)
 	stop      func() // stops the run: the SPRT decided
 	mu        sync.Mutex
-	reported  int             // complete pairs at the last periodic report
-	warned    map[string]bool // engines whose first warning was shown
-	streaks   failureStreaks  // each engine's games in a row failed the same way
-	err       error           // a write that failed: no game is collected after it
-	// halted is set when the run stopped at a misbehaving engine (Strict, the failure
-	// streak): a game in flight that finishes after it is not counted, as the console says,
-	// and is played again when the run resumes.
-	halted  bool
-	mirrors results.MirrorTally // the pairs played in this run, not resumed
-	setup   results.SetupTally  // every game counted
+	reported  int                 // complete pairs at the last periodic report
+	warned    map[string]bool     // engines whose first warning was shown
+	streaks   failureStreaks      // each engine's games in a row failed the same way
+	err       error               // a write that failed: no game is collected after it
+	mirrors   results.MirrorTally // the pairs played in this run, not resumed
+	setup     results.SetupTally  // every game counted
 }
 
 // settle writes into the outcome what the collector gathered of the games: the mirrors and
@@ -318,7 +314,6 @@ func (c *collector) judgeStreaks(r *results.Record) {
 		}
 		if n := c.streaks.add(e, rules.Color(side), r); n >= cfg.FailureStreak && c.out.FailureStop == nil {
 			c.out.FailureStop = &FailingError{Engine: name, Reason: r.Reason, Games: n, Detail: r.Detail}
-			c.halted = true
 			c.con.printf("Stopping: engine %s failed %d games in a row by %s; the games in flight are not counted\n", name, n, r.Reason)
 			c.stop()
 		}
@@ -357,7 +352,9 @@ func (c *collector) collect(r *results.Record) error {
 	if c.err != nil {
 		return c.err // the run is stopping: this game is played again when it resumes
 	}
-	if c.halted {
+	if c.out.StrictStop || c.out.FailureStop != nil {
+		// The run stopped at a misbehaving engine: a game in flight that finishes after it is
+		// not counted, as the console said, and is played again when the run resumes.
 		c.con.printf("Game %d (%s vs %s) finished after the run stopped: not counted\n", r.Game+1, r.White.Name, r.Black.Name)
 		return nil
 	}
@@ -378,7 +375,6 @@ func (c *collector) collect(r *results.Record) error {
 	c.warnOnce(r)
 	if c.t.cfg.Strict && r.Reason.IsFault() && !c.out.StrictStop {
 		c.out.StrictStop = true
-		c.halted = true
 		c.con.printf("Strict: stopping at the first misbehaviour (game %d, %s); the games in flight are not counted\n", r.Game+1, r.Reason)
 		c.stop()
 	}
