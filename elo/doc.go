@@ -35,6 +35,16 @@
 // fastchess's model=bayesian and fishtest's LLRlegacy respectively. Bounds are Wald's:
 // ln(β/(1-α)) and ln((1-β)/α).
 //
+// # A capped SPRT
+//
+// A test capped at a number of game pairs decides at its cap by a final threshold on the LLR
+// ([SPRT.Conclude]): H1 at or above it, H0 below. [SPRT.Truncate] chooses the threshold, for
+// the pairs' distribution a run has seen, so that both error rates are as near their design
+// as the cap allows, and says what they are: it plays the LLR pair by pair to the cap, at Elo0
+// and at Elo1, on a grid of LLRs between the bounds. [SPRT.CapFor] finds the shortest cap that
+// keeps both rates within a tolerance of their design. A test may instead end inconclusive at
+// its cap ([SPRT] InconclusiveAtCap), as a plain SPRT does.
+//
 // # Ratings
 //
 // [Ratings] fits a Bradley–Terry model on the Elo scale to the games of any number of players

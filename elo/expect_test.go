@@ -79,11 +79,11 @@ func TestExpectSimulated(t *testing.T) {
 		pdf := gate.PairDistribution(shape, elo)
 		passed, pairs := 0, 0
 		for range runs {
-			d, n := gate.Simulate(rng, pdf, 0)
-			if d == AcceptH1 {
+			run := gate.Simulate(rng, pdf, 0)
+			if run.Decision == AcceptH1 {
 				passed++
 			}
-			pairs += n
+			pairs += run.Pairs
 		}
 		gotPass, gotPairs := float64(passed)/runs, float64(pairs)/runs
 		t.Logf("Elo %+4.0f: P(H1) %.3f simulated, %.3f expected; pairs %.1f simulated, %.1f expected", elo, gotPass, want.PassH1, gotPairs, want.Pairs)

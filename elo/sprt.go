@@ -106,10 +106,15 @@ func (d Decision) String() string {
 // SPRT is a sequential probability ratio test of H0: Elo ≤ Elo0 against H1: Elo ≥ Elo1, with
 // false positive rate Alpha and false negative rate Beta, e.g. {0, 5, 0.05, 0.05, Normalized}.
 // The meaning of Elo0 and Elo1 depends on Model.
+//
+// A test capped at a number of game pairs decides at its cap by a final threshold on the LLR
+// (see Decide and Truncate), unless InconclusiveAtCap is set: then it ends there without a
+// decision, as a plain SPRT does.
 type SPRT struct {
-	Elo0, Elo1  float64
-	Alpha, Beta float64
-	Model       Model
+	Elo0, Elo1        float64
+	Alpha, Beta       float64
+	Model             Model
+	InconclusiveAtCap bool
 }
 
 // Validate reports whether the test is well defined: Elo0 < Elo1, 0 < Alpha, 0 < Beta,

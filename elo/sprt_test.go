@@ -250,13 +250,13 @@ func TestValidate(t *testing.T) {
 		s    SPRT
 		ok   bool
 	}{
-		{"fishtest STC", SPRT{0, 2, 0.05, 0.05, Normalized}, true},
-		{"reversed", SPRT{2, 0, 0.05, 0.05, Normalized}, false},
-		{"equal", SPRT{1, 1, 0.05, 0.05, Normalized}, false},
-		{"zero alpha", SPRT{0, 5, 0, 0.05, Logistic}, false},
-		{"alpha+beta", SPRT{0, 5, 0.5, 0.5, Logistic}, false},
-		{"unknown model", SPRT{0, 5, 0.05, 0.05, Model(9)}, false},
-		{"huge", SPRT{0, 5000, 0.05, 0.05, Logistic}, false},
+		{"fishtest STC", SPRT{Elo0: 0, Elo1: 2, Alpha: 0.05, Beta: 0.05, Model: Normalized}, true},
+		{"reversed", SPRT{Elo0: 2, Elo1: 0, Alpha: 0.05, Beta: 0.05, Model: Normalized}, false},
+		{"equal", SPRT{Elo0: 1, Elo1: 1, Alpha: 0.05, Beta: 0.05, Model: Normalized}, false},
+		{"zero alpha", SPRT{Elo0: 0, Elo1: 5, Alpha: 0, Beta: 0.05, Model: Logistic}, false},
+		{"alpha+beta", SPRT{Elo0: 0, Elo1: 5, Alpha: 0.5, Beta: 0.5, Model: Logistic}, false},
+		{"unknown model", SPRT{Elo0: 0, Elo1: 5, Alpha: 0.05, Beta: 0.05, Model: Model(9)}, false},
+		{"huge", SPRT{Elo0: 0, Elo1: 5000, Alpha: 0.05, Beta: 0.05, Model: Logistic}, false},
 	}
 	for _, tt := range tests {
 		if err := tt.s.Validate(); (err == nil) != tt.ok {
