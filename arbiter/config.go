@@ -60,11 +60,14 @@ func (s Shard) String() string {
 }
 
 // SPRTConfig asks for a sequential probability ratio test of the first engine against the
-// second: the run stops when the test accepts a hypothesis.
+// second: the run stops when the test accepts a hypothesis. At the run's last game pair (its
+// cap) the test decides by a final threshold on the LLR (elo.SPRT Conclude), unless
+// InconclusiveAtCap asks it to end there without a decision.
 type SPRTConfig struct {
-	Elo0, Elo1  float64
-	Alpha, Beta float64
-	Model       string // "normalized" (default) or "logistic"
+	Elo0, Elo1        float64
+	Alpha, Beta       float64
+	Model             string // "normalized" (default) or "logistic"
+	InconclusiveAtCap bool
 }
 
 // Config is a whole tournament.

@@ -29,6 +29,11 @@ type SPRTStatus struct {
 	// engine's score.
 	Pairs       int
 	Pentanomial elo.Pentanomial
+	// Cap is the run's last game pair (0: none); AtCap is set when the test decided there,
+	// by the final threshold Threshold on the LLR (see elo.SPRT Conclude).
+	Cap       int
+	AtCap     bool
+	Threshold float64
 }
 
 // The error rates of an SPRT that gives none.
@@ -72,7 +77,7 @@ func (s *SPRTConfig) Test() elo.SPRT {
 }
 
 func (s *SPRTConfig) test(model elo.Model) elo.SPRT {
-	return elo.SPRT{Elo0: s.Elo0, Elo1: s.Elo1, Alpha: s.Alpha, Beta: s.Beta, Model: model}
+	return elo.SPRT{Elo0: s.Elo0, Elo1: s.Elo1, Alpha: s.Alpha, Beta: s.Beta, Model: model, InconclusiveAtCap: s.InconclusiveAtCap}
 }
 
 // sprtTracker feeds completed game pairs to an SPRT in schedule order, whatever order workers
@@ -82,6 +87,7 @@ func (s *SPRTConfig) test(model elo.Model) elo.SPRT {
 type sprtTracker struct {
 	test    elo.SPRT
 	first   string          // the engine tested: H1 says it is stronger
+	cap     int             // the game pairs of the schedule, where the test decides by its final threshold
 	ahead   map[int]float64 // the first engine's score in completed pairs not yet counted
 	next    int             // the next pair to count
 	penta   elo.Pentanomial
@@ -92,7 +98,8 @@ func (t *Tournament) newSPRT() *sprtTracker {
 	if t.cfg.SPRT == nil {
 		return nil
 	}
-	return &sprtTracker{test: t.cfg.SPRT.Test(), first: t.cfg.Engines[0].Name, ahead: make(map[int]float64)}
+	return &sprtTracker{test: t.cfg.SPRT.Test(), first: t.cfg.Engines[0].Name, cap: t.schedule.Len() / t.schedule.PairGames(),
+		ahead: make(map[int]float64)}
 }
 
 // addPair counts a completed pair, and every pair after it that was waiting for it.
@@ -117,10 +124,10 @@ func (s *sprtTracker) addPair(pair int, games []results.PairGame) {
 }
 
 func (s *sprtTracker) current() SPRTStatus {
-	llr := s.test.LLR(s.penta)
+	c := s.test.Conclude(s.penta, s.cap)
 	lower, upper := s.test.Bounds()
-	return SPRTStatus{Test: s.test, LLR: llr, Lower: lower, Upper: upper, Decision: s.test.Status(llr),
-		Pairs: s.penta.Pairs(), Pentanomial: s.penta}
+	return SPRTStatus{Test: s.test, LLR: c.LLR, Lower: lower, Upper: upper, Decision: c.Decision,
+		Pairs: s.penta.Pairs(), Pentanomial: s.penta, Cap: s.cap, AtCap: c.AtCap, Threshold: c.Threshold}
 }
 
 // status is the decision if one was reached, else the state after the pairs counted so far.

@@ -66,7 +66,15 @@ func (t *Tournament) WriteStandings(w io.Writer, s Standings, final, stopped boo
 		case AcceptH0:
 			verdict = "completed - H0 was accepted"
 		}
-		fmt.Fprintf(w, "SPRT ([%.2f, %.2f], %s) %s after %d game pairs\n", sprt.Test.Elo0, sprt.Test.Elo1, sprt.Test.Model, verdict, sprt.Pairs)
+		after := fmt.Sprintf("after %d game pairs", sprt.Pairs)
+		if sprt.AtCap {
+			side := "at or above"
+			if sprt.Decision == AcceptH0 {
+				side = "below"
+			}
+			after = fmt.Sprintf("at its cap, after %d game pairs: LLR %.2f is %s the final threshold %.2f", sprt.Pairs, sprt.LLR, side, sprt.Threshold)
+		}
+		fmt.Fprintf(w, "SPRT ([%.2f, %.2f], %s) %s %s\n", sprt.Test.Elo0, sprt.Test.Elo1, sprt.Test.Model, verdict, after)
 		fmt.Fprintln(w, results.SPRTConclusion(sprt.Test, sprt.Decision, names[0], names[1]))
 	}
 	fmt.Fprintf(w, "Finished %s: %s recorded in %s\n", cfg.Format, plural(tally.Games, "game"), cfg.Out)
@@ -162,6 +170,9 @@ func (o *Outcome) Summary() *results.Summary {
 	var sprt *results.SPRTSummary
 	if s := o.SPRT; s != nil {
 		sprt = results.NewSPRTSummary(s.Test, s.LLR, s.Pairs)
+		if s.AtCap {
+			sprt.Decision, sprt.AtCap, sprt.Threshold = s.Decision.String(), true, &s.Threshold
+		}
 		switch s.Decision {
 		case AcceptH1:
 			status = "H1"

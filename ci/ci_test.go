@@ -30,6 +30,9 @@ func gates() map[string]Gate {
 		if strings.HasPrefix(name, "gain") {
 			g.Setup.MaxGames = 20000
 		}
+		if name == "cap-h0" {
+			g.Setup.MaxGames = 800
+		}
 		if g.Summary.SPRT != nil && g.Verdict.ExitCode != 5 {
 			g.Verdict.Reason, g.Verdict.Tested = SPRTReason(g.Summary), true
 		}
@@ -44,6 +47,10 @@ func gatesAsRun() map[string]Gate {
 	}
 	gain := func(llr float64, decision string, pairs int) *results.SPRTSummary {
 		return &results.SPRTSummary{Elo0: 2, Elo1: 7, Alpha: 0.05, Beta: 0.05, Model: "normalized", LLR: llr, Lower: -2.944, Upper: 2.944, Decision: decision, Pairs: pairs}
+	}
+	atCap := func(s *results.SPRTSummary, threshold float64) *results.SPRTSummary {
+		s.AtCap, s.Threshold = true, &threshold
+		return s
 	}
 	engines := []results.EngineSummary{{Name: "new"}, {Name: "released"}}
 	return map[string]Gate{
@@ -62,6 +69,11 @@ func gatesAsRun() map[string]Gate {
 			Summary: &results.Summary{Status: "inconclusive", Games: 400, Engines: engines, SPRT: sprt(0.33, "continue", 200), Faults: map[string]results.Faults{},
 				Pairings: []results.PairingSummary{{First: "new", Second: "released", Games: 400, Wins: 150, Draws: 100, Losses: 150, Pentanomial: [5]int{10, 40, 100, 40, 10},
 					Estimate: "regular", Elo: ptr(-0.0001), EloError: ptr(30.1), EloErrorUnbounded: false, NormalizedElo: ptr(0), NormalizedEloError: ptr(13.9), LOS: 0.5, DrawRatio: 0.5, PairsRatio: ptr(1), StatisticsPentanomial: true}}}},
+		"cap-h0": {Name: "CI regression gate", Mirrors: 0, Pairs: 400,
+			Verdict: Verdict{ExitCode: 3, Decision: "H0 accepted", Reason: "the SPRT accepted H0 at its cap"},
+			Summary: &results.Summary{Status: "H0", Games: 800, Engines: engines, SPRT: atCap(sprt(-0.41, "H0", 400), -0.07), Faults: map[string]results.Faults{},
+				Pairings: []results.PairingSummary{{First: "new", Second: "released", Games: 800, Wins: 350, Draws: 60, Losses: 390, Pentanomial: [5]int{90, 20, 170, 15, 105},
+					Estimate: "regular", Elo: ptr(-17.4), EloError: ptr(29.8), NormalizedElo: ptr(-16.2), NormalizedEloError: ptr(27.7), LOS: 0.13, DrawRatio: 0.425, PairsRatio: ptr(1.09), StatisticsPentanomial: true}}}},
 		"gain-h0": {Name: "gain test", Pairs: 900,
 			Verdict: Verdict{ExitCode: 3, Decision: "H0 accepted"},
 			Summary: &results.Summary{Status: "H0", Games: 1800, Engines: engines, SPRT: gain(-2.95, "H0", 900), Faults: map[string]results.Faults{},
@@ -224,6 +236,8 @@ func TestVerdictsTrueOfBounds(t *testing.T) {
 		{"h0", "accepted H0, new is weaker than released by 50 Elo or more: LLR -3.05 reached -2.94", "### ❌ Hive Arbiter: CI regression gate failed: H0 accepted", true},
 		{"h1-mirrors", "accepted H1, new is no weaker than released: LLR 3.08 reached 2.94", "### ✅ Hive Arbiter: CI regression gate passed: H1 accepted", false},
 		{"cap", "decided nothing in 200 game pairs", "### ❌ Hive Arbiter: CI regression gate failed: no decision", true},
+		{"cap-h0", "accepted H0, new is weaker than released by 50 Elo or more, at its cap of 400 game pairs: LLR -0.41, between -2.94 and 2.94, is below the final threshold -0.07",
+			"### ❌ Hive Arbiter: CI regression gate failed: H0 accepted", true},
 		{"gain-h0", "accepted H0, new gains at most 2 normalized Elo over released: LLR -2.95 reached -2.94", "### ➖ Hive Arbiter: gain test ended: H0 accepted", false},
 		{"gain-h1", "accepted H1, new gains at least 7 normalized Elo over released: LLR 2.96 reached 2.94", "### ✅ Hive Arbiter: gain test passed: H1 accepted", false},
 	}

@@ -10,7 +10,7 @@ const (
 	ExitFailure      = 1   // the arbiter itself failed (I/O, internal error)
 	ExitUsage        = 2   // bad command line or configuration
 	ExitH0           = 3   // SPRT accepted H0: the regression signal CI gates on
-	ExitInconclusive = 4   // SPRT without a decision: a match at its game cap, records or counts short of a bound
+	ExitInconclusive = 4   // SPRT without a decision: a match at its game cap with at_cap=inconclusive, records or counts short of a bound
 	ExitEngines      = 5   // an engine failed: it cannot start or search (before game 1), failed -failure-streak games in a row the same way, or every game ended by a failure; or -strict saw misbehaviour
 	ExitInterrupted  = 130 // stopped by Ctrl-C or SIGTERM; run the same command to resume
 )
@@ -18,8 +18,9 @@ const (
 // DecisionCode is the exit code of an SPRT's decision, the same for every command that
 // decides (match and its tournaments, stats -sprt, sprt-calc), so that a CI job gates on a
 // shard's merged records or on counts exactly as on the match itself: ExitOK for H1, ExitH0
-// for H0, and ExitInconclusive while the test has not decided (at a match's game cap, or in
-// records and counts that do not reach a bound).
+// for H0, and ExitInconclusive while the test has not decided (at the game cap of a match that
+// asked for at_cap=inconclusive, or in records and counts that do not reach a bound). A match
+// that decides at its cap by the final threshold exits 0 or 3 as at a bound.
 func DecisionCode(d elo.Decision) int {
 	switch d {
 	case elo.AcceptH1:

@@ -20,13 +20,22 @@ func SPRTReason(s *results.Summary) string {
 	t := s.SPRT
 	h0, h1 := g.Hypotheses()
 	bounds := fmt.Sprintf("[%g, %g] %s", test.Elo0, test.Elo1, test.Unit())
+	if t.AtCap && t.Threshold != nil && (t.Decision == "H1" || t.Decision == "H0") {
+		h, side := h1, "at or above"
+		if t.Decision == "H0" {
+			h, side = h0, "below"
+		}
+		return fmt.Sprintf("the SPRT (%s) accepted %s, %s, at its cap of %d game pairs: LLR %.2f, between %.2f and %.2f, is %s the final threshold %.2f",
+			bounds, t.Decision, h, t.Pairs, t.LLR, t.Lower, t.Upper, side, *t.Threshold)
+	}
 	switch t.Decision {
 	case "H1":
 		return fmt.Sprintf("the SPRT (%s) accepted H1, %s: LLR %.2f reached %.2f", bounds, h1, t.LLR, t.Upper)
 	case "H0":
 		return fmt.Sprintf("the SPRT (%s) accepted H0, %s: LLR %.2f reached %.2f", bounds, h0, t.LLR, t.Lower)
 	}
-	// A match stops undecided at its cap; records (stats -sprt) end where they end.
+	// A match asked to end inconclusive at its cap stops there undecided; records (stats -sprt)
+	// end where they end.
 	return fmt.Sprintf("the SPRT (%s) decided nothing in %d game pairs: LLR %.2f, between %.2f and %.2f",
 		bounds, t.Pairs, t.LLR, t.Lower, t.Upper)
 }

@@ -74,7 +74,7 @@ func (fl *Flags) Register(fs *flag.FlagSet) {
 	fs.Func("each", "engine settings applied to every engine (key=value words)", none)
 	fs.Func("engine", "an engine (key=value words); give one -engine per engine", none)
 	fs.Func("openings", fmt.Sprintf("openings: file=F|book=NAME order=sequential|random start=N plies=N (default plies=%d)", DefaultOpeningPlies), none)
-	fs.Func("sprt", "SPRT: elo0=E elo1=E alpha=A beta=B model=normalized|logistic", none)
+	fs.Func("sprt", "SPRT: elo0=E elo1=E alpha=A beta=B model=normalized|logistic at_cap=decide|inconclusive", none)
 }
 
 // flagAliases maps other spellings of match's flags, normalized (lower case, no '-' or '_'),
@@ -183,7 +183,7 @@ func (fl *Flags) Run(groups map[string][][]string, resolve Resolver) (*Run, erro
 			r.problems = append(r.problems, err)
 			continue
 		}
-		r.f.SPRT = &sprt{Elo0: s.Elo0, Elo1: s.Elo1, Alpha: s.Alpha, Beta: s.Beta, Model: s.Model}
+		r.f.SPRT = &sprt{Elo0: s.Elo0, Elo1: s.Elo1, Alpha: s.Alpha, Beta: s.Beta, Model: s.Model, AtCap: AtCapWord(s.InconclusiveAtCap)}
 		r.set("sprt", "-sprt")
 	}
 	return r, nil
@@ -259,14 +259,23 @@ func ApplyOpenings(o *openings.Config, words []string) ([]string, error) {
 	return keys, nil
 }
 
-// ParseSPRT reads the words of an -sprt flag (elo0=E elo1=E alpha=A beta=B model=M). The
-// defaults and the checks are the SPRTConfig's (see arbiter.SPRTConfig.Normalize).
+// ParseSPRT reads the words of an -sprt flag (elo0=E elo1=E alpha=A beta=B model=M
+// at_cap=decide|inconclusive). The defaults and the checks are the SPRTConfig's (see
+// arbiter.SPRTConfig.Normalize).
 func ParseSPRT(words []string) (*arbiter.SPRTConfig, error) {
 	s := &arbiter.SPRTConfig{}
 	for _, w := range words {
 		k, v, _ := strings.Cut(w, "=")
-		if k == "model" {
+		switch k {
+		case "model":
 			s.Model = v
+			continue
+		case "at_cap":
+			inconclusive, err := ParseAtCap(v)
+			if err != nil {
+				return nil, &Error{Msg: "-sprt " + err.Error()}
+			}
+			s.InconclusiveAtCap = inconclusive
 			continue
 		}
 		f, err := strconv.ParseFloat(v, 64)
@@ -283,10 +292,31 @@ func ParseSPRT(words []string) (*arbiter.SPRTConfig, error) {
 		case "beta":
 			s.Beta = f
 		default:
-			return nil, &Error{Msg: fmt.Sprintf("-sprt: unknown setting %q (known: elo0, elo1, alpha, beta, model)", k)}
+			return nil, &Error{Msg: fmt.Sprintf("-sprt: unknown setting %q (known: elo0, elo1, alpha, beta, model, at_cap)", k)}
 		}
 	}
 	return s, nil
+}
+
+// ParseAtCap reads what an SPRT does at its cap (at_cap): "decide" (by the final threshold,
+// the default; "" is the default too) or "inconclusive" (end without a decision, exit code 4).
+// It reports whether the test ends inconclusive.
+func ParseAtCap(v string) (bool, error) {
+	switch v {
+	case "", "decide":
+		return false, nil
+	case "inconclusive":
+		return true, nil
+	}
+	return false, fmt.Errorf("at_cap=%s: want decide (by the final threshold) or inconclusive", v)
+}
+
+// AtCapWord is the at_cap word of a test that ends inconclusive at its cap, or not.
+func AtCapWord(inconclusive bool) string {
+	if inconclusive {
+		return "inconclusive"
+	}
+	return "decide"
 }
 
 // PGNFile reads a -pgnout value; fastchess's spelling, file=NAME, is accepted.

@@ -109,6 +109,38 @@ func TestSPRTFlags(t *testing.T) {
 	}
 }
 
+// TestSPRTAtCap: a test decides at its cap unless at_cap=inconclusive asks it not to, in
+// the words of -sprt and in a file's [sprt] table; old files, without at_cap, decide.
+func TestSPRTAtCap(t *testing.T) {
+	for _, tc := range []struct {
+		words        []string
+		inconclusive bool
+		err          string
+	}{
+		{[]string{"elo0=-50", "elo1=0"}, false, ""},
+		{[]string{"elo0=-50", "elo1=0", "at_cap=decide"}, false, ""},
+		{[]string{"elo0=-50", "elo1=0", "at_cap=inconclusive"}, true, ""},
+		{[]string{"elo0=-50", "elo1=0", "at_cap=maybe"}, false, "-sprt at_cap=maybe: want decide (by the final threshold) or inconclusive"},
+	} {
+		test, err := SPRTTest(tc.words)
+		switch {
+		case tc.err != "":
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%v: error %v, want %q", tc.words, err, tc.err)
+			}
+		case err != nil || test.InconclusiveAtCap != tc.inconclusive:
+			t.Errorf("%v: %+v, %v", tc.words, test, err)
+		}
+	}
+	const engines = "[[engine]]\ncmd = \"x\"\ntc = \"st=1\"\n[[engine]]\ncmd = \"y\"\ntc = \"st=1\"\n"
+	for text, want := range map[string]bool{"": false, "at_cap = \"inconclusive\"\n": true, "at_cap = \"decide\"\n": false} {
+		cfg, err := Load("x.toml", []byte("[sprt]\nelo0 = -50\nelo1 = 0\n"+text+engines), fakeResolver)
+		if err != nil || cfg.SPRT == nil || cfg.SPRT.InconclusiveAtCap != want {
+			t.Errorf("[sprt] with %q: %+v, %v", text, cfg.SPRT, err)
+		}
+	}
+}
+
 // One set of defaults: the command line, every shipped configuration and a file that says
 // nothing adjudicate repetition alike, and the failure streak is the arbiter's default unless
 // given (0: never).

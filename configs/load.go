@@ -104,6 +104,7 @@ type sprt struct {
 	Alpha float64 `toml:"alpha"`
 	Beta  float64 `toml:"beta"`
 	Model string  `toml:"model"`
+	AtCap string  `toml:"at_cap"` // "decide" (the default) or "inconclusive"
 }
 
 type engine struct {

@@ -317,6 +317,8 @@ func TestLoadRunSettings(t *testing.T) {
 			[]string{"x.toml:1: maxplies: unknown key: the move limit is max_plies in [adjudication]", "x.toml:2: pgnout: unknown key: the PGN file is pgn_out"}},
 		{"unknown SPRT model", "[sprt]\nelo0 = 0\nelo1 = 5\nmodel = \"bayes\"\n" + engines, 0, 0,
 			[]string{`x.toml: SPRT model "bayes": want normalized or logistic`}},
+		{"unknown SPRT at_cap", "[sprt]\nelo0 = 0\nelo1 = 5\nat_cap = \"maybe\"\n" + engines, 0, 0,
+			[]string{`x.toml:4: sprt.at_cap: "maybe": want decide (by the final threshold, the default) or inconclusive`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -129,6 +129,11 @@ func (r *Run) Config(resolve Resolver) (arbiter.Config, error) {
 	}
 	if f.SPRT != nil {
 		c.SPRT = &arbiter.SPRTConfig{Elo0: f.SPRT.Elo0, Elo1: f.SPRT.Elo1, Alpha: f.SPRT.Alpha, Beta: f.SPRT.Beta, Model: f.SPRT.Model}
+		inconclusive, err := ParseAtCap(f.SPRT.AtCap)
+		if err != nil {
+			problems = append(problems, r.fileError("sprt.at_cap", fmt.Sprintf("%q: want decide (by the final threshold, the default) or inconclusive", f.SPRT.AtCap)))
+		}
+		c.SPRT.InconclusiveAtCap = inconclusive
 	}
 	engines, err := r.engineConfigs(resolve)
 	if err != nil {

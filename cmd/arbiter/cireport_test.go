@@ -32,7 +32,11 @@ func TestGateReports(t *testing.T) {
 	}{
 		{"regression", append(append(append([]string{"-rounds", "40", "-each", "st=0.2", "fractional=true", "-failure-streak", "0"}, sprt...),
 			fakeEngineSpec("new", detConfig("new", 25, 0))...), fakeEngineSpec("released", detConfig("released", 0, 0))...), ci.ExitH0, "H0 accepted", false},
+		// Three mirrors leave the LLR short of its bound: the gate decides at its cap, by the
+		// final threshold, unless asked to end inconclusive there.
 		{"no-op", append(append(append([]string{"-rounds", "3", "-each", "depth=1"}, sprt...), hivebot("new")...), hivebot("released")...),
+			ci.ExitOK, "H1 accepted", true},
+		{"no-op-inconclusive", append(append(append([]string{"-rounds", "3", "-each", "depth=1"}, append(sprt, "at_cap=inconclusive")...), hivebot("new")...), hivebot("released")...),
 			ci.ExitInconclusive, "no decision", true},
 	}
 	for _, tc := range tests {

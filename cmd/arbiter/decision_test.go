@@ -43,14 +43,18 @@ func TestDecisionExitCodesAgree(t *testing.T) {
 		engines []string
 		rounds  string
 		code    int
-		verdict string // what stats and sprt-calc print
+		verdict string   // what stats and sprt-calc print
+		atCap   []string // the match's own -sprt words
 	}{
-		{"H1", append(append([]string{}, good...), bad...), "100", ci.ExitOK, "H1 accepted"},
-		{"H0", append(append([]string{}, bad...), good...), "100", ci.ExitH0, "H0 accepted"},
-		{"no-decision", append(append([]string{}, good...), fakeEngineSpec("other", detConfig("other", 0, 0))...), "1", ci.ExitInconclusive, "no decision yet"},
+		{"H1", append(append([]string{}, good...), bad...), "100", ci.ExitOK, "H1 accepted", nil},
+		{"H0", append(append([]string{}, bad...), good...), "100", ci.ExitH0, "H0 accepted", nil},
+		// Asked to end inconclusive at its cap: a match that decided there by its final
+		// threshold would decide where records and counts without the cap do not.
+		{"no-decision", append(append([]string{}, good...), fakeEngineSpec("other", detConfig("other", 0, 0))...), "1", ci.ExitInconclusive, "no decision yet",
+			[]string{"at_cap=inconclusive"}},
 		// A tournament format of two engines decides as a match does.
-		{"round-robin-H0", append(append([]string{"-format", "round-robin"}, bad...), good...), "100", ci.ExitH0, "H0 accepted"},
-		{"gauntlet-H1", append(append([]string{"-format", "gauntlet"}, good...), bad...), "100", ci.ExitOK, "H1 accepted"},
+		{"round-robin-H0", append(append([]string{"-format", "round-robin"}, bad...), good...), "100", ci.ExitH0, "H0 accepted", nil},
+		{"gauntlet-H1", append(append([]string{"-format", "gauntlet"}, good...), bad...), "100", ci.ExitOK, "H1 accepted", nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -58,7 +62,7 @@ func TestDecisionExitCodesAgree(t *testing.T) {
 			// One game at a time: no game finishes after the decision, so the records hold
 			// exactly the pairs the match decided on.
 			args := append([]string{"-rounds", tc.rounds, "-concurrency", "1", "-seed", "3", "-openings", "plies=2",
-				"-each", "st=0.2", "fractional=true", "-failure-streak", "0", "-sprt"}, append(append([]string{}, sprt...), tc.engines...)...)
+				"-each", "st=0.2", "fractional=true", "-failure-streak", "0", "-sprt"}, append(append(append([]string{}, sprt...), tc.atCap...), tc.engines...)...)
 			_, text, err := playMatchTo(t, out, args...)
 			var stderr bytes.Buffer
 			if code := exitCode(err, &stderr); code != tc.code {
