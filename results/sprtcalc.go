@@ -13,9 +13,11 @@ import (
 
 // WriteSPRTCalc writes what arbiter sprt-calc computes from counts: the Elo estimate, the
 // LOS and draw ratio, the counts, and the test's LLR, bounds and decision. Give either pair
-// counts (ptnml) or game counts (wdl). It returns the test's decision, which the command's exit
-// code reports.
-func WriteSPRTCalc(w io.Writer, test elo.SPRT, ptnml *elo.Pentanomial, wdl *elo.WDL) (elo.Decision, error) {
+// counts (ptnml) or game counts (wdl). maxPairs, when not 0, is the run's cap of game pairs
+// (pair counts only): counts that reach it between the bounds are decided as a match decides
+// them there (elo.SPRT Conclude). It returns the test's decision, which the command's exit code
+// reports.
+func WriteSPRTCalc(w io.Writer, test elo.SPRT, ptnml *elo.Pentanomial, wdl *elo.WDL, maxPairs int) (elo.Decision, error) {
 	b := bufio.NewWriter(w)
 	var llr float64
 	if ptnml != nil {
@@ -40,6 +42,22 @@ func WriteSPRTCalc(w io.Writer, test elo.SPRT, ptnml *elo.Pentanomial, wdl *elo.
 	lower, upper := test.Bounds()
 	fmt.Fprintf(b, "LLR: %.4f (%.1f%%) (%.4f, %.4f) [%.2f, %.2f] %s\n", llr, 100*test.Progress(llr), lower, upper, test.Elo0, test.Elo1, test.Model)
 	decision := test.Status(llr)
+	if ptnml != nil && maxPairs > 0 && decision == elo.Continue {
+		c := test.Conclude(*ptnml, maxPairs)
+		decision = c.Decision
+		switch {
+		case c.AtCap:
+			side := "at or above"
+			if c.Decision == elo.AcceptH0 {
+				side = "below"
+			}
+			fmt.Fprintf(b, "At its cap of %d game pairs: the LLR %.4f is %s the final threshold %.4f, for pairs distributed as these\n", maxPairs, llr, side, c.Threshold)
+		case ptnml.Pairs() < maxPairs:
+			fmt.Fprintf(b, "%d of the cap's %d game pairs played\n", ptnml.Pairs(), maxPairs)
+		default:
+			fmt.Fprintf(b, "At its cap of %d game pairs, inconclusive as asked (at_cap=inconclusive)\n", maxPairs)
+		}
+	}
 	fmt.Fprintln(b, SPRTConclusion(test, decision, "the first engine", "the second"))
 	return decision, b.Flush()
 }
@@ -84,6 +102,53 @@ func WriteSPRTCost(w io.Writer, test elo.SPRT, shape [5]float64, assumed string)
 			return err
 		}
 		fmt.Fprintf(b, "%10.2f  %12.2f %%  %10s  %10s\n", at, 100*e.PassH1, costText(e.Pairs, 1), costText(e.Pairs, 2))
+	}
+	return b.Flush()
+}
+
+// WriteSPRTCapCost writes what arbiter sprt-calc -cap says of a test capped at maxPairs game
+// pairs before it runs, for pairs shaped as shape, which assumed names: the final threshold on
+// the LLR at the cap, the error rates and the expected length the cap leaves (elo.SPRT
+// Truncate), the shortest cap that keeps both error rates within a point of their design
+// (elo.SPRT CapFor), and at each of the test's expectation Elos how likely it accepts H1 and
+// how many game pairs it plays, cap and threshold included.
+func WriteSPRTCapCost(w io.Writer, test elo.SPRT, shape [5]float64, assumed string, maxPairs int) error {
+	tr, err := test.Truncate(shape, maxPairs)
+	if err != nil {
+		return err
+	}
+	b := bufio.NewWriter(w)
+	lower, upper := test.Bounds()
+	h0, h1 := test.Hypotheses("the first engine", "the second")
+	fmt.Fprintf(b, "SPRT [%g, %g] %s, alpha %g, beta %g: LLR bounds (%.2f, %.2f)\n", test.Elo0, test.Elo1, test.Model, test.Alpha, test.Beta, lower, upper)
+	fmt.Fprintf(b, "H0: %s\nH1: %s\n", h0, h1)
+	fmt.Fprintf(b, "Capped at %d game pairs, %s: at the cap, H1 is accepted if the LLR is %.2f or more, H0 if it is less\n", maxPairs, assumed, tr.Threshold)
+	fmt.Fprintf(b, "  alpha (H1 accepted at %g): %.2f %% (%.2f %% at the cap), designed %.2f %%\n", test.Elo0, 100*tr.Alpha, 100*tr.AlphaAtCap, 100*test.Alpha)
+	fmt.Fprintf(b, "  beta (H0 accepted at %g): %.2f %% (%.2f %% at the cap), designed %.2f %%\n", test.Elo1, 100*tr.Beta, 100*tr.BetaAtCap, 100*test.Beta)
+	fmt.Fprintf(b, "  expected game pairs: %.1f at %g (%.2f %% reach the cap), %.1f at %g (%.2f %%)\n",
+		tr.Pairs0, test.Elo0, 100*tr.Capped0, tr.Pairs1, test.Elo1, 100*tr.Capped1)
+	const tolerance = 0.01
+	limit := max(4*maxPairs, 20000)
+	if within, ok, err := test.CapFor(shape, tolerance, limit); err != nil {
+		return err
+	} else if ok {
+		fmt.Fprintf(b, "The shortest cap within a point of alpha and beta: %d game pairs (alpha %.2f %%, beta %.2f %%; expected %.1f and %.1f game pairs)\n",
+			within.Cap, 100*within.Alpha, 100*within.Beta, within.Pairs0, within.Pairs1)
+	} else {
+		fmt.Fprintf(b, "No cap of up to %d game pairs keeps alpha and beta within a point\n", limit)
+	}
+	unit := "true Elo"
+	if test.Model == elo.Normalized {
+		unit = "true nElo"
+	}
+	fmt.Fprintf(b, "Expected cost with the cap (the LLR played pair by pair, its threshold at the cap):\n")
+	fmt.Fprintf(b, "%10s  %14s  %10s  %10s  %13s\n", unit, "P(H1 accepted)", "game pairs", "games", "reach the cap")
+	for _, at := range test.ExpectationElos() {
+		e, err := test.ExpectCapped(tr, at)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(b, "%10.2f  %12.2f %%  %10s  %10s  %11.2f %%\n", at, 100*e.PassH1, costText(e.Pairs, 1), costText(e.Pairs, 2), 100*e.Capped)
 	}
 	return b.Flush()
 }

@@ -79,6 +79,14 @@ func TestSPRTCalcGolden(t *testing.T) {
 		// Without counts: what the test costs before it runs.
 		{"cost-gate", []string{"-elo0", "-50", "-elo1", "0", "-model", "logistic"}, ci.ExitOK},
 		{"cost-gain", []string{"-elo0", "2", "-elo1", "7", "-draw-ratio", "0.5"}, ci.ExitOK},
+		// With a cap: the error rates and length it leaves, and the cap within a point of them.
+		{"cost-gate-cap", []string{"-elo0", "-50", "-elo1", "0", "-model", "logistic", "-cap", "400"}, ci.ExitOK},
+		{"cost-gate-short-cap", []string{"-elo0", "-50", "-elo1", "0", "-model", "logistic", "-cap", "100", "-draw-ratio", "0.3"}, ci.ExitOK},
+		{"cost-gain-cap", []string{"-elo0", "0", "-elo1", "5", "-cap", "5000"}, ci.ExitOK},
+		// Counts at the cap, between the bounds: decided by the final threshold, as a match.
+		{"gate-cap-h0", []string{"-ptnml", "50,20,80,20,30", "-elo0", "-50", "-elo1", "0", "-model", "logistic", "-cap", "200"}, ci.ExitH0},
+		{"gate-cap-h1", []string{"-ptnml", "45,20,80,25,30", "-elo0", "-50", "-elo1", "0", "-model", "logistic", "-cap", "200"}, ci.ExitOK},
+		{"gate-before-cap", []string{"-ptnml", "45,20,80,25,30", "-elo0", "-50", "-elo1", "0", "-model", "logistic", "-cap", "400"}, ci.ExitInconclusive},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -89,6 +97,13 @@ func TestSPRTCalcGolden(t *testing.T) {
 			}
 			golden.Check(t, filepath.Join("testdata", "sprt-calc", tc.name+".golden"), stdout.Bytes())
 		})
+	}
+	// A cap is of game pairs, for a model of pairs.
+	for _, args := range [][]string{{"-wdl", "60,100,40", "-cap", "100"}, {"-model", "bayesian", "-cap", "100", "-wdl", "6,1,4"}, {"-cap", "-1"}} {
+		var stdout, stderr bytes.Buffer
+		if code := exitCode(run(context.Background(), append([]string{"sprt-calc"}, args...), &stdout, &stderr), &stderr); code != ci.ExitUsage {
+			t.Errorf("sprt-calc %v: exit %d, want %d\n%s", args, code, ci.ExitUsage, stdout.String())
+		}
 	}
 	// Counts of nothing: nothing to estimate, and a LOS of 50 % would be made up.
 	for _, counts := range [][]string{{"-ptnml", "0,0,0,0,0"}, {"-wdl", "0,0,0"}} {

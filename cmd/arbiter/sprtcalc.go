@@ -13,16 +13,20 @@ import (
 	"hivearbiter/results"
 )
 
-const sprtCalcUsage = `sprt-calc [-ptnml LL,LD,WL+DD,WD,WW | -wdl W,D,L | -draw-ratio D] -elo0 E -elo1 E [-alpha A] [-beta B] [-model normalized|logistic]
+const sprtCalcUsage = `sprt-calc [-ptnml LL,LD,WL+DD,WD,WW | -wdl W,D,L | -draw-ratio D] -elo0 E -elo1 E [-alpha A] [-beta B] [-model normalized|logistic] [-cap N]
 
 Computes the log-likelihood ratio of an SPRT, its bounds and the Elo lines from counts: game-pair
 counts (pentanomial, as fishtest and fastchess report them) or game counts (trinomial). Exits as
-arbiter match -sprt does: 0 when H1 is accepted, 3 when H0 is, 4 with no decision yet.
+arbiter match -sprt does: 0 when H1 is accepted, 3 when H0 is, 4 with no decision yet. With
+-cap N (the run's cap in game pairs), pair counts that reach the cap between the bounds are
+decided as a match decides them there, by the final threshold on the LLR.
 
 Without counts it says what the test costs before it runs: its hypotheses in words and, at its
 bounds, their midpoint and a bound-width beyond each, the probability that it accepts H1 and the
 game pairs and games it is expected to play, from the pentanomial model of pairs of independent
-games drawn at -draw-ratio (Wald's approximation, as fishtest's SPRT calculator). Exits 0.`
+games drawn at -draw-ratio (Wald's approximation, as fishtest's SPRT calculator). With -cap N
+it says what the cap leaves: the final threshold, both error rates and the expected length at
+the cap, and the shortest cap that keeps both error rates within a point of their design. Exits 0.`
 
 func runSPRTCalc(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("sprt-calc", sprtCalcUsage, stderr)
@@ -34,6 +38,7 @@ func runSPRTCalc(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	alpha := fs.Float64("alpha", arbiter.DefaultSPRTAlpha, "false positive rate")
 	beta := fs.Float64("beta", arbiter.DefaultSPRTBeta, "false negative rate")
 	modelText := fs.String("model", "normalized", "normalized or logistic (pentanomial and trinomial); bayesian, cutechess, legacy (trinomial)")
+	capPairs := fs.Int("cap", 0, "the test's cap in game pairs (0: none): its error rates and length there, or the decision of counts that reach it")
 	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
@@ -48,6 +53,15 @@ func runSPRTCalc(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err := test.Validate(); err != nil {
 		return cli.Usage(err)
 	}
+	if *capPairs < 0 {
+		return cli.Usage(fmt.Errorf("-cap %d: want a number of game pairs, or 0 for none", *capPairs))
+	}
+	if *capPairs > 0 && !model.Pentanomial() {
+		return cli.Usage(fmt.Errorf("the %s model is trinomial only: a cap of game pairs needs normalized or logistic", model))
+	}
+	if *capPairs > 0 && *wdlText != "" {
+		return cli.Usage(errors.New("-cap counts game pairs: give -ptnml, not -wdl"))
+	}
 	if *ptnmlText == "" && *wdlText == "" {
 		if !model.Pentanomial() {
 			return cli.Usage(fmt.Errorf("the %s model is trinomial only: its expected cost has no pair model", model))
@@ -55,13 +69,17 @@ func runSPRTCalc(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		if !(*drawRatio >= 0 && *drawRatio < 1) {
 			return cli.Usage(fmt.Errorf("-draw-ratio %g: want a share of games in [0, 1)", *drawRatio))
 		}
-		return results.WriteSPRTCost(stdout, test, elo.IndependentPairs(*drawRatio), fmt.Sprintf("if %g %% of games are drawn", 100**drawRatio))
+		assumed := fmt.Sprintf("if %g %% of games are drawn", 100**drawRatio)
+		if *capPairs > 0 {
+			return results.WriteSPRTCapCost(stdout, test, elo.IndependentPairs(*drawRatio), assumed, *capPairs)
+		}
+		return results.WriteSPRTCost(stdout, test, elo.IndependentPairs(*drawRatio), assumed)
 	}
 	ptnml, wdl, err := configs.SPRTCounts(*ptnmlText, *wdlText, model)
 	if err != nil {
 		return cli.Usage(err)
 	}
-	d, err := results.WriteSPRTCalc(stdout, test, ptnml, wdl)
+	d, err := results.WriteSPRTCalc(stdout, test, ptnml, wdl, *capPairs)
 	if err != nil {
 		return err
 	}
