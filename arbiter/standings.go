@@ -128,10 +128,16 @@ func (t *Tournament) Banner() string {
 }
 
 // sprtBanner names an SPRT, its cap and what it is expected to cost before any game is
-// played: the games are the cap, not the run's length, which the test decides.
+// played, and the error rates the cap leaves it: the games are the cap, not the run's length,
+// which the test decides.
 func sprtBanner(test elo.SPRT, first, second, gameType string, games int) string {
+	shape := elo.IndependentPairs(results.AssumedDrawRatio)
+	cost := results.ExpectedLength(test, shape, results.AssumedShape, games/2)
+	if rates := results.CapErrorRates(test, shape, games/2); rates != "" {
+		cost += "; " + rates
+	}
 	return fmt.Sprintf("SPRT [%g, %g] %s, %s vs %s, %s (at most %s; %s)", test.Elo0, test.Elo1, test.Model, first, second, gameType,
-		plural(games, "game"), results.ExpectedLength(test, elo.IndependentPairs(results.AssumedDrawRatio), results.AssumedShape, games/2))
+		plural(games, "game"), cost)
 }
 
 // SetupWarnings say what in a valid configuration will likely spoil the run, given the cores

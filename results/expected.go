@@ -3,6 +3,7 @@ package results
 import (
 	"fmt"
 	"math"
+	"strconv"
 
 	"hivearbiter/elo"
 )
@@ -30,6 +31,31 @@ func ExpectedLength(test elo.SPRT, shape [5]float64, assumed string, maxPairs in
 		s += fmt.Sprintf(": more than the cap of %d pairs", maxPairs)
 	}
 	return s
+}
+
+// CapErrorRates says what error rates a test capped at maxPairs game pairs is left with, for
+// pairs shaped as shape (elo.SPRT Truncate), beside its design: "at the cap of 400 pairs alpha
+// 4.8 % and beta 4.8 %, designed 5 % and 5 %". A test that ends inconclusive at its cap says
+// how often it does; one that cannot be computed says nothing ("").
+func CapErrorRates(test elo.SPRT, shape [5]float64, maxPairs int) string {
+	t, err := test.Truncate(shape, maxPairs)
+	if err != nil {
+		return ""
+	}
+	alpha, beta := t.Alpha, t.Beta
+	if test.InconclusiveAtCap {
+		alpha, beta = alpha-t.AlphaAtCap, beta-t.BetaAtCap
+	}
+	s := fmt.Sprintf("at the cap of %d pairs alpha %s and beta %s, designed %s and %s", maxPairs, percent(alpha), percent(beta), percent(test.Alpha), percent(test.Beta))
+	if test.InconclusiveAtCap {
+		s += fmt.Sprintf(", inconclusive there %s of the time if H0 holds, %s if H1 does", percent(t.Capped0), percent(t.Capped1))
+	}
+	return s
+}
+
+// percent is a probability as a percentage to a tenth, without a needless ".0".
+func percent(p float64) string {
+	return strconv.FormatFloat(math.Round(1000*p)/10, 'f', -1, 64) + " %"
 }
 
 // pairsText is an expected number of pairs, rounded up to a whole pair.
