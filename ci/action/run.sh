@@ -55,8 +55,8 @@ gate)
 	read -r -a limit <<<"${INPUT_LIMIT:-depth=3}"
 	"$arbiter" match -config "${INPUT_CONFIG:-$root/configs/ci-gate.toml}" \
 		-engine "${new[@]}" -engine "${released[@]}" -each "${limit[@]}" \
-		-sprt "elo0=${INPUT_ELO0:--50}" "elo1=${INPUT_ELO1:-0}" "model=${INPUT_MODEL:-logistic}" \
-		-rounds "${INPUT_ROUNDS:-200}" -concurrency "${INPUT_CONCURRENCY:-2}" -ratinginterval 10 \
+		-sprt "elo0=${INPUT_ELO0:--50}" "elo1=${INPUT_ELO1:-0}" "model=${INPUT_MODEL:-logistic}" "at_cap=${INPUT_AT_CAP:-decide}" \
+		-rounds "${INPUT_ROUNDS:-400}" -concurrency "${INPUT_CONCURRENCY:-2}" -ratinginterval 10 \
 		-out "$out/gate.jsonl" -pgnout "$out/gate.pgn" -json "$out/gate.json" -report "$out/report.html" \
 		-junit "$out/gate.xml" -summary "$out/summary.md" | tee "$out/gate.txt"
 	code=${PIPESTATUS[0]}
