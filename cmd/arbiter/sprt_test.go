@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -97,6 +98,14 @@ func TestSPRTCalcGolden(t *testing.T) {
 			}
 			golden.Check(t, filepath.Join("testdata", "sprt-calc", tc.name+".golden"), stdout.Bytes())
 		})
+	}
+	// docs/statistics.md shows what sprt-calc -cap prints for the shipped gate, as it prints it.
+	want, err := os.ReadFile(filepath.Join("testdata", "sprt-calc", "cost-gate-cap.golden"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if page, err := os.ReadFile(filepath.Join(repoRoot, "docs/statistics.md")); err != nil || !strings.Contains(string(page), "```text\n"+string(want)+"```") {
+		t.Errorf("docs/statistics.md does not show sprt-calc -cap's output of testdata/sprt-calc/cost-gate-cap.golden (%v)", err)
 	}
 	// A cap is of game pairs, for a model of pairs.
 	for _, args := range [][]string{{"-wdl", "60,100,40", "-cap", "100"}, {"-model", "bayesian", "-cap", "100", "-wdl", "6,1,4"}, {"-cap", "-1"}} {
