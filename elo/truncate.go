@@ -220,10 +220,12 @@ func (s SPRT) increments(shape [5]float64, elo float64) (steps, probs [5]float64
 
 // An llrWalk is the distribution of the LLR of pairs drawn at one true difference, on the
 // points lower + k·spacing (k = 0 … cells): the mass at 0 or below has accepted H0 (h0), at
-// cells or above H1 (h1); mass[k] is the probability of being at point k undecided.
+// cells or above H1 (h1); mass[k] is the probability of being at point k undecided. next is
+// the next pair's distribution with pad points beyond each end, so that a step lands without a
+// test of where; what lands beyond the ends is then counted as decided.
 type llrWalk struct {
 	lower, spacing float64
-	cells          int
+	cells, pad     int
 	mass, next     []float64
 	moves          [5]gridMove
 	h0, h1         float64
@@ -241,14 +243,16 @@ type gridMove struct {
 
 func (s SPRT) walk(shape [5]float64, elo float64, cells int) *llrWalk {
 	lower, upper := s.Bounds()
-	w := &llrWalk{lower: lower, spacing: (upper - lower) / float64(cells), cells: cells,
-		mass: make([]float64, cells+1), next: make([]float64, cells+1), shape: shape}
+	w := &llrWalk{lower: lower, spacing: (upper - lower) / float64(cells), cells: cells, mass: make([]float64, cells+1), shape: shape}
 	steps, probs := s.increments(shape, elo)
 	for i := range steps {
-		x := steps[i] / w.spacing
+		// A step across the whole grid decides wherever it starts: no longer step is needed.
+		x := math.Max(math.Min(steps[i]/w.spacing, float64(cells+1)), -float64(cells+1))
 		whole := math.Floor(x)
 		w.moves[i] = gridMove{whole: int(whole), fraction: x - whole, prob: probs[i]}
+		w.pad = max(w.pad, int(math.Abs(whole))+2)
 	}
+	w.next = make([]float64, cells+1+2*w.pad)
 	// The LLR starts at 0, between two grid points.
 	start := -lower / w.spacing
 	k := int(math.Floor(start))
@@ -271,21 +275,37 @@ func (w *llrWalk) add(dst []float64, k int, m float64) {
 
 // step plays one more pair.
 func (w *llrWalk) step() {
-	w.played += w.surviving()
+	left := w.surviving()
+	if left < negligible {
+		return
+	}
+	w.played += left
 	clear(w.next)
 	for k := 1; k < w.cells; k++ {
 		m := w.mass[k]
 		if m == 0 {
 			continue
 		}
+		at := w.pad + k
 		for _, mv := range w.moves {
 			q := m * mv.prob
-			w.add(w.next, k+mv.whole, q*(1-mv.fraction))
-			w.add(w.next, k+mv.whole+1, q*mv.fraction)
+			up := q * mv.fraction
+			w.next[at+mv.whole] += q - up
+			w.next[at+mv.whole+1] += up
 		}
 	}
-	w.mass, w.next = w.next, w.mass
+	for _, m := range w.next[:w.pad+1] {
+		w.h0 += m
+	}
+	for _, m := range w.next[w.pad+w.cells:] {
+		w.h1 += m
+	}
+	copy(w.mass[1:w.cells], w.next[w.pad+1:w.pad+w.cells])
 }
+
+// negligible is an undecided probability too small to change a rate or a length: the walk
+// stops there.
+const negligible = 1e-15
 
 // surviving is the probability of no decision yet.
 func (w *llrWalk) surviving() float64 {
