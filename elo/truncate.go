@@ -19,10 +19,10 @@ type Truncation struct {
 	AlphaAtCap, BetaAtCap float64
 	// Pairs0 and Pairs1 are the game pairs expected when the difference is Elo0 and Elo1,
 	// Capped0 and Capped1 the probabilities that the test then reaches its cap.
-	Pairs0, Pairs1     float64
-	Capped0, Capped1   float64
-	Shape              [5]float64 // the pair distribution the rates were computed for (see Expect)
-	StepsPerBoundWidth int        // the grid of LLRs the rates were computed on (see Truncate)
+	Pairs0, Pairs1   float64
+	Capped0, Capped1 float64
+	Shape            [5]float64 // the pair distribution the rates were computed for (see Expect)
+	GridSteps        int        // steps of the grid of LLRs between the bounds the rates were computed on (see Truncate)
 }
 
 // A CappedExpectation is what a capped test is expected to do when the true difference is
@@ -45,10 +45,12 @@ type CappedExpectation struct {
 // overshoot of a bound and the discreteness of a short test are counted. Each pair's step is
 // split between the two grid points around where it lands, which keeps its mean and adds at
 // most step²/4 to its variance; the grid step is at most a sixth of the LLR's deviation per
-// pair, so the added variance is under 1 % of the walk's. The GSPRT's LLR, computed from the
-// sample's own tilts, differs from this walk by terms that vanish as pairs accumulate: the
-// simulated tests of the package's tests agree with it to a point. It is deterministic and
-// takes milliseconds for caps of hundreds of pairs (O(cap · grid)).
+// pair (where 1500 steps between the bounds allow it), so the added variance is under 1 % of
+// the walk's. The GSPRT's LLR is computed from the sample's own tilts, not the true
+// distribution's: simulated capped tests agree with this walk within a point on independent
+// games, and err about a point more where most pairs are mirrors, whose early samples can
+// have no spread at all (docs/experiments/gate-error-rates). It is deterministic and takes
+// milliseconds for caps of hundreds of pairs (O(cap · grid)).
 func (s SPRT) Truncate(shape [5]float64, maxPairs int) (Truncation, error) {
 	if err := s.capped(maxPairs); err != nil {
 		return Truncation{}, err
@@ -86,7 +88,7 @@ func (s SPRT) ExpectCapped(t Truncation, elo float64) (CappedExpectation, error)
 	if err := s.capped(t.Cap); err != nil {
 		return CappedExpectation{}, err
 	}
-	w := s.walk(t.Shape, elo, t.StepsPerBoundWidth)
+	w := s.walk(t.Shape, elo, t.GridSteps)
 	for range t.Cap {
 		w.step()
 	}
@@ -170,7 +172,7 @@ func (s SPRT) truncation(w0, w1 *llrWalk, n int) Truncation {
 	t := Truncation{Cap: n, Threshold: w0.lower + (float64(best)-0.5)*w0.spacing,
 		AlphaAtCap: above0[best], BetaAtCap: total1 - above1[best],
 		Pairs0: w0.played, Pairs1: w1.played, Capped0: w0.surviving(), Capped1: w1.surviving(),
-		Shape: w0.shape, StepsPerBoundWidth: w0.cells}
+		Shape: w0.shape, GridSteps: w0.cells}
 	t.Alpha, t.Beta = w0.h1+t.AlphaAtCap, w1.h0+t.BetaAtCap
 	return t
 }

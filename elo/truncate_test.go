@@ -12,22 +12,25 @@ var mirrorShape = [5]float64{0.1, 0.05, 0.7, 0.05, 0.1}
 // TestTruncateSimulated checks the error rates Truncate computes against capped tests played
 // on random pairs at the bounds, each decided at its cap by Decide as a match decides: the
 // shipped gate's bounds at caps that stop many of its runs (200 pairs of independent games,
-// 100 of mostly mirrors). The tolerance is 1.5 points: 2.5 standard errors of 2000 runs at
-// the rates here (at most 7.5 %: SE 0.6 points), the modelling error included.
+// 100 of mostly mirrors). The tolerance is 2.5 standard errors of 2000 runs at the rates here
+// (at most 9 %: SE 0.65 points), 1.5 points, and on mostly mirrors a point more: there the
+// GSPRT errs about a point more than the walk Truncate models (an early run of pairs without
+// spread lifts its LLR faster; docs/experiments/gate-error-rates).
 func TestTruncateSimulated(t *testing.T) {
 	if testing.Short() {
 		t.Skip("simulates 8000 capped SPRTs")
 	}
 	gate := sprt(-50, 0, Logistic)
-	const runs, tolerance = 2000, 0.015
+	const runs = 2000
 	rng := rand.New(rand.NewPCG(48, 1))
 	for _, tc := range []struct {
-		name  string
-		shape [5]float64
-		cap   int
+		name      string
+		shape     [5]float64
+		cap       int
+		tolerance float64
 	}{
-		{"independent games, 10 % drawn", IndependentPairs(0.1), 200},
-		{"mostly mirrors", mirrorShape, 100},
+		{"independent games, 10 % drawn", IndependentPairs(0.1), 200, 0.015},
+		{"mostly mirrors", mirrorShape, 100, 0.025},
 	} {
 		want, err := gate.Truncate(tc.shape, tc.cap)
 		if err != nil {
@@ -54,10 +57,10 @@ func TestTruncateSimulated(t *testing.T) {
 		beta, betaAtCap := errors(gate.Elo1, AcceptH0)
 		t.Logf("%s, cap %d (threshold %.3f): alpha %.4f simulated (%.4f at the cap), %.4f computed (%.4f); beta %.4f (%.4f), %.4f (%.4f)",
 			tc.name, tc.cap, want.Threshold, alpha, alphaAtCap, want.Alpha, want.AlphaAtCap, beta, betaAtCap, want.Beta, want.BetaAtCap)
-		if math.Abs(alpha-want.Alpha) > tolerance {
+		if math.Abs(alpha-want.Alpha) > tc.tolerance {
 			t.Errorf("%s: alpha %.4f simulated, %.4f computed", tc.name, alpha, want.Alpha)
 		}
-		if math.Abs(beta-want.Beta) > tolerance {
+		if math.Abs(beta-want.Beta) > tc.tolerance {
 			t.Errorf("%s: beta %.4f simulated, %.4f computed", tc.name, beta, want.Beta)
 		}
 		// The cap decides a good part of the errors here, so the threshold is tested too.
@@ -107,7 +110,7 @@ func TestTruncateBalances(t *testing.T) {
 		}
 		best := worst(tr.Threshold)
 		lower, upper := test.Bounds()
-		step := (upper - lower) / float64(tr.StepsPerBoundWidth)
+		step := (upper - lower) / float64(tr.GridSteps)
 		for _, d := range []float64{-5, -1, 1, 5} {
 			if w := worst(tr.Threshold + d*step); w < best-1e-12 {
 				t.Errorf("%+v: threshold %.4f leaves the worse rate at %.4f of its design, %.4f at %.4f", test, tr.Threshold, best, w, tr.Threshold+d*step)
