@@ -77,11 +77,11 @@ func TestTruncateBalances(t *testing.T) {
 	for _, test := range []SPRT{
 		sprt(-50, 0, Logistic),
 		{Elo0: -50, Elo1: 0, Alpha: 0.02, Beta: 0.1, Model: Logistic},
-		sprt(0, 5, Normalized),
+		sprt(0, 20, Normalized),
 	} {
 		cap := 150
 		if test.Model == Normalized {
-			cap = 8000
+			cap = 600
 		}
 		tr, err := test.Truncate(IndependentPairs(0.1), cap)
 		if err != nil {
