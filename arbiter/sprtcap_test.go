@@ -46,7 +46,7 @@ func TestTournamentSPRTDecidesAtItsCap(t *testing.T) {
 			t.Fatalf("SPRT %+v, want the decision at the cap of %+v", st, want)
 		}
 		sum := out.Summary()
-		if sum.Status != st.Decision.String() || !sum.SPRT.AtCap || sum.SPRT.Threshold == nil || *sum.SPRT.Threshold != st.Threshold ||
+		if sum.Status != st.Decision.String() || !sum.SPRT.DecidedAtCap || sum.SPRT.Threshold == nil || *sum.SPRT.Threshold != st.Threshold ||
 			sum.SPRT.Decision != st.Decision.String() {
 			t.Errorf("summary %+v, SPRT %+v: want the decision at the cap", sum, sum.SPRT)
 		}

@@ -177,7 +177,8 @@ func (o *Outcome) Summary() *results.Summary {
 	if s := o.SPRT; s != nil {
 		sprt = results.NewSPRTSummary(s.Test, s.LLR, s.Pairs)
 		if s.AtCap {
-			sprt.Decision, sprt.AtCap, sprt.Threshold = s.Decision.String(), true, &s.Threshold
+			threshold := s.Threshold
+			sprt.Decision, sprt.DecidedAtCap, sprt.Threshold = s.Decision.String(), true, &threshold
 		}
 		switch s.Decision {
 		case AcceptH1:

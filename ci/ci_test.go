@@ -49,7 +49,7 @@ func gatesAsRun() map[string]Gate {
 		return &results.SPRTSummary{Elo0: 2, Elo1: 7, Alpha: 0.05, Beta: 0.05, Model: "normalized", LLR: llr, Lower: -2.944, Upper: 2.944, Decision: decision, Pairs: pairs}
 	}
 	atCap := func(s *results.SPRTSummary, threshold float64) *results.SPRTSummary {
-		s.AtCap, s.Threshold = true, &threshold
+		s.DecidedAtCap, s.Threshold = true, &threshold
 		return s
 	}
 	engines := []results.EngineSummary{{Name: "new"}, {Name: "released"}}

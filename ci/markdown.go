@@ -110,7 +110,7 @@ func sprtLine(s *results.Summary) string {
 	case "H0":
 		decision = "H0 accepted"
 	}
-	if t.AtCap && t.Threshold != nil {
+	if t.DecidedAtCap && t.Threshold != nil {
 		decision += fmt.Sprintf(" at the cap, by the final threshold %.2f", *t.Threshold)
 	}
 	return fmt.Sprintf("([%.2f, %.2f], %s, alpha %g, beta %g): LLR %.2f (%.2f, %.2f) after %d game pairs: %s",

@@ -20,7 +20,7 @@ func SPRTReason(s *results.Summary) string {
 	t := s.SPRT
 	h0, h1 := g.Hypotheses()
 	bounds := fmt.Sprintf("[%g, %g] %s", test.Elo0, test.Elo1, test.Unit())
-	if t.AtCap && t.Threshold != nil && (t.Decision == "H1" || t.Decision == "H0") {
+	if t.DecidedAtCap && t.Threshold != nil && (t.Decision == "H1" || t.Decision == "H0") {
 		h, side := h1, "at or above"
 		if t.Decision == "H0" {
 			h, side = h0, "below"

@@ -88,10 +88,10 @@ type SPRTSummary struct {
 	Upper    float64 `json:"upper"`
 	Decision string  `json:"decision"` // continue, H0 or H1
 	Pairs    int     `json:"pairs"`    // the game pairs LLR is computed from: up to the decision, if any
-	// AtCap is set when the test decided at its cap, by the final threshold on the LLR
+	// DecidedAtCap is set when the test decided at its cap, by the final threshold on the LLR
 	// (elo.SPRT Conclude): H1 at or above Threshold, H0 below.
-	AtCap     bool     `json:"at_cap,omitempty"`
-	Threshold *float64 `json:"threshold,omitempty"`
+	DecidedAtCap bool     `json:"decided_at_cap,omitempty"`
+	Threshold    *float64 `json:"threshold,omitempty"`
 }
 
 // NewSummary summarises the records of a tally. sprt, if not nil, is included as given.
