@@ -40,8 +40,8 @@ func (w *Web) Handler(h http.Handler) http.Handler {
 				}
 			}
 		}
-		rw.Header().Set("X-Frame-Options", "DENY")
-		rw.Header().Set("Content-Security-Policy", "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'; form-action 'self'")
+		// No other site frames a page of the pool (a control under a decoy); its own may.
+		rw.Header().Set("X-Frame-Options", "SAMEORIGIN")
 		rw.Header().Set("Referrer-Policy", "same-origin")
 		h.ServeHTTP(rw, r)
 	}))
@@ -81,10 +81,18 @@ func render(rw http.ResponseWriter, r *http.Request, status int, name string, p 
 	if a, ok := Person(r); ok && p.Person == nil {
 		p.Person = &a
 	}
-	rw.Header().Set("Content-Type", "text/html; charset=utf-8")
-	rw.Header().Set("Cache-Control", "no-store")
+	SetPageHeaders(rw)
 	rw.WriteHeader(status)
 	pages.ExecuteTemplate(rw, name, p)
+}
+
+// SetPageHeaders sets the headers of a page that takes a person's word (a form): HTML never
+// cached, and a content security policy that runs no script at all and posts forms to this
+// site only, so that a script slipped past the escaping would not run.
+func SetPageHeaders(rw http.ResponseWriter) {
+	rw.Header().Set("Content-Type", "text/html; charset=utf-8")
+	rw.Header().Set("Cache-Control", "no-store")
+	rw.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; frame-ancestors 'self'; base-uri 'none'")
 }
 
 // needPerson refuses a request with no one logged in: a page is sent to the login.
