@@ -160,7 +160,7 @@ func (w *Web) logout(rw http.ResponseWriter, r *http.Request) {
 	}
 	http.SetCookie(rw, &http.Cookie{Name: CookieName, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteLaxMode,
 		Secure: w.SecureCookies || r.TLS != nil})
-	http.Redirect(rw, r, "/", http.StatusSeeOther)
+	http.Redirect(rw, r, "/login", http.StatusSeeOther)
 }
 
 func (w *Web) register(rw http.ResponseWriter, r *http.Request) {
