@@ -343,6 +343,11 @@ func TestWebAttacks(t *testing.T) {
 		if n := strings.Count(page, "&lt;script&gt;alert(1)&lt;/script&gt;"); n < 4 {
 			t.Errorf("the run's page shows the script escaped %d times, want 4 (name, option, event, note):\n%s", n, page)
 		}
+		// The catalog lists the engine by its name, escaped.
+		_, catalog := ann.get("/submit")
+		if strings.Contains(catalog, script) || !strings.Contains(catalog, "a&lt;script&gt;alert(1)&lt;/script&gt;") {
+			t.Errorf("the submission page's catalog holds the engine's name unescaped, or not at all:\n%s", catalog)
+		}
 		// The form shows what it was given again, escaped.
 		_, form := ann.post("/submit", url.Values{"name1": {script}, "event": {script}, "note": {script}, "options1": {"X=" + script}})
 		if strings.Contains(form, script) || !strings.Contains(form, "&lt;script&gt;") {
@@ -448,4 +453,35 @@ func uploadAs(t *testing.T, w *webClient, name string, data []byte) (int, string
 	req, _ := http.NewRequest(http.MethodPost, w.base+"/engines", &body)
 	req.Header.Set("Content-Type", mw.FormDataContentType())
 	return w.do(req)
+}
+
+func FuzzParseOptions(f *testing.F) {
+	f.Add("Aggression=5\nProfile=weak\n")
+	f.Add("=x")
+	f.Add("a=b=c\r\n\n  x = y ")
+	f.Fuzz(func(t *testing.T, text string) {
+		opts, err := parseOptions(text)
+		if err != nil {
+			return
+		}
+		for _, o := range opts {
+			if o.Name == "" || strings.ContainsAny(o.Name+o.Value, "\r\n\x00") || strings.Contains(o.Name, "=") {
+				t.Fatalf("parseOptions(%q) took %+v", text, o)
+			}
+		}
+	})
+}
+
+func FuzzArtifactName(f *testing.F) {
+	for _, name := range []string{"engine", "../evil", `a\b`, ".x", "hivebot-1.2_linux"} {
+		f.Add(name)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		if artifactName(name) != nil {
+			return
+		}
+		if strings.ContainsAny(name, `/\:`) || strings.HasPrefix(name, ".") || name == "" || len(name) > 128 {
+			t.Fatalf("artifactName took %q", name)
+		}
+	})
 }
