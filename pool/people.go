@@ -288,33 +288,26 @@ func (s *Server) tokenPerson(token string) (*people.Account, error) {
 	return &a, nil
 }
 
-// onSubmitAs checks a submission's token and hands it on to onSubmit naming its person (and
-// without the token, which is not kept). A person named by the request itself is dropped:
-// only a token names one.
+// onSubmitAs checks a submission's token and hands it on to onSubmit naming its person, and
+// without the token, which is not kept. The submission is read into its type and written
+// again, so that a person the request names itself, in any spelling encoding/json would take
+// for "person", is not believed: only a token names one.
 func (s *Server) onSubmitAs(m *nats.Msg) {
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(m.Data, &fields); err != nil {
+	var sub Submission
+	if err := json.Unmarshal(m.Data, &sub); err != nil {
 		respondError(m, fmt.Errorf("pool: unreadable submission: %w", err))
 		return
 	}
-	var token string
-	if raw, ok := fields["token"]; ok {
-		if err := json.Unmarshal(raw, &token); err != nil {
-			respondError(m, fmt.Errorf("pool: unreadable token: %w", err))
-			return
-		}
-	}
-	who, err := s.tokenPerson(token)
+	who, err := s.tokenPerson(sub.Token)
 	if err != nil {
 		respondError(m, err)
 		return
 	}
-	delete(fields, "token")
-	delete(fields, "person")
+	sub.Token, sub.Person = "", ""
 	if who != nil {
-		fields["person"], _ = json.Marshal(who.Name)
+		sub.Person = who.Name
 	}
-	data, err := json.Marshal(fields)
+	data, err := json.Marshal(&sub)
 	if err != nil {
 		respondError(m, err)
 		return

@@ -3,6 +3,7 @@ package pool
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"mime/multipart"
 	"net/http"
@@ -101,6 +102,20 @@ func TestTokensNamePersons(t *testing.T) {
 	}
 	if st.Submitter != "" {
 		t.Errorf("a submission naming vic without a token was taken as vic's (%q)", st.Submitter)
+	}
+	// Nor in a spelling of its own: encoding/json matches names without regard to case.
+	raw, err := json.Marshal(fakeSubmission(t, 2, 9, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw = append(raw[:len(raw)-1], []byte(`,"PERSON":"vic","perſon":"vic"}`)...)
+	reply, err := p.submitter.nc.Request(subjectSubmit, raw, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var answer Reply
+	if err := json.Unmarshal(reply.Data, &answer); err != nil || answer.Run == nil || answer.Run.Submitter != "" {
+		t.Errorf("a submission naming vic as PERSON without a token: %s, want taken as the credential's", reply.Data)
 	}
 	bad := fakeSubmission(t, 2, 3, nil)
 	bad.Token = "hapt_not-a-token"
