@@ -137,14 +137,18 @@ func (s *Server) admitted(r *run, what string) {
 	s.audit(r.state.ID, r.sub.Person, "submitted", what)
 	s.catalogRun(r)
 	if r.state.State == StatePending {
-		s.audit(r.state.ID, "", "held", "waits for an approver")
+		s.audit(r.state.ID, auditServer, "held", "waits for an approver")
 	}
 }
+
+// auditServer is the server's own name in audit trails: no person's name has parentheses.
+const auditServer = "(server)"
 
 // AuditEntry is one line of a run's audit trail: who did what to it, and when.
 type AuditEntry struct {
 	Time time.Time `json:"time"`
-	// Person is who did it: "" for the submitter's credential with no token, or the server.
+	// Person is who did it: "" for the submitter's credential with no token, auditServer for
+	// the server itself.
 	Person string `json:"person,omitempty"`
 	Action string `json:"action"` // submitted, approved, paused, resumed, stopped, deleted, priority
 	Detail string `json:"detail,omitempty"`

@@ -2,9 +2,11 @@ package pool
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -21,6 +23,25 @@ import (
 	"hivearbiter/pool/people"
 	"hivearbiter/results"
 )
+
+var peopleScreenshots = flag.Bool("people-screenshots", false, "write docs/pool-submit.png and docs/pool-manage.png from TestPeopleInChromium")
+
+// screenshot writes the page in the browser to docs/NAME when -people-screenshots is given.
+func screenshot(t *testing.T, bctx context.Context, name string) {
+	t.Helper()
+	if !*peopleScreenshots {
+		return
+	}
+	var png []byte
+	if err := chromedp.Run(bctx, chromedp.FullScreenshot(&png, 100)); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join("..", "docs", name)
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("wrote %s (%d KB)", path, len(png)>>10)
+}
 
 // TestPeopleInChromium: in Chromium, against a server and two workers, a person registers, an
 // approver accepts them, they submit from the form an SPRT of a hivebot option against
@@ -74,7 +95,7 @@ func TestPeopleInChromium(t *testing.T) {
 	}
 	defer os.RemoveAll(profile)
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromium), chromedp.NoSandbox,
-		chromedp.DisableGPU, chromedp.NoFirstRun, chromedp.UserDataDir(profile))
+		chromedp.DisableGPU, chromedp.NoFirstRun, chromedp.UserDataDir(profile), chromedp.WindowSize(1000, 900))
 	actx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
 	defer cancelAlloc()
 	bctx, cancel := chromedp.NewContext(actx)
@@ -127,12 +148,13 @@ func TestPeopleInChromium(t *testing.T) {
 		chromedp.SetValue("#note", "does a bolder hivebot win more?", chromedp.ByID),
 		chromedp.Click("#preview", chromedp.ByID), chromedp.WaitVisible("#cost", chromedp.ByID),
 		chromedp.Text("#cost", &cost, chromedp.ByID))
+	screenshot(t, bctx, "pool-submit.png")
 	test := elo.SPRT{Elo0: 0, Elo1: 150, Alpha: 0.05, Beta: 0.05, Model: elo.Normalized}
 	atElo0, err := test.Expect(elo.IndependentPairs(results.AssumedDrawRatio), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"SPRT [0, 150] normalized", fmt.Sprintf("%.1f", atElo0.Pairs), `Aggression: aggressive="5", hivebot=""`, "Capped at 300 game pairs"} {
+	for _, want := range []string{"SPRT [0, 150] normalized", fmt.Sprintf("%.1f", atElo0.Pairs), `Aggression: aggressive "5", hivebot its default`, "Capped at 300 game pairs"} {
 		if !strings.Contains(cost, want) {
 			t.Errorf("the preview %q lacks %q", cost, want)
 		}
@@ -155,6 +177,7 @@ func TestPeopleInChromium(t *testing.T) {
 	var shown, audit string
 	run("the run's page", chromedp.Navigate(base+"/runs/"+id+"/manage"), chromedp.WaitVisible("#results", chromedp.ByID),
 		chromedp.Text("#results", &shown, chromedp.ByID), chromedp.Text("#audit", &audit, chromedp.ByID))
+	screenshot(t, bctx, "pool-manage.png")
 
 	recs, err := results.ReadFile(st.Records)
 	if err != nil {
@@ -173,7 +196,11 @@ func TestPeopleInChromium(t *testing.T) {
 	// flight at the decision too (results.SPRTLine's AllLLR): the verdicts agree, not always
 	// the digits.
 	decision := map[elo.Decision]string{elo.AcceptH1: "H1", elo.AcceptH0: "H0"}[results.WriteSPRTVerdict(io.Discard, test, sum)]
-	for _, want := range []string{fmt.Sprintf("%d of", len(recs)), wdl, ", " + decision} {
+	wants := []string{fmt.Sprintf("%d of", len(recs)), wdl, ", " + decision}
+	if pr.Elo != nil && pr.First == "aggressive" {
+		wants = append(wants, fmt.Sprintf("Elo %+.1f", *pr.Elo))
+	}
+	for _, want := range wants {
 		if decision == "" || !strings.Contains(shown, want) {
 			t.Errorf("the run's page shows %q; arbiter stats of its records says %q", shown, want)
 		}

@@ -179,7 +179,7 @@ func TestTokensNamePersons(t *testing.T) {
 	if _, err := p.submitter.Control(ctx, Control{ID: ann.ID, Action: "stop", Token: annToken}); err != nil {
 		t.Errorf("ann stopping her own run: %v", err)
 	}
-	want := []string{"ann submitted", " held", "vic approved", "ann reprioritized", "ann stopped"}
+	want := []string{"ann submitted", "(server) held", "vic approved", "ann reprioritized", "ann stopped"}
 	if got := trailOf(t, p, ann.ID); strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("ann's run's audit trail: %q, want %q", got, want)
 	}

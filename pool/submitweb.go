@@ -242,15 +242,23 @@ func differences(es []driver.EngineConfig) []string {
 		return m
 	}
 	a, b := opts(es[0]), opts(es[1])
+	shown := func(m map[string]string, name string) string {
+		if v, ok := m[name]; ok {
+			return strconv.Quote(v)
+		}
+		return "its default"
+	}
 	var out []string
 	seen := map[string]bool{}
 	for _, e := range es {
 		for _, o := range e.Options {
-			if seen[o.Name] || a[o.Name] == b[o.Name] {
+			va, oka := a[o.Name]
+			vb, okb := b[o.Name]
+			if seen[o.Name] || oka == okb && va == vb {
 				continue
 			}
 			seen[o.Name] = true
-			out = append(out, fmt.Sprintf("%s: %s=%q, %s=%q", o.Name, es[0].Name, a[o.Name], es[1].Name, b[o.Name]))
+			out = append(out, fmt.Sprintf("%s: %s %s, %s %s", o.Name, es[0].Name, shown(a, o.Name), es[1].Name, shown(b, o.Name)))
 		}
 	}
 	if strings.Join(es[0].Command, " ") != strings.Join(es[1].Command, " ") {

@@ -14,7 +14,10 @@ import (
 var webappFiles embed.FS
 
 // webappPages are the write side's pages, in the people's layout.
-var webappPages = template.Must(people.Layout().Funcs(template.FuncMap{}).ParseFS(webappFiles, "webapp.html"))
+var webappPages = template.Must(people.Layout().Funcs(template.FuncMap{
+	// value is a number a summary holds by pointer (nil when undefined), for printf.
+	"value": func(p *float64) float64 { return *p },
+}).ParseFS(webappFiles, "webapp.html"))
 
 // webApp mounts the people's pages and the write side (a run's management page, submission)
 // on the dashboard's mux, and wraps it all in the people's handler: cross-site requests that

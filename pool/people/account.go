@@ -238,8 +238,26 @@ func (d *Directory) newAccount(name, password string, role Role, status Status) 
 // Register makes a pending user account, which an approver accepts (Approve) before it may
 // do anything.
 func (d *Directory) Register(ctx context.Context, name, password string) (Account, error) {
+	d.mu.Lock()
+	pending := 0
+	for _, a := range d.accounts {
+		if a.Status == Pending {
+			pending++
+		}
+	}
+	d.mu.Unlock()
+	if pending >= MaxPending {
+		return Account{}, ErrQueueFull
+	}
 	return d.create(ctx, name, password, User, Pending, "")
 }
+
+// MaxPending bounds the accounts that wait for an approver: a script registering names by
+// the thousand fills the queue, not the bucket.
+const MaxPending = 100
+
+// ErrQueueFull is a registration refused while MaxPending accounts wait for an approver.
+var ErrQueueFull = errors.New("people: too many accounts wait for an approver: try again once they have been seen to")
 
 // Add makes an active account of a role at once: the first admin, added on the server's
 // machine, or a person added by an admin.
@@ -368,10 +386,10 @@ func (d *Directory) ChangePassword(ctx context.Context, name, old, password, add
 	if _, err := d.Login(name, old, addr); err != nil {
 		return err
 	}
-	hash, err := hashPassword(password, d.hashing)
 	if len(password) < MinPassword || len(password) > MaxPassword {
 		return ErrWeakPassword
 	}
+	hash, err := hashPassword(password, d.hashing)
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package people
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -168,6 +169,9 @@ func TestRegistrationAndRoles(t *testing.T) {
 	}
 	if _, err := d.Register(ctx, "ann", "ann's password"); err != nil {
 		t.Fatal(err)
+	}
+	if err := d.ChangePassword(ctx, "root", "the admin's password", "short", "10.0.0.1"); !errors.Is(err, ErrWeakPassword) {
+		t.Errorf("a new password too short: %v, want ErrWeakPassword", err)
 	}
 	if _, err := d.Register(ctx, "bob", "bob's password"); err != nil {
 		t.Fatal(err)
@@ -352,4 +356,29 @@ func FuzzLocalPath(f *testing.F) {
 			t.Fatalf("localPath(%q) = %q: not a path of this site", next, got)
 		}
 	})
+}
+
+// TestRegistrationQueue: past MaxPending accounts waiting for an approver, registration is
+// refused until they are seen to.
+func TestRegistrationQueue(t *testing.T) {
+	ctx := context.Background()
+	d := open(t, bucket(t), &clock{now: time.Now()})
+	admin, err := d.Add(ctx, "root", "the admin's password", Admin, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range MaxPending {
+		if _, err := d.Register(ctx, fmt.Sprintf("p%d", i), "a password of theirs"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := d.Register(ctx, "onemore", "a password of theirs"); !errors.Is(err, ErrQueueFull) {
+		t.Errorf("registration %d: %v, want ErrQueueFull", MaxPending+1, err)
+	}
+	if _, err := d.Decide(ctx, admin, "p0", false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Register(ctx, "onemore", "a password of theirs"); err != nil {
+		t.Errorf("a registration once one was seen to: %v", err)
+	}
 }
