@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter/driver"
+	"hivearbiter/enginekit/uhpserver/uhpfake"
 	"hivearbiter/pool/artifact"
 	"hivearbiter/pool/people"
 )
@@ -379,6 +380,66 @@ func TestWebAttacks(t *testing.T) {
 		}
 		if status, _ := uploadAs(t, ann, "engine", []byte("#!/bin/sh\nexit 0\n")); status != http.StatusForbidden {
 			t.Errorf("a user uploading an engine: %d, want 403", status)
+		}
+	})
+
+	t.Run("roles on the people's pages", func(t *testing.T) {
+		if status, _ := ann.get("/people"); status != http.StatusForbidden {
+			t.Errorf("a user seeing the people: %d, want 403", status)
+		}
+		if status, _ := ann.post("/people/vic/decide", url.Values{"accept": {"0"}}); status != http.StatusForbidden {
+			t.Errorf("a user blocking an approver: %d, want 403", status)
+		}
+		if status, _ := vic.post("/people/ann/role", url.Values{"role": {"admin"}}); status != http.StatusForbidden {
+			t.Errorf("an approver making ann an admin: %d, want 403", status)
+		}
+		if a, _ := p.srv.People().Get("ann"); a.Role != people.User || a.Status != people.Active {
+			t.Errorf("ann after the refused changes: %s, %s", a.Role, a.Status)
+		}
+	})
+
+	t.Run("an approver's upload, a user's submission", func(t *testing.T) {
+		argv, env := uhpfake.Command(uhpfake.Config{ID: "instant-up", Play: "random"})
+		script := "#!/bin/sh\nexec env"
+		for _, kv := range env {
+			script += " '" + kv + "'"
+		}
+		script += " '" + argv[0] + "'\n"
+		status, body := uploadAs(t, vic, "fake-engine", []byte(script))
+		if status != http.StatusOK {
+			t.Fatalf("vic's upload: %d\n%s", status, body)
+		}
+		catalog, err := p.srv.Catalog(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var key string
+		for _, c := range catalog {
+			if c.Name == "uploaded" && c.ID == "instant-up" && c.By == "vic" {
+				key = c.Key
+			}
+		}
+		if key == "" {
+			t.Fatalf("the catalog after vic's upload: %+v, want his engine with its id", catalog)
+		}
+		form := url.Values{"engine1": {key}, "engine2": {key}, "name1": {"patch"}, "name2": {"base"}, "options1": {"Speed=2"},
+			"limit": {"depth=1"}, "gametype": {"Base+MLP"}, "test": {"games"}, "pairs": {"3"}, "randomplies": {"2"}, "maxplies": {"20"},
+			"priority": {"0"}, "note": {"a note"}, "event": {"an event"}}
+		status, body = ann.post("/submit", form)
+		if status != http.StatusOK || !strings.Contains(body, "6 games (3 game pairs)") || !strings.Contains(body, `id="confirm"`) {
+			t.Fatalf("ann's preview: %d\n%s", status, body)
+		}
+		form.Set("confirm", "1")
+		status, _ = ann.post("/submit", form)
+		runs := p.srv.Runs()
+		last := runs[len(runs)-1]
+		if status != http.StatusSeeOther || last.Submitter != "ann" || last.State != StatePending || last.Scheduled != 6 {
+			t.Errorf("ann's submission: %d; the last run %+v, want ann's, pending, of 6 games", status, last)
+		}
+		form.Set("priority", "2")
+		form.Set("pairs", "4")
+		if status, body := ann.post("/submit", form); status != http.StatusBadRequest || !strings.Contains(body, "priority above 0") {
+			t.Errorf("ann submitting a run of priority 2: %d, want refused", status)
 		}
 	})
 

@@ -24,6 +24,7 @@ import (
 	"hivearbiter/pool/artifact"
 	"hivearbiter/pool/people"
 	"hivearbiter/results"
+	"hivearbiter/rules"
 )
 
 // submitForm is the submission form's fields, as typed.
@@ -406,7 +407,7 @@ func (s *Server) addUpload(r *http.Request, person string) (CatalogEngine, error
 	e := driver.EngineConfig{Name: name, Command: []string{path}}
 	ctx, cancel := context.WithTimeout(r.Context(), time.Minute)
 	defer cancel()
-	ids, err := distributed.Identify(ctx, []driver.EngineConfig{e}, "", 10*time.Second)
+	ids, err := distributed.Identify(ctx, []driver.EngineConfig{e}, rules.BaseMLP.String(), 10*time.Second)
 	if err != nil {
 		return CatalogEngine{}, fmt.Errorf("pool: the server could not start the engine to read its id: %w", err)
 	}
