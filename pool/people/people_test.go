@@ -382,3 +382,28 @@ func TestRegistrationQueue(t *testing.T) {
 		t.Errorf("a registration once one was seen to: %v", err)
 	}
 }
+
+// BenchmarkPasswordHash is what a login costs the server at DefaultHashing (the claim of
+// DefaultHashing's doc).
+func BenchmarkPasswordHash(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := hashPassword("correct horse battery", DefaultHashing); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkLockedLogin is what a guess costs the server once its account is locked out.
+func BenchmarkLockedLogin(b *testing.B) {
+	th := &Throttle{Free: 1, Base: time.Hour, Max: time.Hour}
+	d := &Directory{hashing: cheap, perAccount: th, perAddress: &Throttle{Free: 1 << 30, Base: time.Hour, Max: time.Hour},
+		now: time.Now, accounts: map[string]*Account{}, tokens: map[string]string{}}
+	th.Fail("ann")
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := d.Login("ann", "a guess", "10.0.0.1"); err == nil {
+			b.Fatal("a locked login passed")
+		}
+	}
+}
