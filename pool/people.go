@@ -1,12 +1,17 @@
 package pool
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
+	"strconv"
+	"strings"
 	"sync"
+	"text/tabwriter"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -463,4 +468,102 @@ func (c *Client) People(ctx context.Context, req PeopleRequest) (*PeopleReply, e
 		return nil, errors.New(out.Error)
 	}
 	return &out, nil
+}
+
+// subjectAudit is the submitters' subject for a run's audit trail (arbiter server runs audit).
+const subjectAudit = "arbiterpool.runs.audit"
+
+// AuditRequest asks for a run's audit trail.
+type AuditRequest struct {
+	ID string `json:"id"`
+}
+
+// AuditReply answers an AuditRequest.
+type AuditReply struct {
+	Error string       `json:"error,omitempty"`
+	Trail []AuditEntry `json:"trail,omitempty"`
+}
+
+func (s *Server) onAudit(m *nats.Msg) {
+	var req AuditRequest
+	if err := json.Unmarshal(m.Data, &req); err != nil {
+		respond(m, AuditReply{Error: fmt.Sprintf("pool: unreadable request: %v", err)})
+		return
+	}
+	trail, err := s.Audit(req.ID)
+	if err != nil {
+		respond(m, AuditReply{Error: err.Error()})
+		return
+	}
+	// A deleted run keeps its trail (who deleted it), asked for by its id as well.
+	if _, ok := s.lookup(req.ID); !ok && len(trail) == 0 {
+		respond(m, AuditReply{Error: fmt.Sprintf("pool: no run %s", req.ID)})
+		return
+	}
+	respond(m, AuditReply{Trail: trail})
+}
+
+// Audit asks the server for a run's audit trail.
+func (c *Client) Audit(ctx context.Context, id string) ([]AuditEntry, error) {
+	b, err := json.Marshal(AuditRequest{ID: id})
+	if err != nil {
+		return nil, err
+	}
+	rctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	m, err := c.nc.RequestWithContext(rctx, subjectAudit, b)
+	if err != nil {
+		if errors.Is(err, nats.ErrNoResponders) {
+			return nil, fmt.Errorf("pool: no pool server answers at %s (or these credentials may not ask that)", c.creds.URL)
+		}
+		return nil, fmt.Errorf("pool: %w", err)
+	}
+	var out AuditReply
+	if err := json.Unmarshal(m.Data, &out); err != nil {
+		return nil, fmt.Errorf("pool: unreadable reply: %w", err)
+	}
+	if out.Error != "" {
+		return nil, errors.New(out.Error)
+	}
+	return out.Trail, nil
+}
+
+// WriteAudit writes a run's audit trail as "arbiter server runs audit" prints it.
+func WriteAudit(w io.Writer, trail []AuditEntry) error {
+	rows := [][]string{{"WHEN", "WHO", "WHAT", ""}}
+	for _, e := range trail {
+		who := e.Person
+		if who == "" {
+			who = "(the submitter's credential)"
+		}
+		rows = append(rows, []string{e.Time.UTC().Format("2006-01-02 15:04:05"), who, e.Action, e.Detail})
+	}
+	return writeColumns(w, rows)
+}
+
+// WritePeople writes the pool's persons as "arbiter server user list" prints them.
+func WritePeople(w io.Writer, list []Person) error {
+	rows := [][]string{{"NAME", "ROLE", "STATUS", "TOKENS", "SINCE", "ACCEPTED BY"}}
+	for _, p := range list {
+		rows = append(rows, []string{p.Name, p.Role, p.Status, strconv.Itoa(p.Tokens), p.Created.UTC().Format("2006-01-02"), p.ApprovedBy})
+	}
+	return writeColumns(w, rows)
+}
+
+// writeColumns writes rows in columns two spaces apart, with no space at the ends of lines.
+func writeColumns(w io.Writer, rows [][]string) error {
+	var b bytes.Buffer
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	for _, row := range rows {
+		fmt.Fprintln(tw, strings.Join(row, "\t"))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for line := range strings.Lines(b.String()) {
+		if _, err := fmt.Fprintln(w, strings.TrimRight(line, " \n")); err != nil {
+			return err
+		}
+	}
+	return nil
 }

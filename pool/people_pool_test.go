@@ -17,6 +17,7 @@ import (
 
 	"hivearbiter/arbiter/driver"
 	"hivearbiter/enginekit/uhpserver/uhpfake"
+	"hivearbiter/internal/testkit/golden"
 	"hivearbiter/pool/artifact"
 	"hivearbiter/pool/people"
 )
@@ -183,6 +184,13 @@ func TestTokensNamePersons(t *testing.T) {
 	want := []string{"ann submitted", "(server) held", "vic approved", "ann reprioritized", "ann stopped"}
 	if got := trailOf(t, p, ann.ID); strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("ann's run's audit trail: %q, want %q", got, want)
+	}
+
+	if trail, err := p.submitter.Audit(ctx, ann.ID); err != nil || len(trail) != len(want) || trail[2].Person != "vic" {
+		t.Errorf("ann's run's audit trail asked over NATS: %+v, %v", trail, err)
+	}
+	if _, err := p.submitter.Audit(ctx, "000000000000"); !errorsContain(err, "no run") {
+		t.Errorf("the audit trail of no run: %v", err)
 	}
 
 	// A restart keeps the people, their tokens, and the trails.
@@ -560,4 +568,33 @@ func FuzzArtifactName(f *testing.F) {
 			t.Fatalf("artifactName took %q", name)
 		}
 	})
+}
+
+// TestPeopleTables: the audit trail of "arbiter server runs audit" and the persons of
+// "arbiter server user list", against their golden files.
+func TestPeopleTables(t *testing.T) {
+	at := time.Date(2026, 12, 7, 17, 30, 0, 0, time.UTC)
+	trail := []AuditEntry{
+		{Time: at, Person: "ann", Action: "submitted", Detail: "match of patch, base, 2000 games"},
+		{Time: at, Person: auditServer, Action: "held", Detail: "waits for an approver"},
+		{Time: at.Add(time.Hour), Person: "vic", Action: "approved"},
+		{Time: at.Add(2 * time.Hour), Person: "ann", Action: "reprioritized", Detail: "priority -1 (was 0)"},
+		{Time: at.Add(3 * time.Hour), Action: "stopped"},
+	}
+	var out bytes.Buffer
+	if err := WriteAudit(&out, trail); err != nil {
+		t.Fatal(err)
+	}
+	golden.Check(t, "testdata/audit.golden", out.Bytes())
+	list := []Person{
+		{Name: "alice", Role: "admin", Status: "active", Created: at, ApprovedBy: "(admin credential)"},
+		{Name: "ann", Role: "user", Status: "active", Tokens: 2, Created: at, ApprovedBy: "vic"},
+		{Name: "mallory", Role: "user", Status: "blocked", Created: at},
+		{Name: "newcomer", Role: "user", Status: "pending", Created: at.Add(48 * time.Hour)},
+	}
+	out.Reset()
+	if err := WritePeople(&out, list); err != nil {
+		t.Fatal(err)
+	}
+	golden.Check(t, "testdata/people.golden", out.Bytes())
 }

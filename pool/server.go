@@ -247,6 +247,7 @@ func (s *Server) open(ctx context.Context) error {
 	}
 	for subject, h := range map[string]nats.MsgHandler{
 		subjectSubmit: s.onSubmitAs, subjectRuns: s.onRuns, subjectControl: s.onControlAs, subjectPeople: s.onPeople,
+		subjectAudit:   s.onAudit,
 		subjectWorkers: s.onWorkers, subjectAdd: s.onAddWorker, subjectRevoke: s.onRevokeWorker,
 		assignSubject("*"): s.onAssign, tuneSubject(verbTake, "*"): s.onTuneTake, tuneSubject(verbRenew, "*"): s.onTuneRenew,
 		tuneSubject(verbResult, "*"): s.onTuneResult, artifactSubject("*"): s.handleConcurrently(s.onArtifact, s.relaying),

@@ -24,6 +24,7 @@ server workers [-dir DIR] [-json]
 server runs [-dir DIR] [-json]
 server runs approve|pause|resume|stop|delete RUN [-dir DIR] [-token-file FILE]
 server runs priority RUN N [-share W] [-dir DIR] [-token-file FILE]
+server runs audit RUN [-dir DIR] [-json]
 server user add NAME [-role user|approver|admin] [-dir DIR]
 server user list|accept|block|token NAME [-dir DIR]
 server user role NAME ROLE [-dir DIR]
@@ -204,6 +205,12 @@ func runServerRuns(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	if err := cli.Parse(fs, args); err != nil {
 		return err
+	}
+	if len(words) > 0 && words[0] == "audit" {
+		if len(words) != 2 {
+			return cli.Usage(errors.New("want: server runs audit RUN"))
+		}
+		return runServerAudit(ctx, *dir, *creds, words[1], *asJSON, stdout)
 	}
 	ctl, err := pool.ParseControl(words, *share)
 	if err != nil {

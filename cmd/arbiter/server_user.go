@@ -44,11 +44,27 @@ func runServerUser(ctx context.Context, args []string, stdout, stderr io.Writer)
 	case "token":
 		fmt.Fprintf(stdout, "%s\n", out.Token)
 	default:
-		for _, p := range out.People {
-			fmt.Fprintf(stdout, "%-20s %-9s %-8s %d tokens  since %s\n", p.Name, p.Role, p.Status, p.Tokens, p.Created.Format("2006-01-02"))
-		}
+		return pool.WritePeople(stdout, out.People)
 	}
 	return nil
+}
+
+// runServerAudit prints a run's audit trail: who submitted, approved, paused, resumed, stopped
+// and reprioritized it, and when.
+func runServerAudit(ctx context.Context, dir, creds, id string, asJSON bool, stdout io.Writer) error {
+	c, err := poolClient(dir, pool.RoleSubmitter, creds)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	trail, err := c.Audit(ctx, id)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return writeJSON(stdout, trail)
+	}
+	return pool.WriteAudit(stdout, trail)
 }
 
 // userRequest reads the words of "server user".
