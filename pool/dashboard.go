@@ -118,7 +118,7 @@ func (s *Server) dashboardHandler() http.Handler {
 		}
 		http.StripPrefix("/runs/"+id+"/live", live).ServeHTTP(w, r)
 	})
-	return mux
+	return s.webApp(mux) // the people's pages and the write side (webapp.go)
 }
 
 func (s *Server) lookup(id string) (RunState, bool) {

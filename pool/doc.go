@@ -27,6 +27,15 @@
 // adding a worker reloads nothing; revoking one drops its key and closes its connection at
 // once, and it is refused from then on.
 //
+// People (package pool/people, people.go): a pool shared by a community has accounts in the
+// same bucket (admin, approver, user), each with tokens for the command line. The submitter's
+// credential carries a request over NATS; a token inside it names the person, whom the server
+// checks against the run (onSubmitAs, onControlAs): a user controls their own runs, an approver
+// any, and no one approves their own. Each run keeps an audit trail beside it ("audit.ID"). The
+// dashboard's write side (webapp.go, submitweb.go) serves the people's pages, each run's
+// management page and submission from the browser, behind net/http's CrossOriginProtection. A
+// pool with no accounts behaves as before: the credential alone may do everything.
+//
 // Engines are artifacts (package pool/artifact): submit uploads each engine to the pool's
 // object store, and a worker is given a run only when its platform and runtimes can run the
 // run's artifacts; the server hands it those and no others (relay.go), and it checks their

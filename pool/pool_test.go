@@ -50,6 +50,7 @@ type testPool struct {
 	srv       *Server
 	admin     *Client
 	submitter *Client
+	people    PeopleConfig // the server's rules of persons (people_pool_test.go)
 }
 
 func newTestPool(t testing.TB) *testPool {
@@ -64,7 +65,8 @@ func newTestPool(t testing.TB) *testPool {
 
 func (p *testPool) start() {
 	p.t.Helper()
-	srv, err := Start(context.Background(), Config{Dir: p.dir, Listen: p.addr, Batch: 2 * time.Second, AckWait: 3 * time.Second})
+	srv, err := Start(context.Background(), Config{Dir: p.dir, Listen: p.addr, Batch: 2 * time.Second, AckWait: 3 * time.Second,
+		People: p.people})
 	if err != nil {
 		p.t.Fatal(err)
 	}

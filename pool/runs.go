@@ -182,6 +182,9 @@ func (s *Server) admit(r *run, start func(*run) error, what string) (*RunState, 
 	if err := s.checkArtifacts(r.sub); err != nil {
 		return nil, err
 	}
+	if err := s.admitPerson(r); err != nil { // its submitter's limits, and whether it waits for approval
+		return nil, err
+	}
 	id := r.state.ID
 	s.mu.Lock()
 	if old := s.runs[id]; old != nil {
@@ -198,10 +201,13 @@ func (s *Server) admit(r *run, start func(*run) error, what string) (*RunState, 
 		return nil, err
 	}
 	s.saveState(r)
-	if err := start(r); err != nil {
-		s.ended(r, StateFailed, err.Error(), nil)
-		return nil, err
+	if r.state.State != StatePending {
+		if err := start(r); err != nil {
+			s.ended(r, StateFailed, err.Error(), nil)
+			return nil, err
+		}
 	}
+	s.admitted(r, what)
 	s.printf("Run %s submitted: %s\n", id, what)
 	st := s.runState(id)
 	return &st, nil

@@ -43,6 +43,8 @@ type Config struct {
 	Batch time.Duration
 	// Console receives the server's lines (runs started and ended, workers added).
 	Console io.Writer
+	// People are the rules of the pool's persons (see people.go).
+	People PeopleConfig
 }
 
 // Register adds the server's flags to fs: -dir, -listen, -tls, -nats, -creds, -ackwait and
@@ -55,6 +57,7 @@ func (c *Config) Register(fs *flag.FlagSet) {
 	fs.StringVar(&c.CredsFile, "creds", "", "the server's credentials `file` for -nats")
 	fs.DurationVar(&c.AckWait, "ackwait", distributed.DefaultAckWait, "how long a silent worker keeps a game pair")
 	fs.DurationVar(&c.Batch, "batch", DefaultBatch, "how long a worker plays a run before it asks where it is most needed")
+	c.People.Register(fs)
 }
 
 // Server is a pool's server: the NATS server (embedded, or a connection to an existing one),
@@ -99,6 +102,8 @@ type Server struct {
 	// uploads the engines of the lists it keeps (list.go).
 	depot *artifact.Depot
 	store *artifact.Store
+	// people are the pool's persons, their sessions and the runs' audit trails (people.go).
+	people *peopleState
 
 	mu      sync.Mutex
 	runs    map[string]*run
@@ -234,11 +239,15 @@ func (s *Server) open(ctx context.Context) error {
 		return err
 	}
 	s.store, s.depot = store, artifact.NewDepot(store, filepath.Join(s.cfg.Dir, "artifacts"))
+	if err := s.openPeople(ctx); err != nil {
+		return err
+	}
 	if err := s.loadRuns(ctx); err != nil {
 		return err
 	}
 	for subject, h := range map[string]nats.MsgHandler{
-		subjectSubmit: s.onSubmit, subjectRuns: s.onRuns, subjectControl: s.onControl,
+		subjectSubmit: s.onSubmitAs, subjectRuns: s.onRuns, subjectControl: s.onControlAs, subjectPeople: s.onPeople,
+		subjectAudit:   s.onAudit,
 		subjectWorkers: s.onWorkers, subjectAdd: s.onAddWorker, subjectRevoke: s.onRevokeWorker,
 		assignSubject("*"): s.onAssign, tuneSubject(verbTake, "*"): s.onTuneTake, tuneSubject(verbRenew, "*"): s.onTuneRenew,
 		tuneSubject(verbResult, "*"): s.onTuneResult, artifactSubject("*"): s.handleConcurrently(s.onArtifact, s.relaying),

@@ -130,7 +130,8 @@ func TestConfigFlags(t *testing.T) {
 	if err := fs.Parse([]string{"-dir", "pool", "-nats", "nats://h:4222", "-batch", "2m"}); err != nil {
 		t.Fatal(err)
 	}
-	want := Config{Dir: "pool", Listen: "127.0.0.1:4222", NATS: "nats://h:4222", AckWait: distributed.DefaultAckWait, Batch: 2 * time.Minute}
+	want := Config{Dir: "pool", Listen: "127.0.0.1:4222", NATS: "nats://h:4222", AckWait: distributed.DefaultAckWait, Batch: 2 * time.Minute,
+		People: PeopleConfig{MaxActive: DefaultMaxActive}}
 	if c != want {
 		t.Errorf("config %+v, want %+v", c, want)
 	}

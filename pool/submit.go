@@ -19,6 +19,7 @@ type SubmitFlags struct {
 	Priority  int
 	Share     float64
 	Platforms string // comma-separated OS/ARCH
+	TokenFile string // a person's token (see Token)
 }
 
 // Register adds the flags to fs, worded for a run or, with tune, for a tune.
@@ -30,6 +31,7 @@ func (f *SubmitFlags) Register(fs *flag.FlagSet, tune bool) {
 	fs.StringVar(&f.Creds, "creds", "", "a submitter's credentials `file` (the server's DIR/submitter.creds)")
 	fs.IntVar(&f.Priority, "priority", 0, "runs of a higher priority get workers first")
 	fs.Float64Var(&f.Share, "share", 1, "the run's weight among runs of its priority")
+	fs.StringVar(&f.TokenFile, "token-file", "", "a `file` holding your token from the dashboard's account page, which names you as the submitter (default: $"+TokenEnv+")")
 	fs.StringVar(&f.Platforms, "platform", "", "only workers of these platforms (`OS/ARCH`, comma-separated) play the "+what+" (default: "+fallback+")")
 }
 

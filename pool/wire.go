@@ -58,6 +58,14 @@ type Submission struct {
 	// (Config.SharedRecords), not to DIR/runs/RUN.jsonl. Only the server sets it: a
 	// submitter's submission that names a file of the server's is refused.
 	Records string `json:"records,omitempty"`
+	// Token is a person's token for the command line (see people.go): the server checks it,
+	// names the person in Person, and keeps neither it nor a Person the request gave.
+	Token string `json:"token,omitempty"`
+	// Person is who submitted the run, as the server found them: "" for the submitter's
+	// credential alone, or a run of the server's own (a list's batch).
+	Person string `json:"person,omitempty"`
+	// Note is the submitter's word on what the run tests.
+	Note string `json:"note,omitempty"`
 }
 
 // The states of a run.
@@ -86,6 +94,8 @@ type RunState struct {
 	Scheduled int    `json:"scheduled"`
 	// Summary is the results so far, as "arbiter stats -json" gives them.
 	Summary *results.Summary `json:"summary,omitempty"`
+	// Submitter is the person who submitted the run ("" for the submitter's credential alone).
+	Submitter string `json:"submitter,omitempty"`
 	// Rate is games per second recorded since the server (re)started the run, for its ETA.
 	Rate float64 `json:"rate"`
 	// TakenOut are the pairs taken out of the run after too many rejected results: they are
@@ -114,13 +124,15 @@ func (r *RunState) Over() bool {
 // Control is a submitter's word on a run.
 type Control struct {
 	ID     string `json:"id"`
-	Action string `json:"action"` // pause, resume, stop, delete, priority
+	Action string `json:"action"` // approve, pause, resume, stop, delete, priority
 	// Priority and Share, for "priority": the run's new ones (Share 0 keeps it).
 	Priority int     `json:"priority"`
 	Share    float64 `json:"share"`
+	// Token names the person who asks (see Submission.Token).
+	Token string `json:"token,omitempty"`
 }
 
-// ParseControl reads the words of a control of a run, "pause|resume|stop|delete RUN" or
+// ParseControl reads the words of a control of a run, "approve|pause|resume|stop|delete RUN" or
 // "priority RUN N" (share, for priority, is the run's new share; 0 keeps it); no words are no
 // control (nil): a listing of the runs.
 func ParseControl(words []string, share float64) (*Control, error) {
@@ -128,7 +140,7 @@ func ParseControl(words []string, share float64) (*Control, error) {
 		return nil, nil
 	}
 	switch words[0] {
-	case "pause", "resume", "stop", "delete":
+	case "approve", "pause", "resume", "stop", "delete":
 		if len(words) != 2 {
 			return nil, fmt.Errorf("want: server runs %s RUN", words[0])
 		}
@@ -143,7 +155,7 @@ func ParseControl(words []string, share float64) (*Control, error) {
 		}
 		return &Control{Action: "priority", ID: words[1], Priority: n, Share: share}, nil
 	}
-	return nil, fmt.Errorf("unknown runs command %q (pause, resume, stop, delete, priority)", words[0])
+	return nil, fmt.Errorf("unknown runs command %q (approve, pause, resume, stop, delete, priority)", words[0])
 }
 
 // Reply answers a submitter's or an admin's request.

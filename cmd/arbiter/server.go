@@ -22,8 +22,12 @@ server worker add NAME [-dir DIR] [-o FILE]
 server worker revoke NAME [-dir DIR]
 server workers [-dir DIR] [-json]
 server runs [-dir DIR] [-json]
-server runs pause|resume|stop|delete RUN [-dir DIR]
-server runs priority RUN N [-share W] [-dir DIR]
+server runs approve|pause|resume|stop|delete RUN [-dir DIR] [-token-file FILE]
+server runs priority RUN N [-share W] [-dir DIR] [-token-file FILE]
+server runs audit RUN [-dir DIR] [-json]
+server user add NAME [-role user|approver|admin] [-dir DIR]
+server user list|accept|block|token NAME [-dir DIR]
+server user role NAME ROLE [-dir DIR]
 
 Keeps a pool of runs for long-lived workers: SPRT tests, matches and gauntlets submitted with
 "arbiter submit", each with a priority and a share of the workers. A worker stays connected
@@ -41,7 +45,15 @@ When every entrant is done, or one is refused, the server waits for the file to 
 The server writes DIR/submitter.creds (for arbiter submit and "server runs") and
 DIR/admin.creds (for "server worker" and "server workers"); the other commands find them in
 -dir. "worker revoke" shuts a worker out within a second: its connection is closed and its key
-refused from then on.`
+refused from then on.
+
+People: with -http, the dashboard has accounts (register, log in, a token for the command line)
+and the write side: submission, and approve, pause, resume, stop and priority, each by role
+(user, approver, admin). The first admin is added on the server's machine with
+"server user add NAME -role admin", which prints a password to change on the account page. A
+person's token given to submit and "server runs" (-token-file, or $ARBITER_TOKEN) names them as
+who submits or controls: -require-token makes it required, -approve-runs makes users' runs wait
+for an approver, -max-runs limits each user's runs. See docs/pool-people.md.`
 
 func runServer(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 {
@@ -52,12 +64,14 @@ func runServer(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return runServerWorkers(ctx, args[1:], stdout, stderr)
 		case "runs":
 			return runServerRuns(ctx, args[1:], stdout, stderr)
+		case "user":
+			return runServerUser(ctx, args[1:], stdout, stderr)
 		}
 	}
 	fs := newFlagSet("server", serverUsage, stderr)
 	var cfg pool.Config
 	cfg.Register(fs)
-	httpAddr := fs.String("http", "", "serve a read-only dashboard of runs and workers on `ADDR` (loopback unless -http-public)")
+	httpAddr := fs.String("http", "", "serve the dashboard of runs and workers on `ADDR` (loopback unless -http-public), with accounts, submission and control (docs/pool-people.md)")
 	public := fs.Bool("http-public", false, "let -http listen on an address other machines reach")
 	var lists []string
 	fs.Func("list", "keep the rating list of `LIST.toml`: play its gauntlets on the pool (repeatable)", func(path string) error {
@@ -184,12 +198,19 @@ func runServerRuns(ctx context.Context, args []string, stdout, stderr io.Writer)
 	creds := fs.String("creds", "", "a submitter's credentials `file` (default DIR/submitter.creds)")
 	asJSON := fs.Bool("json", false, "print the runs as JSON")
 	share := fs.Float64("share", 0, "with priority: the run's new share of the workers")
+	tokenFile := fs.String("token-file", "", "a `file` holding your token, which names you as who controls the run (default: $"+pool.TokenEnv+")")
 	var words []string
 	for len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
 		words, args = append(words, args[0]), args[1:]
 	}
 	if err := cli.Parse(fs, args); err != nil {
 		return err
+	}
+	if len(words) > 0 && words[0] == "audit" {
+		if len(words) != 2 {
+			return cli.Usage(errors.New("want: server runs audit RUN"))
+		}
+		return runServerAudit(ctx, *dir, *creds, words[1], *asJSON, stdout)
 	}
 	ctl, err := pool.ParseControl(words, *share)
 	if err != nil {
@@ -201,6 +222,9 @@ func runServerRuns(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	defer c.Close()
 	if ctl != nil {
+		if ctl.Token, err = pool.ReadToken(*tokenFile); err != nil {
+			return cli.Usage(err)
+		}
 		st, err := c.Control(ctx, *ctl)
 		if err != nil {
 			return err

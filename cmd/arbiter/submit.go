@@ -60,7 +60,7 @@ func runSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := sub.Identify(ctx); err != nil {
 		return playError(err) // every engine that does not start, named at once (exit code 5)
 	}
-	st, err := submit(ctx, place.Creds, sub)
+	st, err := submit(ctx, &place, sub)
 	if err != nil {
 		return err
 	}
@@ -69,8 +69,13 @@ func runSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) err
 }
 
 // submit hands a submission to the pool's server, its engines uploaded as artifacts.
-func submit(ctx context.Context, creds string, sub *pool.Submission) (*pool.RunState, error) {
-	c, err := poolClient("", pool.RoleSubmitter, creds)
+func submit(ctx context.Context, place *pool.SubmitFlags, sub *pool.Submission) (*pool.RunState, error) {
+	token, err := place.Token()
+	if err != nil {
+		return nil, cli.Usage(err)
+	}
+	sub.Token = token
+	c, err := poolClient("", pool.RoleSubmitter, place.Creds)
 	if err != nil {
 		return nil, err
 	}

@@ -44,7 +44,7 @@ func runSubmitTune(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err := sub.ReadOpenings(); err != nil {
 		return cli.Usage(err)
 	}
-	st, err := submit(ctx, place.Creds, sub)
+	st, err := submit(ctx, &place, sub)
 	if err != nil {
 		return err
 	}

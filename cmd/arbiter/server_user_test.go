@@ -1,0 +1,113 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"hivearbiter/internal/testkit/testenv"
+)
+
+// TestServerUsers: the first admin and the other persons are added with the admin's
+// credential; a person's token given to submit names them as the run's submitter, whose run
+// waits for an approver (-approve-runs); a user's token may not approve it, an approver's does;
+// and the run's submitter stops it, from the command line as from the browser.
+func TestServerUsers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a server in a separate process: not in -short")
+	}
+	dir, addr := t.TempDir(), testenv.FreeAddr(t)
+	sdir := filepath.Join(dir, "srv")
+	srv := startArbiter(t, "server", "-dir", sdir, "-listen", addr, "-approve-runs")
+	waitFor(t, "the pool's server", 30*time.Second, func() bool { return strings.Contains(srv.out.String(), "Pool server at") })
+
+	out := arbiterOK(t, "server", "user", "add", "root", "-role", "admin", "-dir", sdir)
+	if !strings.Contains(out, "root added (admin). Password, shown once: ") {
+		t.Errorf("server user add: %q", out)
+	}
+	arbiterOK(t, "server", "user", "add", "ann", "-dir", sdir)
+	arbiterOK(t, "server", "user", "add", "vic", "-role", "approver", "-dir", sdir)
+	token := func(name string) string {
+		path := filepath.Join(dir, name+".token")
+		if err := os.WriteFile(path, []byte(arbiterOK(t, "server", "user", "token", name, "-dir", sdir)), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	ann, vic := token("ann"), token("vic")
+	list := arbiterOK(t, "server", "user", "list", "-dir", sdir)
+	var people []string
+	for _, line := range strings.Split(strings.TrimSpace(list), "\n")[1:] {
+		people = append(people, strings.Join(strings.Fields(line)[:4], " "))
+	}
+	if got := strings.Join(people, ", "); got != "ann user active 1, root admin active 0, vic approver active 1" {
+		t.Errorf("server user list: %s\n%s", got, list)
+	}
+
+	arbiterOK(t, "submit", "-creds", filepath.Join(sdir, "submitter.creds"), "-token-file", ann,
+		"-engine", "builtin=hivebot", "name=strong", "arg=-profile", "arg=strong",
+		"-engine", "builtin=hivebot", "name=weak", "arg=-profile", "arg=weak", "-each", "depth=1", "-rounds", "4")
+	runs := poolRuns(t, sdir)
+	if len(runs) != 1 || runs[0].Submitter != "ann" || runs[0].State != "pending" {
+		t.Fatalf("the runs after ann's submission: %+v, want one of ann's, pending", runs)
+	}
+	id := runs[0].ID
+	var errOut bytes.Buffer
+	err := run(context.Background(), []string{"server", "runs", "approve", id, "-dir", sdir, "-token-file", ann}, &bytes.Buffer{}, &errOut)
+	if err == nil || !strings.Contains(err.Error(), "not allowed: only an approver approves a run") {
+		t.Errorf("ann approving her own run: %v, want refused", err)
+	}
+	arbiterOK(t, "server", "runs", "approve", id, "-dir", sdir, "-token-file", vic)
+	if st := poolRuns(t, sdir)[0]; st.State != "active" && st.State != "finished" {
+		t.Errorf("ann's run approved by vic: %s", st.State)
+	}
+	arbiterOK(t, "server", "runs", "priority", id, "0", "-share", "2", "-dir", sdir, "-token-file", ann)
+	if st := poolRuns(t, sdir)[0]; st.Share != 2 {
+		t.Errorf("ann's run's share after she set it: %g, want 2", st.Share)
+	}
+	err = run(context.Background(), []string{"server", "runs", "priority", id, "3", "-dir", sdir, "-token-file", ann}, &bytes.Buffer{}, &errOut)
+	if err == nil || !strings.Contains(err.Error(), "only an approver raises a run's priority") {
+		t.Errorf("ann raising her run's priority: %v, want refused", err)
+	}
+	audit := arbiterOK(t, "server", "runs", "audit", id, "-dir", sdir)
+	var actions []string
+	for _, line := range strings.Split(strings.TrimSpace(audit), "\n")[1:] {
+		f := strings.Fields(line)
+		actions = append(actions, f[2]+" "+f[3])
+	}
+	if got := strings.Join(actions, ", "); got != "ann submitted, (server) held, vic approved, ann reprioritized" {
+		t.Errorf("server runs audit: %s\n%s", got, audit)
+	}
+}
+
+func TestUserRequest(t *testing.T) {
+	for _, tc := range []struct {
+		words []string
+		op    string
+		bad   bool
+	}{
+		{[]string{"list"}, "list", false},
+		{[]string{"add", "ann"}, "add", false},
+		{[]string{"accept", "ann"}, "accept", false},
+		{[]string{"block", "ann"}, "block", false},
+		{[]string{"token", "ann"}, "token", false},
+		{[]string{"role", "ann", "approver"}, "role", false},
+		{nil, "", true},
+		{[]string{"add"}, "", true},
+		{[]string{"role", "ann"}, "", true},
+		{[]string{"list", "ann"}, "", true},
+		{[]string{"remove", "ann"}, "", true},
+	} {
+		req, err := userRequest(tc.words, "user")
+		if (err != nil) != tc.bad || !tc.bad && req.Op != tc.op {
+			t.Errorf("userRequest(%q) = %+v, %v", tc.words, req, err)
+		}
+		if tc.op == "add" && len(req.Password) < 20 {
+			t.Errorf("server user add made the password %q: want 20 random characters", req.Password)
+		}
+	}
+}
