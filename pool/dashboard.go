@@ -16,8 +16,9 @@ import (
 	"hivearbiter/results"
 )
 
-// Dashboard is the pool's read-only web page of runs and workers, with each run's live page
-// and HTML report.
+// Dashboard is the pool's web application: the dashboard of runs, lists and workers, a page
+// per run (testpage.go) with its live page, HTML report, records and games, and the sites of
+// the rating lists the server keeps.
 type Dashboard struct {
 	srv  *http.Server
 	ln   net.Listener
@@ -59,32 +60,45 @@ func (d *Dashboard) Close() error {
 	return err
 }
 
-//go:embed dashboard.html
-var dashboardFiles embed.FS
+//go:embed dashboard.html testpage.html
+var webFiles embed.FS
 
-var dashboardPage = template.Must(template.ParseFS(dashboardFiles, "dashboard.html"))
+// webPages are the pool's pages: "dashboard" and "test" (a run's page).
+var webPages = template.Must(template.New("web").Funcs(template.FuncMap{
+	"when": whenText,
+	"minute": func(t time.Time) string {
+		if t.IsZero() {
+			return "-"
+		}
+		return t.UTC().Format("2006-01-02 15:04")
+	},
+	"add": func(a, b int) int { return a + b },
+}).ParseFS(webFiles, "dashboard.html", "testpage.html"))
 
-// dashboardData is what the page shows.
-type dashboardData struct {
-	Now     time.Time
-	Runs    []RunView
-	Workers []WorkerState
+// whenText is a time as the pages show it, in UTC to the second; "-" for none.
+func whenText(t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return t.UTC().Format("2006-01-02 15:04:05 UTC")
 }
 
+// dashboardHandler is the pool's web application: the read-only pages of this file and
+// testpage.go, to which other files add their own routes on the same mux, one line each.
 func (s *Server) dashboardHandler() http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
-		d := dashboardData{Now: time.Now(), Workers: s.Workers()}
-		for _, run := range s.Runs() {
-			d.Runs = append(d.Runs, View(run))
-		}
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.Header().Set("Cache-Control", "no-store")
-		if err := dashboardPage.Execute(w, d); err != nil {
-			http.Error(w, err.Error(), http.StatusInternalServerError)
-		}
-	})
+	s.readRoutes(mux)
+	return mux
+}
+
+// readRoutes adds the pages anyone who reaches the dashboard may read: the dashboard, each
+// run's page, report, records, games and live page, and the sites of the lists the server
+// keeps.
+func (s *Server) readRoutes(mux *http.ServeMux) {
+	mux.HandleFunc("GET /{$}", s.serveDashboard)
+	mux.HandleFunc("GET /runs/{id}", s.serveTestPage)
 	mux.HandleFunc("GET /runs/{id}/report.html", s.serveReport)
+	mux.HandleFunc("GET /runs/{id}/games.pgn", s.servePGN)
 	mux.HandleFunc("GET /runs/{id}/records.jsonl", func(w http.ResponseWriter, r *http.Request) {
 		if st, ok := s.lookup(r.PathValue("id")); ok {
 			w.Header().Set("Content-Type", "application/x-ndjson")
@@ -108,8 +122,8 @@ func (s *Server) dashboardHandler() http.Handler {
 		s.mu.Unlock()
 		switch {
 		case live == nil && run != nil && r.URL.Path == "/runs/"+id+"/live/":
-			// A run no longer played has its games in its report (its live page, which
-			// held them all, went when its play ended).
+			// A run no longer played has its games on its page and in its report (its live
+			// page, which held them all, went when its play ended).
 			http.Redirect(w, r, "../report.html", http.StatusSeeOther)
 			return
 		case live == nil:
@@ -118,7 +132,7 @@ func (s *Server) dashboardHandler() http.Handler {
 		}
 		http.StripPrefix("/runs/"+id+"/live", live).ServeHTTP(w, r)
 	})
-	return mux
+	mux.HandleFunc("GET /lists/{list}/", s.serveListSite)
 }
 
 func (s *Server) lookup(id string) (RunState, bool) {

@@ -58,6 +58,11 @@ type Submission struct {
 	// (Config.SharedRecords), not to DIR/runs/RUN.jsonl. Only the server sets it: a
 	// submitter's submission that names a file of the server's is refused.
 	Records string `json:"records,omitempty"`
+	// Submitter is who submitted the run, as the test's page and the dashboard name them
+	// (empty for the server's own runs and for submitters without an account).
+	Submitter string `json:"submitter,omitempty"`
+	// Note is the submitter's word on what the run tests, shown on its page.
+	Note string `json:"note,omitempty"`
 }
 
 // The states of a run.
