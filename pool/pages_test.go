@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -17,6 +18,7 @@ import (
 	"hivearbiter/arbiter/driver"
 	"hivearbiter/distributed"
 	"hivearbiter/internal/testkit/golden"
+	"hivearbiter/results"
 )
 
 // pagesFixture is a pool of four runs (a finished SPRT of an option, an active gauntlet, a
@@ -246,4 +248,38 @@ func TestListSiteServed(t *testing.T) {
 	if rec := get("/lists/hive-engines/"); rec.Header().Get("Content-Type") == "" {
 		t.Errorf("the site's index has no content type")
 	}
+}
+
+// TestTestPageFollowsRecords: the page of a run being played shows each game as it is
+// recorded, read on from where it stopped, with the numbers of a reading of the whole file;
+// a file replaced by a shorter one is read again from its start.
+func TestTestPageFollowsRecords(t *testing.T) {
+	dir := t.TempDir()
+	sprt := &arbiter.SPRTConfig{Elo0: 0, Elo1: 5, Alpha: 0.05, Beta: 0.05, Model: "normalized"}
+	all := pairRecords("0123456789ab", "dev", "base", 0, outcomes(30, "WD", "DD", "LW", "WW"), pagesEpoch)
+	f := fixtureRun{id: "0123456789ab", format: "match", state: StateActive, sprt: sprt, engines: []driver.EngineConfig{fixtureEngine("dev"), fixtureEngine("base")},
+		recs: all[:20], scheduled: 60}
+	s := pagesServer([]*run{f.run(t, dir)}, nil)
+	snap, _ := s.snapshot(f.id)
+	check := func(what string, want []results.Record) {
+		t.Helper()
+		got := s.testPage(snap, pagesEpoch).Results
+		fresh := newRecordsView(snap, want)
+		if got == nil || !reflect.DeepEqual(got, fresh) {
+			t.Errorf("%s: the page's view differs from one of the %d records read afresh", what, len(want))
+		}
+		if got != nil && got.Games != len(want) {
+			t.Errorf("%s: %d games, want %d", what, got.Games, len(want))
+		}
+	}
+	check("first reading", all[:20])
+	writeRecords(t, snap.state.Records, all[20:21])
+	check("a game later", all[:21])
+	writeRecords(t, snap.state.Records, all[21:])
+	check("the rest later", all)
+	if err := os.Remove(snap.state.Records); err != nil {
+		t.Fatal(err)
+	}
+	writeRecords(t, snap.state.Records, all[:6])
+	check("a shorter file", all[:6])
 }
