@@ -45,7 +45,7 @@ func optionSubmission(tb testing.TB, pairs int) *Submission {
 			Options: []driver.EngineOption{{Name: "Aggression", Value: aggression}}}
 	}
 	cfg := arbiter.Config{Engines: []driver.EngineConfig{engine("patch", "3"), engine("base", "2")}, Rounds: pairs, Seed: 5,
-		Openings: openings.Config{RandomPlies: 2}, Adjudication: arbiter.Adjudication{MaxPlies: 20}, Event: "Aggression 3",
+		Openings: openings.Config{RandomPlies: 2}, Adjudication: arbiter.Adjudication{MaxPlies: 60}, Event: "Aggression 3",
 		SPRT: &arbiter.SPRTConfig{Elo0: 0, Elo1: 10, Alpha: 0.05, Beta: 0.05}}
 	if err := cfg.Normalize(); err != nil {
 		tb.Fatal(err)
@@ -69,7 +69,7 @@ func TestPagesInChromium(t *testing.T) {
 	ctx := context.Background()
 	startWorkers(t, &Worker{Name: "w1", Creds: p.addWorker("w1")}, &Worker{Name: "w2", Creds: p.addWorker("w2")})
 	p.addWorker("idle-one")
-	sub := optionSubmission(t, 12)
+	sub := optionSubmission(t, 20)
 	st, err := p.submitter.Submit(ctx, sub)
 	if err != nil {
 		t.Fatal(err)

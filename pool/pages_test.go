@@ -3,6 +3,7 @@ package pool
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -282,4 +283,37 @@ func TestTestPageFollowsRecords(t *testing.T) {
 	}
 	writeRecords(t, snap.state.Records, all[:6])
 	check("a shorter file", all[:6])
+}
+
+// FuzzDashboardQuery: any query the dashboard is given lays out a page among its pages,
+// of at most runsPerPage runs, each matching the query, and draws.
+func FuzzDashboardQuery(f *testing.F) {
+	for _, q := range []string{"", "page=2", "page=-1", "page=99999999999999999999", "state=active&person=ann&engine=dev", "list=x", "engine=%00", "person=%ff%fe"} {
+		f.Add(q)
+	}
+	var entries []runEntry
+	for i := range 130 {
+		entries = append(entries, runEntry{RunState{ID: fmt.Sprintf("run%03d", i), Engines: []string{fmt.Sprintf("dev-%d", i), "base"},
+			State: []string{StateActive, StateFinished, StatePaused}[i%3], Submitted: pagesEpoch.Add(time.Duration(i) * time.Second)},
+			&Submission{Submitter: []string{"ann", "bo"}[i%2]}})
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		v, err := url.ParseQuery(raw)
+		if err != nil {
+			return
+		}
+		q := parseDashboardQuery(v)
+		d := newDashboard(slices.Clone(entries), nil, nil, q, pagesEpoch)
+		if d.Page < 1 || d.Page > d.Pages || len(d.Runs) > runsPerPage || d.Total < len(d.Runs) {
+			t.Fatalf("?%s: page %d of %d with %d of %d runs", raw, d.Page, d.Pages, len(d.Runs), d.Total)
+		}
+		for _, r := range d.Runs {
+			if q.State != "" && r.State != q.State {
+				t.Fatalf("?%s: a %s run listed", raw, r.State)
+			}
+		}
+		if err := webPages.ExecuteTemplate(io.Discard, "dashboard", d); err != nil {
+			t.Fatal(err)
+		}
+	})
 }
