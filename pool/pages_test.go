@@ -317,3 +317,29 @@ func FuzzDashboardQuery(f *testing.F) {
 		}
 	})
 }
+
+// TestTestPageOfTune: a tune's page says what it tunes and its values now, and leaves its
+// records (a tune's own, not games) to its report.
+func TestTestPageOfTune(t *testing.T) {
+	f := fixtureRun{id: "7e7e7e7e7e7e", format: "tune", state: StateActive, engines: []driver.EngineConfig{fixtureEngine("hivebot")}, scheduled: 48}
+	r := f.run(t, t.TempDir())
+	r.state.Values = "Aggression=3.4 Mobility=12"
+	if err := os.WriteFile(r.state.Records, []byte("not game records\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := pagesServer([]*run{r}, nil)
+	snap, _ := s.snapshot(f.id)
+	page := s.testPage(snap, pagesEpoch)
+	var out bytes.Buffer
+	if err := webPages.ExecuteTemplate(&out, "test", page); err != nil {
+		t.Fatal(err)
+	}
+	if page.Results != nil || page.RecordsError != "" {
+		t.Errorf("the tune's page read its records as games: %+v, %q", page.Results, page.RecordsError)
+	}
+	for _, want := range []string{"Aggression=3.4 Mobility=12", "7e7e7e7e7e7e/report.html", "tune"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the tune's page lacks %q", want)
+		}
+	}
+}
