@@ -99,14 +99,7 @@ func (s *Server) readRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /runs/{id}", s.serveTestPage)
 	mux.HandleFunc("GET /runs/{id}/report.html", s.serveReport)
 	mux.HandleFunc("GET /runs/{id}/games.pgn", s.servePGN)
-	mux.HandleFunc("GET /runs/{id}/records.jsonl", func(w http.ResponseWriter, r *http.Request) {
-		if st, ok := s.lookup(r.PathValue("id")); ok {
-			w.Header().Set("Content-Type", "application/x-ndjson")
-			http.ServeFile(w, r, st.Records)
-			return
-		}
-		http.NotFound(w, r)
-	})
+	mux.HandleFunc("GET /runs/{id}/records.jsonl", s.serveRecords)
 	mux.HandleFunc("GET /runs/{id}/live/", func(w http.ResponseWriter, r *http.Request) {
 		id := r.PathValue("id")
 		if live := s.tuneLive(id); live != nil {

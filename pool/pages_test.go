@@ -343,3 +343,41 @@ func TestTestPageOfTune(t *testing.T) {
 		}
 	}
 }
+
+// TestBatchGamesAreItsOwn: of two batches of a list, which share the list's records file, each
+// batch's records, PGN and page hold its own games only.
+func TestBatchGamesAreItsOwn(t *testing.T) {
+	dir := t.TempDir()
+	batch := func(id string, pairs int, at time.Duration) fixtureRun {
+		return fixtureRun{id: id, format: "gauntlet", state: StateFinished, engines: []driver.EngineConfig{fixtureEngine("new"), fixtureEngine("old")},
+			recs: pairRecords(id, "new", "old", 0, outcomes(pairs, "WD"), pagesEpoch.Add(at)), scheduled: 2 * pairs, submitted: at, list: "abc123def456"}
+	}
+	first, second := batch("b47c00000001", 3, 0), batch("b47c00000002", 5, time.Hour)
+	s := pagesServer([]*run{first.run(t, dir), second.run(t, dir)}, nil)
+	h := s.dashboardHandler()
+	for _, f := range []fixtureRun{first, second} {
+		games := len(f.recs)
+		for file, count := range map[string]func(string) int{
+			"records.jsonl": func(s string) int {
+				lines := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+				for _, l := range lines {
+					if !strings.Contains(l, `"run":"`+f.id+`"`) {
+						return -1 // another run's game
+					}
+				}
+				return len(lines)
+			},
+			"games.pgn": func(s string) int { return strings.Count(s, "[Event ") },
+		} {
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, httptest.NewRequest("GET", "/runs/"+f.id+"/"+file, nil))
+			if n := count(rec.Body.String()); rec.Code != http.StatusOK || n != games {
+				t.Errorf("batch %s's %s: %d with %d games of its own or others, want its %d", f.id, file, rec.Code, n, games)
+			}
+		}
+		snap, _ := s.snapshot(f.id)
+		if v := s.testPage(snap, pagesEpoch).Results; v == nil || v.Games != games {
+			t.Errorf("batch %s's page: %+v, want its %d games", f.id, v, games)
+		}
+	}
+}

@@ -1,9 +1,12 @@
 package pool
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -270,5 +273,33 @@ func (s *Server) servePGN(w http.ResponseWriter, r *http.Request) {
 		if err := results.WritePGN(w, &recs[i], results.PGNOptions{Event: event}); err != nil {
 			return // the client went
 		}
+	}
+}
+
+// serveRecords writes a run's records file; of a list's batch, whose file is the list's, the
+// batch's own lines, as they are in the file.
+func (s *Server) serveRecords(w http.ResponseWriter, r *http.Request) {
+	snap, ok := s.snapshot(r.PathValue("id"))
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	w.Header().Set("Content-Type", "application/x-ndjson")
+	if listOf(snap.sub) == "" {
+		http.ServeFile(w, r, snap.state.Records)
+		return
+	}
+	_, err := results.ReadLines(snap.state.Records, func(_ int, line []byte) error {
+		var rec struct {
+			Run string `json:"run"`
+		}
+		if json.Unmarshal(line, &rec) != nil || rec.Run != snap.state.ID {
+			return nil
+		}
+		_, err := w.Write(append(line, '\n'))
+		return err
+	})
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
 	}
 }
