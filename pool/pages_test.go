@@ -35,7 +35,7 @@ func pagesFixture(tb testing.TB) (*Server, time.Time) {
 	runs := []fixtureRun{
 		{id: "1a2b3c4d5e6f", format: "match", state: StateFinished, reason: "the SPRT accepted H1", engines: []driver.EngineConfig{patch, base},
 			sprt: sprt, submitter: "ann", note: "Aggression 3 instead of 2: more attacks on the queen.", event: "hivebot aggression",
-			recs:      pairRecords("1a2b3c4d5e6f", "patch", "base", 0, outcomes(40, "WD", "WW", "DD", "LW", "WL", "DW"), pagesEpoch.Add(10*time.Minute)),
+			recs:      pairRecords("1a2b3c4d5e6f", "patch", "base", 0, outcomes(280, "WD", "WW", "DD", "LW", "WL", "DW"), pagesEpoch.Add(10*time.Minute)),
 			scheduled: 2000, submitted: 5 * time.Minute,
 			workers: []distributed.WorkerStats{{Name: "box-1", Slots: 4, Games: 50, Wins: 20, Draws: 22, Losses: 8, PValue: 0.61},
 				{Name: "box-2", Slots: 2, Games: 30, Wins: 14, Draws: 10, Losses: 6, Faults: 1, TimeLosses: 1, PValue: 0.001, Flagged: true}}},

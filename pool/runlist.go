@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"hivearbiter/elo"
 	"hivearbiter/results"
 )
 
@@ -108,6 +109,8 @@ type runRow struct {
 	Bounds    string // the SPRT's Elo bounds, "[0, 5]"; "" without an SPRT
 	Submitter string
 	List      string // the name of the list whose batch it is
+	// Decision is the SPRT's, H0 or H1, once it has decided ("" before, and without one).
+	Decision string
 }
 
 // listRow is a kept list on the dashboard: its site, its batches and the latest of them.
@@ -228,6 +231,9 @@ func newRunRow(e runEntry, listNames map[string]string) runRow {
 		}
 		row.Submitter = sub.Submitter
 		row.List = listNames[listOf(sub)]
+	}
+	if sum := e.state.Summary; sum != nil && sum.SPRT != nil && sum.SPRT.Decision != elo.Continue.String() {
+		row.Decision = sum.SPRT.Decision
 	}
 	return row
 }
