@@ -30,7 +30,7 @@ type testPage struct {
 	Now  time.Time
 	Run  RunView
 	Over bool // no refresh: the page will not change
-	// Title is "dev vs base", the run's engines.
+	// Title is the run's engines: "dev vs base", "gauntlet of a, b, c".
 	Title                   string
 	Submitter, Note, Event  string
 	Submitted, Ended        time.Time
@@ -178,7 +178,11 @@ func newTestPage(snap runSnapshot, now time.Time) *testPage {
 		sub = &Submission{}
 	}
 	cfg := sub.Config
-	p := &testPage{Now: now, Run: View(st), Over: st.Over(), Title: strings.Join(st.Engines, " vs "),
+	title := strings.Join(st.Engines, " vs ")
+	if len(st.Engines) > 2 {
+		title = st.Format + " of " + strings.Join(st.Engines, ", ")
+	}
+	p := &testPage{Now: now, Run: View(st), Over: st.Over(), Title: title,
 		Submitter: sub.Submitter, Note: sub.Note, Event: cfg.Event, Submitted: st.Submitted, Ended: st.Ended,
 		Engines: st.Engines, Workers: snap.workers, TakenOut: snap.takenOut}
 	if l := snap.list; l != nil {
