@@ -381,3 +381,26 @@ func TestBatchGamesAreItsOwn(t *testing.T) {
 		}
 	}
 }
+
+// TestPagesRunNoScript: the dashboard and a run's page are served with a policy that lets
+// them run no script and load nothing from elsewhere.
+func TestPagesRunNoScript(t *testing.T) {
+	s, _ := pagesFixture(t)
+	h := s.dashboardHandler()
+	for _, target := range []string{"/", "/?state=finished", "/runs/1a2b3c4d5e6f"} {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("GET", target, nil))
+		policy := rec.Header().Get("Content-Security-Policy")
+		if rec.Code != http.StatusOK || !strings.Contains(policy, "default-src 'none'") || strings.Contains(policy, "script-src") {
+			t.Errorf("%s: %d with the policy %q, want one that allows no script", target, rec.Code, policy)
+		}
+		if strings.Contains(rec.Body.String(), "<script") {
+			t.Errorf("%s holds a script", target)
+		}
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", "/runs/nosuchrun", nil))
+	if rec.Code != http.StatusNotFound {
+		t.Errorf("a run not in the pool: %d, want 404", rec.Code)
+	}
+}

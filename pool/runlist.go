@@ -125,11 +125,7 @@ type listRow struct {
 
 func (s *Server) serveDashboard(w http.ResponseWriter, r *http.Request) {
 	d := s.dashboard(parseDashboardQuery(r.URL.Query()), time.Now())
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	if err := webPages.ExecuteTemplate(w, "dashboard", d); err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
-	}
+	writePage(w, "dashboard", d)
 }
 
 // dashboard lays out the dashboard of the server's runs, lists and workers at now.

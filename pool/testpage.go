@@ -116,11 +116,7 @@ func (s *Server) serveTestPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	page := s.testPage(snap, time.Now())
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	if err := webPages.ExecuteTemplate(w, "test", page); err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
-	}
+	writePage(w, "test", page)
 }
 
 // runSnapshot is a run as its pages show it, copied under the server's lock.
