@@ -1,6 +1,7 @@
 package pool
 
 import (
+	"bytes"
 	"context"
 	"embed"
 	"errors"
@@ -16,8 +17,9 @@ import (
 	"hivearbiter/results"
 )
 
-// Dashboard is the pool's read-only web page of runs and workers, with each run's live page
-// and HTML report.
+// Dashboard is the pool's web application: the dashboard of runs, lists and workers, a page
+// per run (testpage.go) with its live page, HTML report, records and games, and the sites of
+// the rating lists the server keeps.
 type Dashboard struct {
 	srv  *http.Server
 	ln   net.Listener
@@ -59,40 +61,67 @@ func (d *Dashboard) Close() error {
 	return err
 }
 
-//go:embed dashboard.html
-var dashboardFiles embed.FS
+//go:embed dashboard.html testpage.html
+var webFiles embed.FS
 
-var dashboardPage = template.Must(template.ParseFS(dashboardFiles, "dashboard.html"))
+// webPages are the pool's pages: "dashboard" and "test" (a run's page).
+var webPages = template.Must(template.New("web").Funcs(template.FuncMap{
+	"when": whenText,
+	"minute": func(t time.Time) string {
+		if t.IsZero() {
+			return "-"
+		}
+		return t.UTC().Format("2006-01-02 15:04")
+	},
+	"add": func(a, b int) int { return a + b },
+}).ParseFS(webFiles, "dashboard.html", "testpage.html"))
 
-// dashboardData is what the page shows.
-type dashboardData struct {
-	Now     time.Time
-	Runs    []RunView
-	Workers []WorkerState
+// whenText is a time as the pages show it, in UTC to the second; "-" for none.
+func whenText(t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return t.UTC().Format("2006-01-02 15:04:05 UTC")
 }
 
+// pagePolicy is the Content-Security-Policy of the pool's own pages: they run no script and
+// load nothing (their styles and charts are inline), so that a name or a note that escaped
+// its escaping would still run nothing. (The report and the live page, drawn by script, are
+// package report's.)
+const pagePolicy = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+
+// writePage writes one of webPages, drawn from data.
+func writePage(w http.ResponseWriter, name string, data any) {
+	var b bytes.Buffer
+	if err := webPages.ExecuteTemplate(&b, name, data); err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	h.Set("Content-Security-Policy", pagePolicy)
+	h.Set("X-Content-Type-Options", "nosniff")
+	w.Write(b.Bytes())
+}
+
+// dashboardHandler is the pool's web application: the read-only pages of this file and
+// testpage.go, to which other files add their own routes on the same mux, one line each.
 func (s *Server) dashboardHandler() http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
-		d := dashboardData{Now: time.Now(), Workers: s.Workers()}
-		for _, run := range s.Runs() {
-			d.Runs = append(d.Runs, View(run))
-		}
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.Header().Set("Cache-Control", "no-store")
-		if err := dashboardPage.Execute(w, d); err != nil {
-			http.Error(w, err.Error(), http.StatusInternalServerError)
-		}
-	})
+	s.readRoutes(mux)
+	return s.webApp(mux) // the people's pages and the write side (webapp.go)
+}
+
+// readRoutes adds the pages anyone who reaches the dashboard may read: the dashboard, each
+// run's page, report, records, games and live page, and the sites of the lists the server
+// keeps.
+func (s *Server) readRoutes(mux *http.ServeMux) {
+	mux.HandleFunc("GET /{$}", s.serveDashboard)
+	mux.HandleFunc("GET /runs/{id}", s.serveTestPage)
 	mux.HandleFunc("GET /runs/{id}/report.html", s.serveReport)
-	mux.HandleFunc("GET /runs/{id}/records.jsonl", func(w http.ResponseWriter, r *http.Request) {
-		if st, ok := s.lookup(r.PathValue("id")); ok {
-			w.Header().Set("Content-Type", "application/x-ndjson")
-			http.ServeFile(w, r, st.Records)
-			return
-		}
-		http.NotFound(w, r)
-	})
+	mux.HandleFunc("GET /runs/{id}/games.pgn", s.servePGN)
+	mux.HandleFunc("GET /runs/{id}/records.jsonl", s.serveRecords)
 	mux.HandleFunc("GET /runs/{id}/live/", func(w http.ResponseWriter, r *http.Request) {
 		id := r.PathValue("id")
 		if live := s.tuneLive(id); live != nil {
@@ -108,8 +137,8 @@ func (s *Server) dashboardHandler() http.Handler {
 		s.mu.Unlock()
 		switch {
 		case live == nil && run != nil && r.URL.Path == "/runs/"+id+"/live/":
-			// A run no longer played has its games in its report (its live page, which
-			// held them all, went when its play ended).
+			// A run no longer played has its games on its page and in its report (its live
+			// page, which held them all, went when its play ended).
 			http.Redirect(w, r, "../report.html", http.StatusSeeOther)
 			return
 		case live == nil:
@@ -118,7 +147,7 @@ func (s *Server) dashboardHandler() http.Handler {
 		}
 		http.StripPrefix("/runs/"+id+"/live", live).ServeHTTP(w, r)
 	})
-	return s.webApp(mux) // the people's pages and the write side (webapp.go)
+	mux.HandleFunc("GET /lists/{list}/", s.serveListSite)
 }
 
 func (s *Server) lookup(id string) (RunState, bool) {

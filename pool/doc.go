@@ -42,6 +42,12 @@
 // hash and caches them. A worker's own -engine
 // stands in for an artifact only when it packs to the same SHA-256.
 //
+// The server's web pages (dashboard.go, runlist.go, testpage.go, listsite.go) are drawn from
+// what it keeps: the dashboard of runs (newest first, a page at a time, filtered), lists and
+// workers; a page per run, from its state and submission and its records file, kept after the
+// run ends; and the sites of the lists it keeps, served read-only. They are read-only; other
+// files add their routes to the same mux (dashboardHandler).
+//
 // A rating list (package ratinglist) can be kept by the server (list.go, KeepList): its
 // batches are runs of the pool, submitted by the server itself, each appending to the list's
 // one records file; the list's file is read again before each batch, so that a version added

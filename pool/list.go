@@ -166,6 +166,7 @@ func (k *listKeeper) batch(ctx context.Context) (played bool, err error) {
 		return false, err
 	}
 	k.name = l.Name
+	k.s.keepListSite(l)
 	recs, err := ratinglist.ReadRecords(l.Records)
 	if err != nil {
 		return false, err

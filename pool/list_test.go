@@ -214,6 +214,22 @@ func TestListKeptByThePool(t *testing.T) {
 			t.Errorf("run %s: %s, its records %s, want finished with the list's records %s", st.ID, st.State, st.Records, records0(t, dir))
 		}
 	}
+	// The dashboard shows the batches under their list, with its site, not among the runs;
+	// each batch's page has the batch's games only, of the list's shared file.
+	d := p.srv.dashboard(dashboardQuery{Page: 1}, time.Now())
+	if len(d.Lists) != 1 || d.Lists[0].Name != "test list" || d.Lists[0].Runs != len(runs) || d.Lists[0].SiteURL != "lists/test-list/" ||
+		d.Lists[0].Games != len(recs) || d.Total != 0 {
+		t.Errorf("the dashboard shows %d runs and the lists %+v, want the list's %d batches and %d games under it, with its site", d.Total, d.Lists, len(runs), len(recs))
+	}
+	batches := batchSizes(recs)
+	for _, st := range runs {
+		snap, _ := p.srv.snapshot(st.ID)
+		page := p.srv.testPage(snap, time.Now())
+		batch, _ := strconv.Atoi(snap.sub.Config.Labels[ratinglist.LabelBatch])
+		if page.Results == nil || batch < 1 || batch > len(batches) || page.Results.Games != batches[batch-1] || page.List != "test list" {
+			t.Errorf("the page of batch %d (run %s): %+v of list %q, want the batch's games (%v by batch) of list %q", batch, st.ID, page.Results, page.List, batches, "test list")
+		}
+	}
 	if identical := slices.Equal(gameResults(recs), gameResults(want4)); !identical {
 		t.Logf("the games' results differ from the local run's (the ratings are compared below)")
 	}

@@ -108,6 +108,10 @@ type Server struct {
 	mu      sync.Mutex
 	runs    map[string]*run
 	workers map[string]*WorkerState
+	// lists are the rating lists the server keeps, by ID, for their pages (listsite.go).
+	lists map[string]keptList
+	// pages keeps the views of runs' records that their pages show (testpage.go).
+	pages pageCache
 }
 
 // Start starts a pool's server and the runs it had when it stopped. It serves until Close.

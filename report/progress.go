@@ -105,3 +105,13 @@ func progressOf(recs []*results.Record, engines []string, test *elo.SPRT) Progre
 func plays(r *results.Record, engine string) bool {
 	return r.White.Name == engine || r.Black.Name == engine
 }
+
+// ProgressOf is the progress curves of records alone (Build's Data.Progress), without the
+// game list and the replays that Build makes: for pages that draw the curves themselves.
+func ProgressOf(recs []results.Record, engines []string, test *elo.SPRT) Progress {
+	ptrs := make([]*results.Record, len(recs))
+	for i := range recs {
+		ptrs[i] = &recs[i]
+	}
+	return progressOf(ptrs, engines, test)
+}

@@ -469,6 +469,23 @@ func ReadFileFunc(path string, opts ReadOptions, each func(*Record) error) (Dama
 	})
 }
 
+// ReadFileFrom reads a records file as ReadFileFunc does, from offset on (0, or what an
+// earlier call returned), and returns the offset just after the last complete line: a file
+// that a run appends to is read again from there, its earlier records not read twice. Lines
+// are numbered from offset.
+func ReadFileFrom(path string, offset int64, opts ReadOptions, each func(*Record) error) (int64, Damage, error) {
+	next := offset
+	damage, err := readFile(path, func(f *os.File) (Damage, int64, error) {
+		if _, err := f.Seek(offset, io.SeekStart); err != nil {
+			return Damage{}, 0, fileError(err, "%w", err)
+		}
+		d, n, err := readRecords(path, f, opts, each)
+		next = offset + n
+		return d, n, err
+	})
+	return next, damage, err
+}
+
 // ReadLines reads a file of other JSON Lines than game records (a tune's) as ReadFileFunc
 // reads a records file, without a lock: it hands each complete line to each as OpenLines does,
 // and a last line cut short (Damage.CutTail) to no one.

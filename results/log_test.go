@@ -314,3 +314,58 @@ func TestLinesLog(t *testing.T) {
 		t.Errorf("after the repair and a line: %q, %v", read, err)
 	}
 }
+
+// TestReadFileFrom: a file that grows is read on from where the last reading stopped: the
+// records after it only, and a last line cut short not at all until its newline is written.
+func TestReadFileFrom(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "games.jsonl")
+	line := func(game int) string {
+		b, err := json.Marshal(sampleRecord(game))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b) + "\n"
+	}
+	write := func(text string) {
+		f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if _, err := f.WriteString(text); err != nil {
+			t.Fatal(err)
+		}
+	}
+	read := func(from int64) (int64, []int) {
+		var games []int
+		next, _, err := ReadFileFrom(path, from, ReadOptions{Counts: true}, func(r *Record) error {
+			if r.Moves != nil {
+				t.Errorf("game %d: its moves were decoded for a count", r.Game)
+			}
+			games = append(games, r.Game)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return next, games
+	}
+	write(line(0) + line(1))
+	third := line(2)
+	write(third[:40]) // a write under way
+	next, games := read(0)
+	if want := int64(len(line(0)) + len(line(1))); next != want || !slices.Equal(games, []int{0, 1}) {
+		t.Fatalf("first reading: games %v up to %d, want [0 1] up to %d", games, next, want)
+	}
+	write(third[40:] + line(3))
+	next2, games := read(next)
+	if !slices.Equal(games, []int{2, 3}) {
+		t.Errorf("reading on from %d: games %v, want [2 3]", next, games)
+	}
+	if info, err := os.Stat(path); err != nil || next2 != info.Size() {
+		t.Errorf("reading on stopped at %d, want the file's end (%v)", next2, info.Size())
+	}
+	if next3, games := read(next2); next3 != next2 || len(games) != 0 {
+		t.Errorf("reading at the end: games %v up to %d, want none up to %d", games, next3, next2)
+	}
+}

@@ -71,7 +71,7 @@ func runServer(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs := newFlagSet("server", serverUsage, stderr)
 	var cfg pool.Config
 	cfg.Register(fs)
-	httpAddr := fs.String("http", "", "serve the dashboard of runs and workers on `ADDR` (loopback unless -http-public), with accounts, submission and control (docs/pool-people.md)")
+	httpAddr := fs.String("http", "", "serve the pool's pages (a dashboard of runs, lists and workers, a page per run, the lists' sites), with accounts, submission and control, on `ADDR` (loopback unless -http-public)")
 	public := fs.Bool("http-public", false, "let -http listen on an address other machines reach")
 	var lists []string
 	fs.Func("list", "keep the rating list of `LIST.toml`: play its gauntlets on the pool (repeatable)", func(path string) error {
