@@ -24,6 +24,7 @@ import (
 	"hivearbiter/internal/testkit/testenv"
 	"hivearbiter/openings"
 	"hivearbiter/pool/artifact"
+	"hivearbiter/pool/people"
 	"hivearbiter/results"
 )
 
@@ -55,7 +56,7 @@ func optionSubmission(tb testing.TB, pairs int) *Submission {
 		tb.Fatal(err)
 	}
 	return &Submission{Config: cfg, Expect: expect, Platforms: []string{artifact.ThisPlatform()},
-		Person: "ann", Note: "Does a more aggressive queen hunt pay? Aggression 3 against the default 2."}
+		Note: "Does a more aggressive queen hunt pay? Aggression 3 against the default 2."}
 }
 
 // TestPagesInChromium: a pool plays an SPRT of an option and a gauntlet; the dashboard lists
@@ -70,6 +71,15 @@ func TestPagesInChromium(t *testing.T) {
 	startWorkers(t, &Worker{Name: "w1", Creds: p.addWorker("w1")}, &Worker{Name: "w2", Creds: p.addWorker("w2")})
 	p.addWorker("idle-one")
 	sub := optionSubmission(t, 20)
+	// Submitted by a person: ann's token names her (a Person the request gave is ignored).
+	if _, err := p.srv.People().Add(ctx, "ann", "correct horse battery", people.User, "test"); err != nil {
+		t.Fatal(err)
+	}
+	token, err := p.srv.People().NewToken(ctx, "ann")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub.Token = token
 	st, err := p.submitter.Submit(ctx, sub)
 	if err != nil {
 		t.Fatal(err)

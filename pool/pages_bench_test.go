@@ -117,7 +117,7 @@ func benchPage(b *testing.B, h http.Handler, target string, before func()) {
 // page, and a page filtered by submitter and engine. It reports the heap the runs hold.
 func BenchmarkDashboard(b *testing.B) {
 	s, _, heap := scaleServer(b)
-	h := s.dashboardHandler()
+	h := readHandler(s)
 	for _, c := range []struct{ name, target string }{
 		{"first-page", "/"},
 		{"filtered", "/?person=bo&engine=dev-9&page=2"},
@@ -134,7 +134,7 @@ func BenchmarkDashboard(b *testing.B) {
 // and read again from the file (after a game was recorded).
 func BenchmarkTestPage(b *testing.B) {
 	s, id, heap := scaleServer(b)
-	h := s.dashboardHandler()
+	h := readHandler(s)
 	// What the page's cache holds for the run being played: its view and its records without
 	// their moves.
 	runtime.GC()

@@ -3,6 +3,7 @@ package pool
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -168,4 +169,13 @@ func statsOf(tb testing.TB, recs []results.Record, test *elo.SPRT) (string, *res
 		tb.Fatal(err)
 	}
 	return out.String(), summary
+}
+
+// readHandler serves the read pages of a fixture's server, which has no bucket and so no
+// people: the pages anyone may read, without the people's pages around them (webapp.go's
+// tests serve those on a started server).
+func readHandler(s *Server) http.Handler {
+	mux := http.NewServeMux()
+	s.readRoutes(mux)
+	return mux
 }

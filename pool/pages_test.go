@@ -223,7 +223,7 @@ func TestListSiteServed(t *testing.T) {
 	}
 	s := pagesServer(nil, nil, keptList{ID: "abc123def456", Name: "Hive engines", Slug: "hive-engines", Site: site},
 		keptList{ID: "000000000000", Name: "Unwritten", Slug: "unwritten", Site: filepath.Join(dir, "none")})
-	h := s.dashboardHandler()
+	h := readHandler(s)
 	get := func(target string) *httptest.ResponseRecorder {
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, httptest.NewRequest("GET", target, nil))
@@ -354,7 +354,7 @@ func TestBatchGamesAreItsOwn(t *testing.T) {
 	}
 	first, second := batch("b47c00000001", 3, 0), batch("b47c00000002", 5, time.Hour)
 	s := pagesServer([]*run{first.run(t, dir), second.run(t, dir)}, nil)
-	h := s.dashboardHandler()
+	h := readHandler(s)
 	for _, f := range []fixtureRun{first, second} {
 		games := len(f.recs)
 		for file, count := range map[string]func(string) int{
@@ -386,7 +386,7 @@ func TestBatchGamesAreItsOwn(t *testing.T) {
 // them run no script and load nothing from elsewhere.
 func TestPagesRunNoScript(t *testing.T) {
 	s, _ := pagesFixture(t)
-	h := s.dashboardHandler()
+	h := readHandler(s)
 	for _, target := range []string{"/", "/?state=finished", "/runs/1a2b3c4d5e6f"} {
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, httptest.NewRequest("GET", target, nil))
