@@ -84,6 +84,9 @@ func (s *Server) loadRuns(ctx context.Context) error {
 		} else if err != nil {
 			return err
 		}
+		if r.state.Seeds == 0 {
+			r.state.Seeds = r.sub.Config.Seeds // a state of an arbiter that did not keep them
+		}
 		s.mu.Lock()
 		s.runs[id] = r
 		s.mu.Unlock()
@@ -167,7 +170,7 @@ func (s *Server) Submit(sub *Submission) (*RunState, error) {
 		names[i] = e.Name
 	}
 	r := &run{sub: sub, assigned: map[string]assignment{}, state: RunState{
-		ID: id, Format: string(cfg.Format), Engines: names, Priority: sub.Priority, Share: sub.Share,
+		ID: id, Format: string(cfg.Format), Engines: names, Seeds: cfg.Seeds, Priority: sub.Priority, Share: sub.Share,
 		Platforms: sub.Platforms, State: StateActive, Submitted: time.Now().UTC(),
 		Records: cfg.Out, Scheduled: t.Scheduled(),
 	}}

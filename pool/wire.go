@@ -71,9 +71,12 @@ const (
 
 // RunState is a run as the pool keeps it, in the key-value bucket.
 type RunState struct {
-	ID        string    `json:"id"`
-	Format    string    `json:"format"`
-	Engines   []string  `json:"engines"`
+	ID      string   `json:"id"`
+	Format  string   `json:"format"`
+	Engines []string `json:"engines"`
+	// Seeds are, of a gauntlet, how many engines at the front play all the others: whose
+	// results the tables count (see RunView).
+	Seeds     int       `json:"seeds,omitempty"`
 	Priority  int       `json:"priority"`
 	Share     float64   `json:"share"`
 	Platforms []string  `json:"platforms,omitempty"`
