@@ -117,6 +117,9 @@ type Record struct {
 	// (e.g. "-maxplies": "400", "engine dev": "uhp st=1 margin=200ms"), so that a records file
 	// of another run can be told apart by what differs. Absent in records of older arbiters.
 	Settings map[string]string `json:"settings,omitempty"`
+	// Test is the run's statistical test (its SPRT and cap), when it has one: the records
+	// alone then give the run's verdict. Absent in records of older arbiters.
+	Test *Test `json:"test,omitempty"`
 }
 
 // WhiteScore is the result from White's point of view: 1, 0.5 or 0.

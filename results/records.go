@@ -208,7 +208,10 @@ func (s *Summary) WriteFile(path string) error {
 type StatsOptions struct {
 	Files int       // the number of files the records come from
 	SPRT  *elo.SPRT // a test of the first engine against the second, for two engines
-	Time  bool      // each engine's time per move, overruns within the margin and faults
+	// SPRTFromRecords marks SPRT as the one the records carry (RecordsTest), not one asked
+	// for: records of more than two engines are then tabled without it, not refused.
+	SPRTFromRecords bool
+	Time            bool // each engine's time per move, overruns within the margin and faults
 	// MergeNames rates an engine name as one player, whatever the time controls, game types
 	// and programs (by their ids) it stands for.
 	MergeNames bool
@@ -258,7 +261,7 @@ func WriteStats(w io.Writer, recs []Record, opts StatsOptions) (*Summary, error)
 			sprt = NewSPRTSummary(*test, llr, ptnml.Pairs())
 		}
 		WriteMatchBlock(w, pairing, MatchInfo{SPRT: line})
-	case opts.SPRT != nil:
+	case opts.SPRT != nil && !opts.SPRTFromRecords:
 		return nil, &StatsError{fmt.Sprintf("an SPRT compares 2 engines; the records hold %d", len(tally.Players))}
 	default:
 		if err := WriteFieldRatings(w, tally, false); err != nil {
