@@ -137,6 +137,26 @@ func (v RunView) LLRText() string {
 	return fmt.Sprintf("%.2f (%.2f, %.2f)", v.LLR, v.Lower, v.Upper)
 }
 
+// ProgressText is the run in a line, as "arbiter submit -wait" follows it: "active: 24/200
+// games, W/D/L 10/4/10, Elo +3.1 ± 20.0, LLR 0.53 (-2.94, 2.94), ETA 1m0s".
+func (v RunView) ProgressText() string {
+	s := fmt.Sprintf("%s: %d/%d games, W/D/L %d/%d/%d", v.State, v.Games(), v.Scheduled, v.Wins, v.Draws, v.Losses)
+	if v.Pairings > 1 {
+		s += fmt.Sprintf(" (%s against the others)", strings.Join(v.Side, ", "))
+	}
+	s += ", Elo " + v.EloText()
+	if v.SPRT {
+		s += ", LLR " + v.LLRText()
+	}
+	if v.ETA > 0 {
+		s += ", ETA " + v.ETAText()
+	}
+	if v.Reason != "" {
+		s += ": " + v.Reason
+	}
+	return s
+}
+
 // ETAText is the time left at the run's rate, or "-".
 func (v RunView) ETAText() string {
 	if v.ETA <= 0 {
