@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"hivearbiter/internal/proc"
+	"hivearbiter/internal/syncbuf"
 
 	"github.com/nats-io/nats.go"
 
@@ -48,13 +49,14 @@ type testPool struct {
 	t         testing.TB
 	dir, addr string
 	srv       *Server
+	console   *syncbuf.Buffer // the server's lines
 	admin     *Client
 	submitter *Client
 }
 
 func newTestPool(t testing.TB) *testPool {
 	t.Helper()
-	p := &testPool{t: t, dir: t.TempDir(), addr: "127.0.0.1:0"}
+	p := &testPool{t: t, dir: t.TempDir(), addr: "127.0.0.1:0", console: new(syncbuf.Buffer)}
 	p.start()
 	// A restart must find the server at the same address.
 	p.addr = strings.TrimPrefix(p.srv.URL(), "nats://")
@@ -64,7 +66,7 @@ func newTestPool(t testing.TB) *testPool {
 
 func (p *testPool) start() {
 	p.t.Helper()
-	srv, err := Start(context.Background(), Config{Dir: p.dir, Listen: p.addr, Batch: 2 * time.Second, AckWait: 3 * time.Second})
+	srv, err := Start(context.Background(), Config{Dir: p.dir, Listen: p.addr, Batch: 2 * time.Second, AckWait: 3 * time.Second, Console: p.console})
 	if err != nil {
 		p.t.Fatal(err)
 	}

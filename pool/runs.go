@@ -206,6 +206,12 @@ func (s *Server) admit(r *run, start func(*run) error, what string) (*RunState, 
 		return nil, err
 	}
 	s.printf("Run %s submitted: %s\n", id, what)
+	s.mu.Lock()
+	s.judge(r, time.Now())
+	if by := r.state.PlayableBy(); len(by) > 0 {
+		s.printf("Run %s can be played by %s\n", id, strings.Join(by, ", "))
+	}
+	s.mu.Unlock()
 	st := s.runState(id)
 	return &st, nil
 }
@@ -573,7 +579,9 @@ func (s *Server) Runs() []RunState {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	list := make([]RunState, 0, len(s.runs))
+	now := time.Now()
 	for _, r := range s.runs {
+		s.judge(r, now)
 		st := r.state
 		if status := r.status(); status != nil {
 			st.TakenOut = status.TakenOut

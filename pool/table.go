@@ -176,6 +176,9 @@ func WriteRuns(w io.Writer, runs []RunState) {
 		if r.Reason != "" {
 			fmt.Fprintf(w, "%12s %s\n", "", r.Reason)
 		}
+		if r.Unplayable != "" {
+			fmt.Fprintf(w, "%12s waits: %s\n", "", r.Unplayable)
+		}
 		if r.Values != "" {
 			fmt.Fprintf(w, "%12s %s\n", "", r.Values)
 		}

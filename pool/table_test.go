@@ -27,6 +27,9 @@ func TestTables(t *testing.T) {
 			Reason: "the schedule is complete", Scheduled: 8, Summary: &results.Summary{Games: 6},
 			TakenOut: []distributed.TakenOut{{Pair: 1, Reason: "move 3 (wQ wQ) is illegal"}}},
 		{ID: "ffffffffffff", Format: "match", Engines: []string{"x", "y"}, Share: 1, State: StateStopped, Reason: "stopped by a submitter", Scheduled: 20},
+		{ID: "a0a0a0a0a0a0", Format: "match", Engines: []string{"arm", "x"}, Share: 1, State: StateActive, Scheduled: 20,
+			Fit:        []WorkerFit{{Worker: "box-1", Reason: "the run is for linux/arm64, and this worker is linux/amd64"}},
+			Unplayable: "no current worker can play it (box-1: the run is for linux/arm64, and this worker is linux/amd64)"},
 	}
 	var out bytes.Buffer
 	WriteRuns(&out, runs)

@@ -99,6 +99,13 @@ type RunState struct {
 	// Workers are the statistics of the run's workers (games, faults, rejected results, the
 	// chi-square flags), kept across restarts of the server.
 	Workers []distributed.WorkerStats `json:"workers,omitempty"`
+	// Fit says, of an active run, which of the pool's current workers can play it and why
+	// each other cannot (its platforms, its artifacts' platform and runtime, what the worker
+	// found when it tried), as the server judged at its submission and at each listing.
+	Fit []WorkerFit `json:"fit,omitempty"`
+	// Unplayable says why no current worker can play an active run, "" while one can: a run
+	// that waits says why.
+	Unplayable string `json:"unplayable,omitempty"`
 }
 
 // Games is how many of its games the run has recorded.
@@ -191,11 +198,13 @@ type Assignment struct {
 
 // WorkerState is what the pool knows of a worker.
 type WorkerState struct {
-	Name     string    `json:"name"`
-	Revoked  bool      `json:"revoked,omitempty"`
-	Slots    int       `json:"slots"`
-	Cores    int       `json:"cores"`
-	Platform string    `json:"platform"`
+	Name     string `json:"name"`
+	Revoked  bool   `json:"revoked,omitempty"`
+	Slots    int    `json:"slots"`
+	Cores    int    `json:"cores"`
+	Platform string `json:"platform"`
+	// Runtimes are the runtimes of scripted engines it has (python3, node, sh).
+	Runtimes []string  `json:"runtimes,omitempty"`
 	Run      string    `json:"run,omitempty"`
 	LastSeen time.Time `json:"last_seen,omitzero"`
 	// Batch is how long the server lets a worker play a run before it asks again (its

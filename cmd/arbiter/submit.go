@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"hivearbiter/ci"
@@ -11,6 +13,7 @@ import (
 	"hivearbiter/elo"
 	"hivearbiter/internal/cli"
 	"hivearbiter/pool"
+	"hivearbiter/pool/artifact"
 	"hivearbiter/results"
 )
 
@@ -76,13 +79,40 @@ func runSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	defer c.Close()
 	st, err := c.SubmitEngines(ctx, sub)
 	if err != nil {
-		return err
+		return submitError(err)
 	}
 	fmt.Fprintf(stdout, "Run %s submitted: %d games (%s); its records: %s on the server\n", st.ID, st.Scheduled, st.Format, st.Records)
+	writeFit(stdout, st)
 	if !*wait {
 		return nil
 	}
 	return followRun(ctx, c, st.ID, followInterval, stdout)
+}
+
+// submitError is the exit status of a submission the client or the server refused: a run
+// that cannot travel to the workers (an engine's script that needs files beside it) is the
+// submitter's to fix, a usage error.
+func submitError(err error) error {
+	if errors.As(err, new(*artifact.LeftBehindError)) {
+		return cli.Usage(fmt.Errorf("%w: nothing was submitted", err))
+	}
+	return err
+}
+
+// writeFit says which of the pool's current workers can play a run just submitted, or why none
+// can (the run is taken, and waits).
+func writeFit(stdout io.Writer, st *pool.RunState) {
+	if st.Unplayable != "" {
+		fmt.Fprintf(stdout, "Warning: run %s waits: %s\n", st.ID, st.Unplayable)
+		return
+	}
+	by := st.PlayableBy()
+	fmt.Fprintf(stdout, "Workers that can play it: %s\n", strings.Join(by, ", "))
+	for _, f := range st.Fit {
+		if f.Reason != "" {
+			fmt.Fprintf(stdout, "Worker %s cannot: %s\n", f.Worker, f.Reason)
+		}
+	}
 }
 
 // followInterval is how often submit -wait asks for its run's state.
@@ -153,5 +183,9 @@ func submit(ctx context.Context, creds string, sub *pool.Submission) (*pool.RunS
 		return nil, err
 	}
 	defer c.Close()
-	return c.SubmitEngines(ctx, sub)
+	st, err := c.SubmitEngines(ctx, sub)
+	if err != nil {
+		return nil, submitError(err)
+	}
+	return st, nil
 }

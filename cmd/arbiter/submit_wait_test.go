@@ -3,14 +3,17 @@ package main
 import (
 	"bytes"
 	"context"
+	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"hivearbiter/ci"
+	"hivearbiter/enginekit/uhpserver/uhpfake"
 	"hivearbiter/pool"
 )
 
@@ -98,5 +101,59 @@ func TestSubmitWaitExitCodes(t *testing.T) {
 				t.Errorf("stats does not say the run's test:\n%s", stats.String())
 			}
 		})
+	}
+}
+
+// TestSubmitRefusesWrapperWithoutItsBinary: an engine given as a #!/bin/sh wrapper that execs
+// a program beside it (which plays here) is refused by submit, exit code 2, with the file it
+// would leave behind and how to give the directory instead; nothing reaches the pool. The same
+// engine given as its directory is taken, and the submitter is told which workers can play it.
+func TestSubmitRefusesWrapperWithoutItsBinary(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("a #!/bin/sh wrapper")
+	}
+	dir := inProcessPool(t)
+	bot := t.TempDir()
+	// The wrapper's program is this test binary, a file of its own in the directory (a link
+	// out of it would not be packed).
+	if err := os.Link(os.Args[0], filepath.Join(bot, "engine")); err != nil {
+		data, err := os.ReadFile(os.Args[0])
+		if err == nil {
+			err = os.WriteFile(filepath.Join(bot, "engine"), data, 0o755)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	wrapper := filepath.Join(bot, "run.sh")
+	if err := os.WriteFile(wrapper, []byte("#!/bin/sh\nexec \"$(dirname \"$0\")/engine\" \"$@\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env := "env=" + uhpfake.Env(detConfig("wrapped", 0, 0))
+	common := []string{"-rounds", "1", "-seed", "3", "-openings", "plies=2", "-each", "depth=1"}
+	args := append([]string{"submit", "-creds", filepath.Join(dir, "submitter.creds"), "-engine", "cmd=" + wrapper, "name=wrapped", env}, common...)
+	args = append(args, fakeEngineSpec("other", detConfig("other", 0, 0))...)
+	var stdout, stderr bytes.Buffer
+	err := run(context.Background(), args, &stdout, &stderr)
+	if code := exitCode(err, &stderr); code != ci.ExitUsage {
+		t.Fatalf("submit of a wrapper without its binary: exit code %d, want %d\n%s%s", code, ci.ExitUsage, stdout.String(), stderr.String())
+	}
+	for _, want := range []string{`engine "wrapped"`, "names engine beside it, which would not travel", "dir=" + bot + " cmd=./run.sh", "nothing was submitted"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("the refusal does not say %q:\n%s", want, stderr.String())
+		}
+	}
+	if runs := poolRuns(t, dir); len(runs) != 0 {
+		t.Errorf("%d runs in the pool after the refusal", len(runs))
+	}
+
+	stdout.Reset()
+	args = append([]string{"submit", "-creds", filepath.Join(dir, "submitter.creds"), "-engine", "dir=" + bot, "cmd=./run.sh", "name=wrapped", env}, common...)
+	args = append(args, fakeEngineSpec("other", detConfig("other", 0, 0))...)
+	if err := run(context.Background(), args, &stdout, &stderr); err != nil {
+		t.Fatalf("submit of the wrapper's directory: %v\n%s%s", err, stdout.String(), stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "Workers that can play it: w1\n") {
+		t.Errorf("submit does not say which workers can play the run:\n%s", stdout.String())
 	}
 }
