@@ -59,6 +59,11 @@ func ConnectAs(dir, role, path string) (*Client, error) {
 	if err != nil {
 		return nil, &CredentialsError{err}
 	}
+	if role != RoleWorker && creds.User != "" && creds.Inbox == InboxPrefix(RoleWorker, creds.User) {
+		// The server would refuse each request as a permissions violation, after a wait.
+		return nil, &CredentialsError{fmt.Errorf("pool: %s holds the credentials of worker %s, which may only play runs (arbiter worker -creds %s): give the %s's credentials, %s in the server's directory",
+			path, creds.User, path, role, filepath.Base(CredsPath("", role)))}
+	}
 	return Connect(creds, "arbiter "+role)
 }
 

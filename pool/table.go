@@ -201,8 +201,10 @@ func WriteWorkers(w io.Writer, workers []WorkerState, now time.Time) {
 }
 
 // StateText is "revoked", "flagged", "outdated" (an earlier arbiter the server cannot answer),
-// "playing", "idle" (connected, no run), or "gone": not
-// seen for a minute longer than the server's batch, after which a worker asks again.
+// "playing", "idle" (connected, no run), "unknown" (not heard from since the server started:
+// a worker asks again at once when its connection comes back, or at its batch's end), or
+// "gone": not seen for a minute longer than the server's batch, after which a worker asks
+// again.
 func (ws WorkerState) StateText(now time.Time) string {
 	batch := ws.Batch
 	if batch <= 0 {
@@ -213,9 +215,11 @@ func (ws WorkerState) StateText(now time.Time) string {
 		return "revoked"
 	case len(ws.Flagged) > 0:
 		return "flagged"
-	case ws.Outdated != "" && !ws.LastSeen.IsZero() && now.Sub(ws.LastSeen) <= batch+time.Minute:
+	case ws.LastSeen.IsZero():
+		return "unknown"
+	case ws.Outdated != "" && now.Sub(ws.LastSeen) <= batch+time.Minute:
 		return "outdated"
-	case ws.LastSeen.IsZero() || now.Sub(ws.LastSeen) > batch+time.Minute:
+	case now.Sub(ws.LastSeen) > batch+time.Minute:
 		return "gone"
 	case ws.Run != "":
 		return "playing"

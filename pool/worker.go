@@ -65,6 +65,9 @@ type Worker struct {
 	con     syncbuf.Printer
 	benches benches
 	host    artifact.Host // this machine, with the platform it tells the server
+	// reconnected is signalled when the connection to the server comes back: a server
+	// started again knows nothing of the worker until it asks (see play).
+	reconnected chan struct{}
 }
 
 // DefaultCache is where a worker keeps the artifacts it fetched: the user's cache directory.
@@ -98,6 +101,7 @@ func (w *Worker) Run(ctx context.Context) error {
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
+	w.reconnected = make(chan struct{}, 1)
 	nc, err := w.dial(ctx, cancel)
 	if err != nil {
 		return err
@@ -117,6 +121,7 @@ func (w *Worker) Run(ctx context.Context) error {
 		if a.Run == "" {
 			select {
 			case <-time.After(max(a.Wait, 100*time.Millisecond)):
+			case <-w.reconnected:
 			case <-ctx.Done():
 			}
 			continue
@@ -161,7 +166,12 @@ func (w *Worker) dial(ctx context.Context, cancel context.CancelCauseFunc) (*nat
 	for tries := 1; ; tries++ {
 		nc, err := distributed.DialWaiting(ctx, creds, "arbiter pool worker "+w.Name, func(err error) {
 			w.printf("Waiting for the pool's server at %s: %v\n", w.Creds.URL, err)
-		}, nats.ErrorHandler(refused), nats.ClosedHandler(closed))
+		}, nats.ErrorHandler(refused), nats.ClosedHandler(closed), nats.ReconnectHandler(func(*nats.Conn) {
+			select {
+			case w.reconnected <- struct{}{}:
+			default: // one to come already
+			}
+		}))
 		if !errors.Is(err, nats.ErrAuthorization) {
 			return nc, err
 		}
@@ -232,17 +242,29 @@ func (w *Worker) play(ctx context.Context, nc *nats.Conn, a *Assignment, unfit m
 			}
 		}
 	}
+	// The worker asks again at its batch's end, at once when it has new measures, and when its
+	// connection comes back (a server started again shows it "unknown" until it asks, with no
+	// slots); an ask that found no answer (the server is starting) is made again a second
+	// later.
 	asking.Go(func() {
 		tick := time.NewTicker(max(a.Batch, time.Second))
 		defer tick.Stop()
+		var again <-chan time.Time
 		for {
 			select {
 			case <-tick.C:
 			case <-measured:
+			case <-w.reconnected:
+			case <-again:
 			case <-leave.Done():
 				return
 			}
-			if b, err := w.ask(leave, nc, unfit); err == nil && b.Run != a.Run {
+			again = nil
+			b, err := w.ask(leave, nc, unfit)
+			switch {
+			case err != nil && leave.Err() == nil:
+				again = time.After(time.Second)
+			case err == nil && b.Run != a.Run:
 				next = b
 				close(yield)
 				return
