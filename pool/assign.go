@@ -123,7 +123,7 @@ func (s *Server) Assign(req AssignRequest, now time.Time) Assignment {
 	a := Assignment{Run: r.state.ID, Engines: r.state.Engines, Batch: s.cfg.Batch}
 	if r.sub != nil {
 		a.RunEngines, a.Manifests, a.Tune = r.sub.Config.Engines, r.sub.Manifests, r.sub.Tune
-		a.GameType = r.sub.Config.GameType
+		a.GameType, a.Scale = r.sub.Config.GameType, r.sub.Scale
 		if r.sub.Tune != nil {
 			a.GameType = r.sub.Tune.GameType
 		}

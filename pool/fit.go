@@ -1,6 +1,7 @@
 package pool
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -79,12 +80,41 @@ func (s *Server) judge(r *run, now time.Time) {
 	}
 	before := r.state.Unplayable
 	r.state.Fit, r.state.Unplayable = s.fit(r, now)
+	r.state.Scales = s.scales(r)
 	switch {
 	case r.state.Unplayable != "" && r.state.Unplayable != before:
 		s.printf("Run %s waits: %s\n", r.state.ID, r.state.Unplayable)
 	case r.state.Unplayable == "" && before != "":
 		s.printf("Run %s can be played again: %s\n", r.state.ID, strings.Join(r.state.PlayableBy(), ", "))
 	}
+}
+
+// scales are the factors at which the run's fit workers play its limits, when it scales them
+// (see TimeScale); s.mu is held.
+func (s *Server) scales(r *run) []WorkerScale {
+	if r.state.Scale == nil {
+		return nil
+	}
+	var out []WorkerScale
+	for _, f := range r.state.Fit {
+		w := s.workers[f.Worker]
+		if f.Reason != "" || w == nil {
+			continue
+		}
+		ws := WorkerScale{Worker: f.Worker}
+		factor, err := r.state.Scale.Factor(r.state.Engines, benchNPS(w.Benches))
+		if err != nil {
+			var se *ScaleError
+			if errors.As(err, &se) {
+				ws.Reason = se.Reason
+			} else {
+				ws.Reason = err.Error()
+			}
+		}
+		ws.Factor = factor
+		out = append(out, ws)
+	}
+	return out
 }
 
 // PlayableBy are the current workers that can play the run, as the server last judged.

@@ -165,6 +165,11 @@ func (s *Server) Submit(sub *Submission) (*RunState, error) {
 		sub.Share = 1
 	}
 	cfg := t.Config()
+	if sub.Scale != nil {
+		if err := sub.Scale.check(cfg.Engines); err != nil {
+			return nil, err
+		}
+	}
 	names := make([]string, len(cfg.Engines))
 	for i, e := range cfg.Engines {
 		names[i] = e.Name
@@ -172,7 +177,7 @@ func (s *Server) Submit(sub *Submission) (*RunState, error) {
 	r := &run{sub: sub, assigned: map[string]assignment{}, state: RunState{
 		ID: id, Format: string(cfg.Format), Engines: names, Seeds: cfg.Seeds, Priority: sub.Priority, Share: sub.Share,
 		Platforms: sub.Platforms, State: StateActive, Submitted: time.Now().UTC(),
-		Records: cfg.Out, Scheduled: t.Scheduled(),
+		Records: cfg.Out, Scheduled: t.Scheduled(), Scale: sub.Scale,
 	}}
 	return s.admit(r, s.startRun, fmt.Sprintf("%s of %s, %d games", r.state.Format, strings.Join(names, ", "), r.state.Scheduled))
 }

@@ -19,6 +19,10 @@ type SubmitFlags struct {
 	Priority  int
 	Share     float64
 	Platforms string // comma-separated OS/ARCH
+	// ScaleNPS and ScaleBy, for a run, scale its limits by each worker's speed (TimeScale):
+	// none when ScaleNPS is 0.
+	ScaleNPS int64
+	ScaleBy  string
 }
 
 // Register adds the flags to fs, worded for a run or, with tune, for a tune.
@@ -31,6 +35,10 @@ func (f *SubmitFlags) Register(fs *flag.FlagSet, tune bool) {
 	fs.IntVar(&f.Priority, "priority", 0, "runs of a higher priority get workers first")
 	fs.Float64Var(&f.Share, "share", 1, "the run's weight among runs of its priority")
 	fs.StringVar(&f.Platforms, "platform", "", "only workers of these platforms (`OS/ARCH`, comma-separated) play the "+what+" (default: "+fallback+")")
+	if !tune {
+		fs.Int64Var(&f.ScaleNPS, "scale-nps", 0, "scale each worker's clocks and times per move by this reference speed (`NPS`) over its bench of the engines, as OpenBench does (0: no scaling)")
+		fs.StringVar(&f.ScaleBy, "scale-by", ScaleByBase, "whose bench is the worker's speed with -scale-nps: `base` (the second engine), dev (the first) or both (the mean of their factors)")
+	}
 }
 
 // ErrNoCreds is a submission without -creds.
@@ -41,6 +49,9 @@ func (f *SubmitFlags) Submission() *Submission {
 	sub := &Submission{Priority: f.Priority, Share: f.Share}
 	if f.Platforms != "" {
 		sub.Platforms = strings.Split(f.Platforms, ",")
+	}
+	if f.ScaleNPS != 0 {
+		sub.Scale = &TimeScale{NPS: f.ScaleNPS, By: f.ScaleBy}
 	}
 	return sub
 }

@@ -179,6 +179,9 @@ func WriteRuns(w io.Writer, runs []RunState) {
 		if r.Unplayable != "" {
 			fmt.Fprintf(w, "%12s waits: %s\n", "", r.Unplayable)
 		}
+		if r.Scale != nil && r.State == StateActive {
+			fmt.Fprintf(w, "%12s %s: %s\n", "", r.Scale, orDash(scalesText(r.Scales)))
+		}
 		if r.Values != "" {
 			fmt.Fprintf(w, "%12s %s\n", "", r.Values)
 		}

@@ -53,6 +53,8 @@ type Submission struct {
 	// Tune, if set, makes the run a tune of its engine (Config.Engines' only one): see
 	// pool/tune.go.
 	Tune *tune.Config `json:"tune,omitempty"`
+	// Scale, if set, scales the run's limits on each worker by its speed (see TimeScale).
+	Scale *TimeScale `json:"scale,omitempty"`
 	// Records, for a batch of a rating list the server keeps (pool/list.go), is the list's
 	// records file: the run appends to it beside the list's other batches
 	// (Config.SharedRecords), not to DIR/runs/RUN.jsonl. Only the server sets it: a
@@ -106,6 +108,10 @@ type RunState struct {
 	// Unplayable says why no current worker can play an active run, "" while one can: a run
 	// that waits says why.
 	Unplayable string `json:"unplayable,omitempty"`
+	// Scale is the run's time scaling, if it has one (see TimeScale), and Scales the factor
+	// each current worker that can play it plays its limits at.
+	Scale  *TimeScale    `json:"scale,omitempty"`
+	Scales []WorkerScale `json:"scales,omitempty"`
 }
 
 // Games is how many of its games the run has recorded.
@@ -191,6 +197,8 @@ type Assignment struct {
 	Tune *tune.Config `json:"tune,omitempty"`
 	// GameType is the run's, which the worker's measures of its engines play.
 	GameType string `json:"game_type,omitempty"`
+	// Scale, if set, scales the run's limits by the worker's speed (see TimeScale).
+	Scale *TimeScale `json:"scale,omitempty"`
 	// Batch is how long the worker plays the run before it asks again.
 	Batch time.Duration `json:"batch,omitempty"`
 	Wait  time.Duration `json:"wait,omitempty"`

@@ -275,6 +275,9 @@ func (w *Worker) play(ctx context.Context, nc *nats.Conn, a *Assignment, unfit m
 	creds.Run = a.Run
 	dw := &distributed.Worker{Name: w.Name, Creds: &creds, Conn: nc, Concurrency: w.Concurrency, Engines: engines,
 		Console: w.Console, TranscriptDir: w.TranscriptDir, Yield: yield, IdleLeave: w.IdleLeave, Prepare: prepare}
+	if a.Scale != nil {
+		dw.TimeScale = func(seats *arbiter.Seats) (float64, error) { return w.scaleFactor(*a.Scale, seats) }
+	}
 	err = dw.Run(ctx)
 	stopAsking()
 	asking.Wait()
@@ -301,6 +304,26 @@ func (w *Worker) engines(ctx context.Context, nc *nats.Conn, a *Assignment) ([]d
 	}
 	from := artifact.NewFetcher(relayGetter{nc: nc, worker: w.Name}, artifact.Limits{})
 	return from.WorkerEngines(ctx, w.host, w.Cache, a.RunEngines, a.Manifests, engines)
+}
+
+// scaleFactor is the factor by which this worker plays a run's limits that scale by its speed:
+// of its measures of the run's engines, seated in seats (Prepare measured them).
+func (w *Worker) scaleFactor(scale TimeScale, seats *arbiter.Seats) (float64, error) {
+	if w.SkipBench {
+		return 0, &ScaleError{Reason: "it does not measure its engines (arbiter worker -bench=false)"}
+	}
+	names := make([]string, len(seats.Engines))
+	for i, e := range seats.Engines {
+		names[i] = e.Name
+	}
+	return scale.Factor(names, func(engine string) (int64, string) {
+		i := slices.Index(names, engine)
+		b, ok := w.benches.of(seats.Engines[i], "")
+		if !ok {
+			return 0, "not measured"
+		}
+		return b.NPS, b.Error
+	})
 }
 
 func (w *Worker) printf(format string, args ...any) {
