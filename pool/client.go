@@ -184,6 +184,12 @@ func (c *Client) Follow(ctx context.Context, id string, interval time.Duration, 
 			if time.Since(failing) > followPatience {
 				return last, fmt.Errorf("pool: following run %s: %w", id, err)
 			}
+			if c.nc.IsClosed() {
+				// A restart outlasted the connection's reconnects: connect again.
+				if nc, err := distributed.Dial(c.creds, "arbiter submitter", nats.MaxReconnects(3)); err == nil {
+					c.nc = nc
+				}
+			}
 		default:
 			failing = time.Time{}
 			i := slices.IndexFunc(runs, func(r RunState) bool { return r.ID == id })
@@ -207,5 +213,5 @@ func (c *Client) Follow(ctx context.Context, id string, interval time.Duration, 
 	}
 }
 
-// followPatience is how long Follow waits for a server that does not answer.
+// followPatience is how long Follow waits for a server that does not answer (a restart).
 const followPatience = 2 * time.Minute

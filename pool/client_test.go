@@ -73,3 +73,53 @@ func TestRestartKnowsPlayingWorker(t *testing.T) {
 	}
 	waitUntil(t, "the worker playing again in the restarted server's eyes", 4*time.Second, playing)
 }
+
+// TestFollowAcrossRestart: a submitter following a run waits for a server that is started
+// again, and sees the run to its end.
+func TestFollowAcrossRestart(t *testing.T) {
+	p := newTestPool(t)
+	ctx := context.Background()
+	startWorkers(t, &Worker{Name: "w1", Creds: p.addWorker("w1"), SkipBench: true})
+	sub := fakeSubmission(t, 6, 61, func(c *arbiter.Config) {
+		for i := range c.Engines { // a move every 20 ms: the run outlasts the restart
+			argv, env := uhpfake.Command(uhpfake.Config{ID: "slow-" + c.Engines[i].Name, Play: "random", Seed: 61, Delay: 20 * time.Millisecond})
+			c.Engines[i].Command, c.Engines[i].Env = argv, env
+		}
+	})
+	st, err := p.submitter.Submit(ctx, sub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	follower := p.client(RoleSubmitter)
+	defer follower.Close()
+	type followed struct {
+		st      *RunState
+		err     error
+		updates int
+	}
+	done := make(chan followed, 1)
+	seen := make(chan struct{}, 100)
+	go func() {
+		var f followed
+		f.st, f.err = follower.Follow(ctx, st.ID, 50*time.Millisecond, func(RunState) {
+			f.updates++
+			seen <- struct{}{}
+		})
+		done <- f
+	}()
+	<-seen
+	p.stop()
+	time.Sleep(3 * time.Second) // longer than the client's reconnects
+	p.start()
+	select {
+	case f := <-done:
+		if f.err != nil || f.st == nil || f.st.State != StateFinished || f.st.Games() != st.Scheduled {
+			t.Errorf("following across a restart: %+v, %v; want the run finished with its %d games", f.st, f.err, st.Scheduled)
+		}
+		if f.updates < 2 {
+			t.Errorf("%d progress updates, want more than the first", f.updates)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("the follower did not see the run end")
+	}
+}
