@@ -70,23 +70,25 @@ func (s *Server) fit(r *run, now time.Time) ([]WorkerFit, string) {
 	return fits, "no current worker can play it (" + strings.Join(each, "; ") + ")"
 }
 
-// judge sets an active run's Fit and Unplayable as the pool's workers stand at now, and says
-// in the server's log when the run becomes one that no worker can play, or that one can; s.mu
-// is held.
-func (s *Server) judge(r *run, now time.Time) {
+// judge sets an active run's Fit, Unplayable and Scales as the pool's workers stand at now,
+// and returns the line for the server's log when the run becomes one that no worker can play,
+// or one that a worker can play again ("" otherwise): s.mu is held, and the caller prints it
+// once it lets go (Server.mu is held over no I/O).
+func (s *Server) judge(r *run, now time.Time) string {
 	if r.state.State != StateActive {
-		r.state.Fit, r.state.Unplayable = nil, ""
-		return
+		r.state.Fit, r.state.Unplayable, r.state.Scales = nil, "", nil
+		return ""
 	}
 	before := r.state.Unplayable
 	r.state.Fit, r.state.Unplayable = s.fit(r, now)
 	r.state.Scales = s.scales(r)
 	switch {
 	case r.state.Unplayable != "" && r.state.Unplayable != before:
-		s.printf("Run %s waits: %s\n", r.state.ID, r.state.Unplayable)
+		return fmt.Sprintf("Run %s waits: %s\n", r.state.ID, r.state.Unplayable)
 	case r.state.Unplayable == "" && before != "":
-		s.printf("Run %s can be played again: %s\n", r.state.ID, strings.Join(r.state.PlayableBy(), ", "))
+		return fmt.Sprintf("Run %s can be played again: %s\n", r.state.ID, strings.Join(r.state.PlayableBy(), ", "))
 	}
+	return ""
 }
 
 // scales are the factors at which the run's fit workers play its limits, when it scales them

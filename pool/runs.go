@@ -212,11 +212,14 @@ func (s *Server) admit(r *run, start func(*run) error, what string) (*RunState, 
 	}
 	s.printf("Run %s submitted: %s\n", id, what)
 	s.mu.Lock()
-	s.judge(r, time.Now())
+	judged := s.judge(r, time.Now())
 	if by := r.state.PlayableBy(); len(by) > 0 {
-		s.printf("Run %s can be played by %s\n", id, strings.Join(by, ", "))
+		judged = fmt.Sprintf("Run %s can be played by %s\n", id, strings.Join(by, ", "))
 	}
 	s.mu.Unlock()
+	if judged != "" {
+		s.printf("%s", judged)
+	}
 	st := s.runState(id)
 	return &st, nil
 }
@@ -581,12 +584,20 @@ func (s *Server) runState(id string) RunState {
 
 // Runs lists the pool's runs, by submission time.
 func (s *Server) Runs() []RunState {
+	var judged []string // for the log, once s.mu is let go
+	defer func() {
+		for _, line := range judged {
+			s.printf("%s", line)
+		}
+	}()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	list := make([]RunState, 0, len(s.runs))
 	now := time.Now()
 	for _, r := range s.runs {
-		s.judge(r, now)
+		if line := s.judge(r, now); line != "" {
+			judged = append(judged, line)
+		}
 		st := r.state
 		if status := r.status(); status != nil {
 			st.TakenOut = status.TakenOut
