@@ -81,3 +81,32 @@ func TestUploadEnginesRefusesLeftBehind(t *testing.T) {
 		t.Errorf("uploaded before the refusal: %d objects (%v)", len(objects), err)
 	}
 }
+
+// FuzzCheckTravels: whatever a program file holds, CheckTravels does not fail but to refuse a
+// #! script, and what it names as left behind are files that sit beside it, the script not
+// among them.
+func FuzzCheckTravels(f *testing.F) {
+	f.Add("#!/bin/sh\nexec \"$(dirname \"$0\")/engine\" \"$@\"\n")
+	f.Add("#!/bin/sh\nexec ${0%/*}/engine\n")
+	f.Add("#!\n./run.sh ../engine / // engine/")
+	f.Add("\x7fELF engine")
+	dir := f.TempDir()
+	writeFile(f, dir, "engine", "x", 0o755)
+	writeFile(f, dir, "weights.bin", "x", 0o644)
+	f.Fuzz(func(t *testing.T, script string) {
+		path := writeFile(t, dir, "run.sh", script, 0o755)
+		err := CheckTravels(Source{Path: path})
+		if err == nil {
+			return
+		}
+		var left *LeftBehindError
+		if !errors.As(err, &left) || !strings.HasPrefix(script, "#!") || len(left.Files) == 0 {
+			t.Fatalf("%q: %v, want nil or a *LeftBehindError of a #! script naming its files", script, err)
+		}
+		for _, name := range left.Files {
+			if name != "engine" && name != "weights.bin" {
+				t.Errorf("%q: names %q, which is not beside it", script, name)
+			}
+		}
+	})
+}
