@@ -166,7 +166,8 @@ func (c *Client) UploadEngines(ctx context.Context, engines []driver.EngineConfi
 }
 
 // Follow asks for the run's state every interval until the run is over, calls progress with
-// it whenever its games or its state change (and once at first), and returns its last state.
+// it whenever its games, its state or why it waits change (and once at first), and returns its
+// last state.
 // A run no longer in the pool (deleted) is an error; so is a server that does not answer for
 // followPatience, a while longer than a restart takes.
 func (c *Client) Follow(ctx context.Context, id string, interval time.Duration, progress func(RunState)) (*RunState, error) {
@@ -197,7 +198,7 @@ func (c *Client) Follow(ctx context.Context, id string, interval time.Duration, 
 				return last, fmt.Errorf("pool: run %s is no longer in the pool (deleted)", id)
 			}
 			st := runs[i]
-			if last == nil || st.Games() != last.Games() || st.State != last.State {
+			if last == nil || st.Games() != last.Games() || st.State != last.State || st.Unplayable != last.Unplayable {
 				progress(st)
 			}
 			last = &st

@@ -34,6 +34,9 @@ func TestRunNoWorkerCanPlay(t *testing.T) {
 	if st.Unplayable != want {
 		t.Errorf("the submitted run's state says %q, want %q", st.Unplayable, want)
 	}
+	if line := View(*st).ProgressText(); !strings.HasSuffix(line, "; waits: "+want) {
+		t.Errorf("submit -wait's line does not say why the run waits: %q", line)
+	}
 	if len(st.Fit) != 1 || st.Fit[0].Worker != "w1" || st.Fit[0].Reason == "" {
 		t.Errorf("its fit: %+v, want w1 with its reason", st.Fit)
 	}

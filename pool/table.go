@@ -154,6 +154,9 @@ func (v RunView) ProgressText() string {
 	if v.Reason != "" {
 		s += ": " + v.Reason
 	}
+	if v.Unplayable != "" {
+		s += "; waits: " + v.Unplayable
+	}
 	return s
 }
 
