@@ -164,7 +164,7 @@ func (w *Worker) Run(ctx context.Context) error {
 			return err
 		}
 		if scale > 0 && scale != 1 {
-			scaled := ScaledEngines(engines, scale)
+			scaled := scaledEngines(engines, scale)
 			for _, seat := range seats {
 				seat.Engines = scaled
 			}
@@ -472,9 +472,9 @@ func (s *pairSlot) markScaled(rec *results.Record) {
 	}
 }
 
-// ScaledEngines are engines whose limits are scaled by factor: a clock's base and increment
+// scaledEngines are engines whose limits are scaled by factor: a clock's base and increment
 // and a time per move, to the millisecond; a depth or a node count is no time, and stays.
-func ScaledEngines(engines []driver.EngineConfig, factor float64) []driver.EngineConfig {
+func scaledEngines(engines []driver.EngineConfig, factor float64) []driver.EngineConfig {
 	out := slices.Clone(engines)
 	scale := func(d time.Duration) time.Duration {
 		return (time.Duration(float64(d) * factor)).Round(time.Millisecond)
