@@ -344,6 +344,7 @@ func (c *collector) collect(r *results.Record) error {
 	for k, v := range c.t.cfg.Labels {
 		r.Settings[k] = v
 	}
+	r.Test = c.t.recordTest()
 	for _, p := range []*results.Player{&r.White, &r.Black} {
 		if p.Program == "" {
 			p.Program = c.t.cfg.program(p.Name)

@@ -22,7 +22,9 @@
 // and a worker whose engines would change them is refused before any game, as is one whose
 // engines report another id line or hash to another program. A worker's slot seats its players
 // with arbiter.Seats, the seat pool of a local run: the same start, expansion check, restarts
-// and close.
+// and close. A pool's worker may play the run's time limits scaled by its speed
+// (Worker.TimeScale, OpenBench's time scaling): its records keep the run's limit, which the
+// coordinator checks, and say the limit played and the factor.
 //
 // The collector feeds the SPRT in schedule order, as in a local run, so a distributed run
 // decides at the same pair as a local one on the same games; at a bound the coordinator

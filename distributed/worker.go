@@ -61,6 +61,13 @@ type Worker struct {
 	// first slot's seats: what it seats (a pool's worker measures its engines there) is the
 	// player that slot's games then use, not an engine started a second time.
 	Prepare func(ctx context.Context, seats *arbiter.Seats)
+	// TimeScale, if set, is asked after Prepare, with the same seats, for the factor by which
+	// this worker scales the run's limits (a clock's base and increment, a time per move;
+	// depths and node counts stay): OpenBench's time scaling by a worker's speed. 0 or 1 plays
+	// the run's limits. Each record then says the limit each side played under and the factor
+	// (results.Player.Played, results.Record.TimeScale), beside the run's limit. An error says
+	// why this worker cannot play the run so (it ends Run).
+	TimeScale func(seats *arbiter.Seats) (float64, error)
 
 	con      syncbuf.Printer
 	flightMu sync.Mutex
@@ -150,9 +157,25 @@ func (w *Worker) Run(ctx context.Context) error {
 	if w.Prepare != nil {
 		w.Prepare(gctx, seats[0])
 	}
+	scale := 0.0
+	if w.TimeScale != nil {
+		if scale, err = w.TimeScale(seats[0]); err != nil {
+			seats[0].Close(gctx)
+			return err
+		}
+		if scale > 0 && scale != 1 {
+			scaled := scaledEngines(engines, scale)
+			for _, seat := range seats {
+				seat.Engines = scaled
+			}
+			w.printf("Worker %s plays run %s at %.3g times its limits (its speed against the run's reference)\n", w.Name, run, scale)
+		} else {
+			scale = 0
+		}
+	}
 	for slot := range w.Concurrency {
 		g.Go(func() error {
-			s := &pairSlot{w: w, spec: spec, seats: seats[slot], forfeits: forfeits, ids: ids, nc: nc, js: js, cons: cons, ackWait: ackWait}
+			s := &pairSlot{w: w, spec: spec, seats: seats[slot], forfeits: forfeits, ids: ids, nc: nc, js: js, cons: cons, ackWait: ackWait, scale: scale}
 			defer seats[slot].Close(gctx)
 			return s.loop(gctx)
 		})
@@ -289,6 +312,8 @@ type pairSlot struct {
 	js       jetstream.JetStream
 	cons     jetstream.Consumer
 	ackWait  time.Duration
+	// scale is the factor its seats' limits are scaled by (Worker.TimeScale), 0 for none.
+	scale float64
 }
 
 func (s *pairSlot) loop(ctx context.Context) error {
@@ -427,8 +452,38 @@ func (s *pairSlot) game(ctx context.Context, work WorkGame) (*results.Record, er
 	if s.forfeits != nil {
 		s.forfeits.Judge(sg, rec)
 	}
+	if s.scale != 0 {
+		s.markScaled(rec)
+	}
 	s.w.printf("Finished game %d (%s vs %s): %s {%s}\n", rec.Game+1, rec.White.Name, rec.Black.Name, rec.Result, rec.Detail)
 	return rec, nil
+}
+
+// markScaled writes into a record played at scaled limits the run's limit of each side (what
+// the coordinator checks, and the tables group by), the limit it played under, and the factor.
+func (s *pairSlot) markScaled(rec *results.Record) {
+	rec.TimeScale = s.scale
+	for _, p := range []*results.Player{&rec.White, &rec.Black} {
+		for _, e := range s.spec.Engines {
+			if e.Name == p.Name {
+				p.Played, p.Time = p.Time, e.Time.String()
+			}
+		}
+	}
+}
+
+// scaledEngines are engines whose limits are scaled by factor: a clock's base and increment
+// and a time per move, to the millisecond; a depth or a node count is no time, and stays.
+func scaledEngines(engines []driver.EngineConfig, factor float64) []driver.EngineConfig {
+	out := slices.Clone(engines)
+	scale := func(d time.Duration) time.Duration {
+		return (time.Duration(float64(d) * factor)).Round(time.Millisecond)
+	}
+	for i := range out {
+		tc := &out[i].Time
+		tc.Base, tc.Increment, tc.MoveTime = scale(tc.Base), scale(tc.Increment), scale(tc.MoveTime)
+	}
+	return out
 }
 
 // playGame plays a game as arbiter.PlayGame does, and tells the coordinator of it as it goes:

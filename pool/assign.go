@@ -67,6 +67,7 @@ func (s *Server) Assign(req AssignRequest, now time.Time) Assignment {
 		s.workers[req.Worker] = w
 	}
 	w.Slots, w.Cores, w.Platform, w.LastSeen, w.Run, w.Outdated = req.Slots, req.Cores, req.Platform, now, "", ""
+	w.Runtimes = req.Runtimes
 	w.Unfit = w.Unfit[:0]
 	if req.Benches != nil {
 		w.Benches = req.Benches
@@ -122,7 +123,7 @@ func (s *Server) Assign(req AssignRequest, now time.Time) Assignment {
 	a := Assignment{Run: r.state.ID, Engines: r.state.Engines, Batch: s.cfg.Batch}
 	if r.sub != nil {
 		a.RunEngines, a.Manifests, a.Tune = r.sub.Config.Engines, r.sub.Manifests, r.sub.Tune
-		a.GameType = r.sub.Config.GameType
+		a.GameType, a.Scale = r.sub.Config.GameType, r.sub.Scale
 		if r.sub.Tune != nil {
 			a.GameType = r.sub.Tune.GameType
 		}
@@ -176,7 +177,7 @@ func (s *Server) Workers() []WorkerState {
 	for name, w := range s.workers {
 		c := *w
 		c.Revoked = c.Revoked || known[name]
-		c.Unfit, c.Benches = slices.Clone(w.Unfit), slices.Clone(w.Benches)
+		c.Unfit, c.Benches, c.Runtimes = slices.Clone(w.Unfit), slices.Clone(w.Benches), slices.Clone(w.Runtimes)
 		byName[name] = &c
 	}
 	for id, r := range s.runs {

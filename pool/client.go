@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -57,6 +58,11 @@ func ConnectAs(dir, role, path string) (*Client, error) {
 	creds, err := distributed.ReadCredentials(path)
 	if err != nil {
 		return nil, &CredentialsError{err}
+	}
+	if role != RoleWorker && creds.User != "" && creds.Inbox == InboxPrefix(RoleWorker, creds.User) {
+		// The server would refuse each request as a permissions violation, after a wait.
+		return nil, &CredentialsError{fmt.Errorf("pool: %s holds the credentials of worker %s, which may only play runs (arbiter worker -creds %s): give the %s's credentials, %s in the server's directory",
+			path, creds.User, path, role, filepath.Base(CredsPath("", role)))}
 	}
 	return Connect(creds, "arbiter "+role)
 }
@@ -158,3 +164,55 @@ func (c *Client) UploadEngines(ctx context.Context, engines []driver.EngineConfi
 	}
 	return artifact.NewStore(bucket, artifact.Limits{}).UploadEngines(ctx, engines)
 }
+
+// Follow asks for the run's state every interval until the run is over, calls progress with
+// it whenever its games, its state or why it waits change (and once at first), and returns its
+// last state.
+// A run no longer in the pool (deleted) is an error; so is a server that does not answer for
+// followPatience, a while longer than a restart takes.
+func (c *Client) Follow(ctx context.Context, id string, interval time.Duration, progress func(RunState)) (*RunState, error) {
+	var last *RunState
+	failing := time.Time{}
+	for {
+		runs, err := c.Runs(ctx)
+		switch {
+		case ctx.Err() != nil:
+			return last, ctx.Err()
+		case err != nil:
+			if failing.IsZero() {
+				failing = time.Now()
+			}
+			if time.Since(failing) > followPatience {
+				return last, fmt.Errorf("pool: following run %s: %w", id, err)
+			}
+			if c.nc.IsClosed() {
+				// A restart outlasted the connection's reconnects: connect again.
+				if nc, err := distributed.Dial(c.creds, "arbiter submitter", nats.MaxReconnects(3)); err == nil {
+					c.nc = nc
+				}
+			}
+		default:
+			failing = time.Time{}
+			i := slices.IndexFunc(runs, func(r RunState) bool { return r.ID == id })
+			if i < 0 {
+				return last, fmt.Errorf("pool: run %s is no longer in the pool (deleted)", id)
+			}
+			st := runs[i]
+			if last == nil || st.Games() != last.Games() || st.State != last.State || st.Unplayable != last.Unplayable {
+				progress(st)
+			}
+			last = &st
+			if st.Over() {
+				return last, nil
+			}
+		}
+		select {
+		case <-time.After(interval):
+		case <-ctx.Done():
+			return last, ctx.Err()
+		}
+	}
+}
+
+// followPatience is how long Follow waits for a server that does not answer (a restart).
+const followPatience = 2 * time.Minute

@@ -36,6 +36,11 @@
 // management page and submission from the browser, behind net/http's CrossOriginProtection. A
 // pool with no accounts behaves as before: the credential alone may do everything.
 //
+// No run waits in silence (fit.go): at a submission and at each listing the server judges which
+// of its current workers can play an active run and why each other cannot, and flags a run
+// that none can play (RunState.Unplayable) in its state, its tables and its log. A run may
+// scale its limits by each worker's speed (timescale.go, OpenBench's time scaling).
+//
 // Engines are artifacts (package pool/artifact): submit uploads each engine to the pool's
 // object store, and a worker is given a run only when its platform and runtimes can run the
 // run's artifacts; the server hands it those and no others (relay.go), and it checks their

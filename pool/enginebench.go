@@ -116,12 +116,7 @@ type benches struct {
 func (b *benches) measure(ctx context.Context, seats *arbiter.Seats, name string) bool {
 	measured := false
 	for e, c := range seats.Engines {
-		key := strings.Join(slices.Concat([]string{c.Dir}, c.Command, []string{"\x01"}, c.Env), "\x00")
-		if name == "" {
-			// A match's engines may be one program under other options (two hivebot
-			// profiles): each is measured. A tune's sides differ only by the values tuned.
-			key += "\x02" + fmt.Sprint(c.Options)
-		}
+		key := benchKey(c, name)
 		b.mu.Lock()
 		_, ok := b.byKey[key]
 		b.mu.Unlock()
@@ -145,6 +140,27 @@ func (b *benches) measure(ctx context.Context, seats *arbiter.Seats, name string
 		measured = true
 	}
 	return measured
+}
+
+// benchKey is the program an engine is, for its measures: its directory, command and
+// environment, and in a match (name "") its options.
+func benchKey(c driver.EngineConfig, name string) string {
+	key := strings.Join(slices.Concat([]string{c.Dir}, c.Command, []string{"\x01"}, c.Env), "\x00")
+	if name == "" {
+		// A match's engines may be one program under other options (two hivebot profiles):
+		// each is measured. A tune's sides differ only by the values tuned.
+		key += "\x02" + fmt.Sprint(c.Options)
+	}
+	return key
+}
+
+// of is the measure of an engine (named name, or "" for a match's, as measure takes it), if
+// it was measured.
+func (b *benches) of(c driver.EngineConfig, name string) (EngineBench, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	m, ok := b.byKey[benchKey(c, name)]
+	return m, ok
 }
 
 // list is the measures, the latest first, at most maxBenches of them.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"hivearbiter/internal/proc"
+	"hivearbiter/internal/syncbuf"
 
 	"github.com/nats-io/nats.go"
 
@@ -48,6 +49,8 @@ type testPool struct {
 	t         testing.TB
 	dir, addr string
 	srv       *Server
+	console   *syncbuf.Buffer // the server's lines
+	batch     time.Duration   // the server's -batch (2 s if 0)
 	admin     *Client
 	submitter *Client
 	people    PeopleConfig // the server's rules of persons (people_pool_test.go)
@@ -55,7 +58,13 @@ type testPool struct {
 
 func newTestPool(t testing.TB) *testPool {
 	t.Helper()
-	p := &testPool{t: t, dir: t.TempDir(), addr: "127.0.0.1:0"}
+	return newTestPoolBatch(t, 0)
+}
+
+// newTestPoolBatch is newTestPool with the server's -batch (2 s if 0).
+func newTestPoolBatch(t testing.TB, batch time.Duration) *testPool {
+	t.Helper()
+	p := &testPool{t: t, dir: t.TempDir(), addr: "127.0.0.1:0", console: new(syncbuf.Buffer), batch: batch}
 	p.start()
 	// A restart must find the server at the same address.
 	p.addr = strings.TrimPrefix(p.srv.URL(), "nats://")
@@ -65,7 +74,11 @@ func newTestPool(t testing.TB) *testPool {
 
 func (p *testPool) start() {
 	p.t.Helper()
-	srv, err := Start(context.Background(), Config{Dir: p.dir, Listen: p.addr, Batch: 2 * time.Second, AckWait: 3 * time.Second,
+	batch := p.batch
+	if batch == 0 {
+		batch = 2 * time.Second
+	}
+	srv, err := Start(context.Background(), Config{Dir: p.dir, Listen: p.addr, Batch: batch, AckWait: 3 * time.Second, Console: p.console,
 		People: p.people})
 	if err != nil {
 		p.t.Fatal(err)

@@ -84,6 +84,9 @@ func (s *Server) loadRuns(ctx context.Context) error {
 		} else if err != nil {
 			return err
 		}
+		if r.state.Seeds == 0 {
+			r.state.Seeds = r.sub.Config.Seeds // a state of an arbiter that did not keep them
+		}
 		s.mu.Lock()
 		s.runs[id] = r
 		s.mu.Unlock()
@@ -162,14 +165,19 @@ func (s *Server) Submit(sub *Submission) (*RunState, error) {
 		sub.Share = 1
 	}
 	cfg := t.Config()
+	if sub.Scale != nil {
+		if err := sub.Scale.check(cfg.Engines); err != nil {
+			return nil, err
+		}
+	}
 	names := make([]string, len(cfg.Engines))
 	for i, e := range cfg.Engines {
 		names[i] = e.Name
 	}
 	r := &run{sub: sub, assigned: map[string]assignment{}, state: RunState{
-		ID: id, Format: string(cfg.Format), Engines: names, Priority: sub.Priority, Share: sub.Share,
+		ID: id, Format: string(cfg.Format), Engines: names, Seeds: cfg.Seeds, Priority: sub.Priority, Share: sub.Share,
 		Platforms: sub.Platforms, State: StateActive, Submitted: time.Now().UTC(),
-		Records: cfg.Out, Scheduled: t.Scheduled(),
+		Records: cfg.Out, Scheduled: t.Scheduled(), Scale: sub.Scale,
 	}}
 	return s.admit(r, s.startRun, fmt.Sprintf("%s of %s, %d games", r.state.Format, strings.Join(names, ", "), r.state.Scheduled))
 }
@@ -209,6 +217,15 @@ func (s *Server) admit(r *run, start func(*run) error, what string) (*RunState, 
 	}
 	s.admitted(r, what)
 	s.printf("Run %s submitted: %s\n", id, what)
+	s.mu.Lock()
+	judged := s.judge(r, time.Now())
+	if by := r.state.PlayableBy(); len(by) > 0 {
+		judged = fmt.Sprintf("Run %s can be played by %s\n", id, strings.Join(by, ", "))
+	}
+	s.mu.Unlock()
+	if judged != "" {
+		s.printf("%s", judged)
+	}
 	st := s.runState(id)
 	return &st, nil
 }
@@ -573,10 +590,20 @@ func (s *Server) runState(id string) RunState {
 
 // Runs lists the pool's runs, by submission time.
 func (s *Server) Runs() []RunState {
+	var judged []string // for the log, once s.mu is let go
+	defer func() {
+		for _, line := range judged {
+			s.printf("%s", line)
+		}
+	}()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	list := make([]RunState, 0, len(s.runs))
+	now := time.Now()
 	for _, r := range s.runs {
+		if line := s.judge(r, now); line != "" {
+			judged = append(judged, line)
+		}
 		st := r.state
 		if status := r.status(); status != nil {
 			st.TakenOut = status.TakenOut

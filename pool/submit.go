@@ -20,6 +20,10 @@ type SubmitFlags struct {
 	Share     float64
 	Platforms string // comma-separated OS/ARCH
 	TokenFile string // a person's token (see Token)
+	// ScaleNPS and ScaleBy, for a run, scale its limits by each worker's speed (TimeScale):
+	// none when ScaleNPS is 0.
+	ScaleNPS int64
+	ScaleBy  string
 }
 
 // Register adds the flags to fs, worded for a run or, with tune, for a tune.
@@ -33,6 +37,10 @@ func (f *SubmitFlags) Register(fs *flag.FlagSet, tune bool) {
 	fs.Float64Var(&f.Share, "share", 1, "the run's weight among runs of its priority")
 	fs.StringVar(&f.TokenFile, "token-file", "", "a `file` holding your token from the dashboard's account page, which names you as the submitter (default: $"+TokenEnv+")")
 	fs.StringVar(&f.Platforms, "platform", "", "only workers of these platforms (`OS/ARCH`, comma-separated) play the "+what+" (default: "+fallback+")")
+	if !tune {
+		fs.Int64Var(&f.ScaleNPS, "scale-nps", 0, "scale each worker's clocks and times per move by this reference speed (`NPS`) over its bench of the engines, as OpenBench does (0: no scaling)")
+		fs.StringVar(&f.ScaleBy, "scale-by", ScaleByBase, "whose bench is the worker's speed with -scale-nps: `base` (the second engine), dev (the first) or both (the mean of their factors)")
+	}
 }
 
 // ErrNoCreds is a submission without -creds.
@@ -43,6 +51,9 @@ func (f *SubmitFlags) Submission() *Submission {
 	sub := &Submission{Priority: f.Priority, Share: f.Share}
 	if f.Platforms != "" {
 		sub.Platforms = strings.Split(f.Platforms, ",")
+	}
+	if f.ScaleNPS != 0 {
+		sub.Scale = &TimeScale{NPS: f.ScaleNPS, By: f.ScaleBy}
 	}
 	return sub
 }

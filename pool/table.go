@@ -4,17 +4,31 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"time"
+
+	"hivearbiter/arbiter"
+	"hivearbiter/elo"
+	"hivearbiter/results"
 )
 
-// RunView is a run as the tables and the dashboard show it: its counts from the first
-// engine's point of view, its Elo, its SPRT and its ETA.
+// RunView is a run as the tables and the dashboard show it: its counts from the point of view
+// of its side (Side: a match's first engine, a gauntlet's seeds) over all its pairings, its
+// Elo, its SPRT and its ETA.
 type RunView struct {
 	RunState
+	// Side are the engines whose results the counts are: a gauntlet's seeds (its first
+	// engine, by default), else the first engine. Pairings counts the pairings summed: those
+	// of the side against the others.
+	Side                []string
+	Pairings            int
 	Wins, Draws, Losses int
-	// Elo and EloError are the first engine's against the second (the first pairing); NaN
-	// when there is none yet.
+	// Pentanomial are the side's game pairs by score (LL, LD, WL+DD, WD, WW), summed over its
+	// pairings.
+	Pentanomial [5]int
+	// Elo and EloError are the side's against the others, from the counts summed over its
+	// pairings (a match's: its one pairing's); NaN when there is none yet.
 	Elo, EloError float64
 	// SPRT: LLR and its bounds, when the run has a test.
 	SPRT               bool
@@ -25,18 +39,9 @@ type RunView struct {
 
 // View computes what the tables show of a run.
 func View(r RunState) RunView {
-	v := RunView{RunState: r, Elo: math.NaN(), EloError: math.NaN()}
+	v := RunView{RunState: r, Elo: math.NaN(), EloError: math.NaN(), Side: r.side()}
 	if s := r.Summary; s != nil {
-		if len(s.Pairings) > 0 {
-			p := s.Pairings[0]
-			v.Wins, v.Draws, v.Losses = p.Wins, p.Draws, p.Losses
-			if p.Elo != nil {
-				v.Elo = *p.Elo
-			}
-			if p.EloError != nil {
-				v.EloError = *p.EloError
-			}
-		}
+		v.count(s.Pairings)
 		if s.SPRT != nil {
 			v.SPRT, v.LLR, v.Lower, v.Upper = true, s.SPRT.LLR, s.SPRT.Lower, s.SPRT.Upper
 		}
@@ -49,6 +54,68 @@ func View(r RunState) RunView {
 		v.ETA = time.Duration(float64(v.Remaining) / r.Rate * float64(time.Second)).Round(time.Second)
 	}
 	return v
+}
+
+// side are the engines whose results a run's counts are from: a gauntlet's seeds, else its
+// first engine.
+func (r RunState) side() []string {
+	n := 1
+	if r.Format == string(arbiter.Gauntlet) {
+		n = max(r.Seeds, 1)
+	}
+	return r.Engines[:min(n, len(r.Engines))]
+}
+
+// count sums the pairings of the view's side against the others, each from the side's point
+// of view: a gauntlet's W/D/L are its seeds' against the whole field, not its first pairing's.
+func (v *RunView) count(pairings []results.PairingSummary) {
+	var one *results.PairingSummary // the only pairing summed, as the summary rates it
+	swapped := false
+	for i := range pairings {
+		p := &pairings[i]
+		first, second := slices.Contains(v.Side, p.First), slices.Contains(v.Side, p.Second)
+		if first == second {
+			continue // not the side's, or (two seeds) within it
+		}
+		v.Pairings++
+		one, swapped = p, second
+		if second {
+			v.Wins, v.Draws, v.Losses = v.Wins+p.Losses, v.Draws+p.Draws, v.Losses+p.Wins
+			for k, c := range p.Pentanomial {
+				v.Pentanomial[4-k] += c
+			}
+			continue
+		}
+		v.Wins, v.Draws, v.Losses = v.Wins+p.Wins, v.Draws+p.Draws, v.Losses+p.Losses
+		for k, c := range p.Pentanomial {
+			v.Pentanomial[k] += c
+		}
+	}
+	switch {
+	case v.Pairings == 1:
+		sign := 1.0
+		if swapped {
+			sign = -1
+		}
+		if one.Elo != nil {
+			v.Elo = sign * *one.Elo
+		}
+		if one.EloError != nil {
+			v.EloError = *one.EloError
+		}
+	case v.Pairings > 1:
+		ptnml := elo.Pentanomial(v.Pentanomial)
+		est := elo.TrinomialEstimate(elo.WDL{Wins: v.Wins, Draws: v.Draws, Losses: v.Losses})
+		if ptnml.Pairs() > 0 {
+			est = elo.PentanomialEstimate(ptnml)
+		}
+		if est.EloDefined() {
+			v.Elo = est.Elo
+		}
+		if est.EloMarginFinite() {
+			v.EloError = est.ErrorMargin
+		}
+	}
 }
 
 // EloText is "+12.3 ± 4.5", or "-" before there is one.
@@ -70,6 +137,29 @@ func (v RunView) LLRText() string {
 	return fmt.Sprintf("%.2f (%.2f, %.2f)", v.LLR, v.Lower, v.Upper)
 }
 
+// ProgressText is the run in a line, as "arbiter submit -wait" follows it: "active: 24/200
+// games, W/D/L 10/4/10, Elo +3.1 ± 20.0, LLR 0.53 (-2.94, 2.94), ETA 1m0s".
+func (v RunView) ProgressText() string {
+	s := fmt.Sprintf("%s: %d/%d games, W/D/L %d/%d/%d", v.State, v.Games(), v.Scheduled, v.Wins, v.Draws, v.Losses)
+	if v.Pairings > 1 {
+		s += fmt.Sprintf(" (%s against the others)", strings.Join(v.Side, ", "))
+	}
+	s += ", Elo " + v.EloText()
+	if v.SPRT {
+		s += ", LLR " + v.LLRText()
+	}
+	if v.ETA > 0 {
+		s += ", ETA " + v.ETAText()
+	}
+	if v.Reason != "" {
+		s += ": " + v.Reason
+	}
+	if v.Unplayable != "" {
+		s += "; waits: " + v.Unplayable
+	}
+	return s
+}
+
 // ETAText is the time left at the run's rate, or "-".
 func (v RunView) ETAText() string {
 	if v.ETA <= 0 {
@@ -88,6 +178,12 @@ func WriteRuns(w io.Writer, runs []RunState) {
 			v.EloText(), v.LLRText(), v.ETAText())
 		if r.Reason != "" {
 			fmt.Fprintf(w, "%12s %s\n", "", r.Reason)
+		}
+		if r.Unplayable != "" {
+			fmt.Fprintf(w, "%12s waits: %s\n", "", r.Unplayable)
+		}
+		if r.Scale != nil && r.State == StateActive {
+			fmt.Fprintf(w, "%12s %s: %s\n", "", r.Scale, orDash(scalesText(r.Scales)))
 		}
 		if r.Values != "" {
 			fmt.Fprintf(w, "%12s %s\n", "", r.Values)
@@ -111,8 +207,10 @@ func WriteWorkers(w io.Writer, workers []WorkerState, now time.Time) {
 }
 
 // StateText is "revoked", "flagged", "outdated" (an earlier arbiter the server cannot answer),
-// "playing", "idle" (connected, no run), or "gone": not
-// seen for a minute longer than the server's batch, after which a worker asks again.
+// "playing", "idle" (connected, no run), "unknown" (not heard from since the server started:
+// a worker asks again at once when its connection comes back, or at its batch's end), or
+// "gone": not seen for a minute longer than the server's batch, after which a worker asks
+// again.
 func (ws WorkerState) StateText(now time.Time) string {
 	batch := ws.Batch
 	if batch <= 0 {
@@ -123,9 +221,11 @@ func (ws WorkerState) StateText(now time.Time) string {
 		return "revoked"
 	case len(ws.Flagged) > 0:
 		return "flagged"
-	case ws.Outdated != "" && !ws.LastSeen.IsZero() && now.Sub(ws.LastSeen) <= batch+time.Minute:
+	case ws.LastSeen.IsZero():
+		return "unknown"
+	case ws.Outdated != "" && now.Sub(ws.LastSeen) <= batch+time.Minute:
 		return "outdated"
-	case ws.LastSeen.IsZero() || now.Sub(ws.LastSeen) > batch+time.Minute:
+	case now.Sub(ws.LastSeen) > batch+time.Minute:
 		return "gone"
 	case ws.Run != "":
 		return "playing"

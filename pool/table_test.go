@@ -12,7 +12,8 @@ import (
 
 // TestTables: the tables of "arbiter server runs" and "arbiter server workers", against their
 // golden files: an active SPRT with its ETA, a run with a pair taken out, a stopped one; a
-// worker playing with its engines' speeds, a flagged one, a revoked one, one gone; of a server
+// worker playing with its engines' speeds, a flagged one, a revoked one, one gone, one not
+// heard from since the server started (unknown, not gone); of a server
 // with a -batch of 10 minutes, a worker last seen 5 minutes ago plays on, and one 12 minutes
 // ago is gone (it was judged by the default batch of a minute, and shown gone at 2 minutes).
 func TestTables(t *testing.T) {
@@ -27,6 +28,9 @@ func TestTables(t *testing.T) {
 			Reason: "the schedule is complete", Scheduled: 8, Summary: &results.Summary{Games: 6},
 			TakenOut: []distributed.TakenOut{{Pair: 1, Reason: "move 3 (wQ wQ) is illegal"}}},
 		{ID: "ffffffffffff", Format: "match", Engines: []string{"x", "y"}, Share: 1, State: StateStopped, Reason: "stopped by a submitter", Scheduled: 20},
+		{ID: "a0a0a0a0a0a0", Format: "match", Engines: []string{"arm", "x"}, Share: 1, State: StateActive, Scheduled: 20,
+			Fit:        []WorkerFit{{Worker: "box-1", Reason: "the run is for linux/arm64, and this worker is linux/amd64"}},
+			Unplayable: "no current worker can play it (box-1: the run is for linux/arm64, and this worker is linux/amd64)"},
 	}
 	var out bytes.Buffer
 	WriteRuns(&out, runs)
@@ -41,6 +45,7 @@ func TestTables(t *testing.T) {
 			Flagged: []string{"1a2b3c4d5e6f"}, Unfit: []string{"0f0f0f0f0f0f: its c is another build"}},
 		{Name: "old-box", Revoked: true},
 		{Name: "quiet", Slots: 1, Cores: 1, Platform: "darwin/arm64", LastSeen: now.Add(-time.Hour)},
+		{Name: "unheard", Batch: time.Minute}, // known by its identity, not heard from since the server started
 		{Name: "slow-batch", Slots: 2, Cores: 2, Platform: "linux/amd64", Run: "1a2b3c4d5e6f", LastSeen: now.Add(-5 * time.Minute), Batch: 10 * time.Minute},
 		{Name: "slow-gone", Slots: 2, Cores: 2, Platform: "linux/amd64", Run: "1a2b3c4d5e6f", LastSeen: now.Add(-12 * time.Minute), Batch: 10 * time.Minute},
 	}

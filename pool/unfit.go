@@ -65,9 +65,10 @@ func cannotPlay(err error) bool {
 		unsafe      *artifact.UnsafeArchiveError
 		large       *artifact.TooLargeError
 		unusable    *ArtifactUnusableError
+		scale       *ScaleError
 	)
 	return errors.As(err, &refused) || errors.As(err, &mismatch) || errors.As(err, &start) ||
 		errors.As(err, &notRunnable) || errors.As(err, &hash) || errors.As(err, &override) ||
-		errors.As(err, &unsafe) || errors.As(err, &large) || errors.As(err, &unusable) ||
+		errors.As(err, &unsafe) || errors.As(err, &large) || errors.As(err, &unusable) || errors.As(err, &scale) ||
 		errors.Is(err, artifact.ErrNotFound)
 }

@@ -53,6 +53,8 @@ type Submission struct {
 	// Tune, if set, makes the run a tune of its engine (Config.Engines' only one): see
 	// pool/tune.go.
 	Tune *tune.Config `json:"tune,omitempty"`
+	// Scale, if set, scales the run's limits on each worker by its speed (see TimeScale).
+	Scale *TimeScale `json:"scale,omitempty"`
 	// Records, for a batch of a rating list the server keeps (pool/list.go), is the list's
 	// records file: the run appends to it beside the list's other batches
 	// (Config.SharedRecords), not to DIR/runs/RUN.jsonl. Only the server sets it: a
@@ -79,9 +81,12 @@ const (
 
 // RunState is a run as the pool keeps it, in the key-value bucket.
 type RunState struct {
-	ID        string    `json:"id"`
-	Format    string    `json:"format"`
-	Engines   []string  `json:"engines"`
+	ID      string   `json:"id"`
+	Format  string   `json:"format"`
+	Engines []string `json:"engines"`
+	// Seeds are, of a gauntlet, how many engines at the front play all the others: whose
+	// results the tables count (see RunView).
+	Seeds     int       `json:"seeds,omitempty"`
 	Priority  int       `json:"priority"`
 	Share     float64   `json:"share"`
 	Platforms []string  `json:"platforms,omitempty"`
@@ -106,6 +111,17 @@ type RunState struct {
 	// Workers are the statistics of the run's workers (games, faults, rejected results, the
 	// chi-square flags), kept across restarts of the server.
 	Workers []distributed.WorkerStats `json:"workers,omitempty"`
+	// Fit says, of an active run, which of the pool's current workers can play it and why
+	// each other cannot (its platforms, its artifacts' platform and runtime, what the worker
+	// found when it tried), as the server judged at its submission and at each listing.
+	Fit []WorkerFit `json:"fit,omitempty"`
+	// Unplayable says why no current worker can play an active run, "" while one can: a run
+	// that waits says why.
+	Unplayable string `json:"unplayable,omitempty"`
+	// Scale is the run's time scaling, if it has one (see TimeScale), and Scales the factor
+	// each current worker that can play it plays its limits at.
+	Scale  *TimeScale    `json:"scale,omitempty"`
+	Scales []WorkerScale `json:"scales,omitempty"`
 }
 
 // Games is how many of its games the run has recorded.
@@ -193,6 +209,8 @@ type Assignment struct {
 	Tune *tune.Config `json:"tune,omitempty"`
 	// GameType is the run's, which the worker's measures of its engines play.
 	GameType string `json:"game_type,omitempty"`
+	// Scale, if set, scales the run's limits by the worker's speed (see TimeScale).
+	Scale *TimeScale `json:"scale,omitempty"`
 	// Batch is how long the worker plays the run before it asks again.
 	Batch time.Duration `json:"batch,omitempty"`
 	Wait  time.Duration `json:"wait,omitempty"`
@@ -200,11 +218,13 @@ type Assignment struct {
 
 // WorkerState is what the pool knows of a worker.
 type WorkerState struct {
-	Name     string    `json:"name"`
-	Revoked  bool      `json:"revoked,omitempty"`
-	Slots    int       `json:"slots"`
-	Cores    int       `json:"cores"`
-	Platform string    `json:"platform"`
+	Name     string `json:"name"`
+	Revoked  bool   `json:"revoked,omitempty"`
+	Slots    int    `json:"slots"`
+	Cores    int    `json:"cores"`
+	Platform string `json:"platform"`
+	// Runtimes are the runtimes of scripted engines it has (python3, node, sh).
+	Runtimes []string  `json:"runtimes,omitempty"`
 	Run      string    `json:"run,omitempty"`
 	LastSeen time.Time `json:"last_seen,omitzero"`
 	// Batch is how long the server lets a worker play a run before it asks again (its

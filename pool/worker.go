@@ -65,6 +65,9 @@ type Worker struct {
 	con     syncbuf.Printer
 	benches benches
 	host    artifact.Host // this machine, with the platform it tells the server
+	// reconnected is signalled when the connection to the server comes back: a server
+	// started again knows nothing of the worker until it asks (see play).
+	reconnected chan struct{}
 }
 
 // DefaultCache is where a worker keeps the artifacts it fetched: the user's cache directory.
@@ -98,6 +101,7 @@ func (w *Worker) Run(ctx context.Context) error {
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
+	w.reconnected = make(chan struct{}, 1)
 	nc, err := w.dial(ctx, cancel)
 	if err != nil {
 		return err
@@ -117,6 +121,7 @@ func (w *Worker) Run(ctx context.Context) error {
 		if a.Run == "" {
 			select {
 			case <-time.After(max(a.Wait, 100*time.Millisecond)):
+			case <-w.reconnected:
 			case <-ctx.Done():
 			}
 			continue
@@ -161,7 +166,12 @@ func (w *Worker) dial(ctx context.Context, cancel context.CancelCauseFunc) (*nat
 	for tries := 1; ; tries++ {
 		nc, err := distributed.DialWaiting(ctx, creds, "arbiter pool worker "+w.Name, func(err error) {
 			w.printf("Waiting for the pool's server at %s: %v\n", w.Creds.URL, err)
-		}, nats.ErrorHandler(refused), nats.ClosedHandler(closed))
+		}, nats.ErrorHandler(refused), nats.ClosedHandler(closed), nats.ReconnectHandler(func(*nats.Conn) {
+			select {
+			case w.reconnected <- struct{}{}:
+			default: // one to come already
+			}
+		}))
 		if !errors.Is(err, nats.ErrAuthorization) {
 			return nc, err
 		}
@@ -232,17 +242,29 @@ func (w *Worker) play(ctx context.Context, nc *nats.Conn, a *Assignment, unfit m
 			}
 		}
 	}
+	// The worker asks again at its batch's end, at once when it has new measures, and when its
+	// connection comes back (a server started again shows it "unknown" until it asks, with no
+	// slots); an ask that found no answer (the server is starting) is made again a second
+	// later.
 	asking.Go(func() {
 		tick := time.NewTicker(max(a.Batch, time.Second))
 		defer tick.Stop()
+		var again <-chan time.Time
 		for {
 			select {
 			case <-tick.C:
 			case <-measured:
+			case <-w.reconnected:
+			case <-again:
 			case <-leave.Done():
 				return
 			}
-			if b, err := w.ask(leave, nc, unfit); err == nil && b.Run != a.Run {
+			again = nil
+			b, err := w.ask(leave, nc, unfit)
+			switch {
+			case err != nil && leave.Err() == nil:
+				again = time.After(time.Second)
+			case err == nil && b.Run != a.Run:
 				next = b
 				close(yield)
 				return
@@ -253,6 +275,9 @@ func (w *Worker) play(ctx context.Context, nc *nats.Conn, a *Assignment, unfit m
 	creds.Run = a.Run
 	dw := &distributed.Worker{Name: w.Name, Creds: &creds, Conn: nc, Concurrency: w.Concurrency, Engines: engines,
 		Console: w.Console, TranscriptDir: w.TranscriptDir, Yield: yield, IdleLeave: w.IdleLeave, Prepare: prepare}
+	if a.Scale != nil {
+		dw.TimeScale = func(seats *arbiter.Seats) (float64, error) { return w.scaleFactor(*a.Scale, seats) }
+	}
 	err = dw.Run(ctx)
 	stopAsking()
 	asking.Wait()
@@ -279,6 +304,26 @@ func (w *Worker) engines(ctx context.Context, nc *nats.Conn, a *Assignment) ([]d
 	}
 	from := artifact.NewFetcher(relayGetter{nc: nc, worker: w.Name}, artifact.Limits{})
 	return from.WorkerEngines(ctx, w.host, w.Cache, a.RunEngines, a.Manifests, engines)
+}
+
+// scaleFactor is the factor by which this worker plays a run's limits that scale by its speed:
+// of its measures of the run's engines, seated in seats (Prepare measured them).
+func (w *Worker) scaleFactor(scale TimeScale, seats *arbiter.Seats) (float64, error) {
+	if w.SkipBench {
+		return 0, &ScaleError{Reason: "it does not measure its engines (arbiter worker -bench=false)"}
+	}
+	names := make([]string, len(seats.Engines))
+	for i, e := range seats.Engines {
+		names[i] = e.Name
+	}
+	return scale.Factor(names, func(engine string) (int64, string) {
+		i := slices.Index(names, engine)
+		b, ok := w.benches.of(seats.Engines[i], "")
+		if !ok {
+			return 0, "not measured"
+		}
+		return b.NPS, b.Error
+	})
 }
 
 func (w *Worker) printf(format string, args ...any) {

@@ -48,6 +48,10 @@ type Player struct {
 	Name string `json:"name"`           // the name the tournament gives the engine
 	ID   string `json:"id,omitempty"`   // what the engine said of itself ("id ..." line)
 	Time string `json:"time,omitempty"` // its time control, as configured (e.g. "10+0.1")
+	// Played is the limit it played under when the run scales its limits by each worker's
+	// speed (see Record.TimeScale): Time scaled ("5+0.05" of "10+0.1" at 0.5). Empty when it
+	// played Time.
+	Played string `json:"played,omitempty"`
 	// NotCrossChecked marks a player that reports no game state of its own (a UGI engine, a
 	// Hive API module, a one-engine bot): its moves are refereed, but there is no game of its
 	// to cross-check against the referee's.
@@ -117,6 +121,13 @@ type Record struct {
 	// (e.g. "-maxplies": "400", "engine dev": "uhp st=1 margin=200ms"), so that a records file
 	// of another run can be told apart by what differs. Absent in records of older arbiters.
 	Settings map[string]string `json:"settings,omitempty"`
+	// Test is the run's statistical test (its SPRT and cap), when it has one: the records
+	// alone then give the run's verdict. Absent in records of older arbiters.
+	Test *Test `json:"test,omitempty"`
+	// TimeScale is the factor the game's limits were scaled by on the worker that played it
+	// (a pool run's time scaling: the run's reference speed over the worker's); 0 when they
+	// were not. Each player's Played says the limit it played under.
+	TimeScale float64 `json:"time_scale,omitempty"`
 }
 
 // WhiteScore is the result from White's point of view: 1, 0.5 or 0.

@@ -208,7 +208,13 @@ func (s *Summary) WriteFile(path string) error {
 type StatsOptions struct {
 	Files int       // the number of files the records come from
 	SPRT  *elo.SPRT // a test of the first engine against the second, for two engines
-	Time  bool      // each engine's time per move, overruns within the margin and faults
+	// SPRTFromRecords marks SPRT as the one the records carry (RecordsTest), not one asked
+	// for: records of more than two engines are then tabled without it, not refused.
+	SPRTFromRecords bool
+	// MaxPairs is the run's cap in game pairs (Test.MaxPairs), at which SPRT decides by its
+	// final threshold as the run did; 0 when not known.
+	MaxPairs int
+	Time            bool // each engine's time per move, overruns within the margin and faults
 	// MergeNames rates an engine name as one player, whatever the time controls, game types
 	// and programs (by their ids) it stands for.
 	MergeNames bool
@@ -256,9 +262,13 @@ func WriteStats(w io.Writer, recs []Record, opts StatsOptions) (*Summary, error)
 			lower, upper := test.Bounds()
 			line = &SPRTLine{LLR: llr, Lower: lower, Upper: upper, Elo0: test.Elo0, Elo1: test.Elo1}
 			sprt = NewSPRTSummary(*test, llr, ptnml.Pairs())
+			if c := test.Conclude(ptnml, opts.MaxPairs); c.AtCap {
+				threshold := c.Threshold
+				sprt.Decision, sprt.DecidedAtCap, sprt.Threshold = c.Decision.String(), true, &threshold
+			}
 		}
 		WriteMatchBlock(w, pairing, MatchInfo{SPRT: line})
-	case opts.SPRT != nil:
+	case opts.SPRT != nil && !opts.SPRTFromRecords:
 		return nil, &StatsError{fmt.Sprintf("an SPRT compares 2 engines; the records hold %d", len(tally.Players))}
 	default:
 		if err := WriteFieldRatings(w, tally, false); err != nil {
@@ -284,7 +294,15 @@ func WriteStats(w io.Writer, recs []Record, opts StatsOptions) (*Summary, error)
 // decision.
 func WriteSPRTVerdict(w io.Writer, test elo.SPRT, s *Summary) elo.Decision {
 	d := test.Status(s.SPRT.LLR)
-	fmt.Fprintln(w, sprtVerdict(test, d, s.SPRT.Pairs))
+	verdict := sprtVerdict(test, d, s.SPRT.Pairs)
+	if s.SPRT.DecidedAtCap && s.SPRT.Threshold != nil {
+		d = elo.AcceptH0
+		if s.SPRT.Decision == elo.AcceptH1.String() {
+			d = elo.AcceptH1
+		}
+		verdict = sprtVerdict(test, d, s.SPRT.Pairs) + fmt.Sprintf(" at its cap (LLR %.2f against the final threshold %.2f)", s.SPRT.LLR, *s.SPRT.Threshold)
+	}
+	fmt.Fprintln(w, verdict)
 	if len(s.Pairings) > 0 {
 		fmt.Fprintln(w, SPRTConclusion(test, d, s.Pairings[0].First, s.Pairings[0].Second))
 	}

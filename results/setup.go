@@ -23,8 +23,9 @@ type Identity struct {
 	ID   string // "" when it said nothing of itself
 }
 
-// SetupOf reads a run's setup from its records; the cap and the source of the openings are
-// not in them: Openings counts the distinct openings instead.
+// SetupOf reads a run's setup from its records; the source of the openings is not in them
+// (Openings counts the distinct openings instead), and the cap only when they carry their
+// run's test (Record.Test).
 func SetupOf(recs []Record) Setup {
 	var t SetupTally
 	openings := map[string]bool{}
@@ -41,6 +42,9 @@ func SetupOf(recs []Record) Setup {
 	}
 	if len(recs) > 0 {
 		s.Openings = fmt.Sprintf("%s (%s)", plural(len(openings), "opening"), source)
+	}
+	if test, err := RecordsTest(recs); err == nil && test != nil {
+		s.MaxGames = test.MaxGames
 	}
 	return s
 }

@@ -3,6 +3,7 @@ package results
 import (
 	"encoding/json"
 	"io"
+	"maps"
 	"math"
 
 	"hivearbiter/elo"
@@ -102,7 +103,9 @@ func NewSummary(status string, t *Tally, sprt *SPRTSummary) *Summary {
 		s.Engines = append(s.Engines, EngineSummary{Name: p.Name, Games: p.WDL.Games(), Wins: p.WDL.Wins, Draws: p.WDL.Draws,
 			Losses: p.WDL.Losses, Points: p.WDL.Points(), Score: round(p.WDL.Score())})
 		if p.FaultTotal() > 0 {
-			s.Faults[p.Name] = Faults(p.Faults)
+			// A copy: the summary outlives the call (a pool keeps a run's, and sends it to
+			// whoever asks), while the tally counts on.
+			s.Faults[p.Name] = maps.Clone(Faults(p.Faults))
 		}
 	}
 	for _, p := range t.Pairings {

@@ -77,6 +77,18 @@ func TestDecisionExitCodesAgree(t *testing.T) {
 			if got := printedDecisionCode(t, stats.String()); got != tc.code {
 				t.Errorf("stats -sprt printed a decision of exit code %d, want %d:\n%s", got, tc.code, stats.String())
 			}
+			// The records carry the match's test: stats of them alone decides as -sprt did.
+			var alone bytes.Buffer
+			err = run(context.Background(), []string{"stats", out}, &alone, &stderr)
+			if code := exitCode(err, &stderr); code != tc.code {
+				t.Errorf("stats of the records alone: exit code %d, want %d (the match's)\n%s%s", code, tc.code, alone.String(), stderr.String())
+			}
+			if got := printedDecisionCode(t, alone.String()); got != tc.code {
+				t.Errorf("stats of the records alone printed a decision of exit code %d, want %d:\n%s", got, tc.code, alone.String())
+			}
+			if want := "SPRT of the records' run: elo0=0 elo1=100 alpha=0.1 beta=0.1 model=normalized, at most "; !strings.Contains(alone.String(), want) {
+				t.Errorf("stats of the records alone does not say the test it applies (%q):\n%s", want, alone.String())
+			}
 			m := ptnmlLine.FindStringSubmatch(stats.String())
 			if m == nil {
 				t.Fatalf("stats printed no pair counts:\n%s", stats.String())

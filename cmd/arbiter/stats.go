@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"hivearbiter/ci"
 	"hivearbiter/configs"
+	"hivearbiter/elo"
 	"hivearbiter/internal/cli"
 	"hivearbiter/results"
 )
@@ -20,7 +22,9 @@ maximum-likelihood ratings and cross table for more, and the engines' misbehavio
 files are merged (the shards of one run, or a resumed run); a game recorded twice counts once. An
 engine name that stands for several time controls, game types or programs (by the id each gave,
 and the program recorded) is rated apart unless -merge-names. With -sprt it exits as arbiter
-match -sprt does: 0 when H1 is accepted, 3 when H0 is, 4 with no decision yet.`
+match -sprt does: 0 when H1 is accepted, 3 when H0 is, 4 with no decision yet. Records of a
+run played to an SPRT carry its test (bounds, model, alpha, beta, cap): without -sprt, that
+test is the one applied, with the same exit codes; -sprt tests them otherwise.`
 
 func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	rest, groups := splitMultiWord(args)
@@ -50,7 +54,13 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return cli.Usage(err)
 	}
-	summary, err := results.WriteStats(stdout, recs, results.StatsOptions{Files: fs.NArg(), SPRT: sprt, Time: *timeTable, MergeNames: *mergeNames})
+	fromRecords, maxPairs := false, 0
+	if sprt == nil {
+		sprt, maxPairs = recordsSPRT(stdout, recs)
+		fromRecords = sprt != nil
+	}
+	summary, err := results.WriteStats(stdout, recs, results.StatsOptions{Files: fs.NArg(), SPRT: sprt, SPRTFromRecords: fromRecords, MaxPairs: maxPairs,
+		Time: *timeTable, MergeNames: *mergeNames})
 	var se *results.StatsError
 	if errors.As(err, &se) {
 		return cli.Usage(err)
@@ -65,10 +75,32 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	gate := ci.RecordsGate("stats", summary, recs)
 	var decided error
-	if sprt != nil {
+	if sprt != nil && summary.SPRT != nil {
 		decided = decisionExit(results.WriteSPRTVerdict(stdout, *sprt, summary))
 	}
 	return gateReport(&reports, stdout, gate, decided)
+}
+
+// recordsSPRT is the test the records' run was played to (results.RecordsTest), said on
+// stdout, or nil: records without one, or whose runs' tests differ (a warning says so), are
+// tested only with -sprt. maxPairs is the run's cap in game pairs, at which the test decides
+// as the run did (0 when the records do not say it).
+func recordsSPRT(stdout io.Writer, recs []results.Record) (test *elo.SPRT, maxPairs int) {
+	carried, err := results.RecordsTest(recs)
+	if err != nil {
+		fmt.Fprintf(stdout, "Warning: %s: -sprt says which to apply\n", strings.TrimPrefix(err.Error(), "results: "))
+		return nil, 0
+	}
+	if carried == nil {
+		return nil, 0
+	}
+	sprt, err := carried.SPRT()
+	if err != nil {
+		fmt.Fprintf(stdout, "Warning: the records' test (%s) is not one: %v; -sprt gives one\n", carried, err)
+		return nil, 0
+	}
+	fmt.Fprintf(stdout, "SPRT of the records' run: %s (-sprt tests them otherwise)\n", carried)
+	return &sprt, carried.MaxPairs()
 }
 
 // readStatsRecords reads the records files, warning of the lines passed over.

@@ -2,15 +2,22 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"strings"
+	"time"
 
+	"hivearbiter/ci"
 	"hivearbiter/configs"
+	"hivearbiter/elo"
 	"hivearbiter/internal/cli"
 	"hivearbiter/pool"
+	"hivearbiter/pool/artifact"
+	"hivearbiter/results"
 )
 
-const submitUsage = `submit -creds FILE [-priority N] [-share W] [-platform OS/ARCH,...] [match flags]
+const submitUsage = `submit -creds FILE [-wait] [-priority N] [-share W] [-platform OS/ARCH,...] [match flags]
 
 Hands a run to a pool's server (arbiter server): an SPRT test, a match or a gauntlet, with
 the flags or the -config file of "arbiter match" (see arbiter match -h). Each engine is
@@ -20,6 +27,10 @@ SHA-256 and run it; a worker runs only the runs whose artifacts its platform and
 (python3, node) can run. The engines are also started once here to read their id lines.
 The run's records are the server's: DIR/runs/RUN.jsonl, read by arbiter stats.
 Runs of a higher -priority get the workers first; runs of one priority share them by -share.
+With -wait it follows the run (a line as its games come: W/D/L, Elo, LLR) and exits as
+arbiter match does: 0 when it finished (H1 accepted, with an SPRT), 3 when the SPRT accepted
+H0, 4 at its cap with no decision, 5 when engine failures stopped it, 1 when it failed, 130
+when it was stopped (or -wait interrupted: the run goes on in the pool).
 "arbiter submit tune" hands the pool a tune instead (see arbiter submit tune -h).`
 
 func runSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -30,6 +41,7 @@ func runSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs := newFlagSet("submit", submitUsage, stderr)
 	var place pool.SubmitFlags
 	place.Register(fs, false)
+	wait := fs.Bool("wait", false, "follow the run until it ends, and exit with its code as arbiter match does")
 	var flags configs.Flags
 	flags.Register(fs)
 	if err := cli.Parse(fs, flags.Respell(rest)); err != nil {
@@ -60,12 +72,113 @@ func runSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := sub.Identify(ctx); err != nil {
 		return playError(err) // every engine that does not start, named at once (exit code 5)
 	}
-	st, err := submit(ctx, &place, sub)
+	token, err := place.Token()
+	if err != nil {
+		return cli.Usage(err)
+	}
+	sub.Token = token
+	c, err := poolClient("", pool.RoleSubmitter, place.Creds)
 	if err != nil {
 		return err
 	}
+	defer c.Close()
+	st, err := c.SubmitEngines(ctx, sub)
+	if err != nil {
+		return submitError(err)
+	}
 	fmt.Fprintf(stdout, "Run %s submitted: %d games (%s); its records: %s on the server\n", st.ID, st.Scheduled, st.Format, st.Records)
+	writeFit(stdout, st)
+	if !*wait {
+		return nil
+	}
+	return followRun(ctx, c, st.ID, followInterval, stdout)
+}
+
+// submitError is the exit status of a submission the client or the server refused: a run
+// that cannot travel to the workers (an engine's script that needs files beside it) is the
+// submitter's to fix, a usage error.
+func submitError(err error) error {
+	if errors.As(err, new(*artifact.LeftBehindError)) {
+		return cli.Usage(fmt.Errorf("%w: nothing was submitted", err))
+	}
+	return err
+}
+
+// writeFit says which of the pool's current workers can play a run just submitted, or why none
+// can (the run is taken, and waits).
+func writeFit(stdout io.Writer, st *pool.RunState) {
+	if st.Unplayable != "" {
+		fmt.Fprintf(stdout, "Warning: run %s waits: %s\n", st.ID, st.Unplayable)
+		return
+	}
+	by := st.PlayableBy()
+	fmt.Fprintf(stdout, "Workers that can play it: %s\n", strings.Join(by, ", "))
+	for _, f := range st.Fit {
+		if f.Reason != "" {
+			fmt.Fprintf(stdout, "Worker %s cannot: %s\n", f.Worker, f.Reason)
+		}
+	}
+}
+
+// followInterval is how often submit -wait asks for its run's state.
+var followInterval = time.Second
+
+// followRun follows a run until it ends, a line each time its games change, and returns its
+// exit status (runExit).
+func followRun(ctx context.Context, c *pool.Client, id string, every time.Duration, stdout io.Writer) error {
+	st, err := c.Follow(ctx, id, every, func(st pool.RunState) {
+		fmt.Fprintf(stdout, "Run %s %s\n", id, pool.View(st).ProgressText())
+	})
+	if ctx.Err() != nil {
+		return cli.Exit(ci.ExitInterrupted, "stopped waiting: run %s goes on in the pool (arbiter server runs shows it)", id)
+	}
+	if err != nil {
+		return err
+	}
+	return runExit(st)
+}
+
+// runExit is the exit status of a run that is over, as arbiter match gives it for a local run.
+func runExit(st *pool.RunState) error {
+	switch st.State {
+	case pool.StateFailed:
+		return cli.Exit(ci.ExitFailure, "run %s failed: %s", st.ID, st.Reason)
+	case pool.StateStopped:
+		return cli.Exit(ci.ExitInterrupted, "run %s was stopped: %s", st.ID, st.Reason)
+	}
+	s := st.Summary
+	if s == nil {
+		return nil
+	}
+	switch s.Status {
+	case "strict-stop", "engine-failing":
+		return cli.Exit(ci.ExitEngines, "run %s: %s", st.ID, st.Reason)
+	}
+	if faults := summaryFaults(s); s.Games > 0 && faults == s.Games {
+		return cli.Exit(ci.ExitEngines, "every one of the %d games of run %s ended by an engine's failure, so the run informs of nothing: arbiter stats of its records lists them", s.Games, st.ID)
+	}
+	if s.SPRT != nil {
+		d := elo.Continue
+		switch s.SPRT.Decision {
+		case elo.AcceptH1.String():
+			d = elo.AcceptH1
+		case elo.AcceptH0.String():
+			d = elo.AcceptH0
+		}
+		return decisionExit(d)
+	}
 	return nil
+}
+
+// summaryFaults counts the games a summary's engines lost by a fault.
+func summaryFaults(s *results.Summary) int {
+	n := 0
+	for _, f := range s.Faults {
+		for _, c := range f {
+			n += c
+		}
+	}
+	return n
 }
 
 // submit hands a submission to the pool's server, its engines uploaded as artifacts.
@@ -80,5 +193,9 @@ func submit(ctx context.Context, place *pool.SubmitFlags, sub *pool.Submission) 
 		return nil, err
 	}
 	defer c.Close()
-	return c.SubmitEngines(ctx, sub)
+	st, err := c.SubmitEngines(ctx, sub)
+	if err != nil {
+		return nil, submitError(err)
+	}
+	return st, nil
 }

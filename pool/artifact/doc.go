@@ -13,6 +13,9 @@
 // are kept but setuid and the like are not, and the total size and the number of entries are
 // bounded.
 //
+// A #! script given alone is its artifact alone: CheckTravels refuses one that names files
+// beside it (a wrapper that execs its binary), which no worker could start.
+//
 // A Host is what a worker is (runtime.GOOS/GOARCH) and which runtimes it has on its PATH
 // (python3, node); Runnable says whether a manifest can run there, and why not. An artifact's
 // engine is a run's engine like any other (driver.EngineConfig): Engine turns a manifest and

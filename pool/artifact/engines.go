@@ -2,6 +2,7 @@ package artifact
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -11,10 +12,12 @@ import (
 // UploadEngines uploads the engines of a run as submitted (see FromEngine) and returns, in the
 // engines' order, their manifests and the engines as the run carries them (see RunEngine). An
 // engine reached over the network (addr=) has no artifact: its manifest is the zero Manifest
-// and it stays as it is.
+// and it stays as it is. An engine whose artifact would not carry what it runs (CheckTravels)
+// is refused, with a *LeftBehindError, before anything is uploaded.
 func (s *Store) UploadEngines(ctx context.Context, engines []driver.EngineConfig) ([]Manifest, []driver.EngineConfig, error) {
 	manifests := make([]Manifest, len(engines))
 	run := slices.Clone(engines)
+	sources := make([]Source, len(engines))
 	for i, e := range engines {
 		if e.Addr != "" && len(e.Command) == 0 {
 			continue
@@ -22,6 +25,20 @@ func (s *Store) UploadEngines(ctx context.Context, engines []driver.EngineConfig
 		src, err := FromEngine(e)
 		if err != nil {
 			return nil, nil, err
+		}
+		if err := CheckTravels(src); err != nil {
+			var left *LeftBehindError
+			if errors.As(err, &left) {
+				left.Engine = e.Name
+			}
+			return nil, nil, err
+		}
+		sources[i] = src
+	}
+	for i, e := range engines {
+		src := sources[i]
+		if src.Path == "" {
+			continue
 		}
 		m, _, err := s.Upload(ctx, src)
 		if err != nil {

@@ -8,8 +8,9 @@ import (
 	"hivearbiter/internal/proc"
 )
 
-// KnownRuntimes are the runtimes a worker looks for on its PATH and reports.
-var KnownRuntimes = []string{"python3", "node"}
+// KnownRuntimes are the runtimes a worker looks for on its PATH and reports: the interpreters
+// of scripted engines, a #!/bin/sh wrapper's among them (a script's runtime is its #! line's).
+var KnownRuntimes = []string{"python3", "node", "sh", "bash"}
 
 // Host is what a worker is: its platform, and the runtimes it has.
 type Host struct {
