@@ -214,7 +214,7 @@ type StatsOptions struct {
 	// MaxPairs is the run's cap in game pairs (Test.MaxPairs), at which SPRT decides by its
 	// final threshold as the run did; 0 when not known.
 	MaxPairs int
-	Time            bool // each engine's time per move, overruns within the margin and faults
+	Time     bool // each engine's time per move, overruns within the margin and faults
 	// MergeNames rates an engine name as one player, whatever the time controls, game types
 	// and programs (by their ids) it stands for.
 	MergeNames bool

@@ -86,7 +86,11 @@ func TestDecisionExitCodesAgree(t *testing.T) {
 			if got := printedDecisionCode(t, alone.String()); got != tc.code {
 				t.Errorf("stats of the records alone printed a decision of exit code %d, want %d:\n%s", got, tc.code, alone.String())
 			}
-			if want := "SPRT of the records' run: elo0=0 elo1=100 alpha=0.1 beta=0.1 model=normalized, at most "; !strings.Contains(alone.String(), want) {
+			want := "SPRT of the records' run: elo0=0 elo1=100 alpha=0.1 beta=0.1 model=normalized"
+			for _, word := range tc.atCap { // the records carry the match's at_cap
+				want += " " + word
+			}
+			if want += ", at most "; !strings.Contains(alone.String(), want) {
 				t.Errorf("stats of the records alone does not say the test it applies (%q):\n%s", want, alone.String())
 			}
 			m := ptnmlLine.FindStringSubmatch(stats.String())
@@ -104,5 +108,36 @@ func TestDecisionExitCodesAgree(t *testing.T) {
 				t.Errorf("%v printed no %q:\n%s", calcArgs, tc.verdict, calc.String())
 			}
 		})
+	}
+}
+
+// TestStatsDecidesAtTheCapAsTheMatch: a match that reaches its cap between the bounds decides
+// there by its final threshold; its records carry the test and the cap, so stats of them alone
+// takes the same decision at the cap, with the same exit code.
+func TestStatsDecidesAtTheCapAsTheMatch(t *testing.T) {
+	good, other := fakeEngineSpec("good", detConfig("good", 0, 0)), fakeEngineSpec("other", detConfig("other", 0, 0))
+	out := filepath.Join(t.TempDir(), "capped.jsonl")
+	args := append([]string{"-rounds", "2", "-concurrency", "1", "-seed", "3", "-openings", "plies=2",
+		"-each", "st=0.2", "fractional=true", "-failure-streak", "0", "-sprt", "elo0=0", "elo1=100", "alpha=0.1", "beta=0.1"},
+		append(append([]string{}, good...), other...)...)
+	_, text, err := playMatchTo(t, out, args...)
+	var stderr bytes.Buffer
+	code := exitCode(err, &stderr)
+	if code != ci.ExitOK && code != ci.ExitH0 {
+		t.Fatalf("match: exit code %d, want a decision at the cap (%d or %d)\n%s%s", code, ci.ExitOK, ci.ExitH0, text, stderr.String())
+	}
+	if !strings.Contains(text, "at its cap") {
+		t.Fatalf("the match does not say it decided at its cap:\n%s", text)
+	}
+	var alone bytes.Buffer
+	err = run(context.Background(), []string{"stats", out}, &alone, &stderr)
+	if got := exitCode(err, &stderr); got != code {
+		t.Errorf("stats of the records alone: exit code %d, want %d (the match's)\n%s%s", got, code, alone.String(), stderr.String())
+	}
+	if got := printedDecisionCode(t, alone.String()); got != code {
+		t.Errorf("stats of the records alone printed a decision of exit code %d, want %d:\n%s", got, code, alone.String())
+	}
+	if !strings.Contains(alone.String(), "at its cap (LLR ") {
+		t.Errorf("stats of the records alone does not say it decided at the cap:\n%s", alone.String())
 	}
 }
