@@ -1,0 +1,177 @@
+package ratinglist
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+
+	"hivearbiter/arbiter/driver"
+	"hivearbiter/enginekit/uhpserver/uhpfake"
+)
+
+// fake is an entrant played by a fake UHP engine (package uhpfake) of cfg.
+func fake(t testing.TB, name string, cfg uhpfake.Config) Entrant {
+	t.Helper()
+	tc, err := driver.ParseTimeControl("depth=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := Entrant{Name: name, Version: "1", Words: []string{"cmd=fake"}}
+	e.Engine = driver.EngineConfig{Name: e.Player(), Command: []string{os.Args[0]}, Env: []string{uhpfake.Env(cfg)}, Time: tc}
+	return e
+}
+
+// The entrants a list refuses: one whose every bestmove is the illegal "wQ wQ" (it fails arbiter
+// check), and one that plays Base alone, in a Base+MLP list (it passes arbiter check, which
+// plays it at the game types it says it plays, and cannot start a game of the list's).
+func illegalMover(t testing.TB) Entrant {
+	return fake(t, "illegal", uhpfake.Config{ID: "illegal v1", Faults: []uhpfake.Fault{{On: "bestmove", Print: []string{"wQ wQ", "ok"}, Then: "silent"}}})
+}
+
+func baseOnly(t testing.TB) Entrant {
+	return fake(t, "base-only", uhpfake.Config{ID: "base-only v1", Capabilities: []string{}})
+}
+
+// countingCheck is arbiter check's suite on the fakes and the bare entry on hivebot (whose
+// check package arbiter's tests cover, and which takes seconds a race-built bench), counting
+// the checks of each entrant.
+type countingCheck struct {
+	mu     sync.Mutex
+	checks map[string]int
+}
+
+func (c *countingCheck) check(ctx context.Context, e Entrant) (string, error) {
+	c.mu.Lock()
+	if c.checks == nil {
+		c.checks = map[string]int{}
+	}
+	c.checks[e.Player()]++
+	c.mu.Unlock()
+	if e.Words[0] == "cmd=fake" {
+		return CheckEntrant(ctx, e)
+	}
+	return noCheck(ctx, e)
+}
+
+func (c *countingCheck) count(player string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.checks[player]
+}
+
+// An entrant that fails its check, and one that cannot play the list's game type, entered
+// before a working entrant, are both refused with their reasons and reports; the entrant after
+// them plays its gauntlet and is rated; the run ends saying which are refused. Run again, the
+// list neither forgets the refusals nor checks the same programs again, unless asked; an
+// entrant fixed (another program) is entered again and plays.
+func TestRefusedEntrantsDoNotStopTheList(t *testing.T) {
+	bots := threeBots(t)
+	l := testList(t, t.TempDir(), bots[0], illegalMover(t), baseOnly(t), bots[2])
+	l.Entrants[1].Engine.Program = "illegal-build-1" // as IdentifyAll sets it
+	c := &countingCheck{}
+	var console strings.Builder
+	r := &Runner{List: l, Check: c.check, Console: &console}
+	recs, err := r.Run(t.Context())
+	t.Logf("the run:\n%s", console.String())
+	if err != nil {
+		t.Fatalf("the run stopped: %v", err)
+	}
+	var refusals *RefusalsError
+	if err := r.Refused(); !errors.As(err, &refusals) || len(refusals.Refused) != 2 {
+		t.Fatalf("the run's refusals: %v, want the 2 entrants", err)
+	}
+	wantReason := map[string]string{
+		"illegal 1":   "failed",
+		"base-only 1": "it cannot play under the list's conditions (Base+MLP, depth=1): it does not play Mosquito, Ladybug, Pillbug",
+	}
+	for i, want := range []string{"illegal 1", "base-only 1"} {
+		got := refusals.Refused[i]
+		if got.Entrant != want || !strings.Contains(got.Reason, wantReason[want]) {
+			t.Errorf("refusal %d: %s refused for %q, want %s for %q", i, got.Entrant, got.Reason, want, wantReason[want])
+		}
+		report, err := os.ReadFile(got.Report)
+		if err != nil {
+			t.Errorf("%s's report: %v", want, err)
+		} else if !strings.Contains(string(report), "arbiter check of "+want) {
+			t.Errorf("%s's report is not its check's:\n%s", want, report)
+		}
+	}
+	if report, _ := os.ReadFile(refusals.Refused[1].Report); !strings.Contains(string(report), "does not play Mosquito, Ladybug, Pillbug") {
+		t.Errorf("the base-only entrant's report does not say why it was refused:\n%s", report)
+	}
+	if msg := refusals.Message(); !strings.Contains(msg, "2 entrants are refused") || !strings.Contains(msg, "Fix them and enter them again") {
+		t.Errorf("the run's refusals say %q", msg)
+	}
+
+	table, err := Compute(l, recs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"illegal 1", "base-only 1"} {
+		row, _ := table.Row(p)
+		if row.Status != StatusRefused || row.Rated || row.Games+row.Faults != 0 || !strings.Contains(row.Failure, wantReason[p]) {
+			t.Errorf("%s's row: %+v, want refused for %q, no game", p, row, wantReason[p])
+		}
+		if played(recs, p) {
+			t.Errorf("%s, refused, played", p)
+		}
+	}
+	if medium, _ := table.Row("medium 1"); !medium.Rated || medium.Games == 0 || medium.Status == StatusRefused {
+		t.Errorf("the entrant after the refused ones: %+v, want rated", medium)
+	}
+	if reports := l.CheckReports(); !strings.Contains(reports["base-only 1"], "does not play") || reports["medium 1"] == "" {
+		t.Errorf("the check reports the site publishes: %q", reports)
+	}
+
+	// Run again (as after a kill): the refusals hold, and nothing is checked or played again.
+	before := len(recs)
+	r = &Runner{List: l, Check: c.check}
+	if recs, err = r.Run(t.Context()); err != nil || len(recs) != before {
+		t.Fatalf("run again: %v, %d games (was %d)", err, len(recs), before)
+	}
+	if err := r.Refused(); !errors.As(err, &refusals) || len(refusals.Refused) != 2 {
+		t.Errorf("run again, the refusals: %v", err)
+	}
+	for _, p := range []string{"illegal 1", "base-only 1", "medium 1"} {
+		if n := c.count(p); n != 1 {
+			t.Errorf("%s was checked %d times, want once", p, n)
+		}
+	}
+	// Asked to, the run checks the refused entrants again; they are refused again.
+	r = &Runner{List: l, Check: c.check, Recheck: true}
+	if _, err = r.Run(t.Context()); err != nil || r.Refused() == nil {
+		t.Fatalf("run with Recheck: %v, refused %v", err, r.Refused())
+	}
+	if c.count("illegal 1") != 2 || c.count("base-only 1") != 2 || c.count("medium 1") != 1 {
+		t.Errorf("after a run with Recheck, checks %v, want the refused entrants' twice", c.checks)
+	}
+
+	// The illegal mover fixed (another build): it is entered again, plays and is rated.
+	fixed := fake(t, "illegal", uhpfake.Config{ID: "illegal v1", Play: "random", Seed: 3})
+	fixed.Engine.Program = "illegal-build-2"
+	l.Entrants[1] = fixed
+	r = &Runner{List: l, Check: c.check}
+	if recs, err = r.Run(t.Context()); err != nil {
+		t.Fatalf("run with the fixed entrant: %v", err)
+	}
+	if c.count("illegal 1") != 3 || !played(recs, "illegal 1") {
+		t.Errorf("the fixed entrant was checked %d times in all, played %v", c.count("illegal 1"), played(recs, "illegal 1"))
+	}
+	if err := r.Refused(); !errors.As(err, &refusals) || len(refusals.Refused) != 1 || refusals.Refused[0].Entrant != "base-only 1" {
+		t.Errorf("with the fixed entrant, the refusals: %v, want base-only 1's alone", err)
+	}
+	if table, err = Compute(l, recs); err != nil {
+		t.Fatal(err)
+	}
+	if row, _ := table.Row("illegal 1"); row.Status == StatusRefused || row.Games == 0 {
+		t.Errorf("the fixed entrant's row: %+v", row)
+	}
+	for _, rec := range recs[:before] {
+		if rec.White.Name == "illegal 1" || rec.Black.Name == "illegal 1" {
+			t.Errorf("game %v: the refused entrant played before it was fixed", rec.Key())
+		}
+	}
+}
