@@ -66,9 +66,10 @@ func (l *List) Refusals() (map[string]Refusal, error) {
 	return out, nil
 }
 
-// refuse keeps an entrant's refusal and its report, replacing any kept before, and the report
-// of a check it passed: it enters again by a check.
-func (l *List) refuse(e Entrant, reason, report string) (*RefusedError, error) {
+// Refuse keeps an entrant's refusal, why and its report, in the list's checks folder,
+// replacing any refusal kept before and the report of a check it passed: it enters again by a
+// check. A list run refuses entrants itself; Refuse is for a keeper of its own.
+func (l *List) Refuse(e Entrant, reason, report string) (*RefusedError, error) {
 	if err := os.MkdirAll(l.Checks, 0o755); err != nil {
 		return nil, fmt.Errorf("ratinglist: %w", err)
 	}

@@ -84,7 +84,7 @@ func TestRefusedEntrantsDoNotStopTheList(t *testing.T) {
 		t.Fatalf("the run's refusals: %v, want the 2 entrants", err)
 	}
 	wantReason := map[string]string{
-		"illegal 1":   "failed",
+		"illegal 1":   "arbiter check failed: ",
 		"base-only 1": "it cannot play under the list's conditions (Base+MLP, depth=1): it does not play Mosquito, Ladybug, Pillbug",
 	}
 	for i, want := range []string{"illegal 1", "base-only 1"} {

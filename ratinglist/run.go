@@ -206,7 +206,7 @@ func (r *Runner) enterAll(ctx context.Context, b Batch, cfg arbiter.Config, recs
 			}
 			return false, &RefusedError{Entrant: entrant.Player(), Reason: reason, Report: failed}
 		}
-		refusal, err := r.List.refuse(entrant, reason, report)
+		refusal, err := r.List.Refuse(entrant, reason, report)
 		if err != nil {
 			return false, err
 		}
@@ -228,15 +228,18 @@ func (r *Runner) enter(ctx context.Context, e Entrant, check func(context.Contex
 			if ctx.Err() != nil {
 				return "", "", ctx.Err()
 			}
-			cerr = fmt.Errorf("it cannot play under the list's conditions (%s, %s): %s", r.List.GameType, strings.Join(r.List.Limit, " "), unstarted(terr))
-			report += "\nTried as its first game of the list would start it, " + cerr.Error() + "\n"
+			reason = fmt.Sprintf("it cannot play under the list's conditions (%s, %s): %s", r.List.GameType, strings.Join(r.List.Limit, " "), unstarted(terr))
+			report += "\nTried as its first game of the list would start it, " + reason + ".\n"
 		}
 	}
 	if err := os.MkdirAll(r.List.Checks, 0o755); err != nil {
 		return "", "", fmt.Errorf("ratinglist: %w", err)
 	}
+	if reason != "" {
+		return report, reason, nil
+	}
 	if cerr != nil {
-		return report, driver.Message(cerr), nil
+		return report, "arbiter check failed: " + driver.Message(cerr), nil
 	}
 	if err := os.WriteFile(r.List.CheckReport(e), []byte(report), 0o644); err != nil {
 		return "", "", fmt.Errorf("ratinglist: %w", err)
@@ -290,7 +293,7 @@ func (r *Runner) refuseUnstarted(b Batch, err error, recs []results.Record, say 
 			}
 			report, _ := os.ReadFile(l.CheckReport(entrant))
 			reason := fmt.Sprintf("it could not be started for the list's games (%s, %s): %s", l.GameType, strings.Join(l.Limit, " "), driver.Message(f.Err))
-			refusal, err := l.refuse(entrant, reason, string(report)+"\nIts first batch could not start it: "+driver.Message(f.Err)+"\n")
+			refusal, err := l.Refuse(entrant, reason, string(report)+"\nIts first batch could not start it: "+driver.Message(f.Err)+"\n")
 			if err != nil {
 				return false, err
 			}
