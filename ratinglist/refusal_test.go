@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 
+	"hivearbiter/arbiter"
 	"hivearbiter/arbiter/driver"
 	"hivearbiter/enginekit/uhpserver/uhpfake"
 )
@@ -172,6 +174,95 @@ func TestRefusedEntrantsDoNotStopTheList(t *testing.T) {
 	for _, rec := range recs[:before] {
 		if rec.White.Name == "illegal 1" || rec.Black.Name == "illegal 1" {
 			t.Errorf("game %v: the refused entrant played before it was fixed", rec.Key())
+		}
+	}
+}
+
+// An entrant let in before (its check report kept, as an older arbiter kept it without trying
+// the entrant under the list's conditions) that its first batch cannot start is refused then,
+// and the list goes on; an entrant with games that cannot start stops the run, as before.
+func TestEntrantTheBatchCannotStartIsRefused(t *testing.T) {
+	bots := threeBots(t)
+	l := testList(t, t.TempDir(), bots[0], baseOnly(t), bots[2])
+	if err := os.MkdirAll(l.Checks, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(l.CheckReport(l.Entrants[1]), []byte("arbiter check of base-only 1: passed\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var console strings.Builder
+	r := &Runner{List: l, Check: noCheck, Console: &console}
+	recs, err := r.Run(t.Context())
+	if err != nil {
+		t.Fatalf("the run stopped: %v\n%s", err, console.String())
+	}
+	var refusals *RefusalsError
+	if err := r.Refused(); !errors.As(err, &refusals) || len(refusals.Refused) != 1 ||
+		!strings.Contains(refusals.Refused[0].Reason, "it could not be started for the list's games (Base+MLP, depth=1): it does not play Mosquito, Ladybug, Pillbug") {
+		t.Fatalf("the refusals: %v\n%s", err, console.String())
+	}
+	report, _ := os.ReadFile(refusals.Refused[0].Report)
+	if !strings.Contains(string(report), "arbiter check of base-only 1: passed") || !strings.Contains(string(report), "Its first batch could not start it") {
+		t.Errorf("the refused entrant's report:\n%s", report)
+	}
+	if _, err := os.Stat(l.CheckReport(l.Entrants[1])); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the report of the check it passed is kept: it would enter again unchecked (%v)", err)
+	}
+	if !played(recs, "medium 1") || played(recs, "base-only 1") {
+		t.Errorf("medium played %v, base-only %v: want only medium", played(recs, "medium 1"), played(recs, "base-only 1"))
+	}
+
+	// The anchor, with games, that cannot start any more: the run's error, not a refusal.
+	l.Entrants[0].Engine.Command = []string{l.Checks} // a folder, not a program
+	l.MaxGames, l.ErrorTarget = 2*l.MaxGames, 10      // medium plays again
+	if _, err := (&Runner{List: l, Check: noCheck}).Run(t.Context()); err == nil {
+		t.Fatalf("a run whose anchor cannot start: %v", err)
+	} else if errors.As(err, new(*RefusedError)) || !errors.As(err, new(*arbiter.EngineStartError)) || !strings.Contains(err.Error(), "weak 1") {
+		t.Errorf("a run whose anchor cannot start: %v, want the anchor's start failure", err)
+	}
+}
+
+// A run stopped in the middle of a batch after an entrant before it was refused resumes the
+// same batch; if the refused entrant is fixed meanwhile (another program), the list lets it in
+// first, in its place in the list's order, and the gauntlet begun goes on after it, in batches
+// of its own: no batch is resumed as another entrant's.
+func TestRefusedEntrantFixedDuringABatch(t *testing.T) {
+	bots := threeBots(t)
+	l := testList(t, t.TempDir(), bots[0], illegalMover(t), bots[2])
+	l.Entrants[1].Engine.Program = "illegal-build-1"
+	c := &countingCheck{}
+	ctx, cancel := context.WithCancel(t.Context())
+	r := &Runner{List: l, Check: c.check, Console: &cancelAfter{n: 1, cancel: cancel}}
+	r.Play = PlayLocally(r.Console)
+	if _, err := r.Run(ctx); !errors.Is(err, context.Canceled) {
+		t.Fatalf("stopped run: %v, want context.Canceled", err)
+	}
+	partial, _ := ReadRecords(l.Records)
+	b, ok, err := Next(l, partial)
+	if err != nil || !ok || !b.Resumed || l.Entrants[b.Entrant].Player() != "medium 1" {
+		t.Fatalf("after the stop, Next is %+v, %v, %v: want medium 1's batch resumed", b, ok, err)
+	}
+
+	fixed := fake(t, "illegal", uhpfake.Config{ID: "illegal v1", Play: "random", Seed: 3})
+	fixed.Engine.Program = "illegal-build-2"
+	l.Entrants[1] = fixed
+	if b, ok, err = Next(l, partial); err != nil || !ok || b.Resumed || l.Entrants[b.Entrant].Player() != "illegal 1" || b.Number != 2 {
+		t.Fatalf("with the refused entrant fixed, Next is %+v, %v, %v: want illegal 1's batch 2", b, ok, err)
+	}
+	recs, err := (&Runner{List: l, Check: c.check}).Run(t.Context())
+	if err != nil {
+		t.Fatalf("run with the entrant fixed: %v", err)
+	}
+	if !slices.Equal(gameKeys(recs[:len(partial)]), gameKeys(partial)) {
+		t.Error("the games before the fix changed")
+	}
+	table, err := Compute(l, recs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"illegal 1", "medium 1"} {
+		if row, _ := table.Row(p); !row.Rated || row.Status == StatusRefused {
+			t.Errorf("%s: %+v, want rated", p, row)
 		}
 	}
 }
