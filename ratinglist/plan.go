@@ -57,10 +57,10 @@ func (l *List) Config(b Batch) arbiter.Config {
 
 // Next is the batch to play now: the last batch of the records if it is unfinished (a killed
 // run's), else the one after it; false when every entrant is done. A batch is a function of
-// the list and the records of the batches before it alone, so the list plays the same batches
-// whether or not it was stopped on the way.
-//
-// An entrant refused (List.Refusals) plays no batch and is no one's opponent.
+// the list, its refusals and the records of the batches before it alone, so the list plays the
+// same batches whether or not it was stopped on the way. An entrant refused (List.Refusals)
+// plays no batch and is no one's opponent; the last batch is not resumed if the list would now
+// play another entrant's (one refused was let in since).
 func Next(l *List, recs []results.Record) (Batch, bool, error) {
 	refusals, err := l.Refusals()
 	if err != nil {

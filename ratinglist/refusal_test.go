@@ -266,3 +266,90 @@ func TestRefusedEntrantFixedDuringABatch(t *testing.T) {
 		}
 	}
 }
+
+// A refusal file holds under the list's conditions and of the program refused alone; one that
+// does not read is named, with what to do, and nothing is written.
+func TestRefusals(t *testing.T) {
+	bots := threeBots(t)
+	l := testList(t, t.TempDir(), bots[0], baseOnly(t), bots[2])
+	l.Entrants[1].Engine.Program = "build-1"
+	if _, err := l.Refuse(l.Entrants[1], "it plays Base alone", "its report\n"); err != nil {
+		t.Fatal(err)
+	}
+	other := *l
+	other.Entrants = slices.Clone(l.Entrants)
+	other.Seed++ // other conditions
+	rebuilt := *l
+	rebuilt.Entrants = slices.Clone(l.Entrants)
+	rebuilt.Entrants[1].Engine.Program = "build-2"
+	unknown := *l
+	unknown.Entrants = slices.Clone(l.Entrants)
+	unknown.Entrants[1].Engine.Program = "" // not identified: the table's view
+	tests := []struct {
+		name  string
+		list  *List
+		holds bool
+	}{
+		{"the list as it was", l, true},
+		{"other conditions", &other, false},
+		{"another program", &rebuilt, false},
+		{"a program not identified", &unknown, true},
+	}
+	for _, tc := range tests {
+		got, err := tc.list.Refusals()
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if r, ok := got["base-only 1"]; ok != tc.holds || ok && (r.Reason != "it plays Base alone" || len(got) != 1) {
+			t.Errorf("%s: refusals %+v, want the refusal to hold: %v", tc.name, got, tc.holds)
+		}
+	}
+	if reports := l.CheckReports(); reports["base-only 1"] != "its report\n" {
+		t.Errorf("the refused entrant's report as the site publishes it: %q", reports["base-only 1"])
+	}
+
+	path := l.refusalPath(l.Entrants[1])
+	if err := os.WriteFile(path, []byte("{not json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := l.Refusals()
+	var lerr *Error
+	if !errors.As(err, &lerr) || !strings.Contains(lerr.Message(), path) || !strings.Contains(lerr.Message(), "remove it, and the entrant is checked again") {
+		t.Errorf("a damaged refusal: %v", err)
+	}
+	if _, err := Compute(l, nil); err == nil {
+		t.Error("the table of a list with a damaged refusal says nothing of it")
+	}
+}
+
+// FuzzRefusals: whatever a refusal file holds, Refusals neither panics nor lets in a refusal
+// of another entrant or list.
+func FuzzRefusals(f *testing.F) {
+	l := testList(f, f.TempDir(), threeBots(f)...)
+	if _, err := l.Refuse(l.Entrants[1], "a reason", "a report"); err != nil {
+		f.Fatal(err)
+	}
+	path := l.refusalPath(l.Entrants[1])
+	good, err := os.ReadFile(path)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(good)
+	f.Add([]byte(`{"entrant":"weak 1","list":"` + l.ID() + `","reason":"x"}`))
+	f.Add([]byte(`{"entrant":"wild 1","list":"other","reason":"x"}`))
+	f.Add([]byte("null"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, err := l.Refusals()
+		if err != nil {
+			return
+		}
+		for player, r := range got {
+			if player != "wild 1" || r.Entrant != player || r.List != l.ID() {
+				t.Errorf("a refusal let in: %q: %+v", player, r)
+			}
+		}
+	})
+}
