@@ -145,7 +145,7 @@ func (r *Runner) Run(ctx context.Context) ([]results.Record, error) {
 		say("%s\n", b.Describe(l))
 		out, err := play(ctx, cfg)
 		if err != nil && ctx.Err() == nil {
-			if refused, rerr := r.refuseUnstarted(b, err, recs, say); rerr != nil || refused {
+			if refused, rerr := r.refuseUnstarted(b, err, say); rerr != nil || refused {
 				if rerr != nil {
 					return recs, rerr
 				}
@@ -261,7 +261,7 @@ func unstarted(err error) string {
 // passed their check, and then failed the batch's start: a check report kept by an older
 // arbiter, or a fault that comes and goes); refused says whether it refused one. An engine
 // with games that fails so is the run's error, as before.
-func (r *Runner) refuseUnstarted(b Batch, err error, recs []results.Record, say func(string, ...any)) (refused bool, _ error) {
+func (r *Runner) refuseUnstarted(b Batch, err error, say func(string, ...any)) (refused bool, _ error) {
 	var starts []*arbiter.EngineStartError
 	var pf *arbiter.PreflightError
 	var se *arbiter.EngineStartError
@@ -274,6 +274,10 @@ func (r *Runner) refuseUnstarted(b Batch, err error, recs []results.Record, say 
 		return false, nil
 	}
 	l := r.List
+	recs, rerr := ReadRecords(l.Records) // with the batch's games, if it played some
+	if rerr != nil {
+		return false, rerr
+	}
 	for _, f := range starts {
 		var entrant *Entrant
 		for _, e := range append([]int{b.Entrant}, b.Opponents...) {
