@@ -288,16 +288,28 @@ func (s *state) opponents(x int, candidates []int) []int {
 }
 
 // WritePlan says which batch the list plays next and why (Batch.Describe), or that every
-// entrant is done: what "arbiter list plan" prints.
+// entrant is done, and which entrants are refused, which it passes over: what "arbiter list
+// plan" prints.
 func WritePlan(w io.Writer, l *List, recs []results.Record) error {
 	b, ok, err := Next(l, recs)
-	switch {
-	case err != nil:
+	if err != nil {
 		return err
-	case !ok:
-		_, err = fmt.Fprintf(w, "Every entrant of %s is done: nothing to play.\n", l.Name)
-	default:
-		_, err = fmt.Fprintf(w, "Next: %s; %d games.\n", b.Describe(l), b.Games())
 	}
+	refusals, err := l.Refusals()
+	if err != nil {
+		return err
+	}
+	var out strings.Builder
+	if ok {
+		fmt.Fprintf(&out, "Next: %s; %d games.\n", b.Describe(l), b.Games())
+	} else {
+		fmt.Fprintf(&out, "Every entrant of %s is done: nothing to play.\n", l.Name)
+	}
+	for _, e := range l.Entrants {
+		if r, refused := refusals[e.Player()]; refused && !played(recs, e.Player()) {
+			fmt.Fprintf(&out, "Refused, and passed over until it is entered again: %s (%s).\n", e.Player(), r.Reason)
+		}
+	}
+	_, err = io.WriteString(w, out.String())
 	return err
 }

@@ -124,6 +124,12 @@ func TestRefusedEntrantsDoNotStopTheList(t *testing.T) {
 	if medium, _ := table.Row("medium 1"); !medium.Rated || medium.Games == 0 || medium.Status == StatusRefused {
 		t.Errorf("the entrant after the refused ones: %+v, want rated", medium)
 	}
+	var plan strings.Builder
+	if err := WritePlan(&plan, l, recs); err != nil || !strings.HasPrefix(plan.String(), "Every entrant of test list is done") ||
+		!strings.Contains(plan.String(), "Refused, and passed over until it is entered again: illegal 1 (arbiter check failed: ") ||
+		!strings.Contains(plan.String(), "Refused, and passed over until it is entered again: base-only 1 (it cannot play") {
+		t.Errorf("the plan after the run: %v\n%s", err, plan.String())
+	}
 	if reports := l.CheckReports(); !strings.Contains(reports["base-only 1"], "does not play") || reports["medium 1"] == "" {
 		t.Errorf("the check reports the site publishes: %q", reports)
 	}
