@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -12,6 +13,7 @@ import (
 	"hivearbiter/arbiter"
 	"hivearbiter/arbiter/driver"
 	"hivearbiter/enginekit/uhpserver/uhpfake"
+	"hivearbiter/internal/testkit/golden"
 )
 
 // fake is an entrant played by a fake UHP engine (package uhpfake) of cfg.
@@ -358,4 +360,16 @@ func FuzzRefusals(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestRefusalsMessage: what a run that refused entrants ends with, for one and for several.
+func TestRefusalsMessage(t *testing.T) {
+	illegal := &RefusedError{Entrant: "illegal 1", Reason: "arbiter check failed: 2 of 26 checks failed, 2 skipped", Report: "list.checks/illegal-1.failed.txt"}
+	baseOnly := &RefusedError{Entrant: "base-only 1", Reason: "it cannot play under the list's conditions (Base+MLP, depth=1): it does not play Mosquito, Ladybug, Pillbug, which Base+MLP needs (it plays Base)",
+		Report: "list.checks/base-only-1.failed.txt"}
+	var b strings.Builder
+	for _, e := range []*RefusalsError{{[]*RefusedError{illegal}}, {[]*RefusedError{illegal, baseOnly}}} {
+		b.WriteString(e.Message() + "\n\n")
+	}
+	golden.Check(t, filepath.Join("testdata", "refusals.txt"), []byte(b.String()))
 }
