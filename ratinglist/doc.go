@@ -6,9 +6,12 @@
 //
 // The list grows by batches. Each batch is a gauntlet of game pairs of one entrant against
 // entrants already on the list, chosen from the ratings of all games so far to shrink its
-// error fastest; the next batch is a pure function of the list and the records of the batches
-// before it, so a killed run resumes the same batch and goes on to the same next ones, and an
-// entrant added later plays only its own games. The table (Compute) is a pure function of the
+// error fastest; the next batch is a pure function of the list, its refusals and the records
+// of the batches before it, so a killed run resumes the same batch and goes on to the same next
+// ones, and an entrant added later plays only its own games. An entrant enters by a check under
+// the list's conditions (Runner.Check, then a start as its first game would start it); one that
+// fails is refused, its refusal kept in the checks folder (Refusal), and the list goes on
+// without it. The table (Compute) is a pure function of the
 // list and its records: maximum-likelihood ratings of all games at once, anchored, with the
 // White advantage, 95% error bars, LOS between neighbours and head-to-head scores; Verify
 // re-referees every game and recomputes it.

@@ -18,6 +18,7 @@ import (
 	"hivearbiter/arbiter/arbitertest"
 	"hivearbiter/arbiter/driver"
 	"hivearbiter/enginekit/hivebot"
+	"hivearbiter/enginekit/uhpserver/uhpfake"
 	"hivearbiter/openings"
 	_ "hivearbiter/proto/uhp"
 	"hivearbiter/results"
@@ -30,6 +31,7 @@ const hivebotEnv = "RATINGLIST_HIVEBOT"
 func TestMain(m *testing.M) {
 	// On Windows the test binary is its own Ctrl-C sender, as the arbiter is (see proc.Main).
 	proc.Main()
+	uhpfake.Main() // the fake engines the tests enter, when the environment names one
 	if os.Getenv(hivebotEnv) != "" {
 		os.Exit(hivebot.Main(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}

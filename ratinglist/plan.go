@@ -22,6 +22,8 @@ type Batch struct {
 	Pairs     int   // game pairs against each opponent
 	// Why says for a person why this entrant plays now.
 	Why string
+	// Resumed says that the records hold some of the batch's games: a run stopped in it.
+	Resumed bool
 }
 
 // Games is the number of games the batch schedules.
@@ -55,10 +57,16 @@ func (l *List) Config(b Batch) arbiter.Config {
 
 // Next is the batch to play now: the last batch of the records if it is unfinished (a killed
 // run's), else the one after it; false when every entrant is done. A batch is a function of
-// the list and the records of the batches before it alone, so the list plays the same batches
-// whether or not it was stopped on the way.
+// the list, its refusals and the records of the batches before it alone, so the list plays the
+// same batches whether or not it was stopped on the way. An entrant refused (List.Refusals)
+// plays no batch and is no one's opponent; the last batch is not resumed if the list would now
+// play another entrant's (one refused was let in since).
 func Next(l *List, recs []results.Record) (Batch, bool, error) {
-	last, inLast := 0, 0
+	refusals, err := l.Refusals()
+	if err != nil {
+		return Batch{}, false, err
+	}
+	last, inLast, owner := 0, 0, ""
 	for i := range recs {
 		n, err := batchOf(&recs[i])
 		if err != nil {
@@ -66,7 +74,7 @@ func Next(l *List, recs []results.Record) (Batch, bool, error) {
 		}
 		switch {
 		case n > last:
-			last, inLast = n, 1
+			last, inLast, owner = n, 1, recs[i].Settings[LabelEntrant]
 		case n == last:
 			inLast++
 		}
@@ -78,7 +86,7 @@ func Next(l *List, recs []results.Record) (Batch, bool, error) {
 				before = append(before, recs[i])
 			}
 		}
-		s, err := newState(l, before)
+		s, err := newState(l, before, refusals)
 		if err != nil {
 			return Batch{}, false, err
 		}
@@ -86,22 +94,27 @@ func Next(l *List, recs []results.Record) (Batch, bool, error) {
 		if !ok {
 			return Batch{}, false, &RecordsError{fmt.Sprintf("batch %d", last), "the list, as it is now, would not have played this batch: its entrants' order, its anchor or its schedule settings changed since"}
 		}
-		all, err := newState(l, recs)
+		all, err := newState(l, recs, refusals)
 		if err != nil {
 			return Batch{}, false, err
 		}
-		stopped := all.failed[b.Entrant] != ""
+		stopped := all.out(b.Entrant)
 		for _, o := range b.Opponents {
-			stopped = stopped || all.failed[o] != ""
+			stopped = stopped || all.out(o)
 		}
-		if inLast < b.Games() && !stopped {
-			b.Why = "resumed: " + b.Why
+		// The batch the list would play now is another entrant's than the one the records
+		// began (an entrant before it in the list's order was let in since: a refused
+		// entrant's program changed): the list goes on from here, and the gauntlet begun
+		// goes on in a batch of its own.
+		other := owner != l.Entrants[b.Entrant].Player()
+		if inLast < b.Games() && !stopped && !other {
+			b.Why, b.Resumed = "resumed: "+b.Why, true
 			return b, true, nil
 		}
 		b, ok = all.plan(last + 1)
 		return b, ok, nil
 	}
-	s, err := newState(l, recs)
+	s, err := newState(l, recs, refusals)
 	if err != nil {
 		return Batch{}, false, err
 	}
@@ -144,12 +157,12 @@ func (s *state) plan(number int) (Batch, bool) {
 		}
 	}
 	for pos, x := range order {
-		if pos == 0 || s.failed[x] != "" || pos < current && s.closed(x) {
+		if pos == 0 || s.out(x) || pos < current && s.closed(x) {
 			continue
 		}
 		var earlier, others []int
 		for k, c := range order {
-			if k != pos && s.failed[c] == "" {
+			if k != pos && !s.out(c) {
 				others = append(others, c)
 				if k < pos {
 					earlier = append(earlier, c)
@@ -203,7 +216,7 @@ func (s *state) closed(x int) bool {
 	case s.lastOwn[x] < 0:
 		return false
 	}
-	then, err := newState(s.l, s.recs[:s.lastOwn[x]+1])
+	then, err := newState(s.l, s.recs[:s.lastOwn[x]+1], nil)
 	return err != nil || then.errorOf(x) <= s.l.ErrorTarget
 }
 
@@ -275,16 +288,28 @@ func (s *state) opponents(x int, candidates []int) []int {
 }
 
 // WritePlan says which batch the list plays next and why (Batch.Describe), or that every
-// entrant is done: what "arbiter list plan" prints.
+// entrant is done, and which entrants are refused, which it passes over: what "arbiter list
+// plan" prints.
 func WritePlan(w io.Writer, l *List, recs []results.Record) error {
 	b, ok, err := Next(l, recs)
-	switch {
-	case err != nil:
+	if err != nil {
 		return err
-	case !ok:
-		_, err = fmt.Fprintf(w, "Every entrant of %s is done: nothing to play.\n", l.Name)
-	default:
-		_, err = fmt.Fprintf(w, "Next: %s; %d games.\n", b.Describe(l), b.Games())
 	}
+	refusals, err := l.Refusals()
+	if err != nil {
+		return err
+	}
+	var out strings.Builder
+	if ok {
+		fmt.Fprintf(&out, "Next: %s; %d games.\n", b.Describe(l), b.Games())
+	} else {
+		fmt.Fprintf(&out, "Every entrant of %s is done: nothing to play.\n", l.Name)
+	}
+	for _, e := range l.Entrants {
+		if r, refused := refusals[e.Player()]; refused && !played(recs, e.Player()) {
+			fmt.Fprintf(&out, "Refused, and passed over until it is entered again: %s (%s).\n", e.Player(), r.Reason)
+		}
+	}
+	_, err = io.WriteString(w, out.String())
 	return err
 }

@@ -60,6 +60,7 @@ const (
 	StatusRated       Status = "rated"
 	StatusProvisional Status = "provisional"
 	StatusFailed      Status = "failed"   // stopped by its failure streak
+	StatusRefused     Status = "refused"  // not let in: its check failed, or it cannot play the list's games
 	StatusApart       Status = "apart"    // no game connects it to the anchor
 	StatusUnplayed    Status = "unplayed" // no game yet
 )
@@ -91,7 +92,7 @@ type Row struct {
 	Faults      int     `json:"faults"`
 	AvgOpponent float64 `json:"avg_opponent"`
 	Status      Status  `json:"status"`
-	// Failure says why a failed entrant was stopped.
+	// Failure says why a failed entrant was stopped, or why a refused one was not let in.
 	Failure string    `json:"failure,omitempty"`
 	First   time.Time `json:"first_game,omitzero"`
 	Last    time.Time `json:"last_game,omitzero"`
@@ -128,6 +129,7 @@ type state struct {
 	lastOwn []int        // the index in recs of the entrant's last game of its own gauntlet, -1
 	recs    []results.Record
 	failed  []string      // why an entrant was stopped, "" if it was not
+	refused []Refusal     // why an entrant was not let in; Reason "" if it was
 	program []string      // the program its games record
 	first   []time.Time   // its first and last game
 	last    []time.Time   //
@@ -166,11 +168,12 @@ func gameName(r *results.Record) string {
 	return fmt.Sprintf("run %s game %d", r.Run, r.Game+1)
 }
 
-// newState reads the records into the list's numbers and fits the ratings.
-func newState(l *List, recs []results.Record) (*state, error) {
+// newState reads the records into the list's numbers and fits the ratings. refusals are the
+// list's (List.Refusals): an entrant refused that has no game in recs is out of the list.
+func newState(l *List, recs []results.Record, refusals map[string]Refusal) (*state, error) {
 	n := len(l.Entrants)
 	s := &state{l: l, n: n, colours: map[[2]int]*elo.WDL{}, pair: map[[2]int]*elo.WDL{}, metAll: map[[2]int]int{}, owners: map[int]bool{},
-		games: make([]int, n), faults: make([]int, n), own: make([]int, n), failed: make([]string, n),
+		games: make([]int, n), faults: make([]int, n), own: make([]int, n), failed: make([]string, n), refused: make([]Refusal, n),
 		program: make([]string, n), first: make([]time.Time, n), last: make([]time.Time, n), streak: make([]streakCount, n),
 		lastOwn: make([]int, n), recs: recs}
 	for i := range s.lastOwn {
@@ -187,6 +190,13 @@ func newState(l *List, recs []results.Record) (*state, error) {
 		}
 		if err := s.add(&recs[k], id, index); err != nil {
 			return nil, err
+		}
+	}
+	for i, e := range l.Entrants {
+		// An entrant is refused before its first game: one that has played was let in (its
+		// refusal, if one is kept, is older than its games).
+		if r, ok := refusals[e.Player()]; ok && s.games[i] == 0 {
+			s.refused[i] = r
 		}
 	}
 	s.fit()
@@ -409,6 +419,10 @@ func (s *state) fit() {
 	}
 }
 
+// out reports whether an entrant is out of the list's schedule: stopped by its failures, or
+// refused.
+func (s *state) out(i int) bool { return s.failed[i] != "" || s.refused[i].Reason != "" }
+
 // errorOf is the half-width of an entrant's 95% interval, +Inf when it has no rating.
 func (s *state) errorOf(i int) float64 {
 	if !s.rated2[i] {
@@ -417,10 +431,15 @@ func (s *state) errorOf(i int) float64 {
 	return z95 * s.se[i]
 }
 
-// Compute is the list's table from its records: a pure function of both. It refuses records
-// that are not the list's, naming the game.
+// Compute is the list's table from its records and the refusals kept in its checks folder
+// (List.Refusals): a pure function of them. It refuses records that are not the list's, naming
+// the game.
 func Compute(l *List, recs []results.Record) (*Table, error) {
-	s, err := newState(l, recs)
+	refusals, err := l.Refusals()
+	if err != nil {
+		return nil, err
+	}
+	s, err := newState(l, recs, refusals)
 	if err != nil {
 		return nil, err
 	}
@@ -465,6 +484,8 @@ func (s *state) table() *Table {
 			r.Elo, r.Error = round(s.elo[i]), round(s.errorOf(i))
 		}
 		switch {
+		case s.refused[i].Reason != "":
+			r.Status, r.Failure = StatusRefused, s.refused[i].Reason
 		case i == anchor:
 			r.Status = StatusAnchor
 		case s.failed[i] != "":

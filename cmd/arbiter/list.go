@@ -26,9 +26,12 @@ Keeps a standing rating list of engines (docs/rating-lists.md): a TOML file of i
 game played for it.
 
   run     plays the list's gauntlets until every entrant's error is at the target (or its game
-          budget is spent): a new entrant is checked (arbiter check under the list's conditions;
-          refused if it fails) and plays only its own games; a run stopped at any point resumes
-          where it stopped. The site is rewritten after each batch.
+          budget is spent): a new entrant is checked (arbiter check under the list's conditions)
+          and plays only its own games; a run stopped at any point resumes where it stopped. The
+          site is rewritten after each batch. An entrant that fails its check, or cannot start
+          or play the list's game type, is refused with its reason and its report, and the list
+          goes on without it; the run then ends with exit 5. A refused entrant is checked again
+          when its program changes, or with -recheck.
   table   prints the table with its conditions (-format text, markdown or json).
   site    writes the site: pages, PGN, JSON and CSV (-out DIR, the list's site folder by default).
   verify  re-referees every recorded game and recomputes the table; with a site written, checks
@@ -42,6 +45,7 @@ func runList(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	out := fs.String("out", "", "site: the folder to write (the list's site folder by default)")
 	batches := fs.Int("batches", 0, "run: stop after this many batches (0: when every entrant is done)")
 	quiet := fs.Bool("q", false, "run: print only each batch and the final table, not each game")
+	recheck := fs.Bool("recheck", false, "run: check the refused entrants again, though their programs did not change")
 	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
@@ -62,7 +66,7 @@ func runList(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	switch fs.Arg(0) {
 	case "run":
-		return listRun(ctx, l, recs, *batches, *quiet, stdout)
+		return listRun(ctx, l, recs, listRunOptions{batches: *batches, quiet: *quiet, recheck: *recheck}, stdout)
 	case "table":
 		t, err := ratinglist.Compute(l, recs)
 		if err != nil {
@@ -95,17 +99,25 @@ func runList(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	return cli.Usage(fmt.Errorf("list %s: no such command (run, table, site, verify or plan)", fs.Arg(0)))
 }
 
-// listRun plays the list, rewriting its site as batches end, and prints the table.
-func listRun(ctx context.Context, l *ratinglist.List, recs []results.Record, batches int, quiet bool, stdout io.Writer) error {
+// listRunOptions are arbiter list run's flags.
+type listRunOptions struct {
+	batches        int
+	quiet, recheck bool
+}
+
+// listRun plays the list, rewriting its site as batches end, and prints the table. Entrants
+// refused on the way end it with exit 5, after the table, as a failed check does.
+func listRun(ctx context.Context, l *ratinglist.List, recs []results.Record, opts listRunOptions, stdout io.Writer) error {
 	if err := l.IdentifyAll(ratinglist.ThisArbiter(), recs); err != nil {
 		return cli.Exit(ci.ExitUsage, "%s", driver.Message(err))
 	}
 	games := stdout
-	if quiet {
+	if opts.quiet {
 		games = io.Discard
 	}
 	writeSite := func(recs []results.Record) error { return site.WriteFrom(l.Site, l, recs) }
-	r := &ratinglist.Runner{List: l, Console: stdout, Play: ratinglist.PlayLocally(games), Played: writeSite, MaxBatches: batches}
+	r := &ratinglist.Runner{List: l, Console: stdout, Play: ratinglist.PlayLocally(games), Played: writeSite,
+		MaxBatches: opts.batches, Recheck: opts.recheck}
 	recs, err := r.Run(ctx)
 	var refused *ratinglist.RefusedError
 	switch {
@@ -125,5 +137,12 @@ func listRun(ctx context.Context, l *ratinglist.List, recs []results.Record, bat
 		return err
 	}
 	fmt.Fprintln(stdout)
-	return site.WriteConsole(stdout, l, t)
+	if err := site.WriteConsole(stdout, l, t); err != nil {
+		return err
+	}
+	var refusals *ratinglist.RefusalsError
+	if errors.As(r.Refused(), &refusals) {
+		return cli.Exit(ci.ExitEngines, "%s (a changed program is checked again by the next run; -recheck checks an unchanged one again)", refusals.Message())
+	}
+	return nil
 }

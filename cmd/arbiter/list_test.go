@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"hivearbiter/ci"
+	"hivearbiter/enginekit/uhpserver/uhpfake"
 	"hivearbiter/internal/cli"
 	"hivearbiter/results"
 )
@@ -206,5 +207,124 @@ func TestListRefusesBadInput(t *testing.T) {
 	err = run(context.Background(), []string{"list", "run", list}, &stdout, &stderr)
 	if err == nil || !strings.Contains(err.Error(), "ghost 1 cannot be identified") {
 		t.Fatalf("a list with an entrant whose program is missing: %v", err)
+	}
+}
+
+// Entrants that cannot play are refused, not the list: a fake engine that fails arbiter check
+// (its every move is illegal) and one that plays Base alone, entered before a working entrant,
+// are refused with their reasons and reports; the entrant after them plays its gauntlet and is
+// rated; the table and the site say why the two are not; the run ends with exit 5. Run again,
+// it checks neither again and ends as it did.
+func TestListRefusesEntrantsAndGoesOn(t *testing.T) {
+	dir := t.TempDir()
+	fake := func(name, scenario string) string {
+		return fmt.Sprintf("[[entrant]]\nname = %q\nversion = \"1\"\nengine = 'cmd=%s env=%s'\n\n", name, os.Args[0], uhpfake.Env(fakeConfig(scenario)))
+	}
+	text := `name = "test list"
+limit = "depth=1"
+seed = 3
+concurrency = 2
+pairs = 2
+opponents = 2
+error_target = 400
+max_games = 8
+
+[anchor]
+entrant = "hivebot weak"
+
+[adjudication]
+max_plies = 120
+
+[[entrant]]
+name = "hivebot"
+version = "weak"
+engine = "builtin=hivebot option.Profile=weak ` + quickBench + `"
+
+` + fake("illegal", "illegal") + fake("base-only", "base-only") + `[[entrant]]
+name = "hivebot"
+version = "medium"
+engine = "builtin=hivebot option.Profile=medium ` + quickBench + `"
+`
+	list := filepath.Join(dir, "test.toml")
+	if err := os.WriteFile(list, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	err := run(t.Context(), []string{"list", "run", "-q", list}, &stdout, &stderr)
+	var ee *cli.ExitError
+	if !errors.As(err, &ee) || ee.Code != ci.ExitEngines {
+		t.Fatalf("list run: %v, want exit %d\n%s%s", err, ci.ExitEngines, stdout.String(), stderr.String())
+	}
+	checkFailed := "arbiter check failed: "
+	baseOnly := "it cannot play under the list's conditions (Base+MLP, depth=1): it does not play Mosquito, Ladybug, Pillbug"
+	for _, want := range []string{"2 entrants are refused", "illegal 1: " + checkFailed, "base-only 1: " + baseOnly, "test.checks/illegal-1.failed.txt", "Fix them and enter them again"} {
+		if !strings.Contains(ee.Msg, want) {
+			t.Errorf("the run's error lacks %q:\n%s", want, ee.Msg)
+		}
+	}
+	for _, want := range []string{"illegal 1 is refused: " + checkFailed, "the list goes on without it", "batch 1: hivebot medium plays",
+		"illegal 1 (refused): refused before its first game: " + checkFailed, "base-only 1 (refused): refused before its first game: " + baseOnly} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("list run's output lacks %q:\n%s", want, stdout.String())
+		}
+	}
+	reports := map[string]string{"illegal-1.failed.txt": "arbiter check of illegal 1", "base-only-1.failed.txt": "does not play Mosquito, Ladybug, Pillbug"}
+	for file, want := range reports {
+		if b, err := os.ReadFile(filepath.Join(dir, "test.checks", file)); err != nil || !strings.Contains(string(b), want) {
+			t.Errorf("the report %s: %v, lacks %q:\n%s", file, err, want, b)
+		}
+	}
+	records := filepath.Join(dir, "test.records.jsonl")
+	games := listKeys(t, records)
+	for _, k := range games {
+		if strings.Contains(k, "illegal 1") || strings.Contains(k, "base-only 1") {
+			t.Errorf("a refused entrant played: %s", k)
+		}
+	}
+
+	stdout.Reset()
+	if err := run(t.Context(), []string{"list", "table", "-format", "json", list}, &stdout, &stderr); err != nil {
+		t.Fatalf("list table: %v", err)
+	}
+	var table struct {
+		Rows []struct {
+			Player, Status, Failure string
+			Rated                   bool
+			Games                   int
+		}
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &table); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"illegal 1": checkFailed, "base-only 1": baseOnly}
+	for _, r := range table.Rows {
+		switch {
+		case want[r.Player] != "" && (r.Status != "refused" || !strings.Contains(r.Failure, want[r.Player])):
+			t.Errorf("%s's row: %+v, want refused for %q", r.Player, r, want[r.Player])
+		case r.Player == "hivebot medium" && (!r.Rated || r.Games == 0):
+			t.Errorf("the entrant after the refused ones: %+v, want rated", r)
+		}
+	}
+	index, _ := os.ReadFile(filepath.Join(dir, "test-site", "index.html"))
+	page, _ := os.ReadFile(filepath.Join(dir, "test-site", "engines", "base-only.html"))
+	for _, want := range []string{`<span class="status status-refused" title="refused before its first game: arbiter check failed: `, "<h3>Refused</h3>"} {
+		if !strings.Contains(string(index), want) {
+			t.Errorf("the site's index lacks %q", want)
+		}
+	}
+	for _, want := range []string{"Refused before its first game: it cannot play under the list&#39;s conditions", "arbiter check of base-only 1"} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("the base-only entrant's page lacks %q", want)
+		}
+	}
+
+	// Run again: the refusals hold, nothing is checked or played again, and it ends as before.
+	stdout.Reset()
+	err = run(t.Context(), []string{"list", "run", "-q", list}, &stdout, &stderr)
+	if !errors.As(err, &ee) || ee.Code != ci.ExitEngines || !strings.Contains(ee.Msg, "2 entrants are refused") {
+		t.Fatalf("list run again: %v, want exit %d", err, ci.ExitEngines)
+	}
+	if strings.Contains(stdout.String(), "Checking") || !slices.Equal(listKeys(t, records), games) {
+		t.Errorf("run again, the list checked or played again:\n%s", stdout.String())
 	}
 }

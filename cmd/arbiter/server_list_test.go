@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"hivearbiter/configs"
+	"hivearbiter/enginekit/uhpserver/uhpfake"
 	"hivearbiter/internal/testkit/testenv"
 	"hivearbiter/ratinglist"
 )
@@ -48,7 +49,8 @@ engine = "builtin=hivebot option.Profile=medium ` + quickBench + `"
 // TestServerKeepsList: "arbiter server -list" plays a list on its worker until every entrant
 // is done, with the list's table written as it goes, and a server SIGKILLed and started again
 // goes on with it (each game once, a run per batch); an entrant added to the list's file is
-// checked and rated by itself.
+// checked and rated by itself, and one added before it that cannot play the list's game type
+// (a fake engine that plays Base alone) is refused without stopping the list.
 func TestServerKeepsList(t *testing.T) {
 	if testing.Short() {
 		t.Skip("separate processes: not in -short")
@@ -103,6 +105,11 @@ func TestServerKeepsList(t *testing.T) {
 	waitFor(t, "the list of two entrants to be done", 5*time.Minute, done)
 	added := serverList + `
 [[entrant]]
+name = "base-only"
+version = "1"
+engine = 'cmd=` + os.Args[0] + ` env=` + uhpfake.Env(fakeConfig("base-only")) + `'
+
+[[entrant]]
 name = "hivebot"
 version = "strong"
 engine = "builtin=hivebot option.Profile=strong ` + quickBench + `"
@@ -135,6 +142,12 @@ engine = "builtin=hivebot option.Profile=strong ` + quickBench + `"
 	}
 	if row, _ := table.Row("hivebot strong"); !row.Rated || row.Games == 0 {
 		t.Errorf("the entrant added: %+v", row)
+	}
+	if row, _ := table.Row("base-only 1"); row.Status != ratinglist.StatusRefused || !strings.Contains(row.Failure, "does not play Mosquito, Ladybug, Pillbug") {
+		t.Errorf("the entrant added that plays Base alone: %+v, want refused", row)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "list.checks", "base-only-1.failed.txt")); err != nil || !strings.Contains(string(b), "does not play") {
+		t.Errorf("the refused entrant's report: %v\n%s", err, b)
 	}
 	runs := poolRuns(t, sdir)
 	batches := map[string]bool{}

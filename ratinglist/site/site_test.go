@@ -27,11 +27,16 @@ const (
 	apartA   = "Delta 1"
 	apartB   = "Epsilon 1"
 	unplayed = "Zeta 1"
+	refused  = "Theta 1"
 )
+
+// refusal is why the fixture's refused entrant was not let in.
+const refusal = "it cannot play under the list's conditions (Base+MLP, tc=60+0.6): it does not play Mosquito, Ladybug, Pillbug, which Base+MLP needs (it plays Base)"
 
 // fixture is a small list with an entrant of every status, and its games: three engines
 // that play each other (one with two versions), one that crashes three games in a row, two
-// that play only each other, and one that has not played.
+// that play only each other, one that has not played, and one refused (its refusal kept in
+// the list's checks folder, as a list run keeps it).
 func fixture(t testing.TB) (*ratinglist.List, []results.Record) {
 	t.Helper()
 	l := &ratinglist.List{
@@ -46,10 +51,15 @@ func fixture(t testing.TB) (*ratinglist.List, []results.Record) {
 			{Name: "Delta", Version: "1"},
 			{Name: "Epsilon", Version: "1"},
 			{Name: "Zeta", Version: "1"},
+			{Name: "Theta", Version: "1"},
 		},
 		Anchor: ratinglist.Anchor{Entrant: anchor, Elo: 1000},
+		Checks: t.TempDir(),
 	}
 	if err := l.Normalize(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Refuse(l.Entrants[7], refusal, checks()[refused]); err != nil {
 		t.Fatal(err)
 	}
 	id := l.ID()
@@ -109,6 +119,7 @@ func checks() map[string]string {
 		anchor:   "arbiter check: 12 passed, 0 failed\n  <bestmove> in time: ok",
 		improved: "arbiter check: 12 passed, 0 failed",
 		rival:    "arbiter check: 11 passed, 1 failed (pondering)",
+		refused:  "arbiter check: 12 passed, 0 failed\nTried as its first game of the list would start it, " + refusal + ".",
 	}
 }
 
@@ -126,7 +137,8 @@ func compute(t testing.TB) (*ratinglist.List, *ratinglist.Table, []results.Recor
 func TestFixture(t *testing.T) {
 	_, table, _ := compute(t)
 	want := map[string]ratinglist.Status{anchor: ratinglist.StatusAnchor, crashing: ratinglist.StatusFailed,
-		apartA: ratinglist.StatusApart, apartB: ratinglist.StatusApart, unplayed: ratinglist.StatusUnplayed}
+		apartA: ratinglist.StatusApart, apartB: ratinglist.StatusApart, unplayed: ratinglist.StatusUnplayed,
+		refused: ratinglist.StatusRefused}
 	for p, s := range want {
 		if r, _ := table.Row(p); r.Status != s {
 			t.Errorf("%s: status %s, want %s", p, r.Status, s)
@@ -173,7 +185,7 @@ func TestSlugs(t *testing.T) {
 var siteFiles = []string{"index.html", "head-to-head.html", "games.pgn", "table.json", "table.csv",
 	"engines/alpha.html", "engines/alpha.pgn", "engines/beta.html", "engines/beta.pgn",
 	"engines/crashy-b-bot.html", "engines/crashy-b-bot.pgn", "engines/delta.html", "engines/epsilon.html",
-	"engines/delta.pgn", "engines/epsilon.pgn", "engines/zeta.html", "engines/zeta.pgn"}
+	"engines/delta.pgn", "engines/epsilon.pgn", "engines/zeta.html", "engines/zeta.pgn", "engines/theta.html", "engines/theta.pgn"}
 
 func TestWrite(t *testing.T) {
 	l, table, recs := compute(t)
@@ -187,8 +199,8 @@ func TestWrite(t *testing.T) {
 		}
 	}
 	pages := htmlPages(t, dir)
-	if len(pages) != 8 {
-		t.Errorf("%d pages, want 8: %v", len(pages), pages)
+	if len(pages) != 9 {
+		t.Errorf("%d pages, want 9: %v", len(pages), pages)
 	}
 	for _, page := range pages {
 		checkSelfContained(t, dir, page)
@@ -235,7 +247,7 @@ func TestWrite(t *testing.T) {
 		if n := count("games.pgn"); n != len(recs) {
 			t.Errorf("games.pgn holds %d games, want %d", n, len(recs))
 		}
-		want := map[string]int{"engines/zeta.pgn": 0}
+		want := map[string]int{"engines/zeta.pgn": 0, "engines/theta.pgn": 0}
 		for _, r := range recs {
 			for f := range map[string]bool{engineFile(r.White.Name): true, engineFile(r.Black.Name): true} {
 				want[f]++
@@ -258,6 +270,8 @@ func TestWrite(t *testing.T) {
 		for _, want := range []string{"Alpha", "Base&#43;MLP", "tc=60&#43;0.6", "Alpha 1.0 = 1000", "White's advantage of moving first, as the games show it: &#43;44 ± 123 Elo", "</a>: stopped after 3 games in a row",
 			`<span class="status status-failed" title="stopped after 3 games in a row lost by crash (the last: crash)">failed</span>`, `<span class="status status-apart">apart</span>`,
 			`<span class="status status-unplayed">unplayed</span>`, "Delta 1, Epsilon 1", "Updated 2026-03-05",
+			`<span class="status status-refused" title="refused before its first game: ` + escaped(refusal) + `">refused</span>`,
+			`<h3>Refused</h3>`, `<a href="engines/theta.html#v-1">Theta 1</a>: ` + escaped(refusal) + ` (its check report is on its page).`,
 			"Crashy &lt;b&gt;&amp;&#34;bot&#34;"} {
 			if !strings.Contains(index, want) {
 				t.Errorf("index.html lacks %q", want)
@@ -285,6 +299,13 @@ func TestWrite(t *testing.T) {
 		for _, want := range []string{"no check report kept", "Stopped after 3 games in a row lost by crash"} {
 			if !strings.Contains(crashy, want) {
 				t.Errorf("the crashing engine's page lacks %q", want)
+			}
+		}
+		theta := string(read(t, dir, "engines/theta.html"))
+		for _, want := range []string{"Refused before its first game: " + escaped(refusal) + ".", "Tried as its first game of the list would start it",
+			`<span class="status status-refused">refused</span>`} {
+			if !strings.Contains(theta, want) {
+				t.Errorf("the refused engine's page lacks %q", want)
 			}
 		}
 		if zeta := string(read(t, dir, "engines/zeta.html")); !strings.Contains(zeta, "No version has a rating yet") {
@@ -358,6 +379,9 @@ func TestWriteEscapes(t *testing.T) {
 		t.Error("the check report is not shown as text")
 	}
 }
+
+// escaped is text as html/template writes it in an element or an attribute.
+func escaped(s string) string { return strings.ReplaceAll(html.EscapeString(s), "+", "&#43;") }
 
 func engineFile(player string) string {
 	name, _, _ := strings.Cut(player, " ")

@@ -49,7 +49,8 @@ func summary(t *ratinglist.Table) string {
 	return s + "; updated " + t.Updated.UTC().Format(updatedLayout)
 }
 
-// notes are the entrants a table cannot rank, and the failed ones, each with its reason.
+// notes are the entrants a table cannot rank, and the failed and refused ones, each with its
+// reason.
 func notes(t *ratinglist.Table) []string {
 	group := map[string][]string{}
 	for _, g := range t.Apart {
@@ -59,28 +60,39 @@ func notes(t *ratinglist.Table) []string {
 	}
 	var out []string
 	for _, r := range t.Rows {
-		var why string
+		var reason string
 		switch r.Status {
-		case ratinglist.StatusFailed:
-			why = "stopped after " + r.Failure
+		case ratinglist.StatusFailed, ratinglist.StatusRefused:
+			reason = why(r)
 		case ratinglist.StatusUnplayed:
-			why = "no game yet"
+			reason = "no game yet"
 		case ratinglist.StatusApart:
-			why = "no game connects it to the anchor"
+			reason = "no game connects it to the anchor"
 			if g := group[r.Player]; len(g) > 1 {
-				why += " (its group: " + strings.Join(g, ", ") + ")"
+				reason += " (its group: " + strings.Join(g, ", ") + ")"
 			}
 		default:
 			continue
 		}
-		out = append(out, fmt.Sprintf("%s (%s): %s", r.Player, r.Status, why))
+		out = append(out, fmt.Sprintf("%s (%s): %s", r.Player, r.Status, reason))
 	}
 	return out
 }
 
+// why says why a failed or refused entrant is not rated, "" for any other.
+func why(r ratinglist.Row) string {
+	switch r.Status {
+	case ratinglist.StatusFailed:
+		return "stopped after " + r.Failure
+	case ratinglist.StatusRefused:
+		return "refused before its first game: " + r.Failure
+	}
+	return ""
+}
+
 // WriteConsole writes the list's conditions and its table for a terminal: the rated entrants
-// in a fixed-width table, then the entrants it cannot rank and the failed ones, each with
-// its reason. t is l's table; an error above l's target is marked with "?".
+// in a fixed-width table, then the entrants it cannot rank and the failed and refused ones,
+// each with its reason. t is l's table; an error above l's target is marked with "?".
 func WriteConsole(w io.Writer, l *ratinglist.List, t *ratinglist.Table) error {
 	var b bytes.Buffer
 	width := 0
@@ -112,7 +124,7 @@ func WriteConsole(w io.Writer, l *ratinglist.List, t *ratinglist.Table) error {
 	}
 	b.WriteString(summary(t) + "\n")
 	if n := notes(t); len(n) > 0 {
-		b.WriteString("Not ranked, or stopped:\n")
+		b.WriteString("Not ranked, stopped or refused:\n")
 		for _, line := range n {
 			b.WriteString("  " + line + "\n")
 		}
@@ -155,7 +167,7 @@ func WriteMarkdown(w io.Writer, l *ratinglist.List, t *ratinglist.Table) error {
 	}
 	fmt.Fprintf(&b, "\n%s.\n", markdownText(summary(t)))
 	if n := notes(t); len(n) > 0 {
-		b.WriteString("\nNot ranked, or stopped:\n\n")
+		b.WriteString("\nNot ranked, stopped or refused:\n\n")
 		for _, line := range n {
 			b.WriteString("- " + markdownText(line) + "\n")
 		}

@@ -72,7 +72,10 @@ type row struct {
 	Elo, Error, LOS, Score, Draw, AvgOpponent, FirstGame string
 	Games, Wins, Draws, Losses, Faults                   int
 	Status, Failure, Author, URL, Licence, Program       string
-	Rated, Marked                                        bool
+	// Why says why a failed or refused entrant is not rated (why), as a title and a note;
+	// Said is the same as a sentence.
+	Why, Said     string
+	Rated, Marked bool
 }
 
 func (s *site) row(r ratinglist.Row, root string) row {
@@ -81,6 +84,9 @@ func (s *site) row(r ratinglist.Row, root string) row {
 		Faults: r.Faults, Status: string(r.Status), Failure: r.Failure, Author: r.Author, URL: r.URL,
 		Licence: r.Licence, Program: r.Program, Rated: r.Rated, Score: "—", Draw: "—", AvgOpponent: "—"}
 	v.Marked = r.Status != ratinglist.StatusRated && r.Status != ratinglist.StatusAnchor
+	if v.Why = why(r); v.Why != "" {
+		v.Said = strings.ToUpper(v.Why[:1]) + v.Why[1:]
+	}
 	if r.Rated {
 		v.Rank = fmt.Sprint(r.Rank)
 		v.Elo = fmt.Sprintf("%.0f", r.Elo)
@@ -125,6 +131,7 @@ type indexPage struct {
 	VirtualDraws   float64
 	Rows           []row
 	Stopped        []row // the failed entrants
+	Refused        []row
 	Apart          [][]string
 }
 
@@ -136,8 +143,11 @@ func (s *site) index() indexPage {
 	for _, r := range t.Rows {
 		v := s.row(r, "")
 		p.Rows = append(p.Rows, v)
-		if r.Status == ratinglist.StatusFailed {
+		switch r.Status {
+		case ratinglist.StatusFailed:
 			p.Stopped = append(p.Stopped, v)
+		case ratinglist.StatusRefused:
+			p.Refused = append(p.Refused, v)
 		}
 	}
 	return p
