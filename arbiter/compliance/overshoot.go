@@ -119,7 +119,7 @@ const overshootQuantile = 0.99
 // games, the user's other work) doubles a search's overshoot: the engine of issue 47 ran 29 ms
 // over early in a quiet game and lost games at 0.5 s with two games at once beside other work,
 // and the fake whose overshoot doubles under load (uhpfake.Config.OvershootPerMove) plays its
-// games beside busy loops without a time loss (cmd/arbiter's TestGrowingOvershootUnderLoad).
+// games beside busy loops without a time loss (docs/experiments/measurements.md).
 const loadHeadroom = 2
 
 // growthHeadroom is what the margin multiplies the quantile by again when the overshoot grew
