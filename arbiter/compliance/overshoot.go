@@ -174,13 +174,17 @@ func MarginFor(overshoots []Overshoot) (time.Duration, string) {
 		m.Seconds(), strings.Join(parts, "; "), q.Seconds())
 }
 
+// maxMarginSeconds bounds the margins MarginChecked reads: a day, far above any a check advises.
+const maxMarginSeconds = 24 * 60 * 60
+
 // MarginChecked is the margin a check's rows advise (the setting margin=SECONDS of its time
 // setting row), for a list or a gate that plays the engine: false if no row advises one.
 func MarginChecked(checks []Result) (time.Duration, bool) {
 	for _, c := range checks {
 		for _, s := range c.Settings {
 			if v, ok := strings.CutPrefix(s, "margin="); ok {
-				if f, err := strconv.ParseFloat(v, 64); err == nil && f > 0 {
+				// A check writes tenths of a second; a margin of days is no margin it wrote.
+				if f, err := strconv.ParseFloat(v, 64); err == nil && f >= 0.001 && f < maxMarginSeconds {
 					return time.Duration(math.Round(f*1000)) * time.Millisecond, true
 				}
 			}

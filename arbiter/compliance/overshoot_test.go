@@ -1,6 +1,7 @@
 package compliance
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -116,4 +117,25 @@ func TestMarginChecked(t *testing.T) {
 	if m, ok := MarginChecked(checks[:1]); ok {
 		t.Errorf("MarginChecked of no time setting = %v, true", m)
 	}
+}
+
+// MarginChecked reads any setting without failing, and a margin it reads is positive and the
+// one written, to the millisecond.
+func FuzzMarginChecked(f *testing.F) {
+	for _, s := range []string{"margin=0.5", "margin=1.9", "margin=", "margin=-1", "margin=NaN", "margin=1e400", "margin=1e10", "margin=0.0001", "fractional=true"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, setting string) {
+		m, ok := MarginChecked([]Result{{Name: "time setting for match", Settings: []string{setting}}})
+		if !ok {
+			return
+		}
+		if m <= 0 {
+			t.Fatalf("MarginChecked(%q) = %v, true", setting, m)
+		}
+		again, ok := MarginChecked([]Result{{Settings: []string{"margin=" + strconv.FormatFloat(m.Seconds(), 'f', -1, 64)}}})
+		if !ok || again != m {
+			t.Fatalf("MarginChecked(%q) = %v; written back, %v", setting, m, again)
+		}
+	})
 }
