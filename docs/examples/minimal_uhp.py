@@ -305,7 +305,10 @@ def main():
                     raise ValueError("it plays Base only, not %s" % fields[0])
                 new = Game()
                 for text in fields[3:]:
-                    new.apply(new.parse(text))
+                    try:
+                        new.apply(new.parse(text))
+                    except InvalidMove as e:  # a GameString that does not load is an error
+                        raise ValueError("%s: %s" % (text, e))
                 game = new
                 reply([game.game_string()])
             elif command in ("play", "pass"):
