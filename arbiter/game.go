@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -572,23 +573,36 @@ func (g *Game) warn(side int, text string) {
 	g.rec.Warnings = append(g.rec.Warnings, driver.Warning{Side: rules.Color(side).String(), Engine: g.sides[side].Name, Text: text})
 }
 
-// nearMargin is the share of its margin that a move must use to be warned of: an engine whose
-// overshoot creeps this close loses on time at the next slowdown of its machine.
-const nearMargin = 0.75
+// nearMargin is the share of its margin that a move must use to be warned of. arbiter check
+// advises a margin of twice the slowest overshoot it measured (compliance.MarginFor): a move
+// past half of it ran later than anything the check saw, as a loaded machine or a longer game
+// makes an engine run, and the next slowdown loses a game on time.
+const nearMargin = 0.5
 
-// warnLate warns, once a game per side, of a move that ran later than allowed by most of the
-// side's margin, before a later one loses on time: the margin does not cover the engine's
-// overshoot, which a check measures (docs/check.md tells of an engine that lost a game so).
+// warnLate warns, once a game per side, of a move that ran later than allowed by more than
+// half the side's margin, before a later one loses on time, with the margin to give instead:
+// the console shows it once a run per engine (results.WarningNearMargin), the records each
+// time. docs/check.md tells of an engine that lost games so.
 func (g *Game) warnLate(side int, used, allowed time.Duration) {
 	margin := g.clock.Margin(side)
 	late := used - allowed
-	if g.late[side] || margin <= 0 || late < time.Duration(float64(margin)*nearMargin) {
+	if g.late[side] || margin <= 0 || late <= time.Duration(float64(margin)*nearMargin) {
 		return
 	}
 	g.late[side] = true
 	g.rec.Warnings = append(g.rec.Warnings, driver.Warning{Side: rules.Color(side).String(), Engine: g.sides[side].Name, Kind: results.WarningNearMargin,
-		Text: fmt.Sprintf("%s ran %.3f s over its %.3f s, %.0f%% of its %.3f s margin: a little slower and it loses on time; give it a margin that covers its overshoot (arbiter check measures it)",
-			g.who(side), late.Seconds(), allowed.Seconds(), 100*late.Seconds()/margin.Seconds(), margin.Seconds())})
+		Text: fmt.Sprintf("%s ran %.3f s over its %.3f s at move %d, %.0f%% of its %.3f s margin: a little slower and it loses on time; give it margin=%s (twice this overshoot, as a loaded machine or a longer game makes it, and a quarter of a second), or the margin arbiter check measures",
+			g.who(side), late.Seconds(), allowed.Seconds(), g.ref.Ply()/2+1, 100*late.Seconds()/margin.Seconds(), margin.Seconds(),
+			strconv.FormatFloat(marginToUse(late).Seconds(), 'f', -1, 64))})
+}
+
+// marginToUse is the margin that an engine needs which ran this late: twice it, as a loaded
+// machine or a longer game makes it, and a quarter of a second that load adds to any search,
+// rounded up to tenths of a second; the rule of arbiter check's margin (compliance.MarginFor)
+// for an overshoot that did not grow.
+func marginToUse(late time.Duration) time.Duration {
+	m := 2*late + 250*time.Millisecond
+	return (m + 99*time.Millisecond).Truncate(100 * time.Millisecond)
 }
 
 // who names a side for a person: "White (name)".

@@ -3,6 +3,8 @@ package arbiter_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -417,30 +419,60 @@ func TestFailureOnTheDecidingMoveKeepsTheRulesResult(t *testing.T) {
 	}
 }
 
-// A move that runs late by most of its engine's margin is warned of, once a game, before a
-// later one loses on time: the margin does not cover the engine's overshoot.
+// A move that runs late by more than half its engine's margin is warned of, once a game, before
+// a later one loses on time, with the margin to give instead: the margin does not cover the
+// engine's overshoot. One that runs late by less than half is not.
 func TestPlayGameWarnsOfAMoveNearItsMargin(t *testing.T) {
-	// 3.1 s over its 0.1 s: 78% of its margin, with 0.9 s to spare for a loaded machine.
-	late := arbitertest.New("late", 1).SetDelay(3200 * time.Millisecond)
-	cfg := testGameConfig()
-	cfg.Adjudication.MaxPlies = 2
-	rec, err := arbiter.PlayGame(context.Background(), cfg,
-		arbiter.Side{Name: "late", Player: late, Time: driver.TimeControl{MoveTime: 100 * time.Millisecond}, Margin: 4 * time.Second},
-		fastSide("b", arbitertest.New("b", 2)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rec.Reason == results.ReasonTimeForfeit {
-		t.Fatalf("the late player lost on time 0.9 s inside its margin: %s", rec.Detail)
-	}
-	var near []results.Warning
-	for _, w := range rec.Warnings {
-		if w.Kind == results.WarningNearMargin {
-			near = append(near, w)
-		}
-	}
-	if len(near) != 1 || near[0].Engine != "late" || !strings.Contains(near[0].Text, "White (late) ran 3.") ||
-		!strings.Contains(near[0].Text, "of its 4.000 s margin: a little slower and it loses on time") {
-		t.Errorf("warnings %+v, want one that White (late) ran near its margin", rec.Warnings)
+	for _, tc := range []struct {
+		name  string
+		delay time.Duration
+		warns bool
+	}{
+		// 3.1 s over its 0.1 s: 78% of its margin, with 0.9 s to spare for a loaded machine.
+		{"78%", 3200 * time.Millisecond, true},
+		// 2.4 s over: 60%, which check's margin (twice the slowest overshoot it saw) leaves
+		// only to a slower engine than the one checked.
+		{"60%", 2500 * time.Millisecond, true},
+		// 1.4 s over: 35%.
+		{"35%", 1500 * time.Millisecond, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			late := arbitertest.New("late", 1).SetDelay(tc.delay)
+			cfg := testGameConfig()
+			cfg.Adjudication.MaxPlies = 2
+			rec, err := arbiter.PlayGame(context.Background(), cfg,
+				arbiter.Side{Name: "late", Player: late, Time: driver.TimeControl{MoveTime: 100 * time.Millisecond}, Margin: 4 * time.Second},
+				fastSide("b", arbitertest.New("b", 2)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rec.Reason == results.ReasonTimeForfeit {
+				t.Fatalf("the late player lost on time inside its margin: %s", rec.Detail)
+			}
+			var near []results.Warning
+			for _, w := range rec.Warnings {
+				if w.Kind == results.WarningNearMargin {
+					near = append(near, w)
+				}
+			}
+			if !tc.warns {
+				if len(near) > 0 {
+					t.Errorf("warnings %+v for a move late by a third of its margin", near)
+				}
+				return
+			}
+			if len(near) != 1 || near[0].Engine != "late" || !strings.Contains(near[0].Text, fmt.Sprintf("White (late) ran %d.", int((tc.delay-100*time.Millisecond).Seconds()))) ||
+				!strings.Contains(near[0].Text, " at move 1, ") || !strings.Contains(near[0].Text, "of its 4.000 s margin: a little slower and it loses on time; give it margin=") {
+				t.Fatalf("warnings %+v, want one that White (late) ran near its margin", rec.Warnings)
+			}
+			// The margin to use covers twice the overshoot and a loaded machine's quarter second.
+			over := (tc.delay - 100*time.Millisecond).Seconds()
+			_, after, _ := strings.Cut(near[0].Text, "give it margin=")
+			word, _, _ := strings.Cut(after, " ")
+			if use, err := strconv.ParseFloat(word, 64); err != nil || use < 2*over+0.25 || use > 2*(over+0.2)+0.35 {
+				t.Errorf("the margin to use, %q (%v), does not cover twice an overshoot of %.1f s and a quarter second: %s", word, err, over, near[0].Text)
+			}
+		})
 	}
 }

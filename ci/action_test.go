@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"hivearbiter/internal/proc"
 
@@ -375,6 +376,55 @@ func TestAction(t *testing.T) {
 			}
 			if !slices.ContainsFunc(strings.Split(r.stdout, "\n"), func(l string) bool { return strings.HasPrefix(l, "LLR: ") }) {
 				t.Errorf("the log has no periodic result block with the LLR:\n%s", r.stdout)
+			}
+		})
+	}
+}
+
+// A gate on a move time takes the margin arbiter check measures of the new build, under the
+// gate's limit and concurrency: the arbiter's default, 0.2 s, would lose games on time of an
+// engine whose overshoot grows. A gate given margin= keeps its own and runs no check.
+func TestActionGateTakesTheCheckedMargin(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the arbiter, checks an engine and plays a gate (-short)")
+	}
+	step := readAction(t)
+	// A move time of 0.3 s, over which the engine runs 0.2 s: check advises 2 × 0.2 + 0.25 s.
+	late := "cmd=" + os.Args[0] + " env=" + uhpfake.Env(uhpfake.Config{ID: "late v1.0", Play: "random", Seed: 7, Think: true, Overshoot: 200 * time.Millisecond})
+	// The shipped gate's configuration, its games cut short: 8 plies.
+	gateConfig, err := os.ReadFile(repoRoot + "/configs/ci-gate.toml")
+	if err != nil || !bytes.Contains(gateConfig, []byte("max_plies = 300")) {
+		t.Fatalf("configs/ci-gate.toml has no max_plies = 300 to shorten (%v)", err)
+	}
+	config := filepath.Join(t.TempDir(), "gate.toml")
+	if err := os.WriteFile(config, bytes.Replace(gateConfig, []byte("max_plies = 300"), []byte("max_plies = 8"), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, limit string
+		checks      bool // the gate measures its margin with a check
+	}{
+		{"measured", "st=0.3", true},
+		{"given", "st=0.3 margin=2", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := runAction(t, step, map[string]string{"mode": "gate", "engine": late, "baseline": late, "limit": tc.limit, "rounds": "1", "config": config})
+			if r.outputs["decision"] != "inconclusive" {
+				t.Fatalf("exit %d, outputs %v; want the gate inconclusive at its cap of one pair, with no time loss\n%s", r.code, r.outputs, r.stdout)
+			}
+			_, checked := os.Stat(filepath.Join(r.outputs["report-dir"], "gate-check.txt"))
+			switch {
+			case !tc.checks && (checked == nil || strings.Contains(r.stdout, "The gate forgives")):
+				t.Errorf("a gate given margin= ran a check for one:\n%s", r.stdout)
+			case tc.checks:
+				// At least twice the overshoot and a quarter second, 0.7 s; more on a loaded machine.
+				m := regexp.MustCompile(`The gate forgives each move ([0-9.]+) s of lateness: the margin arbiter check measured of the new build`).FindStringSubmatch(r.stdout)
+				if m == nil {
+					t.Fatalf("the gate does not say the margin it takes from the check:\n%s", r.stdout)
+				}
+				if margin, err := strconv.ParseFloat(m[1], 64); err != nil || margin < 0.7 {
+					t.Errorf("the gate takes margin %s (%v), which does not cover twice an overshoot of 0.2 s and a quarter second", m[1], err)
+				}
 			}
 		})
 	}

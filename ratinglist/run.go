@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"hivearbiter/arbiter"
@@ -390,6 +391,15 @@ func CheckEntrant(ctx context.Context, e Entrant) (string, error) {
 		return b.String(), fmt.Errorf("its program could not be started: %w", err)
 	case failed:
 		return b.String(), errors.New(summary)
+	}
+	// On a timed limit the entrant plays with the margin its words give (the arbiter's
+	// default without one): one below what its check measured loses games on time.
+	given := cmp.Or(e.Engine.Margin, arbiter.DefaultMargin)
+	if need, ok := compliance.MarginChecked(checks); ok && need > given && (e.Engine.Time.MoveTime > 0 || e.Engine.Time.IsClock()) {
+		why := fmt.Sprintf("its margin, %s s, is below the %s s its overshoot needs under the list's limit (the check's time setting row): give margin=%s in its engine words",
+			strconv.FormatFloat(given.Seconds(), 'f', -1, 64), strconv.FormatFloat(need.Seconds(), 'f', -1, 64), strconv.FormatFloat(need.Seconds(), 'f', -1, 64))
+		fmt.Fprintln(&b, "Refused: "+why+".")
+		return b.String(), errors.New(why)
 	}
 	return b.String(), nil
 }

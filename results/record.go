@@ -171,8 +171,8 @@ type Warning struct {
 	Kind string `json:"kind,omitempty"`
 }
 
-// WarningNearMargin is the Kind of a warning that a move ran late by most of its engine's
-// margin: the engine is about to lose games on time.
+// WarningNearMargin is the Kind of a warning that a move ran late by more than half its
+// engine's margin: the engine is about to lose games on time.
 const WarningNearMargin = "near-margin"
 
 func (w Warning) String() string { return w.Text }

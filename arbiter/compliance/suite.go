@@ -81,9 +81,13 @@ type Options struct {
 	Plies  int           // plies per random game; 30
 	Seed   uint64        // seed of the random games and positions
 	Margin time.Duration // lateness forgiven on timed answers; 500 ms
-	// Searches is how many timed searches measure the engine's overshoot at each budget
-	// (MarginFor); 5.
+	// Searches is how many timed searches measure the engine's overshoot (MarginFor): the
+	// moves of its side in each game a UHP check plays for it, from the start; 20.
 	Searches int
+	// Concurrency is how many of those games are played at once, each by its own engine
+	// process, as a run of that -concurrency plays them: its overshoot is measured with the
+	// cores as busy as the run makes them; 1.
+	Concurrency int
 	// StartTimeout bounds each start of the engine (10 s); Grace is how long it has to answer
 	// or leave after it is asked to stop (1 s).
 	StartTimeout time.Duration
@@ -101,7 +105,10 @@ func (o Options) withDefaults() Options {
 		o.Margin = 500 * time.Millisecond
 	}
 	if o.Searches <= 0 {
-		o.Searches = 5
+		o.Searches = 20
+	}
+	if o.Concurrency <= 0 {
+		o.Concurrency = 1
 	}
 	if o.StartTimeout <= 0 {
 		o.StartTimeout = 10 * time.Second

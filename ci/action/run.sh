@@ -53,6 +53,24 @@ gate)
 	mapfile -t new < <(named new "${engine[@]}")
 	mapfile -t released < <(named released "${baseline[@]}")
 	read -r -a limit <<<"${INPUT_LIMIT:-depth=3}"
+	# On a clock or a move time, each move is forgiven the lateness that arbiter check measures
+	# of the new build under the gate's limit and concurrency, unless the inputs give margin=:
+	# the arbiter's default of 0.2 s loses games on time of an engine whose overshoot grows
+	# through its games or under load (docs/check.md).
+	case " ${limit[*]} ${engine[*]} ${baseline[*]} " in
+	*" depth="* | *" nodes="* | *" margin="*) ;;
+	*)
+		echo "::group::Measure the new build's margin (arbiter check)"
+		"$arbiter" check -engine "${engine[@]}" "${limit[@]}" -concurrency "${INPUT_CONCURRENCY:-2}" >"$out/gate-check.txt"
+		cat "$out/gate-check.txt"
+		echo "::endgroup::"
+		margin=$(grep -o ' margin=[0-9.]*' "$out/gate-check.txt" | head -n 1)
+		if [[ -n $margin ]]; then
+			limit+=("${margin# }")
+			echo "The gate forgives each move ${margin# margin=} s of lateness: the margin arbiter check measured of the new build (gate-check.txt)"
+		fi
+		;;
+	esac
 	"$arbiter" match -config "${INPUT_CONFIG:-$root/configs/ci-gate.toml}" \
 		-engine "${new[@]}" -engine "${released[@]}" -each "${limit[@]}" \
 		-sprt "elo0=${INPUT_ELO0:--50}" "elo1=${INPUT_ELO1:-0}" "model=${INPUT_MODEL:-logistic}" "at_cap=${INPUT_AT_CAP:-decide}" \

@@ -15,15 +15,16 @@ import (
 	"hivearbiter/internal/cli"
 )
 
-const checkUsage = `check -engine "PROG ARGS..." [-games N] [-plies N] [-seed N] [-v] [-junit FILE]
+const checkUsage = `check -engine "PROG ARGS..." [-games N] [-plies N] [-seed N] [-concurrency N] [-v] [-junit FILE]
        arbiter check -engine cmd=PROG [proto=P] [name=N] [arg=A]... [option.NAME=V]... [SETTING=V]...
 
 Checks that an engine speaks its protocol (proto=, UHP by default) as the arbiter needs, with the
 protocol's own suite: its banner or greeting, games or positions against the referee (every answer
 a legal move), malformed and illegal answers, answers in time, and its options or settings. UHP:
 also validmoves, play/undo, newgame with a GameString, a draw claimed on threefold repetition, the
-time setting to give it (fractions of a second, SIGINT during bestmove, and its overshoot over
-several searches at 1 s and at the limit given), the options fair timing sets, whether it answers
+time setting to give it (fractions of a second, SIGINT during bestmove, and the margin its
+overshoot needs, measured through games from the start to the engine's 20th move at the limit
+given, -concurrency N of them at once as a run of -concurrency N plays them), the options fair timing sets, whether it answers
 one search alike every time (determinism), and the replies to an illegal move and an unknown
 command. The engine is started afresh after a failed check, so that each row judges one thing.
 Prints a pass/fail table (-v: with each detail whole), then the settings a match needs, whole,
@@ -40,11 +41,15 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	games := fs.Int("games", 3, "random games played against the referee (UHP: whose valid moves are compared with its own)")
 	plies := fs.Int("plies", 30, "plies per random game")
 	seed := fs.Uint64("seed", 1, "seed of the random games")
+	concurrency := fs.Int("concurrency", 1, "UHP: games played at once to measure the engine's overshoot, as the match's -concurrency will play them")
 	verbose := fs.Bool("v", false, "print each check's detail whole instead of cut to the table's width")
 	var reports ci.Reports
 	reports.RegisterJUnit(fs)
 	if err := cli.Parse(fs, rest); err != nil {
 		return err
+	}
+	if *concurrency < 1 {
+		return cli.Usage(fmt.Errorf("-concurrency %d: want 1 or more", *concurrency))
 	}
 	if fs.NArg() > 0 {
 		return cli.Usage(fmt.Errorf("unexpected argument %q (quote the engine command: -engine \"PROG ARGS\")", fs.Arg(0)))
@@ -63,7 +68,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	subject := cmp.Or(strings.Join(engine.Command, " "), engine.Addr)
 	fmt.Fprintf(stdout, "Checking %s\n", subject)
 	started := time.Now()
-	checks, err := compliance.Run(ctx, engine, compliance.Options{Games: *games, Plies: *plies, Seed: *seed})
+	checks, err := compliance.Run(ctx, engine, compliance.Options{Games: *games, Plies: *plies, Seed: *seed, Concurrency: *concurrency})
 	if len(checks) == 0 && err != nil {
 		return cli.Usage(err) // a protocol without a check
 	}

@@ -122,15 +122,16 @@ func docsExamples(t *testing.T) []docExample {
 }
 
 // exampleArgs turns an example's words into the arguments the test runs: quotes gone, the
-// repository's configs/ found from here, files written in dir, and engines that only exist on
-// the reader's machine played by this test binary: ./my-engine is a fake UHP engine (it plays
-// random moves when its first argument is --uhp), and ./my-ugi-engine is the bundled engine,
-// which speaks UGI when spoken to in UGI.
+// repository's configs/ and docs/examples/ found from here, files written in dir, and engines
+// that only exist on the reader's machine played by this test binary: ./my-engine is a fake
+// UHP engine (it plays random moves when its first argument is --uhp), and ./my-ugi-engine is
+// the bundled engine, which speaks UGI when spoken to in UGI.
 func exampleArgs(words []string, dir string) []string {
 	var args []string
 	for _, a := range words {
 		a = strings.Trim(a, `"`)
 		a = strings.ReplaceAll(a, "configs/", repoRoot+"/configs/")
+		a = strings.ReplaceAll(a, "docs/examples/", repoRoot+"/docs/examples/")
 		if a == "cmd=./my-ugi-engine" {
 			args = append(args, "cmd="+os.Args[0], "arg=hivebot")
 			continue

@@ -485,31 +485,27 @@ func (c *checker) timeSetting() {
 }
 
 // overshoot measures how far the engine's timed searches run over, as a match meets them:
-// more searches of 1 s after the first (each in a fresh position), and as many at the first
-// budget of the limit it is checked for when that is another (and at most maxSampledBudget:
-// longer searches cost a check more than they tell). The margin is drawn from them all.
+// through games from the start to the late middle game, as many at once as the run plays
+// (overshootGames), at the first budget of the limit it is checked for when that is at most
+// maxSampledBudget (longer searches cost a check more than they tell), else at 1 s. The
+// margin is drawn from them and from the first search of 1 s.
 func (c *checker) overshoot() {
 	const name = "overshoot of timed searches"
 	if len(c.overshoots) == 0 {
 		c.Skip(name, "its 1 s search failed (see above)")
 		return
 	}
-	n := c.Options().Searches
-	limits := slices.Repeat([]uhpclient.BestMoveArgs{{Time: time.Second}}, n-len(c.overshoots[0].Samples))
-	if run := c.runBudget(); run.Sent() != time.Second && run.Sent() > 0 && run.Sent() <= maxSampledBudget {
-		limits = append(limits, slices.Repeat([]uhpclient.BestMoveArgs{run}, n)...)
+	l := uhpclient.BestMoveArgs{Time: time.Second}
+	if run := c.runBudget(); run.Sent() > 0 && run.Sent() <= maxSampledBudget {
+		l = run
 	}
-	for _, l := range limits {
-		eng, ok := c.Engine(name)
-		if !ok {
-			return
-		}
-		_, took, err := c.search(eng, l, l.Sent()+checkTimeout, 0)
-		if err != nil && !errors.As(err, new(badAnswer)) {
-			c.Fail(name, fmt.Sprintf("a search of %v did not answer within %v: %v; so far %s", l.Sent(), l.Sent()+checkTimeout, err, c.overshootText()))
-			return
-		}
-		c.measured(l, took)
+	o, err := c.overshootGames(l)
+	if len(o.Samples) > 0 {
+		c.overshoots = append(c.overshoots, o)
+	}
+	if err != nil {
+		c.Fail(name, fmt.Sprintf("%v; so far %s", err, c.overshootText()))
+		return
 	}
 	c.Pass(name, c.overshootText())
 }

@@ -18,5 +18,6 @@
 // there, each game marked where it begins, and each record names its players' transcripts.
 //
 // Protocol is a compliance.Suite: "arbiter check" runs its compliance suite (RunChecks), which
-// also finds which time setting suits an engine.
+// also finds which time setting suits an engine, and the margin its overshoot needs, measured
+// through games from the start, as many at once as the run will play.
 package uhp

@@ -29,7 +29,8 @@ func TestMain(m *testing.M) {
 // and SIGINT kills it), "accepts-illegal" (plays whatever it is told, or pretends to),
 // "crash-depth" (exits on bestmove depth), "nokamute-validmoves" (lists one move too few),
 // "trailing-semicolon" (a GameString that ends with ";" after newgame), "varying-overshoot"
-// (every third timed search 0.35 s late), "random-moves" (a random move each search, and a
+// (every third timed search 0.35 s late), "growing-overshoot" (30 ms later at each move of its
+// side, twice that when it is short of CPU), "random-moves" (a random move each search, and a
 // NumThreads option at 2), "base-only-claims" (no
 // expansion, and a Draw claimed on threefold repetition); only "good" has a bench.
 func fakeEngine(scenario string) uhpfake.Config {
@@ -54,6 +55,8 @@ func fakeEngine(scenario string) uhpfake.Config {
 	case "random-moves": // a random move each search, as nokamute's unseeded shuffle of its root moves
 		cfg.Play = "random"
 		cfg.Options = []uhpserver.Option{{Name: "NumThreads", Type: "int", Value: "2", Default: "2", Extra: []string{"1", "64"}}}
+	case "growing-overshoot": // 30 ms more over at each move of its side, twice that when short of CPU
+		cfg.OvershootPerMove = 30 * time.Millisecond
 	case "varying-overshoot": // every third timed search runs 0.35 s over
 		cfg.Overshoots = []time.Duration{0, 0, 350 * time.Millisecond}
 	case "trailing-semicolon":

@@ -60,6 +60,12 @@ type Config struct {
 	// first again after the last: an engine whose overshoot varies from search to search,
 	// as a real engine's does with the load of its machine.
 	Overshoots []time.Duration `json:",omitempty"`
+	// OvershootPerMove makes a Think search run over by this much more for each move of the
+	// engine's side (1 for its first, 20 for its twentieth), as a Python engine whose
+	// overshoot grows through its game (issue 47: 29 ms early, 156 ms by move 20); twice as
+	// much when the engine finds itself short of CPU as it runs over, as on a loaded machine
+	// (Loaded). Added to Overshoot and Overshoots.
+	OvershootPerMove time.Duration `json:",omitempty"`
 	// ClaimRepetitions, if above 0, reports a Draw in the GameString once the position has
 	// occurred this many times, as nokamute claims threefold repetition (UHP-NOTES.md 7.1);
 	// the rules have no such draw.

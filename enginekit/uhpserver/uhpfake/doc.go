@@ -14,7 +14,8 @@
 //
 // The Config says how the engine plays (the first, last or a random valid move, or one fixed by
 // a salt and the position; at once or for the time given, and over it by a fixed or a varying
-// overshoot) and how it treats SIGINT; its Faults say how it misbehaves. A Fault is tied to a
+// overshoot, or by one that grows with the move number and doubles when the engine finds itself
+// short of CPU) and how it treats SIGINT; its Faults say how it misbehaves. A Fault is tied to a
 // moment (before the banner, after it, a command from some ply on, the exit command, the end of
 // the input): it waits, prints lines to standard output or error (any bytes, any number of
 // times, with or without line ends), then answers as usual, answers nothing, exits, gets

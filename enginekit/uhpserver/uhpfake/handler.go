@@ -145,6 +145,7 @@ func (h *Handler) BestMove(ctx context.Context, limit uhpserver.BestMoveArgs) (s
 		timer := time.NewTimer(limit.Time + over)
 		select {
 		case <-timer.C:
+			h.runOverByMove(ctx)
 		case <-ctx.Done():
 			timer.Stop()
 		}
