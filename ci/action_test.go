@@ -408,7 +408,9 @@ func TestActionGateTakesTheCheckedMargin(t *testing.T) {
 		{"given", "st=0.3 margin=2", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := runAction(t, step, map[string]string{"mode": "gate", "engine": late, "baseline": late, "limit": tc.limit, "rounds": "1", "config": config})
+			// Asked to end undecided at its cap of one pair: a game lost on time ends the strict
+			// gate as engine-failure, so "inconclusive" says no game was lost.
+			r := runAction(t, step, map[string]string{"mode": "gate", "engine": late, "baseline": late, "limit": tc.limit, "rounds": "1", "at-cap": "inconclusive", "config": config})
 			if r.outputs["decision"] != "inconclusive" {
 				t.Fatalf("exit %d, outputs %v; want the gate inconclusive at its cap of one pair, with no time loss\n%s", r.code, r.outputs, r.stdout)
 			}

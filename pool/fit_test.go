@@ -3,6 +3,9 @@ package pool
 import (
 	"bytes"
 	"context"
+	"html"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -51,6 +54,15 @@ func TestRunNoWorkerCanPlay(t *testing.T) {
 	WriteRuns(&table, runs)
 	if !strings.Contains(table.String(), "waits: "+want) {
 		t.Errorf("server runs does not say why the run waits:\n%s", table.String())
+	}
+
+	// Its page and the dashboard say it too.
+	for _, page := range []string{"/runs/" + st.ID, "/"} {
+		rec := httptest.NewRecorder()
+		p.srv.dashboardHandler().ServeHTTP(rec, httptest.NewRequest("GET", page, nil))
+		if body := rec.Body.String(); rec.Code != http.StatusOK || !strings.Contains(body, html.EscapeString(want)) {
+			t.Errorf("GET %s (%d) does not say why the run waits (%q):\n%s", page, rec.Code, want, body)
+		}
 	}
 
 	playable, err := p.submitter.Submit(ctx, fakeSubmission(t, 2, 32, nil))

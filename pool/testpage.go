@@ -36,6 +36,7 @@ type testPage struct {
 	Submitted, Ended        time.Time
 	Started, LastGame       time.Time // the first game's start and the last game's end, from the records
 	Facts                   []fact
+	Unfit                   []WorkerFit // the current workers that cannot play the run, with why
 	Engines                 []string
 	Settings                []settingRow
 	Differ                  bool // some setting differs between the engines
@@ -214,6 +215,20 @@ func newTestPage(snap runSnapshot, now time.Time) *testPage {
 	} else {
 		add(games, fmt.Sprintf("%d games", st.Scheduled))
 	}
+	if t := cfg.SPRT; t != nil {
+		if t.InconclusiveAtCap {
+			add("at the cap", "ends undecided (at_cap=inconclusive)")
+		} else {
+			add("at the cap", "decides H0 or H1 by the final threshold on the LLR")
+		}
+	}
+	if sc := st.Scale; sc != nil {
+		scaling := sc.String()
+		if len(st.Scales) > 0 {
+			scaling += ": " + scalesText(st.Scales)
+		}
+		add("time scaling", scaling)
+	}
 	if a := cfg.Adjudication; a.MaxPlies > 0 {
 		add("adjudication", fmt.Sprintf("draw at ply %d", a.MaxPlies))
 	}
@@ -221,6 +236,11 @@ func newTestPage(snap runSnapshot, now time.Time) *testPage {
 	add("priority", fmt.Sprintf("%d (share %g)", st.Priority, st.Share))
 	if len(st.Platforms) > 0 {
 		add("platforms", strings.Join(st.Platforms, ", "))
+	}
+	for _, f := range st.Fit {
+		if f.Reason != "" {
+			p.Unfit = append(p.Unfit, f)
+		}
 	}
 	p.Settings = engineSettings(sub)
 	for _, row := range p.Settings {
