@@ -205,6 +205,26 @@ func TestPeopleInChromium(t *testing.T) {
 			t.Errorf("the run's page shows %q; arbiter stats of its records says %q", shown, want)
 		}
 	}
+	// The test's page counts the records as arbiter stats of them alone does: the same LLR,
+	// to the digit, and the same decision.
+	carried, err := results.RecordsTest(recs)
+	if err != nil || carried == nil {
+		t.Fatalf("the run's records carry no test (%v)", err)
+	}
+	alone, err := carried.SPRT()
+	if err != nil {
+		t.Fatal(err)
+	}
+	byStats, err := results.WriteStats(io.Discard, recs, results.StatsOptions{SPRT: &alone, SPRTFromRecords: true, MaxPairs: carried.MaxPairs(), Files: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pageLLR, pageDecision string
+	run("the test's page", chromedp.Navigate(base+"/runs/"+id), chromedp.WaitVisible("#llr", chromedp.ByID),
+		chromedp.Text("#llr", &pageLLR, chromedp.ByID), chromedp.Text("#decision", &pageDecision, chromedp.ByID))
+	if want := fmt.Sprintf("%.2f", byStats.SPRT.LLR); pageLLR != want || pageDecision != byStats.SPRT.Decision {
+		t.Errorf("the test's page shows LLR %s, %s; arbiter stats of the records alone: LLR %s, %s", pageLLR, pageDecision, want, byStats.SPRT.Decision)
+	}
 	for _, want := range []string{"ann", "submitted", "vic", "approved"} {
 		if !strings.Contains(audit, want) {
 			t.Errorf("the audit trail %q lacks %q", audit, want)

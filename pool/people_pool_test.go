@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"hivearbiter/internal/syncbuf"
 	"io"
 	"mime/multipart"
 	"net/http"
@@ -40,7 +41,7 @@ func (c *testClock) Add(d time.Duration) {
 func newPeoplePool(t *testing.T, rules PeopleConfig, clock *testClock) *testPool {
 	t.Helper()
 	rules.Options = &people.Options{Hashing: people.Hashing{Memory: 64, Time: 1, Threads: 1}, Now: clock.Now}
-	p := &testPool{t: t, dir: t.TempDir(), addr: "127.0.0.1:0", people: rules}
+	p := &testPool{t: t, dir: t.TempDir(), addr: "127.0.0.1:0", console: new(syncbuf.Buffer), people: rules}
 	p.start()
 	p.addr = strings.TrimPrefix(p.srv.URL(), "nats://")
 	t.Cleanup(p.stop)

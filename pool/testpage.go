@@ -455,8 +455,14 @@ func newRecordsView(snap runSnapshot, recs []results.Record) *recordsView {
 			ptnml := p.Pairs.Pentanomial()
 			llr := test.LLR(ptnml)
 			lower, upper := test.Bounds()
+			// At the run's cap the test decides by its final threshold, as arbiter stats of the
+			// records does (the records carry the cap).
+			maxPairs := 0
+			if carried, err := results.RecordsTest(recs); err == nil && carried != nil {
+				maxPairs = carried.MaxPairs()
+			}
 			v.SPRT = &sprtView{LLR: llr, Lower: lower, Upper: upper, Elo0: test.Elo0, Elo1: test.Elo1, Alpha: test.Alpha,
-				Beta: test.Beta, Model: test.Model.String(), Decision: test.Status(llr).String(), Pairs: ptnml.Pairs()}
+				Beta: test.Beta, Model: test.Model.String(), Decision: test.Conclude(ptnml, maxPairs).Decision.String(), Pairs: ptnml.Pairs()}
 		}
 	}
 	if len(tally.Players) > 2 {
