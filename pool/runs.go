@@ -354,7 +354,11 @@ func (s *Server) startRun(r *run) error {
 // outcomeReason says why a run ended by itself.
 func outcomeReason(out *arbiter.Outcome) string {
 	if out.SPRT != nil && out.SPRT.Decision != arbiter.Continue {
-		return "the SPRT accepted " + out.Summary().SPRT.Decision
+		reason := "the SPRT accepted " + out.Summary().SPRT.Decision
+		if out.SPRT.AtCap {
+			reason += fmt.Sprintf(" at its cap (LLR %.2f against the final threshold %.2f)", out.SPRT.LLR, out.SPRT.Threshold)
+		}
+		return reason
 	}
 	return "the schedule is complete"
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"os"
 	"path/filepath"
@@ -51,7 +52,7 @@ func inProcessPool(t *testing.T) string {
 var recordsOnServer = regexp.MustCompile(`its records: (\S+) on the server`)
 
 // TestSubmitWaitExitCodes: "submit -wait" follows its run to the end and exits as the match
-// would locally: 0 for H1, 3 for H0, 4 at the cap with no decision, with a progress line as the
+// would locally: 0 for H1, 3 for H0 (at a bound or at the cap), 4 at the cap when asked to end undecided there, with a progress line as the
 // games come; and "arbiter stats" of the run's records alone, which carry its SPRT, prints the
 // same decision and exits with the same code.
 func TestSubmitWaitExitCodes(t *testing.T) {
@@ -65,14 +66,19 @@ func TestSubmitWaitExitCodes(t *testing.T) {
 		engines []string
 		rounds  string
 		code    int
+		atCap   []string // the run's own -sprt words
+		seed    string   // "3" if ""; a run of the same games is the same run, whatever its test
 	}{
-		{"H1", append(append([]string{}, good...), bad...), "100", ci.ExitOK},
-		{"H0", append(append([]string{}, bad...), good...), "100", ci.ExitH0},
-		{"no-decision", append(append([]string{}, good...), fakeEngineSpec("other", detConfig("other", 0, 0))...), "1", ci.ExitInconclusive},
+		{"H1", append(append([]string{}, good...), bad...), "100", ci.ExitOK, nil, ""},
+		{"H0", append(append([]string{}, bad...), good...), "100", ci.ExitH0, nil, ""},
+		// At its cap of one pair (two draws) the test decides by its final threshold, H1 here.
+		{"at-cap", append(append([]string{}, good...), fakeEngineSpec("other", detConfig("other", 0, 0))...), "1", ci.ExitOK, nil, ""},
+		{"no-decision", append(append([]string{}, good...), fakeEngineSpec("other", detConfig("other", 0, 0))...), "1", ci.ExitInconclusive,
+			[]string{"at_cap=inconclusive"}, "4"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			args := append([]string{"submit", "-wait", "-creds", filepath.Join(dir, "submitter.creds"), "-rounds", tc.rounds, "-seed", "3",
-				"-openings", "plies=2", "-each", "st=0.2", "fractional=true", "-failure-streak", "0", "-sprt"}, append(append([]string{}, sprt...), tc.engines...)...)
+			args := append([]string{"submit", "-wait", "-creds", filepath.Join(dir, "submitter.creds"), "-rounds", tc.rounds, "-seed", cmp.Or(tc.seed, "3"),
+				"-openings", "plies=2", "-each", "st=0.2", "fractional=true", "-failure-streak", "0", "-sprt"}, append(append(append([]string{}, sprt...), tc.atCap...), tc.engines...)...)
 			var stdout, stderr bytes.Buffer
 			err := run(context.Background(), args, &stdout, &stderr)
 			if code := exitCode(err, &stderr); code != tc.code {
@@ -82,7 +88,7 @@ func TestSubmitWaitExitCodes(t *testing.T) {
 			if !regexp.MustCompile(`(?m)^Run \w+ active: \d+/\d+ games, W/D/L \d+/\d+/\d+, Elo .*, LLR `).MatchString(out) {
 				t.Errorf("no progress line while the run was played:\n%s", out)
 			}
-			if !regexp.MustCompile(`(?m)^Run \w+ finished: \d+/\d+ games, W/D/L .*: the (SPRT accepted H[01]|schedule is complete)$`).MatchString(out) {
+			if !regexp.MustCompile(`(?m)^Run \w+ finished: \d+/\d+ games, W/D/L .*: the (SPRT accepted H[01]( at its cap \(LLR \S+ against the final threshold \S+\))?|schedule is complete)$`).MatchString(out) {
 				t.Errorf("no last line of the run's end:\n%s", out)
 			}
 			m := recordsOnServer.FindStringSubmatch(out)
@@ -97,8 +103,12 @@ func TestSubmitWaitExitCodes(t *testing.T) {
 			if got := printedDecisionCode(t, stats.String()); got != tc.code {
 				t.Errorf("stats of the run's records alone printed a decision of exit code %d, want %d:\n%s", got, tc.code, stats.String())
 			}
-			if !strings.Contains(stats.String(), "SPRT of the records' run: elo0=0 elo1=100 alpha=0.1 beta=0.1 model=normalized, at most ") {
-				t.Errorf("stats does not say the run's test:\n%s", stats.String())
+			want := "SPRT of the records' run: elo0=0 elo1=100 alpha=0.1 beta=0.1 model=normalized"
+			for _, word := range tc.atCap {
+				want += " " + word
+			}
+			if want += ", at most "; !strings.Contains(stats.String(), want) {
+				t.Errorf("stats does not say the run's test (%q):\n%s", want, stats.String())
 			}
 		})
 	}
