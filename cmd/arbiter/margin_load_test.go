@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,20 +17,22 @@ import (
 	"hivearbiter/results"
 )
 
+var longTests = flag.Bool("long", false, "play the long variants of the acceptance tests (TestGrowingOvershootUnderLoad's 20 games)")
+
 // TestGrowingOvershootUnderLoad is issue 47's engine: its overshoot grows through its game
 // and doubles when it is short of CPU. Checked as a user checks it, with the -concurrency of
 // the run to come, its -engine line as printed plays 20 games at st=1, two at a time, beside
 // two busy loops, without a time loss. A check that timed searches a few plies into fresh
 // positions advised 0.7 s, which the engine, loaded, overruns from its ninth move.
 //
-// The games stop at the engine's 10th move (-maxmoves 10), so that the test takes about three
-// minutes; the check measured it up to its 20th. Under -short it plays 4 games.
+// The games stop at the engine's 10th move (-maxmoves 10); the check measured it up to its
+// 20th. The suite plays 4 games (a minute); -long plays the 20 (about three minutes).
 func TestGrowingOvershootUnderLoad(t *testing.T) {
 	t.Parallel()
 	const perMove, maxMoves = 40 * time.Millisecond, 10
-	games := 20
-	if testing.Short() {
-		games = 4
+	games := 4
+	if *longTests {
+		games = 20
 	}
 	grows := uhpfake.Config{ID: "fake-growing v1", Think: true, OnSIGINT: "interrupt", Salt: "growing", OvershootPerMove: perMove}
 	engine := fakeEngineSpec("", grows)[1:]
