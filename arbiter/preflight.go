@@ -29,7 +29,7 @@ func (e *PreflightError) Message() string {
 	for i, f := range e.Failures {
 		lines[i] = "  " + f.Message()
 	}
-	return fmt.Sprintf("%d engines failed the check before the first game, so no game was played:\n%s",
+	return fmt.Sprintf("%d engines were refused before game 1, so no game was played:\n%s",
 		len(e.Failures), strings.Join(lines, "\n"))
 }
 
@@ -107,14 +107,14 @@ func (t *Tournament) preflightEngine(ctx context.Context, e int) (notes []string
 		if ctx.Err() != nil {
 			return notes, nil
 		}
-		return notes, &EngineStartError{Engine: engine.Name, Err: fmt.Errorf("a new game of %s failed: %w", t.gameType, err)}
+		return notes, &EngineStartError{Engine: engine.Name, Err: fmt.Errorf("a new game of %s failed: %w", t.gameType, err), Refused: true}
 	}
 	if err := t.firstSearch(ctx, p, engine); err != nil && ctx.Err() == nil {
 		if t.cfg.OnEngineFailure == ForfeitOnFailure {
 			// The engine starts: its games judge it, and it forfeits them once broken.
 			return append(notes, fmt.Sprintf("Warning: engine %s: %v; it plays on under -on-engine-failure forfeit", engine.Name, err)), nil
 		}
-		return notes, &EngineStartError{Engine: engine.Name, Err: err}
+		return notes, &EngineStartError{Engine: engine.Name, Err: err, Refused: true}
 	}
 	return notes, nil
 }
@@ -152,11 +152,8 @@ type FirstMoveError struct {
 }
 
 func (e *FirstMoveError) Error() string {
-	text := fmt.Sprintf("its first move (%s) would lose its game by %s: %s", e.Search, e.Reason, e.Detail)
-	if e.Reason == results.ReasonTimeForfeit {
-		text += "; give it a longer time control, or a margin above its overshoot (margin=SECONDS; arbiter check measures it)"
-	}
-	return text
+	// The detail carries the fault's diagnosis, as the game's record would: its cause and fix.
+	return fmt.Sprintf("its first move (%s) would lose its game by %s: %s", e.Search, e.Reason, e.Detail)
 }
 
 // enginesToPlay lists, in configuration order, the engines that play in a game for which

@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"hivearbiter/rules"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"hivearbiter/internal/lines"
+	"hivearbiter/rules"
 )
 
 // Info is what the engine says about itself: an "id" line and a capabilities line.
@@ -105,11 +107,13 @@ func (e *Engine) WaitPlay(ctx context.Context) (string, error) {
 	// that one may have ended while the reply waited to be read.
 	e.conn.Begin(ctx)
 	var gs string
+	e.before = nil
 	_, err := e.receive(ctx, c.command, c.sent, func(lines []string) *ProtocolError {
 		gs = lastLine(lines)
 		if !looksLikeGameString(gs) {
 			return &ProtocolError{Msg: "the reply is not a GameString", Line: gs}
 		}
+		e.noteBefore(lines)
 		return nil
 	})
 	if err != nil {
@@ -273,11 +277,13 @@ func (e *Engine) BestMove(ctx context.Context, l BestMoveArgs) (string, error) {
 			why: fmt.Sprintf("the budget of %s is up (sent as %s to an engine that reads whole seconds)", seconds(l.Time), formatTime(l.Sent(), false))}
 	}
 	var move string
+	e.before = nil
 	_, err = e.search(ctx, command, stop, func(lines []string) *ProtocolError {
 		var ok bool
 		if move, ok = bestMoveAnswer(lines); !ok {
-			return &ProtocolError{Msg: NotAMove(lastLine(lines))}
+			return &ProtocolError{Msg: NotAMove(lastLine(lines)), Fault: NotAMoveString}
 		}
+		e.noteBefore(lines)
 		return nil
 	})
 	if err != nil {
@@ -292,7 +298,33 @@ func NotAMove(answer string) string {
 	if answer == "" {
 		return "it answered no move (an empty line, or only ok)"
 	}
-	return fmt.Sprintf("it answered %q, which is not a MoveString", truncate(answer, 200))
+	return fmt.Sprintf("it answered %s, which is not a MoveString", lines.QuoteText(truncate(answer, 200)))
+}
+
+// whole reports whether the lines of a reply answer its command in full, so that only the
+// "ok" that ends it is missing: a banner, a move, a GameString, a move list.
+func whole(command string, reply []string) bool {
+	if len(reply) == 0 {
+		return false
+	}
+	verb, _, _ := strings.Cut(command, " ")
+	switch verb {
+	case startCommand, "info":
+		return hasIDLine(reply)
+	case "bestmove":
+		_, ok := bestMoveAnswer(reply)
+		return ok
+	case "newgame", "play", "pass", "undo":
+		return looksLikeGameString(lastLine(reply))
+	case "validmoves":
+		for _, m := range strings.Split(lastLine(reply), ";") {
+			if !looksLikeMove(strings.TrimSpace(m)) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 func bestMoveAnswer(lines []string) (string, bool) {
@@ -441,10 +473,20 @@ func looksLikeGameString(s string) bool {
 }
 
 // looksLikeMove checks the shape of a MoveString as engines write it: "pass", or a piece
-// such as wS1 or bQ, then whatever the engine's notation adds.
+// such as wS1 or bQ, then whatever the engine's notation adds. Case is the referee's to
+// judge: it reads ws1 as Mzinga does, and the record warns of it.
 func looksLikeMove(s string) bool {
-	if s == "pass" {
+	if strings.EqualFold(s, "pass") {
 		return true
 	}
-	return len(s) >= 2 && (s[0] == 'w' || s[0] == 'b') && strings.IndexByte("QSBGAMLP", s[1]) >= 0
+	if len(s) < 2 {
+		return false
+	}
+	switch s[0] {
+	case 'w', 'b':
+		return strings.IndexByte("QSBGAMLPqsbgamlp", s[1]) >= 0
+	case 'W', 'B': // all in upper case; "Base" of a GameString is no move
+		return strings.IndexByte("QSBGAMLP", s[1]) >= 0
+	}
+	return false
 }

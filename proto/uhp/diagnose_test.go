@@ -1,0 +1,68 @@
+//go:build unix
+
+package uhp
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/driver"
+	"hivearbiter/enginekit/uhpserver/uhpfake"
+	"hivearbiter/results"
+)
+
+// A game with a faulty engine ends, or goes on with a warning, as the table of diagnoses says,
+// and its record carries the diagnosis' advice: a move without "ok" is a broken protocol, never
+// a loss on time; lines before the move and a move in lower case are warnings.
+func TestGameRecordsTheDiagnosis(t *testing.T) {
+	for _, tc := range []struct {
+		id     string
+		reason results.Reason // "" for a game that goes on, with a warning
+	}{
+		{driver.DiagnosisMissingOK, results.ReasonProtocol},
+		{driver.DiagnosisLinesBeforeReply, ""},
+		{driver.DiagnosisMoveCase, ""},
+		{driver.DiagnosisMoveSide, results.ReasonIllegalMove},
+		{driver.DiagnosisMoveNotation, results.ReasonIllegalMove},
+		{driver.DiagnosisGameStringIgnore, results.ReasonDesync},
+		{driver.DiagnosisCrash, results.ReasonCrash},
+		{driver.DiagnosisOverrun, results.ReasonTimeForfeit},
+	} {
+		t.Run(tc.id, func(t *testing.T) {
+			t.Parallel()
+			faulty, ok := uhpfake.Faulty(tc.id)
+			if !ok {
+				t.Fatalf("no fake for %s", tc.id)
+			}
+			tcontrol := driver.TimeControl{MoveTime: 300 * time.Millisecond}
+			white := fakeSide(t, "faulty", faulty, tcontrol)
+			black := fakeSide(t, "good", uhpfake.Config{}, tcontrol)
+			rec, err := arbiter.PlayGame(t.Context(), arbiter.GameConfig{Run: "t", Opening: "Base+MLP;InProgress;White[2];wS1;bS1 wS1-",
+				CommandTimeout: 2 * time.Second, DepthTimeout: 2 * time.Second, Adjudication: arbiter.Adjudication{MaxPlies: 8}}, white, black)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, _ := driver.LookupDiagnosis(tc.id)
+			said := rec.Detail
+			for _, w := range rec.Warnings {
+				said += "\n" + w.Text
+			}
+			if rec.Reason != tc.reason && tc.reason != "" || tc.reason == "" && rec.Culprit != "" {
+				t.Errorf("the game ended by %s (%s), want %q", rec.Reason, rec.Detail, tc.reason)
+			}
+			if !strings.Contains(said, d.Advice()) {
+				t.Errorf("the record does not give the diagnosis %s:\n%s", tc.id, said)
+			}
+		})
+	}
+}
+
+// fakeSide starts a fake engine through the protocol, as a match does.
+func fakeSide(t *testing.T, name string, cfg uhpfake.Config, tc driver.TimeControl) arbiter.Side {
+	t.Helper()
+	argv, env := uhpfake.Command(cfg)
+	e := driver.EngineConfig{Name: name, Command: argv, Env: env, Time: tc, Settings: map[string]string{SettingFractional: "true", SettingInterrupt: "false"}}
+	return arbiter.Side{Name: name, Player: start(t, e, driver.StartEnv{Grace: time.Second}), Time: tc, Margin: 200 * time.Millisecond}
+}
