@@ -17,7 +17,7 @@ import (
 	"hivearbiter/results"
 )
 
-const checkUsage = `check -engine "PROG ARGS..." [-games N] [-plies N] [-seed N] [-quick] [-transcript FILE] [-v] [-junit FILE]
+const checkUsage = `check -engine "PROG ARGS..." [-games N] [-plies N] [-seed N] [-quick] [-start-timeout SECONDS] [-transcript FILE] [-v] [-junit FILE]
        arbiter check -engine cmd=PROG [proto=P] [name=N] [arg=A]... [option.NAME=V]... [SETTING=V]...
 
 Checks that an engine speaks its protocol (proto=, UHP by default) as the arbiter needs, with the
@@ -49,6 +49,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	seed := fs.Uint64("seed", 1, "seed of the random games")
 	verbose := fs.Bool("v", false, "print each check's detail on one line instead of wrapped to the table's width")
 	quick := fs.Bool("quick", false, "a first look: one game, one search of each kind, the optional rows in a few seconds, no determinism or bench")
+	startTimeout := fs.Float64("start-timeout", 10, "`seconds` the engine may take to start (its banner), as a match's -start-timeout")
 	transcript := fs.String("transcript", "", "write the conversation with every process of the engine to `FILE` (UHP engines), as a match's -transcripts")
 	var reports ci.Reports
 	reports.RegisterJUnit(fs)
@@ -73,7 +74,11 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := checkFiles(files, ""); err != nil {
 		return err
 	}
-	opts := compliance.Options{Games: *games, Plies: *plies, Seed: *seed, Quick: *quick}
+	if *startTimeout <= 0 {
+		return cli.Usage(fmt.Errorf("-start-timeout %v: want seconds above 0", *startTimeout))
+	}
+	opts := compliance.Options{Games: *games, Plies: *plies, Seed: *seed, Quick: *quick,
+		StartTimeout: time.Duration(*startTimeout * float64(time.Second))}
 	if *transcript != "" {
 		f, err := os.Create(*transcript)
 		if err != nil {
