@@ -33,12 +33,13 @@ says "not checked: needs ROW". The first line names the first cause of the fault
 fix, then every cause with its rows (docs/check.md: my engine fails check); the rows that only
 warn (unknown command, options, determinism, bench) share a time budget, and -quick takes a
 first look in seconds. Prints a pass/fail table (-v: with each detail on one line), then the
-settings a match needs, whole,
-and a match command against the bundled engine that plays as pasted (its -engine line, given once
-for each build with that build's cmd=, makes a gate); with -junit a JUnit XML file of a test case
-per row; under GitHub Actions each failed row is an annotation. Exits with code 5 when a check
-fails that blocks a match; a warning (a failure a match never meets, such as err answered for an
-illegal move, or answers that differ from search to search) is listed and exits 0.`
+settings a match needs, whole, and a match command against the bundled engine that plays as
+pasted (its -engine line, given once for each build with that build's cmd=, makes a gate); with
+-junit a JUnit XML file of a test case per row; under GitHub Actions each failed row is an
+annotation. Exits with code 5 when a row fails: a fault a match meets, which refuses the engine
+before game 1 or forfeits its games; a warning (a fault a match never meets, such as err
+answered for an illegal move, or answers that differ from search to search) is listed and exits
+0.`
 
 func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	rest, groups := splitMultiWord(configs.CommandAsWords(args))
