@@ -364,14 +364,14 @@ func (g *Game) played(ctx context.Context, s int, move, gs string, err error) bo
 		// The move ended the game by the rules: the result is the rules', whoever fails to
 		// be told of it afterwards (blaming the engine reversed the result when it was the
 		// winner's).
-		g.rec.Detail += fmt.Sprintf("; afterwards %s failed to play %q: %v", g.who(s), move, err)
+		g.rec.Detail += fmt.Sprintf("; afterwards %s failed to play %s: %v", g.who(s), lines.QuoteText(move), err)
 		return false
 	}
 	if err != nil {
 		reason := reasonOf(err)
-		detail := fmt.Sprintf("%s failed to play %q: %v", g.who(s), move, err)
+		detail := fmt.Sprintf("%s failed to play %s: %v", g.who(s), lines.QuoteText(move), err)
 		if reason == results.ReasonDesync {
-			detail = fmt.Sprintf("%s rejected the legal move %q: %v", g.who(s), move, err)
+			detail = fmt.Sprintf("%s rejected the legal move %s: %v", g.who(s), lines.QuoteText(move), err)
 		}
 		g.fault(s, reason, detail)
 		return false

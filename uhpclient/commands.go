@@ -166,7 +166,7 @@ func (e *Engine) ValidMoves(ctx context.Context) ([]string, error) {
 				continue
 			}
 			if !looksLikeMove(m) {
-				return &ProtocolError{Msg: fmt.Sprintf("%q is not a MoveString", m), Line: list}
+				return &ProtocolError{Msg: fmt.Sprintf("%s is not a MoveString", quoteText(m)), Line: list}
 			}
 			moves = append(moves, m)
 		}

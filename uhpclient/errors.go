@@ -143,6 +143,9 @@ func hasIDLine(lines []string) bool {
 // quoteLines quotes the first lines an engine printed, each cut (see lines.Quote).
 func quoteLines(printed []string) string { return lines.Quote(printed) }
 
+// quoteText quotes a text of the engine's as it printed it (see lines.QuoteText).
+func quoteText(s string) string { return lines.QuoteText(s) }
+
 // seconds writes a duration as a user reads it: "1.953 s".
 func seconds(d time.Duration) string { return proc.Seconds(d) }
 

@@ -141,3 +141,23 @@ func TestCheckOfASilentEngineEndsSoon(t *testing.T) {
 		t.Errorf("the rows after the silence were not marked as not checked:\n%s", stdout.String())
 	}
 }
+
+// -transcript keeps the conversation with every process the check starts, each start noted
+// with the row it is for, as a match's -transcripts does.
+func TestCheckTranscript(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "check.txt")
+	faulty, _ := uhpfake.Faulty(driver.DiagnosisMissingOK)
+	var stdout, stderr bytes.Buffer
+	args := append([]string{"check", "-quick", "-plies", "4", "-transcript", path}, fakeEngineSpec("faulty", faulty)...)
+	run(context.Background(), args, &stdout, &stderr)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`* check: started for the row "start and banner"`, `* check: started for the row "bestmove time 00:00:01"`,
+		"> bestmove depth 1", "< wS1"} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("the transcript lacks %q:\n%s", want, data)
+		}
+	}
+}

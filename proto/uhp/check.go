@@ -319,11 +319,11 @@ func sameMoves(ref *rules.Game, engine []string) error {
 	for _, s := range engine {
 		m, err := ref.ParseMove(s)
 		if err != nil {
-			extra = append(extra, fmt.Sprintf("%q (%s)", s, reasonOf(err)))
+			extra = append(extra, fmt.Sprintf("%s (%s)", lines.QuoteText(s), reasonOf(err)))
 			continue
 		}
 		if slices.Contains(got, m) {
-			twice = append(twice, fmt.Sprintf("%q", s))
+			twice = append(twice, lines.QuoteText(s))
 			continue
 		}
 		got = append(got, m)
@@ -421,20 +421,20 @@ func sameGame(gs string, ref *rules.Game) error {
 				continue
 			}
 			if i == len(fields)-4 {
-				return fmt.Errorf("returned a malformed GameString (it ends with \";\"): %q", gs)
+				return fmt.Errorf("returned a malformed GameString (it ends with \";\"): %s", lines.QuoteText(gs))
 			}
-			return fmt.Errorf("returned a malformed GameString (entry %d is empty): %q", i+4, gs)
+			return fmt.Errorf("returned a malformed GameString (entry %d is empty): %s", i+4, lines.QuoteText(gs))
 		}
 	}
 	g, err := rules.ParseGameString(gs)
 	if err != nil {
-		return fmt.Errorf("returned a GameString that does not load, %q: %w", gs, err)
+		return fmt.Errorf("returned a GameString that does not load, %s: %w", lines.QuoteText(gs), err)
 	}
 	if g.Hash() != ref.Hash() || g.Ply() != ref.Ply() || g.State() != ref.State() {
-		return fmt.Errorf("returned %q, the referee has %q", gs, ref.GameString())
+		return fmt.Errorf("returned %s, the referee has %s", lines.QuoteText(gs), lines.QuoteText(ref.GameString()))
 	}
 	if fields := strings.Split(gs, ";"); len(fields) < 3 || fields[1] != ref.State().String() || fields[2] != ref.TurnString() {
-		return fmt.Errorf("returned state/turn %q, the referee has %s;%s", gs, ref.State(), ref.TurnString())
+		return fmt.Errorf("returned state/turn %s, the referee has %s;%s", lines.QuoteText(gs), ref.State(), ref.TurnString())
 	}
 	return nil
 }
@@ -751,7 +751,7 @@ func (c *checker) illegalMove() {
 	case errors.As(err, &invalid):
 		c.Pass(name, "invalidmove "+invalid.Message)
 	case err == nil:
-		c.Warn(name, fmt.Sprintf("it accepted the illegal move play %s on the first turn (the rule it breaks: %s) and answered %q", move, reasonOf(rule), gs))
+		c.Warn(name, fmt.Sprintf("it accepted the illegal move play %s on the first turn (the rule it breaks: %s) and answered %s", move, reasonOf(rule), lines.QuoteText(gs)))
 	default:
 		c.warnErr(name, fmt.Sprintf("play %s on the first turn (illegal: %s): ", move, reasonOf(rule)), err, false)
 	}
@@ -862,7 +862,7 @@ func (c *checker) determinism() {
 		}
 		m, err := position.ParseMove(move)
 		if err != nil {
-			return "", fmt.Errorf("it answered %q: %s", move, reasonOf(err))
+			return "", fmt.Errorf("it answered %s: %s", lines.QuoteText(move), reasonOf(err))
 		}
 		return position.MoveString(m), nil
 	})
