@@ -136,6 +136,11 @@ func (g *Game) Load(ctx context.Context, gameString string) bool {
 			g.fault(side, reasonOf(err), fmt.Sprintf("%s failed to start the game: %v", g.who(side), err))
 			return false
 		}
+		if driver.GameTypeIgnored(gameString, gs) {
+			g.fault(side, results.ReasonDesync, driver.Diagnosed(driver.DiagnosisGameTypeIgnore,
+				fmt.Sprintf("%s answered newgame %s with %s, a game of another type", g.who(side), lines.QuoteText(gameString), lines.QuoteText(gs))))
+			return false
+		}
 		if driver.GameStringIgnored(gameString, gs) {
 			g.fault(side, results.ReasonDesync, driver.Diagnosed(driver.DiagnosisGameStringIgnore,
 				fmt.Sprintf("%s answered newgame %s with %s, a game without its moves", g.who(side), lines.QuoteText(gameString), lines.QuoteText(gs))))

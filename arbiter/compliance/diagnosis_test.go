@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"hivearbiter/arbiter/driver"
 )
@@ -124,4 +125,27 @@ func TestWrap(t *testing.T) {
 			t.Errorf("Wrap(%q, %d) = %q, want %q", tc.text, tc.width, got, tc.want)
 		}
 	}
+}
+
+// FuzzWrap: wrapping loses and adds no word, and no line is wider than asked but for a word
+// that is.
+func FuzzWrap(f *testing.F) {
+	f.Add("it printed its reply, \"wS1\", but no ok after it", 12)
+	f.Add("abcdefghij xy", 4)
+	f.Fuzz(func(t *testing.T, text string, width int) {
+		width = width%200 + 1
+		if width < 1 {
+			width = -width + 1
+		}
+		got := Wrap(text, width)
+		long := utf8.RuneCountInString(text) > width
+		if long && strings.Join(strings.Fields(got), "") != strings.Join(strings.Fields(text), "") {
+			t.Errorf("Wrap(%q, %d) = %q: the words differ", text, width, got)
+		}
+		for _, line := range strings.Split(got, "\n") {
+			if utf8.RuneCountInString(line) > width && long {
+				t.Errorf("Wrap(%q, %d): line %q is too wide", text, width, line)
+			}
+		}
+	})
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"hivearbiter/arbiter/driver"
 
@@ -28,28 +29,34 @@ func WriteTable(w io.Writer, checks []Result, width int) (cut bool, err error) {
 }
 
 // Wrap breaks text into lines of at most width characters at spaces (a word longer than
-// width is broken where it must be), or leaves it whole when width is 0 or less.
+// width is broken where it must be), or leaves it whole when width is 0 or less or the text
+// fits. Bytes that are not UTF-8 are kept as they are, each counted as a character.
 func Wrap(text string, width int) string {
-	if width <= 0 || len(text) <= width {
+	if width <= 0 || utf8.RuneCountInString(text) <= width {
 		return text
 	}
 	var lines []string
-	var line []rune
+	line, n := "", 0 // the line so far and its width
 	for _, word := range strings.Fields(text) {
-		w := []rune(word)
-		if len(line) > 0 && len(line)+1+len(w) > width {
-			lines, line = append(lines, string(line)), nil
+		w := utf8.RuneCountInString(word)
+		if n > 0 && n+1+w > width {
+			lines, line, n = append(lines, line), "", 0
 		}
-		for len(line) == 0 && len(w) > width {
-			lines, w = append(lines, string(w[:width])), w[width:]
+		for n == 0 && w > width {
+			cut := 0
+			for range width {
+				_, size := utf8.DecodeRuneInString(word[cut:])
+				cut += size
+			}
+			lines, word, w = append(lines, word[:cut]), word[cut:], w-width
 		}
-		if len(line) > 0 {
-			line = append(line, ' ')
+		if n > 0 {
+			line, n = line+" ", n+1
 		}
-		line = append(line, w...)
+		line, n = line+word, n+w
 	}
-	if len(line) > 0 {
-		lines = append(lines, string(line))
+	if n > 0 {
+		lines = append(lines, line)
 	}
 	return strings.Join(lines, "\n")
 }

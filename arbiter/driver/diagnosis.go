@@ -37,6 +37,7 @@ const (
 	DiagnosisMoveCase         = "move-case"
 	DiagnosisMoveSide         = "move-side"
 	DiagnosisMoveNotation     = "move-notation"
+	DiagnosisGameTypeIgnore   = "gametype-ignored"
 	DiagnosisGameStringIgnore = "gamestring-ignored"
 	DiagnosisCrash            = "crash"
 	DiagnosisOverrun          = "overrun"
@@ -80,6 +81,10 @@ var diagnoses = []Diagnosis{
 		Seen:  "the engine answered text that is not a MoveString",
 		Cause: `its notation is not UHP's: a MoveString is the piece, a space, then the piece it moves next to with the direction on its side (wS1, "bA1 wS1/", "wQ -bG2"; "pass" when it must pass)`,
 		Fix:   "write moves in UHP's MoveString notation, as validmoves lists them (reference: docs/protocols.md)"},
+	{ID: DiagnosisGameTypeIgnore, Fault: "a game type ignored",
+		Seen:  `the engine answered "newgame" of a game type by a game of another type`,
+		Cause: `it does not read the game type of "newgame", or not its expansions, or it advertises expansions it does not play; one cause, which every game type it is asked for shows again`,
+		Fix:   `start a game of the type "newgame" names (Base+MLP is Base with the Mosquito, Ladybug and Pillbug) and advertise only the expansions it plays; an engine of Base alone advertises none, and is played with -gametype Base`},
 	{ID: DiagnosisGameStringIgnore, Fault: "a GameString ignored",
 		Seen:  `the engine answered "newgame" with a full GameString by a game without its moves`,
 		Cause: `it reads the game type of "newgame" but not the moves after it, so it plays from another position than the arbiter's (and every opening of a match is such a GameString)`,
@@ -236,4 +241,15 @@ func GameStringIgnored(sent, answered string) bool {
 	}
 	got, err := rules.ParseGameString(answered)
 	return err == nil && got.Ply() == 0 && got.GameType() == want.GameType()
+}
+
+// GameTypeIgnored reports whether a player answered "newgame" of a game type or a GameString
+// (sent) by a game of another type (answered).
+func GameTypeIgnored(sent, answered string) bool {
+	want, err := rules.ParseGameString(sent)
+	if err != nil {
+		return false
+	}
+	got, err := rules.ParseGameString(answered)
+	return err == nil && got.GameType() != want.GameType()
 }

@@ -84,6 +84,22 @@ func TestMoveCaseWrong(t *testing.T) {
 	}
 }
 
+func TestGameTypeIgnored(t *testing.T) {
+	for _, tc := range []struct {
+		sent, answered string
+		want           bool
+	}{
+		{"Base+MLP", "Base;NotStarted;White[1]", true},
+		{"Base+MLP;InProgress;White[2];wS1;bS1 wS1-", "Base;NotStarted;White[1]", true},
+		{"Base+M", "Base+M;NotStarted;White[1]", false},
+		{"Base+M", "garbage", false},
+	} {
+		if got := GameTypeIgnored(tc.sent, tc.answered); got != tc.want {
+			t.Errorf("GameTypeIgnored(%q, %q) = %v", tc.sent, tc.answered, got)
+		}
+	}
+}
+
 func TestGameStringIgnored(t *testing.T) {
 	const sent = "Base+MLP;InProgress;White[2];wS1;bS1 wS1-"
 	for _, tc := range []struct {
@@ -100,4 +116,30 @@ func TestGameStringIgnored(t *testing.T) {
 			t.Errorf("GameStringIgnored(%q, %q) = %v", tc.sent, tc.answered, got)
 		}
 	}
+}
+
+// FuzzDiagnoseMove: any answer in any position is diagnosed without a panic, a legal answer
+// never, and a diagnosis is one of the table's.
+func FuzzDiagnoseMove(f *testing.F) {
+	for _, s := range []string{"wS1", "ws1", "bS1 wS1-", "wS1 - bS1", "", "pass", "PASS", "wQ \\wS1", "\xff"} {
+		f.Add(s)
+	}
+	afterOne, err := rules.ParseGameString("Base+MLP;InProgress;Black[1];wS1")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, answer string) {
+		for _, position := range []*rules.Game{rules.NewGame(rules.BaseMLP), afterOne} {
+			d, ok := DiagnoseMove(position, answer)
+			if _, err := position.ParseMove(strings.TrimSpace(answer)); err == nil && ok {
+				t.Errorf("the legal answer %q was diagnosed %s", answer, d.ID)
+			}
+			if ok {
+				if _, known := LookupDiagnosis(d.ID); !known {
+					t.Errorf("%q: unknown diagnosis %q", answer, d.ID)
+				}
+			}
+			MoveCaseWrong(answer)
+		}
+	})
 }

@@ -276,6 +276,9 @@ func (c *checker) newGames() {
 		switch {
 		case err != nil:
 			c.failErr(name, "", err, false)
+		case driver.GameTypeIgnored(t.String(), gs):
+			c.FailDiagnosed(name, driver.DiagnosisGameTypeIgnore, driver.Diagnosed(driver.DiagnosisGameTypeIgnore,
+				fmt.Sprintf("it answered %s, a game of another type", lines.QuoteText(gs))))
 		case gs != want:
 			why := fmt.Errorf("answered %s, want %s", lines.QuoteText(gs), lines.QuoteText(want))
 			if err := sameGame(gs, rules.NewGame(t)); err != nil {

@@ -154,7 +154,7 @@ type Fault struct {
 	// GameString), "accept-illegal" (an illegal move answered with the unchanged
 	// GameString), "drop-first-move" or "drop-last-move" (one valid move fewer),
 	// "ignore-gamestring" (newgame with a GameString starts a game of its type, without its
-	// moves), and for bestmove "lower-case" (the move in lower case: ws1) or "other-side" (its
+	// moves), "ignore-gametype" (newgame starts an empty Base game whatever it names), and for bestmove "lower-case" (the move in lower case: ws1) or "other-side" (its
 	// pieces of the colour not to move).
 	Mangle string `json:",omitempty"`
 }

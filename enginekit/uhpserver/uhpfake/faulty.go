@@ -40,6 +40,8 @@ func Faulty(id string) (cfg Config, ok bool) {
 		cfg.Faults = []Fault{{On: "bestmove", Mangle: "other-side"}}
 	case "move-notation": // a space too many
 		cfg.Faults = []Fault{{On: "bestmove", Print: Lines{"wS1 - bS1", "ok"}, Then: "silent"}}
+	case "gametype-ignored": // advertises every expansion, plays Base alone
+		cfg.Faults = []Fault{{On: "newgame", Mangle: "ignore-gametype"}}
 	case "gamestring-ignored":
 		cfg.Faults = []Fault{{On: "newgame", Mangle: "ignore-gamestring"}}
 	case "crash":

@@ -84,8 +84,13 @@ func (h *Handler) NewGame(ctx context.Context, arg string) (string, error) {
 	if err != nil {
 		return "", &uhpserver.Error{Message: err.Error()}
 	}
-	if f := h.find("newgame", arg, true); f != nil && f.Mangle == "ignore-gamestring" {
-		g = rules.NewGame(g.GameType())
+	if f := h.find("newgame", arg, true); f != nil {
+		switch f.Mangle {
+		case "ignore-gamestring":
+			g = rules.NewGame(g.GameType())
+		case "ignore-gametype":
+			g = rules.NewGame(rules.Base)
+		}
 	}
 	h.game = g
 	return h.gameString("newgame", arg), nil
