@@ -107,7 +107,6 @@ func (e *Engine) WaitPlay(ctx context.Context) (string, error) {
 	// that one may have ended while the reply waited to be read.
 	e.conn.Begin(ctx)
 	var gs string
-	e.before = nil
 	_, err := e.receive(ctx, c.command, c.sent, func(lines []string) *ProtocolError {
 		gs = lastLine(lines)
 		if !looksLikeGameString(gs) {
@@ -277,7 +276,6 @@ func (e *Engine) BestMove(ctx context.Context, l BestMoveArgs) (string, error) {
 			why: fmt.Sprintf("the budget of %s is up (sent as %s to an engine that reads whole seconds)", seconds(l.Time), formatTime(l.Sent(), false))}
 	}
 	var move string
-	e.before = nil
 	_, err = e.search(ctx, command, stop, func(lines []string) *ProtocolError {
 		var ok bool
 		if move, ok = bestMoveAnswer(lines); !ok {

@@ -223,8 +223,10 @@ func (e *Engine) LinesBeforeReply() []string {
 	return before
 }
 
-// noteBefore keeps the lines of a reply before its answer, for LinesBeforeReply.
+// noteBefore keeps the lines of a reply before its answer, for LinesBeforeReply, or none. It
+// runs while the command holds the turn: the fields of a reply are the turn's.
 func (e *Engine) noteBefore(reply []string) {
+	e.before = nil
 	if len(reply) > 1 {
 		e.before = slices.Clone(reply[:len(reply)-1])
 	}

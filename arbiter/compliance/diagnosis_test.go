@@ -109,6 +109,18 @@ func TestVerdictNamesTheFirstCause(t *testing.T) {
 	if !strings.Contains(b.String(), "Faults by their first cause (4):") {
 		t.Errorf("verdict:\n%s", b.String())
 	}
+	for _, tc := range []struct {
+		checks []Result
+		want   string
+	}{
+		{[]Result{{Status: Passed}}, "e passes check: no fault found\n"},
+		{[]Result{{Status: Passed}, {Status: Warned}, {Status: Warned}}, "e passes check, with 2 warnings (below)\n"},
+	} {
+		b.Reset()
+		if WriteVerdict(&b, "e", tc.checks); b.String() != tc.want {
+			t.Errorf("verdict %q, want %q", b.String(), tc.want)
+		}
+	}
 }
 
 func TestWrap(t *testing.T) {

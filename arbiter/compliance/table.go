@@ -112,9 +112,19 @@ func Causes(checks []Result) []Cause {
 func WriteVerdict(w io.Writer, engine string, checks []Result) error {
 	causes := Causes(checks)
 	var b strings.Builder
+	warnings := 0
+	for _, c := range checks {
+		if c.Status == Warned {
+			warnings++
+		}
+	}
 	switch {
+	case len(causes) == 0 && warnings == 1:
+		fmt.Fprintf(&b, "%s passes check, with a warning (below)\n", engine)
+	case len(causes) == 0 && warnings > 1:
+		fmt.Fprintf(&b, "%s passes check, with %d warnings (below)\n", engine, warnings)
 	case len(causes) == 0:
-		fmt.Fprintf(&b, "%s: no fault found\n", engine)
+		fmt.Fprintf(&b, "%s passes check: no fault found\n", engine)
 	case causes[0].Status == Failed:
 		fmt.Fprintf(&b, "%s fails check: %s\n", engine, causes[0].Headline())
 	default:
