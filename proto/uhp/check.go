@@ -592,7 +592,8 @@ func (c *checker) fractions() {
 		return
 	}
 	l := uhpclient.BestMoveArgs{Time: 500 * time.Millisecond, FractionalSeconds: true}
-	move, took, err := c.search(eng, l, l.Time+c.Options().Margin, 0)
+	// Waited for as the match's probe waits: an answer later than that is no fraction kept.
+	move, took, err := c.search(eng, l, l.Time+fractionSlack, 0)
 	if errors.As(err, new(badAnswer)) {
 		move, err = "an answer that is no legal move (see above)", nil
 	}

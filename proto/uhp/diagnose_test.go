@@ -3,6 +3,7 @@
 package uhp
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -88,5 +89,26 @@ func TestInterpretedEngineIsNamedAfterItsID(t *testing.T) {
 		if got := idName(id); got != want {
 			t.Errorf("idName(%q) = %q, want %q", id, got, want)
 		}
+	}
+}
+
+// The match's probe and the check judge a fraction of a second alike: an engine that answers
+// a fractional budget more than a second late does not read fractions, for both.
+func TestProbeAndCheckAgreeOnALateFraction(t *testing.T) {
+	late := uhpfake.Config{ID: "late v1", Think: true, OnSIGINT: "interrupt", Overshoot: 1500 * time.Millisecond}
+	argv, env := uhpfake.Command(late)
+	e := driver.EngineConfig{Name: "late", Command: argv, Env: env, Time: driver.TimeControl{MoveTime: time.Second}}
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	p, err := Protocol{}.Start(ctx, e, driver.StartEnv{Grace: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close(context.Background())
+	if policy := p.(*Player).TimePolicy(); !policy.WholeSeconds || !strings.Contains(policy.Detail, "does not keep to a fraction") {
+		t.Errorf("the probe found %+v", policy)
+	}
+	if !keepsToFraction(100*time.Millisecond, 1100*time.Millisecond) || keepsToFraction(100*time.Millisecond, 1101*time.Millisecond) {
+		t.Error("keepsToFraction does not draw its line at a second over")
 	}
 }
