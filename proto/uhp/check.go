@@ -58,13 +58,13 @@ const (
 // failErr records a failed row whose failure is err, with its diagnosis and in the words a
 // match gives it (diagnose): what went before says what was asked.
 func (c *checker) failErr(name, before string, err error, search bool) {
-	err = diagnose(err, search)
+	err = diagnose(err, search && !errors.As(err, new(setupError)))
 	c.FailDiagnosed(name, compliance.DiagnosisOf(err), before+err.Error())
 }
 
 // warnErr is failErr for a row that only warns.
 func (c *checker) warnErr(name, before string, err error, search bool) {
-	err = diagnose(err, search)
+	err = diagnose(err, search && !errors.As(err, new(setupError)))
 	c.WarnDiagnosed(name, compliance.DiagnosisOf(err), before+err.Error())
 }
 
@@ -523,7 +523,7 @@ func (c *checker) loadGameString() {
 func (c *checker) search(eng *uhpclient.Engine, l uhpclient.BestMoveArgs, budget, interruptAt time.Duration) (string, time.Duration, error) {
 	ref := c.position(8)
 	if _, err := call(c, checkTimeout, func(ctx context.Context) (string, error) { return eng.NewGame(ctx, ref.GameString()) }); err != nil {
-		return "", 0, fmt.Errorf("newgame: %w", err)
+		return "", 0, setupError{fmt.Errorf("newgame: %w", err)}
 	}
 	if interruptAt > 0 {
 		stop := time.AfterFunc(interruptAt, func() { eng.Interrupt() })
@@ -554,6 +554,14 @@ func (c *checker) search(eng *uhpclient.Engine, l uhpclient.BestMoveArgs, budget
 // badAnswer is a search that was answered in time, but not with a legal move: the search rows
 // report it; the rows about time and SIGINT only care that an answer came.
 type badAnswer struct{ error }
+
+func (b badAnswer) Unwrap() error { return b.error }
+
+// setupError is a search that was never asked: the newgame before it failed. The rows about
+// time and SIGINT conclude nothing from it.
+type setupError struct{ error }
+
+func (s setupError) Unwrap() error { return s.error }
 
 func (c *checker) searches() {
 	for _, l := range []uhpclient.BestMoveArgs{{Depth: 1}, {Time: time.Second}} {
@@ -597,9 +605,9 @@ func (c *checker) fractions() {
 	if errors.As(err, new(badAnswer)) {
 		move, err = "an answer that is no legal move (see above)", nil
 	}
-	if errors.As(err, new(*uhpclient.ExitError)) {
-		// A crash says nothing of fractions: it is named, and budgets are sent as whole
-		// seconds, which every engine reads.
+	if errors.As(err, new(*uhpclient.ExitError)) || errors.As(err, new(setupError)) {
+		// A crash, or a newgame that failed, says nothing of fractions: it is named, and
+		// budgets are sent as whole seconds, which every engine reads.
 		c.warnErr(name, "", err, true)
 		return
 	}
@@ -631,7 +639,11 @@ func (c *checker) interrupt() {
 		move, err = "an answer that is no legal move (see above)", nil
 	}
 	exit, exited := errors.AsType[*uhpclient.ExitError](err)
-	c.interruptKnown = err == nil || exited && exit.Interrupted > 0 || errors.As(err, new(*uhpclient.TimeoutError))
+	// A search that outlived the signal and then its time ignored it; a newgame that timed
+	// out before it says nothing of SIGINT.
+	te, timedOut := errors.AsType[*uhpclient.TimeoutError](err)
+	ignored := timedOut && strings.HasPrefix(te.Command, "bestmove") && te.After > interruptAt
+	c.interruptKnown = err == nil || exited && exit.Interrupted > 0 || ignored
 	switch {
 	case exited && exit.Interrupted > 0:
 		why := "a viewer's stop kills it, and a match never interrupts it (interrupt=false); to be stopped, an engine answers its best move so far on SIGINT (a Python engine: catch KeyboardInterrupt)"
