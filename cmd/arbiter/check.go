@@ -85,7 +85,13 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if err != nil {
 			return cli.Usage(fmt.Errorf("-transcript: %w", err))
 		}
-		defer f.Close()
+		defer func() {
+			if info, err := f.Stat(); err == nil && info.Size() == 0 {
+				// A protocol whose check keeps none: said, rather than an empty file unexplained.
+				fmt.Fprintf(stderr, "-transcript %s: nothing was written: this protocol's check keeps no transcript (a match's -transcripts DIR does)\n", *transcript)
+			}
+			f.Close()
+		}()
 		opts.Transcript = f
 	}
 	subject := cmp.Or(strings.Join(engine.Command, " "), engine.Addr)
