@@ -115,6 +115,8 @@ func failureFix(r results.Reason) string {
 		return "It stopped answering: -transcripts DIR shows the command it never answered; arbiter check -engine ... tries each command."
 	case results.ReasonIllegalMove, results.ReasonIllegalPass, results.ReasonDesync:
 		return "Its game is not the referee's: arbiter check -engine ... compares its valid moves and GameStrings with the referee's."
+	case results.ReasonProtocol:
+		return "It breaks the protocol: the record's detail names the fault, its likely cause and its fix (docs/check.md: my engine fails check); arbiter check -engine ... names every such fault in one run."
 	case results.ReasonFalseClaim:
 		return "It claims results the rules do not give; an engine that claims threefold repetition (nokamute) needs -repetitions 3, the default."
 	}

@@ -47,6 +47,9 @@ func (f *Forfeits) seat(ctx context.Context, seats *Seats, e int) (Side, error) 
 		p, err = seats.Seat(ctx, e) // once more: a start can fail once under load
 	}
 	switch {
+	case errors.As(err, &se) && se.Refused:
+		f.broke(e, fmt.Errorf("it was refused before its first game: %w", se.Err))
+		return f.seat(ctx, seats, e)
 	case errors.As(err, &se):
 		f.broke(e, fmt.Errorf("it could not be started twice in a row: %w", se.Err))
 		return f.seat(ctx, seats, e)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter/driver"
+	"hivearbiter/internal/lines"
 	"hivearbiter/results"
 	"hivearbiter/rules"
 )
@@ -77,6 +78,8 @@ type Game struct {
 	mirrors [2]mirror // what each player's GameString has been verified to mean
 	rec     *results.Record
 	late    [2]bool // a side was warned that a move used most of its margin
+	// caseWarned is set once a side was warned of a move not in UHP's case.
+	caseWarned [2]bool
 }
 
 // NewGame sets up a game from its configuration; nothing is sent to the players yet.
@@ -134,6 +137,16 @@ func (g *Game) Load(ctx context.Context, gameString string) bool {
 			g.fault(side, reasonOf(err), fmt.Sprintf("%s failed to start the game: %v", g.who(side), err))
 			return false
 		}
+		if driver.GameTypeIgnored(gameString, gs) {
+			g.fault(side, results.ReasonDesync, driver.Diagnosed(driver.DiagnosisGameTypeIgnore,
+				fmt.Sprintf("%s answered newgame %s with %s, a game of another type", g.who(side), lines.QuoteText(gameString), lines.QuoteText(gs))))
+			return false
+		}
+		if driver.GameStringIgnored(gameString, gs) {
+			g.fault(side, results.ReasonDesync, driver.Diagnosed(driver.DiagnosisGameStringIgnore,
+				fmt.Sprintf("%s answered newgame %s with %s, a game without its moves", g.who(side), lines.QuoteText(gameString), lines.QuoteText(gs))))
+			return false
+		}
 		if g.checkGameString(side, gs) {
 			return false
 		}
@@ -169,7 +182,7 @@ func (g *Game) search(ctx context.Context) (rules.Move, time.Duration, bool) {
 	allowed, lost := g.clock.Charge(side, used)
 	if limit.Depth == 0 && limit.Nodes == 0 {
 		if lost {
-			g.fault(side, results.ReasonTimeForfeit, g.timeDetail(side, used, limit))
+			g.fault(side, results.ReasonTimeForfeit, driver.Diagnosed(driver.DiagnosisOverrun, g.timeDetail(side, used, limit)))
 			return m, used, false
 		}
 		g.warnLate(side, used, allowed)
@@ -237,6 +250,10 @@ func (g *Game) think(ctx context.Context, p driver.Player, limit driver.SearchLi
 	if err != nil {
 		g.illegal(side, answer, err)
 		return none, used, false
+	}
+	if driver.MoveCaseWrong(answer) && !g.caseWarned[side] {
+		g.caseWarned[side] = true
+		g.warn(side, driver.Diagnosed(driver.DiagnosisMoveCase, fmt.Sprintf("%s answered %s, read as %s", g.who(side), lines.QuoteText(answer), g.ref.MoveString(m))))
 	}
 	return m, used, true
 }
@@ -353,14 +370,14 @@ func (g *Game) played(ctx context.Context, s int, move, gs string, err error) bo
 		// The move ended the game by the rules: the result is the rules', whoever fails to
 		// be told of it afterwards (blaming the engine reversed the result when it was the
 		// winner's).
-		g.rec.Detail += fmt.Sprintf("; afterwards %s failed to play %q: %v", g.who(s), move, err)
+		g.rec.Detail += fmt.Sprintf("; afterwards %s failed to play %s: %v", g.who(s), lines.QuoteText(move), err)
 		return false
 	}
 	if err != nil {
 		reason := reasonOf(err)
-		detail := fmt.Sprintf("%s failed to play %q: %v", g.who(s), move, err)
+		detail := fmt.Sprintf("%s failed to play %s: %v", g.who(s), lines.QuoteText(move), err)
 		if reason == results.ReasonDesync {
-			detail = fmt.Sprintf("%s rejected the legal move %q: %v", g.who(s), move, err)
+			detail = fmt.Sprintf("%s rejected the legal move %s: %v", g.who(s), lines.QuoteText(move), err)
 		}
 		g.fault(s, reason, detail)
 		return false
@@ -470,18 +487,26 @@ func limitText(l driver.SearchLimit) string {
 	return fmt.Sprintf("%.3f s search", l.Time.Seconds())
 }
 
-// illegal ends the game for a side whose answer is not a legal move.
+// illegal ends the game for a side whose answer is not a legal move, with the table's
+// diagnosis when it knows why (driver.DiagnoseMove): the case of its letters, the side it
+// moved, a notation that is not UHP's.
 func (g *Game) illegal(side int, answer string, err error) {
 	var ime *rules.InvalidMoveError
+	var detail string
+	reason := results.ReasonIllegalMove
 	switch {
 	case !errors.As(err, &ime):
-		g.fault(side, results.ReasonIllegalMove, fmt.Sprintf("%s answered %q, which is not a MoveString", g.who(side), answer))
+		detail = fmt.Sprintf("%s answered %s, which is not a MoveString", g.who(side), lines.QuoteText(answer))
 	case ime.Reason == rules.ReasonPassWithMoves:
 		n := len(g.ref.ValidMoves())
-		g.fault(side, results.ReasonIllegalPass, fmt.Sprintf("%s passed although it had %d legal moves", g.who(side), n))
+		reason, detail = results.ReasonIllegalPass, fmt.Sprintf("%s passed although it had %d legal moves", g.who(side), n)
 	default:
-		g.fault(side, results.ReasonIllegalMove, fmt.Sprintf("%s played the illegal move %q: %s", g.who(side), answer, ime.Reason))
+		detail = fmt.Sprintf("%s played the illegal move %s: %s", g.who(side), lines.QuoteText(answer), ime.Reason)
 	}
+	if d, ok := driver.DiagnoseMove(g.ref, answer); ok {
+		detail = driver.Diagnosed(d.ID, detail)
+	}
+	g.fault(side, reason, detail)
 }
 
 // adjudicated ends the game if the rules or the arbiter's adjudication say it is over.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"hivearbiter/internal/lines"
 	"hivearbiter/results"
 	"hivearbiter/rules"
 )
@@ -42,17 +43,17 @@ func (m *mirror) verify(gs string, ref *rules.Game, drawn bool) *discrepancy {
 	state, rest, isGameString := strings.Cut(rest, ";")
 	turn, rest, hasMoves := strings.Cut(rest, ";")
 	if !isGameString {
-		return &discrepancy{reason: results.ReasonProtocol, detail: fmt.Sprintf("reported %q, which is not a GameString", gs)}
+		return &discrepancy{reason: results.ReasonProtocol, detail: fmt.Sprintf("reported %s, which is not a GameString", lines.QuoteText(gs))}
 	}
 	claimed, err := rules.ParseGameState(strings.TrimSpace(state))
 	if err != nil {
-		return &discrepancy{reason: results.ReasonProtocol, detail: fmt.Sprintf("reported the GameString %q with an unknown game state", gs)}
+		return &discrepancy{reason: results.ReasonProtocol, detail: fmt.Sprintf("reported the GameString %s with an unknown game state", lines.QuoteText(gs))}
 	}
 	if !hasMoves || !strings.Contains(rest, ";") && strings.TrimSpace(rest) == "" {
 		rest = "" // no moves; a lone trailing ";" is read as none, as Mzinga reads it
 	}
 	differs := func(why string) *discrepancy {
-		return &discrepancy{reason: results.ReasonDesync, detail: fmt.Sprintf("its game differs from the referee's (%s): engine has %q, referee has %q", why, gs, ref.GameString())}
+		return &discrepancy{reason: results.ReasonDesync, detail: fmt.Sprintf("its game differs from the referee's (%s): engine has %s, referee has %s", why, lines.QuoteText(gs), lines.QuoteText(ref.GameString()))}
 	}
 	if t, err := rules.ParseGameType(strings.TrimSpace(typ)); err != nil || t != ref.GameType() {
 		return differs("game type")
@@ -83,7 +84,7 @@ func (m *mirror) verify(gs string, ref *rules.Game, drawn bool) *discrepancy {
 			if i == len(entries)-1 {
 				where = `it ends with ";"`
 			}
-			return &discrepancy{reason: results.ReasonProtocol, detail: fmt.Sprintf("reported a malformed GameString (%s): %q", where, gs)}
+			return &discrepancy{reason: results.ReasonProtocol, detail: fmt.Sprintf("reported a malformed GameString (%s): %s", where, lines.QuoteText(gs))}
 		}
 	}
 	m.synced = false

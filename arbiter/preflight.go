@@ -8,7 +8,9 @@ import (
 	"sync"
 
 	"hivearbiter/arbiter/driver"
+	"hivearbiter/internal/lines"
 	"hivearbiter/results"
+	"hivearbiter/rules"
 )
 
 // PreflightError reports every engine that failed its preflight: the run stops before its
@@ -29,7 +31,7 @@ func (e *PreflightError) Message() string {
 	for i, f := range e.Failures {
 		lines[i] = "  " + f.Message()
 	}
-	return fmt.Sprintf("%d engines failed the check before the first game, so no game was played:\n%s",
+	return fmt.Sprintf("%d engines were refused before game 1, so no game was played:\n%s",
 		len(e.Failures), strings.Join(lines, "\n"))
 }
 
@@ -44,8 +46,10 @@ func (e *PreflightError) Unwrap() []error {
 
 // Preflight starts the engines that play in the games that remain, all at once, each as its
 // first game would (its start and handshake within the start timeout, then its protocol's
-// new game of the run's game type within the command timeout, then one search under the run's
-// limit for its first move, judged as a game judges it), and closes them again. It says on
+// new game of the run's game type within the command timeout, and one of a two-ply opening,
+// whose answers must be games of that type with their moves (loadsGames), then one search
+// under the run's limit for its first move, judged as a game judges it), and closes them
+// again. It says on
 // the console how each engine is sent its time, and warns of a time control the engine cannot
 // play (both from a driver.TimingAdvisor: UHP's engines of whole seconds). It returns a *PreflightError naming
 // every engine that failed, or ctx's error.
@@ -103,20 +107,49 @@ func (t *Tournament) preflightEngine(ctx context.Context, e int) (notes []string
 	}
 	cctx, cancel := context.WithTimeout(ctx, t.cfg.CommandTimeout)
 	defer cancel()
-	if _, err := p.NewGame(cctx, t.gameType.String()); err != nil {
+	gs, err := p.NewGame(cctx, t.gameType.String())
+	if err != nil {
 		if ctx.Err() != nil {
 			return notes, nil
 		}
-		return notes, &EngineStartError{Engine: engine.Name, Err: fmt.Errorf("a new game of %s failed: %w", t.gameType, err)}
+		return notes, &EngineStartError{Engine: engine.Name, Err: fmt.Errorf("a new game of %s failed: %w", t.gameType, err), Refused: true}
+	}
+	if err := t.loadsGames(cctx, p, gs); err != nil && ctx.Err() == nil {
+		return notes, &EngineStartError{Engine: engine.Name, Err: err, Refused: true}
 	}
 	if err := t.firstSearch(ctx, p, engine); err != nil && ctx.Err() == nil {
 		if t.cfg.OnEngineFailure == ForfeitOnFailure {
 			// The engine starts: its games judge it, and it forfeits them once broken.
 			return append(notes, fmt.Sprintf("Warning: engine %s: %v; it plays on under -on-engine-failure forfeit", engine.Name, err)), nil
 		}
-		return notes, &EngineStartError{Engine: engine.Name, Err: err}
+		return notes, &EngineStartError{Engine: engine.Name, Err: err, Refused: true}
 	}
 	return notes, nil
+}
+
+// loadsGames refuses, with its diagnosis, a player that would lose every game of the run at
+// its start: one that answered the new game of the run's type (gs) by a game of another type,
+// or that drops the moves of a GameString, as every opening is (asked with a two-ply opening of
+// the run's type). A player that reports no GameString is not judged.
+func (t *Tournament) loadsGames(ctx context.Context, p driver.Player, gs string) error {
+	if driver.GameTypeIgnored(t.gameType.String(), gs) {
+		return errors.New(driver.Diagnosed(driver.DiagnosisGameTypeIgnore,
+			fmt.Sprintf("it answered newgame %s with %s, a game of another type", t.gameType, lines.QuoteText(gs))))
+	}
+	opening := rules.NewGame(t.gameType)
+	for range 2 {
+		opening.PlayMove(opening.ValidMoves()[0])
+	}
+	gs, err := p.NewGame(ctx, opening.GameString())
+	if err == nil && driver.GameStringIgnored(opening.GameString(), gs) {
+		return errors.New(driver.Diagnosed(driver.DiagnosisGameStringIgnore,
+			fmt.Sprintf("it answered newgame %s with %s, a game without its moves", lines.QuoteText(opening.GameString()), lines.QuoteText(gs))))
+	}
+	// The first move is asked at the start of a game, as the run's first game may ask it.
+	if _, err := p.NewGame(ctx, t.gameType.String()); err != nil {
+		return fmt.Errorf("a new game of %s failed: %w", t.gameType, err)
+	}
+	return nil
 }
 
 // firstSearch asks the player for the first move of a game of the run's type under engine's
@@ -152,11 +185,8 @@ type FirstMoveError struct {
 }
 
 func (e *FirstMoveError) Error() string {
-	text := fmt.Sprintf("its first move (%s) would lose its game by %s: %s", e.Search, e.Reason, e.Detail)
-	if e.Reason == results.ReasonTimeForfeit {
-		text += "; give it a longer time control, or a margin above its overshoot (margin=SECONDS; arbiter check measures it)"
-	}
-	return text
+	// The detail carries the fault's diagnosis, as the game's record would: its cause and fix.
+	return fmt.Sprintf("its first move (%s) would lose its game by %s: %s", e.Search, e.Reason, e.Detail)
 }
 
 // enginesToPlay lists, in configuration order, the engines that play in a game for which

@@ -72,7 +72,7 @@ func (s *Seats) Seat(ctx context.Context, e int) (driver.Player, error) {
 	}
 	if err := checkExpansions(s.GameType, p.Info()); err != nil {
 		closePlayer(ctx, p)
-		return nil, &EngineStartError{Engine: engine.Name, Err: err}
+		return nil, &EngineStartError{Engine: engine.Name, Err: err, Refused: true}
 	}
 	if s.players == nil {
 		s.players = make(map[int]driver.Player)

@@ -103,16 +103,25 @@ func (o *Outcome) AllFailed() bool {
 	return o.Tally.Games > 0 && o.Tally.Faults() == o.Tally.Games
 }
 
-// EngineStartError reports an engine that could not be started: the run cannot go on.
+// EngineStartError reports an engine that could not be started, or that started but was
+// refused before game 1 (Refused): it does not play the run's game type, or failed the new
+// game or the first move that the check before the first game asks of it. The run cannot go
+// on.
 type EngineStartError struct {
 	Engine string
 	Err    error
+	// Refused is set for an engine that started: only an engine that did not is said to
+	// have not been started.
+	Refused bool
 }
 
 func (e *EngineStartError) Error() string { return "arbiter: " + e.Message() }
 
 // Message is the error without the package's name.
 func (e *EngineStartError) Message() string {
+	if e.Refused {
+		return fmt.Sprintf("engine %q was refused before game 1: %v", e.Engine, e.Err)
+	}
 	return fmt.Sprintf("engine %q could not be started: %v", e.Engine, e.Err)
 }
 
@@ -434,7 +443,8 @@ func (e *ExpansionError) Error() string {
 	for i, b := range e.Missing {
 		names[i] = b.String()
 	}
-	return fmt.Sprintf("it does not play %s, which %s needs (it plays %s)", strings.Join(names, ", "), e.GameType, e.Plays)
+	return fmt.Sprintf("it does not play %s, which %s needs (it plays %s): to play it, give -gametype %s (or game_type = \"%s\" in a config file)",
+		strings.Join(names, ", "), e.GameType, e.Plays, e.Plays, e.Plays)
 }
 
 // checkExpansions returns an ExpansionError when a player that says which expansions it plays

@@ -29,7 +29,7 @@ func WriteCheckAdvice(w io.Writer, engine driver.EngineConfig, checks []complian
 		fmt.Fprintf(w, "Warnings (a match does not meet them; the engine's author may want to know):\n%s\n", strings.Join(warnings, "\n"))
 	}
 	if failed {
-		fmt.Fprintln(w, "A failed check blocks a match: the engine would lose games by it. Fix it, then check again.")
+		fmt.Fprintln(w, "A failed row is a fault a match meets: it refuses the engine before game 1 when the fault shows at its start, and forfeits its games when it shows later (docs/check.md: which rows block a match). Fix the first cause named above, then check again.")
 		return
 	}
 	settings, flags := compliance.Settings(checks)

@@ -33,7 +33,7 @@ func TestWriteCheckAdvice(t *testing.T) {
 	}
 	b.Reset()
 	WriteCheckAdvice(&b, e, checks, true, fakeResolver)
-	if !strings.Contains(b.String(), "A failed check blocks a match") || strings.Contains(b.String(), "arbiter match") {
+	if !strings.Contains(b.String(), "A failed row is a fault a match meets") || strings.Contains(b.String(), "arbiter match") {
 		t.Errorf("after a failed check:\n%s", b.String())
 	}
 }

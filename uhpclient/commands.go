@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"hivearbiter/rules"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"hivearbiter/internal/lines"
+	"hivearbiter/rules"
 )
 
 // Info is what the engine says about itself: an "id" line and a capabilities line.
@@ -110,6 +112,7 @@ func (e *Engine) WaitPlay(ctx context.Context) (string, error) {
 		if !looksLikeGameString(gs) {
 			return &ProtocolError{Msg: "the reply is not a GameString", Line: gs}
 		}
+		e.noteBefore(lines)
 		return nil
 	})
 	if err != nil {
@@ -162,7 +165,7 @@ func (e *Engine) ValidMoves(ctx context.Context) ([]string, error) {
 				continue
 			}
 			if !looksLikeMove(m) {
-				return &ProtocolError{Msg: fmt.Sprintf("%q is not a MoveString", m), Line: list}
+				return &ProtocolError{Msg: fmt.Sprintf("%s is not a MoveString", quoteText(m)), Line: list}
 			}
 			moves = append(moves, m)
 		}
@@ -276,8 +279,9 @@ func (e *Engine) BestMove(ctx context.Context, l BestMoveArgs) (string, error) {
 	_, err = e.search(ctx, command, stop, func(lines []string) *ProtocolError {
 		var ok bool
 		if move, ok = bestMoveAnswer(lines); !ok {
-			return &ProtocolError{Msg: NotAMove(lastLine(lines))}
+			return &ProtocolError{Msg: NotAMove(lastLine(lines)), Fault: NotAMoveString}
 		}
+		e.noteBefore(lines)
 		return nil
 	})
 	if err != nil {
@@ -292,7 +296,33 @@ func NotAMove(answer string) string {
 	if answer == "" {
 		return "it answered no move (an empty line, or only ok)"
 	}
-	return fmt.Sprintf("it answered %q, which is not a MoveString", truncate(answer, 200))
+	return fmt.Sprintf("it answered %s, which is not a MoveString", lines.QuoteText(truncate(answer, 200)))
+}
+
+// whole reports whether the lines of a reply answer its command in full, so that only the
+// "ok" that ends it is missing: a banner, a move, a GameString, a move list.
+func whole(command string, reply []string) bool {
+	if len(reply) == 0 {
+		return false
+	}
+	verb, _, _ := strings.Cut(command, " ")
+	switch verb {
+	case startCommand, "info":
+		return hasIDLine(reply)
+	case "bestmove":
+		_, ok := bestMoveAnswer(reply)
+		return ok
+	case "newgame", "play", "pass", "undo":
+		return looksLikeGameString(lastLine(reply))
+	case "validmoves":
+		for _, m := range strings.Split(lastLine(reply), ";") {
+			if !looksLikeMove(strings.TrimSpace(m)) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 func bestMoveAnswer(lines []string) (string, bool) {
@@ -441,10 +471,20 @@ func looksLikeGameString(s string) bool {
 }
 
 // looksLikeMove checks the shape of a MoveString as engines write it: "pass", or a piece
-// such as wS1 or bQ, then whatever the engine's notation adds.
+// such as wS1 or bQ, then whatever the engine's notation adds. Case is the referee's to
+// judge: it reads ws1 as Mzinga does, and the record warns of it.
 func looksLikeMove(s string) bool {
-	if s == "pass" {
+	if strings.EqualFold(s, "pass") {
 		return true
 	}
-	return len(s) >= 2 && (s[0] == 'w' || s[0] == 'b') && strings.IndexByte("QSBGAMLP", s[1]) >= 0
+	if len(s) < 2 {
+		return false
+	}
+	switch s[0] {
+	case 'w', 'b':
+		return strings.IndexByte("QSBGAMLPqsbgamlp", s[1]) >= 0
+	case 'W', 'B': // all in upper case; "Base" of a GameString is no move
+		return strings.IndexByte("QSBGAMLP", s[1]) >= 0
+	}
+	return false
 }

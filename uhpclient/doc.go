@@ -29,8 +29,15 @@
 // conversation (ProtocolError), a timeout (TimeoutError) or an exit (ExitError, with the
 // exit status and the last lines of stderr) leave it dead, and later calls return the same
 // error at once. A TimeoutError quotes what the engine printed before it was given up on
-// (cut), and what became of the SIGINT that stopped its search; a program that cannot be run
-// is a ProgramError that says why in words (CheckProgram asks before a run).
+// (cut), the start of a line it printed without its end (Partial), and what became of the
+// SIGINT that stopped its search; a program that cannot be run is a ProgramError that says
+// why in words (CheckProgram asks before a run). A ProtocolError names the faults that have a
+// known cause and fix (Fault): a reply that came whole but never ended with "ok" before its
+// time was up (MissingOK: a fault of the protocol, not of speed), a banner printed only when
+// asked "info" (BannerOnInfo: Start asks an engine that printed nothing, and a compliance
+// check may take such a banner, AcceptBannerOnInfo), an answer to bestmove that is no
+// MoveString. Lines printed before the answer of a move or a GameString are read past and
+// kept for the caller to warn of (LinesBeforeReply).
 //
 // It is not built on internal/linepeer, the transport of UGI and the one-engine model, on
 // purpose: a linepeer reads every line on a goroutine of its own and hands it over a channel,

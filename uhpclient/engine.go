@@ -38,6 +38,12 @@ type Config struct {
 	// GameString of a game of 100,000 plies); a longer line is a ProtocolError. A reply is
 	// bounded to 64 such lines, or 4 MiB if less.
 	MaxLineBytes int
+	// AcceptBannerOnInfo takes the banner of an engine that prints none at start-up but
+	// prints one when asked "info" (BannerOnInfo reports it), where Start otherwise fails
+	// with a ProtocolError of the fault BannerOnInfo. AskInfo asks "info" at once, for an
+	// engine already known to print its banner only then. A compliance check sets them, to
+	// go on past the fault; a match does not.
+	AcceptBannerOnInfo, AskInfo bool
 }
 
 // Engine is a running UHP engine. It takes one command at a time: a second caller waits for
@@ -75,6 +81,12 @@ type Engine struct {
 	// is told when it got it.
 	searchSent    atomic.Int64
 	interruptedAt atomic.Int64
+
+	// bannerOnInfo is set when the banner came only in answer to "info".
+	bannerOnInfo bool
+	// before are the lines printed before the answer of the last command that answers a move
+	// or a GameString, for LinesBeforeReply.
+	before []string
 }
 
 // Start runs the engine and reads its startup info block (its id and capabilities, up to
@@ -133,11 +145,30 @@ func Start(ctx context.Context, cfg Config) (*Engine, error) {
 
 	startCtx, cancel := context.WithTimeout(ctx, cfg.StartTimeout)
 	defer cancel()
-	const command = "start"
+	const command = startCommand
 	e.conn.Begin(startCtx)
-	banner, err := e.readReply(startCtx, command, began)
-	banner = slices.Clone(banner) // kept in Info
+	if cfg.AskInfo {
+		err = e.write("info")
+	}
+	var banner []string
+	if err == nil {
+		banner, err = e.readReply(startCtx, command, began)
+		banner = slices.Clone(banner) // kept in Info
+	}
 	e.conn.End()
+	e.bannerOnInfo = cfg.AskInfo
+	if te, ok := errors.AsType[*TimeoutError](err); ok && len(banner) == 0 && te.Partial == "" && !errors.Is(ctx.Err(), context.Canceled) && !cfg.AskInfo {
+		// Nothing at all: an engine that answers commands but prints its banner only when
+		// asked is told so, rather than that it printed nothing.
+		if asked, ok := e.probeInfo(ctx); ok {
+			banner, err = asked, nil
+			e.bannerOnInfo = true
+			if !cfg.AcceptBannerOnInfo {
+				err = &ProtocolError{Engine: cfg.Name, Command: command, Fault: BannerOnInfo,
+					Msg: fmt.Sprintf(`it printed no banner within %s of its start, but printed one when asked "info" (%s): %s`, seconds(te.After), quoteLines(asked), bannerRule)}
+			}
+		}
+	}
 	if err == nil {
 		err = replyError(cfg.Name, command, banner)
 	}
@@ -156,6 +187,49 @@ func Start(ctx context.Context, cfg Config) (*Engine, error) {
 		return nil, err
 	}
 	return e, nil
+}
+
+// startCommand names the start-up in errors: the banner is the reply to it.
+const startCommand = "start"
+
+// probeInfo asks an engine that printed nothing at start-up for its banner with "info",
+// within the grace period (an engine that answers commands answers it at once), and returns
+// the banner if it printed one.
+func (e *Engine) probeInfo(ctx context.Context) ([]string, bool) {
+	probe, cancel := context.WithTimeout(context.WithoutCancel(ctx), e.cfg.GraceTimeout)
+	defer cancel()
+	e.conn.Begin(probe)
+	defer e.conn.End()
+	if e.write("info") != nil {
+		return nil, false
+	}
+	printed, err := e.readReply(probe, startCommand, time.Now())
+	if err != nil || !hasIDLine(printed) {
+		return nil, false
+	}
+	return slices.Clone(printed), true
+}
+
+// BannerOnInfo reports whether the engine printed its banner only when asked "info"
+// (Config.AcceptBannerOnInfo).
+func (e *Engine) BannerOnInfo() bool { return e.bannerOnInfo }
+
+// LinesBeforeReply returns the lines the engine printed before its answer to the last
+// bestmove, or the last command answered by a GameString (the answer is the last line before
+// "ok"), and forgets them: debug output that the arbiter reads past, and other hosts break on.
+func (e *Engine) LinesBeforeReply() []string {
+	before := e.before
+	e.before = nil
+	return before
+}
+
+// noteBefore keeps the lines of a reply before its answer, for LinesBeforeReply, or none. It
+// runs while the command holds the turn: the fields of a reply are the turn's.
+func (e *Engine) noteBefore(reply []string) {
+	e.before = nil
+	if len(reply) > 1 {
+		e.before = slices.Clone(reply[:len(reply)-1])
+	}
 }
 
 // Note writes a line of the caller's into the transcript, marked "*": where a game begins, why
@@ -317,9 +391,24 @@ func (e *Engine) readReply(ctx context.Context, command string, sent time.Time) 
 			}
 			return ee.Lines, e.fail(ee)
 		case err != nil:
+			partial := e.conn.Partial()
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) && partial == "" && whole(command, rep.lines) {
+				// It answered, then kept the arbiter waiting: no "ok" is coming.
+				pe := &ProtocolError{Engine: e.cfg.Name, Command: command, Fault: MissingOK,
+					Msg: fmt.Sprintf(`it printed its reply, %s, but no "ok" after it within %s`, quoteLines(rep.lines), seconds(time.Since(sent)))}
+				if command == startCommand {
+					return slices.Clone(rep.lines), pe
+				}
+				return slices.Clone(rep.lines), e.fail(pe)
+			}
 			te := e.timeout(command, time.Since(sent), ctx.Err(), slices.Clone(rep.lines))
+			te.Partial = partial
 			if verb, _, _ := strings.Cut(command, " "); verb == "bestmove" {
 				te.Interrupt = e.interrupt(ctx, command, sent)
+			}
+			if command == startCommand {
+				// Start kills the engine itself, once it has asked what it can.
+				return te.Lines, te
 			}
 			return te.Lines, e.fail(te)
 		case r.Err != nil:

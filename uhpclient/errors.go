@@ -46,15 +46,35 @@ type ProtocolError struct {
 	Command string
 	Msg     string
 	Line    string // the offending line, or its start, when there is one
+	// Fault, when not zero, names a fault that the arbiter explains with its cause and fix:
+	// a reply without its "ok", a banner printed only when asked "info".
+	Fault Fault
 }
 
 func (e *ProtocolError) Error() string {
 	s := fmt.Sprintf("uhpclient: %s: %s: %s", e.Engine, e.Command, e.Msg)
 	if e.Line != "" {
-		s += fmt.Sprintf(": %q", truncate(e.Line, 200))
+		s += ": " + lines.QuoteText(truncate(e.Line, 200))
 	}
 	return s
 }
+
+// Fault names a broken conversation that has a known cause and fix.
+type Fault int
+
+// The faults a ProtocolError names.
+const (
+	// NoFault is any other broken conversation.
+	NoFault Fault = iota
+	// MissingOK is a reply that was whole (a move, a GameString, a banner) but never ended
+	// with "ok" before its time was up.
+	MissingOK
+	// BannerOnInfo is an engine that printed no banner at start-up, but printed one when it
+	// was asked "info".
+	BannerOnInfo
+	// NotAMoveString is an answer to bestmove that is no MoveString at all.
+	NotAMoveString
+)
 
 // TimeoutError is a command that did not finish before its context ended. It unwraps to the
 // context's error, so errors.Is(err, context.DeadlineExceeded) (or context.Canceled) holds.
@@ -122,6 +142,9 @@ func hasIDLine(lines []string) bool {
 
 // quoteLines quotes the first lines an engine printed, each cut (see lines.Quote).
 func quoteLines(printed []string) string { return lines.Quote(printed) }
+
+// quoteText quotes a text of the engine's as it printed it (see lines.QuoteText).
+func quoteText(s string) string { return lines.QuoteText(s) }
 
 // seconds writes a duration as a user reads it: "1.953 s".
 func seconds(d time.Duration) string { return proc.Seconds(d) }

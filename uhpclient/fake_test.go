@@ -83,6 +83,16 @@ func scenario(name string) uhpfake.Config {
 			Stderr: []string{"thread 'main' panicked at src/player.rs:168:50:", "called `Option::unwrap()` on a `None` value"}}}
 	case "no-ok-exit":
 		faults = []uhpfake.Fault{{On: "bestmove", Print: []string{"wS1"}, Stderr: []string{"fatal: search thread died"}, Then: "exit"}}
+	case "missing-ok": // prints its move and no "ok"
+		faults = []uhpfake.Fault{{On: "bestmove", Then: "no-ok"}, {On: "play", Then: "no-ok"}}
+	case "no-newline": // prints its banner without the last line end, and waits
+		faults = []uhpfake.Fault{{On: "start", Print: []string{"id Fake v1\nMosquito;Ladybug;Pillbug\nok"}, NoEOL: true, Then: "hang"}}
+	case "unflushed": // a Python engine that prints without flush=True
+		cfg.Unflushed = true
+	case "banner-on-info":
+		cfg.BannerOnInfo = true
+	case "debug-lines": // prints its thoughts on stdout before the move
+		faults = []uhpfake.Fault{{On: "bestmove", Print: []string{"debug: 3 moves considered", "debug: best so far wS1"}}}
 	case "long-line": // 10 MiB on one line
 		faults = []uhpfake.Fault{{On: "bestmove", Print: []string{strings.Repeat("x", 1024)}, Repeat: 10 << 10, NoEOL: true, Then: "hang"}}
 	case "flood":

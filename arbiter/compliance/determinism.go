@@ -35,6 +35,17 @@ var DeterminismCheck = fmt.Sprintf("same answer to the same search (depth %d)", 
 func (s *Session[E]) CheckDeterminism(t rules.GameType, listed []ListedOption,
 	search func(ctx context.Context, eng E, position *rules.Game, depth int) (string, error)) {
 	name := DeterminismCheck
+	if s.opts.Quick {
+		s.Skip(name, "not checked: -quick (a first look) leaves it out")
+		return
+	}
+	// An optional row: it warns at most, and takes its time from the optional rows' budget.
+	s.Optional(name, func(left time.Duration) { s.checkDeterminism(t, listed, search, min(determinismBudget, left)) })
+}
+
+func (s *Session[E]) checkDeterminism(t rules.GameType, listed []ListedOption,
+	search func(ctx context.Context, eng E, position *rules.Game, depth int) (string, error), budget time.Duration) {
+	name := DeterminismCheck
 	var positions []*rules.Game
 	answers := map[int][]string{}
 	ask := func(i int) bool {
@@ -42,20 +53,20 @@ func (s *Session[E]) CheckDeterminism(t rules.GameType, listed []ListedOption,
 		if !ok {
 			return false
 		}
-		ctx, cancel := context.WithTimeout(s.ctx, determinismTimeout)
+		ctx, cancel := context.WithTimeout(s.ctx, min(determinismTimeout, budget))
 		move, err := search(ctx, eng, positions[i], DeterminismDepth)
 		cancel()
 		if err != nil {
 			s.Restart()
 			s.Skip(name, fmt.Sprintf("a search of depth %d in %s did not answer a legal move within %v: %v",
-				DeterminismDepth, positions[i].GameString(), determinismTimeout, err))
+				DeterminismDepth, positions[i].GameString(), min(determinismTimeout, budget), err))
 			return false
 		}
 		answers[i] = append(answers[i], move)
 		return true
 	}
 	began := time.Now()
-	for i := 0; i < determinismPositions && (i < 2 || time.Since(began) < determinismBudget); i++ {
+	for i := 0; i < determinismPositions && (i < 2 || time.Since(began) < budget); i++ {
 		positions = append(positions, s.Position(t, 6+i%12))
 		if !ask(i) || !ask(i) {
 			return

@@ -4,7 +4,9 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
+	"strings"
 	"time"
 
 	"hivearbiter/arbiter"
@@ -40,10 +42,15 @@ func Run(ctx context.Context, e driver.EngineConfig, opts Options) ([]Result, er
 // Status is how one check came out.
 type Status int
 
-// The outcomes of a check. A failed check blocks a match: the engine would lose games by it. A
-// warned one is a failure that a match does not meet (the arbiter never sends an illegal move
-// or an unknown command, never undoes), listed for the engine's author. A skipped check could
-// not be run: the engine could not be started for it, or an earlier finding makes it moot.
+// The outcomes of a check, by the one rule of what blocks a match (docs/check.md says it
+// too): a row fails (Failed) when a match meets what it checks and the engine would lose games
+// by it: the check before game 1 refuses an engine whose start, new game of the run's type or
+// first move fails, and a game forfeits it on any other such fault as it shows. A failed row
+// makes the check exit with code 5, and the check then prints no match line to paste. A row
+// warns (Warned) of a fault that a match never meets (the arbiter never sends an illegal move
+// or an unknown command, never undoes) or that costs no game (lines before a move), listed for
+// the engine's author. A skipped row was not checked: the engine could not be started for it,
+// a row it needs failed ("not checked: needs ..."), or the optional rows' time was spent.
 const (
 	Failed Status = iota
 	Passed
@@ -73,6 +80,12 @@ type Result struct {
 	// -engine, such as fractional=false) and, beginning with "-", flags of the run
 	// (-gametype=Base). The row's Detail says why.
 	Settings []string
+	// Needs names the rows this one needs to have passed (Session.Needs): a row whose
+	// prerequisite failed is not checked, rather than concluded from a failure.
+	Needs []string `json:",omitempty"`
+	// Diagnosis is the ID of the diagnosis (driver.Diagnoses) that explains a failed or warned
+	// row, when one does: the rows of one first cause are grouped under it (Causes).
+	Diagnosis string `json:",omitempty"`
 }
 
 // Options tunes a compliance check. A zero field takes its default.
@@ -92,7 +105,24 @@ type Options struct {
 	// or leave after it is asked to stop (1 s).
 	StartTimeout time.Duration
 	Grace        time.Duration
+	// Quick is a first look: one game, one search of each kind, and the optional rows within
+	// QuickOptionalBudget, without the determinism and bench rows.
+	Quick bool
+	// OptionalBudget bounds the time all optional rows take together (those that only warn:
+	// the replies to an unknown command and to options, determinism, bench); a row that
+	// finds it spent is not checked. DefaultOptionalBudget, or QuickOptionalBudget when Quick.
+	OptionalBudget time.Duration
+	// Transcript, if set, receives the conversation with every process of the engine that
+	// the check starts, as a match's -transcripts does (protocols that keep one).
+	Transcript io.Writer
 }
+
+// The optional rows' time budgets: an engine that answers nothing after its banner costs a
+// check no more than this in rows that could only warn.
+const (
+	DefaultOptionalBudget = 20 * time.Second
+	QuickOptionalBudget   = 6 * time.Second
+)
 
 func (o Options) withDefaults() Options {
 	if o.Games <= 0 {
@@ -104,11 +134,20 @@ func (o Options) withDefaults() Options {
 	if o.Margin <= 0 {
 		o.Margin = 500 * time.Millisecond
 	}
+	if o.Quick {
+		o.Games, o.Searches = 1, 1
+	}
 	if o.Searches <= 0 {
 		o.Searches = 20
 	}
 	if o.Concurrency <= 0 {
 		o.Concurrency = 1
+	}
+	if o.OptionalBudget <= 0 {
+		o.OptionalBudget = DefaultOptionalBudget
+		if o.Quick {
+			o.OptionalBudget = QuickOptionalBudget
+		}
 	}
 	if o.StartTimeout <= 0 {
 		o.StartTimeout = 10 * time.Second
@@ -138,6 +177,29 @@ type Session[E Engine] struct {
 	// failed, or left it in a state of its own.
 	fresh   bool
 	results []Result
+	// row is the row the engine was last asked for, for the notes of a transcript; optional
+	// is the time the optional rows have taken so far.
+	row      string
+	optional time.Duration
+	// needs are the prerequisites of the row about to be recorded (Needs).
+	needs []string
+}
+
+// add records a result, with the prerequisites Needs noted for it.
+func (s *Session[E]) add(r Result) {
+	if r.Needs == nil {
+		r.Needs = s.needs
+	}
+	s.needs = nil
+	s.results = append(s.results, r)
+}
+
+// DiagnosisOf is the ID of the diagnosis (driver.Diagnoses) that err carries, or "".
+func DiagnosisOf(err error) string {
+	if d, ok := driver.DiagnosisOf(err); ok {
+		return d.ID
+	}
+	return ""
 }
 
 // NewSession sets up a check whose engine start starts (within the start timeout), with
@@ -161,30 +223,102 @@ func (s *Session[E]) Results() []Result { return s.results }
 
 // Pass records a passed check.
 func (s *Session[E]) Pass(name, detail string) {
-	s.results = append(s.results, Result{Name: name, Status: Passed, Detail: detail})
+	s.add(Result{Name: name, Status: Passed, Detail: detail})
 }
 
 // Fail records a failed check; the engine is started afresh for the next one.
-func (s *Session[E]) Fail(name, detail string) {
+func (s *Session[E]) Fail(name, detail string) { s.FailDiagnosed(name, "", detail) }
+
+// FailDiagnosed is Fail with the ID of the diagnosis that explains the failure ("" for none).
+func (s *Session[E]) FailDiagnosed(name, diagnosis, detail string) {
 	s.fresh = true
-	s.results = append(s.results, Result{Name: name, Status: Failed, Detail: detail})
+	s.add(Result{Name: name, Status: Failed, Detail: detail, Diagnosis: diagnosis})
 }
 
 // Warn records a failed check that does not block a match; the engine is started afresh for
 // the next one.
-func (s *Session[E]) Warn(name, detail string) {
+func (s *Session[E]) Warn(name, detail string) { s.WarnDiagnosed(name, "", detail) }
+
+// WarnDiagnosed is Warn with the ID of the diagnosis that explains the warning.
+func (s *Session[E]) WarnDiagnosed(name, diagnosis, detail string) {
 	s.fresh = true
-	s.results = append(s.results, Result{Name: name, Status: Warned, Detail: detail})
+	s.add(Result{Name: name, Status: Warned, Detail: detail, Diagnosis: diagnosis})
 }
+
+// Note records a warning of a row that passed otherwise (lines before an answer, a move in
+// another case), without starting the engine afresh: a fault that costs no game.
+func (s *Session[E]) Note(name, diagnosis, detail string) {
+	s.add(Result{Name: name, Status: Warned, Detail: detail, Diagnosis: diagnosis})
+}
+
+// Needs reports whether every row of rows has been checked and did not fail. When one did
+// not, the row named is recorded as not checked, naming the first such prerequisite: a row
+// is never concluded from a failure. Either way the row's prerequisites are noted in its
+// result.
+func (s *Session[E]) Needs(name string, rows ...string) bool {
+	for _, row := range rows {
+		r, ok := s.result(row)
+		switch {
+		case !ok:
+			s.notChecked(name, rows, row, "which did not run")
+			return false
+		case r.Status == Failed:
+			s.notChecked(name, rows, row, "which failed")
+			return false
+		case r.Status == Skipped:
+			s.notChecked(name, rows, row, "which was not checked")
+			return false
+		}
+	}
+	s.needs = rows
+	return true
+}
+
+// NotChecked is the start of the detail of a row whose prerequisite did not pass.
+const NotChecked = "not checked: needs "
+
+func (s *Session[E]) notChecked(name string, rows []string, row, why string) {
+	s.add(Result{Name: name, Status: Skipped, Detail: NotChecked + row + " (" + why + ")", Needs: rows})
+}
+
+// result is the last result of the row named.
+func (s *Session[E]) result(name string) (Result, bool) {
+	for i := len(s.results) - 1; i >= 0; i-- {
+		if s.results[i].Name == name {
+			return s.results[i], true
+		}
+	}
+	return Result{}, false
+}
+
+// Optional runs the optional row named, a row that can only warn, within what is left of the
+// optional rows' budget: check is given the time it may take, and when the budget is spent the
+// row is not checked.
+func (s *Session[E]) Optional(name string, check func(budget time.Duration)) {
+	left := s.opts.OptionalBudget - s.optional
+	if left <= 0 {
+		s.Skip(name, fmt.Sprintf("not checked: the optional rows' time budget of %v is spent", s.opts.OptionalBudget))
+		return
+	}
+	began := time.Now()
+	check(left)
+	s.optional += time.Since(began)
+}
+
+// Row is the row the engine was last asked for: a protocol's start notes it in a transcript.
+func (s *Session[E]) Row() string { return s.row }
 
 // Advise records a passed check that found what a match needs: settings, and why.
 func (s *Session[E]) Advise(name, detail string, settings ...string) {
-	s.results = append(s.results, Result{Name: name, Status: Passed, Detail: detail, Settings: settings})
+	s.add(Result{Name: name, Status: Passed, Detail: detail, Settings: settings})
 }
 
 // Skip records a check that could not be run, and why.
 func (s *Session[E]) Skip(name, why string) {
-	s.results = append(s.results, Result{Name: name, Status: Skipped, Detail: "skipped: " + why})
+	if !strings.HasPrefix(why, "not checked") {
+		why = "skipped: " + why
+	}
+	s.add(Result{Name: name, Status: Skipped, Detail: why})
 }
 
 // Run runs checks in turn, until the check's context ends, and returns the results.
@@ -206,8 +340,9 @@ func (s *Session[E]) Restart() { s.fresh = true }
 // that check fails with the reason, every other check is skipped, and the error is returned:
 // the suite ends there.
 func (s *Session[E]) Begin(name string) (E, error) {
+	s.row = name
 	if err := s.restart(); err != nil {
-		s.Fail(name, err.Error())
+		s.FailDiagnosed(name, DiagnosisOf(err), err.Error())
 		s.Skip("every other check", "the engine did not start")
 		var none E
 		return none, err
@@ -218,6 +353,7 @@ func (s *Session[E]) Begin(name string) (E, error) {
 // Engine returns a running engine for the check named, started afresh after a failure. When
 // it cannot be started, the check is skipped, and ok is false.
 func (s *Session[E]) Engine(name string) (eng E, ok bool) {
+	s.row = name
 	if s.fresh || !s.running {
 		if err := s.restart(); err != nil {
 			s.Skip(name, "the engine could not be started again: "+err.Error())

@@ -9,7 +9,8 @@ import (
 	"hivearbiter/internal/testkit/golden"
 )
 
-// TestWriteCheckTable: a detail over the width is cut and said to be; width 0 shows it whole.
+// TestWriteCheckTable: a detail over the width is wrapped, never cut; width 0 keeps it on one
+// line.
 func TestWriteCheckTable(t *testing.T) {
 	checks := []Result{
 		{Name: "banner", Status: Passed, Detail: "id MyEngine 1.0"},
@@ -20,7 +21,7 @@ func TestWriteCheckTable(t *testing.T) {
 		name  string
 		width int
 		cut   bool
-	}{{"cut", 40, true}, {"whole", 0, false}} {
+	}{{"wrapped", 40, false}, {"whole", 0, false}} {
 		var got bytes.Buffer
 		cut, err := WriteTable(&got, checks, tc.width)
 		if err != nil || cut != tc.cut {

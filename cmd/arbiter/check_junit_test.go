@@ -106,7 +106,7 @@ func TestCheckJUnit(t *testing.T) {
 					t.Errorf("case %q failed without a message", c.Name)
 				}
 			}
-			if n := strings.Count(stdout.String(), "\n::error title=arbiter check "); n != failed {
+			if n := strings.Count("\n"+stdout.String(), "\n::error title=arbiter check "); n != failed {
 				t.Errorf("%d error annotations for %d failed rows:\n%s", n, failed, stdout.String())
 			}
 		})

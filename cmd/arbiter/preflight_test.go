@@ -41,7 +41,7 @@ func TestMatchPreflightNamesEveryMuteEngine(t *testing.T) {
 	if code != ci.ExitEngines {
 		t.Fatalf("exit code %d, want %d\n%s", code, ci.ExitEngines, output)
 	}
-	for _, name := range []string{`"mute1"`, `"mute2"`, "2 engines failed the check before the first game"} {
+	for _, name := range []string{`"mute1"`, `"mute2"`, "2 engines were refused before game 1"} {
 		if !strings.Contains(stderr.String(), name) {
 			t.Errorf("the error lacks %s:\n%s", name, stderr.String())
 		}

@@ -253,6 +253,19 @@ func (c *Conn) ReadLine() (Line, error) {
 	return l, err
 }
 
+// Partial is the start of a line the program printed without its end, which the last read
+// that its exchange's context cut short left behind (Reader.Partial): the mark of output that
+// lacks a newline, or waits in an unflushed buffer. Where a goroutine reads the output it is
+// always empty.
+func (c *Conn) Partial() string {
+	if c.rd == nil {
+		return ""
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.r.Partial()
+}
+
 // contextEnded reports whether a deadline that cut a wait short was set as the exchange's
 // context ended.
 func (c *Conn) contextEnded() bool { return c.ctx != nil && c.ctx.Err() != nil }

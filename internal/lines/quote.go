@@ -2,7 +2,10 @@ package lines
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Quote quotes the first lines a player printed, each cut, so that garbage is shown as it is
@@ -20,9 +23,9 @@ func Quote(lines []string) string {
 		case len(parts) == shown:
 			rest += n
 		case n > 1:
-			parts = append(parts, fmt.Sprintf("%q (%d times)", Cut(lines[i], 100), n))
+			parts = append(parts, fmt.Sprintf("%s (%d times)", QuoteText(Cut(lines[i], 100)), n))
 		default:
-			parts = append(parts, fmt.Sprintf("%q", Cut(lines[i], 100)))
+			parts = append(parts, QuoteText(Cut(lines[i], 100)))
 		}
 		i += n
 	}
@@ -48,4 +51,30 @@ func Cut(s string, n int) string {
 		return s
 	}
 	return s[:n] + "..."
+}
+
+// QuoteText quotes a player's text as it printed it: between double quotes, with only what
+// cannot be read as it is escaped (a quote, a control character, a byte that is not UTF-8).
+// A backslash stays one backslash: Go's %q doubles it, and a user reading "bQ bB1\\" is
+// told of a character the engine never printed (MoveStrings are full of backslashes).
+func QuoteText(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case r == '"':
+			b.WriteString(`\"`)
+		case unicode.IsPrint(r) || r == ' ':
+			b.WriteRune(r)
+		default:
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+		}
+		i += size
+	}
+	b.WriteByte('"')
+	return b.String()
 }

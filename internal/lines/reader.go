@@ -35,6 +35,10 @@ func NewReader(r io.Reader, maxBytes int) *Reader {
 	return &Reader{br: bufio.NewReaderSize(r, 4096), max: maxBytes}
 }
 
+// Partial is the start of a line that a read error other than the end of input (a deadline)
+// cut short: what the program printed without ending the line, for a message to quote.
+func (r *Reader) Partial() string { return string(r.partial) }
+
 // MaxBytes is the Reader's bound on a line.
 func (r *Reader) MaxBytes() int { return r.max }
 

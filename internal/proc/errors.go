@@ -56,12 +56,42 @@ func (e *ExitError) Error() string {
 	if len(e.Lines) > 0 {
 		b.WriteString("; before, " + lines.Printed(e.Lines))
 	}
-	if said := spoken(e.Stderr); len(said) > 0 {
-		// Blank lines say nothing, and an empty quotation reads as a fault of the message.
-		tail := said[max(0, len(said)-3):]
-		b.WriteString("; stderr: " + lines.Cut(strings.Join(tail, " | "), 300))
+	if said := StderrExcerpt(e.Stderr); said != "" {
+		b.WriteString("; stderr: " + said)
 	}
 	return b.String()
+}
+
+// StderrExcerpt is what a message quotes of a program's last lines of standard error: its
+// last three lines, or, when they end a traceback (Python's) or a panic (Go's, Rust's), the
+// traceback from its first line, with the frame that raised and the error whole: the file and
+// line a crash names are the one thing its author needs. Frames in the middle of a long
+// traceback give way to "...". Blank lines say nothing and are left out.
+func StderrExcerpt(stderr []string) string {
+	said := spoken(stderr)
+	if len(said) == 0 {
+		return ""
+	}
+	start := max(0, len(said)-3)
+	for i := len(said) - 1; i >= 0; i-- {
+		if tracebackStart(said[i]) {
+			start = min(start, i)
+			break
+		}
+	}
+	excerpt := said[start:]
+	const most = 8 // the first line, and the innermost frames with the error
+	if len(excerpt) > most {
+		excerpt = append([]string{excerpt[0], "..."}, excerpt[len(excerpt)-most+2:]...)
+	}
+	return strings.Join(excerpt, " | ")
+}
+
+// tracebackStart reports whether a line of standard error begins a traceback or a panic.
+func tracebackStart(line string) bool {
+	return strings.HasPrefix(line, "Traceback (most recent call last)") || strings.HasPrefix(line, "panic: ") ||
+		strings.HasPrefix(line, "thread '") && strings.Contains(line, "panicked at") ||
+		strings.HasPrefix(line, "Unhandled exception") || strings.HasPrefix(line, "Unhandled Exception")
 }
 
 // spoken is the lines that are not blank.
@@ -96,6 +126,9 @@ type TimeoutError struct {
 	Missing, Rule string
 	// Interrupt says what became of a search interrupted with SIGINT when its time was up.
 	Interrupt *InterruptOutcome
+	// Partial is the start of a line the player printed without ending it: output without
+	// a newline, or flushed only in part.
+	Partial string
 }
 
 // InterruptOutcome is how a program took the SIGINT that stopped a search which outlived
@@ -126,6 +159,9 @@ func (e *TimeoutError) Error() string {
 		fmt.Fprintf(&b, "no %s after %s; %s", e.Waiting, after, lines.Printed(e.Lines))
 	default:
 		fmt.Fprintf(&b, "did not answer within %s", after)
+	}
+	if e.Partial != "" {
+		fmt.Fprintf(&b, "; it printed %s without a line end", lines.QuoteText(lines.Cut(e.Partial, 200)))
 	}
 	if in := e.Interrupt; in != nil {
 		fmt.Fprintf(&b, "; interrupted with SIGINT at %s", Seconds(in.At))

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,6 +13,7 @@ import (
 
 	"hivearbiter/arbiter/compliance"
 	"hivearbiter/arbiter/driver"
+	"hivearbiter/internal/lines"
 	"hivearbiter/rules"
 	"hivearbiter/uhpclient"
 )
@@ -28,16 +30,65 @@ import (
 func (Protocol) RunChecks(ctx context.Context, e driver.EngineConfig, opts compliance.Options) ([]compliance.Result, error) {
 	c := &checker{engine: e}
 	c.Session = compliance.NewSession(ctx, opts, func(ctx context.Context) (*uhpclient.Engine, error) {
-		return startChecked(ctx, e, c.Options())
+		return startChecked(ctx, e, c.Options(), c.bannerOnInfo, c.Row())
 	})
 	defer c.Close()
-	eng, err := c.Begin("start and banner")
+	eng, err := c.Begin(bannerRow)
 	if err != nil {
 		return c.Results(), err
 	}
 	c.banner(eng)
-	return c.Run(c.gameType, c.newGames, c.validMoves, c.playUndo, c.loadGameString, c.repetitionClaim, c.searches,
+	return c.Run(c.newGames, c.gameType, c.validMoves, c.playUndo, c.loadGameString, c.repetitionClaim, c.searches,
 		c.fractions, c.interrupt, c.overshoot, c.timeSetting, c.illegalMove, c.unknownCommand, c.options, c.determinism, c.bench), nil
+}
+
+// The rows that others need, by name.
+const (
+	bannerRow     = "start and banner"
+	gameStringRow = "newgame with a full GameString"
+	depthRow      = "bestmove depth 1"
+	timeRow       = "bestmove time 00:00:01"
+	fractionsRow  = "bestmove time 00:00:00.500 (fractions of a second)"
+	interruptRow  = "SIGINT during bestmove: answers a move, stays alive"
+	overshootRow  = "overshoot of timed searches"
+	linesRow      = "lines before a reply"
+	caseRow       = "case of the moves"
+)
+
+// failErr records a failed row whose failure is err, with its diagnosis and in the words a
+// match gives it (diagnose): what went before says what was asked.
+func (c *checker) failErr(name, before string, err error, search bool) {
+	err = diagnose(err, search && !errors.As(err, new(setupError)))
+	c.FailDiagnosed(name, compliance.DiagnosisOf(err), before+err.Error())
+}
+
+// warnErr is failErr for a row that only warns.
+func (c *checker) warnErr(name, before string, err error, search bool) {
+	err = diagnose(err, search && !errors.As(err, new(setupError)))
+	c.WarnDiagnosed(name, compliance.DiagnosisOf(err), before+err.Error())
+}
+
+// noteLinesBefore warns, once a check, of lines the engine printed before its answer to what
+// (a move, a GameString), as a match's record does.
+func (c *checker) noteLinesBefore(eng *uhpclient.Engine, what string) {
+	before := eng.LinesBeforeReply()
+	if len(before) == 0 || c.linesNoted {
+		return
+	}
+	c.linesNoted = true
+	c.Note(linesRow, driver.DiagnosisLinesBeforeReply, driver.Diagnosed(driver.DiagnosisLinesBeforeReply,
+		fmt.Sprintf("it printed %s before %s", lines.Quote(before), what)))
+}
+
+// noteCase warns, once a check, of a move whose letters are not in UHP's case, as a match's
+// record does.
+func (c *checker) noteCase(move, read string) {
+	if !driver.MoveCaseWrong(move) || c.caseNoted {
+		return
+	}
+	c.caseNoted = true
+	c.Note(caseRow, driver.DiagnosisMoveCase, driver.Diagnosed(driver.DiagnosisMoveCase,
+		fmt.Sprintf("it answered %s, read as %s", lines.QuoteText(move), read)))
 }
 
 // checker is a UHP compliance check in progress.
@@ -45,6 +96,13 @@ type checker struct {
 	*compliance.Session[*uhpclient.Engine]
 	engine driver.EngineConfig
 	types  []rules.GameType // the game types the engine advertises
+	// playable are the advertised game types whose newgame passed, in the referee's order.
+	playable []rules.GameType
+	// bannerOnInfo: the engine prints its banner only when asked "info"; it is asked at once
+	// on every later start. gameStringOK: it loads a GameString, so searches are asked in
+	// random positions rather than from the start. linesNoted, caseNoted: those warnings were
+	// given.
+	bannerOnInfo, gameStringOK, linesNoted, caseNoted bool
 	// What the time checks found, for the advice on the time setting.
 	readsFractions, survivesInterrupt, interruptKnown bool
 	// overshoots are how far its timed searches ran over, by budget: at 1 s, and at the
@@ -63,13 +121,16 @@ func (c *checker) measured(l uhpclient.BestMoveArgs, took time.Duration) {
 	c.overshoots[i].Samples = append(c.overshoots[i].Samples, max(took-l.Sent(), 0))
 }
 
-// startChecked starts the engine and sets its options.
-func startChecked(ctx context.Context, e driver.EngineConfig, opts compliance.Options) (*uhpclient.Engine, error) {
+// startChecked starts the engine and sets its options. An engine whose banner comes only on
+// "info" is taken (a check goes on past the fault, which its first row names), and asked at
+// once once it is known (askInfo). The start's failure is worded as a match's (startError).
+func startChecked(ctx context.Context, e driver.EngineConfig, opts compliance.Options, askInfo bool, row string) (*uhpclient.Engine, error) {
 	eng, err := uhpclient.Start(ctx, uhpclient.Config{Command: e.Command, Dir: e.Dir, Env: e.Env, Name: cmp.Or(e.Name, e.DefaultName()),
-		StartTimeout: opts.StartTimeout, GraceTimeout: opts.Grace})
+		StartTimeout: opts.StartTimeout, GraceTimeout: opts.Grace, Transcript: opts.Transcript, AcceptBannerOnInfo: true, AskInfo: askInfo})
 	if err != nil {
-		return nil, err
+		return nil, startError(e, err)
 	}
+	eng.Note("check: started for the row " + strconv.Quote(row))
 	for _, o := range e.Options {
 		if _, err := eng.SetOption(ctx, o.Name, o.Value); err != nil {
 			eng.Kill()
@@ -90,11 +151,22 @@ const checkTimeout = 5 * time.Second
 
 func (c *checker) banner(eng *uhpclient.Engine) {
 	info := eng.Info()
-	detail := fmt.Sprintf("id %q, capabilities %q", info.ID, strings.Join(info.Capabilities, ";"))
-	if info.ID == "" {
-		c.Fail("start and banner", detail+`: the "id" line names no engine`)
-	} else {
-		c.Pass("start and banner", detail)
+	detail := fmt.Sprintf("id %s, capabilities %s", lines.QuoteText(info.ID), lines.QuoteText(strings.Join(info.Capabilities, ";")))
+	var settings []string
+	if name := idName(info.ID); name != "" && interpreted(c.engine.Command) && c.engine.Name == "" {
+		// The program is an interpreter, whose name says nothing of the engine.
+		settings = append(settings, "name="+name)
+		detail += fmt.Sprintf("; a match names it %s after its id (name=%s), not after the program %s", name, name, filepath.Base(c.engine.Command[0]))
+	}
+	switch {
+	case eng.BannerOnInfo():
+		c.bannerOnInfo = true
+		c.FailDiagnosed(bannerRow, driver.DiagnosisBannerOnInfo, driver.Diagnosed(driver.DiagnosisBannerOnInfo,
+			fmt.Sprintf(`it printed no banner within %v of its start, but printed one when asked "info" (%s)`, c.Options().StartTimeout, detail)))
+	case info.ID == "":
+		c.Fail(bannerRow, detail+`: the "id" line names no engine`)
+	default:
+		c.Advise(bannerRow, detail, settings...)
 	}
 	for _, t := range rules.GameTypes {
 		if info.Supports(t.String()) {
@@ -103,20 +175,60 @@ func (c *checker) banner(eng *uhpclient.Engine) {
 	}
 }
 
+// interpreted reports whether an engine's program is an interpreter (python3 engine.py), whose
+// name would name the engine in a match.
+func interpreted(command []string) bool {
+	if len(command) < 2 {
+		return false
+	}
+	base := strings.TrimSuffix(strings.ToLower(filepath.Base(command[0])), ".exe")
+	for _, p := range []string{"python", "pypy", "node", "deno", "bun", "ruby", "perl", "php", "java", "mono", "dotnet", "sh", "bash", "lua", "julia", "Rscript"} {
+		if base == strings.ToLower(p) || strings.HasPrefix(base, strings.ToLower(p)) && strings.Trim(base[len(p):], "0123456789.") == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// idName is a name for an engine from its id line: its first word, of letters, digits and
+// "-_.", or "".
+func idName(id string) string {
+	first, _, _ := strings.Cut(strings.TrimSpace(id), " ")
+	first = strings.Map(func(r rune) rune {
+		if r == '-' || r == '_' || r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
+			return r
+		}
+		return -1
+	}, first)
+	return strings.Trim(first, ".-_")
+}
+
 // gameType says which game type to play the engine at when it does not play the arbiter's
-// default, Base+MLP.
+// default, Base+MLP: the richest of the game types it played (its newgame passed), which is
+// the -gametype of the match line.
 func (c *checker) gameType() {
 	const name = "game type for match"
-	richest := c.richestType()
-	switch {
+	advertised := rules.Base
+	if len(c.types) > 0 {
+		advertised = c.types[len(c.types)-1]
+	}
+	switch richest := c.richestType(); {
 	case len(c.types) == 0:
-		c.Skip(name, "the engine advertises no game type the referee knows")
+		c.Skip(name, "not checked: the engine advertises no game type the referee knows")
+	case len(c.playable) == 0:
+		c.Needs(name, "newgame Base")
 	case richest == rules.BaseMLP:
 		c.Pass(name, "it plays Base+MLP, the default")
+	case richest != advertised:
+		c.Advise(name, fmt.Sprintf("it plays %s at most (it advertises %s, but its newgame of the others failed): give -gametype %s", richest, advertised, richest), "-gametype="+richest.String())
 	default:
 		c.Advise(name, fmt.Sprintf("it advertises %s at most, not the default Base+MLP: give -gametype %s", richest, richest), "-gametype="+richest.String())
 	}
 }
+
+// newGameRow is the row of the newgame of the richest game type the engine plays, which every
+// row that plays a game needs.
+func (c *checker) newGameRow() string { return "newgame " + c.richestType().String() }
 
 // repetitionPosition is a game whose last move repeats a position for the third time: nokamute
 // answers it as a Draw, Mzinga and MzingaCpp as InProgress (reference UHP-NOTES.md 7.1).
@@ -127,6 +239,9 @@ const repetitionPosition = `Base;InProgress;White[7];wS1;bB1 wS1-;wQ \wS1;bQ bB1
 // every claim is a false one and a lost game.
 func (c *checker) repetitionClaim() {
 	const name = "draw claim on threefold repetition"
+	if !c.Needs(name, gameStringRow) {
+		return
+	}
 	eng, ok := c.Engine(name)
 	if !ok {
 		return
@@ -134,7 +249,7 @@ func (c *checker) repetitionClaim() {
 	gs, err := call(c, checkTimeout, func(ctx context.Context) (string, error) { return eng.NewGame(ctx, repetitionPosition) })
 	switch {
 	case err != nil:
-		c.Warn(name, fmt.Sprintf("newgame with a position that occurred 3 times: %v", err))
+		c.warnErr(name, "newgame with a position that occurred 3 times: ", err, false)
 	case strings.HasPrefix(gs, "Base;Draw;"):
 		c.Advise(name, "it claims a Draw (as nokamute does; the Hive rules have none): a match must adjudicate threefold repetition as a draw, -repetitions 3 (the default), or its claims are lost as false",
 			"-repetitions=3")
@@ -143,9 +258,15 @@ func (c *checker) repetitionClaim() {
 	}
 }
 
+// newGames checks newgame of every advertised game type: Base first, which every other
+// needs, and a type of several expansions only once each of its single expansions passed, so
+// that one cause (the game type ignored, an expansion it lacks) fails one row, not seven.
 func (c *checker) newGames() {
 	for _, t := range c.types {
 		name := "newgame " + t.String()
+		if t != rules.Base && !c.Needs(name, c.newGameNeeds(t)...) {
+			continue
+		}
 		eng, ok := c.Engine(name)
 		if !ok {
 			continue
@@ -154,21 +275,42 @@ func (c *checker) newGames() {
 		want := rules.NewGame(t).GameString()
 		switch {
 		case err != nil:
-			c.Fail(name, err.Error())
+			c.failErr(name, "", err, false)
+		case driver.GameTypeIgnored(t.String(), gs):
+			c.FailDiagnosed(name, driver.DiagnosisGameTypeIgnore, driver.Diagnosed(driver.DiagnosisGameTypeIgnore,
+				fmt.Sprintf("it answered %s, a game of another type", lines.QuoteText(gs))))
 		case gs != want:
-			c.Fail(name, fmt.Sprintf("answered %q, want %q", gs, want))
+			why := fmt.Errorf("answered %s, want %s", lines.QuoteText(gs), lines.QuoteText(want))
+			if err := sameGame(gs, rules.NewGame(t)); err != nil {
+				why = err
+			}
+			c.Fail(name, why.Error())
 		default:
+			c.playable = append(c.playable, t)
 			c.Pass(name, gs)
 		}
 	}
 }
 
-// richestType is the advertised game type with the most expansions.
+// newGameNeeds are the newgame rows a game type's needs: Base, and each of its single
+// expansions, for a type of several.
+func (c *checker) newGameNeeds(t rules.GameType) []string {
+	needs := []string{"newgame Base"}
+	for _, single := range c.types {
+		if single != t && len(single.Expansions()) == 1 && t&single == single {
+			needs = append(needs, "newgame "+single.String())
+		}
+	}
+	return needs
+}
+
+// richestType is the game type with the most expansions among those the engine played (its
+// newgame passed), Base if none.
 func (c *checker) richestType() rules.GameType {
-	if len(c.types) == 0 {
+	if len(c.playable) == 0 {
 		return rules.Base
 	}
-	return c.types[len(c.types)-1]
+	return c.playable[len(c.playable)-1]
 }
 
 // sameMoves compares the engine's valid moves with the referee's by meaning: each MoveString
@@ -180,11 +322,11 @@ func sameMoves(ref *rules.Game, engine []string) error {
 	for _, s := range engine {
 		m, err := ref.ParseMove(s)
 		if err != nil {
-			extra = append(extra, fmt.Sprintf("%q (%s)", s, reasonOf(err)))
+			extra = append(extra, fmt.Sprintf("%s (%s)", lines.QuoteText(s), reasonOf(err)))
 			continue
 		}
 		if slices.Contains(got, m) {
-			twice = append(twice, fmt.Sprintf("%q", s))
+			twice = append(twice, lines.QuoteText(s))
 			continue
 		}
 		got = append(got, m)
@@ -227,6 +369,9 @@ func (c *checker) validMoves() {
 		games = "game"
 	}
 	name := fmt.Sprintf("validmoves against the referee (%d random %s %s)", c.Options().Games, t, games)
+	if !c.Needs(name, c.newGameRow()) {
+		return
+	}
 	eng, ok := c.Engine(name)
 	if !ok {
 		return
@@ -235,13 +380,13 @@ func (c *checker) validMoves() {
 	for range c.Options().Games {
 		ref := rules.NewGame(t)
 		if _, err := call(c, checkTimeout, func(ctx context.Context) (string, error) { return eng.NewGame(ctx, t.String()) }); err != nil {
-			c.Fail(name, "newgame: "+err.Error())
+			c.failErr(name, "newgame: ", err, false)
 			return
 		}
 		for ply := 0; ply < c.Options().Plies && !ref.State().IsOver(); ply++ {
 			moves, err := call(c, checkTimeout, eng.ValidMoves)
 			if err != nil {
-				c.Fail(name, fmt.Sprintf("in %s: %v", ref.GameString(), err))
+				c.failErr(name, fmt.Sprintf("in %s: ", ref.GameString()), err, false)
 				return
 			}
 			if err := sameMoves(ref, moves); err != nil {
@@ -257,10 +402,12 @@ func (c *checker) validMoves() {
 				return
 			}
 			gs, err := call(c, checkTimeout, func(ctx context.Context) (string, error) { return eng.Play(ctx, text) })
-			if err == nil {
-				err = sameGame(gs, ref)
-			}
+			c.noteLinesBefore(eng, "its GameString")
 			if err != nil {
+				c.failErr(name, fmt.Sprintf("play %s: ", text), err, false)
+				return
+			}
+			if err := sameGame(gs, ref); err != nil {
 				c.Fail(name, fmt.Sprintf("play %s: %v", text, err))
 				return
 			}
@@ -277,26 +424,29 @@ func sameGame(gs string, ref *rules.Game) error {
 				continue
 			}
 			if i == len(fields)-4 {
-				return fmt.Errorf("returned a malformed GameString (it ends with \";\"): %q", gs)
+				return fmt.Errorf("returned a malformed GameString (it ends with \";\"): %s", lines.QuoteText(gs))
 			}
-			return fmt.Errorf("returned a malformed GameString (entry %d is empty): %q", i+4, gs)
+			return fmt.Errorf("returned a malformed GameString (entry %d is empty): %s", i+4, lines.QuoteText(gs))
 		}
 	}
 	g, err := rules.ParseGameString(gs)
 	if err != nil {
-		return fmt.Errorf("returned a GameString that does not load, %q: %w", gs, err)
+		return fmt.Errorf("returned a GameString that does not load, %s: %w", lines.QuoteText(gs), err)
 	}
 	if g.Hash() != ref.Hash() || g.Ply() != ref.Ply() || g.State() != ref.State() {
-		return fmt.Errorf("returned %q, the referee has %q", gs, ref.GameString())
+		return fmt.Errorf("returned %s, the referee has %s", lines.QuoteText(gs), lines.QuoteText(ref.GameString()))
 	}
 	if fields := strings.Split(gs, ";"); len(fields) < 3 || fields[1] != ref.State().String() || fields[2] != ref.TurnString() {
-		return fmt.Errorf("returned state/turn %q, the referee has %s;%s", gs, ref.State(), ref.TurnString())
+		return fmt.Errorf("returned state/turn %s, the referee has %s;%s", lines.QuoteText(gs), ref.State(), ref.TurnString())
 	}
 	return nil
 }
 
 func (c *checker) playUndo() {
 	const name = "play and undo round trip"
+	if !c.Needs(name, c.newGameRow()) {
+		return
+	}
 	eng, ok := c.Engine(name)
 	if !ok {
 		return
@@ -304,7 +454,7 @@ func (c *checker) playUndo() {
 	t := c.richestType()
 	ref := rules.NewGame(t)
 	if _, err := call(c, checkTimeout, func(ctx context.Context) (string, error) { return eng.NewGame(ctx, t.String()) }); err != nil {
-		c.Fail(name, "newgame: "+err.Error())
+		c.failErr(name, "newgame: ", err, false)
 		return
 	}
 	for range 6 {
@@ -313,41 +463,59 @@ func (c *checker) playUndo() {
 		text := ref.MoveString(m)
 		ref.PlayMove(m)
 		if _, err := call(c, checkTimeout, func(ctx context.Context) (string, error) { return eng.Play(ctx, text) }); err != nil {
-			c.Fail(name, fmt.Sprintf("play %s: %v", text, err))
+			c.failErr(name, fmt.Sprintf("play %s: ", text), err, false)
 			return
 		}
+		c.noteLinesBefore(eng, "its GameString")
 	}
 	gs, err := call(c, checkTimeout, func(ctx context.Context) (string, error) { return eng.Undo(ctx, 2) })
-	if err == nil {
-		ref.Undo(2)
-		err = sameGame(gs, ref)
-	}
 	if err != nil {
+		c.warnErr(name, "undo 2: ", err, false)
+		return
+	}
+	ref.Undo(2)
+	if err := sameGame(gs, ref); err != nil {
 		c.Warn(name, "undo 2: "+err.Error())
 		return
 	}
 	c.Pass(name, "6 plies played, 2 undone: "+gs)
 }
 
-// position is a random position of the richest game type, plies into a game.
-func (c *checker) position(plies int) *rules.Game { return c.Position(c.richestType(), plies) }
+// position is a random position of the richest game type, plies into a game; the start of a
+// game for an engine that does not load a GameString's moves, so that its searches are judged
+// on their own.
+func (c *checker) position(plies int) *rules.Game {
+	if !c.gameStringOK {
+		plies = 0
+	}
+	return c.Position(c.richestType(), plies)
+}
 
 func (c *checker) loadGameString() {
-	const name = "newgame with a full GameString"
+	const name = gameStringRow
+	if !c.Needs(name, c.newGameRow()) {
+		return
+	}
 	eng, ok := c.Engine(name)
 	if !ok {
 		return
 	}
-	ref := c.position(10)
+	ref := c.Position(c.richestType(), 10)
 	gs, err := call(c, checkTimeout, func(ctx context.Context) (string, error) { return eng.NewGame(ctx, ref.GameString()) })
-	if err == nil {
-		err = sameGame(gs, ref)
+	switch {
+	case err != nil:
+		c.failErr(name, "", err, false)
+	case driver.GameStringIgnored(ref.GameString(), gs):
+		c.FailDiagnosed(name, driver.DiagnosisGameStringIgnore, driver.Diagnosed(driver.DiagnosisGameStringIgnore,
+			fmt.Sprintf("it answered newgame %s with %s, a game without its moves", lines.QuoteText(ref.GameString()), lines.QuoteText(gs))))
+	default:
+		if err := sameGame(gs, ref); err != nil {
+			c.Fail(name, err.Error())
+			return
+		}
+		c.gameStringOK = true
+		c.Pass(name, gs)
 	}
-	if err != nil {
-		c.Fail(name, err.Error())
-		return
-	}
-	c.Pass(name, gs)
 }
 
 // search asks for a move in a fresh position within l, waiting budget, and judges the answer:
@@ -355,7 +523,7 @@ func (c *checker) loadGameString() {
 func (c *checker) search(eng *uhpclient.Engine, l uhpclient.BestMoveArgs, budget, interruptAt time.Duration) (string, time.Duration, error) {
 	ref := c.position(8)
 	if _, err := call(c, checkTimeout, func(ctx context.Context) (string, error) { return eng.NewGame(ctx, ref.GameString()) }); err != nil {
-		return "", 0, fmt.Errorf("newgame: %w", err)
+		return "", 0, setupError{fmt.Errorf("newgame: %w", err)}
 	}
 	if interruptAt > 0 {
 		stop := time.AfterFunc(interruptAt, func() { eng.Interrupt() })
@@ -367,12 +535,19 @@ func (c *checker) search(eng *uhpclient.Engine, l uhpclient.BestMoveArgs, budget
 	if err != nil {
 		return "", took, err
 	}
-	if _, err := ref.ParseMove(move); err != nil {
+	m, err := ref.ParseMove(move)
+	if err != nil {
+		bad := badAnswer{fmt.Errorf("it answered the illegal move %s in %s: %s", lines.QuoteText(move), ref.GameString(), reasonOf(err))}
 		if reasonOf(err) == "not a MoveString" {
-			return move, took, badAnswer{errors.New(uhpclient.NotAMove(move))}
+			bad = badAnswer{errors.New(uhpclient.NotAMove(move))}
 		}
-		return move, took, badAnswer{fmt.Errorf("it answered the illegal move %q in %s: %s", move, ref.GameString(), reasonOf(err))}
+		if d, ok := driver.DiagnoseMove(ref, move); ok {
+			return move, took, driver.Diagnose(d.ID, bad)
+		}
+		return move, took, bad
 	}
+	c.noteLinesBefore(eng, "its move")
+	c.noteCase(move, ref.MoveString(m))
 	return move, took, nil
 }
 
@@ -380,11 +555,22 @@ func (c *checker) search(eng *uhpclient.Engine, l uhpclient.BestMoveArgs, budget
 // report it; the rows about time and SIGINT only care that an answer came.
 type badAnswer struct{ error }
 
+func (b badAnswer) Unwrap() error { return b.error }
+
+// setupError is a search that was never asked: the newgame before it failed. The rows about
+// time and SIGINT conclude nothing from it.
+type setupError struct{ error }
+
+func (s setupError) Unwrap() error { return s.error }
+
 func (c *checker) searches() {
 	for _, l := range []uhpclient.BestMoveArgs{{Depth: 1}, {Time: time.Second}} {
-		name, budget := "bestmove depth 1", checkTimeout
+		name, budget := depthRow, checkTimeout
 		if l.Time > 0 {
-			name, budget = "bestmove time 00:00:01", l.Time+c.Options().Margin
+			name, budget = timeRow, l.Time+c.Options().Margin
+		}
+		if !c.Needs(name, c.newGameRow()) {
+			continue
 		}
 		eng, ok := c.Engine(name)
 		if !ok {
@@ -392,7 +578,7 @@ func (c *checker) searches() {
 		}
 		move, took, err := c.search(eng, l, budget, 0)
 		if err != nil {
-			c.Fail(name, fmt.Sprintf("after %v: %v", took.Round(time.Millisecond), err))
+			c.failErr(name, fmt.Sprintf("after %v: ", took.Round(time.Millisecond)), err, true)
 			continue
 		}
 		if l.Time > 0 {
@@ -405,15 +591,25 @@ func (c *checker) searches() {
 // fractions finds out whether the engine reads "bestmove time" with fractions of a second. Not
 // reading them is no failure: the arbiter then sends budgets rounded down to whole seconds.
 func (c *checker) fractions() {
-	const name = "bestmove time 00:00:00.500 (fractions of a second)"
+	const name = fractionsRow
+	if !c.Needs(name, timeRow) {
+		return
+	}
 	eng, ok := c.Engine(name)
 	if !ok {
 		return
 	}
 	l := uhpclient.BestMoveArgs{Time: 500 * time.Millisecond, FractionalSeconds: true}
-	move, took, err := c.search(eng, l, l.Time+c.Options().Margin, 0)
+	// Waited for as the match's probe waits: an answer later than that is no fraction kept.
+	move, took, err := c.search(eng, l, l.Time+fractionSlack, 0)
 	if errors.As(err, new(badAnswer)) {
 		move, err = "an answer that is no legal move (see above)", nil
+	}
+	if errors.As(err, new(*uhpclient.ExitError)) || errors.As(err, new(setupError)) {
+		// A crash, or a newgame that failed, says nothing of fractions: it is named, and
+		// budgets are sent as whole seconds, which every engine reads.
+		c.warnErr(name, "", err, true)
+		return
 	}
 	if err != nil {
 		c.Restart() // whatever it did, the next check starts from a known engine
@@ -429,7 +625,10 @@ func (c *checker) fractions() {
 // budgets under a second; an engine that dies of it is never interrupted, so its failure is a
 // warning.
 func (c *checker) interrupt() {
-	const name = "SIGINT during bestmove: answers a move, stays alive"
+	const name = interruptRow
+	if !c.Needs(name, timeRow) {
+		return
+	}
 	eng, ok := c.Engine(name)
 	if !ok {
 		return
@@ -439,11 +638,21 @@ func (c *checker) interrupt() {
 	if errors.As(err, new(badAnswer)) {
 		move, err = "an answer that is no legal move (see above)", nil
 	}
-	c.interruptKnown = true
+	exit, exited := errors.AsType[*uhpclient.ExitError](err)
+	// A search that outlived the signal and then its time ignored it; a newgame that timed
+	// out before it says nothing of SIGINT.
+	te, timedOut := errors.AsType[*uhpclient.TimeoutError](err)
+	ignored := timedOut && strings.HasPrefix(te.Command, "bestmove") && te.After > interruptAt
+	c.interruptKnown = err == nil || exited && exit.Interrupted > 0 || ignored
 	switch {
-	case err != nil:
+	case exited && exit.Interrupted > 0:
 		why := "a viewer's stop kills it, and a match never interrupts it (interrupt=false); to be stopped, an engine answers its best move so far on SIGINT (a Python engine: catch KeyboardInterrupt)"
 		c.Warn(name, fmt.Sprintf("%v: %s", err, why))
+	case c.interruptKnown && err != nil:
+		c.Warn(name, fmt.Sprintf("%v: it ignores SIGINT, and a match never interrupts it (interrupt=false); to be stopped, an engine answers its best move so far on SIGINT", err))
+	case err != nil:
+		// It failed before SIGINT could tell anything: the failure is named, not concluded from.
+		c.warnErr(name, "before SIGINT could be judged: ", err, true)
 	case took < interruptAt:
 		c.survivesInterrupt = true
 		c.Pass(name, fmt.Sprintf("%s in %v, before it could be interrupted: an engine this fast never is", move, took.Round(time.Millisecond)))
@@ -467,6 +676,9 @@ func (c *checker) interrupt() {
 // sent its budgets, the margin its overshoot needs, and the time controls it can play.
 func (c *checker) timeSetting() {
 	const name = "time setting for match"
+	if !c.Needs(name, timeRow, overshootRow) || !c.readsFractions && !c.Needs(name, fractionsRow, interruptRow) {
+		return
+	}
 	margin, marginWhy := compliance.MarginFor(c.overshoots)
 	marginWord := "margin=" + strconv.FormatFloat(margin.Seconds(), 'f', -1, 64)
 	switch {
@@ -474,7 +686,7 @@ func (c *checker) timeSetting() {
 		c.Advise(name, fmt.Sprintf("fractional=true: it reads fractions of a second, so every budget is sent as it is, and it plays any time control; %s", marginWhy),
 			"fractional=true", "interrupt=false", marginWord)
 	case !c.interruptKnown:
-		c.Skip(name, "the SIGINT check did not run")
+		c.Skip(name, compliance.NotChecked+interruptRow+" (which could not tell whether it survives SIGINT)")
 	case c.survivesInterrupt:
 		c.Advise(name, fmt.Sprintf("fractional=false interrupt=true: it reads whole seconds and survives SIGINT, so budgets are sent rounded down and one under a second is stopped at its end; it plays any time control; %s", marginWhy),
 			"fractional=false", "interrupt=true", marginWord)
@@ -490,9 +702,8 @@ func (c *checker) timeSetting() {
 // maxSampledBudget (longer searches cost a check more than they tell), else at 1 s. The
 // margin is drawn from them and from the first search of 1 s.
 func (c *checker) overshoot() {
-	const name = "overshoot of timed searches"
-	if len(c.overshoots) == 0 {
-		c.Skip(name, "its 1 s search failed (see above)")
+	const name = overshootRow
+	if !c.Needs(name, timeRow) {
 		return
 	}
 	l := uhpclient.BestMoveArgs{Time: time.Second}
@@ -531,13 +742,16 @@ func (c *checker) runBudget() uhpclient.BestMoveArgs {
 
 func (c *checker) illegalMove() {
 	const name = "illegal move answered with invalidmove"
+	if !c.Needs(name, c.newGameRow()) {
+		return
+	}
 	eng, ok := c.Engine(name)
 	if !ok {
 		return
 	}
 	t := c.richestType()
 	if _, err := call(c, checkTimeout, func(ctx context.Context) (string, error) { return eng.NewGame(ctx, t.String()) }); err != nil {
-		c.Fail(name, "newgame: "+err.Error())
+		c.warnErr(name, "newgame: ", err, false)
 		return
 	}
 	// The queen may not be placed on the first turn.
@@ -549,39 +763,50 @@ func (c *checker) illegalMove() {
 	case errors.As(err, &invalid):
 		c.Pass(name, "invalidmove "+invalid.Message)
 	case err == nil:
-		c.Warn(name, fmt.Sprintf("it accepted the illegal move play %s on the first turn (the rule it breaks: %s) and answered %q", move, reasonOf(rule), gs))
+		c.Warn(name, fmt.Sprintf("it accepted the illegal move play %s on the first turn (the rule it breaks: %s) and answered %s", move, reasonOf(rule), lines.QuoteText(gs)))
 	default:
-		c.Warn(name, fmt.Sprintf("play %s on the first turn (illegal: %s): %v", move, reasonOf(rule), err))
+		c.warnErr(name, fmt.Sprintf("play %s on the first turn (illegal: %s): ", move, reasonOf(rule)), err, false)
 	}
 }
 
 func (c *checker) unknownCommand() {
 	const name = "unknown command answered with err"
-	eng, ok := c.Engine(name)
-	if !ok {
-		return
-	}
-	lines, err := call(c, checkTimeout, func(ctx context.Context) ([]string, error) { return eng.Send(ctx, "frobnicate") })
-	var engErr *uhpclient.EngineError
-	switch {
-	case errors.As(err, &engErr):
-		c.Pass(name, "err "+engErr.Message)
-	case err == nil:
-		c.Warn(name, fmt.Sprintf(`frobnicate: it answered %q, not "err"`, lines))
-	default:
-		c.Warn(name, fmt.Sprintf("frobnicate: %v", err))
-	}
+	c.Optional(name, func(left time.Duration) {
+		eng, ok := c.Engine(name)
+		if !ok {
+			return
+		}
+		reply, err := call(c, min(checkTimeout, left), func(ctx context.Context) ([]string, error) { return eng.Send(ctx, "frobnicate") })
+		var engErr *uhpclient.EngineError
+		switch {
+		case errors.As(err, &engErr):
+			c.Pass(name, "err "+engErr.Message)
+		case err == nil:
+			c.Warn(name, fmt.Sprintf(`frobnicate: it answered %s, not "err"`, lines.Quote(reply)))
+		default:
+			c.warnErr(name, "frobnicate: ", err, false)
+		}
+	})
 }
 
 func (c *checker) options() {
 	const name = "options parse"
-	eng, ok := c.Engine(name)
-	if !ok {
+	var opts []uhpclient.Option
+	var err error
+	ran := false
+	c.Optional(name, func(left time.Duration) {
+		eng, ok := c.Engine(name)
+		if !ok {
+			return
+		}
+		ran = true
+		opts, err = call(c, min(checkTimeout, left), eng.Options)
+	})
+	if !ran {
 		return
 	}
-	opts, err := call(c, checkTimeout, eng.Options)
 	if err != nil {
-		c.Warn(name, err.Error())
+		c.warnErr(name, "", err, false)
 		return
 	}
 	names := make([]string, len(opts))
@@ -609,27 +834,36 @@ const benchTimeout = 2 * time.Minute
 // an engine that answers err has none.
 func (c *checker) bench() {
 	const name = "bench (optional)"
-	eng, ok := c.Engine(name)
-	if !ok {
+	if c.Options().Quick {
+		c.Skip(name, "not checked: -quick (a first look) leaves it out")
 		return
 	}
-	lines, err := call(c, benchTimeout, func(ctx context.Context) ([]string, error) { return eng.Send(ctx, "bench") })
-	var engErr *uhpclient.EngineError
-	switch {
-	case errors.As(err, &engErr):
-		c.Pass(name, "none: the engine has no bench command (it answered err "+engErr.Message+")")
-	case err != nil:
-		c.Warn(name, fmt.Sprintf("bench: %v", err))
-	case len(lines) == 0 || !strings.Contains(lines[len(lines)-1], "nodes="):
-		c.Warn(name, fmt.Sprintf("bench: it answered %q, not a line with nodes=N", lines))
-	default:
-		c.Pass(name, lines[len(lines)-1])
-	}
+	c.Optional(name, func(left time.Duration) {
+		eng, ok := c.Engine(name)
+		if !ok {
+			return
+		}
+		reply, err := call(c, min(benchTimeout, left), func(ctx context.Context) ([]string, error) { return eng.Send(ctx, "bench") })
+		var engErr *uhpclient.EngineError
+		switch {
+		case errors.As(err, &engErr):
+			c.Pass(name, "none: the engine has no bench command (it answered err "+engErr.Message+")")
+		case err != nil:
+			c.warnErr(name, "bench: ", err, false)
+		case len(reply) == 0 || !strings.Contains(reply[len(reply)-1], "nodes="):
+			c.Warn(name, fmt.Sprintf("bench: it answered %s, not a line with nodes=N", lines.Quote(reply)))
+		default:
+			c.Pass(name, reply[len(reply)-1])
+		}
+	})
 }
 
 // determinism is the check framework's probe (compliance.Session.CheckDeterminism), each
 // search a newgame at the position and a bestmove to the depth.
 func (c *checker) determinism() {
+	if !c.Needs(compliance.DeterminismCheck, depthRow) {
+		return
+	}
 	c.CheckDeterminism(c.richestType(), c.listed, func(ctx context.Context, eng *uhpclient.Engine, position *rules.Game, depth int) (string, error) {
 		if _, err := eng.NewGame(ctx, position.GameString()); err != nil {
 			return "", fmt.Errorf("newgame: %w", err)
@@ -640,7 +874,7 @@ func (c *checker) determinism() {
 		}
 		m, err := position.ParseMove(move)
 		if err != nil {
-			return "", fmt.Errorf("it answered %q: %s", move, reasonOf(err))
+			return "", fmt.Errorf("it answered %s: %s", lines.QuoteText(move), reasonOf(err))
 		}
 		return position.MoveString(m), nil
 	})

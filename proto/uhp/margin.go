@@ -61,7 +61,7 @@ type gameOvershoot struct {
 
 // play plays the game on an engine of its own, which it closes.
 func (g *gameOvershoot) play(c *checker, l uhpclient.BestMoveArgs) {
-	eng, err := startChecked(c.Context(), c.engine, c.Options())
+	eng, err := startChecked(c.Context(), c.engine, c.Options(), c.bannerOnInfo, overshootRow)
 	if err != nil {
 		g.err = fmt.Errorf("starting the engine: %w", err)
 		return

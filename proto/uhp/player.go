@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter/driver"
+	"hivearbiter/internal/lines"
 	"hivearbiter/results"
 	"hivearbiter/uhpclient"
 )
@@ -106,9 +107,9 @@ func startError(e driver.EngineConfig, err error) error {
 	case errors.As(err, &program):
 		return fmt.Errorf("%w: give cmd= the path of the engine's program (a relative path is taken from dir=, or the current directory)", err)
 	case errors.As(err, &timeout) && errors.Is(err, context.DeadlineExceeded):
-		return fmt.Errorf("%w; if the engine is only slow to start, give it longer: start_timeout = SECONDS in the config file, -start-timeout SECONDS on the command line", err)
+		err = fmt.Errorf("%w; if the engine is only slow to start, give it longer: start_timeout = SECONDS in the config file, -start-timeout SECONDS on the command line", err)
 	}
-	return err
+	return diagnose(err, false)
 }
 
 // Player is an driver.Player backed by a UHP engine process.
@@ -117,10 +118,10 @@ type Player struct {
 	facts      timeFacts
 	transcript *driver.Transcript
 
-	// warned is set once an overrun budget was warned of; warnings holds what Warnings has not
-	// returned yet.
-	warned   bool
-	warnings []driver.Warning
+	// warned is set once an overrun budget was warned of, warnedBefore once lines before an
+	// answer were; warnings holds what Warnings has not returned yet.
+	warned, warnedBefore bool
+	warnings             []driver.Warning
 }
 
 // Info implements driver.Player: the engine's id line and the expansions it advertises.
@@ -160,6 +161,7 @@ func (p *Player) StartPlay(ctx context.Context, move string) error {
 // WaitPlay implements driver.PlayStarter.
 func (p *Player) WaitPlay(ctx context.Context) (string, error) {
 	gs, err := p.engine.WaitPlay(ctx)
+	p.warnLinesBefore("its GameString")
 	return gs, classify(err, false)
 }
 
@@ -183,7 +185,20 @@ func (p *Player) BestMove(ctx context.Context, limit driver.SearchLimit) (string
 		p.warnings = append(p.warnings, driver.Warning{Text: text})
 	}
 	move, err := p.engine.BestMove(ctx, l)
+	p.warnLinesBefore("its move")
 	return move, classify(err, true)
+}
+
+// warnLinesBefore warns, once per engine process, of lines the engine printed before its
+// answer (what): the arbiter reads past them, other UHP hosts break on them.
+func (p *Player) warnLinesBefore(what string) {
+	before := p.engine.LinesBeforeReply()
+	if len(before) == 0 || p.warnedBefore {
+		return
+	}
+	p.warnedBefore = true
+	p.warnings = append(p.warnings, driver.Warning{Text: driver.Diagnosed(driver.DiagnosisLinesBeforeReply,
+		fmt.Sprintf("it printed %s before %s", lines.Quote(before), what))})
 }
 
 // TimePolicy is how the engine is sent its budgets, as the probe before its first game found
@@ -236,6 +251,7 @@ func classify(err error, search bool) error {
 	if err == nil {
 		return nil
 	}
+	err = diagnose(err, search)
 	if errors.As(err, new(*uhpclient.InvalidMoveError)) || errors.As(err, new(*uhpclient.EngineError)) {
 		// The engine refused a command the referee holds legal: its game is not the referee's.
 		// Refusing to search is a broken conversation instead.

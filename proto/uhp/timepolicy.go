@@ -33,7 +33,15 @@ const (
 	// probeSlack is how much longer than its search time a probe waits for the answer: the
 	// probes run on loaded machines too.
 	probeSlack = 3 * time.Second
+	// fractionSlack is how much later than a fraction of a second it was sent an engine may
+	// answer and still be said to read fractions, by the match's probe and the check alike:
+	// one that answers 0.1 s thirty times over reads something else.
+	fractionSlack = time.Second
 )
+
+// keepsToFraction reports whether a search sent a fraction of a second, which answered after
+// took, kept to it: the one judgement of the probe and the check.
+func keepsToFraction(sent, took time.Duration) bool { return took <= sent+fractionSlack }
 
 // sentExactly is why an engine that reads fractions of a second is never interrupted.
 const sentExactly = "never interrupted (it is sent its budgets exactly)"
@@ -148,6 +156,9 @@ func probe(ctx context.Context, eng *uhpclient.Engine, restart restarter) (timeF
 	eng.Note("time probe: does the engine read fractions of a second in bestmove time?")
 	move, took, err := probeSearch(ctx, eng, uhpclient.BestMoveArgs{Time: fractionProbe, FractionalSeconds: true}, 0)
 	switch {
+	case err == nil && !keepsToFraction(fractionProbe, took):
+		facts.fractionsBy = fmt.Sprintf("reads whole seconds (probed: bestmove time 00:00:00.100 answered %s only in %.3f s, more than %v over: it does not keep to a fraction of a second)",
+			move, took.Seconds(), fractionSlack)
 	case err == nil:
 		facts.fractional = true
 		facts.fractionsBy = fmt.Sprintf("reads fractions of a second (probed: bestmove time 00:00:00.100 answered %s in %.3f s)", move, took.Seconds())

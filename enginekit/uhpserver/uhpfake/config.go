@@ -77,6 +77,14 @@ type Config struct {
 	// running command answers at once, as Mzinga does on Ctrl-C).
 	OnSIGINT string `json:",omitempty"`
 
+	// BannerOnInfo prints no banner at start-up, only in answer to "info", as an engine
+	// written from a reading of UHP that missed the banner does.
+	BannerOnInfo bool `json:",omitempty"`
+	// Unflushed keeps everything the engine prints to standard output in a buffer that is
+	// written only when it exits normally, as a Python engine's print does to a pipe without
+	// flush=True: while it runs, the arbiter receives nothing.
+	Unflushed bool `json:",omitempty"`
+
 	// BOM starts standard output and standard error with a byte-order mark, and CRLF ends
 	// their lines with "\r\n", as Mzinga on mono does.
 	BOM  bool `json:",omitempty"`
@@ -141,7 +149,8 @@ type Fault struct {
 	// Then is what follows: "" answers the command as usual; "silent" gives no answer (so
 	// Print is the answer, or nothing is); "exit" exits with Code; "kill" sends the engine
 	// SIGKILL; "hang" waits forever, deaf to interrupts; "spin" burns a CPU forever; "panic"
-	// panics in the handler, which the server answers with err.
+	// panics in the handler, which the server answers with err; "no-ok" answers the command
+	// as usual but leaves out the "ok" that ends the reply.
 	Then string `json:",omitempty"`
 	// Code is the exit code of Then "exit".
 	Code int `json:",omitempty"`
@@ -149,7 +158,10 @@ type Fault struct {
 	// Mangle changes the answer: "desync" (the GameString a move ahead of the game),
 	// "wrong-state" (NotStarted said as InProgress), "trailing-semicolon" (a ";" after the
 	// GameString), "accept-illegal" (an illegal move answered with the unchanged
-	// GameString), "drop-first-move" or "drop-last-move" (one valid move fewer).
+	// GameString), "drop-first-move" or "drop-last-move" (one valid move fewer),
+	// "ignore-gamestring" (newgame with a GameString starts a game of its type, without its
+	// moves), "ignore-gametype" (newgame starts an empty Base game whatever it names), and for bestmove "lower-case" (the move in lower case: ws1) or "other-side" (its
+	// pieces of the colour not to move).
 	Mangle string `json:",omitempty"`
 }
 

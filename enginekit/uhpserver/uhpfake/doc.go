@@ -21,10 +21,12 @@
 // times, with or without line ends), then answers as usual, answers nothing, exits, gets
 // killed, hangs or spins. A Fault with a Mangle changes the answer instead: a GameString out of
 // step with the game or saying the wrong state, a valid-move list one short, an illegal move
-// accepted. A Fault with a Chance strikes at random, drawn from the seed and the position so
+// accepted, the moves of newgame's GameString ignored, a move in lower case or of the other
+// side; Then "no-ok" answers without the "ok" that ends a reply. A Fault with a Chance strikes at random, drawn from the seed and the position so
 // that a run played again meets the same faults; one with a Leak keeps memory each time; a
 // FaultLog counts every fault that applied (the soak harness, internal/cmd/soak, reads it).
-// Byte-order marks, CRLF line ends, a child process holding the pipes, a pid file, a log of the
+// A banner printed only when asked "info", output that is never flushed while the engine
+// runs, byte-order marks, CRLF line ends, a child process holding the pipes, a pid file, a log of the
 // client's latency and commands of the engine's own (such as "bench") are Config knobs.
 //
 // What a fake does not do: it has no perft and no UHP 2.0 remote play, and its GameStrings

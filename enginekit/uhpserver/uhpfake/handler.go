@@ -84,6 +84,14 @@ func (h *Handler) NewGame(ctx context.Context, arg string) (string, error) {
 	if err != nil {
 		return "", &uhpserver.Error{Message: err.Error()}
 	}
+	if f := h.find("newgame", arg, true); f != nil {
+		switch f.Mangle {
+		case "ignore-gamestring":
+			g = rules.NewGame(g.GameType())
+		case "ignore-gametype":
+			g = rules.NewGame(rules.Base)
+		}
+	}
 	h.game = g
 	return h.gameString("newgame", arg), nil
 }
@@ -171,7 +179,31 @@ func (h *Handler) BestMove(ctx context.Context, limit uhpserver.BestMoveArgs) (s
 	if m.IsPass() {
 		return h.answered("pass"), nil
 	}
-	return h.answered(h.game.MoveString(m)), nil
+	return h.answered(h.mangleMove(limit, h.game.MoveString(m))), nil
+}
+
+// mangleMove changes bestmove's answer as a Mangle says: "lower-case" writes it in lower
+// case, "other-side" gives its pieces the colour of the side not to move.
+func (h *Handler) mangleMove(limit uhpserver.BestMoveArgs, move string) string {
+	f := h.find("bestmove", limitArgs(limit), true)
+	if f == nil {
+		return move
+	}
+	switch f.Mangle {
+	case "lower-case":
+		return strings.ToLower(move)
+	case "other-side":
+		return strings.Map(func(r rune) rune {
+			switch r {
+			case 'w':
+				return 'b'
+			case 'b':
+				return 'w'
+			}
+			return r
+		}, move)
+	}
+	return move
 }
 
 // salted is the generator of Config.Salt's moves in this position, and whether to blunder.
@@ -362,6 +394,10 @@ func (h *Handler) before(on, args string) (silenced bool) {
 			h.stdout.silence()
 		}
 		return true
+	case "no-ok":
+		if isCommand(on) {
+			h.stdout.dropOK()
+		}
 	case "exit":
 		os.Exit(f.Code)
 	case "kill":

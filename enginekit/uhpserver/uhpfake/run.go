@@ -87,7 +87,12 @@ func Run(ctx context.Context, cfg Config, in io.Reader, out, errOut io.Writer) e
 		}
 		stdout.raw(fmt.Appendf(nil, "child %d\n", pid))
 	}
+	stdout.hold = cfg.Unflushed
+	defer stdout.release()
 	h.before("start", "")
+	if cfg.BannerOnInfo {
+		stdout.silence() // the banner; "info" prints it
+	}
 	input := &input{r: bufio.NewReader(in), h: h}
 	err := uhpserver.NewServer(h, opts...).Serve(ctx, input, stdout)
 	if cfg.LatencyLog != "" {

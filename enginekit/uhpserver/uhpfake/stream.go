@@ -16,6 +16,9 @@ type stream struct {
 	mu      sync.Mutex
 	started bool      // something was written: the byte-order mark is behind us
 	drop    bool      // the server's reply is dropped up to its "ok"
+	noOK    bool      // the "ok" of the server's next reply is dropped
+	hold    bool      // nothing is written until release: output never flushed
+	held    []byte    // what hold kept back
 	line    []byte    // the start of the server's current line, up to 3 bytes
 	lastOK  time.Time // when the server last wrote an "ok"
 }
@@ -42,6 +45,10 @@ func (s *stream) Write(p []byte) (int, error) {
 		}
 		if string(s.line) == "ok" {
 			ok = true
+			if s.noOK && !s.drop && len(out) >= 3 {
+				out = out[:len(out)-3]
+				s.noOK = false
+			}
 			s.drop = false
 		}
 		s.line = s.line[:0]
@@ -66,6 +73,10 @@ func (s *stream) writeLocked(p []byte) error {
 	if len(p) == 0 {
 		return nil
 	}
+	if s.hold {
+		s.held = append(s.held, p...)
+		return nil
+	}
 	var out []byte
 	if !s.started && s.bom {
 		out = append(out, "\ufeff"...)
@@ -83,6 +94,22 @@ func (s *stream) writeLocked(p []byte) error {
 	}
 	_, err := s.w.Write(out)
 	return err
+}
+
+// dropOK drops the "ok" that ends the server's next reply.
+func (s *stream) dropOK() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.noOK = true
+}
+
+// release writes what hold kept back, as a buffer is flushed when its program exits.
+func (s *stream) release() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	held := s.held
+	s.hold, s.held = false, nil
+	s.writeLocked(held)
 }
 
 // silence drops the server's next reply, up to and with its "ok".
