@@ -117,6 +117,10 @@ type Record struct {
 	// (e.g. "-maxplies": "400", "engine dev": "uhp st=1 margin=200ms"), so that a records file
 	// of another run can be told apart by what differs. Absent in records of older arbiters.
 	Settings map[string]string `json:"settings,omitempty"`
+	// Worker names the pool or distributed worker that played the game, as its coordinator
+	// knows it (not as the worker says), so that an approver can take a worker's games out of
+	// a run; absent for a game played locally, and in records of older arbiters.
+	Worker string `json:"worker,omitempty"`
 }
 
 // WhiteScore is the result from White's point of view: 1, 0.5 or 0.
