@@ -1,7 +1,9 @@
 package pool
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -40,10 +42,17 @@ func (s *Server) exclude(r *run, worker, by string) error {
 	if active {
 		s.stopRun(r) // its coordinator is done collecting: the file is no longer written
 	}
-	taken, err := results.TakeOut(st.Records, s.excludedPath(st.ID), func(rec *results.Record) bool {
-		return rec.Run == st.ID && rec.Worker == worker
-	})
-	if err != nil {
+	// The exclusion is kept before the file is rewritten: a server killed between the two
+	// takes the games out when it starts the run again (takeOutExcluded).
+	s.mu.Lock()
+	r.state.Excluded = append(r.state.Excluded, Exclusion{Worker: worker, By: by, At: time.Now().UTC()})
+	s.mu.Unlock()
+	s.saveState(r)
+	if err := s.takeOutExcluded(r); err != nil {
+		s.mu.Lock()
+		r.state.Excluded = r.state.Excluded[:len(r.state.Excluded)-1]
+		s.mu.Unlock()
+		s.saveState(r)
 		err = fmt.Errorf("pool: taking worker %s's games out of run %s: %w", worker, st.ID, err)
 		if active {
 			if rerr := s.startRun(r); rerr != nil {
@@ -52,25 +61,9 @@ func (s *Server) exclude(r *run, worker, by string) error {
 		}
 		return err
 	}
-	s.pages.forget(st.ID) // its view read the file as it was
-	ex := Exclusion{Worker: worker, By: by, At: time.Now().UTC(), Games: len(taken)}
-	for _, rec := range taken {
-		if !slices.Contains(ex.Pairs, rec.Pair) {
-			ex.Pairs = append(ex.Pairs, rec.Pair)
-		}
-	}
-	slices.Sort(ex.Pairs)
 	sum, sumErr := s.recount(r)
 	s.mu.Lock()
-	r.state.Excluded = append(r.state.Excluded, ex)
-	// Its statistics go with its games: the others' chi-square is judged without them.
-	drop := func(w distributed.WorkerStats) bool { return w.Name == worker }
-	r.state.Workers = slices.DeleteFunc(slices.Clone(r.state.Workers), drop)
-	if r.final != nil {
-		final := *r.final
-		final.Workers = slices.DeleteFunc(slices.Clone(final.Workers), drop)
-		r.final = &final
-	}
+	ex := r.state.Excluded[len(r.state.Excluded)-1]
 	if sumErr == nil {
 		r.state.Summary = sum
 	}
@@ -83,6 +76,51 @@ func (s *Server) exclude(r *run, worker, by string) error {
 		}
 	}
 	s.saveState(r)
+	return nil
+}
+
+// takeOutExcluded takes the games of the run's excluded workers out of its records file, counts
+// them in their exclusions, and drops the workers' statistics; the run's coordinator is not
+// running. With none left in the file (the usual case, but for a server killed as it took
+// some out) the file is only read.
+func (s *Server) takeOutExcluded(r *run) error {
+	s.mu.Lock()
+	id, path, excluded := r.state.ID, r.state.Records, r.state.ExcludedWorkers()
+	s.mu.Unlock()
+	if len(excluded) == 0 {
+		return nil
+	}
+	taken, err := results.TakeOut(path, s.excludedPath(id), func(rec *results.Record) bool {
+		return rec.Run == id && slices.Contains(excluded, rec.Worker)
+	})
+	if errors.Is(err, fs.ErrNotExist) {
+		err = nil // no game recorded yet
+	}
+	if err != nil {
+		return err
+	}
+	if len(taken) > 0 {
+		s.pages.forget(id) // its view read the file as it was
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	// Their statistics go with their games: the others' chi-square is judged without them.
+	drop := func(w distributed.WorkerStats) bool { return slices.Contains(excluded, w.Name) }
+	r.state.Workers = slices.DeleteFunc(slices.Clone(r.state.Workers), drop)
+	if r.final != nil {
+		final := *r.final
+		final.Workers = slices.DeleteFunc(slices.Clone(final.Workers), drop)
+		r.final = &final
+	}
+	for _, rec := range taken {
+		i := slices.IndexFunc(r.state.Excluded, func(e Exclusion) bool { return e.Worker == rec.Worker })
+		e := &r.state.Excluded[i]
+		e.Games++
+		if !slices.Contains(e.Pairs, rec.Pair) {
+			e.Pairs = append(e.Pairs, rec.Pair)
+			slices.Sort(e.Pairs)
+		}
+	}
 	return nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/url"
 	"os"
@@ -18,11 +19,11 @@ import (
 )
 
 // recordsByWorker reads a run's records file: the games each worker played, and each game
-// once (a game recorded twice fails the test).
+// once (a game recorded twice fails the test); none before the first.
 func recordsByWorker(t *testing.T, path string) map[string][]int {
 	t.Helper()
 	recs, err := results.ReadFile(path)
-	if err != nil {
+	if err != nil && !errors.Is(err, os.ErrNotExist) { // none yet
 		t.Fatal(err)
 	}
 	by, seen := map[string][]int{}, map[int]bool{}
@@ -176,5 +177,55 @@ func TestExcludeWorker(t *testing.T) {
 	}
 	if by := recordsByWorker(t, st.Records); len(by["w1"]) != st.Scheduled {
 		t.Errorf("the finished run after a refused exclusion holds %d games of w1, want %d", len(by["w1"]), st.Scheduled)
+	}
+}
+
+// TestExclusionKeptAcrossRestart: a server killed after it kept an exclusion but before it
+// rewrote the records file takes the worker's games out when it starts the run again, and the
+// other worker plays them.
+func TestExclusionKeptAcrossRestart(t *testing.T) {
+	ctx := context.Background()
+	p := newTestPool(t)
+	w1 := &Worker{Name: "w1", Creds: p.addWorker("w1")}
+	w2 := &Worker{Name: "w2", Creds: p.addWorker("w2")}
+	first, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- w1.Run(first) }()
+	st, err := p.submitter.Submit(ctx, fakeSubmission(t, 30, 22, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "games of w1", 60*time.Second, func() bool { return len(recordsByWorker(t, st.Records)["w1"]) >= 3 })
+	if _, err := p.submitter.Control(ctx, Control{ID: st.ID, Action: "pause"}); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	played := len(recordsByWorker(t, st.Records)["w1"])
+	// The exclusion as exclude keeps it before it rewrites the file, and then the server dies.
+	r := p.srv.runs[st.ID]
+	p.srv.mu.Lock()
+	r.state.Excluded = append(r.state.Excluded, Exclusion{Worker: "w1", By: "vic", At: time.Now().UTC()})
+	p.srv.mu.Unlock()
+	p.srv.saveState(r)
+	p.stop()
+	p.start()
+	startWorkers(t, w2)
+	if _, err := p.submitter.Control(ctx, Control{ID: st.ID, Action: "resume"}); err != nil {
+		t.Fatal(err)
+	}
+	end := waitFinished(t, p, st.ID, 90*time.Second)
+	by := recordsByWorker(t, st.Records)
+	if len(by) != 1 || len(by["w2"]) != st.Scheduled {
+		t.Errorf("the finished run: games of w1 %d, w2 %d; want all %d of w2", len(by["w1"]), len(by["w2"]), st.Scheduled)
+	}
+	if len(end.Excluded) != 1 || end.Excluded[0].Games != played {
+		t.Errorf("the run's exclusions: %+v, want w1's %d games", end.Excluded, played)
+	}
+	aside, err := results.ReadFile(p.srv.excludedPath(st.ID))
+	if err != nil || len(aside) != played {
+		t.Errorf("the file aside: %d games, %v; want %d", len(aside), err, played)
 	}
 }

@@ -269,6 +269,9 @@ func (s *Server) startRun(r *run) error {
 	if err != nil {
 		return err
 	}
+	if err := s.takeOutExcluded(r); err != nil {
+		return err
+	}
 	live := report.NewLive(s.pageOptions(r.state))
 	pages, err := report.ObserveRun(cfg, live)
 	if err != nil {

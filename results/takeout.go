@@ -16,8 +16,12 @@ import (
 // anew beside path, synced, and renamed over it, so that a reader sees the old file or the
 // new one, never a file in part. It holds path's lock meanwhile: a run writing the file is a
 // *LockedError, and nothing is changed. A line that is not a record, or a cut-short last line,
-// stays as it is. It returns the records taken out, in the file's order.
+// stays as it is. It returns the records taken out, in the file's order; a file that does not
+// exist is an error that matches os.ErrNotExist.
 func TakeOut(path, aside string, out func(*Record) bool) ([]Record, error) {
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		return nil, missingFile{path} // not created, as a lock would
+	}
 	f, err := openLocked(path)
 	if err != nil {
 		return nil, err

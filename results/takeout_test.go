@@ -35,8 +35,8 @@ func TestRecordWorker(t *testing.T) {
 
 // TestTakeOut: the records a predicate selects leave the file for the file aside, in order,
 // each line as it was; the rest stays as it was, a line that is not a record and a cut-short
-// last line with it; a second take-out appends to the file aside; a file a run writes is
-// refused and left alone.
+// last line with it; a second take-out appends to the file aside; a file that does not exist
+// is not created; a file a run writes is refused and left alone.
 func TestTakeOut(t *testing.T) {
 	dir := testenv.TempDir(t)
 	path, aside := filepath.Join(dir, "games.jsonl"), filepath.Join(dir, "games.excluded.jsonl")
@@ -87,6 +87,13 @@ func TestTakeOut(t *testing.T) {
 		t.Errorf("temporary files left: %v", left)
 	}
 
+	missing := filepath.Join(dir, "missing.jsonl")
+	if _, err := TakeOut(missing, aside, of("w1")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("taking out of a file that does not exist: %v, want os.ErrNotExist", err)
+	}
+	if _, err := os.Stat(missing); err == nil {
+		t.Error("taking out of a file that does not exist created it")
+	}
 	path = filepath.Join(dir, "live.jsonl")
 	if err := os.WriteFile(path, []byte(lines[0]+lines[1]), 0o644); err != nil {
 		t.Fatal(err)
