@@ -2,6 +2,7 @@ package pool
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -31,4 +32,33 @@ func TestParseControl(t *testing.T) {
 			t.Errorf("%q: %+v, %v; want %+v, %q", tc.words, got, err, tc.want, tc.err)
 		}
 	}
+}
+
+// FuzzParseControl: any words are a control whose action is one of the pool's, of the run the
+// second word names (an exclusion of the worker the third names), or a listing, or an error;
+// never a panic.
+func FuzzParseControl(f *testing.F) {
+	for _, seed := range []string{"pause r1", "priority r1 3", "exclude r1 w2", "exclude r1", "approve", ""} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		words := strings.Fields(line)
+		c, err := ParseControl(words, 0)
+		switch {
+		case err != nil:
+			if c != nil {
+				t.Errorf("%q: a control %+v with the error %v", words, c, err)
+			}
+		case c == nil:
+			if len(words) != 0 {
+				t.Errorf("%q: no control and no error", words)
+			}
+		case c.ID != words[1]:
+			t.Errorf("%q: control of run %q", words, c.ID)
+		case c.Action == "exclude" && (len(words) != 3 || c.Worker != words[2]):
+			t.Errorf("%q: exclusion of worker %q", words, c.Worker)
+		case !slices.Contains([]string{"approve", "pause", "resume", "stop", "delete", "priority", "exclude"}, c.Action):
+			t.Errorf("%q: unknown action %q", words, c.Action)
+		}
+	})
 }
