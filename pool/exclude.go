@@ -154,11 +154,14 @@ func (s *Server) recount(r *run) (*results.Summary, error) {
 }
 
 // exclusionText says what an exclusion took out: "worker w2: 12 games of pairs 0-3, 7".
-func exclusionText(e Exclusion) string {
+func exclusionText(e Exclusion) string { return "worker " + e.Worker + ": " + exclusionGames(e) }
+
+// exclusionGames says which games an exclusion took out: "12 games of pairs 0-3, 7".
+func exclusionGames(e Exclusion) string {
 	if e.Games == 0 {
-		return fmt.Sprintf("worker %s: no games recorded", e.Worker)
+		return "no game recorded"
 	}
-	return fmt.Sprintf("worker %s: %d games of pairs %s", e.Worker, e.Games, pairSpans(e.Pairs))
+	return fmt.Sprintf("%d games of pairs %s", e.Games, pairSpans(e.Pairs))
 }
 
 // pairSpans writes sorted pair numbers as runs: "0-3, 7".

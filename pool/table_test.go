@@ -11,7 +11,8 @@ import (
 )
 
 // TestTables: the tables of "arbiter server runs" and "arbiter server workers", against their
-// golden files: an active SPRT with its ETA, a run with a pair taken out, a stopped one; a
+// golden files: an active SPRT with its ETA, a run with a pair taken out and two workers taken
+// out (one with games, by a person; one without, by the credential alone), a stopped one; a
 // worker playing with its engines' speeds, a flagged one, a revoked one, one gone; of a server
 // with a -batch of 10 minutes, a worker last seen 5 minutes ago plays on, and one 12 minutes
 // ago is gone (it was judged by the default batch of a minute, and shown gone at 2 minutes).
@@ -25,7 +26,8 @@ func TestTables(t *testing.T) {
 				SPRT:     &results.SPRTSummary{LLR: 1.234, Lower: -2.944, Upper: 2.944}}},
 		{ID: "0f0f0f0f0f0f", Format: "gauntlet", Engines: []string{"a", "b", "c"}, Share: 2, State: StateFinished,
 			Reason: "the schedule is complete", Scheduled: 8, Summary: &results.Summary{Games: 6},
-			TakenOut: []distributed.TakenOut{{Pair: 1, Reason: "move 3 (wQ wQ) is illegal"}}},
+			TakenOut: []distributed.TakenOut{{Pair: 1, Reason: "move 3 (wQ wQ) is illegal"}},
+			Excluded: []Exclusion{{Worker: "box-3", By: "vic", At: now, Games: 3, Pairs: []int{0, 2, 3}}, {Worker: "box-4", At: now}}},
 		{ID: "ffffffffffff", Format: "match", Engines: []string{"x", "y"}, Share: 1, State: StateStopped, Reason: "stopped by a submitter", Scheduled: 20},
 	}
 	var out bytes.Buffer
