@@ -41,6 +41,9 @@ func (s *Server) exclude(r *run, worker, by string) error {
 	active := st.State == StateActive
 	if active {
 		s.stopRun(r) // its coordinator is done collecting: the file is no longer written
+		if now := s.runState(st.ID); now.Over() {
+			return fmt.Errorf("pool: run %s is %s (it ended as it was paused): its games stay", st.ID, now.State)
+		}
 	}
 	// The exclusion is kept before the file is rewritten: a server killed between the two
 	// takes the games out when it starts the run again (takeOutExcluded).

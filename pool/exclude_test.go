@@ -108,6 +108,9 @@ func TestExcludeWorker(t *testing.T) {
 	if ex.Worker != "w2" || ex.By != "vic" || ex.Games < 2 || len(ex.Pairs) == 0 {
 		t.Errorf("the exclusion: %+v, want w2's games (2 or more), taken out by vic", ex)
 	}
+	if _, page := vic.get("/runs/" + id + "/manage"); !strings.Contains(page, `<table id="excluded">`) || !strings.Contains(page, "<td>w2</td>") || strings.Contains(page, `id="exclude-w2"`) {
+		t.Errorf("vic's manage page after w2 was taken out: no table of it, or a form to take it out again:\n%s", page)
+	}
 	if a := p.srv.Assign(AssignRequest{Worker: "w2", Slots: 1, Platform: artifact.ThisPlatform()}, time.Now()); a.Run == id {
 		t.Error("w2 was given the run it was taken out of")
 	}
