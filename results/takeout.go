@@ -27,7 +27,18 @@ func TakeOut(path, aside string, out func(*Record) bool) ([]Record, error) {
 		return nil, err
 	}
 	defer f.Close()
-	var keep, gone bytes.Buffer
+	// The lines kept go to the new file as they are read (a long run's records need not fit in
+	// memory); those taken out, a worker's few, are held until the end.
+	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".new-*")
+	if err != nil {
+		return nil, fileError(err, "%w", err)
+	}
+	defer func() {
+		tmp.Close()
+		os.Remove(tmp.Name()) // a no-op once it is renamed
+	}()
+	keep := bufio.NewWriterSize(tmp, 64<<10)
+	var gone bytes.Buffer
 	var taken []Record
 	rd := bufio.NewReaderSize(f, 64<<10)
 	for {
@@ -37,8 +48,8 @@ func TakeOut(path, aside string, out func(*Record) bool) ([]Record, error) {
 			if line[len(line)-1] == '\n' && json.Unmarshal(line, &r) == nil && out(&r) {
 				gone.Write(line)
 				taken = append(taken, r)
-			} else {
-				keep.Write(line)
+			} else if _, werr := keep.Write(line); werr != nil {
+				return nil, fileError(werr, "writing %s: %w", tmp.Name(), werr)
 			}
 		}
 		if errors.Is(err, io.EOF) {
@@ -54,7 +65,10 @@ func TakeOut(path, aside string, out func(*Record) bool) ([]Record, error) {
 	if err := appendSynced(aside, gone.Bytes()); err != nil {
 		return nil, err
 	}
-	if err := replaceSynced(path, keep.Bytes()); err != nil {
+	if err := keep.Flush(); err != nil {
+		return nil, fileError(err, "writing %s: %w", tmp.Name(), err)
+	}
+	if err := replaceSynced(tmp, path); err != nil {
 		return nil, err
 	}
 	return taken, nil
@@ -81,32 +95,19 @@ func appendSynced(path string, b []byte) error {
 	return nil
 }
 
-// replaceSynced makes b the content of the file at path: written to a new file beside it,
-// synced, renamed over it, and the directory synced.
-func replaceSynced(path string, b []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".new-*")
-	if err != nil {
+// replaceSynced makes the new file tmp, written whole, the file at path: synced, renamed over
+// it, and the directory synced.
+func replaceSynced(tmp *os.File, path string) error {
+	if err := tmp.Chmod(0o644); err != nil {
 		return fileError(err, "%w", err)
 	}
-	fail := func(err error) error {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return fileError(err, "writing %s: %w", tmp.Name(), err)
-	}
-	if _, err := tmp.Write(b); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		return fail(err)
-	}
 	if err := tmp.Sync(); err != nil {
-		return fail(err)
+		return fileError(err, "syncing %s: %w", tmp.Name(), err)
 	}
 	if err := tmp.Close(); err != nil {
-		return fail(err)
+		return fileError(err, "%w", err)
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
 		return fileError(err, "%w", err)
 	}
 	syncDir(filepath.Dir(path))
