@@ -233,6 +233,10 @@ func runServerRuns(ctx context.Context, args []string, stdout, stderr io.Writer)
 			return err
 		}
 		fmt.Fprintf(stdout, "Run %s: %s\n", st.ID, st.State)
+		if ctl.Action == "exclude" && len(st.Excluded) > 0 {
+			ex := st.Excluded[len(st.Excluded)-1]
+			fmt.Fprintf(stdout, "Worker %s taken out: %d games of %d pairs, played again by the other workers\n", ex.Worker, ex.Games, len(ex.Pairs))
+		}
 		return nil
 	}
 	runs, err := c.Runs(ctx)

@@ -78,7 +78,7 @@ func TestServerUsers(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "only an approver takes a worker's games out of a run") {
 		t.Errorf("ann taking a worker's games out of her run: %v, want refused", err)
 	}
-	if out := arbiterOK(t, "server", "runs", "exclude", id, "w9", "-dir", sdir, "-token-file", vic); !strings.Contains(out, "Run "+id+": ") {
+	if out := arbiterOK(t, "server", "runs", "exclude", id, "w9", "-dir", sdir, "-token-file", vic); !strings.Contains(out, "Run "+id+": ") || !strings.Contains(out, "Worker w9 taken out: 0 games of 0 pairs") {
 		t.Errorf("server runs exclude: %q", out)
 	}
 	if st := poolRuns(t, sdir)[0]; len(st.Excluded) != 1 || st.Excluded[0].Worker != "w9" || st.Excluded[0].By != "vic" {
