@@ -232,3 +232,43 @@ func TestExclusionKeptAcrossRestart(t *testing.T) {
 		t.Errorf("the file aside: %d games, %v; want %d", len(aside), err, played)
 	}
 }
+
+// TestExcludeFromPausedRun: a worker taken out of a paused run leaves it paused, its summary
+// and its workers' statistics counted again without the worker's games; the audit trail names
+// the submitter's credential, which may do it on a pool with no persons.
+func TestExcludeFromPausedRun(t *testing.T) {
+	ctx := context.Background()
+	p := newTestPool(t)
+	st, err := p.submitter.Submit(ctx, fakeSubmission(t, 30, 23, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	startWorkers(t, &Worker{Name: "w1", Creds: p.addWorker("w1")})
+	waitUntil(t, "games of w1", 60*time.Second, func() bool { return len(recordsByWorker(t, st.Records)["w1"]) >= 3 })
+	paused, err := p.submitter.Control(ctx, Control{ID: st.ID, Action: "pause"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	played := len(recordsByWorker(t, st.Records)["w1"])
+	if paused.Games() != played {
+		t.Fatalf("the paused run's summary counts %d games, its records %d", paused.Games(), played)
+	}
+	after, err := p.submitter.Control(ctx, Control{ID: st.ID, Action: "exclude", Worker: "w1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.State != StatePaused || after.Games() != 0 || len(after.Excluded) != 1 || after.Excluded[0].Games != played || after.Excluded[0].By != "" {
+		t.Errorf("the run after w1 was taken out: %s, %d games, excluded %+v; want paused, 0 games, w1's %d by no one", after.State, after.Games(), after.Excluded, played)
+	}
+	for _, w := range after.Workers {
+		if w.Name == "w1" {
+			t.Errorf("the run's statistics still hold w1: %+v", w)
+		}
+	}
+	if n := len(recordsByWorker(t, st.Records)); n != 0 {
+		t.Errorf("the records still hold games of %d workers", n)
+	}
+	if trail := trailOf(t, p, st.ID); trail[len(trail)-1] != " excluded" {
+		t.Errorf("the audit trail: %q, want the credential's exclusion last", trail)
+	}
+}
