@@ -63,6 +63,10 @@ type Coordinator struct {
 	// statistics (games, faults, rejections, the chi-square flags) go on from there.
 	TakenOut []TakenOut
 	Workers  []WorkerStats
+	// Excluded are workers a person took out of the run (their games taken out of its records
+	// file before this coordinator started): they may not join it again, and a result of theirs
+	// still on its way is refused, its pair played again by others.
+	Excluded []string
 	// Changed, if set, is called when the run's status changes other than by a game recorded
 	// (a pair taken out), for a caller that keeps it, before the console says so; not with the
 	// coordinator's lock held.
@@ -319,6 +323,11 @@ func (c *Coordinator) take(ctx context.Context, m jetstream.Msg, q *pairQueue, c
 		}
 	}
 	err := c.ref.check(worker, &res)
+	if err == nil && slices.Contains(c.Excluded, worker) {
+		// Sent before it was taken out, and not acknowledged then: its pair is played again
+		// by others, and this does not count against the pair.
+		err = &RejectedError{Worker: worker, Game: r.Game, Reason: ExcludedReason, quarantine: true}
+	}
 	if err == nil && c.quarantined(worker) {
 		// Its results are improbable against the others': what it sends now is played again
 		// by others, and does not count against the pair.
@@ -329,6 +338,9 @@ func (c *Coordinator) take(ctx context.Context, m jetstream.Msg, q *pairQueue, c
 		m.Ack()
 		return nil
 	}
+	// Who played it is the subject's worker, whom the NATS server let publish there, not what
+	// the record says.
+	r.Worker = worker
 	if err := collect(r); err != nil {
 		return err
 	}
@@ -539,6 +551,10 @@ func (c *Coordinator) hello(m *nats.Msg) {
 		reply(m, Welcome{Finished: true})
 		return
 	}
+	if slices.Contains(c.Excluded, h.Worker) {
+		reply(m, Welcome{Refused: ExcludedReason})
+		return
+	}
 	if h.Unfit != "" {
 		c.withWorker(h.Worker, func(w *WorkerStats) { w.Slots, w.LastSeen, w.Refused = h.Slots, time.Now(), h.Unfit })
 		c.printf("Worker %s cannot play the run: %s\n", h.Worker, h.Unfit)
@@ -659,6 +675,9 @@ func (c *Coordinator) writeWorkers() {
 		}
 	})
 }
+
+// ExcludedReason is why a worker taken out of a run (Coordinator.Excluded) is refused.
+const ExcludedReason = "the worker was taken out of the run: its games were taken out of the records, and others play them again"
 
 // TakenOut is a game pair taken out of a run, and why: its results were rejected
 // Coordinator.MaxRejections times. A coordinator started again on the run queues it again,

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -172,6 +173,18 @@ func TestDistributedSPRTEqualsLocal(t *testing.T) {
 	dw, dd, dl := upTo(t, filepath.Join(dir, "dist.jsonl"), want.Pairs)
 	if [3]int{lw, ld, ll} != [3]int{dw, dd, dl} {
 		t.Errorf("games up to the decision: distributed %d/%d/%d, local %d/%d/%d", dw, dd, dl, lw, ld, ll)
+	}
+	// Each distributed game names the worker that played it, a local game none.
+	for file, workers := range map[string][]string{"local.jsonl": {""}, "dist.jsonl": {"w1", "w2", "w3"}} {
+		recs, err := results.ReadFile(filepath.Join(dir, file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range recs {
+			if !slices.Contains(workers, r.Worker) {
+				t.Errorf("%s: game %d names worker %q, want one of %q", file, r.Game+1, r.Worker, workers)
+			}
+		}
 	}
 	t.Logf("decided %v after %d pairs, pentanomial %v", got.Decision, got.Pairs, got.Pentanomial)
 	fmt.Println(c.console)

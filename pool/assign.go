@@ -57,7 +57,7 @@ func (s *Server) outdated(worker, reply string, now time.Time) {
 // Assign gives a worker the run it is most needed by: among the active runs its platform can
 // play and it is fit for, those of the highest priority; among them the one whose workers'
 // slots are fewest for its share. A worker flagged by a run's chi-square test is quarantined:
-// it gets no run.
+// it gets no run; a worker taken out of a run (Control "exclude") is not given it again.
 func (s *Server) Assign(req AssignRequest, now time.Time) Assignment {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -89,6 +89,9 @@ func (s *Server) Assign(req AssignRequest, now time.Time) Assignment {
 	for id, r := range s.runs {
 		if r.state.State != StateActive || r.cancel == nil || req.Unfit[id] != "" {
 			continue
+		}
+		if slices.ContainsFunc(r.state.Excluded, func(e Exclusion) bool { return e.Worker == req.Worker }) {
+			continue // taken out of it by a person
 		}
 		if len(r.state.Platforms) > 0 && !slices.Contains(r.state.Platforms, req.Platform) {
 			continue

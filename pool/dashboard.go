@@ -73,7 +73,8 @@ var webPages = template.Must(template.New("web").Funcs(template.FuncMap{
 		}
 		return t.UTC().Format("2006-01-02 15:04")
 	},
-	"add": func(a, b int) int { return a + b },
+	"add":   func(a, b int) int { return a + b },
+	"pairs": pairSpans,
 }).ParseFS(webFiles, "dashboard.html", "testpage.html"))
 
 // whenText is a time as the pages show it, in UTC to the second; "-" for none.

@@ -34,7 +34,9 @@
 // any, and no one approves their own. Each run keeps an audit trail beside it ("audit.ID"). The
 // dashboard's write side (webapp.go, submitweb.go) serves the people's pages, each run's
 // management page and submission from the browser, behind net/http's CrossOriginProtection. A
-// pool with no accounts behaves as before: the credential alone may do everything.
+// pool with no accounts behaves as before: the credential alone may do everything. An
+// approver takes a worker's games out of a run (exclude.go): each record names its worker, so
+// the run's records file is rewritten without them, and the run resumes without the worker.
 //
 // No run waits in silence (fit.go): at a submission and at each listing the server judges which
 // of its current workers can play an active run and why each other cannot, and flags a run

@@ -98,6 +98,7 @@ type fixtureRun struct {
 	recs                      []results.Record
 	scheduled                 int
 	workers                   []distributed.WorkerStats
+	excluded                  []Exclusion
 	list                      string // the ID of the list whose batch it is
 }
 
@@ -123,7 +124,7 @@ func (f fixtureRun) run(tb testing.TB, dir string) *run {
 		names = append(names, e.Name)
 	}
 	st := RunState{ID: f.id, Format: f.format, Engines: names, Priority: 0, Share: 1, State: f.state, Reason: f.reason,
-		Submitted: pagesEpoch.Add(f.submitted), Records: records, Scheduled: f.scheduled, Workers: f.workers}
+		Submitted: pagesEpoch.Add(f.submitted), Records: records, Scheduled: f.scheduled, Workers: f.workers, Excluded: f.excluded}
 	if len(f.recs) > 0 {
 		writeRecords(tb, records, f.recs)
 		var test *elo.SPRT

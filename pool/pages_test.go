@@ -38,7 +38,8 @@ func pagesFixture(tb testing.TB) (*Server, time.Time) {
 			recs:      pairRecords("1a2b3c4d5e6f", "patch", "base", 0, outcomes(280, "WD", "WW", "DD", "LW", "WL", "DW"), pagesEpoch.Add(10*time.Minute)),
 			scheduled: 2000, submitted: 5 * time.Minute,
 			workers: []distributed.WorkerStats{{Name: "box-1", Slots: 4, Games: 50, Wins: 20, Draws: 22, Losses: 8, PValue: 0.61},
-				{Name: "box-2", Slots: 2, Games: 30, Wins: 14, Draws: 10, Losses: 6, Faults: 1, TimeLosses: 1, PValue: 0.001, Flagged: true}}},
+				{Name: "box-2", Slots: 2, Games: 30, Wins: 14, Draws: 10, Losses: 6, Faults: 1, TimeLosses: 1, PValue: 0.001, Flagged: true}},
+			excluded: []Exclusion{{Worker: "box-3", By: "vic", At: pagesEpoch.Add(40 * time.Minute), Games: 8, Pairs: []int{3, 4, 5, 9}}}},
 		{id: "0f0f0f0f0f0f", format: "gauntlet", state: StateActive, engines: []driver.EngineConfig{fixtureEngine("a"), fixtureEngine("b"), fixtureEngine("c")},
 			submitter: "bo", recs: gauntletRecs, scheduled: 40, submitted: 50 * time.Minute,
 			workers: []distributed.WorkerStats{{Name: "box-1", Slots: 4, Games: 14, Wins: 7, Draws: 5, Losses: 2, PValue: 0.5}}},
@@ -79,7 +80,7 @@ func TestDashboardGolden(t *testing.T) {
 }
 
 // TestTestPageGolden: the page of a finished SPRT (its option that differs marked, its LLR
-// and Elo charts, its workers) and of an active gauntlet (its cross table), against golden
+// and Elo charts, its workers, one taken out by an approver) and of an active gauntlet (its cross table), against golden
 // files.
 func TestTestPageGolden(t *testing.T) {
 	s, now := pagesFixture(t)

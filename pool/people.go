@@ -155,7 +155,7 @@ type AuditEntry struct {
 	// Person is who did it: "" for the submitter's credential with no token, auditServer for
 	// the server itself.
 	Person string `json:"person,omitempty"`
-	Action string `json:"action"` // submitted, approved, paused, resumed, stopped, deleted, priority
+	Action string `json:"action"` // submitted, approved, paused, resumed, stopped, deleted, reprioritized, excluded
 	Detail string `json:"detail,omitempty"`
 }
 
@@ -199,7 +199,7 @@ var ErrControl = errors.New("pool: not allowed")
 
 // mayControl says whether a person may do c to a run: an approver or an admin may do
 // anything but approve their own runs; a user may control their own runs only, never
-// approve, and never raise a run's priority.
+// approve, never take a worker's games out, and never raise a run's priority.
 func mayControl(a people.Account, st RunState, c Control) error {
 	own := st.Submitter != "" && st.Submitter == a.Name
 	switch {
@@ -209,6 +209,8 @@ func mayControl(a people.Account, st RunState, c Control) error {
 		return fmt.Errorf("%w: only an approver approves a run", ErrControl)
 	case c.Action == "approve" && own:
 		return fmt.Errorf("%w: no one approves their own run", ErrControl)
+	case c.Action == "exclude" && !a.Role.AtLeast(people.Approver):
+		return fmt.Errorf("%w: only an approver takes a worker's games out of a run", ErrControl)
 	case a.Role.AtLeast(people.Approver):
 		return nil
 	case !own:
@@ -239,7 +241,7 @@ func (s *Server) ControlAs(who *people.Account, c Control) (*RunState, error) {
 	if c.Action == "approve" {
 		after, err = s.approve(c.ID)
 	} else {
-		after, err = s.Control(c)
+		after, err = s.controlBy(c, name)
 	}
 	if err != nil {
 		return nil, err
@@ -251,13 +253,16 @@ func (s *Server) ControlAs(who *people.Account, c Control) (*RunState, error) {
 			detail += fmt.Sprintf(", share %g (was %g)", c.Share, st.Share)
 		}
 	}
+	if c.Action == "exclude" {
+		detail = exclusionText(after.Excluded[len(after.Excluded)-1])
+	}
 	s.audit(c.ID, name, pastTense[c.Action], detail)
 	return after, nil
 }
 
 // pastTense names the audit trail's actions.
 var pastTense = map[string]string{"approve": "approved", "pause": "paused", "resume": "resumed", "stop": "stopped",
-	"delete": "deleted", "priority": "reprioritized"}
+	"delete": "deleted", "priority": "reprioritized", "exclude": "excluded"}
 
 // approve starts a run that waits for an approver.
 func (s *Server) approve(id string) (*RunState, error) {

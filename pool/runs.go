@@ -286,6 +286,9 @@ func (s *Server) startRun(r *run) error {
 	if err != nil {
 		return err
 	}
+	if err := s.takeOutExcluded(r); err != nil {
+		return err
+	}
 	live := report.NewLive(s.pageOptions(r.state))
 	pages, err := report.ObserveRun(cfg, live)
 	if err != nil {
@@ -307,10 +310,10 @@ func (s *Server) startRun(r *run) error {
 	obs.scheduled = t.Scheduled()
 	ctx, cancel := context.WithCancel(s.ctx)
 	s.mu.Lock()
-	takenOut, workers := slices.Clone(r.state.TakenOut), slices.Clone(r.state.Workers)
+	takenOut, workers, excluded := slices.Clone(r.state.TakenOut), slices.Clone(r.state.Workers), r.state.ExcludedWorkers()
 	s.mu.Unlock()
 	coord := &distributed.Coordinator{Tournament: t, Conn: s.nc, Expect: r.sub.Expect, AckWait: s.cfg.AckWait,
-		Console: t.ConsoleWriter(), TakenOut: takenOut, Workers: workers,
+		Console: t.ConsoleWriter(), TakenOut: takenOut, Workers: workers, Excluded: excluded,
 		Changed: func() { s.saveState(r) }}
 	err = coord.Start(ctx)
 	if err != nil {
@@ -453,8 +456,13 @@ func (s *Server) stopRun(r *run) {
 	}
 }
 
-// Control pauses, resumes, stops, deletes or reprioritizes a run.
-func (s *Server) Control(c Control) (*RunState, error) {
+// Control pauses, resumes, stops, deletes or reprioritizes a run, or takes a worker's games
+// out of it.
+func (s *Server) Control(c Control) (*RunState, error) { return s.controlBy(c, "") }
+
+// controlBy is Control on behalf of the person named by ("" for none), whom an exclusion
+// names.
+func (s *Server) controlBy(c Control, by string) (*RunState, error) {
 	s.ctl.Lock()
 	defer s.ctl.Unlock()
 	s.mu.Lock()
@@ -496,8 +504,12 @@ func (s *Server) Control(c Control) (*RunState, error) {
 		}
 		s.mu.Unlock()
 		s.saveState(r)
+	case "exclude":
+		if err := s.exclude(r, c.Worker, by); err != nil {
+			return nil, err
+		}
 	default:
-		return nil, fmt.Errorf("pool: unknown action %q (pause, resume, stop, delete, priority)", c.Action)
+		return nil, fmt.Errorf("pool: unknown action %q (pause, resume, stop, delete, priority, exclude)", c.Action)
 	}
 	st = s.runState(c.ID)
 	return &st, nil

@@ -191,6 +191,9 @@ func WriteRuns(w io.Writer, runs []RunState) {
 		for _, out := range r.TakenOut {
 			fmt.Fprintf(w, "%12s pair %d taken out: %s\n", "", out.Pair, out.Reason)
 		}
+		for _, ex := range r.Excluded {
+			fmt.Fprintf(w, "%12s worker %s taken out by %s: %s\n", "", ex.Worker, personOr(ex.By), exclusionGames(ex))
+		}
 	}
 }
 

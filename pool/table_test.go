@@ -11,9 +11,10 @@ import (
 )
 
 // TestTables: the tables of "arbiter server runs" and "arbiter server workers", against their
-// golden files: an active SPRT with its ETA, a run with a pair taken out, a stopped one; a
-// worker playing with its engines' speeds, a flagged one, a revoked one, one gone, one not
-// heard from since the server started (unknown, not gone); of a server
+// golden files: an active SPRT with its ETA, a run with a pair taken out and two workers taken
+// out (one with games, by a person; one without, by the credential alone), a stopped one, one
+// no current worker can play; a worker playing with its engines' speeds, a flagged one, a
+// revoked one, one gone, one not heard from since the server started (unknown, not gone); of a server
 // with a -batch of 10 minutes, a worker last seen 5 minutes ago plays on, and one 12 minutes
 // ago is gone (it was judged by the default batch of a minute, and shown gone at 2 minutes).
 func TestTables(t *testing.T) {
@@ -26,7 +27,8 @@ func TestTables(t *testing.T) {
 				SPRT:     &results.SPRTSummary{LLR: 1.234, Lower: -2.944, Upper: 2.944}}},
 		{ID: "0f0f0f0f0f0f", Format: "gauntlet", Engines: []string{"a", "b", "c"}, Share: 2, State: StateFinished,
 			Reason: "the schedule is complete", Scheduled: 8, Summary: &results.Summary{Games: 6},
-			TakenOut: []distributed.TakenOut{{Pair: 1, Reason: "move 3 (wQ wQ) is illegal"}}},
+			TakenOut: []distributed.TakenOut{{Pair: 1, Reason: "move 3 (wQ wQ) is illegal"}},
+			Excluded: []Exclusion{{Worker: "box-3", By: "vic", At: now, Games: 3, Pairs: []int{0, 2, 3}}, {Worker: "box-4", At: now}}},
 		{ID: "ffffffffffff", Format: "match", Engines: []string{"x", "y"}, Share: 1, State: StateStopped, Reason: "stopped by a submitter", Scheduled: 20},
 		{ID: "a0a0a0a0a0a0", Format: "match", Engines: []string{"arm", "x"}, Share: 1, State: StateActive, Scheduled: 20,
 			Fit:        []WorkerFit{{Worker: "box-1", Reason: "the run is for linux/arm64, and this worker is linux/amd64"}},

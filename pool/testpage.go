@@ -44,7 +44,8 @@ type testPage struct {
 	RecordsError            string
 	Workers                 []distributed.WorkerStats
 	TakenOut                []distributed.TakenOut
-	List, ListURL, ListSite string // a list's batch: the list's name, its batches and its site
+	Excluded                []Exclusion // workers a person took out, with their games
+	List, ListURL, ListSite string      // a list's batch: the list's name, its batches and its site
 }
 
 // fact is a line of the test's description: "limit", "st=1".
@@ -181,7 +182,7 @@ func newTestPage(snap runSnapshot, now time.Time) *testPage {
 	}
 	p := &testPage{Now: now, Run: View(st), Over: st.Over(), Title: title,
 		Submitter: sub.Person, Note: sub.Note, Event: cfg.Event, Submitted: st.Submitted, Ended: st.Ended,
-		Engines: st.Engines, Workers: snap.workers, TakenOut: snap.takenOut}
+		Engines: st.Engines, Workers: snap.workers, TakenOut: snap.takenOut, Excluded: st.Excluded}
 	if l := snap.list; l != nil {
 		// The page is at /runs/ID: its links are relative, as the dashboard's are.
 		p.List, p.ListURL = l.Name, "."+dashboardQuery{List: l.Name}.URL(1)
@@ -584,4 +585,12 @@ func (c *pageCache) view(snap runSnapshot, build func([]results.Record) *records
 	}
 	c.views[id] = entry
 	return view, nil
+}
+
+// forget drops the view of a run's records: its file was rewritten (a worker's games taken
+// out), and may have grown back past where the view last read it before it is asked again.
+func (c *pageCache) forget(id string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.views, id)
 }

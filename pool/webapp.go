@@ -5,8 +5,10 @@ import (
 	"errors"
 	"html/template"
 	"net/http"
+	"slices"
 	"strconv"
 
+	"hivearbiter/distributed"
 	"hivearbiter/pool/people"
 )
 
@@ -17,6 +19,7 @@ var webappFiles embed.FS
 var webappPages = template.Must(people.Layout().Funcs(template.FuncMap{
 	// value is a number a summary holds by pointer (nil when undefined), for printf.
 	"value": func(p *float64) float64 { return *p },
+	"pairs": pairSpans,
 }).ParseFS(webappFiles, "webapp.html"))
 
 // webApp mounts the people's pages and the write side (a run's management page, submission)
@@ -43,6 +46,9 @@ type webPage struct {
 	Sub     *Submission
 	Audit   []AuditEntry
 	Allowed map[string]bool
+	// Workers are the run's workers, for an approver's forms that take one's games out: the
+	// flagged first.
+	Workers []distributed.WorkerStats
 
 	Form    *submitForm
 	Catalog []CatalogEngine
@@ -70,8 +76,12 @@ func (s *Server) renderManage(w http.ResponseWriter, r *http.Request, status int
 	run := s.runs[id]
 	var st RunState
 	var sub *Submission
+	var workers []distributed.WorkerStats
 	if run != nil {
 		st, sub = run.state, run.sub
+		if status := run.status(); status != nil {
+			workers = slices.Clone(status.Workers)
+		}
 	}
 	s.mu.Unlock()
 	if run == nil {
@@ -84,11 +94,32 @@ func (s *Server) renderManage(w http.ResponseWriter, r *http.Request, status int
 		p.Error = err.Error()
 	}
 	if a, ok := people.Person(r); ok {
-		for _, action := range []string{"approve", "pause", "resume", "stop", "priority"} {
+		for _, action := range []string{"approve", "pause", "resume", "stop", "priority", "exclude"} {
 			if mayControl(a, st, Control{ID: id, Action: action}) == nil && applies(action, st.State) {
 				p.Allowed[action] = true
 			}
 		}
+	}
+	if p.Allowed["exclude"] && (sub == nil || sub.Tune == nil) {
+		excluded := st.ExcludedWorkers()
+		for _, w := range workers {
+			if !slices.Contains(excluded, w.Name) {
+				p.Workers = append(p.Workers, w)
+			}
+		}
+		slices.SortStableFunc(p.Workers, func(a, b distributed.WorkerStats) int {
+			switch {
+			case a.Flagged == b.Flagged:
+				return 0
+			case a.Flagged:
+				return -1
+			}
+			return 1
+		})
+	}
+	delete(p.Allowed, "exclude") // its forms are per worker
+	if len(p.Workers) > 0 {
+		p.Allowed["exclude"] = true
 	}
 	renderWeb(w, r, status, "manage", p)
 }
@@ -100,6 +131,8 @@ func applies(action, state string) bool {
 		return state == StatePending
 	case "pause":
 		return state == StateActive
+	case "exclude":
+		return state == StateActive || state == StatePaused
 	case "resume":
 		return state == StatePaused
 	case "stop", "priority":
@@ -115,7 +148,7 @@ func (s *Server) manageRun(w http.ResponseWriter, r *http.Request) {
 		s.renderManage(w, r, http.StatusUnauthorized, "log in to control a run")
 		return
 	}
-	c := Control{ID: r.PathValue("id"), Action: r.PostFormValue("action")}
+	c := Control{ID: r.PathValue("id"), Action: r.PostFormValue("action"), Worker: r.PostFormValue("worker")}
 	if c.Action == "priority" {
 		n, err := strconv.Atoi(r.PostFormValue("priority"))
 		if err != nil {
@@ -131,7 +164,7 @@ func (s *Server) manageRun(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	switch c.Action {
-	case "approve", "pause", "resume", "stop", "priority":
+	case "approve", "pause", "resume", "stop", "priority", "exclude":
 	default: // delete is the command line's, where it is asked for by name
 		s.renderManage(w, r, http.StatusBadRequest, "unknown action")
 		return

@@ -122,6 +122,30 @@ type RunState struct {
 	// each current worker that can play it plays its limits at.
 	Scale  *TimeScale    `json:"scale,omitempty"`
 	Scales []WorkerScale `json:"scales,omitempty"`
+	// Excluded are the workers a person took out of the run (Control "exclude"), with their
+	// games: those left the records file for RUN.excluded.jsonl beside it, and the worker
+	// plays the run no more.
+	Excluded []Exclusion `json:"excluded,omitempty"`
+}
+
+// Exclusion is a worker taken out of a run, by whom and when, and the games of its that left
+// the run's records (played again by others).
+type Exclusion struct {
+	Worker string    `json:"worker"`
+	By     string    `json:"by,omitempty"` // "" for the submitter's credential alone
+	At     time.Time `json:"at"`
+	Games  int       `json:"games"`
+	// Pairs are the game pairs its games were of, in order.
+	Pairs []int `json:"pairs,omitempty"`
+}
+
+// ExcludedWorkers are the names of the workers taken out of the run.
+func (r *RunState) ExcludedWorkers() []string {
+	var names []string
+	for _, e := range r.Excluded {
+		names = append(names, e.Worker)
+	}
+	return names
 }
 
 // Games is how many of its games the run has recorded.
@@ -140,16 +164,18 @@ func (r *RunState) Over() bool {
 // Control is a submitter's word on a run.
 type Control struct {
 	ID     string `json:"id"`
-	Action string `json:"action"` // approve, pause, resume, stop, delete, priority
+	Action string `json:"action"` // approve, pause, resume, stop, delete, priority, exclude
 	// Priority and Share, for "priority": the run's new ones (Share 0 keeps it).
 	Priority int     `json:"priority"`
 	Share    float64 `json:"share"`
+	// Worker, for "exclude": the worker whose games are taken out of the run.
+	Worker string `json:"worker,omitempty"`
 	// Token names the person who asks (see Submission.Token).
 	Token string `json:"token,omitempty"`
 }
 
-// ParseControl reads the words of a control of a run, "approve|pause|resume|stop|delete RUN" or
-// "priority RUN N" (share, for priority, is the run's new share; 0 keeps it); no words are no
+// ParseControl reads the words of a control of a run, "approve|pause|resume|stop|delete RUN",
+// "priority RUN N" or "exclude RUN WORKER" (share, for priority, is the run's new share; 0 keeps it); no words are no
 // control (nil): a listing of the runs.
 func ParseControl(words []string, share float64) (*Control, error) {
 	if len(words) == 0 {
@@ -170,8 +196,13 @@ func ParseControl(words []string, share float64) (*Control, error) {
 			return nil, fmt.Errorf("priority %q is not a whole number", words[2])
 		}
 		return &Control{Action: "priority", ID: words[1], Priority: n, Share: share}, nil
+	case "exclude":
+		if len(words) != 3 || words[2] == "" {
+			return nil, errors.New("want: server runs exclude RUN WORKER")
+		}
+		return &Control{Action: "exclude", ID: words[1], Worker: words[2]}, nil
 	}
-	return nil, fmt.Errorf("unknown runs command %q (approve, pause, resume, stop, delete, priority)", words[0])
+	return nil, fmt.Errorf("unknown runs command %q (approve, pause, resume, stop, delete, priority, exclude)", words[0])
 }
 
 // Reply answers a submitter's or an admin's request.

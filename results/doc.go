@@ -6,5 +6,7 @@
 // A Log is every JSON Lines file a run appends to: a tournament's records, and a tune's (package
 // tune's own lines, through OpenLines and AppendJSON). Each is locked against a second writer
 // (flock on Unix, LockFileEx on Windows), each line synced before it counts, and a last line
-// cut short by a killed process removed when the file is opened again.
+// cut short by a killed process removed when the file is opened again. TakeOut is the one
+// rewrite of a records file: some of its records (a worker's, taken out of a pool's run) moved
+// to a file aside, the file replaced whole under the same lock.
 package results

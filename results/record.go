@@ -128,6 +128,10 @@ type Record struct {
 	// (a pool run's time scaling: the run's reference speed over the worker's); 0 when they
 	// were not. Each player's Played says the limit it played under.
 	TimeScale float64 `json:"time_scale,omitempty"`
+	// Worker names the pool or distributed worker that played the game, as its coordinator
+	// knows it (not as the worker says), so that an approver can take a worker's games out of
+	// a run; absent for a game played locally, and in records of older arbiters.
+	Worker string `json:"worker,omitempty"`
 }
 
 // WhiteScore is the result from White's point of view: 1, 0.5 or 0.

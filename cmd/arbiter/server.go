@@ -24,6 +24,7 @@ server workers [-dir DIR] [-json]
 server runs [-dir DIR] [-json]
 server runs approve|pause|resume|stop|delete RUN [-dir DIR] [-token-file FILE]
 server runs priority RUN N [-share W] [-dir DIR] [-token-file FILE]
+server runs exclude RUN WORKER [-dir DIR] [-token-file FILE]
 server runs audit RUN [-dir DIR] [-json]
 server user add NAME [-role user|approver|admin] [-dir DIR]
 server user list|accept|block|token NAME [-dir DIR]
@@ -49,7 +50,9 @@ refused from then on.
 
 People: with -http, the dashboard has accounts (register, log in, a token for the command line)
 and the write side: submission, and approve, pause, resume, stop and priority, each by role
-(user, approver, admin). The first admin is added on the server's machine with
+(user, approver, admin). An approver takes a worker's games out of a run ("runs exclude", or
+the run's manage page): they leave DIR/runs/RUN.jsonl for DIR/runs/RUN.excluded.jsonl, the
+other workers play them again, and the worker plays the run no more. The first admin is added on the server's machine with
 "server user add NAME -role admin", which prints a password to change on the account page. A
 person's token given to submit and "server runs" (-token-file, or $ARBITER_TOKEN) names them as
 who submits or controls: -require-token makes it required, -approve-runs makes users' runs wait
@@ -230,6 +233,10 @@ func runServerRuns(ctx context.Context, args []string, stdout, stderr io.Writer)
 			return err
 		}
 		fmt.Fprintf(stdout, "Run %s: %s\n", st.ID, st.State)
+		if ctl.Action == "exclude" && len(st.Excluded) > 0 {
+			ex := st.Excluded[len(st.Excluded)-1]
+			fmt.Fprintf(stdout, "Worker %s taken out: %d games of %d pairs, played again by the other workers\n", ex.Worker, ex.Games, len(ex.Pairs))
+		}
 		return nil
 	}
 	runs, err := c.Runs(ctx)

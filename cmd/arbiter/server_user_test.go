@@ -15,7 +15,8 @@ import (
 // TestServerUsers: the first admin and the other persons are added with the admin's
 // credential; a person's token given to submit names them as the run's submitter, whose run
 // waits for an approver (-approve-runs); a user's token may not approve it, an approver's does;
-// and the run's submitter stops it, from the command line as from the browser.
+// and the run's submitter stops it, from the command line as from the browser; a user may not
+// take a worker's games out of a run, an approver may (server runs exclude).
 func TestServerUsers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a server in a separate process: not in -short")
@@ -73,13 +74,23 @@ func TestServerUsers(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "only an approver raises a run's priority") {
 		t.Errorf("ann raising her run's priority: %v, want refused", err)
 	}
+	err = run(context.Background(), []string{"server", "runs", "exclude", id, "w9", "-dir", sdir, "-token-file", ann}, &bytes.Buffer{}, &errOut)
+	if err == nil || !strings.Contains(err.Error(), "only an approver takes a worker's games out of a run") {
+		t.Errorf("ann taking a worker's games out of her run: %v, want refused", err)
+	}
+	if out := arbiterOK(t, "server", "runs", "exclude", id, "w9", "-dir", sdir, "-token-file", vic); !strings.Contains(out, "Run "+id+": ") || !strings.Contains(out, "Worker w9 taken out: 0 games of 0 pairs") {
+		t.Errorf("server runs exclude: %q", out)
+	}
+	if st := poolRuns(t, sdir)[0]; len(st.Excluded) != 1 || st.Excluded[0].Worker != "w9" || st.Excluded[0].By != "vic" {
+		t.Errorf("ann's run after vic took w9 out: %+v, want w9 taken out by vic", st.Excluded)
+	}
 	audit := arbiterOK(t, "server", "runs", "audit", id, "-dir", sdir)
 	var actions []string
 	for _, line := range strings.Split(strings.TrimSpace(audit), "\n")[1:] {
 		f := strings.Fields(line)
 		actions = append(actions, f[2]+" "+f[3])
 	}
-	if got := strings.Join(actions, ", "); got != "ann submitted, (server) held, vic approved, ann reprioritized" {
+	if got := strings.Join(actions, ", "); got != "ann submitted, (server) held, vic approved, ann reprioritized, vic excluded" {
 		t.Errorf("server runs audit: %s\n%s", got, audit)
 	}
 }
