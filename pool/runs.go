@@ -339,12 +339,15 @@ func (s *Server) startRun(r *run) error {
 		r.final = coord.Status()
 		s.mu.Unlock()
 		switch {
-		case err != nil:
+		case err != nil && ctx.Err() == nil:
 			// Its workers are told before its streams go (ended), or one holding a pair
 			// would wait for them.
 			coord.Finish(context.WithoutCancel(ctx), "the run failed: "+err.Error())
 			s.ended(r, StateFailed, err.Error(), nil)
-		case out.Interrupted:
+		case err != nil, out.Interrupted:
+			// An error of the cancellation itself (the coordinator cut short while it
+			// purged or read its streams) is an interruption too: a server closing while a
+			// run starts must not fail the run it resumes when it starts again.
 			// Paused, stopped, or the server is closing: whoever cancelled says what it is.
 			coord.Finish(context.WithoutCancel(ctx), "the run was paused or stopped")
 		default:
