@@ -65,6 +65,36 @@ func (e EngineConfig) DefaultName() string {
 	return e.Addr
 }
 
+// Interpreted reports whether the engine's program is an interpreter that runs a script
+// (python3 engine.py, node bot.js), whose own name would name every such engine alike.
+func (e EngineConfig) Interpreted() bool {
+	if len(e.Command) < 2 {
+		return false
+	}
+	base := strings.TrimSuffix(strings.ToLower(filepath.Base(e.Command[0])), ".exe")
+	for _, p := range []string{"python", "pypy", "node", "deno", "bun", "ruby", "perl", "php", "java", "mono", "dotnet", "sh", "bash", "lua", "julia", "rscript"} {
+		if base == p || strings.HasPrefix(base, p) && strings.Trim(base[len(p):], "0123456789.") == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// Script is the file name of the script an interpreted engine runs ("engine.py" of python3
+// -u /home/me/engine.py): its first argument that is not an option; "" for a program that is
+// not an interpreter.
+func (e EngineConfig) Script() string {
+	if !e.Interpreted() {
+		return ""
+	}
+	for _, arg := range e.Command[1:] {
+		if arg != "" && !strings.HasPrefix(arg, "-") {
+			return filepath.Base(arg)
+		}
+	}
+	return ""
+}
+
 // program is the path of the engine's program, with its directory when it is relative, as
 // slash-separated elements: what tells two builds of one engine apart.
 func (e EngineConfig) program() string {

@@ -58,3 +58,30 @@ func TestRunArgs(t *testing.T) {
 		t.Errorf("RunArgs of an engine without arguments = %q, want none", got)
 	}
 }
+
+// An interpreter's engine is its script: python3 names no engine (check's verdict and the
+// pasted match line name it otherwise).
+func TestInterpreted(t *testing.T) {
+	for _, tc := range []struct {
+		command []string
+		want    bool
+		script  string
+	}{
+		{[]string{"python3", "engine.py"}, true, "engine.py"},
+		{[]string{"/usr/bin/python3.12", "-u", "/home/me/engine.py", "fast"}, true, "engine.py"},
+		{[]string{"node", "bot.js"}, true, "bot.js"},
+		{[]string{"Rscript", "bot.R"}, true, "bot.R"},
+		{[]string{"./nokamute", "uhp"}, false, ""},
+		{[]string{"python3"}, false, ""}, // no script: the name is all there is
+		{[]string{"python3", "-u"}, true, ""},
+		{[]string{"./pythonic-engine", "x"}, false, ""},
+	} {
+		e := EngineConfig{Command: tc.command}
+		if got := e.Interpreted(); got != tc.want {
+			t.Errorf("%q: Interpreted() = %v, want %v", tc.command, got, tc.want)
+		}
+		if got := e.Script(); got != tc.script {
+			t.Errorf("%q: Script() = %q, want %q", tc.command, got, tc.script)
+		}
+	}
+}

@@ -111,7 +111,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if rerr := reports.WriteCheck(stdout, cmp.Or(engine.Name, subject), checks, err, started); rerr != nil {
 		return rerr
 	}
-	if err := compliance.WriteVerdict(stdout, cmp.Or(engine.Name, engine.DefaultName(), subject), checks); err != nil {
+	if err := compliance.WriteVerdict(stdout, cmp.Or(engine.Name, engine.Script(), engine.DefaultName(), subject), checks); err != nil {
 		return err
 	}
 	width := 100

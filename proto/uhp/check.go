@@ -153,7 +153,7 @@ func (c *checker) banner(eng *uhpclient.Engine) {
 	info := eng.Info()
 	detail := fmt.Sprintf("id %s, capabilities %s", lines.QuoteText(info.ID), lines.QuoteText(strings.Join(info.Capabilities, ";")))
 	var settings []string
-	if name := idName(info.ID); name != "" && interpreted(c.engine.Command) && c.engine.Name == "" {
+	if name := idName(info.ID); name != "" && c.engine.Interpreted() && c.engine.Name == "" {
 		// The program is an interpreter, whose name says nothing of the engine.
 		settings = append(settings, "name="+name)
 		detail += fmt.Sprintf("; a match names it %s after its id (name=%s), not after the program %s", name, name, filepath.Base(c.engine.Command[0]))
@@ -173,21 +173,6 @@ func (c *checker) banner(eng *uhpclient.Engine) {
 			c.types = append(c.types, t)
 		}
 	}
-}
-
-// interpreted reports whether an engine's program is an interpreter (python3 engine.py), whose
-// name would name the engine in a match.
-func interpreted(command []string) bool {
-	if len(command) < 2 {
-		return false
-	}
-	base := strings.TrimSuffix(strings.ToLower(filepath.Base(command[0])), ".exe")
-	for _, p := range []string{"python", "pypy", "node", "deno", "bun", "ruby", "perl", "php", "java", "mono", "dotnet", "sh", "bash", "lua", "julia", "Rscript"} {
-		if base == strings.ToLower(p) || strings.HasPrefix(base, strings.ToLower(p)) && strings.Trim(base[len(p):], "0123456789.") == "" {
-			return true
-		}
-	}
-	return false
 }
 
 // idName is a name for an engine from its id line: its first word, of letters, digits and

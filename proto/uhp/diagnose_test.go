@@ -70,21 +70,7 @@ func fakeSide(t *testing.T, name string, cfg uhpfake.Config, tc driver.TimeContr
 
 // A program that is an interpreter names the engine after its id in the pasted match line.
 func TestInterpretedEngineIsNamedAfterItsID(t *testing.T) {
-	for _, tc := range []struct {
-		command []string
-		want    bool
-	}{
-		{[]string{"python3", "engine.py"}, true},
-		{[]string{"/usr/bin/python3.12", "-u", "engine.py"}, true},
-		{[]string{"node", "bot.js"}, true},
-		{[]string{"./nokamute", "uhp"}, false},
-		{[]string{"python3"}, false}, // no script: the name is all there is
-		{[]string{"./pythonic-engine", "x"}, false},
-	} {
-		if got := interpreted(tc.command); got != tc.want {
-			t.Errorf("interpreted(%q) = %v", tc.command, got)
-		}
-	}
+	// Which programs are interpreters: driver's TestInterpreted.
 	for id, want := range map[string]string{"MyBot 1.0": "MyBot", "  rusty_hive v0.3": "rusty_hive", "my bot!": "my", "***": ""} {
 		if got := idName(id); got != want {
 			t.Errorf("idName(%q) = %q, want %q", id, got, want)
