@@ -59,6 +59,8 @@ func fakeEngine(scenario string) uhpfake.Config {
 		cfg.OvershootPerMove = 30 * time.Millisecond
 	case "varying-overshoot": // every third timed search runs 0.35 s over
 		cfg.Overshoots = []time.Duration{0, 0, 350 * time.Millisecond}
+	case "no-ok-timed": // prints the move of a timed search and no "ok" after it
+		cfg.Faults = []uhpfake.Fault{{On: "bestmove", Arg: "time", Then: "no-ok"}}
 	case "trailing-semicolon":
 		cfg.Faults = []uhpfake.Fault{{On: "newgame", Mangle: "trailing-semicolon"}}
 	}

@@ -14,6 +14,7 @@ import (
 	"hivearbiter/arbiter/driver"
 	"hivearbiter/enginekit/uhpserver/uhpfake"
 	"hivearbiter/results"
+	"hivearbiter/uhpclient"
 )
 
 func start(t *testing.T, e driver.EngineConfig, env driver.StartEnv) *Player {
@@ -149,6 +150,33 @@ func TestTimePolicyProbes(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A probe answered without "ok" learned nothing of the engine's time handling: the policy
+// falls back to the assumptions that lose no game, and says that it assumed them rather than
+// that it found them out.
+func TestProbeThatLearnedNothingSaysSo(t *testing.T) {
+	e := fakeConfig("no-ok-timed")
+	startEngine := func(ctx context.Context) (*uhpclient.Engine, error) {
+		return uhpclient.Start(ctx, uhpclient.Config{Command: e.Command, Env: e.Env, Name: "fake"})
+	}
+	eng, err := startEngine(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	facts, eng, err := probe(t.Context(), eng, startEngine)
+	if eng != nil {
+		defer eng.Close(context.WithoutCancel(t.Context()))
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if facts.fractional || !strings.HasPrefix(facts.fractionsBy, "taken to read whole seconds, the safe side (the probe learned nothing: bestmove time 00:00:00.100 ") {
+		t.Errorf("fractions: %v, %q; want whole seconds, assumed", facts.fractional, facts.fractionsBy)
+	}
+	if facts.interruptible || !strings.HasPrefix(facts.interruptBy, "never interrupted, the safe side (the probe learned nothing: ") {
+		t.Errorf("interrupts: %v, %q; want never interrupted, assumed", facts.interruptible, facts.interruptBy)
 	}
 }
 

@@ -162,8 +162,12 @@ func probe(ctx context.Context, eng *uhpclient.Engine, restart restarter) (timeF
 	case err == nil:
 		facts.fractional = true
 		facts.fractionsBy = fmt.Sprintf("reads fractions of a second (probed: bestmove time 00:00:00.100 answered %s in %.3f s)", move, took.Seconds())
-	default:
+	case errors.As(err, new(*uhpclient.EngineError)):
 		facts.fractionsBy = fmt.Sprintf("reads whole seconds (probed: bestmove time 00:00:00.100 %s)", probeFailure(err))
+	default:
+		// A probe that got no answer (no "ok", no reply in time, a crash) says nothing of
+		// fractions: whole seconds is the assumption that loses no game, and it is said so.
+		facts.fractionsBy = fmt.Sprintf("taken to read whole seconds, the safe side (the probe learned nothing: bestmove time 00:00:00.100 %s)", probeFailure(err))
 	}
 	if eng, err = alive(ctx, eng, restart); err != nil {
 		return facts, eng, err
@@ -175,8 +179,10 @@ func probe(ctx context.Context, eng *uhpclient.Engine, restart restarter) (timeF
 	eng.Note("time probe: does the engine survive SIGINT during a search?")
 	move, took, err = probeSearch(ctx, eng, uhpclient.BestMoveArgs{Time: interruptProbe}, interruptProbeAt)
 	switch {
-	case err != nil:
+	case errors.As(err, new(*uhpclient.ExitError)):
 		facts.interruptBy = fmt.Sprintf("never interrupted (probed: SIGINT during bestmove time 00:00:03: %s)", probeFailure(err))
+	case err != nil:
+		facts.interruptBy = fmt.Sprintf("never interrupted, the safe side (the probe learned nothing: SIGINT during bestmove time 00:00:03: %s)", probeFailure(err))
 	case took < interruptProbeAt:
 		facts.interruptBy = fmt.Sprintf("never interrupted (probed: it answered bestmove time 00:00:03 in %.3f s, before SIGINT)", took.Seconds())
 	case took >= interruptStopped:
