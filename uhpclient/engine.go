@@ -81,6 +81,9 @@ type Engine struct {
 	// is told when it got it.
 	searchSent    atomic.Int64
 	interruptedAt atomic.Int64
+	// replied is set once the engine has ended a reply to a command after its banner: what a
+	// silence later cannot be blamed on (output never flushed). Guarded by turn.
+	replied bool
 
 	// bannerOnInfo is set when the banner came only in answer to "info".
 	bannerOnInfo bool
@@ -422,6 +425,9 @@ func (e *Engine) readReply(ctx context.Context, command string, sent time.Time) 
 		}
 		if done {
 			e.endSearch()
+			if command != startCommand {
+				e.replied = true
+			}
 			if cap(rep.lines) <= reusedReplyLines {
 				e.replies = rep.lines
 			}
@@ -513,7 +519,9 @@ func (e *Engine) exitError(command string) *ExitError {
 // timeout is a TimeoutError of this engine's: the reply it gave up on ends with "ok", and at
 // start-up, a reply without an "id" line is no info banner.
 func (e *Engine) timeout(command string, after time.Duration, cause error, printed []string) *TimeoutError {
-	return timeoutError(e.cfg.Name, command, after, cause, printed)
+	te := timeoutError(e.cfg.Name, command, after, cause, printed)
+	te.Replied = e.replied
+	return te
 }
 
 // Kill kills the engine and its process group at once, and returns once the process is

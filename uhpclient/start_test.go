@@ -117,3 +117,27 @@ func TestRepliesKeptByTheCaller(t *testing.T) {
 		t.Errorf("replies read later changed what the caller kept: %q (was %q), info %q (was %q)", lines, kept, e.Info().Lines, banner)
 	}
 }
+
+// A timeout says whether the engine had answered a command before it (TimeoutError.Replied):
+// the banner alone is no answer, a reply ended with "ok" is, so that a silence after answers
+// is not taken for output the engine never flushes.
+func TestTimeoutSaysWhetherTheEngineHadReplied(t *testing.T) {
+	for _, answerFirst := range []bool{false, true} {
+		e := mustStartFake(t, "hang-play")
+		if answerFirst {
+			if _, err := e.Send(t.Context(), "validmoves"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
+		_, err := e.Play(ctx, "wS1")
+		cancel()
+		te, ok := errors.AsType[*TimeoutError](err)
+		if !ok {
+			t.Fatalf("play of an engine that hangs: %v, want a TimeoutError", err)
+		}
+		if te.Replied != answerFirst {
+			t.Errorf("answered validmoves first: %v; the timeout's Replied is %v", answerFirst, te.Replied)
+		}
+	}
+}

@@ -17,7 +17,7 @@ import (
 	"hivearbiter/results"
 )
 
-const checkUsage = `check -engine "PROG ARGS..." [-games N] [-plies N] [-seed N] [-concurrency N] [-quick] [-start-timeout SECONDS] [-transcript FILE] [-v] [-junit FILE]
+const checkUsage = `check -engine "PROG ARGS..." [-games N] [-plies N] [-seed N] [-concurrency N] [-searches N] [-quick] [-start-timeout SECONDS] [-transcript FILE] [-v] [-junit FILE]
        arbiter check -engine cmd=PROG [proto=P] [name=N] [arg=A]... [option.NAME=V]... [SETTING=V]...
 
 Checks that an engine speaks its protocol (proto=, UHP by default) as the arbiter needs, with the
@@ -50,6 +50,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	plies := fs.Int("plies", 30, "plies per random game")
 	seed := fs.Uint64("seed", 1, "seed of the random games")
 	concurrency := fs.Int("concurrency", 1, "UHP: games played at once to measure the engine's overshoot, as the match's -concurrency will play them")
+	searches := fs.Int("searches", 20, "UHP: the engine's moves from the start of each game whose timed searches measure its overshoot (fewer: a quicker check, a margin from the opening alone)")
 	verbose := fs.Bool("v", false, "print each check's detail on one line instead of wrapped to the table's width")
 	quick := fs.Bool("quick", false, "a first look: one game, one search of each kind, the optional rows in a few seconds, no determinism or bench")
 	startTimeout := fs.Float64("start-timeout", 10, "`seconds` the engine may take to start (its banner), as a match's -start-timeout")
@@ -104,6 +105,12 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fmt.Fprintf(stderr, "Checking %s\n", subject)
 	started := time.Now()
 	opts.Concurrency = *concurrency
+	if *searches < 1 {
+		return cli.Usage(fmt.Errorf("-searches %d: want 1 or more", *searches))
+	}
+	if !*quick {
+		opts.Searches = *searches
+	}
 	checks, err := compliance.Run(ctx, engine, opts)
 	if len(checks) == 0 && err != nil {
 		return cli.Usage(err) // a protocol without a check

@@ -121,6 +121,7 @@ func TestCheckNamesFiveFaultsInOneRun(t *testing.T) {
 // that need an answer are not checked once the first finds none, and the optional ones keep to
 // their budget.
 func TestCheckOfASilentEngineEndsSoon(t *testing.T) {
+	t.Parallel() // it waits out its engine's silence
 	silent := uhpfake.Config{ID: "silent v1", Faults: []uhpfake.Fault{{On: "ready", Then: "hang"}}}
 	var stdout, stderr bytes.Buffer
 	args := append([]string{"check", "-plies", "4"}, fakeEngineSpec("silent", silent)...)
@@ -145,6 +146,7 @@ func TestCheckOfASilentEngineEndsSoon(t *testing.T) {
 // -transcript keeps the conversation with every process the check starts, each start noted
 // with the row it is for, as a match's -transcripts does.
 func TestCheckTranscript(t *testing.T) {
+	t.Parallel() // it waits out its engine's missing "ok"
 	path := filepath.Join(t.TempDir(), "check.txt")
 	faulty, _ := uhpfake.Faulty(driver.DiagnosisMissingOK)
 	var stdout, stderr bytes.Buffer

@@ -74,7 +74,8 @@ func TestCheckJUnit(t *testing.T) {
 			t.Setenv("GITHUB_STEP_SUMMARY", "")
 			file := filepath.Join(t.TempDir(), "check.xml")
 			var stdout, stderr bytes.Buffer
-			args := append([]string{"check", "-games", "1", "-plies", "6", "-junit", file}, tc.engine...)
+			// Four timed searches measure the overshoot: the JUnit file is the point here.
+			args := append([]string{"check", "-games", "1", "-plies", "6", "-searches", "4", "-junit", file}, tc.engine...)
 			err := run(context.Background(), args, &stdout, &stderr)
 			code := exitCode(err, &stderr)
 			if tc.code != agree && code != tc.code {

@@ -95,10 +95,11 @@ func TestCheckReportGolden(t *testing.T) {
 // -engine line to paste; an engine like nokamute (whole seconds, dies of SIGINT, claims
 // threefold repetition) passes with a warning, and exits 0.
 func TestCheckEndsWithWhatToDo(t *testing.T) {
+	t.Parallel() // its engine waits out its timed searches
 	for _, scenario := range []string{"nokamute", "base-only"} {
 		t.Run(scenario, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			args := append([]string{"check", "-games", "1", "-plies", "4"}, fakeEngineArgs("fake", scenario)...)
+			args := append([]string{"check", "-games", "1", "-plies", "4", "-searches", "4"}, fakeEngineArgs("fake", scenario)...)
 			if err := run(context.Background(), args, &stdout, &stderr); err != nil {
 				t.Fatalf("check failed: %v\n%s%s", err, stdout.String(), stderr.String())
 			}

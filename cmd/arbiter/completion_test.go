@@ -26,7 +26,7 @@ func TestCompletion(t *testing.T) {
 			t.Errorf("command %s: listed %v, hidden %v", cmd.Name, listed, cmd.Hidden)
 		}
 	}
-	if got := strings.Join(flags["check"], " "); got != "concurrency engine games junit plies quick seed start-timeout transcript v" {
+	if got := strings.Join(flags["check"], " "); got != "concurrency engine games junit plies quick searches seed start-timeout transcript v" {
 		t.Errorf("check's flags: %s", got)
 	}
 	for _, f := range []string{"engine", "each", "openings", "sprt", "out", "pgnout", "concurrency", "listen", "junit", "summary"} {

@@ -129,6 +129,9 @@ type TimeoutError struct {
 	// Partial is the start of a line the player printed without ending it: output without
 	// a newline, or flushed only in part.
 	Partial string
+	// Replied says the player had ended a reply to a command before this one: its output
+	// reaches the arbiter, so a silence now is not output it never flushes.
+	Replied bool
 }
 
 // InterruptOutcome is how a program took the SIGINT that stopped a search which outlived

@@ -11,7 +11,8 @@ import (
 // explains it, when one does: what the client saw is the evidence, the table says the cause
 // and the fix. A match, the check before its first game and "arbiter check" all pass their
 // engine's errors through here, so that they say the same of one fault. search says the
-// error ended a bestmove: silence there is an overrun, elsewhere nothing received.
+// error ended a bestmove: silence there is an overrun; elsewhere nothing received, unless the
+// engine had answered a command before (its output is flushed, then).
 func diagnose(err error, search bool) error {
 	if err == nil {
 		return nil
@@ -43,6 +44,11 @@ func diagnosisOf(err error, search bool) string {
 			return ""
 		case search:
 			return driver.DiagnosisOverrun
+		case te.Replied:
+			// It answered other commands before this one (a slow bench, a hung command):
+			// its output reaches the arbiter, so it is no fault of flushing; the error says
+			// what it did not answer in how long.
+			return ""
 		}
 		return driver.DiagnosisNoOutput
 	}

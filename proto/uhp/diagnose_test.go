@@ -12,6 +12,7 @@ import (
 	"hivearbiter/arbiter/driver"
 	"hivearbiter/enginekit/uhpserver/uhpfake"
 	"hivearbiter/results"
+	"hivearbiter/uhpclient"
 )
 
 // A game with a faulty engine ends, or goes on with a warning, as the table of diagnoses says,
@@ -96,5 +97,27 @@ func TestProbeAndCheckAgreeOnALateFraction(t *testing.T) {
 	}
 	if !keepsToFraction(100*time.Millisecond, 1100*time.Millisecond) || keepsToFraction(100*time.Millisecond, 1101*time.Millisecond) {
 		t.Error("keepsToFraction does not draw its line at a second over")
+	}
+}
+
+// Silence is "nothing received" (output never flushed) only from an engine that has ended no
+// reply to a command yet: one that answered others and then keeps quiet (a slow bench, a hung
+// command) flushes its output, and its error says only what it did not answer in how long.
+func TestSilenceIsNoFlushingFaultOnceAReplyCame(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		err    *uhpclient.TimeoutError
+		search bool
+		want   string
+	}{
+		{"silent from the start", &uhpclient.TimeoutError{Command: "start"}, false, driver.DiagnosisNoOutput},
+		{"silent after the banner", &uhpclient.TimeoutError{Command: "newgame Base"}, false, driver.DiagnosisNoOutput},
+		{"a bench after answers", &uhpclient.TimeoutError{Command: "bench", Replied: true}, false, ""},
+		{"a search", &uhpclient.TimeoutError{Command: "bestmove time 00:00:01", Replied: true}, true, driver.DiagnosisOverrun},
+		{"half a line", &uhpclient.TimeoutError{Command: "bench", Replied: true, Partial: "wS"}, false, driver.DiagnosisNoNewline},
+	} {
+		if got := diagnosisOf(tc.err, tc.search); got != tc.want {
+			t.Errorf("%s: diagnosis %q, want %q", tc.name, got, tc.want)
+		}
 	}
 }
