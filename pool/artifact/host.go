@@ -2,8 +2,11 @@ package artifact
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 
 	"hivearbiter/internal/proc"
 )
@@ -22,16 +25,30 @@ type Host struct {
 func ThisPlatform() string { return runtime.GOOS + "/" + runtime.GOARCH }
 
 // ThisHost is this machine: runtime.GOOS/GOARCH, and those of KnownRuntimes and of runtimes
-// that internal/proc.Locate finds on the PATH.
+// that internal/proc.Locate finds on the PATH or that sit where #! lines name them.
 func ThisHost(runtimes ...string) Host {
 	h := Host{Platform: ThisPlatform()}
 	for _, r := range slices.Concat(KnownRuntimes, runtimes) {
-		if !slices.Contains(h.Runtimes, r) && proc.Locate(r, "") == nil {
+		if !slices.Contains(h.Runtimes, r) && (proc.Locate(r, "") == nil || atShebangPath(r)) {
 			h.Runtimes = append(h.Runtimes, r)
 		}
 	}
 	slices.Sort(h.Runtimes)
 	return h
+}
+
+// atShebangPath reports whether a runtime is where #! lines name it, /bin or /usr/bin, off
+// Windows: the system runs "#!/bin/sh" from there whatever the worker's PATH holds.
+func atShebangPath(name string) bool {
+	if runtime.GOOS == "windows" || strings.ContainsAny(name, `/\`) {
+		return false
+	}
+	for _, dir := range []string{"/bin", "/usr/bin"} {
+		if st, err := os.Stat(filepath.Join(dir, name)); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // NotRunnableError is an artifact a host cannot run: built for another platform, or needing a

@@ -198,7 +198,8 @@ func TestRunnable(t *testing.T) {
 	}
 }
 
-// TestThisHost: this machine's platform is Go's, and its runtimes are those on its PATH.
+// TestThisHost: this machine's platform is Go's, and its runtimes are those on its PATH and
+// those where #! lines name them (/bin, /usr/bin), which the system runs whatever the PATH.
 func TestThisHost(t *testing.T) {
 	path := t.TempDir()
 	writeFile(t, path, "python3", "#!/bin/sh\n", 0o755)
@@ -208,9 +209,21 @@ func TestThisHost(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("the fake runtimes are shell scripts")
 	}
+	want := []string{"python3", "ruby"}
+	for _, r := range []string{"node", "sh", "bash", "java"} {
+		for _, dir := range []string{"/bin", "/usr/bin"} {
+			if st, err := os.Stat(filepath.Join(dir, r)); err == nil && st.Mode()&0o111 != 0 && !slices.Contains(want, r) {
+				want = append(want, r)
+			}
+		}
+	}
+	slices.Sort(want)
+	if !slices.Contains(want, "sh") {
+		t.Fatal("no /bin/sh here: the test of a runtime at its #! path has nothing to find")
+	}
 	h := ThisHost("ruby", "java")
-	if h.Platform != runtime.GOOS+"/"+runtime.GOARCH || !slices.Equal(h.Runtimes, []string{"python3", "ruby"}) {
-		t.Fatalf("this host: %+v", h)
+	if h.Platform != runtime.GOOS+"/"+runtime.GOARCH || !slices.Equal(h.Runtimes, want) {
+		t.Fatalf("this host: %+v, want runtimes %v", h, want)
 	}
 }
 
