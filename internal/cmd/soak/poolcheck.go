@@ -16,6 +16,7 @@ import (
 	"hivearbiter/internal/cli"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/ci"
 	"hivearbiter/configs"
 	"hivearbiter/pool"
 	"hivearbiter/results"
@@ -143,7 +144,9 @@ func (s *soak) agrees(ctx context.Context, st pool.RunState) string {
 		return "the server gives no results"
 	}
 	out := filepath.Join(s.o.dir, "stats-"+st.ID+".json")
-	if code := s.stats(ctx, "-json", out, st.Records); code != 0 {
+	// The records carry the run's SPRT, so stats of them alone exits with its verdict: H0 or
+	// none yet (the games in flight at the decision counted too) are no disagreement.
+	if code := s.stats(ctx, "-json", out, st.Records); code != ci.ExitOK && code != ci.ExitH0 && code != ci.ExitInconclusive {
 		return fmt.Sprintf("arbiter stats exited with %d", code)
 	}
 	data, err := os.ReadFile(out)
