@@ -121,7 +121,10 @@ type Options struct {
 // check no more than this in rows that could only warn.
 const (
 	DefaultOptionalBudget = 20 * time.Second
-	QuickOptionalBudget   = 6 * time.Second
+	// DefaultSearches is Options.Searches when none is given: the engine's moves through the
+	// late middle game, where an overshoot that grows with the game has grown.
+	DefaultSearches     = 20
+	QuickOptionalBudget = 6 * time.Second
 )
 
 func (o Options) withDefaults() Options {
@@ -138,7 +141,7 @@ func (o Options) withDefaults() Options {
 		o.Games, o.Searches = 1, 1
 	}
 	if o.Searches <= 0 {
-		o.Searches = 20
+		o.Searches = DefaultSearches
 	}
 	if o.Concurrency <= 0 {
 		o.Concurrency = 1

@@ -50,7 +50,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	plies := fs.Int("plies", 30, "plies per random game")
 	seed := fs.Uint64("seed", 1, "seed of the random games")
 	concurrency := fs.Int("concurrency", 1, "UHP: games played at once to measure the engine's overshoot, as the match's -concurrency will play them")
-	searches := fs.Int("searches", 20, "UHP: the engine's moves from the start of each game whose timed searches measure its overshoot (fewer: a quicker check, a margin from the opening alone)")
+	searches := fs.Int("searches", compliance.DefaultSearches, "UHP: the engine's moves from the start of each game whose timed searches measure its overshoot (fewer: a quicker check, a margin from the opening alone)")
 	verbose := fs.Bool("v", false, "print each check's detail on one line instead of wrapped to the table's width")
 	quick := fs.Bool("quick", false, "a first look: one game, one search of each kind, the optional rows in a few seconds, no determinism or bench")
 	startTimeout := fs.Float64("start-timeout", 10, "`seconds` the engine may take to start (its banner), as a match's -start-timeout")
