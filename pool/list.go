@@ -98,8 +98,9 @@ type listKeeper struct {
 	name string
 	// said is the last problem printed: a problem met again and again is printed once.
 	said string
-	// written says that the site has been written since the keeper started.
-	written bool
+	// written is the records file as the site was last written from (see batch); the zero
+	// stamp before the keeper first writes it.
+	written fileStamp
 	// stale is the last run found finished when its batch was to be played (see play).
 	stale string
 }
@@ -167,6 +168,7 @@ func (k *listKeeper) batch(ctx context.Context) (played bool, err error) {
 	}
 	k.name = l.Name
 	k.s.keepListSite(l)
+	stamp := stampOf(l.Records)
 	recs, err := ratinglist.ReadRecords(l.Records)
 	if err != nil {
 		return false, err
@@ -174,8 +176,12 @@ func (k *listKeeper) batch(ctx context.Context) (played bool, err error) {
 	if err := l.IdentifyAll(k.cfg.Self, recs); err != nil {
 		return false, err
 	}
-	if !k.written {
-		k.written = true
+	// The site is written when the keeper starts, and whenever the records changed since it
+	// was last written without a batch of the keeper's own to write them: a run resumed by a
+	// server started again can finish its batch between this read and the Runner's, which
+	// then finds nothing to play and writes nothing.
+	if stamp != k.written {
+		k.written = stamp
 		k.write(l, recs)
 	}
 	if _, ok, err := ratinglist.Next(l, recs); err != nil || !ok {
@@ -316,8 +322,11 @@ type fileStamp struct {
 	err  string
 }
 
-func (k *listKeeper) stamp() fileStamp {
-	info, err := os.Stat(k.cfg.Path)
+func (k *listKeeper) stamp() fileStamp { return stampOf(k.cfg.Path) }
+
+// stampOf is the stamp of the file at path (one that cannot be read has its error).
+func stampOf(path string) fileStamp {
+	info, err := os.Stat(path)
 	if err != nil {
 		return fileStamp{err: err.Error()}
 	}

@@ -102,6 +102,24 @@ func TestServerKeepsList(t *testing.T) {
 		b, err := os.ReadFile(filepath.Join(l.Site, "table.json"))
 		return err == nil && json.Unmarshal(b, &table) == nil && table.Games == len(recs) && len(table.Rows) == len(l.Entrants)
 	}
+	t.Cleanup(func() {
+		if !t.Failed() {
+			return
+		}
+		// What the list holds explains a list that never got done.
+		l, err := configs.ReadList(listFile, builtinResolver)
+		if err != nil {
+			t.Logf("the list: %v", err)
+			return
+		}
+		recs, err := ratinglist.ReadRecords(l.Records)
+		for _, r := range recs {
+			t.Logf("record: run %s game %d batch %s", r.Run, r.Game, r.Settings[ratinglist.LabelBatch])
+		}
+		_, more, nerr := ratinglist.Next(l, recs)
+		b, terr := os.ReadFile(filepath.Join(l.Site, "table.json"))
+		t.Logf("%d records (%v); more to play: %v (%v); table.json (%v):\n%s", len(recs), err, more, nerr, terr, b)
+	})
 	waitFor(t, "the list of two entrants to be done", 5*time.Minute, done)
 	added := serverList + `
 [[entrant]]
