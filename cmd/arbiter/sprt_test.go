@@ -66,31 +66,35 @@ func TestSPRTCalcGolden(t *testing.T) {
 		name string
 		args []string
 		code int
+		slow bool // of the numeric kind, which the race detector slows twentyfold
 	}{
-		{"p1", []string{"-ptnml", "100,1500,3000,1600,120", "-elo0", "0", "-elo1", "5"}, ci.ExitInconclusive},
-		{"all-won", []string{"-ptnml", "0,0,0,0,10"}, ci.ExitInconclusive},
-		{"all-lost", []string{"-ptnml", "10,0,0,0,0"}, ci.ExitInconclusive},
-		{"all-even", []string{"-ptnml", "0,0,10,0,0"}, ci.ExitInconclusive},
-		{"wdl", []string{"-wdl", "60,100,40"}, ci.ExitInconclusive},
-		{"wdl-all-won", []string{"-wdl", "10,0,0"}, ci.ExitInconclusive},
+		{"p1", []string{"-ptnml", "100,1500,3000,1600,120", "-elo0", "0", "-elo1", "5"}, ci.ExitInconclusive, false},
+		{"all-won", []string{"-ptnml", "0,0,0,0,10"}, ci.ExitInconclusive, false},
+		{"all-lost", []string{"-ptnml", "10,0,0,0,0"}, ci.ExitInconclusive, false},
+		{"all-even", []string{"-ptnml", "0,0,10,0,0"}, ci.ExitInconclusive, false},
+		{"wdl", []string{"-wdl", "60,100,40"}, ci.ExitInconclusive, false},
+		{"wdl-all-won", []string{"-wdl", "10,0,0"}, ci.ExitInconclusive, false},
 		// The verdicts of a regression gate and of a gain test, each in words true of its bounds.
-		{"gate-h0", []string{"-ptnml", "15,4,6,0,1", "-elo0", "-50", "-elo1", "0", "-model", "logistic"}, ci.ExitH0},
-		{"gate-h1", []string{"-ptnml", "0,0,22,0,0", "-elo0", "-50", "-elo1", "0", "-model", "logistic"}, ci.ExitOK},
-		{"gain-h0", []string{"-ptnml", "1200,2400,4200,2300,1100", "-elo0", "2", "-elo1", "7"}, ci.ExitH0},
+		{"gate-h0", []string{"-ptnml", "15,4,6,0,1", "-elo0", "-50", "-elo1", "0", "-model", "logistic"}, ci.ExitH0, false},
+		{"gate-h1", []string{"-ptnml", "0,0,22,0,0", "-elo0", "-50", "-elo1", "0", "-model", "logistic"}, ci.ExitOK, false},
+		{"gain-h0", []string{"-ptnml", "1200,2400,4200,2300,1100", "-elo0", "2", "-elo1", "7"}, ci.ExitH0, false},
 		// Without counts: what the test costs before it runs.
-		{"cost-gate", []string{"-elo0", "-50", "-elo1", "0", "-model", "logistic"}, ci.ExitOK},
-		{"cost-gain", []string{"-elo0", "2", "-elo1", "7", "-draw-ratio", "0.5"}, ci.ExitOK},
+		{"cost-gate", []string{"-elo0", "-50", "-elo1", "0", "-model", "logistic"}, ci.ExitOK, false},
+		{"cost-gain", []string{"-elo0", "2", "-elo1", "7", "-draw-ratio", "0.5"}, ci.ExitOK, false},
 		// With a cap: the error rates and length it leaves, and the cap within a point of them.
-		{"cost-gate-cap", []string{"-elo0", "-50", "-elo1", "0", "-model", "logistic", "-cap", "400"}, ci.ExitOK},
-		{"cost-gate-short-cap", []string{"-elo0", "-50", "-elo1", "0", "-model", "logistic", "-cap", "100", "-draw-ratio", "0.3"}, ci.ExitOK},
-		{"cost-gain-cap", []string{"-elo0", "0", "-elo1", "5", "-cap", "5000"}, ci.ExitOK},
+		{"cost-gate-cap", []string{"-elo0", "-50", "-elo1", "0", "-model", "logistic", "-cap", "400"}, ci.ExitOK, false},
+		{"cost-gate-short-cap", []string{"-elo0", "-50", "-elo1", "0", "-model", "logistic", "-cap", "100", "-draw-ratio", "0.3"}, ci.ExitOK, false},
+		{"cost-gain-cap", []string{"-elo0", "0", "-elo1", "5", "-cap", "5000"}, ci.ExitOK, true},
 		// Counts at the cap, between the bounds: decided by the final threshold, as a match.
-		{"gate-cap-h0", []string{"-ptnml", "50,20,80,20,30", "-elo0", "-50", "-elo1", "0", "-model", "logistic", "-cap", "200"}, ci.ExitH0},
-		{"gate-cap-h1", []string{"-ptnml", "45,20,80,25,30", "-elo0", "-50", "-elo1", "0", "-model", "logistic", "-cap", "200"}, ci.ExitOK},
-		{"gate-before-cap", []string{"-ptnml", "45,20,80,25,30", "-elo0", "-50", "-elo1", "0", "-model", "logistic", "-cap", "400"}, ci.ExitInconclusive},
+		{"gate-cap-h0", []string{"-ptnml", "50,20,80,20,30", "-elo0", "-50", "-elo1", "0", "-model", "logistic", "-cap", "200"}, ci.ExitH0, false},
+		{"gate-cap-h1", []string{"-ptnml", "45,20,80,25,30", "-elo0", "-50", "-elo1", "0", "-model", "logistic", "-cap", "200"}, ci.ExitOK, false},
+		{"gate-before-cap", []string{"-ptnml", "45,20,80,25,30", "-elo0", "-50", "-elo1", "0", "-model", "logistic", "-cap", "400"}, ci.ExitInconclusive, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			if tc.slow && raceEnabled {
+				t.Skip("the error rates of a cap of thousands of pairs take 2 s, and 46 s under the race detector: run without it")
+			}
 			var stdout, stderr bytes.Buffer
 			err := run(context.Background(), append([]string{"sprt-calc"}, tc.args...), &stdout, &stderr)
 			if code := exitCode(err, &stderr); code != tc.code {
