@@ -11,44 +11,49 @@ var Rules = []Rule{
 		Why:      "the referee and the statistics are the base that everything else builds on, fast and checked against reference data alone",
 	},
 	{
+		Packages: []string{"results/outcome"},
+		StdOnly:  true,
+		Why:      "the words a protocol and the referee share about a game's end and a move's search (why a game ended, a warning, an engine's search report) are a leaf: a protocol says them without linking the records, the statistics or their rendering",
+	},
+	{
 		Packages: []string{"openings"},
-		Only:     []string{"rules", "results", "elo"},
+		Only:     []string{"rules", "results", "results/outcome", "elo"},
 		Why:      "a run's openings (read from a file or a shipped book, or drawn at random) and the generation of books need only the referee and the records' PGN reader, so that the arbiter can import them; the evaluators, which link the search or start engines, live in `openings/evaluate`, above the arbiter",
 	},
 	{
 		Packages: []string{"results"},
-		Only:     []string{"elo"},
+		Only:     []string{"elo", "results/outcome"},
 		Why:      "records, PGN and tables are data about games, readable without the arbiter that plays them",
 	},
 	{
 		Packages: []string{"arbiter/driver"},
-		Only:     []string{"rules", "elo", "results", "internal/lines", "internal/proc"},
-		Why:      "the driver package is what a protocol implements (database/sql/driver's shape): the player and protocol interfaces, the registry and the words they share; it plays no game and runs no tournament, so a protocol that imports it links nothing of the arbiter's machinery through it",
+		Only:     []string{"rules", "results/outcome", "internal/lines", "internal/proc"},
+		Why:      "the driver package is what a protocol implements (database/sql/driver's shape): the player and protocol interfaces, the registry and the words they share (`results/outcome`'s, not the records'); it plays no game and runs no tournament, so a protocol that imports it links nothing of the arbiter's machinery, no records and no statistics through it",
 	},
 	{
 		Packages: []string{"arbiter"},
-		Only:     []string{"arbiter/driver", "rules", "elo", "results", "openings", "internal/lines", "internal/proc"},
+		Only:     []string{"arbiter/driver", "rules", "elo", "results", "results/outcome", "openings", "internal/lines", "internal/proc"},
 		Why:      "the referee library never imports a protocol, an engine or a front end: protocols register themselves with it (database/sql's shape), so what links the arbiter links no UHP client and no search; of the plumbing it uses the supervisor's and the line reader's errors, to adjudicate every protocol's failures in one place, and the supervisor's CPU pinning (-affinity)",
 	},
 	{
 		Packages: []string{"arbiter/compliance", "arbiter/arbitertest"},
-		Only:     []string{"arbiter/...", "rules", "elo", "results", "openings", "internal/lines", "internal/proc"},
+		Only:     []string{"arbiter/...", "rules", "elo", "results", "results/outcome", "openings", "internal/lines", "internal/proc"},
 		Why:      "the compliance suites play an engine through the arbiter's own game loop, and the in-process test player is checked by them; like the arbiter, they name no protocol and no front end",
 	},
 	{
 		Packages: []string{"ratinglist", "ratinglist/ratinglisttest"},
-		Only:     []string{"ratinglist", "arbiter/...", "rules", "elo", "results", "openings", "internal/lines", "internal/proc"},
+		Only:     []string{"ratinglist", "arbiter/...", "rules", "elo", "results", "results/outcome", "openings", "internal/lines", "internal/proc"},
 		Why:      "a rating list is its conditions, its entrants and the arbiter's records of its games, rated with `elo`: it plays through the arbiter and its protocol registry, never naming a protocol, an engine or a runner",
 	},
 	{
 		Packages: []string{"ratinglist/site"},
-		Only:     []string{"ratinglist", "arbiter/...", "rules", "elo", "results", "openings", "internal/lines", "internal/proc"},
+		Only:     []string{"ratinglist", "arbiter/...", "rules", "elo", "results", "results/outcome", "openings", "internal/lines", "internal/proc"},
 		Not:      []string{"github.com/nats-io/..."},
 		Why:      "a list's pages are made from its table and its records alone (of the arbiter only what package ratinglist links), so that any machine can write them",
 	},
 	{
 		Packages: []string{"ci"},
-		Only:     []string{"results", "elo", "arbiter/...", "rules", "openings", "internal/lines", "internal/proc"},
+		Only:     []string{"results", "results/outcome", "elo", "arbiter/...", "rules", "openings", "internal/lines", "internal/proc"},
 		Not:      []string{"github.com/nats-io/..."},
 		Why:      "what a CI job reads is worded from what other packages computed (`results`' summaries and tables, `elo`'s SPRT, the arbiter's check results; of the arbiter only what it links): ci plays nothing, so it links no protocol, no runner, no engine kit and no NATS",
 	},
@@ -59,8 +64,8 @@ var Rules = []Rule{
 	},
 	{
 		Packages: []string{"ugiclient"},
-		Only:     []string{"rules", "results", "elo", "internal/lines", "internal/linepeer", "internal/proc"},
-		Why:      "a client of the UGI protocol, usable without the arbiter (of the records only the search information it reads); `proto/ugi` puts it behind the player seam",
+		Only:     []string{"rules", "results/outcome", "internal/lines", "internal/linepeer", "internal/proc"},
+		Why:      "a client of the UGI protocol, usable without the arbiter (of the records' words only the search information it reads, `results/outcome`'s); `proto/ugi` puts it behind the player seam",
 	},
 	{
 		Packages: []string{"enginekit/..."},
@@ -99,7 +104,7 @@ var Rules = []Rule{
 		Why:      "runners and front ends start players through the protocol registry (`driver.Start`), as a match does, and never name a protocol",
 	},
 	{
-		Packages: []string{"rules", "elo", "results", "arbiter/...", "configs", "uhpclient", "proto/...", "enginekit/...", "openings/...", "report", "viewerbridge", "tune"},
+		Packages: []string{"rules", "elo", "results/...", "arbiter/...", "configs", "uhpclient", "proto/...", "enginekit/...", "openings/...", "report", "viewerbridge", "tune"},
 		Not:      []string{"github.com/nats-io/..."},
 		Why:      "NATS is the transport of the distributed runner and the pool; a match on one machine does not link it",
 	},
