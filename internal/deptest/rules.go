@@ -16,8 +16,13 @@ var Rules = []Rule{
 		Why:      "the words a protocol and the referee share about a game's end and a move's search (why a game ended, a warning, an engine's search report) are a leaf: a protocol says them without linking the records, the statistics or their rendering",
 	},
 	{
+		Packages: []string{"openings/random"},
+		Only:     []string{"rules"},
+		Why:      "a random opening is the referee's legal moves drawn at random: the compliance checks, which every protocol links, draw their positions as a run draws its openings, without the books and records of package `openings`",
+	},
+	{
 		Packages: []string{"openings"},
-		Only:     []string{"rules", "results", "results/outcome", "elo"},
+		Only:     []string{"rules", "openings/random", "results", "results/outcome", "elo"},
 		Why:      "a run's openings (read from a file or a shipped book, or drawn at random) and the generation of books need only the referee and the records' PGN reader, so that the arbiter can import them; the evaluators, which link the search or start engines, live in `openings/evaluate`, above the arbiter",
 	},
 	{
@@ -32,28 +37,33 @@ var Rules = []Rule{
 	},
 	{
 		Packages: []string{"arbiter"},
-		Only:     []string{"arbiter/driver", "rules", "elo", "results", "results/outcome", "openings", "internal/lines", "internal/proc"},
+		Only:     []string{"arbiter/driver", "rules", "elo", "results", "results/outcome", "openings", "openings/random", "internal/lines", "internal/proc"},
 		Why:      "the referee library never imports a protocol, an engine or a front end: protocols register themselves with it (database/sql's shape), so what links the arbiter links no UHP client and no search; of the plumbing it uses the supervisor's and the line reader's errors, to adjudicate every protocol's failures in one place, and the supervisor's CPU pinning (-affinity)",
 	},
 	{
-		Packages: []string{"arbiter/compliance", "arbiter/arbitertest"},
-		Only:     []string{"arbiter/...", "rules", "elo", "results", "results/outcome", "openings", "internal/lines", "internal/proc"},
-		Why:      "the compliance suites play an engine through the arbiter's own game loop, and the in-process test player is checked by them; like the arbiter, they name no protocol and no front end",
+		Packages: []string{"arbiter/compliance"},
+		Only:     []string{"arbiter/driver", "rules", "results/outcome", "openings/random", "internal/lines", "internal/proc"},
+		Why:      "the compliance framework (sessions, rows, margins, fair timing, determinism, the Suite and PlayChecked interfaces) is what a protocol's check is written with, beside the driver package: every protocol links it, so it links no game loop, no tournament, no records and no statistics",
+	},
+	{
+		Packages: []string{"arbiter/check", "arbiter/arbitertest"},
+		Only:     []string{"arbiter/...", "rules", "elo", "results", "results/outcome", "openings", "openings/random", "internal/lines", "internal/proc"},
+		Why:      "the check that plays a protocol's players against the referee sits above the protocols (database/sql's conformance suites' place) and plays through the arbiter's own game loop, and the in-process test player is checked by it; like the arbiter, they name no protocol and no front end",
 	},
 	{
 		Packages: []string{"ratinglist", "ratinglist/ratinglisttest"},
-		Only:     []string{"ratinglist", "arbiter/...", "rules", "elo", "results", "results/outcome", "openings", "internal/lines", "internal/proc"},
+		Only:     []string{"ratinglist", "arbiter/...", "rules", "elo", "results", "results/outcome", "openings", "openings/random", "internal/lines", "internal/proc"},
 		Why:      "a rating list is its conditions, its entrants and the arbiter's records of its games, rated with `elo`: it plays through the arbiter and its protocol registry, never naming a protocol, an engine or a runner",
 	},
 	{
 		Packages: []string{"ratinglist/site"},
-		Only:     []string{"ratinglist", "arbiter/...", "rules", "elo", "results", "results/outcome", "openings", "internal/lines", "internal/proc"},
+		Only:     []string{"ratinglist", "arbiter/...", "rules", "elo", "results", "results/outcome", "openings", "openings/random", "internal/lines", "internal/proc"},
 		Not:      []string{"github.com/nats-io/..."},
 		Why:      "a list's pages are made from its table and its records alone (of the arbiter only what package ratinglist links), so that any machine can write them",
 	},
 	{
 		Packages: []string{"ci"},
-		Only:     []string{"results", "results/outcome", "elo", "arbiter/...", "rules", "openings", "internal/lines", "internal/proc"},
+		Only:     []string{"results", "results/outcome", "elo", "arbiter/...", "rules", "openings", "openings/random", "internal/lines", "internal/proc"},
 		Not:      []string{"github.com/nats-io/..."},
 		Why:      "what a CI job reads is worded from what other packages computed (`results`' summaries and tables, `elo`'s SPRT, the arbiter's check results; of the arbiter only what it links): ci plays nothing, so it links no protocol, no runner, no engine kit and no NATS",
 	},
@@ -84,9 +94,8 @@ var Rules = []Rule{
 	},
 	{
 		Packages: []string{"proto/..."},
-		Except:   []string{},
-		Not:      []string{"arbiter", "arbiter/arbitertest"},
-		Why:      "a protocol implements `arbiter/driver` and checks engines with `arbiter/compliance`, the boundary every protocol imports; it never reaches into the arbiter's games and tournaments itself (its tests may)",
+		Not:      []string{"arbiter", "arbiter/arbitertest", "arbiter/check", "openings", "results", "elo"},
+		Why:      "a protocol implements `arbiter/driver`, declares or writes its check with `arbiter/compliance` and says how a game ended in `results/outcome`'s words: it links none of the arbiter's games and tournaments, no books, no records and no statistics, directly or through another package (its tests may); the check that plays its players sits above it, in `arbiter/check`",
 	},
 	{
 		Packages: []string{"configs"},
@@ -119,13 +128,24 @@ var Rules = []Rule{
 		Why:      "fakes and fixtures are for tests, and the soak plays fake engines by the thousand; a binary that linked them would carry them to its users (`arbitertest` registers proto=test when it is linked)",
 	},
 	{
-		Packages: []string{"cmd/arbiter"},
-		Except:   []string{"protocols.go"},
-		Not:      []string{"proto/...", "uhpclient", "ugiclient"},
-		Why:      "the command starts players through the protocol registry and never names a protocol; `protocols.go` links the protocols in for their side effect",
+		Packages:   []string{"cmd/arbiter"},
+		OwnImports: true,
+		Not:        []string{"proto/...", "uhpclient", "ugiclient"},
+		Why:        "the command starts players through the protocol registry and never names a protocol; it links them all through `internal/protocols`",
 	},
 	{
-		Packages: []string{"cmd/arbiter"},
+		Packages:   []string{"internal/protocols"},
+		OwnImports: true,
+		Only:       []string{"proto/..."},
+		Why:        "the package that links every protocol for its side effect (each registers itself) imports the protocols and nothing else",
+	},
+	{
+		Packages: []string{"internal/protocols"},
+		LinkedBy: []string{"cmd/arbiter"},
+		Why:      "only the arbiter binary links every protocol; a library that did would name them all, and runners and front ends start players through the registry",
+	},
+	{
+		Packages: []string{"cmd/arbiter", "internal/protocols"},
 		Needs:    []string{"proto/..."},
 		Why:      "each protocol registers itself when it is linked, so a protocol that the binary did not link would be an unknown proto= to its users",
 	},
