@@ -113,24 +113,6 @@ func RandomGame(t rules.GameType, plies int, rng *rand.Rand) *rules.Game {
 	return new(Replayer).RandomGame(t, plies, rng)
 }
 
-// playRandom plays plies random legal plies on g, at its start, and reports whether the
-// position is one to keep: not decided, or decided and backed off from after 100 attempts.
-func playRandom(g *rules.Game, plies int, rng *rand.Rand, attempt int) bool {
-	for g.Ply() < plies && !g.State().IsOver() {
-		moves := g.ValidMoves()
-		if err := g.PlayMove(moves[rng.IntN(len(moves))]); err != nil {
-			panic(fmt.Sprintf("openings: the referee rejected its own valid move: %v", err))
-		}
-	}
-	if !g.State().IsOver() || attempt > 100 {
-		for g.State().IsOver() {
-			g.Undo(1)
-		}
-		return true
-	}
-	return false
-}
-
 // distinctPositions lists, as GameStrings, one line to each position after plies plies, up to
 // symmetry, that seen does not hold, in the order of the referee's move generation. Positions
 // equal up to symmetry have positions equal up to symmetry after them, so one line to each is

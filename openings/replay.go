@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 
+	"hivearbiter/openings/random"
 	"hivearbiter/rules"
 )
 
@@ -28,12 +29,9 @@ func (r *Replayer) start(t rules.GameType) *rules.Game {
 // RandomGame is the package's RandomGame on the replayer's game, which it returns: it is the replayer's,
 // valid until the next call.
 func (r *Replayer) RandomGame(t rules.GameType, plies int, rng *rand.Rand) *rules.Game {
-	for attempt := 0; ; attempt++ {
-		g := r.start(t)
-		if playRandom(g, plies, rng, attempt) {
-			return g
-		}
-	}
+	g := r.start(t)
+	random.Opening(g, plies, rng)
+	return g
 }
 
 // PositionKey is the package's PositionKey(gameString), read on the replayer's game.

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/arbiter/check"
 	"hivearbiter/arbiter/compliance"
 	"hivearbiter/arbiter/driver"
 	"hivearbiter/results"
@@ -377,7 +378,7 @@ func (l *List) CheckReports() map[string]string {
 // CheckEntrant runs arbiter check's suite on an entrant under the list's conditions and
 // returns its report; an error when a check failed that would cost it games.
 func CheckEntrant(ctx context.Context, e Entrant) (string, error) {
-	checks, err := compliance.Run(ctx, e.Engine, compliance.Options{Games: 2, Plies: 20, Seed: 1})
+	checks, err := check.Run(ctx, e.Engine, compliance.Options{Games: 2, Plies: 20, Seed: 1})
 	var b strings.Builder
 	fmt.Fprintf(&b, "arbiter check of %s (%s)\n", e.Player(), strings.Join(e.Words, " "))
 	if _, terr := compliance.WriteTable(&b, checks, 0); terr != nil {

@@ -1,8 +1,9 @@
 package results
 
 import (
-	"encoding/json"
 	"time"
+
+	"hivearbiter/results/outcome"
 )
 
 // SchemaVersion is the version of the Record layout written by this package.
@@ -15,33 +16,25 @@ const (
 	Draw      = "Draw"
 )
 
-// Reason says why a game ended. The values are stable: tools may match on them.
-type Reason string
+// Reason says why a game ended: outcome.Reason, the word the protocols speak, written into
+// the records.
+type Reason = outcome.Reason
 
-// Every way a game can end.
+// Every way a game can end (outcome's).
 const (
-	ReasonQueenSurrounded Reason = "queen-surrounded"   // by the rules: one or both queens surrounded
-	ReasonIllegalMove     Reason = "illegal-move"       // the mover's move was unparsable or not legal
-	ReasonIllegalPass     Reason = "illegal-pass"       // the mover passed while it had legal moves
-	ReasonTimeForfeit     Reason = "time-forfeit"       // the mover's clock fell or it overran its budget
-	ReasonCrash           Reason = "crash"              // an engine exited or could not be started
-	ReasonStall           Reason = "stall"              // an engine stopped answering a command
-	ReasonProtocol        Reason = "protocol-violation" // an engine's output broke UHP
-	ReasonDesync          Reason = "desync"             // an engine's game differs from the referee's
-	ReasonFalseClaim      Reason = "false-claim"        // an engine reported a result the rules do not give
-	ReasonRepetition      Reason = "repetition"         // arbiter adjudication: the position repeated too often
-	ReasonMoveLimit       Reason = "move-limit"         // arbiter adjudication: the game reached the ply limit
-	ReasonForfeit         Reason = "forfeit"            // a player resigned the game (UHP 2.0 "play forfeit")
+	ReasonQueenSurrounded = outcome.ReasonQueenSurrounded
+	ReasonIllegalMove     = outcome.ReasonIllegalMove
+	ReasonIllegalPass     = outcome.ReasonIllegalPass
+	ReasonTimeForfeit     = outcome.ReasonTimeForfeit
+	ReasonCrash           = outcome.ReasonCrash
+	ReasonStall           = outcome.ReasonStall
+	ReasonProtocol        = outcome.ReasonProtocol
+	ReasonDesync          = outcome.ReasonDesync
+	ReasonFalseClaim      = outcome.ReasonFalseClaim
+	ReasonRepetition      = outcome.ReasonRepetition
+	ReasonMoveLimit       = outcome.ReasonMoveLimit
+	ReasonForfeit         = outcome.ReasonForfeit
 )
-
-// IsFault reports whether the reason is a player's misbehaviour rather than a result of play.
-func (r Reason) IsFault() bool {
-	switch r {
-	case ReasonQueenSurrounded, ReasonRepetition, ReasonMoveLimit, ReasonForfeit:
-		return false
-	}
-	return true
-}
 
 // Player describes one side of a game.
 type Player struct {
@@ -77,17 +70,8 @@ type Move struct {
 	Info *SearchInfo `json:"info,omitempty"`
 }
 
-// SearchInfo is what an engine reported of its search for one move: the last value of each
-// field its "info" lines gave. Scores are from the mover's point of view.
-type SearchInfo struct {
-	Depth  int      `json:"depth,omitempty"`
-	Score  *int     `json:"score_cp,omitempty"` // "score cp N"
-	Mate   *int     `json:"mate,omitempty"`     // "score mate N", as the engine counts it
-	Nodes  int64    `json:"nodes,omitempty"`
-	Millis int64    `json:"time_ms,omitempty"` // the engine's own measure of its search time
-	NPS    int64    `json:"nps,omitempty"`
-	PV     []string `json:"pv,omitempty"` // MoveStrings in Mzinga's notation
-}
+// SearchInfo is what an engine reported of its search for one move (outcome's).
+type SearchInfo = outcome.SearchInfo
 
 // Record is one finished game: everything needed to rate it, replay it and explain its end.
 type Record struct {
@@ -162,35 +146,12 @@ type Key struct {
 // Key returns the record's identity.
 func (r *Record) Key() Key { return Key{r.Run, r.Game} }
 
-// Warning is an anomaly that decided nothing: an engine that disagreed with the referee about
-// a result the rules had already given, a time budget it could only be sent rounded, and so
-// on. Side and Engine say whose it is, so that it can be counted by engine.
-type Warning struct {
-	Side   string `json:"side,omitempty"`   // "White" or "Black"; "" for a warning about no side
-	Engine string `json:"engine,omitempty"` // the name of that side's engine
-	// Text says what happened, for a person, naming the side: "White (dev): its budget ...".
-	Text string `json:"text"`
-	// Kind names a warning that the console shows once per engine even after the engine's
-	// other warnings (WarningNearMargin); "" for any other.
-	Kind string `json:"kind,omitempty"`
-}
+// Warning is an anomaly that decided nothing (outcome's), kept in the record of its game.
+type Warning = outcome.Warning
 
 // WarningNearMargin is the Kind of a warning that a move ran late by more than half its
 // engine's margin: the engine is about to lose games on time.
-const WarningNearMargin = "near-margin"
-
-func (w Warning) String() string { return w.Text }
-
-// UnmarshalJSON reads a warning, or the text alone, as older records hold it (whose side and
-// engine are then unknown).
-func (w *Warning) UnmarshalJSON(b []byte) error {
-	if len(b) > 0 && b[0] == '"' {
-		*w = Warning{}
-		return json.Unmarshal(b, &w.Text)
-	}
-	type plain Warning // without this method
-	return json.Unmarshal(b, (*plain)(w))
-}
+const WarningNearMargin = outcome.WarningNearMargin
 
 // WarningTexts are the warnings' texts.
 func WarningTexts(ws []Warning) []string {

@@ -11,7 +11,7 @@ import (
 
 	"hivearbiter/internal/linepeer"
 	"hivearbiter/internal/proc"
-	"hivearbiter/results"
+	"hivearbiter/results/outcome"
 )
 
 // Handshake is what the engine said of itself between "ugi" and "ugiok".
@@ -147,7 +147,7 @@ func (e *Engine) Sync(ctx context.Context, commands ...string) error {
 // Search is the outcome of a go command.
 type Search struct {
 	Move  string             // the bestmove token, as the engine wrote it
-	Info  results.SearchInfo // the info lines' fields, merged
+	Info  outcome.SearchInfo // the info lines' fields, merged
 	Error *RefusedError      // the first "info error" line of the search, if any
 }
 

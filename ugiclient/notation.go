@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"hivearbiter/results"
+	"hivearbiter/results/outcome"
 	"hivearbiter/rules"
 )
 
@@ -144,7 +144,7 @@ func StateOfResult(gameover, result string) (rules.GameState, error) {
 // Info is one "info" line: the search report fields it set, its "string" text, and its
 // "error" text (an engine refusing a command).
 type Info struct {
-	Search  results.SearchInfo
+	Search  outcome.SearchInfo
 	String  string
 	Error   string
 	IsError bool
@@ -225,7 +225,7 @@ func ParseInfo(line string) (Info, error) {
 }
 
 // merge adds a later info line's fields to what the search reported so far.
-func merge(into *results.SearchInfo, in results.SearchInfo) {
+func merge(into *outcome.SearchInfo, in outcome.SearchInfo) {
 	if in.Depth > 0 {
 		into.Depth = in.Depth
 	}

@@ -1,7 +1,6 @@
 package compliance
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -9,34 +8,29 @@ import (
 	"strings"
 	"time"
 
-	"hivearbiter/arbiter"
 	"hivearbiter/arbiter/driver"
-	"hivearbiter/openings"
-	"hivearbiter/results"
+	"hivearbiter/openings/random"
 	"hivearbiter/rules"
 )
 
 // Suite is a Protocol with a compliance suite of its own, the one "arbiter check" runs: it
 // plays an engine through what the protocol asks of it, compares its answers with the
-// referee's, and reports one result per check. A protocol that is no Suite cannot be
-// checked (Run says so).
+// referee's, and reports one result per check. A protocol that is neither a Suite nor
+// PlayChecked cannot be checked (check.Run says so).
 type Suite interface {
 	// RunChecks runs the suite on one engine. err is set only when the engine could not be
 	// started at all; the results say so too.
 	RunChecks(ctx context.Context, e driver.EngineConfig, opts Options) ([]Result, error)
 }
 
-// Run runs the compliance suite of the engine's protocol.
-func Run(ctx context.Context, e driver.EngineConfig, opts Options) ([]Result, error) {
-	p, err := driver.Lookup(e.ProtocolName())
-	if err != nil {
-		return nil, err
-	}
-	c, ok := p.(Suite)
-	if !ok {
-		return nil, &driver.ConfigError{Msg: fmt.Sprintf("protocol %q has no compliance check", e.ProtocolName())}
-	}
-	return c.RunChecks(ctx, e, opts)
+// PlayChecked is a Protocol whose players are judged by play alone: they keep no state the
+// arbiter could query, so their check is games against the referee. The protocol declares
+// the rows of its check; the suite that plays them (check.PlaySuite) sits above the
+// protocols, with the arbiter's game loop, as database/sql's conformance suites sit above
+// its drivers, so that a protocol links no game loop to be checked.
+type PlayChecked interface {
+	// PlayRows names the rows of the check of engine e and says what its settings mean.
+	PlayRows(e driver.EngineConfig) PlayerRows
 }
 
 // Status is how one check came out.
@@ -407,12 +401,14 @@ func (s *Session[E]) CheckClose(name string) {
 }
 
 // Position is a random position of game type t, plies into a game that is not over, drawn as
-// random openings are (openings.RandomGame).
+// a run's random openings are (package openings/random).
 func (s *Session[E]) Position(t rules.GameType, plies int) *rules.Game {
-	return openings.RandomGame(t, plies, s.rng)
+	g := rules.NewGame(t)
+	random.Opening(g, plies, s.rng)
+	return g
 }
 
-// PlayerRows names the rows of a suite that checks a Player by play alone (PlaySuite) and
+// PlayerRows names the rows of a suite that checks a Player by play alone (PlayChecked) and
 // says what its settings mean.
 type PlayerRows struct {
 	Settings       string // the row that judges the engine's settings with the protocol's Validate
@@ -420,184 +416,3 @@ type PlayerRows struct {
 	Greeting       string // the row that judges the start: the player's greeting or handshake
 	Close          string // the row that judges the end of the session
 }
-
-// PlaySuite is the suite of a protocol whose players are judged by play alone: they keep
-// no state the arbiter could query. It starts them through the protocol's own Start, as a
-// match does, and checks the settings (the protocol's Validate), the start and the player's
-// greeting (its ID), a first move in time and games against the referee, and a clean
-// close. err is set only when the player could not be started at all.
-func PlaySuite(ctx context.Context, p driver.Protocol, e driver.EngineConfig, opts Options, rows PlayerRows) ([]Result, error) {
-	var s *Session[driver.Player]
-	s = NewSession(ctx, opts, func(ctx context.Context) (driver.Player, error) {
-		return p.Start(ctx, e, driver.StartEnv{Grace: s.Options().Grace})
-	})
-	defer s.Close()
-	if err := driver.Validate(e); err != nil {
-		s.Fail(rows.Settings, err.Error())
-	} else {
-		s.Pass(rows.Settings, rows.SettingsDetail)
-	}
-	player, err := s.Begin(rows.Greeting)
-	if err != nil {
-		return s.Results(), err
-	}
-	if id := player.Info().ID; id != "" {
-		s.Pass(rows.Greeting, fmt.Sprintf("%q", id))
-	} else {
-		s.Fail(rows.Greeting, "it gave no name")
-	}
-	checkPlays(s, e)
-	s.CheckClose(rows.Close)
-	return s.Results(), nil
-}
-
-// checkCommandTimeout bounds every command of a check but a search.
-const checkCommandTimeout = 5 * time.Second
-
-// checkPlays runs the checks of PlaySuite that play, as a match plays (the arbiter's own
-// game loop, with the player started through its protocol): a first move within the engine's
-// time, then the session's games against the referee, which plays random legal moves, from
-// random openings of each game type the player plays, taking each colour in turn. Every
-// answer is refereed; an illegal or malformed one, a late one, a crash fails its game's
-// check, with the record's detail, which quotes what the player said.
-func checkPlays(s *Session[driver.Player], e driver.EngineConfig) {
-	tc := e.Time
-	if tc.IsZero() {
-		tc = driver.TimeControl{MoveTime: time.Second}
-	}
-	name := cmp.Or(e.Name, e.DefaultName(), "engine")
-	types, ok := checkFirstMove(s, name, tc)
-	if !ok {
-		return
-	}
-	for i := range s.opts.Games {
-		if s.ctx.Err() != nil {
-			return
-		}
-		checkGame(s, name, tc, types[i%len(types)], i)
-	}
-}
-
-// checkSides sets up a game of the player under check, playing colour, against the referee's
-// random mover.
-func checkSides(s *Session[driver.Player], p driver.Player, name string, tc driver.TimeControl, colour int) (white, black arbiter.Side) {
-	sides := [2]arbiter.Side{
-		{Name: name, Player: p, Time: tc, Margin: s.opts.Margin},
-		{Name: "referee", Player: &randomMover{rng: s.rng}, Time: tc, Margin: s.opts.Margin},
-	}
-	if colour == 1 {
-		sides[0], sides[1] = sides[1], sides[0]
-	}
-	return sides[0], sides[1]
-}
-
-// checkFirstMove times the player's first answer in a game it plays White: within its time and
-// the margin, as the clock judges it. Whether the answer is legal is the games' to judge. It
-// returns the game types the player plays (Base and the widest it says it plays, Base+MLP
-// when it does not say), and false when the games are not worth playing.
-func checkFirstMove(s *Session[driver.Player], name string, tc driver.TimeControl) ([]rules.GameType, bool) {
-	check := fmt.Sprintf("first move within its time (%s)", tc)
-	p, ok := s.Engine(check)
-	if !ok {
-		return nil, false
-	}
-	types := []rules.GameType{rules.Base, rules.BaseMLP}
-	if info := p.Info(); info.ExpansionsKnown && info.Expansions != rules.Base {
-		types[1] = info.Expansions
-	} else if info.ExpansionsKnown {
-		types = types[:1]
-	}
-	white, black := checkSides(s, p, name, tc, 0)
-	cfg := arbiter.GameConfig{Run: "check", Opening: rules.BaseMLP.String(), CommandTimeout: checkCommandTimeout, DepthTimeout: checkCommandTimeout}
-	g, err := arbiter.NewGame(cfg, white, black)
-	if err != nil {
-		s.Fail(check, err.Error())
-		return nil, false
-	}
-	s.Restart() // the game is left unfinished
-	began := time.Now()
-	if !g.Start(s.ctx) {
-		s.Fail(check, g.Record().Detail)
-		return nil, false
-	}
-	g.Step(s.ctx)
-	took := time.Since(began).Milliseconds()
-	rec := g.Record()
-	switch {
-	case s.ctx.Err() != nil:
-		return nil, false
-	case rec.Reason == results.ReasonTimeForfeit || rec.Reason == results.ReasonStall || rec.Reason == results.ReasonCrash:
-		s.Fail(check, rec.Detail)
-		s.Skip("games against the referee", "its first move did not come (see above)")
-		return nil, false
-	case rec.Reason != "":
-		s.Pass(check, fmt.Sprintf("answered in %d ms (what it answered is judged in the games below)", took))
-	default:
-		s.Pass(check, fmt.Sprintf("%s in %d ms", rec.Moves[0].Move, took))
-	}
-	return types, true
-}
-
-// checkGame plays game i of the check and judges it as a match would.
-func checkGame(s *Session[driver.Player], name string, tc driver.TimeControl, t rules.GameType, i int) {
-	colour := i % 2
-	openingPlies := s.rng.IntN(5)
-	opening := s.Position(t, openingPlies)
-	check := fmt.Sprintf("game %d: %s as %s from a random %d-ply opening", i+1, t, rules.Color(colour).String(), openingPlies)
-	p, ok := s.Engine(check)
-	if !ok {
-		return
-	}
-	white, black := checkSides(s, p, name, tc, colour)
-	cfg := arbiter.GameConfig{Run: "check", Index: i + 1, Opening: opening.GameString(), CommandTimeout: checkCommandTimeout,
-		DepthTimeout: checkCommandTimeout, Adjudication: arbiter.Adjudication{MaxPlies: opening.Ply() + s.opts.Plies}}
-	rec, err := arbiter.PlayGame(s.ctx, cfg, white, black)
-	switch {
-	case err != nil:
-		s.Fail(check, err.Error())
-		return
-	case rec.Culprit != "":
-		s.Fail(check, rec.Detail)
-		return
-	}
-	answers, slowest := 0, int64(0)
-	for j, m := range rec.Moves {
-		if (opening.Ply()+j)%2 == colour {
-			answers++
-			slowest = max(slowest, m.Millis)
-		}
-	}
-	detail := fmt.Sprintf("%d answers, all legal, the slowest in %d ms; %s: %s", answers, slowest, rec.Result, rec.Detail)
-	for _, w := range rec.Warnings {
-		detail += "; warning: " + w.Text
-	}
-	s.Pass(check, detail)
-}
-
-// randomMover is the opponent of a player under check: the referee itself, answering a
-// uniformly random legal move at once.
-type randomMover struct {
-	rng  *rand.Rand
-	game *rules.Game
-}
-
-func (m *randomMover) Info() driver.PlayerInfo {
-	return driver.PlayerInfo{ID: "the referee's random mover"}
-}
-
-func (m *randomMover) NewGame(_ context.Context, gameString string) (string, error) {
-	g, err := rules.ParseGameString(gameString)
-	m.game = g
-	return "", err
-}
-
-func (m *randomMover) Play(_ context.Context, move string) (string, error) {
-	return "", m.game.Play(move)
-}
-
-func (m *randomMover) BestMove(context.Context, driver.SearchLimit) (string, error) {
-	valid := m.game.ValidMoves()
-	return m.game.MoveString(valid[m.rng.IntN(len(valid))]), nil
-}
-
-func (m *randomMover) Close(context.Context) error { return nil }

@@ -7,28 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"hivearbiter/arbiter/driver"
 )
-
-// uncheckable is a protocol without a compliance suite.
-type uncheckable struct{}
-
-func (uncheckable) Validate(driver.EngineConfig) error { return nil }
-func (uncheckable) Start(context.Context, driver.EngineConfig, driver.StartEnv) (driver.Player, error) {
-	return nil, errors.New("not started")
-}
-
-func init() { driver.Register("uncheckable", uncheckable{}) }
-
-// A protocol without a Suite is refused by name, with nothing run.
-func TestRunWithoutSuite(t *testing.T) {
-	results, err := Run(t.Context(), driver.EngineConfig{Name: "e", Protocol: "uncheckable", Command: []string{"x"}}, Options{})
-	var ce *driver.ConfigError
-	if !errors.As(err, &ce) || !strings.Contains(err.Error(), `protocol "uncheckable" has no compliance check`) || results != nil {
-		t.Errorf("got %v, %v", results, err)
-	}
-}
 
 // engineStub is an engine under check that counts its starts and closes.
 type engineStub struct {

@@ -8,7 +8,7 @@ import (
 
 	"hivearbiter/internal/lines"
 	"hivearbiter/internal/proc"
-	"hivearbiter/results"
+	"hivearbiter/results/outcome"
 	"hivearbiter/rules"
 )
 
@@ -106,7 +106,7 @@ type Warner interface {
 }
 
 // Warning is an anomaly that decided nothing, with the side and engine it is about.
-type Warning = results.Warning
+type Warning = outcome.Warning
 
 // Transcribed is a Player that keeps a transcript of its conversation, in which the games it
 // plays are marked, so that a record leads to the part of the transcript that is its game.
@@ -148,7 +148,7 @@ type ClockState struct {
 // return it (or wrap it) so that the arbiter can tell a crash from a stall from a broken
 // protocol without knowing the protocol.
 type PlayerError struct {
-	Reason results.Reason // ReasonCrash, ReasonStall, ReasonTimeForfeit, ReasonProtocol or ReasonDesync
+	Reason outcome.Reason // ReasonCrash, ReasonStall, ReasonTimeForfeit, ReasonProtocol or ReasonDesync
 	Err    error
 }
 
@@ -170,19 +170,19 @@ func (e *PlayerError) Unwrap() error { return e.Err }
 // too long, a malformed answer) broke its protocol. Every protocol's errors from its
 // transport are classified here, once.
 func ClassifyError(err error, search bool) *PlayerError {
-	reason := results.ReasonProtocol
+	reason := outcome.ReasonProtocol
 	switch {
 	case errors.As(err, new(*proc.ExitError)):
-		reason = results.ReasonCrash
+		reason = outcome.ReasonCrash
 	case errors.As(err, new(*proc.TimeoutError)):
-		reason = results.ReasonStall
+		reason = outcome.ReasonStall
 		if search {
-			reason = results.ReasonTimeForfeit
+			reason = outcome.ReasonTimeForfeit
 		}
 	case errors.Is(err, lines.ErrTooLong):
-		reason = results.ReasonProtocol
+		reason = outcome.ReasonProtocol
 	case errors.Is(err, context.DeadlineExceeded):
-		reason = results.ReasonStall
+		reason = outcome.ReasonStall
 	}
 	return &PlayerError{Reason: reason, Err: err}
 }
@@ -191,7 +191,7 @@ func ClassifyError(err error, search bool) *PlayerError {
 // principal variation), as UGI engines do in their info lines. The arbiter takes the report
 // when it records the player's move; a player that has none returns nil.
 type SearchReporter interface {
-	TakeSearchInfo() *results.SearchInfo
+	TakeSearchInfo() *outcome.SearchInfo
 }
 
 // Finisher is a Player that keeps its own idea of how the game stands and is told when the

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"hivearbiter/arbiter/check"
 	"hivearbiter/arbiter/compliance"
 	"hivearbiter/ci"
 	"hivearbiter/configs"
@@ -111,7 +112,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if !*quick {
 		opts.Searches = *searches
 	}
-	checks, err := compliance.Run(ctx, engine, opts)
+	checks, err := check.Run(ctx, engine, opts)
 	if len(checks) == 0 && err != nil {
 		return cli.Usage(err) // a protocol without a check
 	}

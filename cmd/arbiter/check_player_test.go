@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter/arbitertest"
+	"hivearbiter/arbiter/check"
 	"hivearbiter/arbiter/compliance"
 	"hivearbiter/arbiter/driver"
 	"hivearbiter/ci"
@@ -30,7 +31,7 @@ func TestCheckPlayerReportGolden(t *testing.T) {
 	e := driver.EngineConfig{Name: "bot", Protocol: arbitertest.Name, Command: []string{"illegal@0"},
 		Time: driver.TimeControl{MoveTime: time.Second}}
 	rows := compliance.PlayerRows{Settings: "settings", SettingsDetail: "none", Greeting: "greeting", Close: "exits at the end of its input"}
-	checks, err := compliance.PlaySuite(t.Context(), arbitertest.Protocol{}, e, compliance.Options{Games: 2, Plies: 10, Seed: 1}, rows)
+	checks, err := check.PlaySuite(t.Context(), arbitertest.Protocol{}, e, compliance.Options{Games: 2, Plies: 10, Seed: 1}, rows)
 	if err != nil {
 		t.Fatal(err)
 	}

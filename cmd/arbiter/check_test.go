@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"hivearbiter/arbiter/check"
 	"hivearbiter/arbiter/compliance"
 	"hivearbiter/ci"
 	"hivearbiter/configs"
@@ -84,7 +85,7 @@ func TestCheckReportGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checks, err := compliance.Run(t.Context(), engine, compliance.Options{Games: 1, Plies: 4, Seed: 1, Margin: 500 * time.Millisecond})
+	checks, err := check.Run(t.Context(), engine, compliance.Options{Games: 1, Plies: 4, Seed: 1, Margin: 500 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,9 @@ const Module = "hivearbiter"
 // another package: with Only set (even empty), no package of the module but those it
 // matches; with StdOnly, nothing beyond the standard library and Only; and never what Not
 // matches; with Needs, they must depend on every package that it matches. A rule with
-// LinkedBy is about the packages that depend on those of Packages instead. A pattern is
+// OwnImports holds over what the packages import themselves instead, and one with LinkedBy
+// over the packages that depend on those of Packages. A rule holds over whole packages: no
+// file of a package is left out of it. A pattern is
 // relative to Module ("arbiter" is that package alone, "proto/..." is proto and every
 // package below it, "..." every package of the module) unless its first element holds a dot
 // ("github.com/nats-io/...").
@@ -23,9 +25,11 @@ type Rule struct {
 	Only     []string
 	StdOnly  bool
 	Not      []string
-	// Except, when set, makes the rule one about each file's own imports, not the package's
-	// dependencies (only Not counts), and names the files it leaves alone.
-	Except []string
+	// OwnImports makes Only, StdOnly and Not hold over the packages' own imports, not over
+	// what they link through them: a front end that links what it may not name, through the
+	// one package whose job is to link it (the command's protocols, through
+	// internal/protocols).
+	OwnImports bool
 	// Needs are what the packages must depend on: every package of the graph that a pattern
 	// matches (a binary that must link every protocol).
 	Needs []string
@@ -47,17 +51,16 @@ type Package struct {
 	Standard   bool
 	Imports    []string
 	Deps       []string
-	// FileImports are the imports of each non-test Go file, by file name (only the rules with
-	// Except look at them).
-	FileImports map[string][]string
 }
 
 // Violation is a package depending on what its rule forbids.
 type Violation struct {
 	Package, Dep string
-	Via          string // the import of Package through which it depends on Dep, or the file
-	Rule         *Rule
-	Missing      bool // Package does not depend on Dep, which the rule's Needs ask for
+	// Path is the shortest chain of imports from Package to Dep, neither included: empty when
+	// Package imports Dep itself.
+	Path    []string
+	Rule    *Rule
+	Missing bool // Package does not depend on Dep, which the rule's Needs ask for
 	// Platforms are the platforms (GOOS) where it happens, when that is not every platform
 	// checked (see CheckPlatforms); nil for all of them.
 	Platforms []string
@@ -65,8 +68,12 @@ type Violation struct {
 
 func (v Violation) String() string {
 	via := ""
-	if v.Via != "" && v.Via != v.Dep {
-		via = " (through " + trim(v.Via) + ")"
+	if len(v.Path) > 0 {
+		through := make([]string, len(v.Path))
+		for i, p := range v.Path {
+			through[i] = trim(p)
+		}
+		via = " (through " + strings.Join(through, " → ") + ")"
 	}
 	if v.Platforms != nil {
 		via += " on " + strings.Join(v.Platforms, " and ") + " only"
@@ -119,13 +126,13 @@ func Check(graph []Package, rules []Rule) []Violation {
 			if !matchAny(rule.Packages, p.ImportPath) {
 				continue
 			}
-			if rule.Except != nil {
-				out = append(out, checkFiles(p, rule)...)
-				continue
+			deps := p.Deps
+			if rule.OwnImports {
+				deps = p.Imports
 			}
-			for _, dep := range p.Deps {
-				if forbidden(rule, p.ImportPath, dep, byPath) {
-					out = append(out, Violation{Package: p.ImportPath, Dep: dep, Via: via(p, dep, byPath), Rule: rule})
+			for _, dep := range deps {
+				if forbidden(rule, dep, byPath) {
+					out = append(out, Violation{Package: p.ImportPath, Dep: dep, Path: importPath(p, dep, byPath), Rule: rule})
 				}
 			}
 			for _, q := range graph {
@@ -143,15 +150,15 @@ func Check(graph []Package, rules []Rule) []Violation {
 // platforms have and others not (a file with a build constraint) names the ones that have it.
 func CheckPlatforms(graphs map[string][]Package, rules []Rule) []Violation {
 	type key struct {
-		pkg, dep, via string
-		rule          *Rule
+		pkg, dep, path string
+		rule           *Rule
 	}
 	goos := slices.Sorted(maps.Keys(graphs))
 	seen := map[key]int{}
 	var out []Violation
 	for _, platform := range goos {
 		for _, v := range Check(graphs[platform], rules) {
-			k := key{v.Package, v.Dep, v.Via, v.Rule}
+			k := key{v.Package, v.Dep, strings.Join(v.Path, " "), v.Rule}
 			i, ok := seen[k]
 			if !ok {
 				i = len(out)
@@ -172,7 +179,7 @@ func CheckPlatforms(graphs map[string][]Package, rules []Rule) []Violation {
 }
 
 // forbidden reports whether rule forbids a package to depend on dep.
-func forbidden(rule *Rule, pkg, dep string, byPath map[string]*Package) bool {
+func forbidden(rule *Rule, dep string, byPath map[string]*Package) bool {
 	if matchAny(rule.Not, dep) {
 		return true
 	}
@@ -193,44 +200,42 @@ func checkLinkedBy(p *Package, rule *Rule, byPath map[string]*Package) []Violati
 	var out []Violation
 	for _, dep := range p.Deps {
 		if matchAny(rule.Packages, dep) {
-			out = append(out, Violation{Package: p.ImportPath, Dep: dep, Via: via(p, dep, byPath), Rule: rule})
+			out = append(out, Violation{Package: p.ImportPath, Dep: dep, Path: importPath(p, dep, byPath), Rule: rule})
 		}
 	}
 	return out
 }
 
-// checkFiles applies a rule with Except to each file's own imports.
-func checkFiles(p *Package, rule *Rule) []Violation {
-	var out []Violation
-	files := make([]string, 0, len(p.FileImports))
-	for f := range p.FileImports {
-		files = append(files, f)
-	}
-	slices.Sort(files)
-	for _, f := range files {
-		if slices.Contains(rule.Except, f) {
+// importPath is the shortest chain of imports that leads from p to dep, neither included
+// (breadth first, in the order of each package's imports): nil when p imports dep itself, or
+// when the graph shows no chain.
+func importPath(p *Package, dep string, byPath map[string]*Package) []string {
+	from := map[string]string{p.ImportPath: ""}
+	queue := []string{p.ImportPath}
+	for len(queue) > 0 {
+		at := byPath[queue[0]]
+		queue = queue[1:]
+		if at == nil {
 			continue
 		}
-		for _, imp := range p.FileImports[f] {
-			if matchAny(rule.Not, imp) {
-				out = append(out, Violation{Package: p.ImportPath, Dep: imp, Via: f, Rule: rule})
+		for _, imp := range at.Imports {
+			if _, seen := from[imp]; seen {
+				continue
 			}
+			from[imp] = at.ImportPath
+			if imp != dep {
+				queue = append(queue, imp)
+				continue
+			}
+			var chain []string
+			for q := at.ImportPath; q != p.ImportPath; q = from[q] {
+				chain = append(chain, q)
+			}
+			slices.Reverse(chain)
+			return chain
 		}
 	}
-	return out
-}
-
-// via is the first import of p that is dep or depends on it.
-func via(p *Package, dep string, byPath map[string]*Package) string {
-	for _, imp := range p.Imports {
-		if imp == dep {
-			return dep
-		}
-		if d := byPath[imp]; d != nil && slices.Contains(d.Deps, dep) {
-			return imp
-		}
-	}
-	return ""
+	return nil
 }
 
 // Markdown is the rules as docs/architecture.md shows them: one item per rule.
@@ -241,12 +246,11 @@ func Markdown(rules []Rule) string {
 		if len(r.Packages) == 1 && r.Packages[0] == "..." {
 			who = "every package"
 		}
-		if r.Except != nil {
-			if len(r.Except) == 0 {
-				who += ", in each file's own imports"
-			} else {
-				who += ", in every file but " + code(r.Except)
-			}
+		switch {
+		case r.OwnImports && len(r.Packages) == 1:
+			who += ", in its own imports"
+		case r.OwnImports:
+			who += ", in their own imports"
 		}
 		var parts []string
 		switch {

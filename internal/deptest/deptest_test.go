@@ -5,14 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
-	"go/parser"
-	"go/token"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 )
@@ -23,8 +21,7 @@ var updateDocs = flag.Bool("update-docs", false, "rewrite the import rules of do
 const root = "../.."
 
 // load is the module's import graph on each of Platforms, as "go list -deps" gives it with
-// GOOS set (and cgo off, as the release builds), with each file's imports for the packages
-// that a rule with Except looks at.
+// GOOS set (and cgo off, as the release builds).
 func load(t *testing.T) map[string][]Package {
 	t.Helper()
 	if _, err := exec.LookPath("go"); err != nil {
@@ -40,7 +37,7 @@ func load(t *testing.T) map[string][]Package {
 
 func loadPlatform(t *testing.T, goos string) []Package {
 	t.Helper()
-	cmd := exec.Command("go", "list", "-deps", "-json=ImportPath,Standard,Imports,Deps,Dir,GoFiles", "./...")
+	cmd := exec.Command("go", "list", "-deps", "-json=ImportPath,Standard,Imports,Deps", "./...")
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "GOOS="+goos, "CGO_ENABLED=0")
 	var stderr bytes.Buffer
@@ -52,50 +49,18 @@ func loadPlatform(t *testing.T, goos string) []Package {
 	var graph []Package
 	dec := json.NewDecoder(bytes.NewReader(out))
 	for {
-		var p struct {
-			Package
-			Dir     string
-			GoFiles []string
-		}
+		var p Package
 		if err := dec.Decode(&p); errors.Is(err, io.EOF) {
 			break
 		} else if err != nil {
 			t.Fatal(err)
 		}
-		if wantsFiles(p.ImportPath) {
-			p.FileImports = map[string][]string{}
-			for _, f := range p.GoFiles {
-				p.FileImports[f] = fileImports(t, filepath.Join(p.Dir, f))
-			}
-		}
-		graph = append(graph, p.Package)
+		graph = append(graph, p)
 	}
 	if len(graph) < 30 {
 		t.Fatalf("GOOS=%s go list found %d packages: not the module", goos, len(graph))
 	}
 	return graph
-}
-
-func wantsFiles(importPath string) bool {
-	for _, r := range Rules {
-		if r.Except != nil && matchAny(r.Packages, importPath) {
-			return true
-		}
-	}
-	return false
-}
-
-func fileImports(t *testing.T, path string) []string {
-	f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var imports []string
-	for _, spec := range f.Imports {
-		p, _ := strconv.Unquote(spec.Path.Value)
-		imports = append(imports, p)
-	}
-	return imports
 }
 
 // TestImportRules: no package of the module depends on what its rule forbids, on any of
@@ -128,36 +93,36 @@ func TestImportRules(t *testing.T) {
 func TestCheckFindsWrongImports(t *testing.T) {
 	m := func(rel string) string { return Module + "/" + rel }
 	const nats = "github.com/nats-io/nats.go"
-	good := []Package{
-		{ImportPath: "fmt", Standard: true},
-		{ImportPath: nats, Imports: []string{"fmt"}, Deps: []string{"fmt"}},
-		{ImportPath: m("rules"), Imports: []string{"fmt"}, Deps: []string{"fmt"}},
-		{ImportPath: m("elo"), Imports: []string{"fmt"}, Deps: []string{"fmt"}},
-		{ImportPath: m("results"), Imports: []string{m("elo")}, Deps: []string{"fmt", m("elo")}},
-		{ImportPath: m("internal/proc"), Deps: []string{"fmt"}},
-		{ImportPath: m("internal/lines"), Deps: []string{"fmt"}},
-		{ImportPath: m("uhpclient"), Imports: []string{m("internal/proc"), m("rules")}, Deps: []string{"fmt", m("internal/proc"), m("rules")}},
-		{ImportPath: m("enginekit/search"), Imports: []string{m("rules")}, Deps: []string{"fmt", m("rules")}},
-		{ImportPath: m("enginekit/uhpserver"), Imports: []string{m("rules")}, Deps: []string{"fmt", m("rules")}},
-		{ImportPath: m("enginekit/uhpserver/uhpfake"), Imports: []string{m("enginekit/uhpserver")}, Deps: []string{"fmt", m("enginekit/uhpserver"), m("rules")}},
-		{ImportPath: m("openings"), Imports: []string{m("rules"), m("results")}, Deps: []string{"fmt", m("elo"), m("results"), m("rules")}},
-		{ImportPath: m("arbiter/driver"), Imports: []string{m("rules"), m("results")}, Deps: []string{"fmt", m("elo"), m("results"), m("rules")}},
-		{ImportPath: m("arbiter"), Imports: []string{m("arbiter/driver"), m("rules"), m("results"), m("openings")}, Deps: []string{"fmt", m("arbiter/driver"), m("elo"), m("openings"), m("results"), m("rules")}},
-		{ImportPath: m("arbiter/compliance"), Imports: []string{m("arbiter"), m("arbiter/driver")}, Deps: []string{"fmt", m("arbiter"), m("arbiter/driver"), m("elo"), m("openings"), m("results"), m("rules")}},
-		{ImportPath: m("arbiter/arbitertest"), Imports: []string{m("arbiter")}, Deps: []string{"fmt", m("arbiter"), m("elo"), m("openings"), m("results"), m("rules")}},
-		{ImportPath: m("ci"), Imports: []string{m("arbiter"), m("results")}, Deps: []string{"fmt", m("arbiter"), m("elo"), m("openings"), m("results"), m("rules")}},
-		{ImportPath: m("proto/uhp"), Imports: []string{m("arbiter/compliance"), m("arbiter/driver"), m("uhpclient")},
-			Deps:        []string{"fmt", m("arbiter"), m("arbiter/compliance"), m("arbiter/driver"), m("elo"), m("internal/proc"), m("openings"), m("results"), m("rules"), m("uhpclient")},
-			FileImports: map[string][]string{"player.go": {m("arbiter/driver"), m("uhpclient")}, "check.go": {m("arbiter/compliance"), m("arbiter/driver")}}},
-		{ImportPath: m("distributed"), Imports: []string{m("arbiter"), nats}, Deps: []string{"fmt", nats, m("arbiter"), m("elo"), m("openings"), m("results"), m("rules")}},
-		{ImportPath: m("tune"), Imports: []string{m("arbiter")}, Deps: []string{"fmt", m("arbiter"), m("elo"), m("openings"), m("results"), m("rules")}},
-		{ImportPath: m("cmd/arbiter"), Imports: []string{m("arbiter"), m("ci"), m("distributed"), m("proto/uhp")},
-			Deps:        []string{"fmt", nats, m("arbiter"), m("ci"), m("distributed"), m("elo"), m("internal/proc"), m("openings"), m("proto/uhp"), m("results"), m("rules"), m("uhpclient")},
-			FileImports: map[string][]string{"protocols.go": {m("proto/uhp")}, "main.go": {m("arbiter")}}},
-		{ImportPath: m("cmd/hivebot"), Imports: []string{m("enginekit/uhpserver"), m("enginekit/search")}, Deps: []string{"fmt", m("enginekit/search"), m("enginekit/uhpserver"), m("rules")}},
-		{ImportPath: m("internal/cmd/soak"), Imports: []string{m("distributed"), m("enginekit/uhpserver/uhpfake")},
-			Deps: []string{"fmt", nats, m("arbiter"), m("distributed"), m("elo"), m("enginekit/uhpserver"), m("enginekit/uhpserver/uhpfake"), m("openings"), m("results"), m("rules")}},
-	}
+	// The made-up module, each package with its imports; its dependencies follow from them.
+	good := graphOf(map[string][]string{
+		"fmt":                            nil,
+		nats:                             {"fmt"},
+		m("rules"):                       {"fmt"},
+		m("elo"):                         {"fmt"},
+		m("results/outcome"):             {"fmt"},
+		m("results"):                     {m("elo"), m("results/outcome")},
+		m("internal/proc"):               {"fmt"},
+		m("internal/lines"):              {"fmt"},
+		m("uhpclient"):                   {m("internal/proc"), m("rules")},
+		m("enginekit/search"):            {m("rules")},
+		m("enginekit/uhpserver"):         {m("rules")},
+		m("enginekit/uhpserver/uhpfake"): {m("enginekit/uhpserver")},
+		m("openings/random"):             {m("rules")},
+		m("openings"):                    {m("rules"), m("openings/random"), m("results")},
+		m("arbiter/driver"):              {m("rules"), m("results/outcome")},
+		m("arbiter/compliance"):          {m("arbiter/driver"), m("openings/random"), m("rules")},
+		m("arbiter"):                     {m("arbiter/driver"), m("rules"), m("results"), m("openings")},
+		m("arbiter/check"):               {m("arbiter"), m("arbiter/compliance"), m("arbiter/driver")},
+		m("arbiter/arbitertest"):         {m("arbiter"), m("arbiter/compliance")},
+		m("ci"):                          {m("arbiter"), m("results")},
+		m("proto/uhp"):                   {m("arbiter/compliance"), m("arbiter/driver"), m("results/outcome"), m("uhpclient")},
+		m("internal/protocols"):          {m("proto/uhp")},
+		m("distributed"):                 {m("arbiter"), nats},
+		m("tune"):                        {m("arbiter")},
+		m("cmd/arbiter"):                 {m("arbiter"), m("arbiter/check"), m("ci"), m("distributed"), m("internal/protocols")},
+		m("cmd/hivebot"):                 {m("enginekit/uhpserver"), m("enginekit/search")},
+		m("internal/cmd/soak"):           {m("distributed"), m("enginekit/uhpserver/uhpfake")},
+	})
 	onEvery := func(g []Package) map[string][]Package {
 		graphs := map[string][]Package{}
 		for _, goos := range Platforms {
@@ -178,12 +143,12 @@ func TestCheckFindsWrongImports(t *testing.T) {
 		t.Fatalf("the made-up graph has no %s", rel)
 		return nil
 	}
-	// link makes p import imp, and depend on it and its dependencies.
+	// link makes p import imp: p and every package that depends on it depend on imp and its
+	// dependencies.
 	link := func(g []Package, p, imp string) {
-		q, d := pkg(g, p), pkg(g, imp)
-		q.Imports = append(q.Imports, d.ImportPath)
-		q.Deps = append(q.Deps, d.ImportPath)
-		q.Deps = append(q.Deps, d.Deps...)
+		q := pkg(g, p)
+		q.Imports = append(q.Imports, pkg(g, imp).ImportPath)
+		resolve(g)
 	}
 	tests := []struct {
 		name string
@@ -209,10 +174,22 @@ func TestCheckFindsWrongImports(t *testing.T) {
 			pkg(g, "results").Deps = append(pkg(g, "results").Deps, m("arbiter"))
 			return g
 		}, "results depends on arbiter, which"},
-		{"a command file naming a protocol", "", func(g []Package) []Package {
-			pkg(g, "cmd/arbiter").FileImports["openings.go"] = []string{m("uhpclient")}
+		{"the command importing a protocol", "", func(g []Package) []Package {
+			link(g, "cmd/arbiter", "proto/uhp")
 			return g
-		}, "cmd/arbiter depends on uhpclient (through openings.go), which"},
+		}, "cmd/arbiter depends on proto/uhp, which"},
+		{"the command importing a protocol's client", "", func(g []Package) []Package {
+			link(g, "cmd/arbiter", "uhpclient")
+			return g
+		}, "cmd/arbiter depends on uhpclient, which"},
+		{"the protocols' package importing more than protocols", "", func(g []Package) []Package {
+			link(g, "internal/protocols", "arbiter")
+			return g
+		}, "internal/protocols depends on arbiter, which"},
+		{"a front end linking every protocol", "", func(g []Package) []Package {
+			link(g, "tune", "internal/protocols")
+			return g
+		}, "tune depends on internal/protocols, which"},
 		{"a library on a test helper", "", func(g []Package) []Package {
 			pkg(g, "internal/lines").Deps = append(pkg(g, "internal/lines").Deps, m("internal/testkit/golden"))
 			return g
@@ -238,10 +215,10 @@ func TestCheckFindsWrongImports(t *testing.T) {
 			pkg(g, "rules").Deps = append(pkg(g, "rules").Deps, "golang.org/x/sys/windows")
 			return g
 		}, "rules depends on golang.org/x/sys/windows on windows only, which"},
-		{"a command file naming a protocol on darwin only", "darwin", func(g []Package) []Package {
-			pkg(g, "cmd/arbiter").FileImports["open_darwin.go"] = []string{m("uhpclient")}
+		{"the command importing a protocol on darwin only", "darwin", func(g []Package) []Package {
+			link(g, "cmd/arbiter", "uhpclient")
 			return g
-		}, "cmd/arbiter depends on uhpclient (through open_darwin.go) on darwin only, which"},
+		}, "cmd/arbiter depends on uhpclient on darwin only, which"},
 		{"the engine binary linking NATS", "", func(g []Package) []Package {
 			link(g, "cmd/hivebot", "distributed")
 			return g
@@ -250,10 +227,30 @@ func TestCheckFindsWrongImports(t *testing.T) {
 			link(g, "cmd/hivebot", "arbiter")
 			return g
 		}, "cmd/hivebot depends on arbiter, which"},
-		{"a protocol file reaching into the arbiter", "", func(g []Package) []Package {
-			pkg(g, "proto/uhp").FileImports["check.go"] = append(pkg(g, "proto/uhp").FileImports["check.go"], m("arbiter"))
+		{"a protocol importing the arbiter", "", func(g []Package) []Package {
+			link(g, "proto/uhp", "arbiter")
 			return g
-		}, "proto/uhp depends on arbiter (through check.go), which"},
+		}, "proto/uhp depends on arbiter, which"},
+		{"a protocol reaching the statistics through the records", "", func(g []Package) []Package {
+			link(g, "arbiter/driver", "results") // the driver saying a game's end in the records' words, as it did
+			return g
+		}, "proto/uhp depends on elo (through arbiter/driver → results), which"},
+		{"a protocol reaching the arbiter through the compliance framework", "", func(g []Package) []Package {
+			link(g, "arbiter/compliance", "arbiter") // the play suite back beside the framework
+			return g
+		}, "proto/uhp depends on arbiter (through arbiter/compliance), which"},
+		{"a protocol reaching the openings through the arbiter", "", func(g []Package) []Package {
+			link(g, "arbiter/compliance", "arbiter")
+			return g
+		}, "proto/uhp depends on openings (through arbiter/compliance → arbiter), which"},
+		{"a protocol importing the play check", "", func(g []Package) []Package {
+			link(g, "proto/uhp", "arbiter/check")
+			return g
+		}, "proto/uhp depends on arbiter/check, which"},
+		{"the driver package on the records", "", func(g []Package) []Package {
+			link(g, "arbiter/driver", "results")
+			return g
+		}, "arbiter/driver depends on results, which"},
 		{"the driver package on the arbiter's games", "", func(g []Package) []Package {
 			link(g, "arbiter/driver", "arbiter")
 			return g
@@ -261,6 +258,9 @@ func TestCheckFindsWrongImports(t *testing.T) {
 		{"the arbiter binary without a protocol", "", func(g []Package) []Package {
 			return append(g, Package{ImportPath: m("proto/ugi"), Deps: []string{"fmt"}})
 		}, "cmd/arbiter does not depend on proto/ugi, which its rule asks for"},
+		{"the protocols' package without a protocol", "", func(g []Package) []Package {
+			return append(g, Package{ImportPath: m("proto/ugi"), Deps: []string{"fmt"}})
+		}, "internal/protocols does not depend on proto/ugi, which its rule asks for"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -284,18 +284,45 @@ func TestCheckFindsWrongImports(t *testing.T) {
 	}
 }
 
+// graphOf is the graph of packages with these imports, in the order of their paths, each
+// depending on what it imports, directly or not; "fmt" is the standard library.
+func graphOf(imports map[string][]string) []Package {
+	var g []Package
+	for _, path := range slices.Sorted(maps.Keys(imports)) {
+		g = append(g, Package{ImportPath: path, Standard: path == "fmt", Imports: imports[path]})
+	}
+	resolve(g)
+	return g
+}
+
+// resolve sets each package's dependencies from the imports of the graph.
+func resolve(g []Package) {
+	byPath := map[string]*Package{}
+	for i := range g {
+		byPath[g[i].ImportPath] = &g[i]
+	}
+	for i := range g {
+		seen := map[string]bool{}
+		var walk func(p string)
+		walk = func(p string) {
+			for _, imp := range byPath[p].Imports {
+				if !seen[imp] {
+					seen[imp] = true
+					walk(imp)
+				}
+			}
+		}
+		walk(g[i].ImportPath)
+		g[i].Deps = slices.Sorted(maps.Keys(seen))
+	}
+}
+
 func clone(g []Package) []Package {
 	out := make([]Package, len(g))
 	for i, p := range g {
 		out[i] = p
 		out[i].Imports = append([]string(nil), p.Imports...)
 		out[i].Deps = append([]string(nil), p.Deps...)
-		if p.FileImports != nil {
-			out[i].FileImports = map[string][]string{}
-			for f, imps := range p.FileImports {
-				out[i].FileImports[f] = append([]string(nil), imps...)
-			}
-		}
 	}
 	return out
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"hivearbiter/arbiter/check"
 	"hivearbiter/arbiter/compliance"
 	"hivearbiter/configs"
 	"hivearbiter/internal/testkit/testenv"
@@ -93,7 +94,7 @@ func TestRoundTripPythonDirectory(t *testing.T) {
 	if worker.Dir != f.Dir || !slices.Equal(worker.Command, []string{"python3", "bot.py"}) {
 		t.Fatalf("the worker's engine: %+v", worker)
 	}
-	checks, err := compliance.Run(t.Context(), worker, compliance.Options{Games: 1, Plies: 8, Seed: 1, Margin: 2 * time.Second})
+	checks, err := check.Run(t.Context(), worker, compliance.Options{Games: 1, Plies: 8, Seed: 1, Margin: 2 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

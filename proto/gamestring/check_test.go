@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter/arbitertest"
+	"hivearbiter/arbiter/check"
 	"hivearbiter/arbiter/compliance"
 	"hivearbiter/arbiter/driver"
 	"hivearbiter/proto/gamestring"
@@ -18,7 +19,7 @@ func runChecks(t *testing.T, scenario string, settings map[string]string) ([]com
 	e := program(scenario, "")
 	e.Protocol, e.Settings = gamestring.Name, settings
 	e.Time = driver.TimeControl{MoveTime: 300 * time.Millisecond}
-	return compliance.Run(t.Context(), e, compliance.Options{Games: 2, Plies: 10, Seed: 1,
+	return check.Run(t.Context(), e, compliance.Options{Games: 2, Plies: 10, Seed: 1,
 		Margin: 100 * time.Millisecond, StartTimeout: 2 * time.Second, Grace: 500 * time.Millisecond})
 }
 
@@ -57,7 +58,7 @@ func TestCheckPasses(t *testing.T) {
 func TestCheckOverTCP(t *testing.T) {
 	e := driver.EngineConfig{Name: "remote", Protocol: gamestring.Name, Addr: listen(t, "random"),
 		Time: driver.TimeControl{MoveTime: 300 * time.Millisecond}}
-	results, err := compliance.Run(t.Context(), e, compliance.Options{Games: 2, Plies: 10, Grace: 500 * time.Millisecond})
+	results, err := check.Run(t.Context(), e, compliance.Options{Games: 2, Plies: 10, Grace: 500 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +114,7 @@ func TestCheckNamesFaults(t *testing.T) {
 func TestCheckNoGreeting(t *testing.T) {
 	e := program("mute", "")
 	e.Protocol = gamestring.Name
-	results, err := compliance.Run(t.Context(), e, compliance.Options{StartTimeout: 300 * time.Millisecond, Grace: 100 * time.Millisecond})
+	results, err := check.Run(t.Context(), e, compliance.Options{StartTimeout: 300 * time.Millisecond, Grace: 100 * time.Millisecond})
 	if err == nil || len(results) != 3 {
 		t.Fatalf("got %v and %+v; want an error, with the settings passed, the greeting failed and the rest skipped", err, results)
 	}

@@ -78,7 +78,7 @@
 // answers too late, or goes away loses the game, and is started (or connected to) anew for its
 // next game.
 //
-// Protocol is a compliance.Suite: "arbiter check -engine ... proto=gamestring" checks a bot
-// before a run, by play (RunChecks): its greeting, a first move in time, games against the
+// Protocol is compliance.PlayChecked: "arbiter check -engine ... proto=gamestring" checks a bot
+// before a run, by play, with the rows it declares (PlayRows): its greeting, a first move in time, games against the
 // referee in which every answer must be a legal MoveString, and its exit.
 package gamestring

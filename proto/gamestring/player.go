@@ -8,7 +8,7 @@ import (
 
 	"hivearbiter/arbiter/driver"
 	"hivearbiter/internal/linepeer"
-	"hivearbiter/results"
+	"hivearbiter/results/outcome"
 	"hivearbiter/rules"
 )
 
@@ -159,7 +159,7 @@ func (p *Player) BestMove(ctx context.Context, _ driver.SearchLimit) (string, er
 	move, err := ParseAnswer(line)
 	if err != nil {
 		p.peer.Send(ctx, "err "+err.Error())
-		return "", &driver.PlayerError{Reason: results.ReasonIllegalMove, Err: fmt.Errorf("gamestring: %s: %w", p.name, err)}
+		return "", &driver.PlayerError{Reason: outcome.ReasonIllegalMove, Err: fmt.Errorf("gamestring: %s: %w", p.name, err)}
 	}
 	probe := p.game.Clone()
 	if err := probe.Play(move); err != nil {

@@ -1,20 +1,22 @@
 package hiveapi
 
 import (
-	"context"
 	"fmt"
 
 	"hivearbiter/arbiter/compliance"
 	"hivearbiter/arbiter/driver"
 )
 
-// RunChecks implements compliance.Suite, by play alone (the API echoes no state): the transport
+var _ compliance.PlayChecked = Protocol{}
+
+// PlayRows implements compliance.PlayChecked: a module is judged by play alone (the API echoes
+// no state), and these are the rows of its check (package arbiter/check plays them): the transport
 // setting, the Greetings exchange (name, version and author, and active not false), a first
 // Choose Turn answered before its response_deadline, games against the referee from random
 // openings of Base and Base+MLP, each colour in turn, in which every turn must be one it was
 // offered (one that is not, or an unreadable reply, fails its game, quoted), and a clean exit
 // when its transport closes.
-func (p Protocol) RunChecks(ctx context.Context, e driver.EngineConfig, opts compliance.Options) ([]compliance.Result, error) {
+func (Protocol) PlayRows(e driver.EngineConfig) compliance.PlayerRows {
 	rows := compliance.PlayerRows{
 		Settings: "settings: the transport",
 		Greeting: "Greetings: name, version, author, active",
@@ -23,7 +25,7 @@ func (p Protocol) RunChecks(ctx context.Context, e driver.EngineConfig, opts com
 	if transport, err := transportOf(e); err == nil {
 		rows.SettingsDetail = fmt.Sprintf("transport=%s: %s", transport, transportMeaning[transport])
 	}
-	return compliance.PlaySuite(ctx, p, e, opts, rows)
+	return rows
 }
 
 // transportMeaning says how each transport carries the messages.

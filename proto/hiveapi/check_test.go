@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter/arbitertest"
+	"hivearbiter/arbiter/check"
 	"hivearbiter/arbiter/compliance"
 	"hivearbiter/arbiter/driver"
 )
@@ -21,7 +22,7 @@ func runChecks(t *testing.T, transport, scenario string) ([]compliance.Result, e
 	// Under the race detector a process sleeps a second at exit to let reports through: the
 	// close would then be judged slow.
 	e.Env = append(e.Env, "GORACE=atexit_sleep_ms=0")
-	return compliance.Run(t.Context(), e, compliance.Options{Games: 2, Plies: 10, Seed: 1,
+	return check.Run(t.Context(), e, compliance.Options{Games: 2, Plies: 10, Seed: 1,
 		Margin: 100 * time.Millisecond, StartTimeout: time.Second, Grace: testGrace})
 }
 

@@ -30,7 +30,7 @@
 // so a module's game is not cross-checked (PlayerInfo.ReportsState is false): the arbiter's
 // referee holds the only game.
 //
-// Protocol is a compliance.Suite: "arbiter check -engine ... proto=hiveapi" checks a module
-// before a run, by play (RunChecks): its Greetings, a first turn in time, games against the
+// Protocol is compliance.PlayChecked: "arbiter check -engine ... proto=hiveapi" checks a module
+// before a run, by play, with the rows it declares (PlayRows): its Greetings, a first turn in time, games against the
 // referee in which every turn must be one it was offered, and its exit.
 package hiveapi

@@ -18,7 +18,7 @@ import (
 	"hivearbiter/internal/lines"
 	"hivearbiter/internal/nodeipc"
 	"hivearbiter/internal/proc"
-	"hivearbiter/results"
+	"hivearbiter/results/outcome"
 )
 
 // The transports, as transport= names them (TCP is chosen by addr=).
@@ -114,7 +114,7 @@ func startModule(ctx context.Context, cfg moduleConfig) (m *module, err error) {
 		child, err := proc.Supervise(supervised)
 		if err != nil {
 			if _, ok := errors.AsType[*proc.StartError](err); ok {
-				return m, &driver.PlayerError{Reason: results.ReasonCrash, Err: fmt.Errorf("hiveapi: starting %s: %w", cfg.Command[0], err)}
+				return m, &driver.PlayerError{Reason: outcome.ReasonCrash, Err: fmt.Errorf("hiveapi: starting %s: %w", cfg.Command[0], err)}
 			}
 			return m, err
 		}
@@ -167,13 +167,13 @@ func (m *module) dial(ctx context.Context) (net.Conn, error) {
 			return conn, nil
 		}
 		if m.child == nil {
-			return nil, &driver.PlayerError{Reason: results.ReasonCrash, Err: fmt.Errorf("hiveapi: connecting to %s: %w", m.cfg.Addr, err)}
+			return nil, &driver.PlayerError{Reason: outcome.ReasonCrash, Err: fmt.Errorf("hiveapi: connecting to %s: %w", m.cfg.Addr, err)}
 		}
 		select {
 		case <-m.gone():
 			return nil, m.exitError("before it listened on " + m.cfg.Addr)
 		case <-ctx.Done():
-			return nil, &driver.PlayerError{Reason: results.ReasonStall, Err: fmt.Errorf("hiveapi: %s did not listen on %s in time: %w", m.cfg.Command[0], m.cfg.Addr, err)}
+			return nil, &driver.PlayerError{Reason: outcome.ReasonStall, Err: fmt.Errorf("hiveapi: %s did not listen on %s in time: %w", m.cfg.Command[0], m.cfg.Addr, err)}
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
@@ -234,7 +234,7 @@ func (m *module) request(ctx context.Context, requestType string, build func(id 
 			if in.err != nil {
 				var fe *FrameError
 				if errors.As(in.err, &fe) {
-					return nil, nil, m.fail(&driver.PlayerError{Reason: results.ReasonProtocol, Err: fmt.Errorf("hiveapi: %s answered %s: %w", m.cfg.Name, requestType, in.err)})
+					return nil, nil, m.fail(&driver.PlayerError{Reason: outcome.ReasonProtocol, Err: fmt.Errorf("hiveapi: %s answered %s: %w", m.cfg.Name, requestType, in.err)})
 				}
 				return nil, nil, m.fail(m.exitError("instead of answering " + requestType))
 			}
@@ -245,7 +245,7 @@ func (m *module) request(ctx context.Context, requestType string, build func(id 
 			if err != nil {
 				var re *ReplyError
 				errors.As(err, &re)
-				return nil, in.data, m.fail(&driver.PlayerError{Reason: results.ReasonProtocol, Err: fmt.Errorf("hiveapi: %s answered %s with %s, which is %s", m.cfg.Name, requestType, re.Text, re.Why)})
+				return nil, in.data, m.fail(&driver.PlayerError{Reason: outcome.ReasonProtocol, Err: fmt.Errorf("hiveapi: %s answered %s with %s, which is %s", m.cfg.Name, requestType, re.Text, re.Why)})
 			}
 			if got := resp.ID(); got != id {
 				if i := slices.Index(m.stale, got); i >= 0 || (got == "" && len(m.stale) > 0) {
@@ -253,14 +253,14 @@ func (m *module) request(ctx context.Context, requestType string, build func(id 
 					continue // the late answer to a request that timed out
 				}
 				if got != "" {
-					return nil, in.data, m.fail(&driver.PlayerError{Reason: results.ReasonProtocol, Err: fmt.Errorf("hiveapi: %s answered request %q while %q was the one outstanding: %s", m.cfg.Name, got, id, quote(in.data))})
+					return nil, in.data, m.fail(&driver.PlayerError{Reason: outcome.ReasonProtocol, Err: fmt.Errorf("hiveapi: %s answered request %q while %q was the one outstanding: %s", m.cfg.Name, got, id, quote(in.data))})
 				}
 			}
 			if resp.Success != nil && !*resp.Success {
-				return nil, in.data, m.fail(&driver.PlayerError{Reason: results.ReasonCrash, Err: fmt.Errorf("hiveapi: %s failed on %s (success:false): error %s", m.cfg.Name, requestType, thrown(resp.Error))})
+				return nil, in.data, m.fail(&driver.PlayerError{Reason: outcome.ReasonCrash, Err: fmt.Errorf("hiveapi: %s failed on %s (success:false): error %s", m.cfg.Name, requestType, thrown(resp.Error))})
 			}
 			if resp.ResponseType != "" && resp.ResponseType != requestType {
-				return nil, in.data, m.fail(&driver.PlayerError{Reason: results.ReasonProtocol, Err: fmt.Errorf("hiveapi: %s answered %s with response_type %q: %s", m.cfg.Name, requestType, resp.ResponseType, quote(in.data))})
+				return nil, in.data, m.fail(&driver.PlayerError{Reason: outcome.ReasonProtocol, Err: fmt.Errorf("hiveapi: %s answered %s with response_type %q: %s", m.cfg.Name, requestType, resp.ResponseType, quote(in.data))})
 			}
 			return resp, in.data, nil
 		}
@@ -283,7 +283,7 @@ func (m *module) timedOut(ctx context.Context, requestType, id string, sent time
 	if sending {
 		waiting = "room to send " + requestType
 	}
-	err := &driver.PlayerError{Reason: results.ReasonTimeForfeit, Err: &proc.TimeoutError{Source: "hiveapi", Engine: m.cfg.Name,
+	err := &driver.PlayerError{Reason: outcome.ReasonTimeForfeit, Err: &proc.TimeoutError{Source: "hiveapi", Engine: m.cfg.Name,
 		Waiting: waiting, After: time.Since(sent), Cause: context.Cause(ctx)}}
 	if m.cfg.Transport == TransportTCP && !sending {
 		m.stale = append(m.stale, id)

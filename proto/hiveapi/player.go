@@ -12,7 +12,7 @@ import (
 
 	"hivearbiter/arbiter/driver"
 	"hivearbiter/internal/nodeipc"
-	"hivearbiter/results"
+	"hivearbiter/results/outcome"
 	"hivearbiter/rules"
 )
 
@@ -143,7 +143,7 @@ func (p *Player) restart(ctx context.Context) error {
 	}
 	if resp.Active != nil && !*resp.Active {
 		mod.close(ctx)
-		return &driver.PlayerError{Reason: results.ReasonProtocol,
+		return &driver.PlayerError{Reason: outcome.ReasonProtocol,
 			Err: fmt.Errorf("hiveapi: %s says it is not active (active:false in its Greetings): its owner does not consider it usable; the reply was %s", p.cfg.Name, quote(raw))}
 	}
 	id := strings.TrimSpace(strings.Join([]string{firstOf(resp.Name, resp.LongName), resp.Version}, " "))
@@ -228,7 +228,7 @@ func (p *Player) BestMove(ctx context.Context, limit driver.SearchLimit) (string
 	move, err := p.game.MoveString(resp.Turn)
 	var te *TurnError
 	if errors.As(err, &te) {
-		return "", &driver.PlayerError{Reason: results.ReasonIllegalMove,
+		return "", &driver.PlayerError{Reason: outcome.ReasonIllegalMove,
 			Err: fmt.Errorf("hiveapi: %s chose a turn it was not offered, %s: %s", p.cfg.Name, quote(raw), te.Why)}
 	}
 	return move, err

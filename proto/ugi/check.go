@@ -13,6 +13,8 @@ import (
 	"hivearbiter/ugiclient"
 )
 
+var _ compliance.Suite = Protocol{}
+
 // RunChecks implements compliance.Suite: a UGI compliance check of one engine, under the Hive
 // mapping of this package: the handshake, readyok, the game types it accepts, "query
 // p1turn|gameover|result" against the referee over random games and finished ones, an illegal

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter/arbitertest"
+	"hivearbiter/arbiter/check"
 	"hivearbiter/arbiter/compliance"
 	"hivearbiter/arbiter/driver"
 	"hivearbiter/proto/ugi"
@@ -36,7 +37,7 @@ func TestCheckNamesFaults(t *testing.T) {
 		t.Run(tc.scenario, func(t *testing.T) {
 			t.Parallel()
 			e := driver.EngineConfig{Name: tc.scenario, Protocol: ugi.Name, Command: []string{os.Args[0]}, Env: []string{fakeEnv + "=" + tc.scenario}}
-			results, err := compliance.Run(t.Context(), e, compliance.Options{Games: 1, Plies: 6, Seed: 1, Grace: grace})
+			results, err := check.Run(t.Context(), e, compliance.Options{Games: 1, Plies: 6, Seed: 1, Grace: grace})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -54,7 +55,7 @@ func TestCheckNamesFaults(t *testing.T) {
 // nothing else is checked.
 func TestCheckEngineWithoutHandshake(t *testing.T) {
 	e := driver.EngineConfig{Name: "mute", Protocol: ugi.Name, Command: []string{os.Args[0]}, Env: []string{fakeEnv + "=no-ugiok"}}
-	results, err := compliance.Run(t.Context(), e, compliance.Options{StartTimeout: 300 * time.Millisecond, Grace: grace})
+	results, err := check.Run(t.Context(), e, compliance.Options{StartTimeout: 300 * time.Millisecond, Grace: grace})
 	if err == nil || len(results) != 2 || results[0].Status != compliance.Failed || results[1].Status != compliance.Skipped {
 		t.Errorf("got %+v, %v; want the handshake failed and the rest skipped", results, err)
 	}

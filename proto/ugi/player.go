@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter/driver"
-	"hivearbiter/results"
+	"hivearbiter/results/outcome"
 	"hivearbiter/ugiclient"
 )
 
@@ -62,7 +62,7 @@ type Player struct {
 	name       string
 	transcript *driver.Transcript
 	pos        ugiclient.Position
-	info       *results.SearchInfo
+	info       *outcome.SearchInfo
 }
 
 var (
@@ -96,7 +96,7 @@ func (p *Player) NewGame(ctx context.Context, gameString string) (string, error)
 	err = p.engine.Sync(ctx, "uginewgame", pos.Command())
 	var refused *ugiclient.RefusedError
 	if errors.As(err, &refused) {
-		return "", &driver.PlayerError{Reason: results.ReasonProtocol,
+		return "", &driver.PlayerError{Reason: outcome.ReasonProtocol,
 			Err: fmt.Errorf("ugi: %s does not play this game (%s): %w", p.name, pos.GameType, err)}
 	}
 	return "", p.classify(err, false)
@@ -123,7 +123,7 @@ func (p *Player) BestMove(ctx context.Context, limit driver.SearchLimit) (string
 		p.info = &info
 	}
 	if s.Error != nil && err == nil {
-		return "", &driver.PlayerError{Reason: results.ReasonDesync,
+		return "", &driver.PlayerError{Reason: outcome.ReasonDesync,
 			Err: fmt.Errorf("ugi: %s refused the game %q: info error %s", p.name, p.pos.Command(), s.Error.Message)}
 	}
 	if err != nil {
@@ -131,7 +131,7 @@ func (p *Player) BestMove(ctx context.Context, limit driver.SearchLimit) (string
 	}
 	move, err := ugiclient.DecodeMove(s.Move)
 	if err != nil {
-		return "", &driver.PlayerError{Reason: results.ReasonIllegalMove, Err: fmt.Errorf("ugi: %s: bestmove %s: %w", p.name, s.Move, err)}
+		return "", &driver.PlayerError{Reason: outcome.ReasonIllegalMove, Err: fmt.Errorf("ugi: %s: bestmove %s: %w", p.name, s.Move, err)}
 	}
 	return move, nil
 }
@@ -160,7 +160,7 @@ func GoCommand(l driver.SearchLimit) string {
 }
 
 // TakeSearchInfo implements driver.SearchReporter.
-func (p *Player) TakeSearchInfo() *results.SearchInfo {
+func (p *Player) TakeSearchInfo() *outcome.SearchInfo {
 	info := p.info
 	p.info = nil
 	return info

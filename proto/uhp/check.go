@@ -18,6 +18,8 @@ import (
 	"hivearbiter/uhpclient"
 )
 
+var _ compliance.Suite = Protocol{}
+
 // RunChecks implements compliance.Suite: a UHP compliance check of one engine: banner and
 // capabilities, newgame for every advertised game type, valid moves against the referee over
 // random games, play/undo round trips, newgame with a GameString, timed and fixed-depth

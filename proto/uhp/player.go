@@ -8,7 +8,7 @@ import (
 
 	"hivearbiter/arbiter/driver"
 	"hivearbiter/internal/lines"
-	"hivearbiter/results"
+	"hivearbiter/results/outcome"
 	"hivearbiter/uhpclient"
 )
 
@@ -255,9 +255,9 @@ func classify(err error, search bool) error {
 	if errors.As(err, new(*uhpclient.InvalidMoveError)) || errors.As(err, new(*uhpclient.EngineError)) {
 		// The engine refused a command the referee holds legal: its game is not the referee's.
 		// Refusing to search is a broken conversation instead.
-		reason := results.ReasonDesync
+		reason := outcome.ReasonDesync
 		if search {
-			reason = results.ReasonProtocol
+			reason = outcome.ReasonProtocol
 		}
 		return &driver.PlayerError{Reason: reason, Err: err}
 	}

@@ -1,4 +1,4 @@
-package compliance_test
+package check_test
 
 import (
 	"strings"
@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter/arbitertest"
+	"hivearbiter/arbiter/check"
 	"hivearbiter/arbiter/compliance"
 	"hivearbiter/arbiter/driver"
 )
@@ -41,7 +42,7 @@ func TestPlaySuite(t *testing.T) {
 			t.Parallel()
 			e := driver.EngineConfig{Name: "p", Protocol: arbitertest.Name, Command: []string{tc.behaviour},
 				Time: driver.TimeControl{MoveTime: 200 * time.Millisecond}}
-			results, err := compliance.PlaySuite(t.Context(), arbitertest.Protocol{}, e,
+			results, err := check.PlaySuite(t.Context(), arbitertest.Protocol{}, e,
 				compliance.Options{Games: 3, Plies: 12, Seed: 3, Margin: 2 * time.Second}, testRows) // the margin of a loaded machine
 			if started := tc.behaviour != "unstartable"; started != (err == nil) {
 				t.Errorf("error %v", err)
