@@ -68,6 +68,7 @@ func (e *Error) Message() string {
 	return fmt.Sprintf("openings %s: %v", e.File, e.Err)
 }
 
+// Unwrap returns the problem without its file and line, for errors.Is and errors.As.
 func (e *Error) Unwrap() error { return e.Err }
 
 // Load prepares the openings of a tournament of the given game type. Every opening

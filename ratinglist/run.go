@@ -51,6 +51,7 @@ type RefusedError struct {
 	Report  string // where its check report is kept
 }
 
+// Error is the Message after the package's name.
 func (e *RefusedError) Error() string { return "ratinglist: " + e.Message() }
 
 // Message is the error without the package's name.
@@ -64,6 +65,7 @@ type RefusalsError struct {
 	Refused []*RefusedError // in the list's order
 }
 
+// Error is the Message after the package's name.
 func (e *RefusalsError) Error() string { return "ratinglist: " + e.Message() }
 
 // Message is the error without the package's name.

@@ -13,7 +13,10 @@ type UsageError struct{ Err error }
 // Usage marks err as a mistake in the command line or configuration.
 func Usage(err error) error { return UsageError{Err: err} }
 
+// Error is the mistake's own text: marking it changes only the exit status.
 func (e UsageError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the mistake, for errors.As on what it is.
 func (e UsageError) Unwrap() error { return e.Err }
 
 // ExitError ends the process with Code after printing Msg, if there is one.
@@ -22,6 +25,7 @@ type ExitError struct {
 	Msg  string
 }
 
+// Error is Msg, or "exit status Code" for an error that prints nothing.
 func (e *ExitError) Error() string {
 	if e.Msg == "" {
 		return fmt.Sprintf("exit status %d", e.Code)

@@ -58,6 +58,7 @@ type NotRunnableError struct {
 	Reason string
 }
 
+// Error names the artifact (its hash's first 12 digits) and why this host cannot run it.
 func (e *NotRunnableError) Error() string {
 	return fmt.Sprintf("artifact: %.12s cannot run here: %s", e.SHA256, e.Reason)
 }

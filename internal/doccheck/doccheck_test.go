@@ -1,0 +1,270 @@
+package doccheck
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// root is the module's root, two directories up.
+const root = "../.."
+
+// inMotion lists the packages (a pattern as in docs/architecture.md: "proto/..." is proto's
+// packages below it) whose undocumented names this test lets pass for now: issue #49 moves
+// their code in branches of their own, and documenting names that are being moved would only
+// make the merge harder. Once those branches are merged, this list is emptied and each name
+// the test then reports gets its doc comment.
+var inMotion = []string{
+	"arbiter",             // the console observer, the compliance suite's move
+	"arbiter/arbitertest", // beside the compliance suite, which moves
+	"arbiter/compliance",  // the suite moves above the protocols
+	"arbiter/driver",      // the boundary's interfaces
+	"ci",                  // its tables move to the rendering package
+	"configs",             // its flags move to the command
+	"proto/...",           // each protocol declares its rows
+	"ratinglist/site",     // its text tables move to the rendering package
+	"results",             // rendering moves out of it
+	"viewerbridge",        // its records sink and flags move
+}
+
+// TestExportedNamesDocumented fails naming each exported name of a non-main package that
+// has no doc comment: a top-level type, function, constant or variable, and a method of an
+// exported type. A constant or variable in a group with a doc comment is documented by it,
+// as is one with a comment at the end of its line inside a group (go doc shows both).
+func TestExportedNamesDocumented(t *testing.T) {
+	missing, err := undocumented(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(missing) == 0 {
+		t.Fatal("no package found with an exported name: the walk of the module found nothing to check")
+	}
+	for _, m := range missing {
+		if !matchesAny(m.pkg, inMotion) {
+			t.Errorf("%s: %s has no doc comment", m.pos, m.name)
+		}
+	}
+}
+
+// TestUndocumentedFinds checks the finder on a package written for it: each kind of name,
+// documented and not.
+func TestUndocumentedFinds(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) {
+		t.Helper()
+		file := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "module example\n")
+	write("p/p.go", `// Package p is a test's.
+package p
+
+// Documented is.
+type Documented struct{}
+
+type Bare struct{}
+
+type hidden struct{}
+
+// Method is.
+func (Documented) Method() {}
+
+func (*Documented) BareMethod() {}
+
+func (hidden) Exported() {}
+
+func (Documented) unexported() {}
+
+func BareFunc() {}
+
+// Func is.
+func Func() {}
+
+// Group is documented, and so are its names.
+const (
+	A = 1
+	B = 2
+)
+
+var (
+	C = 3 // C is documented at the end of its line.
+	D = 4
+	e = 5
+)
+
+var E, F = 6, 7
+
+// G is.
+var G = 8
+
+type (
+	// H is.
+	H int
+	I int
+)
+`)
+	write("p/p_test.go", "package p\n\nfunc TestNotChecked() {}\n")
+	write("cmd/main.go", "package main\n\nfunc Exported() {}\n\nfunc main() {}\n")
+	write("p/testdata/x.go", "package x\n\nfunc NotChecked() {}\n")
+	missing, err := undocumented(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range missing {
+		got = append(got, m.pkg+" "+m.name)
+	}
+	want := []string{"p Bare", "p Documented.BareMethod", "p BareFunc", "p D", "p E", "p F", "p I"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func TestMatchesAny(t *testing.T) {
+	for _, tc := range []struct {
+		pkg  string
+		want bool
+	}{
+		{"arbiter", true},
+		{"arbiter/driver", true},
+		{"arbiter/other", false},
+		{"proto/uhp", true},
+		{"proto", false},
+		{"protocol/x", false},
+		{"rules", false},
+	} {
+		if got := matchesAny(tc.pkg, []string{"arbiter", "arbiter/driver", "proto/..."}); got != tc.want {
+			t.Errorf("matchesAny(%q) = %v, want %v", tc.pkg, got, tc.want)
+		}
+	}
+}
+
+// name is an exported name without a doc comment.
+type name struct {
+	pkg  string // its package's directory, relative to the module's root, slash-separated
+	name string // as go doc names it: T, F, T.M
+	pos  string // its file and line, relative to the module's root
+}
+
+// undocumented walks the module at root and returns its exported names without a doc
+// comment, in the order of the walk. It reads every non-test Go file whatever its build
+// constraints (a Windows file's names are documented too), and skips package main, whose
+// names no one imports, testdata and directories whose names begin with "." or "_", as the
+// go command does.
+func undocumented(root string) ([]name, error) {
+	var missing []name
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		base := d.Name()
+		if d.IsDir() {
+			if p != root && (base == "testdata" || strings.HasPrefix(base, ".") || strings.HasPrefix(base, "_")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(base, ".go") || strings.HasSuffix(base, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, p, nil, parser.ParseComments|parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		if f.Name.Name == "main" || ast.IsGenerated(f) {
+			return nil
+		}
+		rel, err := filepath.Rel(root, p)
+		if err != nil {
+			return err
+		}
+		pkg := path.Dir(filepath.ToSlash(rel))
+		report := func(at token.Pos, n string) {
+			pos := fset.Position(at)
+			missing = append(missing, name{pkg: pkg, name: n, pos: fmt.Sprintf("%s:%d", filepath.ToSlash(rel), pos.Line)})
+		}
+		for _, decl := range f.Decls {
+			switch decl := decl.(type) {
+			case *ast.FuncDecl:
+				if !decl.Name.IsExported() || decl.Doc != nil {
+					continue
+				}
+				if decl.Recv == nil {
+					report(decl.Pos(), decl.Name.Name)
+				} else if recv := receiverType(decl.Recv.List[0].Type); ast.IsExported(recv) {
+					report(decl.Pos(), recv+"."+decl.Name.Name)
+				}
+			case *ast.GenDecl:
+				for _, spec := range decl.Specs {
+					switch spec := spec.(type) {
+					case *ast.TypeSpec:
+						if spec.Name.IsExported() && spec.Doc == nil && (decl.Doc == nil || decl.Lparen.IsValid()) {
+							report(spec.Pos(), spec.Name.Name)
+						}
+					case *ast.ValueSpec:
+						grouped := decl.Lparen.IsValid()
+						if spec.Doc != nil || decl.Doc != nil || grouped && spec.Comment != nil {
+							continue
+						}
+						for _, n := range spec.Names {
+							if n.IsExported() {
+								report(n.Pos(), n.Name)
+							}
+						}
+					}
+				}
+			}
+		}
+		return nil
+	})
+	return missing, err
+}
+
+// receiverType is the name of a method's receiver type: T of T, *T, T[K] and *T[K].
+func receiverType(x ast.Expr) string {
+	for {
+		switch e := x.(type) {
+		case *ast.StarExpr:
+			x = e.X
+		case *ast.IndexExpr:
+			x = e.X
+		case *ast.IndexListExpr:
+			x = e.X
+		case *ast.ParenExpr:
+			x = e.X
+		case *ast.Ident:
+			return e.Name
+		default:
+			return ""
+		}
+	}
+}
+
+// matchesAny reports whether pkg is one of patterns: a package's path, or a path ending in
+// "/..." for every package below it.
+func matchesAny(pkg string, patterns []string) bool {
+	for _, p := range patterns {
+		if below, ok := strings.CutSuffix(p, "/..."); ok {
+			if strings.HasPrefix(pkg, below+"/") {
+				return true
+			}
+		} else if pkg == p {
+			return true
+		}
+	}
+	return false
+}
