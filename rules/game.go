@@ -50,19 +50,13 @@ type GameStringError struct {
 func (e *GameStringError) Error() string { return "rules: " + e.Message() }
 
 // Message is the error without the package's name, which its cause, this package's error
-// too, leaves out as well.
+// too, leaves out as well: the name is said once.
 func (e *GameStringError) Message() string {
-	return fmt.Sprintf("GameString entry %d (%q): %s", e.Entry, e.Text, Message(e.Err))
-}
-
-// Message is an error's text without this package's name, when it is one of this package's
-// errors: for callers that say where the error came from themselves.
-func Message(err error) string {
-	var m interface{ Message() string }
-	if errors.As(err, &m) {
-		return m.Message()
+	cause := e.Err.Error()
+	if m, ok := e.Err.(interface{ Message() string }); ok {
+		cause = m.Message()
 	}
-	return err.Error()
+	return fmt.Sprintf("GameString entry %d (%q): %s", e.Entry, e.Text, cause)
 }
 
 // notationError is a name this package cannot read: a piece's, a game state's.

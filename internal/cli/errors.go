@@ -52,6 +52,8 @@ func Exit(code int, format string, args ...any) error {
 // errors). An error that can say itself without its package's name (a Message method, as
 // configs.Error, driver.ConfigError and results.LockedError have) is shown so: a package's
 // name tells a programmer where an error came from, and only stutters after the program's.
+// It is the arbiter's one error convention (docs/architecture.md, "One error convention") on
+// the command's side; a library's is driver.Message.
 func Message(err error) string {
 	if joined, ok := err.(interface{ Unwrap() []error }); ok {
 		var lines []string
