@@ -17,39 +17,44 @@ import (
 // root is the module's root, two directories up.
 const root = "../.."
 
-// inMotion lists the packages (a pattern as in docs/architecture.md: "proto/..." is proto's
-// packages below it) whose undocumented names this test lets pass for now: issue #49 moves
-// their code in branches of their own, and documenting names that are being moved would only
-// make the merge harder. Once those branches are merged, this list is emptied and each name
-// the test then reports gets its doc comment.
-var inMotion = []string{
-	"arbiter",             // the console observer, the compliance suite's move
-	"arbiter/arbitertest", // beside the compliance suite, which moves
-	"arbiter/compliance",  // the suite moves above the protocols
-	"arbiter/driver",      // the boundary's interfaces
-	"ci",                  // its tables move to the rendering package
-	"configs",             // its flags move to the command
-	"proto/...",           // each protocol declares its rows
-	"ratinglist/site",     // its text tables move to the rendering package
-	"results",             // rendering moves out of it
-	"viewerbridge",        // its records sink and flags move
+// inMotion lists the packages, by their directory in the module, whose undocumented names this
+// test lets pass for now, each with the move of issue #49 that reshapes it in a branch of its
+// own: documenting names that are being moved would only make the merge harder. Once those
+// branches are merged, this list is emptied and each name the test then reports gets its doc
+// comment. An entry that excuses no name fails the test, so that the list only shrinks.
+var inMotion = map[string]string{
+	"arbiter":         "the console observer moves out, the compliance suite's player moves",
+	"arbiter/driver":  "the boundary's interfaces",
+	"configs":         "its flags move to the command",
+	"proto/hiveapi":   "each protocol declares its compliance rows",
+	"ratinglist/site": "its text tables move to the rendering package",
+	"results":         "rendering moves out of it",
 }
 
 // TestExportedNamesDocumented fails naming each exported name of a non-main package that
 // has no doc comment: a top-level type, function, constant or variable, and a method of an
-// exported type. A constant or variable in a group with a doc comment is documented by it,
-// as is one with a comment at the end of its line inside a group (go doc shows both).
+// exported type. A name in a group with a doc comment is documented by it, as is a constant or
+// variable with a comment at the end of its line inside a group (go doc shows both).
 func TestExportedNamesDocumented(t *testing.T) {
-	missing, err := undocumented(root)
+	missing, checked, err := undocumented(root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(missing) == 0 {
-		t.Fatal("no package found with an exported name: the walk of the module found nothing to check")
+	t.Logf("%d exported names checked", checked)
+	if checked < 1000 {
+		t.Fatalf("%d exported names checked: the walk of the module missed most of it", checked)
 	}
+	excused := map[string]int{}
 	for _, m := range missing {
-		if !matchesAny(m.pkg, inMotion) {
-			t.Errorf("%s: %s has no doc comment", m.pos, m.name)
+		if _, ok := inMotion[m.pkg]; ok {
+			excused[m.pkg]++
+			continue
+		}
+		t.Errorf("%s: %s has no doc comment", m.pos, m.name)
+	}
+	for pkg := range inMotion {
+		if excused[pkg] == 0 {
+			t.Errorf("inMotion excuses %s, whose exported names all have doc comments: remove it from the list", pkg)
 		}
 	}
 }
@@ -115,13 +120,22 @@ type (
 	H int
 	I int
 )
+
+// Types of a documented group are documented by it.
+type (
+	J int
+	K int
+)
 `)
 	write("p/p_test.go", "package p\n\nfunc TestNotChecked() {}\n")
 	write("cmd/main.go", "package main\n\nfunc Exported() {}\n\nfunc main() {}\n")
 	write("p/testdata/x.go", "package x\n\nfunc NotChecked() {}\n")
-	missing, err := undocumented(dir)
+	missing, checked, err := undocumented(dir)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if checked != 17 {
+		t.Errorf("%d exported names checked, want 17", checked)
 	}
 	var got []string
 	for _, m := range missing {
@@ -133,25 +147,6 @@ type (
 	}
 }
 
-func TestMatchesAny(t *testing.T) {
-	for _, tc := range []struct {
-		pkg  string
-		want bool
-	}{
-		{"arbiter", true},
-		{"arbiter/driver", true},
-		{"arbiter/other", false},
-		{"proto/uhp", true},
-		{"proto", false},
-		{"protocol/x", false},
-		{"rules", false},
-	} {
-		if got := matchesAny(tc.pkg, []string{"arbiter", "arbiter/driver", "proto/..."}); got != tc.want {
-			t.Errorf("matchesAny(%q) = %v, want %v", tc.pkg, got, tc.want)
-		}
-	}
-}
-
 // name is an exported name without a doc comment.
 type name struct {
 	pkg  string // its package's directory, relative to the module's root, slash-separated
@@ -160,14 +155,13 @@ type name struct {
 }
 
 // undocumented walks the module at root and returns its exported names without a doc
-// comment, in the order of the walk. It reads every non-test Go file whatever its build
+// comment, in the order of the walk, and how many exported names it checked. It reads every non-test Go file whatever its build
 // constraints (a Windows file's names are documented too), and skips package main, whose
 // names no one imports, testdata and directories whose names begin with "." or "_", as the
 // go command does.
-func undocumented(root string) ([]name, error) {
-	var missing []name
+func undocumented(root string) (missing []name, checked int, err error) {
 	fset := token.NewFileSet()
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -193,36 +187,38 @@ func undocumented(root string) ([]name, error) {
 			return err
 		}
 		pkg := path.Dir(filepath.ToSlash(rel))
-		report := func(at token.Pos, n string) {
+		report := func(at token.Pos, n string, documented bool) {
+			checked++
+			if documented {
+				return
+			}
 			pos := fset.Position(at)
 			missing = append(missing, name{pkg: pkg, name: n, pos: fmt.Sprintf("%s:%d", filepath.ToSlash(rel), pos.Line)})
 		}
 		for _, decl := range f.Decls {
 			switch decl := decl.(type) {
 			case *ast.FuncDecl:
-				if !decl.Name.IsExported() || decl.Doc != nil {
+				if !decl.Name.IsExported() {
 					continue
 				}
 				if decl.Recv == nil {
-					report(decl.Pos(), decl.Name.Name)
+					report(decl.Pos(), decl.Name.Name, decl.Doc != nil)
 				} else if recv := receiverType(decl.Recv.List[0].Type); ast.IsExported(recv) {
-					report(decl.Pos(), recv+"."+decl.Name.Name)
+					report(decl.Pos(), recv+"."+decl.Name.Name, decl.Doc != nil)
 				}
 			case *ast.GenDecl:
 				for _, spec := range decl.Specs {
 					switch spec := spec.(type) {
 					case *ast.TypeSpec:
-						if spec.Name.IsExported() && spec.Doc == nil && (decl.Doc == nil || decl.Lparen.IsValid()) {
-							report(spec.Pos(), spec.Name.Name)
+						if spec.Name.IsExported() {
+							report(spec.Pos(), spec.Name.Name, spec.Doc != nil || decl.Doc != nil)
 						}
 					case *ast.ValueSpec:
 						grouped := decl.Lparen.IsValid()
-						if spec.Doc != nil || decl.Doc != nil || grouped && spec.Comment != nil {
-							continue
-						}
+						documented := spec.Doc != nil || decl.Doc != nil || grouped && spec.Comment != nil
 						for _, n := range spec.Names {
 							if n.IsExported() {
-								report(n.Pos(), n.Name)
+								report(n.Pos(), n.Name, documented)
 							}
 						}
 					}
@@ -231,7 +227,7 @@ func undocumented(root string) ([]name, error) {
 		}
 		return nil
 	})
-	return missing, err
+	return missing, checked, err
 }
 
 // receiverType is the name of a method's receiver type: T of T, *T, T[K] and *T[K].
@@ -252,19 +248,4 @@ func receiverType(x ast.Expr) string {
 			return ""
 		}
 	}
-}
-
-// matchesAny reports whether pkg is one of patterns: a package's path, or a path ending in
-// "/..." for every package below it.
-func matchesAny(pkg string, patterns []string) bool {
-	for _, p := range patterns {
-		if below, ok := strings.CutSuffix(p, "/..."); ok {
-			if strings.HasPrefix(pkg, below+"/") {
-				return true
-			}
-		} else if pkg == p {
-			return true
-		}
-	}
-	return false
 }
