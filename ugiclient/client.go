@@ -159,7 +159,7 @@ type StoppedError struct {
 	Answered bool
 }
 
-// Error is why the search was stopped, and whether the engine answered the stop.
+// Error is the transport's timeout, and whether the engine answered the stop.
 func (e *StoppedError) Error() string {
 	if e.Answered {
 		return fmt.Sprintf("%v; it answered \"stop\"", e.Err)
@@ -167,7 +167,7 @@ func (e *StoppedError) Error() string {
 	return fmt.Sprintf("%v; it ignored \"stop\"", e.Err)
 }
 
-// Unwrap returns why the search was stopped: the context's error, or the engine's exit or timeout.
+// Unwrap returns the transport's TimeoutError, for errors.As and the context's error in it.
 func (e *StoppedError) Unwrap() error { return e.Err }
 
 // Go sends a go command and reads the info lines up to "bestmove". When ctx ends first, the

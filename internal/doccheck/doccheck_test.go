@@ -155,10 +155,10 @@ type name struct {
 }
 
 // undocumented walks the module at root and returns its exported names without a doc
-// comment, in the order of the walk, and how many exported names it checked. It reads every non-test Go file whatever its build
-// constraints (a Windows file's names are documented too), and skips package main, whose
-// names no one imports, testdata and directories whose names begin with "." or "_", as the
-// go command does.
+// comment, in the order of the walk, and how many exported names it checked. It reads every
+// non-test Go file whatever its build constraints (a Windows file's names are documented
+// too), and skips package main, whose names no one imports, testdata and directories whose
+// names begin with "." or "_", as the go command does.
 func undocumented(root string) (missing []name, checked int, err error) {
 	fset := token.NewFileSet()
 	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
