@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"hivearbiter/arbiter/driver"
 	"hivearbiter/internal/lines"
 	"hivearbiter/results"
 	"hivearbiter/rules"
@@ -60,7 +61,7 @@ func (m *mirror) verify(gs string, ref *rules.Game, drawn bool) *discrepancy {
 	}
 	if _, _, err := rules.ParseTurnString(strings.TrimSpace(turn)); err != nil {
 		// As a whole GameString's replay refuses it, though the turn is the moves' to say.
-		return differs(rules.Message(err))
+		return differs(driver.Message(err))
 	}
 	extends := m.synced && ref.Ply() >= m.ply && (m.moves == "" ||
 		strings.HasPrefix(rest, m.moves) && (len(rest) == len(m.moves) || rest[len(m.moves)] == ';'))
@@ -95,14 +96,14 @@ func (m *mirror) verify(gs string, ref *rules.Game, drawn bool) *discrepancy {
 		for _, mv := range entries {
 			if err := m.game.Play(mv); err != nil {
 				m.game = nil
-				return differs(rules.Message(err))
+				return differs(driver.Message(err))
 			}
 		}
 	default:
 		game, err := rules.ParseGameString(gs)
 		if err != nil {
 			m.game = nil
-			return differs(rules.Message(err))
+			return differs(driver.Message(err))
 		}
 		m.game = game
 	}

@@ -21,6 +21,7 @@ type EngineMismatchError struct {
 	Differences []string
 }
 
+// Error names the engine and each way its worker's build differs from the run's.
 func (e *EngineMismatchError) Error() string {
 	return fmt.Sprintf("distributed: engine %q: %s", e.Engine, strings.Join(e.Differences, "; and "))
 }

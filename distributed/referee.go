@@ -23,6 +23,7 @@ type RejectedError struct {
 	quarantine bool
 }
 
+// Error names the game, the worker and why its result was rejected.
 func (e *RejectedError) Error() string {
 	return fmt.Sprintf("distributed: result for game %d from worker %q rejected: %s", e.Game, e.Worker, e.Reason)
 }

@@ -24,6 +24,7 @@ import (
 // RefusedError is a worker the coordinator will not let play: its engines differ from the run's.
 type RefusedError struct{ Reason string }
 
+// Error says that the coordinator refused this worker, and why.
 func (e *RefusedError) Error() string {
 	return "distributed: the coordinator refused this worker: " + e.Reason
 }

@@ -140,6 +140,7 @@ type SPRTError struct {
 	Msg string // the reason, without the package's name
 }
 
+// Error is the reason after the package's name.
 func (e *SPRTError) Error() string { return "elo: " + e.Msg }
 
 // Message is the error without the package's name.

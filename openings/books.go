@@ -16,6 +16,7 @@ var bookFiles embed.FS
 // UnknownBookError reports a book name the binary does not ship.
 type UnknownBookError struct{ Name string }
 
+// Error names the book asked for and the books there are.
 func (e *UnknownBookError) Error() string {
 	return fmt.Sprintf("openings: no book %q (have %s)", e.Name, strings.Join(BookNames(), ", "))
 }

@@ -57,17 +57,16 @@ type Error struct {
 	Err  error
 }
 
-// Error is the Message: it begins with the package's name already.
-func (e *Error) Error() string { return e.Message() }
-
-// Message is the error as a user reads it: "openings FILE:LINE: problem".
-func (e *Error) Message() string {
+// Error is the error as a user reads it, "openings FILE:LINE: problem": it names its package
+// once, in the words that name the setting, so it has no Message without the name.
+func (e *Error) Error() string {
 	if e.Line > 0 {
 		return fmt.Sprintf("openings %s:%d: %v", e.File, e.Line, e.Err)
 	}
 	return fmt.Sprintf("openings %s: %v", e.File, e.Err)
 }
 
+// Unwrap returns the problem without its file and line, for errors.Is and errors.As.
 func (e *Error) Unwrap() error { return e.Err }
 
 // Load prepares the openings of a tournament of the given game type. Every opening

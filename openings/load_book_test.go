@@ -56,7 +56,7 @@ func TestOpeningsShippedBook(t *testing.T) {
 	} {
 		_, err = Load(Config{Book: tc.book}, tc.run, 1)
 		var oe *Error
-		if !errors.As(err, &oe) || oe.Message() != tc.want {
+		if !errors.As(err, &oe) || oe.Error() != tc.want {
 			t.Errorf("book %s in a %s run: %v, want an openings.Error %q", tc.book, tc.run, err, tc.want)
 		}
 	}

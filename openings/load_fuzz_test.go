@@ -36,7 +36,7 @@ func FuzzLoad(f *testing.F) {
 		b, err := Load(Config{File: path, Order: "random"}, gameType, 1)
 		if err != nil {
 			var oe *Error
-			if !errors.As(err, &oe) || oe.Message() == "" {
+			if !errors.As(err, &oe) || oe.Error() == "" {
 				t.Fatalf("err = %v (%T), want an openings.Error with a message", err, err)
 			}
 			return

@@ -46,7 +46,10 @@ func CredsPath(dir, role string) string { return filepath.Join(dir, role+".creds
 // CredentialsError is a credentials file that cannot be read: the path given is wrong.
 type CredentialsError struct{ Err error }
 
+// Error is the file's error, which names the path.
 func (e *CredentialsError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the file's error, for errors.Is(err, fs.ErrNotExist).
 func (e *CredentialsError) Unwrap() error { return e.Err }
 
 // ConnectAs connects as a role with the credentials in the file at path, or when path is "",

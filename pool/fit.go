@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"hivearbiter/arbiter/driver"
 )
 
 // WorkerFit is whether one of the pool's current workers can play a run, and if not, why.
@@ -33,7 +35,7 @@ func whyUnfit(r *run, w *WorkerState) string {
 		return fmt.Sprintf("the run is for %s, and this worker is %s", strings.Join(r.state.Platforms, ", "), w.Platform)
 	}
 	if err := runnable(r.sub, AssignRequest{Platform: w.Platform, Runtimes: w.Runtimes}); err != nil {
-		return strings.TrimPrefix(err.Error(), "artifact: ")
+		return driver.Message(err)
 	}
 	for _, u := range w.Unfit {
 		if why, ok := strings.CutPrefix(u, r.state.ID+": "); ok {

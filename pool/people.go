@@ -91,6 +91,7 @@ type LimitError struct {
 	Max    int
 }
 
+// Error names the user and the limit, and what to do.
 func (e *LimitError) Error() string {
 	return fmt.Sprintf("pool: %s has %d runs in the pool (pending, active or paused), as many as a user may: stop or wait for one first", e.Person, e.Max)
 }

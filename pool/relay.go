@@ -49,6 +49,7 @@ type ArtifactUnusableError struct {
 	SHA256, Reason string
 }
 
+// Error names the artifact and why the server cannot hand it out.
 func (e *ArtifactUnusableError) Error() string {
 	return fmt.Sprintf("pool: the server cannot hand out artifact %s: %s", e.SHA256, e.Reason)
 }
@@ -59,6 +60,7 @@ type ArtifactRefusedError struct {
 	SHA256, Reason string
 }
 
+// Error names the artifact and why the server refuses it to this worker.
 func (e *ArtifactRefusedError) Error() string {
 	return fmt.Sprintf("pool: the server refuses artifact %s to this worker: %s", e.SHA256, e.Reason)
 }

@@ -64,6 +64,7 @@ func readForm(r *http.Request) *submitForm {
 // FormError is a field of the submission form that is wrong.
 type FormError struct{ Field, Problem string }
 
+// Error names the field and what is wrong with it.
 func (e *FormError) Error() string { return "pool: " + e.Field + ": " + e.Problem }
 
 // maxNote bounds the note and the event's name.

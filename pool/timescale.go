@@ -34,6 +34,7 @@ const (
 // speed of the engines to scale by.
 type ScaleError struct{ Reason string }
 
+// Error says why this worker's limits cannot be scaled.
 func (e *ScaleError) Error() string {
 	return "pool: the run scales its limits by each worker's speed, and this worker has none: " + e.Reason
 }

@@ -46,3 +46,14 @@ func TestUnfitRuns(t *testing.T) {
 		})
 	}
 }
+
+// TestWhyUnfitArtifact: a run whose artifact this worker cannot run says so in the artifact's
+// own words, without the artifact package's name, which means nothing on the dashboard.
+func TestWhyUnfitArtifact(t *testing.T) {
+	r := &run{sub: &Submission{Manifests: []artifact.Manifest{{SHA256: "0123456789abcdef", Platform: "plan9/mips"}}}}
+	w := &WorkerState{Platform: "linux/amd64"}
+	want := "0123456789ab cannot run here: it is built for plan9/mips, and this worker is linux/amd64"
+	if got := whyUnfit(r, w); got != want {
+		t.Errorf("whyUnfit = %q, want %q", got, want)
+	}
+}

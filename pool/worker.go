@@ -26,10 +26,12 @@ import (
 // know (forged, or of another pool), or a worker revoked.
 type RefusedError struct{ Err error }
 
+// Error says the server refused the worker's credentials, with the server's reply.
 func (e *RefusedError) Error() string {
 	return "pool: the server refused this worker's credentials (unknown or revoked): " + e.Err.Error()
 }
 
+// Unwrap returns the server's reply.
 func (e *RefusedError) Unwrap() error { return e.Err }
 
 // Worker is a long-lived worker of a pool: it stays connected across runs, asks the server for

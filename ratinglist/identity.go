@@ -31,6 +31,21 @@ func ThisArbiter() Self {
 	return Self{Path: exe, Version: arbiter.Version}
 }
 
+// identifyError is an entrant's program that cannot be hashed: missing, or unreadable.
+type identifyError struct {
+	msg string // without the package's name
+	err error
+}
+
+// Error is the message after the package's name.
+func (e *identifyError) Error() string { return "ratinglist: " + e.msg }
+
+// Message is the error without the package's name, which IdentifyAll's refusal says.
+func (e *identifyError) Message() string { return e.msg }
+
+// Unwrap returns the system's error, for errors.Is(err, fs.ErrNotExist).
+func (e *identifyError) Unwrap() error { return e.err }
+
 // Identify hashes what an entrant runs: its program's bytes and those of every argument that
 // names a file (a script, a jar, a network's weights), not their paths, its other arguments,
 // environment, options and protocol settings. Two entrants with the same hash run the same bits the same way; a rebuilt
@@ -46,7 +61,7 @@ func Identify(e driver.EngineConfig, self Self) (string, error) {
 		if i == 0 && filepath.Base(word) == word {
 			found, err := exec.LookPath(word)
 			if err != nil {
-				return "", fmt.Errorf("ratinglist: program %s: %w", word, err)
+				return "", &identifyError{fmt.Sprintf("program %s: %v", word, err), err}
 			}
 			path = found
 		} else if !filepath.IsAbs(path) && e.Dir != "" {
@@ -61,14 +76,14 @@ func Identify(e driver.EngineConfig, self Self) (string, error) {
 		info, err := os.Stat(path)
 		switch {
 		case i == 0 && err != nil:
-			return "", fmt.Errorf("ratinglist: program %s: %w", word, err)
+			return "", &identifyError{fmt.Sprintf("program %s: %v", word, err), err}
 		case err != nil || !info.Mode().IsRegular():
 			fmt.Fprintf(h, "word %q\n", word)
 			continue
 		}
 		sum, err := proc.FileSHA256(path)
 		if err != nil {
-			return "", fmt.Errorf("ratinglist: %w", err)
+			return "", &identifyError{err.Error(), err}
 		}
 		fmt.Fprintf(h, "file %s\n", sum)
 	}
@@ -104,7 +119,7 @@ func (l *List) IdentifyAll(self Self, recs []results.Record) error {
 		e := &l.Entrants[i]
 		sum, err := Identify(e.Engine, self)
 		if err != nil {
-			problems = append(problems, fmt.Sprintf("entrant %s cannot be identified: %v", e.Player(), strings.TrimPrefix(err.Error(), "ratinglist: ")))
+			problems = append(problems, fmt.Sprintf("entrant %s cannot be identified: %v", e.Player(), driver.Message(err)))
 			continue
 		}
 		e.Engine.Program = sum

@@ -93,6 +93,7 @@ func (e Entrant) Player() string { return e.Name + " " + e.Version }
 // Error is a problem with a list: its file, or its records against it.
 type Error struct{ Msg string }
 
+// Error is the Message after the package's name.
 func (e *Error) Error() string { return "ratinglist: " + e.Msg }
 
 // Message is the error without the package's name.

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -317,6 +318,24 @@ func TestIdentifyRefusesAChangedProgram(t *testing.T) {
 	self.Version = "0.2.0"
 	if b, _ := Identify(l.Entrants[0].Engine, self); a == b {
 		t.Error("a built-in entrant's identity does not follow the arbiter's version")
+	}
+}
+
+// TestIdentifyMissingProgram: an entrant whose program is missing is refused in words that
+// name the entrant and the program, with the package's name once, at the front of the error.
+func TestIdentifyMissingProgram(t *testing.T) {
+	dir := t.TempDir()
+	l := testList(t, dir, threeBots(t)...)
+	missing := filepath.Join(dir, "no-such-engine")
+	l.Entrants[1].Engine.Command = []string{missing}
+	_, err := Identify(l.Entrants[1].Engine, Self{})
+	if err == nil || !errors.Is(err, fs.ErrNotExist) || !strings.HasPrefix(err.Error(), "ratinglist: program "+missing+": ") {
+		t.Fatalf("Identify of a missing program: %v, want a ratinglist error that wraps fs.ErrNotExist", err)
+	}
+	err = l.IdentifyAll(Self{}, nil)
+	want := "entrant wild 1 cannot be identified: program " + missing + ": "
+	if err == nil || !strings.Contains(err.Error(), want) || strings.Count(err.Error(), "ratinglist: ") != 1 {
+		t.Fatalf("IdentifyAll: %v, want %q after the package's name, said once", err, want)
 	}
 }
 

@@ -52,6 +52,7 @@ type RefusedError struct {
 	Report  string // where its check report is kept
 }
 
+// Error is the Message after the package's name.
 func (e *RefusedError) Error() string { return "ratinglist: " + e.Message() }
 
 // Message is the error without the package's name.
@@ -65,6 +66,7 @@ type RefusalsError struct {
 	Refused []*RefusedError // in the list's order
 }
 
+// Error is the Message after the package's name.
 func (e *RefusalsError) Error() string { return "ratinglist: " + e.Message() }
 
 // Message is the error without the package's name.

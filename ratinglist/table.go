@@ -159,6 +159,7 @@ type RecordsError struct {
 	Msg  string
 }
 
+// Error is the Message after the package's name.
 func (e *RecordsError) Error() string { return "ratinglist: " + e.Message() }
 
 // Message is the error without the package's name.

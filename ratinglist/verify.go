@@ -14,6 +14,7 @@ type VerifyError struct {
 	Games []string // each "run R game N (WHITE vs BLACK): why"
 }
 
+// Error is the Message after the package's name.
 func (e *VerifyError) Error() string { return "ratinglist: " + e.Message() }
 
 // Message is the error without the package's name.

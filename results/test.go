@@ -72,12 +72,15 @@ type TestsDifferError struct {
 	Tests []Test
 }
 
-func (e *TestsDifferError) Error() string {
+func (e *TestsDifferError) Error() string { return "results: " + e.Message() }
+
+// Message is the error without the package's name.
+func (e *TestsDifferError) Message() string {
 	var each []string
 	for _, t := range e.Tests {
 		each = append(each, t.String())
 	}
-	return "results: the records carry different tests (" + strings.Join(each, "; ") + ")"
+	return "the records carry different tests (" + strings.Join(each, "; ") + ")"
 }
 
 // RecordsTest is the test the records carry: the one that every record carrying a test

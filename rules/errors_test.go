@@ -21,7 +21,7 @@ func TestErrorMessages(t *testing.T) {
 			t.Errorf("%s: accepted", tc.gameString)
 			continue
 		}
-		if got := Message(err); got != tc.want {
+		if got := err.(*GameStringError).Message(); got != tc.want {
 			t.Errorf("%s: Message %q, want %q", tc.gameString, got, tc.want)
 		}
 		if got := err.Error(); got != "rules: "+tc.want {

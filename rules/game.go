@@ -30,6 +30,7 @@ type InvalidMoveError struct {
 	Reason string
 }
 
+// Error is the Message after the package's name.
 func (e *InvalidMoveError) Error() string { return "rules: " + e.Message() }
 
 // Message is the error without the package's name.
@@ -45,22 +46,17 @@ type GameStringError struct {
 	Err   error
 }
 
+// Error is the Message after the package's name.
 func (e *GameStringError) Error() string { return "rules: " + e.Message() }
 
 // Message is the error without the package's name, which its cause, this package's error
-// too, leaves out as well.
+// too, leaves out as well: the name is said once.
 func (e *GameStringError) Message() string {
-	return fmt.Sprintf("GameString entry %d (%q): %s", e.Entry, e.Text, Message(e.Err))
-}
-
-// Message is an error's text without this package's name, when it is one of this package's
-// errors: for callers that say where the error came from themselves.
-func Message(err error) string {
-	var m interface{ Message() string }
-	if errors.As(err, &m) {
-		return m.Message()
+	cause := e.Err.Error()
+	if m, ok := e.Err.(interface{ Message() string }); ok {
+		cause = m.Message()
 	}
-	return err.Error()
+	return fmt.Sprintf("GameString entry %d (%q): %s", e.Entry, e.Text, cause)
 }
 
 // notationError is a name this package cannot read: a piece's, a game state's.
@@ -74,6 +70,7 @@ func (e *notationError) Message() string { return e.msg }
 // TurnStringError is a TurnString ("White[3]") that cannot be read.
 type TurnStringError struct{ Text string }
 
+// Error is the Message after the package's name.
 func (e *TurnStringError) Error() string { return "rules: " + e.Message() }
 
 // Message is the error without the package's name.
@@ -81,6 +78,8 @@ func (e *TurnStringError) Message() string {
 	return fmt.Sprintf("%q is not a TurnString (want White[n] or Black[n])", e.Text)
 }
 
+// Unwrap returns why the entry could not be read: a MoveStringError, an InvalidMoveError and the
+// like.
 func (e *GameStringError) Unwrap() error { return e.Err }
 
 // Mzinga's reasons for rejecting a move or a pass.
@@ -404,6 +403,7 @@ func (g *Game) apply(m Move, text string) {
 // UndoError is an undo of more plies than were played.
 type UndoError struct{ Plies, Played int }
 
+// Error is the Message after the package's name.
 func (e *UndoError) Error() string { return "rules: " + e.Message() }
 
 // Message is the error without the package's name.

@@ -15,6 +15,7 @@ var (
 // MoveStringError is text that is not a MoveString at all.
 type MoveStringError struct{ Text string }
 
+// Error is the Message after the package's name.
 func (e *MoveStringError) Error() string { return "rules: " + e.Message() }
 
 // Message is the error without the package's name.

@@ -17,6 +17,7 @@ const (
 // Opponent returns the other side.
 func (c Color) Opponent() Color { return c ^ 1 }
 
+// String is "White" or "Black", as a TurnString and a GameState write a colour.
 func (c Color) String() string {
 	if c == White {
 		return "White"
@@ -42,6 +43,7 @@ const (
 
 var bugNames = [NumBugs]string{"QueenBee", "Spider", "Beetle", "Grasshopper", "SoldierAnt", "Mosquito", "Ladybug", "Pillbug"}
 
+// String is the bug's name as Mzinga writes it ("QueenBee", "SoldierAnt").
 func (b Bug) String() string {
 	if b < NumBugs {
 		return bugNames[b]
@@ -82,6 +84,7 @@ func (p Piece) Color() Color { return Color(p / PiecesPerColor) }
 // Bug returns the piece's kind.
 func (p Piece) Bug() Bug { return pieceBugs[p%PiecesPerColor] }
 
+// String is the piece's PieceString ("wQ", "bS2").
 func (p Piece) String() string {
 	if p < NumPieces {
 		return pieceNames[p]
@@ -222,6 +225,7 @@ func ParseExpansions(names []string) GameType {
 // GameTypeError is a GameTypeString that is not one of the eight.
 type GameTypeError struct{ Text string }
 
+// Error is the Message after the package's name.
 func (e *GameTypeError) Error() string { return "rules: " + e.Message() }
 
 // Message is the error without the package's name.
@@ -253,6 +257,7 @@ const (
 
 var stateNames = [...]string{"NotStarted", "InProgress", "Draw", "WhiteWins", "BlackWins"}
 
+// String is the GameStateString of UHP ("InProgress", "WhiteWins").
 func (s GameState) String() string {
 	if int(s) < len(stateNames) {
 		return stateNames[s]

@@ -28,6 +28,7 @@ type ParamError struct {
 	Err  error
 }
 
+// Error names the parameter's text, if there is one, and what is wrong with it.
 func (e *ParamError) Error() string {
 	if e.Text == "" {
 		return fmt.Sprintf("tune: %v", e.Err)
@@ -35,6 +36,7 @@ func (e *ParamError) Error() string {
 	return fmt.Sprintf("tune: parameter %q: %v", e.Text, e.Err)
 }
 
+// Unwrap returns what is wrong with the parameter.
 func (e *ParamError) Unwrap() error { return e.Err }
 
 // ParseParam reads NAME,start,min,max,c_end,r_end (the value of -param or param=). The

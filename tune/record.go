@@ -58,6 +58,8 @@ type RecordsError struct {
 	Err  error
 }
 
+// Error names the file and line, when there is one, and the problem; a records file's own error
+// names its file itself.
 func (e *RecordsError) Error() string {
 	if e.Line > 0 {
 		return fmt.Sprintf("tune: %s:%d: %v", e.File, e.Line, e.Err)
@@ -68,6 +70,7 @@ func (e *RecordsError) Error() string {
 	return fmt.Sprintf("tune: %s: %v", e.File, e.Err)
 }
 
+// Unwrap returns the problem, for errors.Is and errors.As.
 func (e *RecordsError) Unwrap() error { return e.Err }
 
 // ReadRecords reads a tune's records file. A last line without its line end (a write cut short

@@ -71,6 +71,7 @@ type RefusedError struct {
 	Engine, Protocol, Reason string
 }
 
+// Error names the engine and its protocol, and why a tune cannot set its options.
 func (e *RefusedError) Error() string {
 	return fmt.Sprintf("tune: engine %q cannot be tuned: a tune sets engine options, and its protocol (%s) has none: %s", e.Engine, e.Protocol, e.Reason)
 }

@@ -107,6 +107,7 @@ type RefusedError struct {
 	Message string
 }
 
+// Error names the command and the engine's "info error" message.
 func (e *RefusedError) Error() string {
 	return fmt.Sprintf("ugi: %q was answered with \"info error %s\"", e.Command, e.Message)
 }
@@ -158,6 +159,7 @@ type StoppedError struct {
 	Answered bool
 }
 
+// Error is the transport's timeout, and whether the engine answered the stop.
 func (e *StoppedError) Error() string {
 	if e.Answered {
 		return fmt.Sprintf("%v; it answered \"stop\"", e.Err)
@@ -165,6 +167,7 @@ func (e *StoppedError) Error() string {
 	return fmt.Sprintf("%v; it ignored \"stop\"", e.Err)
 }
 
+// Unwrap returns the transport's TimeoutError, for errors.As and the context's error in it.
 func (e *StoppedError) Unwrap() error { return e.Err }
 
 // Go sends a go command and reads the info lines up to "bestmove". When ctx ends first, the

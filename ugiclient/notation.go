@@ -79,6 +79,7 @@ type ProtocolError struct {
 	Msg  string
 }
 
+// Error names the line the engine printed (cut at 200 bytes) and what is wrong with it.
 func (e *ProtocolError) Error() string {
 	line := e.Line
 	if len(line) > 200 {

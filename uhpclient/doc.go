@@ -5,8 +5,7 @@
 // block. An Engine then sends one command at a time and reads its reply: every line up to
 // a line that is exactly "ok". Typed methods (NewGame, Play, Pass, Undo, ValidMoves,
 // BestMove, Options, GetOption, SetOption) check that the reply can answer the command;
-// Send passes any command through. Reader parses engine output on its own, for tests and
-// for any other transport.
+// Send passes any command through.
 //
 // It is built for engines as they are, not as the protocol describes them: a byte-order
 // mark before the banner and CRLF line ends (Mzinga on mono), err replies over several

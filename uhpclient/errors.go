@@ -22,6 +22,7 @@ type EngineError struct {
 	Message string
 }
 
+// Error names the engine, the command and the engine's err message.
 func (e *EngineError) Error() string {
 	return fmt.Sprintf("uhpclient: %s: %s: err %s", e.Engine, e.Command, e.Message)
 }
@@ -35,6 +36,7 @@ type InvalidMoveError struct {
 	Message string
 }
 
+// Error names the engine, the command and the engine's invalidmove message.
 func (e *InvalidMoveError) Error() string {
 	return fmt.Sprintf("uhpclient: %s: %s: invalidmove %s", e.Engine, e.Command, e.Message)
 }
@@ -51,6 +53,8 @@ type ProtocolError struct {
 	Fault Fault
 }
 
+// Error names the engine, the command and what broke the conversation, quoting the line that
+// broke it (cut at 200 bytes).
 func (e *ProtocolError) Error() string {
 	s := fmt.Sprintf("uhpclient: %s: %s: %s", e.Engine, e.Command, e.Msg)
 	if e.Line != "" {
@@ -115,8 +119,10 @@ type ProgramError struct {
 	Err     error  // the system's error, when there is one, such as fs.ErrNotExist
 }
 
+// Unwrap returns the system's error, if there is one (fs.ErrNotExist, fs.ErrPermission).
 func (e *ProgramError) Unwrap() error { return e.Err }
 
+// Error names the engine, if it has a name, and the Problem.
 func (e *ProgramError) Error() string {
 	if e.Engine == "" {
 		return fmt.Sprintf("uhpclient: %s", e.Problem)

@@ -278,7 +278,10 @@ func (e EngineConfig) UnknownSettings(known ...string) []string {
 }
 
 // Message is an error's text without its package's name, when the error says it (with a
-// Message method, as ConfigError does): for callers that say where it came from themselves.
+// Message method, as ConfigError does): for a library that words another package's error
+// inside its own, which names where it came from itself. It is the arbiter's one error
+// convention (docs/architecture.md, "One error convention") on the libraries' side; the
+// command's is cli.Message, which the import rules keep apart from this package.
 func Message(err error) string {
 	if m, ok := err.(interface{ Message() string }); ok {
 		return m.Message()

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"hivearbiter/ci"
 	"hivearbiter/configs"
@@ -88,7 +87,7 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 func recordsSPRT(stdout io.Writer, recs []results.Record) (test *elo.SPRT, maxPairs int) {
 	carried, err := results.RecordsTest(recs)
 	if err != nil {
-		fmt.Fprintf(stdout, "Warning: %s: -sprt says which to apply\n", strings.TrimPrefix(err.Error(), "results: "))
+		fmt.Fprintf(stdout, "Warning: %s: -sprt says which to apply\n", cli.Message(err))
 		return nil, 0
 	}
 	if carried == nil {

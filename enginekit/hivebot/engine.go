@@ -33,6 +33,7 @@ var profileNames = [...]string{"random", "weak", "medium", "strong"}
 
 var profileByName = map[string]Profile{"random": Random, "weak": Weak, "medium": Medium, "strong": Strong}
 
+// String is the profile's name, as -profile takes it ("weak"), or its number if it has none.
 func (p Profile) String() string {
 	for name, q := range profileByName {
 		if q == p {

@@ -37,6 +37,7 @@ type Option struct {
 	Vars                []string // for type combo
 }
 
+// String is the option as its "option" line declares it to the arbiter.
 func (o Option) String() string {
 	s := fmt.Sprintf("option name %s type %s default %s", o.Name, o.Type, o.Default)
 	if o.Min != "" || o.Max != "" {

@@ -97,12 +97,14 @@ func (o Option) String() string {
 // InvalidMoveError is a move the engine refuses; the Server prints "invalidmove <Message>".
 type InvalidMoveError struct{ Message string }
 
+// Error is the reply the Server prints for it: "invalidmove <Message>".
 func (e *InvalidMoveError) Error() string { return "invalidmove " + e.Message }
 
 // Error is a command the engine refuses; the Server prints "err <Message>", even when the
 // Error is wrapped.
 type Error struct{ Message string }
 
+// Error is the Message alone; the Server prints it after "err ".
 func (e *Error) Error() string { return e.Message }
 
 // Mzinga's texts for the most common errors, for use as Error.Message.

@@ -13,7 +13,10 @@ type UsageError struct{ Err error }
 // Usage marks err as a mistake in the command line or configuration.
 func Usage(err error) error { return UsageError{Err: err} }
 
+// Error is the mistake's own text: marking it changes only the exit status.
 func (e UsageError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the mistake, for errors.As on what it is.
 func (e UsageError) Unwrap() error { return e.Err }
 
 // ExitError ends the process with Code after printing Msg, if there is one.
@@ -22,6 +25,7 @@ type ExitError struct {
 	Msg  string
 }
 
+// Error is Msg, or "exit status Code" for an error that prints nothing.
 func (e *ExitError) Error() string {
 	if e.Msg == "" {
 		return fmt.Sprintf("exit status %d", e.Code)
@@ -48,6 +52,8 @@ func Exit(code int, format string, args ...any) error {
 // errors). An error that can say itself without its package's name (a Message method, as
 // configs.Error, driver.ConfigError and results.LockedError have) is shown so: a package's
 // name tells a programmer where an error came from, and only stutters after the program's.
+// It is the arbiter's one error convention (docs/architecture.md, "One error convention") on
+// the command's side; a library's is driver.Message.
 func Message(err error) string {
 	if joined, ok := err.(interface{ Unwrap() []error }); ok {
 		var lines []string

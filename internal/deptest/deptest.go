@@ -66,6 +66,8 @@ type Violation struct {
 	Platforms []string
 }
 
+// String is the violation as the test reports it: the package, what it depends on and through
+// what, the rule's reason and, when only some break it, the platforms.
 func (v Violation) String() string {
 	via := ""
 	if len(v.Path) > 0 {

@@ -33,8 +33,10 @@ type StartError struct {
 	Err error
 }
 
+// Error is the system's error, as exec gives it: the caller adds whose program it was.
 func (e *StartError) Error() string { return e.Err.Error() }
 
+// Unwrap returns the system's error, for errors.Is(err, fs.ErrNotExist) and the like.
 func (e *StartError) Unwrap() error { return e.Err }
 
 // Start starts the program in a process group of its own, its standard streams on fresh

@@ -38,6 +38,8 @@ func (e *ExitError) How() string {
 	return fmt.Sprintf("exit status %d", e.ExitCode)
 }
 
+// Error says who exited (or whose connection closed) and how, what it printed before and the
+// last lines of its standard error.
 func (e *ExitError) Error() string {
 	var b strings.Builder
 	b.WriteString(prefix(e.Source, e.Engine, e.Command))
@@ -143,6 +145,8 @@ type InterruptOutcome struct {
 	Exited *ExitError    // it exited instead
 }
 
+// Error says who did not answer what within how long, what it printed before it was given up on,
+// and what became of the interrupt.
 func (e *TimeoutError) Error() string {
 	var b strings.Builder
 	b.WriteString(prefix(e.Source, e.Engine, e.Command))
@@ -182,6 +186,8 @@ func (e *TimeoutError) Error() string {
 	return b.String()
 }
 
+// Unwrap returns the context's error that ended the wait (context.DeadlineExceeded when none was
+// given), for errors.Is.
 func (e *TimeoutError) Unwrap() error {
 	if e.Cause == nil {
 		return context.DeadlineExceeded

@@ -18,7 +18,10 @@ type LocateError struct {
 	Err     error  // the system's error, when there is one, such as fs.ErrNotExist
 }
 
+// Error is the Problem, in words a user can act on.
 func (e *LocateError) Error() string { return e.Problem }
+
+// Unwrap returns the system's error, if there is one (fs.ErrNotExist, fs.ErrPermission).
 func (e *LocateError) Unwrap() error { return e.Err }
 
 // Locate says whether a program can be run from dir (empty: the current directory) as Start

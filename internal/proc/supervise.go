@@ -158,6 +158,7 @@ type StopError struct {
 	Cause error // the context's error if it ended first; nil when the grace period ran out
 }
 
+// Error says why the program was killed: the context's end, or the grace period run out.
 func (e *StopError) Error() string {
 	if e.Cause != nil {
 		return fmt.Sprintf("%v; killed", e.Cause)
@@ -165,6 +166,7 @@ func (e *StopError) Error() string {
 	return fmt.Sprintf("still running after %v; killed", e.Grace)
 }
 
+// Unwrap returns the context's error, if it ended first: nil when the grace period ran out.
 func (e *StopError) Unwrap() error { return e.Cause }
 
 // Stop is the polite stop, then the forced one: ask (say goodbye, close the program's input,

@@ -28,7 +28,10 @@ type BookSettings struct {
 // range): the settings are wrong, not the machine.
 type SettingsError struct{ Err error }
 
+// Error is the setting's own error: the type only tells the caller it is the user's to fix.
 func (e *SettingsError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the setting's error.
 func (e *SettingsError) Unwrap() error { return e.Err }
 
 // GenerateBook makes the book the settings say, with the evaluator they name (an Engine is

@@ -94,6 +94,7 @@ type OverrideMismatchError struct {
 	Reason   string
 }
 
+// Error names the worker's engine, the run's artifact and why they differ.
 func (e *OverrideMismatchError) Error() string {
 	return fmt.Sprintf("artifact: this worker's -engine %q is not the run's artifact %.12s: %s", e.Engine, e.Artifact, e.Reason)
 }

@@ -58,8 +58,13 @@ type NotRunnableError struct {
 	Reason string
 }
 
-func (e *NotRunnableError) Error() string {
-	return fmt.Sprintf("artifact: %.12s cannot run here: %s", e.SHA256, e.Reason)
+// Error is the Message after the package's name.
+func (e *NotRunnableError) Error() string { return "artifact: " + e.Message() }
+
+// Message names the artifact (its hash's first 12 digits) and why this host cannot run it,
+// without the package's name: a run's fitness says it after its own words.
+func (e *NotRunnableError) Message() string {
+	return fmt.Sprintf("%.12s cannot run here: %s", e.SHA256, e.Reason)
 }
 
 // Runnable says whether the host can run an artifact, with a *NotRunnableError that says why

@@ -39,6 +39,8 @@ type HashMismatchError struct {
 	Err       error  // the store's error, if it found the mismatch first
 }
 
+// Error names the object and what its bytes hash to instead, or the store's error that found it
+// corrupt.
 func (e *HashMismatchError) Error() string {
 	if e.Got == "" {
 		return fmt.Sprintf("artifact: %s: the object is corrupt: %v", e.Want, e.Err)
@@ -46,6 +48,7 @@ func (e *HashMismatchError) Error() string {
 	return fmt.Sprintf("artifact: %s: the object's bytes hash to %s, not to its name (corrupted or substituted)", e.Want, e.Got)
 }
 
+// Unwrap returns the store's error, if it found the mismatch first.
 func (e *HashMismatchError) Unwrap() error { return e.Err }
 
 // Store is a pool's artifacts in a JetStream object store, with the limits every artifact is

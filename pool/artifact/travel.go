@@ -18,6 +18,7 @@ type LeftBehindError struct {
 	Files   []string // the files beside it that it names
 }
 
+// Error names the engine, its program and the files beside it that would not travel with it.
 func (e *LeftBehindError) Error() string {
 	who := ""
 	if e.Engine != "" {

@@ -47,6 +47,7 @@ type UnsafeArchiveError struct {
 	Reason string
 }
 
+// Error names the archive's entry and why it would not be unpacked.
 func (e *UnsafeArchiveError) Error() string {
 	return fmt.Sprintf("artifact: unsafe archive entry %q: %s", e.Name, e.Reason)
 }
@@ -57,6 +58,7 @@ type TooLargeError struct {
 	Size, Max int64  // Size is what was seen when it went over Max: at least, not the whole
 }
 
+// Error says what went over its limit, how much of it was seen, and the limit.
 func (e *TooLargeError) Error() string {
 	unit := " bytes"
 	if e.What == "entries" {

@@ -99,6 +99,7 @@ var (
 // client address is locked out after failed logins.
 type LockedError struct{ Until time.Time }
 
+// Error says until when the logins are locked out, in UTC.
 func (e *LockedError) Error() string {
 	return "people: too many failed logins: try again after " + e.Until.UTC().Format(time.RFC3339)
 }

@@ -10,7 +10,7 @@ set -eu
 out=${1:-/tmp/openings-balance}
 mkdir -p "$out"
 measure=$out/measure
-go build -o "$measure" ./docs/experiments/openings/measure
+go build -tags experiments -o "$measure" ./docs/experiments/openings/measure
 if [ -z "${ARBITER:-}" ]; then
 	ARBITER=$out/arbiter
 	go build -o "$ARBITER" ./cmd/arbiter

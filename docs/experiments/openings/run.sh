@@ -21,7 +21,7 @@ reps=${2:-30}
 methods=${METHODS:-old free book}
 mkdir -p "$out"
 measure=$out/measure
-go build -o "$measure" ./docs/experiments/openings/measure
+go build -tags experiments -o "$measure" ./docs/experiments/openings/measure
 if [ -z "${ARBITER:-}" ]; then
 	ARBITER=$out/arbiter
 	go build -o "$ARBITER" ./cmd/arbiter

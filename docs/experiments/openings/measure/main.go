@@ -1,5 +1,9 @@
+//go:build experiments
+
 // Command measure is the openings experiment's helper (see docs/openings.md and run.sh next to
-// it): it writes the arbiter's old random openings, and sums up the records of the runs.
+// it): it writes the arbiter's old random openings, and sums up the records of the runs. It is
+// built only with the tag experiments (go build -tags experiments), so that go build ./... and
+// go test ./... leave the experiment alone; CI vets it with the tag, so it still compiles.
 //
 //	measure olddraw -gametype Base+MLP -plies 4 -pairs 1000 -seed S   # GameStrings, one per pair
 //	measure balance FILE.jsonl...                                     # white's score, draw rate

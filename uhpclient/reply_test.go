@@ -8,7 +8,41 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"hivearbiter/internal/lines"
 )
+
+// replyReader reads replies as an Engine does (its lines from a lines.Reader, each reply
+// gathered by reply within replyBound), from any reader: the tests' plain strings.
+type replyReader struct {
+	lines    *lines.Reader
+	maxReply int
+}
+
+// newReplyReader returns a replyReader of r whose lines are at most maxLineBytes long; zero
+// or less means DefaultMaxLineBytes.
+func newReplyReader(r io.Reader, maxLineBytes int) *replyReader {
+	lr := lines.NewReader(r, maxLineBytes)
+	return &replyReader{lines: lr, maxReply: replyBound(lr.MaxBytes())}
+}
+
+func (r *replyReader) ReadLine() (string, error) { return r.lines.ReadLine() }
+
+// ReadReply reads one reply and returns its lines without the final "ok". An input that
+// ends before the "ok" returns the lines read so far with io.EOF.
+func (r *replyReader) ReadReply() ([]string, error) {
+	rep := reply{max: r.maxReply}
+	for {
+		line, err := r.ReadLine()
+		if err != nil {
+			return rep.lines, err
+		}
+		done, err := rep.add(line)
+		if err != nil || done {
+			return rep.lines, err
+		}
+	}
+}
 
 func TestReadReply(t *testing.T) {
 	for _, tc := range []struct {
@@ -32,7 +66,7 @@ func TestReadReply(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			// One byte at a time as well: a line is never split by how the pipe delivers it.
 			for _, r := range []io.Reader{strings.NewReader(tc.in), iotest.OneByteReader(strings.NewReader(tc.in))} {
-				got, err := NewReader(r, 64).ReadReply()
+				got, err := newReplyReader(r, 64).ReadReply()
 				if !errors.Is(err, tc.err) || !slices.Equal(got, tc.want) {
 					t.Errorf("got %q, %v; want %q, %v", got, err, tc.want, tc.err)
 				}
@@ -42,7 +76,7 @@ func TestReadReply(t *testing.T) {
 }
 
 func TestReadLineBOMOnlyOnTheFirstLine(t *testing.T) {
-	r := NewReader(strings.NewReader("\ufeffa\n\ufeffb\n"), 0)
+	r := newReplyReader(strings.NewReader("\ufeffa\n\ufeffb\n"), 0)
 	first, _ := r.ReadLine()
 	second, _ := r.ReadLine()
 	if first != "a" || second != "\ufeffb" {
@@ -51,7 +85,7 @@ func TestReadLineBOMOnlyOnTheFirstLine(t *testing.T) {
 }
 
 func TestReadLineGoesOnAfterATooLongLine(t *testing.T) {
-	r := NewReader(strings.NewReader(strings.Repeat("x", 1000)+"\nnext\nok\n"), 10)
+	r := newReplyReader(strings.NewReader(strings.Repeat("x", 1000)+"\nnext\nok\n"), 10)
 	line, err := r.ReadLine()
 	if !errors.Is(err, ErrLineTooLong) || line != strings.Repeat("x", 10) {
 		t.Fatalf("got %q, %v", line, err)
@@ -74,7 +108,7 @@ func (endless) Read(p []byte) (int, error) {
 func TestReadLineMemoryIsBounded(t *testing.T) {
 	// 32 MiB of one line, read with a limit of 64 KiB.
 	const limit = 64 << 10
-	r := NewReader(io.MultiReader(io.LimitReader(endless{}, 32<<20), strings.NewReader("\nok\n")), limit)
+	r := newReplyReader(io.MultiReader(io.LimitReader(endless{}, 32<<20), strings.NewReader("\nok\n")), limit)
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	line, err := r.ReadLine()
@@ -104,7 +138,7 @@ func FuzzReadReply(f *testing.F) {
 	}
 	const limit = 32
 	f.Fuzz(func(t *testing.T, s string) {
-		r := NewReader(strings.NewReader(s), limit)
+		r := newReplyReader(strings.NewReader(s), limit)
 		for range len(s) + 1 {
 			lines, err := r.ReadReply()
 			size := 0
