@@ -24,6 +24,7 @@ type Table struct {
 // Align is how the cells of a Markdown table's column align.
 type Align int
 
+// The alignments of a Markdown column.
 const (
 	AlignNone  Align = iota // the reader's default (a rule of dashes alone)
 	AlignLeft               // a rule that starts with a colon
