@@ -8,6 +8,7 @@ import (
 	"hivearbiter/elo"
 	"hivearbiter/openings"
 	"hivearbiter/results"
+	"hivearbiter/results/render"
 )
 
 // WriteStandings writes the result tables of the tournament so far: the fastchess result
@@ -24,22 +25,22 @@ func (t *Tournament) WriteStandings(w io.Writer, s Standings, final, stopped boo
 		// Nothing to rate: a table of zeros would read as results.
 		fmt.Fprintln(w, "No game has finished yet: no results to show.")
 	case len(names) == 2:
-		info := results.MatchInfo{TimeControl: timeControls(cfg), GameType: cfg.GameType, Openings: cfg.Openings.Description(),
+		info := render.MatchInfo{TimeControl: timeControls(cfg), GameType: cfg.GameType, Openings: cfg.Openings.Description(),
 			MoveLimit: moveLimit(cfg.Adjudication)}
 		pairing := tally.Pairing(names[0], names[1])
 		if sprt != nil {
 			// After a decision the games in flight still finish and are counted: say which
 			// pairs the LLR is from, and give the LLR over all of them, as stats -sprt does.
 			all := pairing.Pairs.Pentanomial()
-			info.SPRT = &results.SPRTLine{LLR: sprt.LLR, Lower: sprt.Lower, Upper: sprt.Upper, Elo0: sprt.Test.Elo0, Elo1: sprt.Test.Elo1,
+			info.SPRT = &render.SPRTLine{LLR: sprt.LLR, Lower: sprt.Lower, Upper: sprt.Upper, Elo0: sprt.Test.Elo0, Elo1: sprt.Test.Elo1,
 				Pairs: sprt.Pairs, AllPairs: all.Pairs(), AllLLR: sprt.Test.LLR(all)}
 		}
-		results.WriteMatchBlock(w, pairing, info)
+		render.WriteMatchBlock(w, pairing, info)
 	default:
 		fmt.Fprintf(w, "Results after %s (%s, %s, %s):\n", plural(tally.Games, "game"), timeControls(cfg), cfg.GameType, moveLimit(cfg.Adjudication))
-		results.WriteFieldRatings(w, tally, true)
+		render.WriteFieldRatings(w, tally, true)
 		if final {
-			if err := results.WriteCrossTable(w, tally.CrossTable()); err != nil {
+			if err := render.WriteCrossTable(w, tally.CrossTable()); err != nil {
 				fmt.Fprintf(w, "cross table: %v\n", err)
 			}
 		}
@@ -47,7 +48,7 @@ func (t *Tournament) WriteStandings(w io.Writer, s Standings, final, stopped boo
 	if !final {
 		return
 	}
-	if err := results.WriteFaults(w, tally); err != nil {
+	if err := render.WriteFaults(w, tally); err != nil {
 		fmt.Fprintf(w, "faults table: %v\n", err)
 	}
 	switch {
@@ -75,7 +76,7 @@ func (t *Tournament) WriteStandings(w io.Writer, s Standings, final, stopped boo
 			after = fmt.Sprintf("at its cap, after %d game pairs: LLR %.2f is %s the final threshold %.2f", sprt.Pairs, sprt.LLR, side, sprt.Threshold)
 		}
 		fmt.Fprintf(w, "SPRT ([%.2f, %.2f], %s) %s %s\n", sprt.Test.Elo0, sprt.Test.Elo1, sprt.Test.Model, verdict, after)
-		fmt.Fprintln(w, results.SPRTConclusion(sprt.Test, sprt.Decision, names[0], names[1]))
+		fmt.Fprintln(w, render.SPRTConclusion(sprt.Test, sprt.Decision, names[0], names[1]))
 	}
 	fmt.Fprintf(w, "Finished %s: %s recorded in %s\n", cfg.Format, plural(tally.Games, "game"), cfg.Out)
 }
@@ -132,8 +133,8 @@ func (t *Tournament) Banner() string {
 // which the test decides.
 func sprtBanner(test elo.SPRT, first, second, gameType string, games int) string {
 	shape := elo.IndependentPairs(results.AssumedDrawRatio)
-	cost := results.ExpectedLength(test, shape, results.AssumedShape, games/2)
-	if rates := results.CapErrorRates(test, shape, games/2); rates != "" {
+	cost := render.ExpectedLength(test, shape, results.AssumedShape, games/2)
+	if rates := render.CapErrorRates(test, shape, games/2); rates != "" {
 		cost += "; " + rates
 	}
 	return fmt.Sprintf("SPRT [%g, %g] %s, %s vs %s, %s (at most %s; %s)", test.Elo0, test.Elo1, test.Model, first, second, gameType,

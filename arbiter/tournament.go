@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -236,24 +235,15 @@ func (t *Tournament) play(ctx context.Context, runner Runner) (*Outcome, error) 
 	done := make([]bool, t.schedule.Len())
 	col := &collector{t: t, out: out, sprt: t.newSPRT(), observers: t.opts.Observers, runner: runner}
 	defer col.settle()
-	log, existing, err := t.resume(col, done)
+	sink, existing, err := t.resume(col, done)
 	if err != nil {
 		return nil, err
 	}
-	defer log.Close()
+	defer sink.Close()
+	log := sink.Records()
 	col.log = log
-	pgn, err := t.openPGN()
-	if err != nil {
-		return nil, err
-	}
-	if pgn != nil {
-		defer pgn.Close()
-		col.pgn = func(r *results.Record) error {
-			if err := results.WritePGN(pgn, r, results.PGNOptions{Event: t.cfg.Event}); err != nil {
-				return &results.FileError{Msg: fmt.Sprintf("writing %s: %v", t.cfg.PGNOut, err), Err: err}
-			}
-			return results.CheckSameFile(pgn, t.cfg.PGNOut)
-		}
+	if t.cfg.PGNOut != "" {
+		col.pgn = sink.AppendPGN
 	}
 	con := &console{w: t.opts.Console}
 	col.con = con
@@ -308,15 +298,18 @@ func (t *Tournament) play(ctx context.Context, runner Runner) (*Outcome, error) 
 	return out, nil
 }
 
-// resume opens the records file and counts the games it holds in col, marking them in done;
-// it returns the log and how many games it held. The records are read one at a time, and
-// only what the tally needs of each: a run of any length resumes in the memory of one record,
-// and the moves, most of a record, are not decoded (the PGN, if any, reads them again).
-func (t *Tournament) resume(col *collector, done []bool) (*results.Log, int, error) {
+// resume opens the run's sink, the records file and the PGN, and counts the games the records
+// hold in col, marking them in done; it returns the sink and how many games they held. The
+// records are read one at a time, and only what the tally needs of each: a run of any length
+// resumes in the memory of one record, and the moves, most of a record, are not decoded. The
+// PGN is rewritten from the records already played (so that it matches them even if the
+// arbiter was killed between the two writes of a game), reading them again whole.
+func (t *Tournament) resume(col *collector, done []bool) (*results.Sink, int, error) {
 	n := 0
 	errForeign := errors.New("a game of another run")
-	opts := results.ReadOptions{SkipBad: t.cfg.SkipBadRecords, Counts: true}
-	log, err := results.OpenLogFunc(t.cfg.Out, opts, func(r *results.Record) error {
+	opts := results.SinkOptions{Read: results.ReadOptions{SkipBad: t.cfg.SkipBadRecords, Counts: true},
+		PGN: t.cfg.PGNOut, Event: t.cfg.Event, RebuildPGN: true}
+	sink, err := results.OpenSink(t.cfg.Out, opts, func(r *results.Record) error {
 		if r.Run != t.run {
 			if t.cfg.SharedRecords {
 				return nil // another run's game in a shared file: not this run's to count
@@ -333,7 +326,7 @@ func (t *Tournament) resume(col *collector, done []bool) (*results.Log, int, err
 	if errors.Is(err, errForeign) {
 		return nil, 0, t.foreignRun()
 	}
-	return log, n, err
+	return sink, n, err
 }
 
 // foreignRun is the error for a records file that holds games of another run: it reads the
@@ -405,30 +398,6 @@ func (c *collector) report(s Standings, final bool) {
 			r.WriteReport(w)
 		}
 	})
-}
-
-// openPGN rewrites the PGN file from the records already played (so that it matches them even
-// if the arbiter was killed between the two writes) and leaves it open for appending. It reads
-// the records again, whole, one at a time.
-func (t *Tournament) openPGN() (*os.File, error) {
-	if t.cfg.PGNOut == "" {
-		return nil, nil
-	}
-	f, err := results.CreateLocked(t.cfg.PGNOut)
-	if err != nil {
-		return nil, err
-	}
-	_, err = results.ReadFileFunc(t.cfg.Out, results.ReadOptions{SkipBad: t.cfg.SkipBadRecords}, func(r *results.Record) error {
-		if err := results.WritePGN(f, r, results.PGNOptions{Event: t.cfg.Event}); err != nil {
-			return &results.FileError{Msg: fmt.Sprintf("writing %s: %v", t.cfg.PGNOut, err), Err: err}
-		}
-		return nil
-	})
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	return f, nil
 }
 
 // ExpansionError is a player that does not play an expansion the game type needs.

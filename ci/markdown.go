@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"hivearbiter/results"
+	"hivearbiter/results/render"
 )
 
 // WriteMarkdown writes a gate's outcome as Markdown for a job summary: a heading with the
@@ -24,14 +25,16 @@ func WriteMarkdown(w io.Writer, g Gate) error {
 	fmt.Fprintf(&b, "Exit code %d: %s\n\n", g.Verdict.ExitCode, g.Verdict.Reason)
 	writeSetup(&b, g)
 	if s := g.Summary; s != nil && len(s.Pairings) > 0 {
-		b.WriteString("| Engines | Games | W | D | L | Elo | nElo | LOS | DrawRatio | PairsRatio | Ptnml(0-2) |\n")
-		b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n")
+		table := render.NewTable("Engines", "Games", "W", "D", "L", "Elo", "nElo", "LOS", "DrawRatio", "PairsRatio", "Ptnml(0-2)")
+		table.Align = []render.Align{render.AlignNone, render.AlignRight, render.AlignRight, render.AlignRight, render.AlignRight,
+			render.AlignRight, render.AlignRight, render.AlignRight, render.AlignRight, render.AlignRight, render.AlignNone}
 		for i := range s.Pairings {
 			p := &s.Pairings[i]
-			fmt.Fprintf(&b, "| %s vs %s | %d | %d | %d | %d | %s | %s | %.2f %% | %.2f %% | %s | %s |\n",
-				cell(p.First), cell(p.Second), p.Games, p.Wins, p.Draws, p.Losses, eloCell(p), neloCell(p), 100*p.LOS, 100*p.DrawRatio,
+			table.Append(cell(p.First)+" vs "+cell(p.Second), fmt.Sprint(p.Games), fmt.Sprint(p.Wins), fmt.Sprint(p.Draws), fmt.Sprint(p.Losses),
+				eloCell(p), neloCell(p), fmt.Sprintf("%.2f %%", 100*p.LOS), fmt.Sprintf("%.2f %%", 100*p.DrawRatio),
 				pairsRatioCell(p), ptnmlText(p.Pentanomial))
 		}
+		table.WriteMarkdown(&b)
 		b.WriteString("\n")
 	}
 	if line := sprtLine(g.Summary); line != "" {
@@ -57,20 +60,21 @@ func writeFaultTable(b *strings.Builder, s *results.Summary) {
 		b.WriteString("**Misbehaviour:** none (no time losses, crashes, stalls, illegal moves, desyncs, false claims or protocol violations).\n")
 		return
 	}
-	b.WriteString("**Misbehaviour** (games lost by it):\n\n| Engine |")
-	sep := "|---|"
-	for _, c := range results.FaultColumns() {
-		b.WriteString(" " + c.Title + " |")
-		sep += "--:|"
+	b.WriteString("**Misbehaviour** (games lost by it):\n\n")
+	table := render.NewTable("Engine")
+	table.Align = []render.Align{render.AlignNone}
+	for _, c := range render.FaultColumns() {
+		table.Header = append(table.Header, c.Title)
+		table.Align = append(table.Align, render.AlignRight)
 	}
-	b.WriteString("\n" + sep + "\n")
 	for _, e := range s.Engines {
-		fmt.Fprintf(b, "| %s |", cell(e.Name))
-		for _, c := range results.FaultColumns() {
-			fmt.Fprintf(b, " %d |", s.Faults[e.Name][c.Reason])
+		row := []string{cell(e.Name)}
+		for _, c := range render.FaultColumns() {
+			row = append(row, fmt.Sprint(s.Faults[e.Name][c.Reason]))
 		}
-		b.WriteString("\n")
+		table.Append(row...)
 	}
+	table.WriteMarkdown(b)
 }
 
 // faultyEngines names the engines that lost a game by misbehaviour, in the summary's order.

@@ -6,6 +6,7 @@ import (
 
 	"hivearbiter/elo"
 	"hivearbiter/results"
+	"hivearbiter/results/render"
 )
 
 // SPRTReason says what a match's or records' SPRT found, as a gate's reason: the hypothesis it
@@ -108,7 +109,7 @@ func (g Gate) ExpectedLength() string {
 	if pairs == 0 {
 		shape, assumed = elo.IndependentPairs(results.AssumedDrawRatio), results.AssumedShape
 	}
-	s := results.ExpectedLength(test, shape, assumed, g.Setup.MaxGames/2)
+	s := render.ExpectedLength(test, shape, assumed, g.Setup.MaxGames/2)
 	s = strings.ToUpper(s[:1]) + s[1:]
 	s += fmt.Sprintf("; this one played %d", g.Summary.SPRT.Pairs)
 	if g.Setup.MaxGames > 0 {

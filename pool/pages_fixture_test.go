@@ -18,6 +18,7 @@ import (
 	"hivearbiter/pool/artifact"
 	"hivearbiter/ratinglist"
 	"hivearbiter/results"
+	"hivearbiter/results/render"
 )
 
 // The pages' fixtures: runs as the server holds them (state and submission) with records
@@ -165,7 +166,7 @@ func pagesServer(runs []*run, workers []WorkerState, lists ...keptList) *Server 
 func statsOf(tb testing.TB, recs []results.Record, test *elo.SPRT) (string, *results.Summary) {
 	tb.Helper()
 	var out strings.Builder
-	summary, err := results.WriteStats(&out, recs, results.StatsOptions{Files: 1, SPRT: test})
+	summary, err := render.WriteStats(&out, recs, render.StatsOptions{Files: 1, SPRT: test})
 	if err != nil {
 		tb.Fatal(err)
 	}

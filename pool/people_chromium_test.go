@@ -22,6 +22,7 @@ import (
 	"hivearbiter/openings"
 	"hivearbiter/pool/people"
 	"hivearbiter/results"
+	"hivearbiter/results/render"
 )
 
 var peopleScreenshots = flag.Bool("people-screenshots", false, "write docs/pool-submit.png and docs/pool-manage.png from TestPeopleInChromium")
@@ -183,7 +184,7 @@ func TestPeopleInChromium(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sum, err := results.WriteStats(io.Discard, recs, results.StatsOptions{SPRT: &test, Files: 1})
+	sum, err := render.WriteStats(io.Discard, recs, render.StatsOptions{SPRT: &test, Files: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,9 +194,9 @@ func TestPeopleInChromium(t *testing.T) {
 		wdl = fmt.Sprintf("W/D/L %d/%d/%d", pr.Losses, pr.Draws, pr.Wins)
 	}
 	// The LLR is the server's up to the decision; arbiter stats counts the games that were in
-	// flight at the decision too (results.SPRTLine's AllLLR): the verdicts agree, not always
+	// flight at the decision too (render.SPRTLine's AllLLR): the verdicts agree, not always
 	// the digits.
-	decision := map[elo.Decision]string{elo.AcceptH1: "H1", elo.AcceptH0: "H0"}[results.WriteSPRTVerdict(io.Discard, test, sum)]
+	decision := map[elo.Decision]string{elo.AcceptH1: "H1", elo.AcceptH0: "H0"}[render.WriteSPRTVerdict(io.Discard, test, sum)]
 	wants := []string{fmt.Sprintf("%d of", len(recs)), wdl, ", " + decision}
 	if pr.Elo != nil && pr.First == "aggressive" {
 		wants = append(wants, fmt.Sprintf("Elo %+.1f", *pr.Elo))
@@ -215,7 +216,7 @@ func TestPeopleInChromium(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	byStats, err := results.WriteStats(io.Discard, recs, results.StatsOptions{SPRT: &alone, SPRTFromRecords: true, MaxPairs: carried.MaxPairs(), Files: 1})
+	byStats, err := render.WriteStats(io.Discard, recs, render.StatsOptions{SPRT: &alone, SPRTFromRecords: true, MaxPairs: carried.MaxPairs(), Files: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,7 @@ import (
 	"hivearbiter/openings"
 	"hivearbiter/report"
 	"hivearbiter/results"
+	"hivearbiter/results/render"
 )
 
 // A test's page (GET /runs/{id}): what was tested, where it stands, and how it got there. It
@@ -446,8 +447,8 @@ func newRecordsView(snap runSnapshot, recs []results.Record) *recordsView {
 			est = elo.PentanomialEstimate(ptnml)
 		}
 		v.Pairings = append(v.Pairings, pairingView{First: p.First, Second: p.Second, Games: p.WDL.Games(),
-			Wins: p.WDL.Wins, Draws: p.WDL.Draws, Losses: p.WDL.Losses, Points: results.PointsText(p.WDL),
-			EloLine: results.EloLine(est, p.WDL.Games()), Paired: paired, Pentanomial: ptnml, Unpaired: p.Unpaired})
+			Wins: p.WDL.Wins, Draws: p.WDL.Draws, Losses: p.WDL.Losses, Points: render.PointsText(p.WDL),
+			EloLine: render.EloLine(est, p.WDL.Games()), Paired: paired, Pentanomial: ptnml, Unpaired: p.Unpaired})
 	}
 	test := sprtOf(snap.sub)
 	if test != nil && len(tally.Players) == 2 {
@@ -471,9 +472,9 @@ func newRecordsView(snap runSnapshot, recs []results.Record) *recordsView {
 		cv := &crossView{}
 		for i, pl := range ct.Players {
 			cv.Players = append(cv.Players, pl.Name)
-			row := crossRow{Rank: i + 1, Player: pl.Name, Points: results.PointsText(pl.WDL)}
+			row := crossRow{Rank: i + 1, Player: pl.Name, Points: render.PointsText(pl.WDL)}
 			for j := range ct.Players {
-				row.Cells = append(row.Cells, ct.Cell(i, j))
+				row.Cells = append(row.Cells, render.CrossTableCell(ct, i, j))
 			}
 			cv.Rows = append(cv.Rows, row)
 		}

@@ -11,6 +11,7 @@ import (
 
 	"hivearbiter/elo"
 	"hivearbiter/results"
+	"hivearbiter/results/render"
 )
 
 // Data is everything a page shows, computed in Go: the page's script only draws it. It is
@@ -451,31 +452,31 @@ func tablesText(tally *results.Tally, test *elo.SPRT) string {
 	if len(tally.Players) == 2 {
 		first, second := tally.Players[0].Name, tally.Players[1].Name
 		p := tally.Pairing(first, second)
-		var line *results.SPRTLine
+		var line *render.SPRTLine
 		if test != nil && p != nil {
 			llr := test.LLR(p.Pairs.Pentanomial())
 			lower, upper := test.Bounds()
-			line = &results.SPRTLine{LLR: llr, Lower: lower, Upper: upper, Elo0: test.Elo0, Elo1: test.Elo1}
+			line = &render.SPRTLine{LLR: llr, Lower: lower, Upper: upper, Elo0: test.Elo0, Elo1: test.Elo1}
 		}
 		if p != nil {
-			results.WriteMatchBlock(&b, p, results.MatchInfo{SPRT: line})
+			render.WriteMatchBlock(&b, p, render.MatchInfo{SPRT: line})
 		}
 	} else {
-		if err := results.WriteFieldTable(&b, tally); err != nil {
+		if err := render.WriteFieldTable(&b, tally); err != nil {
 			fmt.Fprintf(&b, "field table: %v\n", err)
 		}
 		if r, err := results.FitRatings(tally); err == nil {
-			if err := results.WriteRatingTable(&b, tally, r); err != nil {
+			if err := render.WriteRatingTable(&b, tally, r); err != nil {
 				fmt.Fprintf(&b, "rating table: %v\n", err)
 			}
 		} else {
 			fmt.Fprintf(&b, "No maximum-likelihood ratings: %v\n", err)
 		}
-		if err := results.WriteCrossTable(&b, tally.CrossTable()); err != nil {
+		if err := render.WriteCrossTable(&b, tally.CrossTable()); err != nil {
 			fmt.Fprintf(&b, "cross table: %v\n", err)
 		}
 	}
-	if err := results.WriteFaults(&b, tally); err != nil {
+	if err := render.WriteFaults(&b, tally); err != nil {
 		fmt.Fprintf(&b, "faults table: %v\n", err)
 	}
 	return b.String()

@@ -11,6 +11,7 @@ import (
 	"hivearbiter/elo"
 	"hivearbiter/internal/testkit/golden"
 	"hivearbiter/results"
+	"hivearbiter/results/render"
 )
 
 // goldenData compares a page's data, indented, with a golden file in testdata.
@@ -51,7 +52,7 @@ func TestFieldDataGolden(t *testing.T) {
 	}
 	// The page shows the console's cross table, from the same function.
 	var cross strings.Builder
-	if err := results.WriteCrossTable(&cross, results.NewTally(recs, []string{"c", "b", "a"}).CrossTable()); err != nil {
+	if err := render.WriteCrossTable(&cross, results.NewTally(recs, []string{"c", "b", "a"}).CrossTable()); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(cross.String(), "| Rank | Name | Score |") || !strings.Contains(d.Tables, cross.String()) {

@@ -1,8 +1,6 @@
 package results
 
 import (
-	"fmt"
-	"io"
 	"slices"
 
 	"hivearbiter/elo"
@@ -111,53 +109,4 @@ func (s *Summary) CrossTable() *CrossTable {
 		meetings[i] = Meeting{p.First, p.Second, elo.WDL{Wins: p.Wins, Draws: p.Draws, Losses: p.Losses}}
 	}
 	return NewCrossTable(names, meetings)
-}
-
-// Cell is the text of the cell of row i and column j: the points the row's player scored
-// against the column's and the games they played ("2.5/4"), "-" when they never met, and ""
-// on the diagonal.
-func (c *CrossTable) Cell(i, j int) string {
-	switch {
-	case i == j:
-		return ""
-	case c.Results[i][j].Games() == 0:
-		return "-"
-	}
-	return PointsText(c.Results[i][j])
-}
-
-// PointsText is points of games: "2.5/4".
-func PointsText(wdl elo.WDL) string {
-	return fmt.Sprintf("%.1f/%d", wdl.Points(), wdl.Games())
-}
-
-// CrossTableCaption says how to read a cross table, after its title ("Cross table: "); its
-// columns are numbered by rank.
-const CrossTableCaption = "points/games of the row's engine against the column's (columns numbered by rank)"
-
-// WriteCrossTable writes the cross table of three or more players under its caption, and
-// nothing for fewer (the result block of two says it all).
-func WriteCrossTable(w io.Writer, c *CrossTable) error {
-	if len(c.Players) < 3 {
-		return nil
-	}
-	if _, err := fmt.Fprintf(w, "Cross table: %s:\n", CrossTableCaption); err != nil {
-		return err
-	}
-	table := newTable(w)
-	header := []any{"Rank", "Name", "Score"}
-	for i := range c.Players {
-		header = append(header, fmt.Sprint(i+1))
-	}
-	table.Header(header...)
-	for i, p := range c.Players {
-		row := []any{fmt.Sprint(i + 1), p.Name, PointsText(p.WDL)}
-		for j := range c.Players {
-			row = append(row, c.Cell(i, j))
-		}
-		if err := table.Append(row...); err != nil {
-			return err
-		}
-	}
-	return table.Render()
 }

@@ -9,4 +9,10 @@
 // cut short by a killed process removed when the file is opened again. TakeOut is the one
 // rewrite of a records file: some of its records (a worker's, taken out of a pool's run) moved
 // to a file aside, the file replaced whole under the same lock.
+//
+// A Sink is what every run writes its finished games through (a tournament, arbiter serve): the
+// records file, a Log, and the PGN file beside it, locked as the Log is.
+//
+// What results holds is worded for people by package results/render: the result block, the
+// tables, the verdicts.
 package results

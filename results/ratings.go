@@ -3,8 +3,6 @@ package results
 import (
 	"errors"
 	"fmt"
-	"io"
-	"sort"
 	"strings"
 
 	"hivearbiter/elo"
@@ -85,39 +83,3 @@ func (e *RatingsError) Error() string { return "results: " + e.Msg }
 
 // Message is the error without the package's name.
 func (e *RatingsError) Message() string { return e.Msg }
-
-// WriteRatingTable writes the maximum-likelihood ratings with their 95% intervals, games and
-// score, and the likelihood that each player is stronger than the next one down.
-func WriteRatingTable(w io.Writer, t *Tally, r Ratings) error {
-	order := make([]int, len(t.Players))
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(a, b int) bool { return r.Elo[order[a]] > r.Elo[order[b]] })
-	table := newTable(w)
-	table.Header("Rank", "Name", "Rating", "+/-", "Games", "Score", "LOS next")
-	for rank, i := range order {
-		los := "-"
-		if rank+1 < len(order) {
-			los = fmt.Sprintf("%.1f%%", 100*r.LOS[i][order[rank+1]])
-		}
-		_, upper := r.Interval(i)
-		if err := table.Append(fmt.Sprint(rank+1), t.Players[i].Name, fixed1(r.Elo[i]), fixed1(upper-r.Elo[i]),
-			fmt.Sprint(r.Games[i]), fmt.Sprintf("%.1f%%", 100*r.Score[i]), los); err != nil {
-			return err
-		}
-	}
-	if err := table.Render(); err != nil {
-		return err
-	}
-	if _, err := fmt.Fprintf(w, "Maximum-likelihood ratings (Bradley-Terry, mean 0); White's first-move advantage: %s +/- %s Elo\n",
-		fixed1(r.WhiteAdvantage), fixed1(z95*r.WhiteAdvantageStdErr)); err != nil {
-		return err
-	}
-	if r.VirtualDraws > 0 {
-		// Without them the engines named would be rated +/-infinity.
-		_, err := fmt.Fprintf(w, "(%s: %g virtual draw(s) per pairing, as BayesElo adds, keep the ratings finite.)\n", r.Infinite, r.VirtualDraws)
-		return err
-	}
-	return nil
-}

@@ -1,8 +1,6 @@
 package results
 
 import (
-	"fmt"
-	"io"
 	"strconv"
 	"strings"
 )
@@ -135,23 +133,3 @@ func millis(seconds string) int64 {
 func openingPlies(gameString string) int {
 	return max(strings.Count(gameString, ";")-2, 0)
 }
-
-// WriteTimeTable writes one row per engine: moves, average and longest thinking time per move,
-// overruns forgiven within the margin, and games lost by misbehaving.
-func WriteTimeTable(w io.Writer, ts *Timings) error {
-	table := newTable(w)
-	table.Header("Engine", "Moves", "Avg/move", "Max/move", "Overruns", "Faults")
-	for _, t := range ts.Engines {
-		if err := table.Append(t.Name, fmt.Sprint(t.Moves), seconds3(t.MeanMillis()), seconds3(float64(t.MillisMax)),
-			fmt.Sprint(t.Overruns), fmt.Sprint(t.Faults)); err != nil {
-			return err
-		}
-	}
-	if err := table.Render(); err != nil {
-		return err
-	}
-	_, err := fmt.Fprintln(w, "Times in seconds; overruns: moves over budget but within the margin (forgiven).")
-	return err
-}
-
-func seconds3(ms float64) string { return fmt.Sprintf("%.3f s", ms/1000) }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"sync"
 	"time"
@@ -49,8 +48,7 @@ type Session struct {
 	recorded bool          // the game's present end is recorded
 	hint     hint
 
-	log      *results.Log // opened at the first record
-	pgn      *os.File
+	sink     *results.Sink // the records and the PGN, opened at the first record
 	nextGame int
 	writeErr error // the first record that could not be written
 
@@ -200,13 +198,9 @@ func (s *Session) drop(ctx context.Context, side int) {
 func (s *Session) Close(ctx context.Context) error {
 	s.engines.Close(ctx)
 	err := s.writeErr
-	if s.log != nil {
-		err = errors.Join(err, s.log.Close())
-		s.log = nil
-	}
-	if s.pgn != nil {
-		err = errors.Join(err, s.pgn.Close())
-		s.pgn = nil
+	if s.sink != nil {
+		err = errors.Join(err, s.sink.Close())
+		s.sink = nil
 	}
 	return err
 }
@@ -580,10 +574,11 @@ func (s *Session) record() {
 }
 
 func (s *Session) write(r *results.Record) error {
-	if s.log == nil {
+	if s.sink == nil {
 		// The records are read one at a time, as a tournament resuming reads them: a file of any
-		// length costs the memory of one record.
-		log, err := results.OpenLogFunc(s.cfg.Out, results.ReadOptions{}, func(e *results.Record) error {
+		// length costs the memory of one record. The PGN, if any, is appended to.
+		opts := results.SinkOptions{PGN: s.cfg.PGNOut, Event: s.cfg.Event}
+		sink, err := results.OpenSink(s.cfg.Out, opts, func(e *results.Record) error {
 			if e.Run == s.run {
 				s.nextGame = max(s.nextGame, e.Game+1)
 			}
@@ -592,27 +587,15 @@ func (s *Session) write(r *results.Record) error {
 		if err != nil {
 			return err
 		}
-		s.log = log
+		s.sink = sink
 	}
 	r.Game, r.Pair = s.nextGame, s.nextGame
-	if err := s.log.Append(r); err != nil {
-		return err
+	err := s.sink.Append(r)
+	var pgnErr *results.PGNWriteError
+	if err == nil || errors.As(err, &pgnErr) {
+		s.nextGame++ // the record is written
 	}
-	s.nextGame++
-	if s.cfg.PGNOut == "" {
-		return nil
-	}
-	if s.pgn == nil {
-		f, err := os.OpenFile(s.cfg.PGNOut, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
-		if err != nil {
-			return fmt.Errorf("arbiter: %w", err)
-		}
-		s.pgn = f
-	}
-	if err := results.WritePGN(s.pgn, r, results.PGNOptions{Event: s.cfg.Event}); err != nil {
-		return fmt.Errorf("arbiter: writing %s: %w", s.cfg.PGNOut, err)
-	}
-	return nil
+	return err
 }
 
 func (s *Session) notice(format string, args ...any) {

@@ -430,6 +430,59 @@ func TestSessionRecordsContinue(t *testing.T) {
 	}
 }
 
+// TestSessionRecordsBesideARun: arbiter serve writes its records and PGN through the sink a
+// tournament writes through (results.Sink), under the same locks: while a run holds the files,
+// a game served is not written (the error says they are locked) and neither file changes; once
+// the run has closed them, the next game is written after the run's, in both files.
+func TestSessionRecordsBesideARun(t *testing.T) {
+	sv := newServed(t, faults{})
+	ctx := context.Background()
+	must := succeeds(t)
+	run, err := results.OpenSink(sv.cfg.Out, results.SinkOptions{PGN: sv.cfg.PGNOut, RebuildPGN: true}, func(*results.Record) error { return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := results.Record{Schema: results.SchemaVersion, Run: "run-1", White: results.Player{Name: "x"}, Black: results.Player{Name: "y"},
+		GameType: "Base", Result: results.WhiteWins, Reason: results.ReasonForfeit, GameString: "Base;WhiteWins;White[1]"}
+	if err := run.Append(&runs); err != nil {
+		t.Fatal(err)
+	}
+	files := func() string {
+		records, _ := os.ReadFile(sv.cfg.Out)
+		pgn, _ := os.ReadFile(sv.cfg.PGNOut)
+		return string(records) + "\x00" + string(pgn)
+	}
+	before := files()
+	must(sv.NewGame(ctx, ""))
+	must(sv.Play(ctx, "forfeit"))
+	var locked *results.LockedError
+	if !errors.As(sv.writeErr, &locked) {
+		t.Errorf("a game served while a run writes the files: %v, want a *results.LockedError", sv.writeErr)
+	}
+	if files() != before {
+		t.Error("the game served while a run writes the files changed them")
+	}
+	if err := run.Close(); err != nil {
+		t.Fatal(err)
+	}
+	must(sv.NewGame(ctx, ""))
+	must(sv.Play(ctx, "forfeit"))
+	sv.Close(ctx)
+	recs := sv.records(t)
+	if len(recs) != 2 || recs[0].Run != "run-1" || recs[1].Run != sv.Run() || recs[1].Game != 0 {
+		t.Fatalf("records %+v", recs)
+	}
+	f, err := os.Open(sv.cfg.PGNOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	games, err := results.ParsePGN(f)
+	if err != nil || len(games) != 2 || games[0].Tags["White"] != "x" || games[1].Tags["White"] != "alpha" {
+		t.Errorf("PGN: %d games, %v", len(games), err)
+	}
+}
+
 // An engine with restart=on gets a fresh process for every game, as in a match; the other
 // keeps its own.
 func TestSessionRestartsOnRequest(t *testing.T) {

@@ -153,7 +153,7 @@ func TestGitignoreCoversOutputs(t *testing.T) {
 		}
 	}
 	// The repository's own data: docs, configurations and test data.
-	for _, dir := range []string{"docs", "configs", "results/testdata", "report/testdata", "cmd/arbiter/testdata"} {
+	for _, dir := range []string{"docs", "configs", "results/testdata", "results/render/testdata", "report/testdata", "cmd/arbiter/testdata"} {
 		err := fs.WalkDir(os.DirFS(repoRoot), dir, func(p string, d fs.DirEntry, err error) error {
 			if err == nil && !d.IsDir() && gitignored(patterns, p) {
 				t.Errorf(".gitignore covers %s, a file of the repository", p)

@@ -11,6 +11,7 @@ import (
 	"hivearbiter/elo"
 	"hivearbiter/internal/cli"
 	"hivearbiter/results"
+	"hivearbiter/results/render"
 )
 
 const sprtCalcUsage = `sprt-calc [-ptnml LL,LD,WL+DD,WD,WW | -wdl W,D,L | -draw-ratio D] -elo0 E -elo1 E [-alpha A] [-beta B] [-model normalized|logistic] [-cap N]
@@ -71,15 +72,15 @@ func runSPRTCalc(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		}
 		assumed := fmt.Sprintf("if %g %% of games are drawn", 100**drawRatio)
 		if *capPairs > 0 {
-			return results.WriteSPRTCapCost(stdout, test, elo.IndependentPairs(*drawRatio), assumed, *capPairs)
+			return render.WriteSPRTCapCost(stdout, test, elo.IndependentPairs(*drawRatio), assumed, *capPairs)
 		}
-		return results.WriteSPRTCost(stdout, test, elo.IndependentPairs(*drawRatio), assumed)
+		return render.WriteSPRTCost(stdout, test, elo.IndependentPairs(*drawRatio), assumed)
 	}
 	ptnml, wdl, err := configs.SPRTCounts(*ptnmlText, *wdlText, model)
 	if err != nil {
 		return cli.Usage(err)
 	}
-	d, err := results.WriteSPRTCalc(stdout, test, ptnml, wdl, *capPairs)
+	d, err := render.WriteSPRTCalc(stdout, test, ptnml, wdl, *capPairs)
 	if err != nil {
 		return err
 	}

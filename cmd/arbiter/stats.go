@@ -12,6 +12,7 @@ import (
 	"hivearbiter/elo"
 	"hivearbiter/internal/cli"
 	"hivearbiter/results"
+	"hivearbiter/results/render"
 )
 
 const statsUsage = `stats [-sprt elo0=E elo1=E alpha=A beta=B model=M] [-time] [-json FILE] [-junit FILE] [-summary FILE] [-skip-bad] [-merge-names] RECORDS.jsonl...
@@ -58,9 +59,9 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		sprt, maxPairs = recordsSPRT(stdout, recs)
 		fromRecords = sprt != nil
 	}
-	summary, err := results.WriteStats(stdout, recs, results.StatsOptions{Files: fs.NArg(), SPRT: sprt, SPRTFromRecords: fromRecords, MaxPairs: maxPairs,
+	summary, err := render.WriteStats(stdout, recs, render.StatsOptions{Files: fs.NArg(), SPRT: sprt, SPRTFromRecords: fromRecords, MaxPairs: maxPairs,
 		Time: *timeTable, MergeNames: *mergeNames})
-	var se *results.StatsError
+	var se *render.StatsError
 	if errors.As(err, &se) {
 		return cli.Usage(err)
 	}
@@ -75,7 +76,7 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	gate := ci.RecordsGate("stats", summary, recs)
 	var decided error
 	if sprt != nil && summary.SPRT != nil {
-		decided = decisionExit(results.WriteSPRTVerdict(stdout, *sprt, summary))
+		decided = decisionExit(render.WriteSPRTVerdict(stdout, *sprt, summary))
 	}
 	return gateReport(&reports, stdout, gate, decided)
 }

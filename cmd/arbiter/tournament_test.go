@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"hivearbiter/results"
+	"hivearbiter/results/render"
 )
 
 // TestFieldTournamentTables plays a round-robin of three engines and a gauntlet of one against
@@ -66,7 +67,7 @@ func TestFieldTournamentTables(t *testing.T) {
 			// Who beat whom, after the standings, as the job summary and the report show it (in
 			// the gauntlet b and c never met).
 			var cross strings.Builder
-			if err := results.WriteCrossTable(&cross, s.CrossTable()); err != nil {
+			if err := render.WriteCrossTable(&cross, s.CrossTable()); err != nil {
 				t.Fatal(err)
 			}
 			if !strings.Contains(out, cross.String()) || (tc.format == "gauntlet") != strings.Contains(cross.String(), " - |") {

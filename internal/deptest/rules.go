@@ -28,7 +28,12 @@ var Rules = []Rule{
 	{
 		Packages: []string{"results"},
 		Only:     []string{"elo", "results/outcome"},
-		Why:      "records, PGN and tables are data about games, readable without the arbiter that plays them",
+		Why:      "records, PGN, tallies and summaries are data about games, readable without the arbiter that plays them; their words and tables for people are `results/render`'s",
+	},
+	{
+		Packages: []string{"results/render"},
+		Only:     []string{"results/...", "elo"},
+		Why:      "the result block, the tables and the verdicts are worded from the records' data and `elo`'s figures alone, so that the console, a CI job's summary, a rating list and a report show them alike",
 	},
 	{
 		Packages: []string{"arbiter/driver"},
@@ -37,7 +42,7 @@ var Rules = []Rule{
 	},
 	{
 		Packages: []string{"arbiter"},
-		Only:     []string{"arbiter/driver", "rules", "elo", "results", "results/outcome", "openings", "openings/random", "internal/lines", "internal/proc"},
+		Only:     []string{"arbiter/driver", "rules", "elo", "results/...", "openings", "openings/random", "internal/lines", "internal/proc"},
 		Why:      "the referee library never imports a protocol, an engine or a front end: protocols register themselves with it (database/sql's shape), so what links the arbiter links no UHP client and no search; of the plumbing it uses the supervisor's and the line reader's errors, to adjudicate every protocol's failures in one place, and the supervisor's CPU pinning (-affinity)",
 	},
 	{
@@ -47,25 +52,25 @@ var Rules = []Rule{
 	},
 	{
 		Packages: []string{"arbiter/check", "arbiter/arbitertest"},
-		Only:     []string{"arbiter/...", "rules", "elo", "results", "results/outcome", "openings", "openings/random", "internal/lines", "internal/proc"},
+		Only:     []string{"arbiter/...", "rules", "elo", "results/...", "openings", "openings/random", "internal/lines", "internal/proc"},
 		Why:      "the check that plays a protocol's players against the referee sits above the protocols (database/sql's conformance suites' place) and plays through the arbiter's own game loop, and the in-process test player is checked by it; like the arbiter, they name no protocol and no front end",
 	},
 	{
 		Packages: []string{"ratinglist", "ratinglist/ratinglisttest"},
-		Only:     []string{"ratinglist", "arbiter/...", "rules", "elo", "results", "results/outcome", "openings", "openings/random", "internal/lines", "internal/proc"},
+		Only:     []string{"ratinglist", "arbiter/...", "rules", "elo", "results/...", "openings", "openings/random", "internal/lines", "internal/proc"},
 		Why:      "a rating list is its conditions, its entrants and the arbiter's records of its games, rated with `elo`: it plays through the arbiter and its protocol registry, never naming a protocol, an engine or a runner",
 	},
 	{
 		Packages: []string{"ratinglist/site"},
-		Only:     []string{"ratinglist", "arbiter/...", "rules", "elo", "results", "results/outcome", "openings", "openings/random", "internal/lines", "internal/proc"},
+		Only:     []string{"ratinglist", "arbiter/...", "rules", "elo", "results/...", "openings", "openings/random", "internal/lines", "internal/proc"},
 		Not:      []string{"github.com/nats-io/..."},
 		Why:      "a list's pages are made from its table and its records alone (of the arbiter only what package ratinglist links), so that any machine can write them",
 	},
 	{
 		Packages: []string{"ci"},
-		Only:     []string{"results", "results/outcome", "elo", "arbiter/...", "rules", "openings", "openings/random", "internal/lines", "internal/proc"},
+		Only:     []string{"results/...", "elo", "arbiter/...", "rules", "openings", "openings/random", "internal/lines", "internal/proc"},
 		Not:      []string{"github.com/nats-io/..."},
-		Why:      "what a CI job reads is worded from what other packages computed (`results`' summaries and tables, `elo`'s SPRT, the arbiter's check results; of the arbiter only what it links): ci plays nothing, so it links no protocol, no runner, no engine kit and no NATS",
+		Why:      "what a CI job reads is worded from what other packages computed (`results`' summaries, `results/render`'s tables, `elo`'s SPRT, the arbiter's check results; of the arbiter only what it links): ci plays nothing, so it links no protocol, no runner, no engine kit and no NATS",
 	},
 	{
 		Packages: []string{"uhpclient"},

@@ -6,10 +6,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/tw"
-
 	"hivearbiter/ratinglist"
+	"hivearbiter/results/render"
 )
 
 // tableHeader names the columns of the console and Markdown tables.
@@ -104,22 +102,13 @@ func WriteConsole(w io.Writer, l *ratinglist.List, t *ratinglist.Table) error {
 		fmt.Fprintf(&b, "  %-*s  %s\n", width, c[0], c[1])
 	}
 	b.WriteString("\n")
-	table := tablewriter.NewTable(&b,
-		tablewriter.WithSymbols(tw.NewSymbols(tw.StyleASCII)),
-		tablewriter.WithHeaderAutoFormat(tw.Off),
-		tablewriter.WithHeaderAlignment(tw.AlignRight),
-		tablewriter.WithRowAlignment(tw.AlignRight),
-	)
-	table.Header(tableHeader)
+	table := render.NewTable(tableHeader...)
 	for _, r := range t.Rows {
-		if !r.Rated {
-			continue
-		}
-		if err := table.Append(tableLine(l, r)); err != nil {
-			return err
+		if r.Rated {
+			table.Append(tableLine(l, r)...)
 		}
 	}
-	if err := table.Render(); err != nil {
+	if err := table.WriteText(&b); err != nil {
 		return err
 	}
 	b.WriteString(summary(t) + "\n")
@@ -139,19 +128,20 @@ func WriteConsole(w io.Writer, l *ratinglist.List, t *ratinglist.Table) error {
 func WriteMarkdown(w io.Writer, l *ratinglist.List, t *ratinglist.Table) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "## %s\n\n", markdownText(t.List))
-	b.WriteString("| Condition | |\n|---|---|\n")
+	conditions := render.NewTable("Condition", "")
 	for _, c := range t.Conditions {
-		fmt.Fprintf(&b, "| %s | %s |\n", markdownText(c[0]), markdownText(c[1]))
+		conditions.Append(markdownText(c[0]), markdownText(c[1]))
 	}
-	b.WriteString("\n| " + strings.Join(tableHeader, " | ") + " |\n|")
-	for i := range tableHeader {
-		if i == 1 || i == len(tableHeader)-1 {
-			b.WriteString(":---|")
-		} else {
-			b.WriteString("---:|")
-		}
-	}
+	conditions.WriteMarkdown(&b)
 	b.WriteString("\n")
+	ranking := &render.Table{Header: tableHeader, RuleWidth: 4}
+	for i := range tableHeader {
+		align := render.AlignRight
+		if i == 1 || i == len(tableHeader)-1 {
+			align = render.AlignLeft
+		}
+		ranking.Align = append(ranking.Align, align)
+	}
 	for _, r := range t.Rows {
 		if !r.Rated {
 			continue
@@ -163,8 +153,9 @@ func WriteMarkdown(w io.Writer, l *ratinglist.List, t *ratinglist.Table) error {
 		if r.Status != ratinglist.StatusRated && r.Status != ratinglist.StatusAnchor {
 			cells[len(cells)-1] = "**" + cells[len(cells)-1] + "**"
 		}
-		b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
+		ranking.Append(cells...)
 	}
+	ranking.WriteMarkdown(&b)
 	fmt.Fprintf(&b, "\n%s.\n", markdownText(summary(t)))
 	if n := notes(t); len(n) > 0 {
 		b.WriteString("\nNot ranked, stopped or refused:\n\n")

@@ -29,6 +29,7 @@ import (
 
 	"hivearbiter/elo"
 	"hivearbiter/results"
+	"hivearbiter/results/render"
 	"hivearbiter/rules"
 )
 
@@ -274,19 +275,20 @@ func summary(dir string, stdout io.Writer) error {
 		}
 		me.total.add(sum(recs))
 	}
-	fmt.Fprintln(stdout, "| openings | runs | H1 / H0 / open | games to decide: mean ± sd (median, min-max) | repeated pairs | white's score | draws | nElo per run: mean ± sd | nElo pooled |")
-	fmt.Fprintln(stdout, "|---|---|---|---|---|---|---|---|---|")
+	table := render.NewTable("openings", "runs", "H1 / H0 / open", "games to decide: mean ± sd (median, min-max)", "repeated pairs",
+		"white's score", "draws", "nElo per run: mean ± sd", "nElo pooled")
 	for _, name := range slices.Sorted(maps.Keys(methods)) {
 		me := methods[name]
 		mean, sd := elo.MeanSD(me.games)
 		nmean, nsd := elo.MeanSD(me.nelo)
 		g := slices.Sorted(slices.Values(me.games))
 		est := elo.PentanomialEstimate(me.total.pentanomial)
-		fmt.Fprintf(stdout, "| %s | %d | %d / %d / %d | %.0f ± %.0f (%.0f, %.0f-%.0f) | %.1f%% | %.1f%% | %.1f%% | %.0f ± %.0f | %.0f ± %.0f |\n",
-			name, len(me.games), me.decisions["H1"], me.decisions["H0"], me.decisions["none"],
-			mean, sd, g[len(g)/2], g[0], g[len(g)-1],
-			100*float64(me.total.repeatedPairs)/float64(me.total.pairs), 100*me.total.whiteScore(), 100*me.total.drawRate(),
-			nmean, nsd, est.NormalizedElo, est.NormalizedErrorMargin)
+		table.Append(name, fmt.Sprint(len(me.games)),
+			fmt.Sprintf("%d / %d / %d", me.decisions["H1"], me.decisions["H0"], me.decisions["none"]),
+			fmt.Sprintf("%.0f ± %.0f (%.0f, %.0f-%.0f)", mean, sd, g[len(g)/2], g[0], g[len(g)-1]),
+			fmt.Sprintf("%.1f%%", 100*float64(me.total.repeatedPairs)/float64(me.total.pairs)),
+			fmt.Sprintf("%.1f%%", 100*me.total.whiteScore()), fmt.Sprintf("%.1f%%", 100*me.total.drawRate()),
+			fmt.Sprintf("%.0f ± %.0f", nmean, nsd), fmt.Sprintf("%.0f ± %.0f", est.NormalizedElo, est.NormalizedErrorMargin))
 	}
-	return nil
+	return table.WriteMarkdown(stdout)
 }

@@ -1,20 +1,17 @@
-// The text a match ends with, as a terminal shows it: the result block (WriteMatchBlock), the
-// table of each player against the field and the table of faults. (Package report makes the
-// HTML pages; the cross table is in crosstable.go.)
+// The text a match ends with, as a terminal shows it: the result block (WriteMatchBlock) and the
+// figures of its cells. (Package report makes the HTML pages; the field and fault tables are in
+// field.go, the cross table in crosstable.go.)
 
-package results
+package render
 
 import (
 	"fmt"
 	"io"
 	"math"
-	"sort"
 	"strings"
 
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/tw"
-
 	"hivearbiter/elo"
+	"hivearbiter/results"
 )
 
 // MatchInfo describes the match a result block is about.
@@ -45,7 +42,7 @@ type SPRTLine struct {
 // normalized Elo with error bars, LOS, draw and pairs ratios, game counts, the pentanomial
 // counts and, in an SPRT, the LLR with its bounds. Statistics are pentanomial when there are
 // complete game pairs, trinomial otherwise.
-func WriteMatchBlock(w io.Writer, p *PairingTally, info MatchInfo) {
+func WriteMatchBlock(w io.Writer, p *results.PairingTally, info MatchInfo) {
 	const rule = "--------------------------------------------------"
 	var details []string
 	for _, s := range []string{info.TimeControl, info.GameType, info.Openings, info.MoveLimit} {
@@ -197,100 +194,4 @@ func fixed1(x float64) string {
 		return "0.0"
 	}
 	return s
-}
-
-// newTable returns a plain ASCII table writer, the same for every table the arbiter prints.
-func newTable(w io.Writer) *tablewriter.Table {
-	return tablewriter.NewTable(w,
-		tablewriter.WithSymbols(tw.NewSymbols(tw.StyleASCII)),
-		tablewriter.WithHeaderAutoFormat(tw.Off),
-		tablewriter.WithHeaderAlignment(tw.AlignRight),
-		tablewriter.WithRowAlignment(tw.AlignRight),
-	)
-}
-
-// WriteFieldTable writes one row per player with its results against the whole field, as
-// fastchess and cutechess do for more than two engines: Elo from the aggregate score (which
-// overstates differences, see the maximum-likelihood ratings), games, score, draws and the
-// pentanomial counts of its game pairs. Rows are ordered by score.
-func WriteFieldTable(w io.Writer, t *Tally) error {
-	rows := append([]*PlayerTally(nil), t.Players...)
-	sort.SliceStable(rows, func(i, j int) bool { return rows[i].WDL.Score() > rows[j].WDL.Score() })
-	table := newTable(w)
-	table.Header("Rank", "Name", "Elo", "+/-", "nElo", "+/-", "Games", "Score", "Draw", "Ptnml(0-2)")
-	for i, p := range rows {
-		ptnml := p.Pairs.Pentanomial()
-		est := elo.TrinomialEstimate(p.WDL)
-		ptnmlText := "-"
-		if ptnml.Pairs() > 0 {
-			est = elo.PentanomialEstimate(ptnml)
-			ptnmlText = fmt.Sprintf("[%d, %d, %d, %d, %d]", ptnml[0], ptnml[1], ptnml[2], ptnml[3], ptnml[4])
-		}
-		if err := table.Append(fmt.Sprint(i+1), p.Name,
-			eloText(est), eloMarginText(est), tableNormalized(est), marginText(est, est.NormalizedErrorMargin),
-			fmt.Sprint(p.WDL.Games()), fmt.Sprintf("%.1f%%", 100*p.WDL.Score()),
-			fmt.Sprintf("%.1f%%", 100*p.WDL.DrawRatio()), ptnmlText); err != nil {
-			return err
-		}
-	}
-	return table.Render()
-}
-
-// faultColumns are the misbehaviours counted per engine, in the order they are shown.
-var faultColumns = []struct {
-	reason Reason
-	title  string
-}{
-	{ReasonTimeForfeit, "Timeouts"},
-	{ReasonCrash, "Crashes"},
-	{ReasonStall, "Stalls"},
-	{ReasonIllegalMove, "Illegal"},
-	{ReasonIllegalPass, "BadPass"},
-	{ReasonDesync, "Desyncs"},
-	{ReasonFalseClaim, "FalseClaims"},
-	{ReasonProtocol, "Protocol"},
-}
-
-// A FaultColumn is a misbehaviour counted per engine and the title of its column.
-type FaultColumn struct {
-	Reason Reason
-	Title  string
-}
-
-// FaultColumns lists the misbehaviours counted per engine in the order the tables show them,
-// for tables written elsewhere (a job summary's Markdown).
-func FaultColumns() []FaultColumn {
-	out := make([]FaultColumn, len(faultColumns))
-	for i, c := range faultColumns {
-		out[i] = FaultColumn{c.reason, c.title}
-	}
-	return out
-}
-
-// WriteFaults writes, for each engine, how many games it lost by each kind of misbehaviour.
-// It writes nothing when no engine misbehaved.
-func WriteFaults(w io.Writer, t *Tally) error {
-	misbehaved := false
-	for _, p := range t.Players {
-		misbehaved = misbehaved || p.FaultTotal() > 0
-	}
-	if !misbehaved {
-		return nil
-	}
-	table := newTable(w)
-	header := []any{"Engine"}
-	for _, c := range faultColumns {
-		header = append(header, c.title)
-	}
-	table.Header(header...)
-	for _, p := range t.Players {
-		row := []any{p.Name}
-		for _, c := range faultColumns {
-			row = append(row, fmt.Sprint(p.Faults[c.reason]))
-		}
-		if err := table.Append(row...); err != nil {
-			return err
-		}
-	}
-	return table.Render()
 }
