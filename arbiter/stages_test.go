@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/console"
 	"hivearbiter/internal/syncbuf"
 	"hivearbiter/results"
 )
@@ -114,12 +115,12 @@ func TestTournamentRunnerAndObserverSeams(t *testing.T) {
 // printingRunner prints a line of its own through the tournament's console, as a remote
 // runner reports workers joining, and then plays like the local runner.
 type printingRunner struct {
-	tour  *arbiter.Tournament
-	local *arbiter.LocalRunner
+	console io.Writer
+	local   *arbiter.LocalRunner
 }
 
 func (r printingRunner) Run(ctx context.Context, d *arbiter.Dispatcher, collect func(*results.Record) error) error {
-	fmt.Fprintf(r.tour.ConsoleWriter(), "Worker w1 joined\n")
+	fmt.Fprintf(r.console, "Worker w1 joined\n")
 	return r.local.Run(ctx, d, collect)
 }
 
@@ -129,8 +130,9 @@ func TestRunnerPrintsUnderTheLiveLine(t *testing.T) {
 	var con syncbuf.Buffer
 	cfg := baseConfig(engine("a", "random"), engine("b", "random"))
 	cfg.Concurrency = 1
-	tour := fakeTournamentWith(t, cfg, arbiter.TournamentOptions{Console: &con, Progress: true})
-	if _, err := tour.PlayOn(context.Background(), printingRunner{tour, tour.LocalRunner()}); err != nil {
+	lines := console.New(&con, console.Options{Progress: true})
+	tour := fakeTournamentWith(t, cfg, arbiter.TournamentOptions{Observers: []arbiter.Observer{lines}})
+	if _, err := tour.PlayOn(context.Background(), printingRunner{lines, tour.LocalRunner()}); err != nil {
 		t.Fatal(err)
 	}
 	if out := con.String(); !strings.Contains(out, clearLine+"Worker w1 joined\n") {
@@ -144,16 +146,16 @@ type reportingRunner struct{ *arbiter.LocalRunner }
 
 func (reportingRunner) WriteReport(w io.Writer) { fmt.Fprintln(w, "Workers: w1") }
 
-// TestReporterAddsToTheResultBlocks: a runner that is an arbiter.Reporter writes its lines
-// after the tournament's Report, in the same block.
+// TestReporterAddsToTheResultBlocks: a runner that is a console.Reporter writes its lines
+// after the console's Report, in the same block.
 func TestReporterAddsToTheResultBlocks(t *testing.T) {
 	var con syncbuf.Buffer
-	report := func(w io.Writer, _ *arbiter.Tournament, s arbiter.Standings, final bool) {
-		fmt.Fprintf(w, "Report of %d games, final %v\n", s.Tally.Games, final)
+	report := func(w io.Writer, r arbiter.StandingsReport) {
+		fmt.Fprintf(w, "Report of %d games, final %v\n", r.Standings.Tally.Games, r.Final)
 	}
 	cfg := baseConfig(engine("a", "random"), engine("b", "random"))
 	cfg.Rounds, cfg.RatingInterval = 2, 1
-	tour := fakeTournamentWith(t, cfg, arbiter.TournamentOptions{Console: &con, Report: report})
+	tour := fakeTournamentWith(t, cfg, arbiter.TournamentOptions{Observers: []arbiter.Observer{console.New(&con, console.Options{Report: report})}})
 	if _, err := tour.PlayOn(context.Background(), reportingRunner{tour.LocalRunner()}); err != nil {
 		t.Fatal(err)
 	}
