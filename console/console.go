@@ -17,8 +17,8 @@ type Options struct {
 	Progress bool
 	// ResumeHint is printed when the run is interrupted: the command that resumes it.
 	ResumeHint string
-	// Report, if set, writes the result tables of the games so far (the tournament's
-	// WriteStandings, say) when they are due; r.Final marks the last one.
+	// Report, if set, writes the result tables of the games so far (WriteStandings, say) when
+	// they are due; r.Final marks the last one.
 	Report func(w io.Writer, r arbiter.StandingsReport)
 }
 

@@ -3,7 +3,8 @@
 // resumed run, a stop, the hint that resumes an interrupted run), the result tables when they
 // are due, and, on a terminal, a live status line redrawn in place under them. The arbiter
 // prints nothing itself: it tells its observers what happens (see arbiter.EventObserver), and
-// this package words it, as package report shows it on live pages. The command, the pool, the
-// rating list and the distributed host attach an Observer; the arbiter never imports this
-// package.
+// this package words it, as package report shows it on live pages. It also writes the result
+// tables (WriteStandings) and the run's first line (Banner). The command, the pool and the
+// rating list attach an Observer, and give it to a distributed host as the console its
+// coordinator prints through; the arbiter never imports this package.
 package console

@@ -301,7 +301,7 @@ func (s *Server) startRun(r *run) error {
 	}
 	obs := &runObserver{s: s, r: r}
 	lines := console.New(log, console.Options{Report: func(w io.Writer, r arbiter.StandingsReport) {
-		r.Tournament.WriteStandings(w, r.Standings, r.Final, false)
+		console.WriteStandings(w, r.Tournament, r.Standings, r.Final, false)
 	}})
 	t, err := arbiter.NewTournament(cfg, arbiter.TournamentOptions{Observers: []arbiter.Observer{lines, obs, pages}})
 	if err != nil {

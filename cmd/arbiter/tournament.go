@@ -27,7 +27,7 @@ func playTournament(ctx context.Context, cfg arbiter.Config, resumeHint string, 
 func newConsole(ctx context.Context, stdout io.Writer, resumeHint string) *console.Observer {
 	return console.New(stdout, console.Options{Progress: cli.IsTerminal(stdout), ResumeHint: resumeHint,
 		Report: func(w io.Writer, r arbiter.StandingsReport) {
-			r.Tournament.WriteStandings(w, r.Standings, r.Final, ctx.Err() != nil)
+			console.WriteStandings(w, r.Tournament, r.Standings, r.Final, ctx.Err() != nil)
 		}})
 }
 
@@ -57,7 +57,7 @@ func playTournamentWith(ctx context.Context, cfg arbiter.Config, resumeHint stri
 	for _, w := range t.SetupWarnings(runtime.NumCPU()) {
 		fmt.Fprintln(stdout, "Warning:", w)
 	}
-	fmt.Fprintln(stdout, t.Banner())
+	fmt.Fprintln(stdout, console.Banner(t))
 	out, err := play(ctx, t)
 	var fe *results.FileError
 	if errors.As(err, &fe) {
