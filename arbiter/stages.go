@@ -19,7 +19,8 @@ import (
 // pairs that remain to be played, a Runner plays them (the local runner on this machine's
 // engine processes; a remote runner on other machines), and the collector appends every
 // finished game to the records file before it counts it, and keeps the tables, the SPRT and
-// the reports. Observers watch the games as they are played.
+// the reports. Observers watch the games as they are played, and word them: the arbiter prints
+// nothing.
 
 // PairJob is the part of one game pair of the schedule that remains to be played: a pair is
 // handed out whole, so that its games run on one runner, but a resumed run plays only the games
@@ -107,9 +108,9 @@ type Runner interface {
 }
 
 // Observer watches a tournament: the games as they start, every move as it is played, and the
-// standings as each game is counted. Its methods are called from the runner's goroutines and
-// the collector's, so they must be safe for concurrent use and quick: an observer that blocks
-// holds up the games.
+// standings as each game is counted; one that is also an EventObserver hears the rest of what
+// the run says. Its methods are called from the runner's goroutines and the collector's, so
+// they must be safe for concurrent use and quick: an observer that blocks holds up the games.
 type Observer interface {
 	GameStarted(g ScheduledGame, white, black string)
 	MovePlayed(game int, move results.Move)

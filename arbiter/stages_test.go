@@ -164,3 +164,53 @@ func TestReporterAddsToTheResultBlocks(t *testing.T) {
 		t.Errorf("the runner's line does not follow each report:\n%s", out)
 	}
 }
+
+// eventLog is an EventObserver that keeps the names of the events it hears, in order.
+type eventLog struct {
+	countingObserver
+	mu     sync.Mutex
+	events []string
+}
+
+func (o *eventLog) Event(e arbiter.Event) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	name := fmt.Sprintf("%T", e)
+	if r, ok := e.(arbiter.StandingsReport); ok && r.Final {
+		name += " final"
+	}
+	o.events = append(o.events, strings.TrimPrefix(name, "arbiter."))
+}
+
+// TestEventObserverHearsTheRun: an observer that is an EventObserver hears a run as data, in
+// the order the console prints it: the start, each local game's start and end around its
+// finish, the periodic and final reports after the games have ended; a resumed run says so
+// first. A plain Observer beside it still sees the games.
+func TestEventObserverHearsTheRun(t *testing.T) {
+	cfg := baseConfig(engine("a", "random"), engine("b", "random"))
+	cfg.Rounds, cfg.RatingInterval, cfg.Concurrency = 2, 1, 1
+	log := &eventLog{}
+	tour := fakeTournamentWith(t, cfg, arbiter.TournamentOptions{Observers: []arbiter.Observer{log}})
+	if _, err := tour.Play(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(log.events, " ")
+	game := "LocalGameStarted LocalGameEnded"
+	want := strings.Join([]string{"RunStarted", game, game, "StandingsReport", game, game, "StandingsReport", "GamesEnded", "StandingsReport final", "GamesEnded"}, " ")
+	if got != want {
+		t.Errorf("events:\n%s\nwant\n%s", got, want)
+	}
+	if log.started != 4 || log.ended != 4 {
+		t.Errorf("the observer saw %d starts and %d ends of 4 games", log.started, log.ended)
+	}
+
+	more := cfg
+	more.Rounds, more.Out = 3, tour.Config().Out
+	log = &eventLog{}
+	if _, err := fakeTournamentWith(t, more, arbiter.TournamentOptions{Observers: []arbiter.Observer{log}}).Play(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if len(log.events) < 2 || log.events[0] != "RunResumed" || log.events[1] != "RunStarted" {
+		t.Errorf("a resumed run's events begin %v, want RunResumed, RunStarted", log.events[:min(len(log.events), 2)])
+	}
+}
