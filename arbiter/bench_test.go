@@ -8,6 +8,7 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/arbiter/arbitertest"
+	"hivearbiter/console"
 )
 
 // BenchmarkRefereeOverhead is the cost of one ply with instant in-process players, no pipes:
@@ -51,12 +52,12 @@ func BenchmarkTournamentMemory(b *testing.B) {
 		cfg.RatingInterval = 50
 		cfg.Adjudication.MaxPlies = 60
 		samples := map[int]float64{}
-		tour := fakeTournamentWith(b, cfg, arbiter.TournamentOptions{Console: io.Discard,
-			Report: func(_ io.Writer, _ *arbiter.Tournament, s arbiter.Standings, final bool) {
-				if !final {
-					samples[s.Tally.Games] = heap()
+		tour := fakeTournamentWith(b, cfg, arbiter.TournamentOptions{Observers: []arbiter.Observer{console.New(io.Discard, console.Options{
+			Report: func(_ io.Writer, r arbiter.StandingsReport) {
+				if !r.Final {
+					samples[r.Standings.Tally.Games] = heap()
 				}
-			}})
+			}})}})
 		out, err := tour.Play(context.Background())
 		if err != nil || out.Tally.Games != 1000 {
 			b.Fatalf("%d games, %v", out.Tally.Games, err)

@@ -14,13 +14,14 @@
 // A Tournament runs in three stages: a Dispatcher hands out the game pairs that remain, a
 // Runner plays them (LocalRunner on this machine's engines, for Play; a remote runner on
 // others, given to PlayOn), and a collector appends every finished game to the records file
-// before it counts it in the tables and the SPRT. How a tournament starts its players and
-// shows its games (console, result tables, observers) are its TournamentOptions, given to
-// NewTournament; what a runner adds (a preflight of its engines, lines of the result blocks)
-// it says by the optional interfaces Preflighter and Reporter. Every worker of a runner, local or remote, holds its players in Seats: started
-// when first needed, checked against the game type, restarted after a fault or with
-// restart=on, and closed at the end. Observers watch the games and the standings as they
-// change. A tournament's schedule is a pure function of its configuration, seed and game
+// before it counts it in the tables and the SPRT. How a tournament starts its players and who
+// watches it are its TournamentOptions, given to NewTournament; a runner that tries its
+// engines before the first game says so by the optional interface Preflighter. Every worker of
+// a runner, local or remote, holds its players in Seats: started when first needed, checked
+// against the game type, restarted after a fault or with restart=on, and closed at the end.
+// Observers watch the games and the standings as they change, and an EventObserver hears what
+// the run says besides (a resumed run, a stop, the result tables due): the arbiter prints
+// nothing itself, and the console (package console) is one observer among others. A tournament's schedule is a pure function of its configuration, seed and game
 // index, so that a run can be resumed, and its games sharded or spread over machines whose
 // records merge.
 package arbiter

@@ -49,17 +49,17 @@ func (e *PreflightError) Unwrap() []error {
 // new game of the run's game type within the command timeout, and one of a two-ply opening,
 // whose answers must be games of that type with their moves (loadsGames), then one search
 // under the run's limit for its first move, judged as a game judges it), and closes them
-// again. It says on
-// the console how each engine is sent its time, and warns of a time control the engine cannot
-// play (both from a driver.TimingAdvisor: UHP's engines of whole seconds). It returns a *PreflightError naming
-// every engine that failed, or ctx's error.
+// again. It tells the
+// observers how each engine is sent its time, and of a time control the engine cannot play
+// (EngineTiming, from a driver.TimingAdvisor: UHP's engines of whole seconds). It returns a
+// *PreflightError naming every engine that failed, or ctx's error.
 //
 // The players are closed rather than handed to the first games: each worker owns its seats
 // (a Seats is not shared), and a player started here belongs to none of them. One more start
 // per engine and run is cheap next to a run that finds a broken engine hours in.
 func (t *Tournament) Preflight(ctx context.Context, engines []int) error {
 	failures := make([]*EngineStartError, len(t.cfg.Engines))
-	notes := make([][]string, len(t.cfg.Engines))
+	notes := make([][]Event, len(t.cfg.Engines))
 	var wg sync.WaitGroup
 	for _, e := range engines {
 		wg.Go(func() { notes[e], failures[e] = t.preflightEngine(ctx, e) })
@@ -68,11 +68,10 @@ func (t *Tournament) Preflight(ctx context.Context, engines []int) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	con := t.con.Load()
 	var failed []*EngineStartError
 	for e, f := range failures {
 		for _, n := range notes[e] {
-			con.printf("%s\n", n)
+			t.emit(n)
 		}
 		if f != nil {
 			failed = append(failed, f)
@@ -86,8 +85,9 @@ func (t *Tournament) Preflight(ctx context.Context, engines []int) error {
 
 // preflightEngine starts engine e, asks it for a new game of the run's type and for the first
 // move of it under its time control, and closes it. notes are the lines to show before the
-// first game: how the engine is sent its time, and what its clock does to it.
-func (t *Tournament) preflightEngine(ctx context.Context, e int) (notes []string, failure *EngineStartError) {
+// first game: how the engine is sent its time, what its clock does to it, and a first move that
+// failed under the forfeit policy.
+func (t *Tournament) preflightEngine(ctx context.Context, e int) (notes []Event, failure *EngineStartError) {
 	engine := t.cfg.Engines[e]
 	seats := t.Seats(0)
 	defer seats.Close(ctx)
@@ -100,10 +100,7 @@ func (t *Tournament) preflightEngine(ctx context.Context, e int) (notes []string
 		return nil, nil // ctx ended: Preflight returns its error
 	}
 	if a, ok := p.(driver.TimingAdvisor); ok && engine.Time.Depth == 0 && engine.Time.Nodes == 0 {
-		notes = append(notes, fmt.Sprintf("Engine %s: %s", engine.Name, a.Timing()))
-		if problem := a.TimeControlProblem(engine.Time); problem != "" {
-			notes = append(notes, fmt.Sprintf("Warning: engine %s %s", engine.Name, problem))
-		}
+		notes = append(notes, EngineTiming{Engine: engine.Name, Timing: a.Timing(), Problem: a.TimeControlProblem(engine.Time)})
 	}
 	cctx, cancel := context.WithTimeout(ctx, t.cfg.CommandTimeout)
 	defer cancel()
@@ -120,7 +117,7 @@ func (t *Tournament) preflightEngine(ctx context.Context, e int) (notes []string
 	if err := t.firstSearch(ctx, p, engine); err != nil && ctx.Err() == nil {
 		if t.cfg.OnEngineFailure == ForfeitOnFailure {
 			// The engine starts: its games judge it, and it forfeits them once broken.
-			return append(notes, fmt.Sprintf("Warning: engine %s: %v; it plays on under -on-engine-failure forfeit", engine.Name, err)), nil
+			return append(notes, EngineFailedPreflight{Engine: engine.Name, Err: err}), nil
 		}
 		return notes, &EngineStartError{Engine: engine.Name, Err: err, Refused: true}
 	}

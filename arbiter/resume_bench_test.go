@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/console"
 	"hivearbiter/results"
 )
 
@@ -35,7 +36,7 @@ func resumable(tb testing.TB) arbiter.Config {
 	tb.Helper()
 	cfg := baseConfig(engine("a", "random"), engine("b", "random"))
 	cfg.Rounds = 1
-	played := fakeTournamentWith(tb, cfg, arbiter.TournamentOptions{Console: io.Discard})
+	played := fakeTournamentWith(tb, cfg, arbiter.TournamentOptions{Observers: []arbiter.Observer{console.New(io.Discard, console.Options{})}})
 	if _, err := played.Play(context.Background()); err != nil {
 		tb.Fatal(err)
 	}

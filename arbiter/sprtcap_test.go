@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/console"
 )
 
 // TestTournamentSPRTDecidesAtItsCap: a capped SPRT that reaches its cap between the bounds
@@ -31,7 +32,7 @@ func TestTournamentSPRTDecidesAtItsCap(t *testing.T) {
 			t.Fatalf("the LLR %.3f reached a bound in 4 pairs", st.LLR)
 		}
 		var b bytes.Buffer
-		tour.WriteStandings(&b, out.Standings, true, false)
+		console.WriteStandings(&b, tour, out.Standings, true, false)
 		if inconclusive {
 			if st.Decision != arbiter.Continue || st.AtCap || out.Summary().Status != "inconclusive" {
 				t.Errorf("at_cap=inconclusive: %+v, status %s", st, out.Summary().Status)

@@ -19,7 +19,8 @@ import (
 // pairs that remain to be played, a Runner plays them (the local runner on this machine's
 // engine processes; a remote runner on other machines), and the collector appends every
 // finished game to the records file before it counts it, and keeps the tables, the SPRT and
-// the reports. Observers watch the games as they are played.
+// the reports. Observers watch the games as they are played, and word them: the arbiter prints
+// nothing.
 
 // PairJob is the part of one game pair of the schedule that remains to be played: a pair is
 // handed out whole, so that its games run on one runner, but a resumed run plays only the games
@@ -107,9 +108,9 @@ type Runner interface {
 }
 
 // Observer watches a tournament: the games as they start, every move as it is played, and the
-// standings as each game is counted. Its methods are called from the runner's goroutines and
-// the collector's, so they must be safe for concurrent use and quick: an observer that blocks
-// holds up the games.
+// standings as each game is counted; one that is also an EventObserver hears the rest of what
+// the run says. Its methods are called from the runner's goroutines and the collector's, so
+// they must be safe for concurrent use and quick: an observer that blocks holds up the games.
 type Observer interface {
 	GameStarted(g ScheduledGame, white, black string)
 	MovePlayed(game int, move results.Move)
@@ -145,10 +146,6 @@ func (r *LocalRunner) Preflight(ctx context.Context, engines []int) error {
 	return r.Tournament.Preflight(ctx, engines)
 }
 
-// console is the console of the tournament's run under way: it receives the "Started game"
-// lines and the live line's running count.
-func (r *LocalRunner) console() *console { return r.Tournament.con.Load() }
-
 // Run implements Runner.
 func (r *LocalRunner) Run(ctx context.Context, d *Dispatcher, collect func(*results.Record) error) error {
 	var allowed []int // the CPUs to pin workers to, under Affinity
@@ -160,7 +157,7 @@ func (r *LocalRunner) Run(ctx context.Context, d *Dispatcher, collect func(*resu
 	}
 	r.forfeits.FailureStreak = r.Tournament.cfg.FailureStreak
 	r.forfeits.Broke = func(e int, why error) {
-		r.console().printf("Engine %s is broken (%v): it forfeits its remaining games, and the others play on\n", r.Tournament.cfg.Engines[e].Name, why)
+		r.Tournament.emit(EngineBroken{Engine: r.Tournament.cfg.Engines[e].Name, Err: why})
 	}
 	group, ctx := errgroup.WithContext(ctx)
 	for w := range max(r.Concurrency, 1) {
@@ -217,14 +214,14 @@ func (r *LocalRunner) judge(sg ScheduledGame, rec *results.Record) {
 
 // play plays one scheduled game; a nil record means ctx stopped it.
 func (r *LocalRunner) play(ctx context.Context, sg ScheduledGame, seats *Seats) (*results.Record, error) {
-	t, con := r.Tournament, r.console()
+	t := r.Tournament
 	ws, bs, err := r.sides(ctx, sg, seats)
 	if err != nil {
 		return nil, err
 	}
-	con.printf("Started game %d of %d (%s vs %s)\n", sg.Index+1, t.schedule.Len(), ws.Name, bs.Name)
-	con.update(func(p *progressLine) { p.running++ })
-	defer con.update(func(p *progressLine) { p.running-- })
+	t.emit(LocalGameStarted{Game: sg, Of: t.schedule.Len(), White: ws.Name, Black: bs.Name})
+	stopped := false
+	defer func() { t.emit(LocalGameEnded{Game: sg, White: ws.Name, Black: bs.Name, Stopped: stopped}) }()
 	for _, o := range r.Observers {
 		o.GameStarted(sg, ws.Name, bs.Name)
 	}
@@ -238,7 +235,7 @@ func (r *LocalRunner) play(ctx context.Context, sg ScheduledGame, seats *Seats) 
 	}
 	rec, err := PlayGameWatched(ctx, t.GameConfig(sg), ws, bs, moved)
 	if errors.Is(err, ErrInterrupted) {
-		con.printf("Game %d (%s vs %s) stopped before its end: not counted\n", sg.Index+1, ws.Name, bs.Name)
+		stopped = true
 		return nil, nil
 	}
 	return rec, err
@@ -253,13 +250,11 @@ type collector struct {
 	pgn       pgnWriter
 	out       *Outcome
 	sprt      *sprtTracker
-	con       *console
 	observers []Observer
-	runner    Runner // the runner whose games it takes (a Reporter adds to the result blocks)
+	runner    Runner // the runner whose games it takes, for the reports
 	stop      func() // stops the run: the SPRT decided
 	mu        sync.Mutex
 	reported  int                 // complete pairs at the last periodic report
-	warned    map[string]bool     // engines whose first warning was shown
 	streaks   failureStreaks      // each engine's games in a row failed the same way
 	err       error               // a write that failed: no game is collected after it
 	mirrors   results.MirrorTally // the pairs played in this run, not resumed
@@ -273,30 +268,6 @@ func (c *collector) settle() {
 	defer c.mu.Unlock()
 	c.out.Mirrors, c.out.PlayedPairs = c.mirrors.Counts()
 	c.out.Setup = c.setup.Setup()
-}
-
-// warnOnce shows an engine's first warning (an anomaly that did not decide a game) on the
-// console; the others are in the records, and arbiter stats counts them.
-func (c *collector) warnOnce(r *results.Record) {
-	if c.warned == nil {
-		c.warned = map[string]bool{}
-	}
-	for _, w := range r.Warnings {
-		who := w.Engine // "" for a warning about no engine, which is shown once too
-		key := who
-		if w.Kind != "" { // a kind of its own is shown once too, after the engine's others
-			key += "\x00" + w.Kind
-		}
-		if c.warned[key] {
-			continue
-		}
-		c.warned[key] = true
-		if who == "" {
-			c.con.printf("Warning: game %d: %s (further warnings are only in the records)\n", r.Game+1, w.Text)
-			continue
-		}
-		c.con.printf("Warning: game %d: %s (%s's further warnings are only in the records; arbiter stats counts them)\n", r.Game+1, w.Text, who)
-	}
 }
 
 // judgeStreaks stops a run under the abort policy whose engine has failed the failure
@@ -314,7 +285,7 @@ func (c *collector) judgeStreaks(r *results.Record) {
 		}
 		if n := c.streaks.add(e, rules.Color(side), r); n >= cfg.FailureStreak && c.out.FailureStop == nil {
 			c.out.FailureStop = &FailingError{Engine: name, Reason: r.Reason, Games: n, Detail: r.Detail}
-			c.con.printf("Stopping: engine %s failed %d games in a row by %s; the games in flight are not counted\n", name, n, r.Reason)
+			c.t.emit(FailureStreakStopped{Failure: c.out.FailureStop})
 			c.stop()
 		}
 	}
@@ -356,7 +327,7 @@ func (c *collector) collect(r *results.Record) error {
 	if c.out.StrictStop || c.out.FailureStop != nil {
 		// The run stopped at a misbehaving engine: a game in flight that finishes after it is
 		// not counted, as the console said, and is played again when the run resumes.
-		c.con.printf("Game %d (%s vs %s) finished after the run stopped: not counted\n", r.Game+1, r.White.Name, r.Black.Name)
+		c.t.emit(GameDiscarded{Record: r})
 		return nil
 	}
 	if err := c.log.Append(r); err != nil {
@@ -372,21 +343,18 @@ func (c *collector) collect(r *results.Record) error {
 	}
 	c.count(r)
 	c.mirrors.Add(r) // a resumed game is counted without its moves: only a played one compares
-	c.con.printf("Finished game %d (%s vs %s): %s {%s}\n", r.Game+1, r.White.Name, r.Black.Name, r.Result, r.Detail)
-	c.warnOnce(r)
+	standings := c.t.standings(c.out.Tally, c.sprt)
+	for _, o := range c.observers {
+		o.GameFinished(r, standings)
+	}
 	if c.t.cfg.Strict && r.Reason.IsFault() && !c.out.StrictStop {
 		c.out.StrictStop = true
-		c.con.printf("Strict: stopping at the first misbehaviour (game %d, %s); the games in flight are not counted\n", r.Game+1, r.Reason)
+		c.t.emit(StrictStopped{Record: r})
 		c.stop()
 	}
 	c.judgeStreaks(r)
-	standings := c.t.standings(c.out.Tally, c.sprt)
 	if standings.SPRT != nil && standings.SPRT.Decision != Continue {
 		c.stop()
-	}
-	c.con.update(func(p *progressLine) { p.setStandings(c.t.EngineNames(), standings) })
-	for _, o := range c.observers {
-		o.GameFinished(r, standings)
 	}
 	if n, every := c.out.Tally.CompletePairs(), c.t.cfg.RatingInterval; every > 0 && n/every > c.reported/every {
 		c.reported = n

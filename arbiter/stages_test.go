@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/console"
 	"hivearbiter/internal/syncbuf"
 	"hivearbiter/results"
 )
@@ -114,12 +115,12 @@ func TestTournamentRunnerAndObserverSeams(t *testing.T) {
 // printingRunner prints a line of its own through the tournament's console, as a remote
 // runner reports workers joining, and then plays like the local runner.
 type printingRunner struct {
-	tour  *arbiter.Tournament
-	local *arbiter.LocalRunner
+	console io.Writer
+	local   *arbiter.LocalRunner
 }
 
 func (r printingRunner) Run(ctx context.Context, d *arbiter.Dispatcher, collect func(*results.Record) error) error {
-	fmt.Fprintf(r.tour.ConsoleWriter(), "Worker w1 joined\n")
+	fmt.Fprintf(r.console, "Worker w1 joined\n")
 	return r.local.Run(ctx, d, collect)
 }
 
@@ -129,8 +130,9 @@ func TestRunnerPrintsUnderTheLiveLine(t *testing.T) {
 	var con syncbuf.Buffer
 	cfg := baseConfig(engine("a", "random"), engine("b", "random"))
 	cfg.Concurrency = 1
-	tour := fakeTournamentWith(t, cfg, arbiter.TournamentOptions{Console: &con, Progress: true})
-	if _, err := tour.PlayOn(context.Background(), printingRunner{tour, tour.LocalRunner()}); err != nil {
+	lines := console.New(&con, console.Options{Progress: true})
+	tour := fakeTournamentWith(t, cfg, arbiter.TournamentOptions{Observers: []arbiter.Observer{lines}})
+	if _, err := tour.PlayOn(context.Background(), printingRunner{lines, tour.LocalRunner()}); err != nil {
 		t.Fatal(err)
 	}
 	if out := con.String(); !strings.Contains(out, clearLine+"Worker w1 joined\n") {
@@ -144,21 +146,71 @@ type reportingRunner struct{ *arbiter.LocalRunner }
 
 func (reportingRunner) WriteReport(w io.Writer) { fmt.Fprintln(w, "Workers: w1") }
 
-// TestReporterAddsToTheResultBlocks: a runner that is an arbiter.Reporter writes its lines
-// after the tournament's Report, in the same block.
+// TestReporterAddsToTheResultBlocks: a runner that is a console.Reporter writes its lines
+// after the console's Report, in the same block.
 func TestReporterAddsToTheResultBlocks(t *testing.T) {
 	var con syncbuf.Buffer
-	report := func(w io.Writer, _ *arbiter.Tournament, s arbiter.Standings, final bool) {
-		fmt.Fprintf(w, "Report of %d games, final %v\n", s.Tally.Games, final)
+	report := func(w io.Writer, r arbiter.StandingsReport) {
+		fmt.Fprintf(w, "Report of %d games, final %v\n", r.Standings.Tally.Games, r.Final)
 	}
 	cfg := baseConfig(engine("a", "random"), engine("b", "random"))
 	cfg.Rounds, cfg.RatingInterval = 2, 1
-	tour := fakeTournamentWith(t, cfg, arbiter.TournamentOptions{Console: &con, Report: report})
+	tour := fakeTournamentWith(t, cfg, arbiter.TournamentOptions{Observers: []arbiter.Observer{console.New(&con, console.Options{Report: report})}})
 	if _, err := tour.PlayOn(context.Background(), reportingRunner{tour.LocalRunner()}); err != nil {
 		t.Fatal(err)
 	}
 	out := con.String()
 	if !strings.Contains(out, "final false\nWorkers: w1\n") || !strings.HasSuffix(out, "Report of 4 games, final true\nWorkers: w1\n") {
 		t.Errorf("the runner's line does not follow each report:\n%s", out)
+	}
+}
+
+// eventLog is an EventObserver that keeps the names of the events it hears, in order.
+type eventLog struct {
+	countingObserver
+	mu     sync.Mutex
+	events []string
+}
+
+func (o *eventLog) Event(e arbiter.Event) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	name := fmt.Sprintf("%T", e)
+	if r, ok := e.(arbiter.StandingsReport); ok && r.Final {
+		name += " final"
+	}
+	o.events = append(o.events, strings.TrimPrefix(name, "arbiter."))
+}
+
+// TestEventObserverHearsTheRun: an observer that is an EventObserver hears a run as data, in
+// the order the console prints it: the start, each local game's start and end around its
+// finish, the periodic and final reports after the games have ended; a resumed run says so
+// first. A plain Observer beside it still sees the games.
+func TestEventObserverHearsTheRun(t *testing.T) {
+	cfg := baseConfig(engine("a", "random"), engine("b", "random"))
+	cfg.Rounds, cfg.RatingInterval, cfg.Concurrency = 2, 1, 1
+	log := &eventLog{}
+	tour := fakeTournamentWith(t, cfg, arbiter.TournamentOptions{Observers: []arbiter.Observer{log}})
+	if _, err := tour.Play(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(log.events, " ")
+	game := "LocalGameStarted LocalGameEnded"
+	want := strings.Join([]string{"RunStarted", game, game, "StandingsReport", game, game, "StandingsReport", "GamesEnded", "StandingsReport final", "GamesEnded"}, " ")
+	if got != want {
+		t.Errorf("events:\n%s\nwant\n%s", got, want)
+	}
+	if log.started != 4 || log.ended != 4 {
+		t.Errorf("the observer saw %d starts and %d ends of 4 games", log.started, log.ended)
+	}
+
+	more := cfg
+	more.Rounds, more.Out = 3, tour.Config().Out
+	log = &eventLog{}
+	if _, err := fakeTournamentWith(t, more, arbiter.TournamentOptions{Observers: []arbiter.Observer{log}}).Play(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if len(log.events) < 2 || log.events[0] != "RunResumed" || log.events[1] != "RunStarted" {
+		t.Errorf("a resumed run's events begin %v, want RunResumed, RunStarted", log.events[:min(len(log.events), 2)])
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"hivearbiter/arbiter"
 	"hivearbiter/arbiter/arbitertest"
 	"hivearbiter/arbiter/driver"
+	con "hivearbiter/console"
 	"hivearbiter/results"
 )
 
@@ -195,7 +196,7 @@ func TestFailureStreakCountsNoGameAfterTheStop(t *testing.T) {
 	cfg := baseConfig(engine("a", "random"), engine("b", "random"))
 	cfg.Rounds = 4
 	var console strings.Builder
-	tour := fakeTournamentWith(t, cfg, arbiter.TournamentOptions{Console: &console})
+	tour := fakeTournamentWith(t, cfg, arbiter.TournamentOptions{Observers: []arbiter.Observer{con.New(&console, con.Options{})}})
 	out, err := tour.PlayOn(t.Context(), finishesAfterTheStop{tour: tour, b: 1})
 	if err != nil {
 		t.Fatal(err)

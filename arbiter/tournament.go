@@ -4,10 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
-	"sync/atomic"
-	"time"
 
 	"hivearbiter/arbiter/driver"
 	"hivearbiter/openings"
@@ -26,44 +23,17 @@ type Tournament struct {
 	gameType rules.GameType
 	schedule *Schedule
 	opts     TournamentOptions
-
-	con atomic.Pointer[console] // the console of the run under way
 }
 
-// TournamentOptions say how a tournament is played and shown. The zero value starts the
-// engines through their protocols and shows nothing.
+// TournamentOptions say how a tournament is played and who watches it. The zero value starts
+// the engines through their protocols and tells no one: the arbiter prints nothing itself, and
+// a console (package console) is one of the Observers.
 type TournamentOptions struct {
 	// Start starts the players: through their protocols (StartThroughProtocol) if nil.
 	Start StartFunc
-	// Console receives the per-game lines and result blocks; nil discards them.
-	Console io.Writer
-	// Progress keeps a live status line under the console's lines, redrawn in place: set it
-	// only when Console is a terminal.
-	Progress bool
-	// Report, if set, writes the result tables of t for the games so far (t.WriteStandings,
-	// say); final marks the last one.
-	Report func(w io.Writer, t *Tournament, s Standings, final bool)
-	// ResumeHint is printed when the run is interrupted: the command that resumes it.
-	ResumeHint string
-	// Observers watch the games and the standings as the run goes.
+	// Observers watch the games and the standings as the run goes; those that are
+	// EventObservers are told its events too.
 	Observers []Observer
-}
-
-// ConsoleWriter is where a runner prints lines of its own (workers joining, say) during Play:
-// through the run's console, so that they do not overwrite its live line. Outside Play it
-// writes to Console directly.
-func (t *Tournament) ConsoleWriter() io.Writer { return consoleWriter{t} }
-
-type consoleWriter struct{ t *Tournament }
-
-func (w consoleWriter) Write(p []byte) (int, error) {
-	if c := w.t.con.Load(); c != nil {
-		return c.Write(p)
-	}
-	if w.t.opts.Console == nil {
-		return len(p), nil
-	}
-	return w.t.opts.Console.Write(p)
 }
 
 // Standings is where a tournament stands: the counts its result tables are computed from.
@@ -199,8 +169,7 @@ func (t *Tournament) Play(ctx context.Context) (*Outcome, error) {
 }
 
 // PlayOn is Play with the games played by runner: this machine's engines, or others (a
-// remote runner). A runner that is a Preflighter tries its engines before the first game, and
-// one that is a Reporter adds its lines to each result block.
+// remote runner). A runner that is a Preflighter tries its engines before the first game.
 func (t *Tournament) PlayOn(ctx context.Context, runner Runner) (*Outcome, error) {
 	out, err := t.play(ctx, runner)
 	if err == nil && t.cfg.JSONOut != "" {
@@ -222,12 +191,6 @@ type Preflighter interface {
 	Preflight(ctx context.Context, engines []int) error
 }
 
-// A Reporter is a Runner with lines of its own for each result block: a remote runner says
-// who played the games. They follow the tournament's Report, under the same lock.
-type Reporter interface {
-	WriteReport(w io.Writer)
-}
-
 func (t *Tournament) play(ctx context.Context, runner Runner) (*Outcome, error) {
 	names := t.EngineNames()
 	out := &Outcome{Run: t.run, Scheduled: t.Scheduled(), Standings: Standings{Tally: results.NewTally(nil, names)}}
@@ -245,24 +208,15 @@ func (t *Tournament) play(ctx context.Context, runner Runner) (*Outcome, error) 
 	if t.cfg.PGNOut != "" {
 		col.pgn = sink.AppendPGN
 	}
-	con := &console{w: t.opts.Console}
-	col.con = con
-	t.con.Store(con)
-	defer t.con.Store(nil)
 	col.reported = out.Tally.CompletePairs()
-	for _, line := range log.Damage().Lines(true) {
-		con.printf("Warning: %s\n", line)
+	if damage := log.Damage(); damage.Any() {
+		t.emit(RecordsDamaged{Damage: damage})
 	}
 	if existing > 0 {
-		t.sayResumed(con, existing, done, out.Scheduled)
+		t.sayResumed(existing, done, out.Scheduled)
 	}
-	if t.opts.Progress && t.opts.Console != nil {
-		con.startProgress(&progressLine{scheduled: out.Scheduled, resumed: out.Tally.Games, started: time.Now()})
-		con.update(func(p *progressLine) { p.setStandings(names, t.standings(out.Tally, col.sprt)) })
-		stopTicking := con.tick(time.Second)
-		defer stopTicking()
-	}
-	defer con.stop()
+	t.emit(RunStarted{Engines: names, Scheduled: out.Scheduled, Resumed: out.Tally.Games, Standings: t.standings(out.Tally, col.sprt)})
+	defer t.emit(GamesEnded{})
 	if col.sprt != nil {
 		if st := col.sprt.status(); st.Decision != Continue {
 			out.SPRT = &st
@@ -286,13 +240,10 @@ func (t *Tournament) play(ctx context.Context, runner Runner) (*Outcome, error) 
 	if runErr != nil {
 		return out, runErr
 	}
-	con.stop()
+	t.emit(GamesEnded{})
 	if ctx.Err() != nil {
 		out.Interrupted = true
-		con.printf("Tournament was interrupted after %d of %d games.\n", out.Tally.Games, out.Scheduled)
-		if t.opts.ResumeHint != "" {
-			con.printf("To resume it, run: %s\n", t.opts.ResumeHint)
-		}
+		t.emit(RunInterrupted{Played: out.Tally.Games, Scheduled: out.Scheduled})
 	}
 	col.report(out.Standings, true)
 	return out, nil
@@ -350,20 +301,16 @@ func (t *Tournament) foreignRun() error {
 // errStop ends a reading of records that found what it looked for.
 var errStop = errors.New("arbiter: found")
 
-// sayResumed says that the run resumes from a records file holding n games, done the games
-// of the schedule among them.
-func (t *Tournament) sayResumed(con *console, n int, done []bool, scheduled int) {
+// sayResumed tells the observers that the run resumes from a records file holding n games,
+// done the games of the schedule among them.
+func (t *Tournament) sayResumed(n int, done []bool, scheduled int) {
 	played := 0
 	for i := range done {
 		if done[i] && t.Plays(i) {
 			played++
 		}
 	}
-	con.printf("Resuming run %s from %s: %d of the %d scheduled games already played, %d to play\n",
-		t.run, t.cfg.Out, played, scheduled, scheduled-played)
-	if extra := n - played; extra > 0 {
-		con.printf("(%d more games in the file lie beyond this schedule, as after fewer -rounds: they count in the tables)\n", extra)
-	}
+	t.emit(RunResumed{Run: t.run, Records: t.cfg.Out, Played: played, Scheduled: scheduled, Beyond: max(n-played, 0)})
 }
 
 // EngineNames lists the engines' names in configuration order.
@@ -385,19 +332,9 @@ func (t *Tournament) standings(tally *results.Tally, sprt *sprtTracker) Standing
 	return s
 }
 
-// report writes the result tables through the console: the tournament's Report, then the
-// runner's lines.
+// report tells the observers that the result tables are due.
 func (c *collector) report(s Standings, final bool) {
-	report := c.t.opts.Report
-	if report == nil || c.con.w == nil {
-		return
-	}
-	c.con.locked(func(w io.Writer) {
-		report(w, c.t, s, final)
-		if r, ok := c.runner.(Reporter); ok {
-			r.WriteReport(w)
-		}
-	})
+	c.t.emit(StandingsReport{Tournament: c.t, Runner: c.runner, Standings: s, Final: final})
 }
 
 // ExpansionError is a player that does not play an expansion the game type needs.

@@ -17,6 +17,7 @@ import (
 	"hivearbiter/arbiter"
 	"hivearbiter/arbiter/arbitertest"
 	"hivearbiter/arbiter/driver"
+	"hivearbiter/console"
 	"hivearbiter/internal/syncbuf"
 	"hivearbiter/openings"
 
@@ -151,7 +152,7 @@ func TestTournamentInterruptedResumes(t *testing.T) {
 	cfg.Out = filepath.Join(t.TempDir(), "games.jsonl")
 	ctx, cancel := context.WithCancel(context.Background())
 	var con syncbuf.Buffer
-	tour := fakeTournamentWith(t, cfg, arbiter.TournamentOptions{Console: &con})
+	tour := fakeTournamentWith(t, cfg, arbiter.TournamentOptions{Observers: []arbiter.Observer{console.New(&con, console.Options{})}})
 	go func() {
 		for !strings.Contains(con.String(), "Finished game") {
 			time.Sleep(time.Millisecond)
@@ -394,7 +395,7 @@ func TestParseShard(t *testing.T) {
 	}
 }
 
-// clearLine is what the console writes to clear the live line's row (progress.go).
+// clearLine is what the console writes to clear the live line's row (package console).
 const clearLine = "\r\x1b[K"
 
 var liveLine = regexp.MustCompile(`\[\d+/\d+ games, \d+ running\]`)
@@ -405,7 +406,7 @@ func TestTournamentProgressLine(t *testing.T) {
 	cfg := baseConfig(engine("a", "random"), engine("b", "random"))
 	cfg.Rounds = 3
 	var con syncbuf.Buffer
-	tour := fakeTournamentWith(t, cfg, arbiter.TournamentOptions{Console: &con, Progress: true})
+	tour := fakeTournamentWith(t, cfg, arbiter.TournamentOptions{Observers: []arbiter.Observer{console.New(&con, console.Options{Progress: true})}})
 	if _, err := tour.Play(context.Background()); err != nil {
 		t.Fatal(err)
 	}

@@ -107,7 +107,7 @@ func Serve(ctx context.Context, c *Coordinator) (*arbiter.Outcome, error) {
 	return out, nil
 }
 
-// WriteReport implements arbiter.Reporter: each result block says who played the games, the
+// WriteReport implements console.Reporter: each result block says who played the games, the
 // workers and their games in flight.
 func (c *Coordinator) WriteReport(w io.Writer) {
 	c.mu.Lock()

@@ -26,7 +26,9 @@ type HostConfig struct {
 	AckWait time.Duration
 	// Slots, if above 0, are game pairs the coordinator plays at once itself, as a worker.
 	Slots int
-	// Console receives the address workers connect to and the coordinator's lines.
+	// Console receives the address workers connect to and the coordinator's lines: the run's
+	// console (a console.Observer among the tournament's observers), so that they are written
+	// under its live line.
 	Console io.Writer
 }
 
@@ -54,7 +56,7 @@ func Host(ctx context.Context, t *arbiter.Tournament, hc HostConfig) (*arbiter.O
 			t.Run(), l.workerCreds.URL, l.workerCreds.URL, credsPath)
 	}
 	c := &Coordinator{Tournament: t, Conn: l.nc, Expect: expect, AckWait: hc.AckWait,
-		Console: t.ConsoleWriter(), ProgressEvery: 10 * time.Second}
+		Console: hc.Console, ProgressEvery: 10 * time.Second}
 	if hc.Slots > 0 {
 		w := &Worker{Name: DefaultName("coordinator"), Creds: l.workerCreds, Conn: l.workerConn,
 			Concurrency: hc.Slots, Engines: cfg.Engines, TranscriptDir: cfg.TranscriptDir}

@@ -20,6 +20,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"hivearbiter/arbiter"
+	"hivearbiter/console"
 	"hivearbiter/distributed"
 	"hivearbiter/pool/artifact"
 	"hivearbiter/report"
@@ -299,10 +300,10 @@ func (s *Server) startRun(r *run) error {
 		return fmt.Errorf("pool: %w", err)
 	}
 	obs := &runObserver{s: s, r: r}
-	t, err := arbiter.NewTournament(cfg, arbiter.TournamentOptions{Console: log, Observers: []arbiter.Observer{obs, pages},
-		Report: func(w io.Writer, t *arbiter.Tournament, st arbiter.Standings, final bool) {
-			t.WriteStandings(w, st, final, false)
-		}})
+	lines := console.New(log, console.Options{Report: func(w io.Writer, r arbiter.StandingsReport) {
+		console.WriteStandings(w, r.Tournament, r.Standings, r.Final, false)
+	}})
+	t, err := arbiter.NewTournament(cfg, arbiter.TournamentOptions{Observers: []arbiter.Observer{lines, obs, pages}})
 	if err != nil {
 		log.Close()
 		return err
@@ -313,7 +314,7 @@ func (s *Server) startRun(r *run) error {
 	takenOut, workers, excluded := slices.Clone(r.state.TakenOut), slices.Clone(r.state.Workers), r.state.ExcludedWorkers()
 	s.mu.Unlock()
 	coord := &distributed.Coordinator{Tournament: t, Conn: s.nc, Expect: r.sub.Expect, AckWait: s.cfg.AckWait,
-		Console: t.ConsoleWriter(), TakenOut: takenOut, Workers: workers, Excluded: excluded,
+		Console: lines, TakenOut: takenOut, Workers: workers, Excluded: excluded,
 		Changed: func() { s.saveState(r) }}
 	err = coord.Start(ctx)
 	if err != nil {

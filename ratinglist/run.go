@@ -15,6 +15,7 @@ import (
 	"hivearbiter/arbiter/check"
 	"hivearbiter/arbiter/compliance"
 	"hivearbiter/arbiter/driver"
+	"hivearbiter/console"
 	"hivearbiter/results"
 )
 
@@ -407,10 +408,10 @@ func CheckEntrant(ctx context.Context, e Entrant) (string, error) {
 	return b.String(), nil
 }
 
-// PlayLocally plays a batch on this machine's engines, printing its games to console.
-func PlayLocally(console io.Writer) func(ctx context.Context, cfg arbiter.Config) (*arbiter.Outcome, error) {
+// PlayLocally plays a batch on this machine's engines, printing its games to w (a console).
+func PlayLocally(w io.Writer) func(ctx context.Context, cfg arbiter.Config) (*arbiter.Outcome, error) {
 	return func(ctx context.Context, cfg arbiter.Config) (*arbiter.Outcome, error) {
-		t, err := arbiter.NewTournament(cfg, arbiter.TournamentOptions{Console: console})
+		t, err := arbiter.NewTournament(cfg, arbiter.TournamentOptions{Observers: []arbiter.Observer{console.New(w, console.Options{})}})
 		if err != nil {
 			return nil, err
 		}

@@ -60,12 +60,14 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	} else if err != nil {
 		return err
 	}
-	var observers []arbiter.Observer
+	lines := newConsole(ctx, stdout, hint)
+	observers := []arbiter.Observer{lines}
 	if runPages != nil {
 		observers = append(observers, runPages)
 	}
 	var gate ci.Gate
 	if host.Serving() {
+		host.Console = lines
 		err = runCoordinator(ctx, cfg, host, hint, stdout, observers)
 	} else {
 		err = playTournamentWith(ctx, cfg, hint, stdout, observers, func(ctx context.Context, t *arbiter.Tournament) (*arbiter.Outcome, error) {

@@ -10,6 +10,7 @@ import (
 	"hivearbiter/arbiter"
 	"hivearbiter/arbiter/driver"
 	"hivearbiter/ci"
+	"hivearbiter/console"
 	"hivearbiter/internal/cli"
 	"hivearbiter/openings"
 	"hivearbiter/results"
@@ -18,7 +19,16 @@ import (
 // playTournament runs a tournament to its end (or resumes it) and turns its outcome into the
 // arbiter's exit code.
 func playTournament(ctx context.Context, cfg arbiter.Config, resumeHint string, stdout io.Writer) error {
-	return playTournamentWith(ctx, cfg, resumeHint, stdout, nil, localPlay)
+	return playTournamentWith(ctx, cfg, resumeHint, stdout, []arbiter.Observer{newConsole(ctx, stdout, resumeHint)}, localPlay)
+}
+
+// newConsole is the console of a run on stdout: its lines, a live line on a terminal, the
+// result tables (marked stopped once ctx is done), and the command that resumes the run.
+func newConsole(ctx context.Context, stdout io.Writer, resumeHint string) *console.Observer {
+	return console.New(stdout, console.Options{Progress: cli.IsTerminal(stdout), ResumeHint: resumeHint,
+		Report: func(w io.Writer, r arbiter.StandingsReport) {
+			console.WriteStandings(w, r.Tournament, r.Standings, r.Final, ctx.Err() != nil)
+		}})
 }
 
 // localPlay plays a tournament's games on this machine.
@@ -27,13 +37,10 @@ func localPlay(ctx context.Context, t *arbiter.Tournament) (*arbiter.Outcome, er
 }
 
 // playTournamentWith is playTournament with the games played by play (locally, or by workers)
-// and watched by observers.
+// and watched by observers, the console (newConsole) among them.
 func playTournamentWith(ctx context.Context, cfg arbiter.Config, resumeHint string, stdout io.Writer,
 	observers []arbiter.Observer, play func(context.Context, *arbiter.Tournament) (*arbiter.Outcome, error)) error {
-	t, err := arbiter.NewTournament(cfg, arbiter.TournamentOptions{Console: stdout, Progress: cli.IsTerminal(stdout), ResumeHint: resumeHint, Observers: observers,
-		Report: func(w io.Writer, t *arbiter.Tournament, s arbiter.Standings, final bool) {
-			t.WriteStandings(w, s, final, ctx.Err() != nil)
-		}})
+	t, err := arbiter.NewTournament(cfg, arbiter.TournamentOptions{Observers: observers})
 	if err != nil {
 		var ce *driver.ConfigError
 		var oe *openings.Error
@@ -50,7 +57,7 @@ func playTournamentWith(ctx context.Context, cfg arbiter.Config, resumeHint stri
 	for _, w := range t.SetupWarnings(runtime.NumCPU()) {
 		fmt.Fprintln(stdout, "Warning:", w)
 	}
-	fmt.Fprintln(stdout, t.Banner())
+	fmt.Fprintln(stdout, console.Banner(t))
 	out, err := play(ctx, t)
 	var fe *results.FileError
 	if errors.As(err, &fe) {

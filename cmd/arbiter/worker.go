@@ -14,12 +14,12 @@ import (
 	"hivearbiter/pool"
 )
 
-// runCoordinator plays a run through workers, and with -concurrency through engines of its own.
+// runCoordinator plays a run through workers, and with -concurrency through engines of its own;
+// host.Console is the run's console, one of the observers.
 func runCoordinator(ctx context.Context, cfg arbiter.Config, host distributed.HostConfig, hint string, stdout io.Writer, observers []arbiter.Observer) error {
 	if host.Listen != "" && host.URL != "" {
 		return cli.Usage(errors.New("give -listen or -nats, not both"))
 	}
-	host.Console = stdout
 	return playTournamentWith(ctx, cfg, hint, stdout, observers, func(ctx context.Context, t *arbiter.Tournament) (*arbiter.Outcome, error) {
 		return distributed.Host(ctx, t, host)
 	})

@@ -57,14 +57,25 @@ var Rules = []Rule{
 	},
 	{
 		Packages: []string{"ratinglist", "ratinglist/ratinglisttest"},
-		Only:     []string{"ratinglist", "arbiter/...", "rules", "elo", "results/...", "openings", "openings/random", "internal/lines", "internal/proc"},
-		Why:      "a rating list is its conditions, its entrants and the arbiter's records of its games, rated with `elo`: it plays through the arbiter and its protocol registry, never naming a protocol, an engine or a runner",
+		Only:     []string{"ratinglist", "arbiter/...", "console", "rules", "elo", "results/...", "openings", "openings/random", "internal/lines", "internal/proc"},
+		Why:      "a rating list is its conditions, its entrants and the arbiter's records of its games, rated with `elo`: it plays through the arbiter and its protocol registry, never naming a protocol, an engine or a runner, and prints its games through the console",
 	},
 	{
 		Packages: []string{"ratinglist/site"},
-		Only:     []string{"ratinglist", "arbiter/...", "rules", "elo", "results/...", "openings", "openings/random", "internal/lines", "internal/proc"},
+		Only:     []string{"ratinglist", "arbiter/...", "console", "rules", "elo", "results/...", "openings", "openings/random", "internal/lines", "internal/proc"},
 		Not:      []string{"github.com/nats-io/..."},
 		Why:      "a list's pages are made from its table and its records alone (of the arbiter only what package ratinglist links), so that any machine can write them",
+	},
+	{
+		Packages: []string{"console"},
+		Only:     []string{"arbiter/...", "rules", "elo", "results/...", "openings", "openings/random", "internal/lines", "internal/proc"},
+		Not:      []string{"github.com/nats-io/..."},
+		Why:      "the console is a front end above the arbiter: it words what the arbiter tells its observers, and links only the arbiter and what the arbiter links, so that a match, a pool, a rating list and a distributed host share one console; it runs nothing and names no protocol",
+	},
+	{
+		Packages: []string{"arbiter/..."},
+		Not:      []string{"console"},
+		Why:      "the arbiter prints nothing: it tells its observers what happens, as data (arbiter.EventObserver), and the console is one of its observers, a front end above it",
 	},
 	{
 		Packages: []string{"ci"},

@@ -12,6 +12,7 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/arbiter/driver"
+	"hivearbiter/console"
 	_ "hivearbiter/proto/uhp" // proto=uhp, the default
 	"hivearbiter/results"
 )
@@ -32,8 +33,8 @@ func TestTournamentWithUHPEngine(t *testing.T) {
 		Adjudication: arbiter.Adjudication{MaxPlies: 80},
 		Out:          filepath.Join(dir, "games.jsonl"),
 	}
-	var console bytes.Buffer
-	tour, err := arbiter.NewTournament(cfg, arbiter.TournamentOptions{Console: &console})
+	var lines bytes.Buffer
+	tour, err := arbiter.NewTournament(cfg, arbiter.TournamentOptions{Observers: []arbiter.Observer{console.New(&lines, console.Options{})}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,14 +42,14 @@ func TestTournamentWithUHPEngine(t *testing.T) {
 	defer cancel()
 	out, err := tour.Play(ctx)
 	if err != nil {
-		t.Fatalf("%v\n%s", err, console.String())
+		t.Fatalf("%v\n%s", err, lines.String())
 	}
 	recs, err := results.ReadFile(cfg.Out)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(recs) != 6 || out.Scheduled != 6 {
-		t.Fatalf("%d games recorded of %d scheduled, want 6\n%s", len(recs), out.Scheduled, console.String())
+		t.Fatalf("%d games recorded of %d scheduled, want 6\n%s", len(recs), out.Scheduled, lines.String())
 	}
 	for _, r := range recs {
 		t.Logf("game %d: %s (%s) vs %s (%s): %s after %d plies, %s", r.Game, r.White.Name, r.White.ID, r.Black.Name, r.Black.ID, r.Result, len(r.Moves), r.Reason)

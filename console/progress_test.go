@@ -1,4 +1,4 @@
-package arbiter
+package console
 
 import (
 	"strings"
@@ -62,22 +62,28 @@ func TestScoreText(t *testing.T) {
 // is reported.
 func TestConsoleTickRace(t *testing.T) {
 	var out strings.Builder // the console writes it under its lock only
-	c := &console{w: &out}
-	c.startProgress(&progressLine{scheduled: 10, started: time.Now()})
+	c := New(&out, Options{})
+	c.progress = &progressLine{scheduled: 10, started: time.Now()}
 	stopTicking := c.tick(50 * time.Microsecond)
 	var wg sync.WaitGroup
 	for i := range 4 {
 		wg.Go(func() {
 			for j := range 50 {
 				c.printf("line %d.%d\n", i, j)
-				c.update(func(p *progressLine) { p.running++ })
+				c.mu.Lock()
+				c.updateRunning(+1)
+				c.mu.Unlock()
 			}
 		})
 	}
 	wg.Wait()
 	c.stop()
 	time.Sleep(20 * time.Millisecond) // the ticker goes on redrawing a stopped line
-	c.update(func(p *progressLine) { t.Error("a stopped line was updated") })
+	c.mu.Lock()
+	if c.progress != nil {
+		t.Error("the stopped line is still there")
+	}
+	c.mu.Unlock()
 	stopTicking()
 	if n := strings.Count(out.String(), "line "); n != 200 {
 		t.Errorf("%d lines printed, want 200", n)

@@ -1,120 +1,13 @@
-package arbiter
+package console
 
 import (
 	"fmt"
-	"io"
-	"sync"
 	"time"
 	"unicode/utf8"
 
+	"hivearbiter/arbiter"
 	"hivearbiter/results"
 )
-
-// console serializes the lines that workers and the collector print. With a progress line, it
-// keeps a live status line under them (on a terminal): each line printed first clears it, and
-// it is drawn again below.
-type console struct {
-	mu       sync.Mutex
-	w        io.Writer
-	progress *progressLine // nil: no live line
-}
-
-// clearLine returns the cursor to the start of the line and erases it (ANSI).
-const clearLine = "\r\x1b[K"
-
-func (c *console) printf(format string, args ...any) {
-	if c == nil || c.w == nil {
-		return
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.progress != nil {
-		io.WriteString(c.w, clearLine)
-	}
-	fmt.Fprintf(c.w, format, args...)
-	c.drawLocked()
-}
-
-// Write prints text of the caller's (whole lines) through the console, under the live line.
-func (c *console) Write(p []byte) (int, error) {
-	c.printf("%s", p)
-	return len(p), nil
-}
-
-// locked runs f with the console to itself, the live line cleared; it is redrawn after.
-func (c *console) locked(f func(w io.Writer)) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.progress != nil {
-		io.WriteString(c.w, clearLine)
-	}
-	f(c.w)
-	c.drawLocked()
-}
-
-// update changes the live line's figures and redraws it.
-func (c *console) update(f func(p *progressLine)) {
-	if c == nil {
-		return
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.progress == nil || c.w == nil {
-		return
-	}
-	f(c.progress)
-	c.drawLocked()
-}
-
-// startProgress turns the live line on.
-func (c *console) startProgress(p *progressLine) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.progress = p
-}
-
-// tick redraws the live line every interval (for its clock) until the returned function is
-// called, which waits for the ticking goroutine to end.
-func (c *console) tick(interval time.Duration) (stop func()) {
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		t := time.NewTicker(interval)
-		defer t.Stop()
-		for {
-			select {
-			case <-t.C:
-				c.redraw()
-			case <-done:
-				return
-			}
-		}
-	})
-	return func() {
-		close(done)
-		wg.Wait()
-	}
-}
-
-// redraw draws the live line again (for its clock).
-func (c *console) redraw() { c.update(func(*progressLine) {}) }
-
-// stop erases the live line for good.
-func (c *console) stop() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.progress == nil || c.w == nil {
-		return
-	}
-	io.WriteString(c.w, clearLine)
-	c.progress = nil
-}
-
-func (c *console) drawLocked() {
-	if c.progress != nil {
-		io.WriteString(c.w, clearLine+c.progress.text(time.Now()))
-	}
-}
 
 // progressLine is what the live line shows: games played of those scheduled, games running,
 // the score, the SPRT's LLR, the time spent and the time left at the current pace.
@@ -155,7 +48,7 @@ func (p *progressLine) text(now time.Time) string {
 }
 
 // setStandings takes the score and the SPRT from the standings.
-func (p *progressLine) setStandings(names []string, s Standings) {
+func (p *progressLine) setStandings(names []string, s arbiter.Standings) {
 	p.played = s.Tally.Games
 	p.score = scoreText(names, s.Tally)
 	p.llr = ""
