@@ -56,7 +56,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	startTimeout := fs.Float64("start-timeout", 10, "`seconds` the engine may take to start (its banner), as a match's -start-timeout")
 	transcript := fs.String("transcript", "", "write the conversation with every process of the engine to `FILE` (UHP engines), as a match's -transcripts")
 	var reports ci.Reports
-	reports.RegisterJUnit(fs)
+	bindGateReports(fs, &reports, true)
 	if err := cli.Parse(fs, rest); err != nil {
 		return err
 	}

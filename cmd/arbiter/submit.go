@@ -40,7 +40,7 @@ func runSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	rest, groups := splitMultiWord(args)
 	fs := newFlagSet("submit", submitUsage, stderr)
 	var place pool.SubmitFlags
-	place.Register(fs, false)
+	bindSubmission(fs, &place, false)
 	wait := fs.Bool("wait", false, "follow the run until it ends, and exit with its code as arbiter match does")
 	var flags configs.Flags
 	flags.Register(fs)

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"flag"
+
+	"hivearbiter/ci"
+	"hivearbiter/distributed"
+	"hivearbiter/internal/cli"
+	"hivearbiter/pool"
+	"hivearbiter/report"
+	"hivearbiter/viewerbridge"
+)
+
+// The flags below set the settings structs of the packages that run what the flags ask; the
+// struct, filled with its package's defaults, gives each flag its default (see cli.Bind).
+
+// bindHost binds the flags of a command that serves its run to workers.
+func bindHost(fs *flag.FlagSet, h *distributed.HostConfig) {
+	h.AckWait = distributed.DefaultAckWait
+	cli.Bind(fs, "listen", &h.Listen, "serve the run to workers (arbiter worker) from an embedded NATS server on `HOST:PORT`; TLS unless loopback")
+	cli.Bind(fs, "nats", &h.URL, "serve the run to workers through an existing NATS server at `URL` (with -creds)")
+	cli.Bind(fs, "creds", &h.CredsFile, "with -nats: the coordinator's credentials `file` for that server")
+	cli.Bind(fs, "ackwait", &h.AckWait, "with -listen or -nats: how long a silent worker keeps a game pair before it is played elsewhere")
+}
+
+// bindPages binds the flags of a command that shows a run as pages.
+func bindPages(fs *flag.FlagSet, o *report.RunOptions) {
+	cli.Bind(fs, "report", &o.File, "keep an HTML report of the games so far in this `file`, rewritten as games finish")
+	cli.Bind(fs, "http", &o.HTTP, "serve a live page of the run at this `address`, e.g. 127.0.0.1:8080 (read-only; loopback only unless -http-public)")
+	cli.Bind(fs, "http-public", &o.Public, "allow -http on an address other than loopback")
+}
+
+// bindGateReports binds a gate's -junit and -summary, or for arbiter check (checks) -junit alone.
+func bindGateReports(fs *flag.FlagSet, r *ci.Reports, checks bool) {
+	*r = ci.NewReports()
+	if checks {
+		cli.Bind(fs, "junit", &r.JUnit, "also write the checks as JUnit XML to this `file`: a test case per row")
+		return
+	}
+	cli.Bind(fs, "junit", &r.JUnit, "also write the outcome as JUnit XML to this `file` (a gate: one test case, failed with the decision and the reason)")
+	cli.Bind(fs, "summary", &r.Summary, "also write a Markdown summary (result block, SPRT, misbehaviour) to this `file`; under GitHub Actions it is appended to $GITHUB_STEP_SUMMARY by itself")
+}
+
+// bindPoolServer binds the flags of a pool's server.
+func bindPoolServer(fs *flag.FlagSet, c *pool.Config) {
+	*c = pool.DefaultConfig()
+	cli.Bind(fs, "dir", &c.Dir, "the server's `directory`: its NATS store, credentials and runs")
+	cli.Bind(fs, "listen", &c.Listen, "the embedded NATS server's `HOST:PORT` (TLS unless loopback)")
+	cli.Bind(fs, "tls", &c.TLS, "speak TLS on a loopback listener too")
+	cli.Bind(fs, "nats", &c.NATS, "use the existing NATS server at `URL` instead of an embedded one")
+	cli.Bind(fs, "creds", &c.CredsFile, "the server's credentials `file` for -nats")
+	cli.Bind(fs, "ackwait", &c.AckWait, "how long a silent worker keeps a game pair")
+	cli.Bind(fs, "batch", &c.Batch, "how long a worker plays a run before it asks where it is most needed")
+	p := &c.People
+	cli.Bind(fs, "require-token", &p.RequireToken, "refuse submissions and controls that name no person by a token (arbiter submit -token-file)")
+	cli.Bind(fs, "approve-runs", &p.ApproveRuns, "users' runs wait for an approver before workers play them")
+	cli.Bind(fs, "max-runs", &p.MaxActive, "how many runs a user may have in the pool at once (negative: no limit)")
+	cli.Bind(fs, "http-secure-cookies", &p.SecureCookies, "mark the session cookie Secure over plain HTTP too (behind a TLS proxy)")
+}
+
+// bindSubmission binds a submitter's flags, worded for a run or, with tune, for a tune.
+func bindSubmission(fs *flag.FlagSet, f *pool.SubmitFlags, tune bool) {
+	*f = pool.DefaultSubmitFlags()
+	what, fallback := "run", "those its engines' artifacts run on"
+	if tune {
+		what, fallback = "tune", "those its engine's artifact runs on"
+	}
+	cli.Bind(fs, "creds", &f.Creds, "a submitter's credentials `file` (the server's DIR/submitter.creds)")
+	cli.Bind(fs, "priority", &f.Priority, "runs of a higher priority get workers first")
+	cli.Bind(fs, "share", &f.Share, "the run's weight among runs of its priority")
+	cli.Bind(fs, "token-file", &f.TokenFile, "a `file` holding your token from the dashboard's account page, which names you as the submitter (default: $"+pool.TokenEnv+")")
+	cli.Bind(fs, "platform", &f.Platforms, "only workers of these platforms (`OS/ARCH`, comma-separated) play the "+what+" (default: "+fallback+")")
+	if !tune {
+		cli.Bind(fs, "scale-nps", &f.ScaleNPS, "scale each worker's clocks and times per move by this reference speed (`NPS`) over its bench of the engines, as OpenBench does (0: no scaling)")
+		cli.Bind(fs, "scale-by", &f.ScaleBy, "whose bench is the worker's speed with -scale-nps: `base` (the second engine), dev (the first) or both (the mean of their factors)")
+	}
+}
+
+// bindServe binds the flags of arbiter serve, and returns the settings they set.
+func bindServe(fs *flag.FlagSet) *viewerbridge.Flags {
+	f := viewerbridge.DefaultFlags()
+	cli.Bind(fs, "config", &f.ConfigFile, "TOML configuration `file` with two engines (see configs/)")
+	cli.Bind(fs, "out", &f.Out, "JSON Lines `file` of game records (default arbiter-serve-<run>.jsonl)")
+	cli.Bind(fs, "pgnout", &f.PGNOut, "append every game to this PGN `file` (MzingaViewer format)")
+	cli.Bind(fs, "transcripts", &f.Transcripts, "write each engine's conversation to a file in this `dir`")
+	cli.Bind(fs, "gametype", &f.GameType, "GameTypeString of a remote game whose viewer names none (default: every expansion both engines play)")
+	cli.Bind(fs, "remote-side", &f.RemoteSide, "the viewer's side in a remote game that names none: white, black or alternate")
+	cli.Bind(fs, "event", &f.Event, "event name for the PGN")
+	cli.Bind(fs, "each", cli.Words, "engine settings applied to both engines (key=value words)")
+	cli.Bind(fs, "engine", cli.Words, "an engine (key=value words); give two, White's first")
+	return &f
+}
