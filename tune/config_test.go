@@ -2,7 +2,6 @@ package tune
 
 import (
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -14,37 +13,48 @@ import (
 
 func builtinHivebot(name string) ([]string, error) { return []string{"/bin/arbiter", name}, nil }
 
-// flagsConfig builds a tune from command-line arguments as arbiter tune does.
-func flagsConfig(t *testing.T, groups map[string][][]string, args ...string) (Config, error) {
-	t.Helper()
-	fs := flag.NewFlagSet("tune", flag.ContinueOnError)
-	var f Flags
-	f.Register(fs)
-	if err := fs.Parse(args); err != nil {
-		t.Fatal(err)
+// tuneFlags are the settings arbiter tune's flags give (its binding of them is cmd/arbiter's,
+// tested there): DefaultFlags changed by set, the flags named by given given.
+func tuneFlags(set func(*Flags), given ...string) Flags {
+	f := DefaultFlags()
+	set(&f)
+	f.Given = map[string]bool{}
+	for _, name := range given {
+		f.Given[name] = true
 	}
+	return f
+}
+
+// flagsConfig builds a tune from the flags' settings as arbiter tune does.
+func flagsConfig(groups map[string][][]string, f Flags) (Config, error) {
 	return f.Config(groups, builtinHivebot)
+}
+
+// withConfig is -config path alone.
+func withConfig(path string) Flags {
+	return tuneFlags(func(f *Flags) { f.ConfigFile = path }, "config")
 }
 
 // The demonstration's configuration file describes the tune its command line does (docs/
 // tuning.md gives both), and a flag overrides the file's setting.
 func TestConfigFile(t *testing.T) {
 	const file = "../configs/tune/hivebot.toml"
-	fromFile, err := flagsConfig(t, nil, "-config", file)
+	fromFile, err := flagsConfig(nil, withConfig(file))
 	if err != nil {
 		t.Fatal(err)
 	}
-	fromFlags, err := flagsConfig(t, map[string][][]string{"engine": {{"builtin=hivebot", "name=hivebot", "depth=3"}}, "openings": {{"plies=4", "order=random"}}},
-		"-param", "InPlayAnt,8,0,128,6,0.015", "-param", "EnemyNeighbor,8,0,144,6,0.015",
-		"-param", "Surround5,10,0,280,12,0.015", "-param", "FreeFriend,40,0,48,4,0.015",
-		"-iterations", "1500", "-gametype", "Base+MLP", "-concurrency", "2", "-seed", "26", "-out", "tune-hivebot.jsonl")
+	fromFlags, err := flagsConfig(map[string][][]string{"engine": {{"builtin=hivebot", "name=hivebot", "depth=3"}}, "openings": {{"plies=4", "order=random"}}},
+		tuneFlags(func(f *Flags) {
+			f.Params = []string{"InPlayAnt,8,0,128,6,0.015", "EnemyNeighbor,8,0,144,6,0.015", "Surround5,10,0,280,12,0.015", "FreeFriend,40,0,48,4,0.015"}
+			f.Iterations, f.GameType, f.Concurrency, f.Seed, f.Out = 1500, "Base+MLP", 2, 26, "tune-hivebot.jsonl"
+		}, "param", "iterations", "gametype", "concurrency", "seed", "out"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(fromFile, fromFlags) {
 		t.Errorf("from the file:\n%+v\nfrom the flags:\n%+v", fromFile, fromFlags)
 	}
-	over, err := flagsConfig(t, nil, "-config", file, "-iterations", "30", "-seed", "4", "-gamma", "0.2")
+	over, err := flagsConfig(nil, tuneFlags(func(f *Flags) { f.ConfigFile, f.Iterations, f.Seed, f.Gamma = file, 30, 4, 0.2 }, "config", "iterations", "seed", "gamma"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +82,7 @@ func TestConfigFileErrors(t *testing.T) {
 			if err := os.WriteFile(path, []byte(tt.text), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			_, err := flagsConfig(t, nil, "-config", path)
+			_, err := flagsConfig(nil, withConfig(path))
 			if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("got %v, want an error naming %s and saying %q", err, path, tt.want)
 			}
@@ -83,7 +93,7 @@ func TestConfigFileErrors(t *testing.T) {
 // -openings takes the words a match takes, book= included: a shipped book replaces the random
 // plies, and settings that exclude each other are refused.
 func TestOpeningsFlag(t *testing.T) {
-	base := []string{"-param", "X,1,0,2,1,0.1", "-iterations", "5"}
+	base := tuneFlags(func(f *Flags) { f.Params, f.Iterations = []string{"X,1,0,2,1,0.1"}, 5 }, "param", "iterations")
 	engine := [][]string{{"builtin=hivebot", "name=hivebot", "depth=1"}}
 	for _, tt := range []struct {
 		name  string
@@ -107,7 +117,7 @@ func TestOpeningsFlag(t *testing.T) {
 			if tt.words != nil {
 				groups["openings"] = [][]string{tt.words}
 			}
-			cfg, err := flagsConfig(t, groups, base...)
+			cfg, err := flagsConfig(groups, base)
 			switch {
 			case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
 				t.Fatalf("got %v, want an error saying %q", err, tt.err)

@@ -2,7 +2,6 @@ package tune
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -16,80 +15,65 @@ import (
 	"hivearbiter/openings"
 )
 
-// Flags are a tune's settings on the command line, as "arbiter tune" takes them: Register
-// defines them on a FlagSet, and Config builds the tune once it is parsed. The engine is given
-// as match gives one (-engine and -each words, configs.Engines).
+// Flags are a tune's settings as "arbiter tune" takes them on its command line (the command
+// binds its flags to them, DefaultFlags holding their defaults): Config builds the tune. The
+// engine is given as match gives one (-engine and -each words, configs.Engines).
 type Flags struct {
-	fs                                 *flag.FlagSet
-	config                             string
-	params                             []string
-	paramsFile                         string
-	iterations                         int
-	seed                               int64
-	a, alpha, gamma                    float64
-	gameType, out                      string
-	concurrency, maxPlies, repetitions int
-	start, command, depth              float64
+	ConfigFile  string   // -config: a TOML file describing the tune ("" for none)
+	Params      []string // -param, one NAME,start,min,max,c_end,r_end each
+	ParamsFile  string   // -params: a file of tuned options
+	Iterations  int      // -iterations: the game pairs to play
+	Seed        int64    // -seed of the perturbations, the rounding and the openings
+	A           float64  // -A, the warm-up of the step gain; below 0: N/10 (see SetA)
+	Alpha       float64  // -alpha: the decay of the step gain
+	Gamma       float64  // -gamma: the decay of the perturbation
+	GameType    string   // -gametype
+	Concurrency int      // -concurrency: game pairs played at once
+	Out         string   // -out: the records file
+	MaxPlies    int      // -maxplies: the draw by length (0: none)
+	Repetitions int      // -repetitions: the draw by repetition (0: never)
+	// StartTimeout, CommandTimeout and DepthTimeout are -start-timeout, -command-timeout
+	// and -depth-timeout, in seconds (0: the engine's defaults).
+	StartTimeout, CommandTimeout, DepthTimeout float64
+	// Given names the flags given (without the '-'): with a -config file, only those
+	// override its settings.
+	Given map[string]bool
 }
 
-// Register defines the flags on fs. The multi-word flags (-engine, -each, -openings) are
-// defined for their -h text only: their words are the caller's to collect.
-func (f *Flags) Register(fs *flag.FlagSet) {
-	f.fs = fs
-	fs.StringVar(&f.config, "config", "", "TOML `file` describing the tune: a [tune] table (iterations, params, A, alpha, gamma), one [[engine]] and the run's settings; flags override it")
-	fs.Func("param", "a tuned option: `NAME,start,min,max,c_end,r_end` (an integer when start, min and max are); repeat for more", func(s string) error {
-		f.params = append(f.params, s)
-		return nil
-	})
-	fs.StringVar(&f.paramsFile, "params", "", "`file` of tuned options: in fishtest's form, one a line (NAME, int|float, start, min, max, c_end, r_end), or, for a .toml file, [[param]] tables (name, type, start, min, max, c_end, r_end)")
-	fs.IntVar(&f.iterations, "iterations", 0, "game pairs to play, N: the gains reach c_end and r_end at the last (required)")
-	fs.Int64Var(&f.seed, "seed", 0, "seed of the perturbations, the rounding and the random openings")
-	f.a = -1
-	fs.Func("A", "warm-up `A` of a_k = a/(A+k)^alpha, at least 0 (default N/10)", func(s string) error {
-		a, err := strconv.ParseFloat(s, 64)
-		if err != nil || a < 0 {
-			return fmt.Errorf("want a number of at least 0")
-		}
-		f.a = a
-		return nil
-	})
-	fs.Float64Var(&f.alpha, "alpha", DefaultAlpha, "decay of the step gain a_k")
-	fs.Float64Var(&f.gamma, "gamma", DefaultGamma, "decay of the perturbation c_k")
-	fs.StringVar(&f.gameType, "gametype", "", "GameTypeString such as Base or Base+ML (default Base+MLP)")
-	fs.IntVar(&f.concurrency, "concurrency", 1, "game pairs played at once, each with its own engine processes")
-	fs.StringVar(&f.out, "out", "", "JSON Lines `file` of the tune's pairs; the same file resumes the tune (default tune-ENGINE-SEED.jsonl)")
-	fs.IntVar(&f.maxPlies, "maxplies", 2*configs.DefaultMaxMoves, "draw after this many plies, opening included (0: no limit)")
-	fs.IntVar(&f.repetitions, "repetitions", configs.DefaultRepetitions, "draw when a position occurs this many times, at least 2 (0: never)")
-	fs.Float64Var(&f.start, "start-timeout", 0, "seconds an engine may take to start (its info banner and options) (default 10)")
-	fs.Float64Var(&f.command, "command-timeout", 0, "seconds an engine may take to answer any command but bestmove (default 10)")
-	fs.Float64Var(&f.depth, "depth-timeout", 0, "seconds a depth-limited search may take before it is stopped (default 300)")
-	none := func(string) error { return nil }
-	fs.Func("each", "engine settings (key=value words), merged under -engine's", none)
-	fs.Func("engine", "the engine tuned (key=value words, as match takes them)", none)
-	fs.Func("openings", fmt.Sprintf("openings: file=F|book=NAME order=sequential|random start=N plies=N (default plies=%d)", configs.DefaultOpeningPlies), none)
+// DefaultFlags are a tune's settings given no flags.
+func DefaultFlags() Flags {
+	return Flags{A: -1, Alpha: DefaultAlpha, Gamma: DefaultGamma, Concurrency: 1,
+		MaxPlies: 2 * configs.DefaultMaxMoves, Repetitions: configs.DefaultRepetitions}
+}
+
+// SetA reads the value of -A: a number of at least 0.
+func (f *Flags) SetA(s string) error {
+	a, err := strconv.ParseFloat(s, 64)
+	if err != nil || a < 0 {
+		return fmt.Errorf("want a number of at least 0")
+	}
+	f.A = a
+	return nil
 }
 
 // Config builds the tune from the parsed flags and the multi-word flags' words, on top of the
 // -config file's settings when there is one. It reports every problem it finds.
 func (f *Flags) Config(groups map[string][][]string, resolve configs.Resolver) (Config, error) {
-	set := map[string]bool{}
-	if f.fs != nil {
-		f.fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
-	}
+	set := f.Given
 	var file *configs.Tune
-	if f.config != "" {
-		t, err := configs.ReadTune(f.config, resolve)
+	if f.ConfigFile != "" {
+		t, err := configs.ReadTune(f.ConfigFile, resolve)
 		if err != nil {
 			return Config{}, err
 		}
 		file = t
 	}
 	var problems []error
-	cfg := Config{Seed: f.seed, GameType: f.gameType, Concurrency: f.concurrency, Out: f.out,
-		Adjudication: arbiter.Adjudication{MaxPlies: f.maxPlies, Repetitions: f.repetitions},
+	cfg := Config{Seed: f.Seed, GameType: f.GameType, Concurrency: f.Concurrency, Out: f.Out,
+		Adjudication: arbiter.Adjudication{MaxPlies: f.MaxPlies, Repetitions: f.Repetitions},
 		Openings:     openings.Config{RandomPlies: configs.DefaultOpeningPlies},
-		StartTimeout: seconds(f.start), CommandTimeout: seconds(f.command), DepthTimeout: seconds(f.depth)}
-	iterations := f.iterations
+		StartTimeout: seconds(f.StartTimeout), CommandTimeout: seconds(f.CommandTimeout), DepthTimeout: seconds(f.DepthTimeout)}
+	iterations := f.Iterations
 	if file != nil {
 		cfg, iterations = f.fromFile(cfg, file, set, len(groups["openings"]) > 0)
 	}
@@ -121,9 +105,9 @@ func (f *Flags) Config(groups map[string][][]string, resolve configs.Resolver) (
 		problems = append(problems, errors.New("tune: give -iterations N, the number of game pairs (at least 1)"))
 	}
 	cfg.Gains = NewGains(iterations)
-	cfg.Gains.Alpha, cfg.Gains.Gamma = f.alpha, f.gamma
-	if f.a >= 0 {
-		cfg.Gains.A = f.a
+	cfg.Gains.Alpha, cfg.Gains.Gamma = f.Alpha, f.Gamma
+	if f.A >= 0 {
+		cfg.Gains.A = f.A
 	}
 	if file != nil {
 		for _, g := range []struct {
@@ -147,7 +131,7 @@ func (f *Flags) Config(groups map[string][][]string, resolve configs.Resolver) (
 func (f *Flags) fromFile(cfg Config, file *configs.Tune, set map[string]bool, openingsGiven bool) (Config, int) {
 	iterations := file.Iterations
 	if set["iterations"] {
-		iterations = f.iterations
+		iterations = f.Iterations
 	}
 	cfg.Engine = file.Engine
 	if !set["seed"] {
@@ -205,23 +189,23 @@ func fileParams(file *configs.Tune) ([]Param, error) {
 func (f *Flags) parseParams() ([]Param, error) {
 	var params []Param
 	var problems []error
-	for _, s := range f.params {
+	for _, s := range f.Params {
 		p, err := ParseParam(s)
 		problems = append(problems, err)
 		params = append(params, p)
 	}
-	if f.paramsFile != "" {
-		data, err := os.ReadFile(f.paramsFile)
+	if f.ParamsFile != "" {
+		data, err := os.ReadFile(f.ParamsFile)
 		if err != nil {
 			return nil, fmt.Errorf("tune: -params: %w", err)
 		}
 		parse := ParseFishtestLines
-		if strings.EqualFold(filepath.Ext(f.paramsFile), ".toml") {
+		if strings.EqualFold(filepath.Ext(f.ParamsFile), ".toml") {
 			parse = ParseTOML
 		}
 		more, err := parse(string(data))
 		if err != nil {
-			return nil, fmt.Errorf("tune: -params %s: %w", f.paramsFile, err)
+			return nil, fmt.Errorf("tune: -params %s: %w", f.ParamsFile, err)
 		}
 		params = append(params, more...)
 	}

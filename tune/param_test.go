@@ -2,7 +2,6 @@ package tune
 
 import (
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"slices"
@@ -161,10 +160,8 @@ func TestFlagsConfig(t *testing.T) {
 	os.WriteFile(tomlFile, []byte("[[param]]\nname = \"B\"\nstart = 1\nmin = 0\nmax = 2\nc_end = 0.5\nr_end = 0.1\n"), 0o644)
 	os.WriteFile(linesFile, []byte("C, int, 5, 0, 10, 1, 0.1\n"), 0o644)
 	for file, want := range map[string][]string{tomlFile: {"A", "B"}, linesFile: {"A", "C"}} {
-		fs := flag.NewFlagSet("tune", flag.ContinueOnError)
-		var f Flags
-		f.Register(fs)
-		if err := fs.Parse([]string{"-param", "A,1,0,2,1,1", "-params", file, "-iterations", "50", "-A", "7"}); err != nil {
+		f := tuneFlags(func(f *Flags) { f.Params, f.ParamsFile, f.Iterations = []string{"A,1,0,2,1,1"}, file, 50 }, "param", "params", "iterations", "A")
+		if err := f.SetA("7"); err != nil {
 			t.Fatal(err)
 		}
 		cfg, err := f.Config(map[string][][]string{"engine": {{"cmd=prog", "depth=1"}}}, nil)

@@ -2,12 +2,15 @@ package main
 
 import (
 	"flag"
+	"fmt"
 
 	"hivearbiter/ci"
+	"hivearbiter/configs"
 	"hivearbiter/distributed"
 	"hivearbiter/internal/cli"
 	"hivearbiter/pool"
 	"hivearbiter/report"
+	"hivearbiter/tune"
 	"hivearbiter/viewerbridge"
 )
 
@@ -89,4 +92,35 @@ func bindServe(fs *flag.FlagSet) *viewerbridge.Flags {
 	cli.Bind(fs, "each", cli.Words, "engine settings applied to both engines (key=value words)")
 	cli.Bind(fs, "engine", cli.Words, "an engine (key=value words); give two, White's first")
 	return &f
+}
+
+// bindTune binds the flags of a tune, and returns the settings they set.
+func bindTune(fs *flag.FlagSet) *tune.Flags {
+	f := tune.DefaultFlags()
+	cli.Bind(fs, "config", &f.ConfigFile, "TOML `file` describing the tune: a [tune] table (iterations, params, A, alpha, gamma), one [[engine]] and the run's settings; flags override it")
+	cli.Bind(fs, "param", cli.Append(&f.Params), "a tuned option: `NAME,start,min,max,c_end,r_end` (an integer when start, min and max are); repeat for more")
+	cli.Bind(fs, "params", &f.ParamsFile, "`file` of tuned options: in fishtest's form, one a line (NAME, int|float, start, min, max, c_end, r_end), or, for a .toml file, [[param]] tables (name, type, start, min, max, c_end, r_end)")
+	cli.Bind(fs, "iterations", &f.Iterations, "game pairs to play, N: the gains reach c_end and r_end at the last (required)")
+	cli.Bind(fs, "seed", &f.Seed, "seed of the perturbations, the rounding and the random openings")
+	cli.Bind(fs, "A", f.SetA, "warm-up `A` of a_k = a/(A+k)^alpha, at least 0 (default N/10)")
+	cli.Bind(fs, "alpha", &f.Alpha, "decay of the step gain a_k")
+	cli.Bind(fs, "gamma", &f.Gamma, "decay of the perturbation c_k")
+	cli.Bind(fs, "concurrency", &f.Concurrency, "game pairs played at once, each with its own engine processes")
+	cli.Bind(fs, "out", &f.Out, "JSON Lines `file` of the tune's pairs; the same file resumes the tune (default tune-ENGINE-SEED.jsonl)")
+	cli.Bind(fs, "maxplies", &f.MaxPlies, "draw after this many plies, opening included (0: no limit)")
+	cli.Bind(fs, "repetitions", &f.Repetitions, "draw when a position occurs this many times, at least 2 (0: never)")
+	bindRunBasics(fs, &f.GameType, &f.StartTimeout, &f.CommandTimeout, &f.DepthTimeout)
+	cli.Bind(fs, "each", cli.Words, "engine settings (key=value words), merged under -engine's")
+	cli.Bind(fs, "engine", cli.Words, "the engine tuned (key=value words, as match takes them)")
+	return &f
+}
+
+// bindRunBasics binds the flags that match and tune say alike: -gametype, -openings and the
+// engines' timeouts, in seconds.
+func bindRunBasics(fs *flag.FlagSet, gameType *string, start, command, depth *float64) {
+	cli.Bind(fs, "gametype", gameType, "GameTypeString such as Base or Base+ML (default Base+MLP)")
+	cli.Bind(fs, "start-timeout", start, "seconds an engine may take to start (its info banner and options) (default 10)")
+	cli.Bind(fs, "command-timeout", command, "seconds an engine may take to answer any command but bestmove (default 10)")
+	cli.Bind(fs, "depth-timeout", depth, "seconds a depth-limited search may take before it is stopped (default 300)")
+	cli.Bind(fs, "openings", cli.Words, fmt.Sprintf("openings: file=F|book=NAME order=sequential|random start=N plies=N (default plies=%d)", configs.DefaultOpeningPlies))
 }

@@ -4,12 +4,14 @@ import (
 	"flag"
 	"io"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
 	"hivearbiter/distributed"
 	"hivearbiter/pool"
 	"hivearbiter/report"
+	"hivearbiter/tune"
 	"hivearbiter/viewerbridge"
 )
 
@@ -63,5 +65,38 @@ func TestSettingsFlags(t *testing.T) {
 	var h distributed.HostConfig
 	if h.Serving() || !(&distributed.HostConfig{URL: "nats://h"}).Serving() || !(&distributed.HostConfig{Listen: ":4222"}).Serving() {
 		t.Error("Serving: want true with -listen or -nats, false with neither")
+	}
+}
+
+// TestTuneFlags: the tune the demonstration's file describes is the one its command line
+// (docs/tuning.md) gives, and a flag given overrides the file's setting where one not given
+// does not.
+func TestTuneFlags(t *testing.T) {
+	const file = "../../configs/tune/hivebot.toml"
+	parse := func(args ...string) tune.Config {
+		t.Helper()
+		cfg, err := parseTune(newFlagSet("tune", tuneUsage, io.Discard), args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cfg
+	}
+	fromFile := parse("-config", file)
+	fromFlags := parse("-engine", "builtin=hivebot", "name=hivebot", "depth=3", "-openings", "plies=4", "order=random",
+		"-param", "InPlayAnt,8,0,128,6,0.015", "-param", "EnemyNeighbor,8,0,144,6,0.015",
+		"-param", "Surround5,10,0,280,12,0.015", "-param", "FreeFriend,40,0,48,4,0.015",
+		"-iterations", "1500", "-gametype", "Base+MLP", "-concurrency", "2", "-seed", "26", "-out", "tune-hivebot.jsonl")
+	if !reflect.DeepEqual(fromFile, fromFlags) {
+		t.Errorf("from the file:\n%+v\nfrom the flags:\n%+v", fromFile, fromFlags)
+	}
+	over := parse("-config", file, "-iterations", "30", "-seed", "4", "-gamma", "0.2", "-A", "2", "-maxplies", "80", "-start-timeout", "3")
+	if over.Gains != (tune.Gains{Iterations: 30, A: 2, Alpha: tune.DefaultAlpha, Gamma: 0.2}) || over.Seed != 4 || over.Concurrency != 2 || len(over.Params) != 4 ||
+		over.Adjudication.MaxPlies != 80 || over.StartTimeout != 3*time.Second || over.Out != "tune-hivebot.jsonl" {
+		t.Errorf("-config with flags over it: gains %+v, seed %d, concurrency %d, %d params, %+v, start %v, out %q",
+			over.Gains, over.Seed, over.Concurrency, len(over.Params), over.Adjudication, over.StartTimeout, over.Out)
+	}
+	if _, err := parseTune(newFlagSet("tune", tuneUsage, io.Discard), []string{"-config", file, "-A", "-1"}); err == nil ||
+		!strings.Contains(err.Error(), "-A -1: not a valid value (want a number of at least 0)") {
+		t.Errorf("-A -1: %v, want it refused", err)
 	}
 }
