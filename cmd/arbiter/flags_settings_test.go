@@ -3,11 +3,14 @@ package main
 import (
 	"flag"
 	"io"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
 
+	"hivearbiter/configs"
 	"hivearbiter/distributed"
 	"hivearbiter/pool"
 	"hivearbiter/report"
@@ -98,5 +101,50 @@ func TestTuneFlags(t *testing.T) {
 	if _, err := parseTune(newFlagSet("tune", tuneUsage, io.Discard), []string{"-config", file, "-A", "-1"}); err == nil ||
 		!strings.Contains(err.Error(), "-A -1: not a valid value (want a number of at least 0)") {
 		t.Errorf("-A -1: %v, want it refused", err)
+	}
+}
+
+// TestMatchFlagsOverTheFile: a flag overrides the file's key, the move limit in either unit; what
+// neither gives gets the defaults; a problem names the flag that gave the value; a flag spelled
+// as the file or fastchess spells it is that flag.
+func TestMatchFlagsOverTheFile(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "run.toml")
+	os.WriteFile(file, []byte("rounds = 2\n[adjudication]\nmax_moves = 150\n[each]\ntc = \"st=1\"\n[[engine]]\ncmd = \"a\"\n[[engine]]\ncmd = \"b\"\n"), 0o644)
+	engines := []string{"-engine", "cmd=a", "-engine", "cmd=b", "-each", "st=1"}
+	tests := []struct {
+		name            string
+		args            []string
+		rounds, plies   int
+		openings, games int
+		err             string
+	}{
+		{"the file", []string{"-config", file}, 2, 300, configs.DefaultOpeningPlies, 2, ""},
+		{"rounds over the file", []string{"-config", file, "-rounds", "5"}, 5, 300, configs.DefaultOpeningPlies, 2, ""},
+		{"plies over moves", []string{"-config", file, "-maxplies", "31"}, 2, 31, configs.DefaultOpeningPlies, 2, ""},
+		{"no file", append([]string{"-openings", "plies=2", "-repeat"}, engines...), 1, 2 * configs.DefaultMaxMoves, 2, 2, ""},
+		{"TOML spelling", append([]string{"-max_moves", "10"}, engines...), 1, 20, configs.DefaultOpeningPlies, 2, ""},
+		{"format alias", append([]string{"-tournament", "gauntlet", "-seeds", "1"}, engines...), 1, 400, configs.DefaultOpeningPlies, 2, ""},
+		{"bad flag value", append([]string{"-rounds", "0"}, engines...), 0, 0, 0, 0, "configs: -rounds 0: want 1 or more"},
+		{"bad value in the file", []string{"-config", file, "-games", "3"}, 0, 0, 0, 0, "configs: -games 3: want 2"},
+		{"no engines", nil, 0, 0, 0, 0, "configs: no engines: give -config FILE"},
+		{"a stray argument", append([]string{"stray"}, engines...), 0, 0, 0, 0, `configs: unexpected argument "stray"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg, err := matchConfig(tc.args, io.Discard)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Errorf("error %v, want %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cfg.Rounds != tc.rounds || cfg.Adjudication.MaxPlies != tc.plies || cfg.Openings.RandomPlies != tc.openings || cfg.GamesPerPairing != tc.games {
+				t.Errorf("rounds %d, %d plies, openings of %d plies, %d games; want %d, %d, %d, %d", cfg.Rounds, cfg.Adjudication.MaxPlies,
+					cfg.Openings.RandomPlies, cfg.GamesPerPairing, tc.rounds, tc.plies, tc.openings, tc.games)
+			}
+		})
 	}
 }

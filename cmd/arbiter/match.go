@@ -9,7 +9,6 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/ci"
-	"hivearbiter/configs"
 	"hivearbiter/distributed"
 	"hivearbiter/internal/cli"
 	"hivearbiter/report"
@@ -99,9 +98,8 @@ func matchConfigFlags(args []string, stderr io.Writer, host *distributed.HostCon
 	for _, r := range gate {
 		bindGateReports(fs, r, false)
 	}
-	var flags configs.Flags
-	flags.Register(fs)
-	if err := cli.Parse(fs, flags.Respell(rest)); err != nil {
+	flags := bindMatch(fs)
+	if err := parseMatch(fs, flags, rest); err != nil {
 		return arbiter.Config{}, err
 	}
 	host.Slots = flags.Concurrency() // as given: a coordinator plays games itself only if asked
@@ -113,7 +111,7 @@ func matchConfigFlags(args []string, stderr io.Writer, host *distributed.HostCon
 	problems := []error{err}
 	// The files too, with the rest: the records file's default name (from the run's
 	// fingerprint) is checked again when the tournament is laid out.
-	files := append(cfg.Files(), results.NamedFile{Flag: "-config", Path: flags.ConfigFile()})
+	files := append(cfg.Files(), results.NamedFile{Flag: "-config", Path: flags.ConfigFile})
 	if pages.File != "" {
 		files = append(files, results.NamedFile{Flag: "-report", Path: pages.File, Write: true})
 	}
