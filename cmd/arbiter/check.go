@@ -133,7 +133,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	case err != nil: // the table cuts the detail; why the engine did not start is said whole
 		return cli.Exit(ci.ExitEngines, "the engine could not be started, so nothing else was checked: %v", err)
 	}
-	configs.WriteCheckAdvice(stdout, engine, checks, failed, builtinResolver)
+	writeCheckAdvice(stdout, engine, checks, failed, builtinResolver)
 	if failed {
 		return cli.Exit(ci.ExitEngines, "%s", summary)
 	}
