@@ -33,26 +33,6 @@ type Flags struct {
 	Args []string
 }
 
-// flagKeys are the file's keys of the flags that set one.
-var flagKeys = map[string]string{
-	"format": "format", "seeds": "seeds", "rounds": "rounds", "games": "games", "concurrency": "concurrency",
-	"gametype": "game_type", "seed": "seed", "out": "out", "json": "json_out", "transcripts": "transcripts",
-	"repetitions": "adjudication.repetitions", "maxplies": "adjudication.max_plies", "maxmoves": "adjudication.max_moves",
-	"ratinginterval": "rating_interval", "event": "event", "strict": "strict",
-	"start-timeout": "start_timeout", "command-timeout": "command_timeout", "depth-timeout": "depth_timeout",
-	"on-engine-failure": "on_engine_failure", "affinity": "affinity", "failure-streak": "failure_streak",
-}
-
-// flagAliases maps other spellings of match's flags, normalized (lower case, no '-' or '_'),
-// to the flag: the TOML keys (json_out, max_plies, ...) and fastchess's names.
-var flagAliases = map[string]string{
-	"jsonout": "json", "pgnout": "pgnout", "gametype": "gametype", "maxplies": "maxplies",
-	"maxmoves": "maxmoves", "ratinginterval": "ratinginterval", "starttimeout": "start-timeout",
-	"commandtimeout": "command-timeout", "depthtimeout": "depth-timeout",
-	"onenginefailure": "on-engine-failure", "failurestreak": "failure-streak", "useaffinity": "affinity", "transcripts": "transcripts",
-	"config": "config", "srand": "seed",
-}
-
 // Respell rewrites flags spelled as in the TOML file (-max_plies, -json_out) or as fastchess
 // spells them to the names of match's flags, before they are parsed. defined says whether a
 // flag of that name is defined: one that is stays as it is.
@@ -70,7 +50,7 @@ func Respell(args []string, defined func(name string) bool) []string {
 			continue
 		}
 		key := strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(name))
-		if alias, ok := flagAliases[key]; ok && defined(alias) {
+		if alias := spelledFlag(key); alias != "" && defined(alias) {
 			out[i] = "-" + alias
 			if hasValue {
 				out[i] += "=" + value
@@ -106,7 +86,7 @@ func (fl *Flags) Run(groups map[string][][]string, resolve Resolver) (*Run, erro
 		r.f.Adjudication.MaxPlies, r.f.Adjudication.MaxMoves = 0, 0
 	}
 	for name := range given {
-		if key, ok := flagKeys[name]; ok {
+		if key := settingKey(name); key != "" {
 			field(reflect.ValueOf(&r.f).Elem(), key).Set(field(reflect.ValueOf(fl.Values), key))
 			r.set(key, "-"+name)
 		}

@@ -2,9 +2,7 @@ package main
 
 import (
 	"flag"
-	"fmt"
 
-	"hivearbiter/arbiter"
 	"hivearbiter/ci"
 	"hivearbiter/configs"
 	"hivearbiter/distributed"
@@ -110,55 +108,31 @@ func bindTune(fs *flag.FlagSet) *tune.Flags {
 	cli.Bind(fs, "out", &f.Out, "JSON Lines `file` of the tune's pairs; the same file resumes the tune (default tune-ENGINE-SEED.jsonl)")
 	cli.Bind(fs, "maxplies", &f.MaxPlies, "draw after this many plies, opening included (0: no limit)")
 	cli.Bind(fs, "repetitions", &f.Repetitions, "draw when a position occurs this many times, at least 2 (0: never)")
-	bindRunBasics(fs, &f.GameType, &f.StartTimeout, &f.CommandTimeout, &f.DepthTimeout)
+	bindAsMatch(fs, &f.GameType, &f.StartTimeout, &f.CommandTimeout, &f.DepthTimeout)
 	cli.Bind(fs, "each", cli.Words, "engine settings (key=value words), merged under -engine's")
 	cli.Bind(fs, "engine", cli.Words, "the engine tuned (key=value words, as match takes them)")
 	return &f
 }
 
-// bindRunBasics binds the flags that match and tune say alike: -gametype, -openings and the
-// engines' timeouts, in seconds.
-func bindRunBasics(fs *flag.FlagSet, gameType *string, start, command, depth *float64) {
-	cli.Bind(fs, "gametype", gameType, "GameTypeString such as Base or Base+ML (default Base+MLP)")
-	cli.Bind(fs, "start-timeout", start, "seconds an engine may take to start (its info banner and options) (default 10)")
-	cli.Bind(fs, "command-timeout", command, "seconds an engine may take to answer any command but bestmove (default 10)")
-	cli.Bind(fs, "depth-timeout", depth, "seconds a depth-limited search may take before it is stopped (default 300)")
-	cli.Bind(fs, "openings", cli.Words, fmt.Sprintf("openings: file=F|book=NAME order=sequential|random start=N plies=N (default plies=%d)", configs.DefaultOpeningPlies))
+// bindAsMatch binds the flags that tune says as match does (configs.RunSettings): -gametype,
+// -openings and the engines' timeouts, in seconds.
+func bindAsMatch(fs *flag.FlagSet, gameType *string, start, command, depth *float64) {
+	for name, value := range map[string]any{"gametype": gameType, "start-timeout": start, "command-timeout": command, "depth-timeout": depth, "openings": cli.Words} {
+		cli.Bind(fs, name, value, configs.RunSetting(name).Usage)
+	}
 }
 
-// bindMatch binds the flags of a run as arbiter match takes them, and returns the settings
-// they set.
+// bindMatch binds the flags of a run as arbiter match takes them (configs.RunSettings), and
+// returns the settings they set.
 func bindMatch(fs *flag.FlagSet) *configs.Flags {
 	var f configs.Flags
-	v := &f.Values
-	cli.Bind(fs, "config", &f.ConfigFile, "TOML configuration `file` (see configs/)")
-	cli.Bind(fs, "format", &v.Format, "tournament format: match, gauntlet or round-robin (default: match for two engines, round-robin for more)")
-	cli.Bind(fs, "tournament", &f.Tournament, "same as -format")
-	cli.Bind(fs, "seeds", &v.Seeds, "gauntlet: number of engines at the front that play all others (default 1)")
-	cli.Bind(fs, "rounds", &v.Rounds, "rounds: each pairing plays one game pair per round (default 1; 10000 with -sprt, as a cap)")
-	cli.Bind(fs, "games", &v.Games, "games per pairing and round: 2 (a pair, colours swapped; the default) or 1")
-	cli.Bind(fs, "repeat", &f.Repeat, "same as -games 2 (fastchess's name)")
-	cli.Bind(fs, "concurrency", &v.Concurrency, "games played at once, each with its own engine processes (default 1)")
-	cli.Bind(fs, "seed", &v.Seed, "seed of the schedule and the random openings (default 0)")
-	cli.Bind(fs, "out", &v.Out, "JSON Lines `file` of game records; the same file resumes the run (default arbiter-RUN.jsonl)")
-	cli.Bind(fs, "pgnout", &f.PGNOut, "write every game to this PGN `file` (MzingaViewer format)")
-	cli.Bind(fs, "json", &v.JSONOut, "write a JSON summary of the results to this `file` at the end")
-	cli.Bind(fs, "transcripts", &v.Transcripts, "write each engine's conversation to a file in this `dir`")
-	cli.Bind(fs, "repetitions", &v.Adjudication.Repetitions, fmt.Sprintf("draw when a position occurs this many times, at least 2 (default %d, the threefold repetition nokamute claims; 0: never)", configs.DefaultRepetitions))
-	cli.Bind(fs, "maxplies", &v.Adjudication.MaxPlies, "draw after this many plies, opening included (0: no limit); same as -maxmoves N/2")
-	cli.Bind(fs, "maxmoves", &v.Adjudication.MaxMoves, fmt.Sprintf("draw after this many moves of each side, opening included, as in fastchess (default %d; 0: no limit)", configs.DefaultMaxMoves))
-	cli.Bind(fs, "ratinginterval", &v.RatingInterval, "print the result block every N game pairs (0, the default: at the end only)")
-	cli.Bind(fs, "event", &v.Event, "event name for the PGN")
-	cli.Bind(fs, "strict", &v.Strict, "stop at the first engine misbehaviour and exit with code 5")
-	cli.Bind(fs, "on-engine-failure", &v.OnEngineFailure, "what a broken engine does to the run: abort (the default) or forfeit (it loses its remaining games, the others play on)")
-	cli.Bind(fs, "failure-streak", &v.FailureStreak, fmt.Sprintf("stop the run (exit code 5) when an engine fails this many games in a row the same way: crash, time loss, illegal move, desync (default %d; 0: never)", arbiter.DefaultFailureStreak))
-	cli.Bind(fs, "affinity", &v.Affinity, "pin each game's engines to cores of their own (Linux)")
-	cli.Bind(fs, "skip-bad", &f.SkipBad, "resume past lines of the -out file that are not game records (they stay in the file; their games are played again)")
-	cli.Bind(fs, "shard", &f.Shard, "play only the K-th of N shares of the game pairs (`K/N`), e.g. one per machine; merge the records with arbiter stats")
-	bindRunBasics(fs, &v.GameType, &v.StartTimeout, &v.CommandTimeout, &v.DepthTimeout)
-	cli.Bind(fs, "each", cli.Words, "engine settings applied to every engine (key=value words)")
-	cli.Bind(fs, "engine", cli.Words, "an engine (key=value words); give one -engine per engine")
-	cli.Bind(fs, "sprt", cli.Words, "SPRT: elo0=E elo1=E alpha=A beta=B model=normalized|logistic at_cap=decide|inconclusive")
+	for _, s := range configs.RunSettings {
+		if s.MultiWord {
+			cli.Bind(fs, s.Flag, cli.Words, s.Usage)
+		} else {
+			cli.Bind(fs, s.Flag, f.Value(s), s.Usage)
+		}
+	}
 	return &f
 }
 
