@@ -77,10 +77,14 @@ func RunSetting(name string) Setting {
 	panic("configs: no run setting -" + name)
 }
 
-// Value is where f keeps the value of s's flag: a file's key in Values, or a field of f's
-// own; nil for a multi-word flag, whose words are collected apart.
+// Value is where f keeps the value of s's flag (see cli.Bind): a file's key in Values, or a
+// field of f's own; for a multi-word flag, whose words are collected apart, a function that
+// takes the flag's value and keeps nothing.
 func (f *Flags) Value(s Setting) any {
-	if s.Key != "" {
+	switch {
+	case s.MultiWord:
+		return func(string) error { return nil }
+	case s.Key != "":
 		return field(reflect.ValueOf(&f.Values).Elem(), s.Key).Addr().Interface()
 	}
 	switch s.Flag {

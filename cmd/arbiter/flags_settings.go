@@ -127,11 +127,7 @@ func bindAsMatch(fs *flag.FlagSet, gameType *string, start, command, depth *floa
 func bindMatch(fs *flag.FlagSet) *configs.Flags {
 	var f configs.Flags
 	for _, s := range configs.RunSettings {
-		if s.MultiWord {
-			cli.Bind(fs, s.Flag, cli.Words, s.Usage)
-		} else {
-			cli.Bind(fs, s.Flag, f.Value(s), s.Usage)
-		}
+		cli.Bind(fs, s.Flag, f.Value(s), s.Usage)
 	}
 	return &f
 }
