@@ -9,7 +9,7 @@ import (
 	"hivearbiter/internal/cli"
 	"hivearbiter/pool"
 	"hivearbiter/report"
-	"hivearbiter/tune"
+	"hivearbiter/tune/tuneconfig"
 	"hivearbiter/viewerbridge"
 )
 
@@ -94,8 +94,8 @@ func bindServe(fs *flag.FlagSet) *viewerbridge.Flags {
 }
 
 // bindTune binds the flags of a tune, and returns the settings they set.
-func bindTune(fs *flag.FlagSet) *tune.Flags {
-	f := tune.DefaultFlags()
+func bindTune(fs *flag.FlagSet) *tuneconfig.Flags {
+	f := tuneconfig.DefaultFlags()
 	cli.Bind(fs, "config", &f.ConfigFile, "TOML `file` describing the tune: a [tune] table (iterations, params, A, alpha, gamma), one [[engine]] and the run's settings; flags override it")
 	cli.Bind(fs, "param", cli.Append(&f.Params), "a tuned option: `NAME,start,min,max,c_end,r_end` (an integer when start, min and max are); repeat for more")
 	cli.Bind(fs, "params", &f.ParamsFile, "`file` of tuned options: in fishtest's form, one a line (NAME, int|float, start, min, max, c_end, r_end), or, for a .toml file, [[param]] tables (name, type, start, min, max, c_end, r_end)")

@@ -85,21 +85,21 @@ var Rules = []Rule{
 	},
 	{
 		Packages: []string{"configs"},
-		Not:      []string{"viewerbridge", "tune", "distributed", "pool/...", "report", "openings/evaluate", "proto/...", "uhpclient", "ugiclient", "enginekit/..."},
+		Not:      []string{"viewerbridge", "tune/...", "distributed", "pool/...", "report", "openings/evaluate", "proto/...", "uhpclient", "ugiclient", "enginekit/..."},
 		Why:      "configs turns files and words into the arbiter's types; the front ends and runners that take settings import configs, never the reverse",
 	},
 	{
 		Packages: []string{"distributed"},
-		Not:      []string{"configs", "tune", "pool/...", "viewerbridge", "report", "openings/evaluate", "proto/...", "uhpclient", "ugiclient", "enginekit/..."},
+		Not:      []string{"configs", "tune/...", "pool/...", "viewerbridge", "report", "openings/evaluate", "proto/...", "uhpclient", "ugiclient", "enginekit/..."},
 		Why:      "the runner of game pairs over NATS plays any protocol through the registry and reads no settings; a worker's -engine words are read by `configs`, and tunes are the pool's",
 	},
 	{
-		Packages: []string{"pool/...", "report", "viewerbridge", "tune", "openings/evaluate"},
+		Packages: []string{"pool/...", "report", "viewerbridge", "tune/...", "openings/evaluate"},
 		Not:      []string{"proto/...", "uhpclient", "ugiclient"},
 		Why:      "runners and front ends start players through the protocol registry (`driver.Start`), as a match does, and never name a protocol",
 	},
 	{
-		Packages: []string{"rules", "elo", "results", "arbiter/...", "configs", "uhpclient", "proto/...", "enginekit/...", "openings/...", "report", "viewerbridge", "tune"},
+		Packages: []string{"rules", "elo", "results", "arbiter/...", "configs", "uhpclient", "proto/...", "enginekit/...", "openings/...", "report", "viewerbridge", "tune/..."},
 		Not:      []string{"github.com/nats-io/..."},
 		Why:      "NATS is the transport of the distributed runner and the pool; a match on one machine does not link it",
 	},

@@ -1,9 +1,8 @@
-package tune
+package tuneconfig
 
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -13,6 +12,7 @@ import (
 	"hivearbiter/arbiter"
 	"hivearbiter/configs"
 	"hivearbiter/openings"
+	"hivearbiter/tune"
 )
 
 // Flags are a tune's settings as "arbiter tune" takes them on its command line (the command
@@ -42,7 +42,7 @@ type Flags struct {
 
 // DefaultFlags are a tune's settings given no flags.
 func DefaultFlags() Flags {
-	return Flags{A: -1, Alpha: DefaultAlpha, Gamma: DefaultGamma, Concurrency: 1,
+	return Flags{A: -1, Alpha: tune.DefaultAlpha, Gamma: tune.DefaultGamma, Concurrency: 1,
 		MaxPlies: 2 * configs.DefaultMaxMoves, Repetitions: configs.DefaultRepetitions}
 }
 
@@ -58,18 +58,18 @@ func (f *Flags) SetA(s string) error {
 
 // Config builds the tune from the parsed flags and the multi-word flags' words, on top of the
 // -config file's settings when there is one. It reports every problem it finds.
-func (f *Flags) Config(groups map[string][][]string, resolve configs.Resolver) (Config, error) {
+func (f *Flags) Config(groups map[string][][]string, resolve configs.Resolver) (tune.Config, error) {
 	set := f.Given
 	var file *configs.Tune
 	if f.ConfigFile != "" {
 		t, err := configs.ReadTune(f.ConfigFile, resolve)
 		if err != nil {
-			return Config{}, err
+			return tune.Config{}, err
 		}
 		file = t
 	}
 	var problems []error
-	cfg := Config{Seed: f.Seed, GameType: f.GameType, Concurrency: f.Concurrency, Out: f.Out,
+	cfg := tune.Config{Seed: f.Seed, GameType: f.GameType, Concurrency: f.Concurrency, Out: f.Out,
 		Adjudication: arbiter.Adjudication{MaxPlies: f.MaxPlies, Repetitions: f.Repetitions},
 		Openings:     openings.Config{RandomPlies: configs.DefaultOpeningPlies},
 		StartTimeout: seconds(f.StartTimeout), CommandTimeout: seconds(f.CommandTimeout), DepthTimeout: seconds(f.DepthTimeout)}
@@ -104,7 +104,7 @@ func (f *Flags) Config(groups map[string][][]string, resolve configs.Resolver) (
 	if iterations < 1 {
 		problems = append(problems, errors.New("tune: give -iterations N, the number of game pairs (at least 1)"))
 	}
-	cfg.Gains = NewGains(iterations)
+	cfg.Gains = tune.NewGains(iterations)
 	cfg.Gains.Alpha, cfg.Gains.Gamma = f.Alpha, f.Gamma
 	if f.A >= 0 {
 		cfg.Gains.A = f.A
@@ -121,14 +121,14 @@ func (f *Flags) Config(groups map[string][][]string, resolve configs.Resolver) (
 		}
 	}
 	if cfg.Out == "" && haveEngine {
-		cfg.Out = fmt.Sprintf("tune-%s-%d.jsonl", engineName(cfg.Engine), cfg.Seed)
+		cfg.Out = cfg.DefaultOut()
 	}
 	return cfg, errors.Join(problems...)
 }
 
 // fromFile takes the -config file's settings where no flag gives them, and returns the tune
 // and its iterations.
-func (f *Flags) fromFile(cfg Config, file *configs.Tune, set map[string]bool, openingsGiven bool) (Config, int) {
+func (f *Flags) fromFile(cfg tune.Config, file *configs.Tune, set map[string]bool, openingsGiven bool) (tune.Config, int) {
 	iterations := file.Iterations
 	if set["iterations"] {
 		iterations = f.Iterations
@@ -170,27 +170,27 @@ func (f *Flags) fromFile(cfg Config, file *configs.Tune, set map[string]bool, op
 }
 
 // fileParams reads the params of a -config file's [tune] table.
-func fileParams(file *configs.Tune) ([]Param, error) {
-	var params []Param
+func fileParams(file *configs.Tune) ([]tune.Param, error) {
+	var params []tune.Param
 	for _, s := range file.Params {
-		p, err := ParseParam(s)
+		p, err := tune.ParseParam(s)
 		if err != nil {
 			return nil, file.Problem("params", err)
 		}
 		params = append(params, p)
 	}
-	if err := CheckParams(params); err != nil {
+	if err := tune.CheckParams(params); err != nil {
 		return nil, file.Problem("params", err)
 	}
 	return params, nil
 }
 
 // parseParams reads -param and -params.
-func (f *Flags) parseParams() ([]Param, error) {
-	var params []Param
+func (f *Flags) parseParams() ([]tune.Param, error) {
+	var params []tune.Param
 	var problems []error
 	for _, s := range f.Params {
-		p, err := ParseParam(s)
+		p, err := tune.ParseParam(s)
 		problems = append(problems, err)
 		params = append(params, p)
 	}
@@ -199,9 +199,9 @@ func (f *Flags) parseParams() ([]Param, error) {
 		if err != nil {
 			return nil, fmt.Errorf("tune: -params: %w", err)
 		}
-		parse := ParseFishtestLines
+		parse := tune.ParseFishtestLines
 		if strings.EqualFold(filepath.Ext(f.ParamsFile), ".toml") {
-			parse = ParseTOML
+			parse = tune.ParseTOML
 		}
 		more, err := parse(string(data))
 		if err != nil {
@@ -212,7 +212,7 @@ func (f *Flags) parseParams() ([]Param, error) {
 	if err := errors.Join(problems...); err != nil {
 		return nil, err
 	}
-	return params, CheckParams(params)
+	return params, tune.CheckParams(params)
 }
 
 // applyOpenings applies the words of -openings (file=, book=, order=, start=, plies=), as match
@@ -235,14 +235,3 @@ func applyOpenings(o *openings.Config, groups [][]string) error {
 }
 
 func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
-
-// WriteOutcome prints where a tune ended: the values as option words and as a TOML line, or,
-// for a tune stopped early, how to resume it.
-func WriteOutcome(w io.Writer, out *Outcome, cfg Config) {
-	fmt.Fprintf(w, "Tune of %s: %d of %d game pairs (plus side +%d =%d -%d)\n", engineName(cfg.Engine), out.Pairs, cfg.Gains.Iterations, out.Wins, out.Draws, out.Losses)
-	if out.Pairs < cfg.Gains.Iterations {
-		fmt.Fprintf(w, "Stopped before its end: the values so far are below; run the same command again to resume from %s.\n", cfg.Out)
-	}
-	fmt.Fprintf(w, "Values: %s\n", Words(out.Params, out.Theta))
-	fmt.Fprintf(w, "In a configuration file, the tuned options of the engine's [[engine]]:\n  %s\n", TOML(out.Params, out.Theta))
-}
