@@ -33,6 +33,14 @@ func DefaultSubmitFlags() SubmitFlags { return SubmitFlags{Share: 1, ScaleBy: Sc
 // ErrNoCreds is a submission without -creds.
 var ErrNoCreds = errors.New("-creds FILE is required (the server writes DIR/submitter.creds)")
 
+// Validate reports what a submission's settings lack: the submitter's credentials (ErrNoCreds).
+func (f *SubmitFlags) Validate() error {
+	if f.Creds == "" {
+		return ErrNoCreds
+	}
+	return nil
+}
+
 // Submission is a submission placed as the flags say, for its run's Config or its Tune.
 func (f *SubmitFlags) Submission() *Submission {
 	sub := &Submission{Priority: f.Priority, Share: f.Share}

@@ -2,6 +2,7 @@ package pool
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -19,7 +20,13 @@ func TestSubmitFlags(t *testing.T) {
 	if sub.Priority != 2 || sub.Share != 0.5 || !slices.Equal(sub.Platforms, []string{"linux/amd64", "darwin/arm64"}) || sub.Scale != nil {
 		t.Errorf("settings %+v give %+v", f, sub)
 	}
+	if err := f.Validate(); err != nil {
+		t.Errorf("settings with credentials: %v", err)
+	}
 	defaults := DefaultSubmitFlags()
+	if err := defaults.Validate(); !errors.Is(err, ErrNoCreds) {
+		t.Errorf("no credentials: %v, want ErrNoCreds", err)
+	}
 	if sub := defaults.Submission(); sub.Platforms != nil || sub.Share != 1 || sub.Scale != nil {
 		t.Errorf("the defaults: %+v, want any platform, a share of 1, no scaling", sub)
 	}

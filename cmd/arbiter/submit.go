@@ -45,8 +45,8 @@ func runSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := parseMatch(fs, flags, rest); err != nil {
 		return err
 	}
-	if place.Creds == "" {
-		return cli.Usage(pool.ErrNoCreds)
+	if err := place.Validate(); err != nil {
+		return cli.Usage(err)
 	}
 	r, err := flags.Run(groups, builtinResolver)
 	if err != nil {

@@ -33,8 +33,8 @@ func runSubmitTune(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if _, err := tune.NewPairs(cfg); err != nil {
 		return cli.Usage(err)
 	}
-	if place.Creds == "" {
-		return cli.Usage(pool.ErrNoCreds)
+	if err := place.Validate(); err != nil {
+		return cli.Usage(err)
 	}
 	sub := place.Submission()
 	sub.Tune = &cfg
