@@ -3,7 +3,6 @@ package ci
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -22,19 +21,9 @@ type Reports struct {
 	GitHub  GitHub
 }
 
-// Register adds a gate's -junit and -summary to a command's flags, and reads GitHub's
-// variables.
-func (o *Reports) Register(fs *flag.FlagSet) {
-	fs.StringVar(&o.JUnit, "junit", "", "also write the outcome as JUnit XML to this `file` (a gate: one test case, failed with the decision and the reason)")
-	fs.StringVar(&o.Summary, "summary", "", "also write a Markdown summary (result block, SPRT, misbehaviour) to this `file`; under GitHub Actions it is appended to $GITHUB_STEP_SUMMARY by itself")
-	o.GitHub = GitHubFrom(os.Getenv)
-}
-
-// RegisterJUnit adds -junit alone, for arbiter check, and reads GitHub's variables.
-func (o *Reports) RegisterJUnit(fs *flag.FlagSet) {
-	fs.StringVar(&o.JUnit, "junit", "", "also write the checks as JUnit XML to this `file`: a test case per row")
-	o.GitHub = GitHubFrom(os.Getenv)
-}
+// NewReports returns the Reports of a job run as GitHub Actions says through the
+// environment, with no file yet (the command's -junit and -summary name them).
+func NewReports() Reports { return Reports{GitHub: GitHubFrom(os.Getenv)} }
 
 // Files are the reports' files, for the check of every output before a run starts.
 func (o *Reports) Files() []results.NamedFile {

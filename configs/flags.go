@@ -2,7 +2,6 @@ package configs
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"reflect"
 	"slices"
@@ -16,81 +15,28 @@ import (
 	"hivearbiter/results"
 )
 
-// Flags are a run's settings on the command line, as "arbiter match" takes them: Register
-// defines them on a FlagSet, and after the FlagSet is parsed Run lays those given over the
-// -config file's settings, into the Run a file alone would give.
+// Flags are a run's settings as "arbiter match" takes them on its command line (the command
+// binds its flags to them): Run lays those given over the -config file's settings, into the
+// Run a file alone would give.
 type Flags struct {
-	fs                     *flag.FlagSet
-	v                      file // the flags' values, by the file's keys
-	config                 string
-	tournament, pgn, shard string
-	repeat, skipBad        bool
-}
-
-// flagKeys are the file's keys of the flags that set one.
-var flagKeys = map[string]string{
-	"format": "format", "seeds": "seeds", "rounds": "rounds", "games": "games", "concurrency": "concurrency",
-	"gametype": "game_type", "seed": "seed", "out": "out", "json": "json_out", "transcripts": "transcripts",
-	"repetitions": "adjudication.repetitions", "maxplies": "adjudication.max_plies", "maxmoves": "adjudication.max_moves",
-	"ratinginterval": "rating_interval", "event": "event", "strict": "strict",
-	"start-timeout": "start_timeout", "command-timeout": "command_timeout", "depth-timeout": "depth_timeout",
-	"on-engine-failure": "on_engine_failure", "affinity": "affinity", "failure-streak": "failure_streak",
-}
-
-// Register defines the flags on fs. The multi-word flags (-engine, -each, -openings, -sprt)
-// are defined for their -h text only: their words are the caller's to collect (see Run).
-func (fl *Flags) Register(fs *flag.FlagSet) {
-	fl.fs = fs
-	v := &fl.v
-	fs.StringVar(&fl.config, "config", "", "TOML configuration `file` (see configs/)")
-	fs.StringVar(&v.Format, "format", "", "tournament format: match, gauntlet or round-robin (default: match for two engines, round-robin for more)")
-	fs.StringVar(&fl.tournament, "tournament", "", "same as -format")
-	fs.IntVar(&v.Seeds, "seeds", 0, "gauntlet: number of engines at the front that play all others (default 1)")
-	fs.IntVar(&v.Rounds, "rounds", 0, "rounds: each pairing plays one game pair per round (default 1; 10000 with -sprt, as a cap)")
-	fs.IntVar(&v.Games, "games", 0, "games per pairing and round: 2 (a pair, colours swapped; the default) or 1")
-	fs.BoolVar(&fl.repeat, "repeat", false, "same as -games 2 (fastchess's name)")
-	fs.IntVar(&v.Concurrency, "concurrency", 0, "games played at once, each with its own engine processes (default 1)")
-	fs.StringVar(&v.GameType, "gametype", "", "GameTypeString such as Base or Base+ML (default Base+MLP)")
-	fs.Int64Var(&v.Seed, "seed", 0, "seed of the schedule and the random openings (default 0)")
-	fs.StringVar(&v.Out, "out", "", "JSON Lines `file` of game records; the same file resumes the run (default arbiter-RUN.jsonl)")
-	fs.StringVar(&fl.pgn, "pgnout", "", "write every game to this PGN `file` (MzingaViewer format)")
-	fs.StringVar(&v.JSONOut, "json", "", "write a JSON summary of the results to this `file` at the end")
-	fs.StringVar(&v.Transcripts, "transcripts", "", "write each engine's conversation to a file in this `dir`")
-	fs.IntVar(&v.Adjudication.Repetitions, "repetitions", 0, fmt.Sprintf("draw when a position occurs this many times, at least 2 (default %d, the threefold repetition nokamute claims; 0: never)", DefaultRepetitions))
-	fs.IntVar(&v.Adjudication.MaxPlies, "maxplies", 0, "draw after this many plies, opening included (0: no limit); same as -maxmoves N/2")
-	fs.IntVar(&v.Adjudication.MaxMoves, "maxmoves", 0, fmt.Sprintf("draw after this many moves of each side, opening included, as in fastchess (default %d; 0: no limit)", DefaultMaxMoves))
-	fs.IntVar(&v.RatingInterval, "ratinginterval", 0, "print the result block every N game pairs (0, the default: at the end only)")
-	fs.StringVar(&v.Event, "event", "", "event name for the PGN")
-	fs.BoolVar(&v.Strict, "strict", false, "stop at the first engine misbehaviour and exit with code 5")
-	fs.StringVar(&v.OnEngineFailure, "on-engine-failure", "", "what a broken engine does to the run: abort (the default) or forfeit (it loses its remaining games, the others play on)")
-	fs.IntVar(&v.FailureStreak, "failure-streak", 0, fmt.Sprintf("stop the run (exit code 5) when an engine fails this many games in a row the same way: crash, time loss, illegal move, desync (default %d; 0: never)", arbiter.DefaultFailureStreak))
-	fs.BoolVar(&v.Affinity, "affinity", false, "pin each game's engines to cores of their own (Linux)")
-	fs.BoolVar(&fl.skipBad, "skip-bad", false, "resume past lines of the -out file that are not game records (they stay in the file; their games are played again)")
-	fs.StringVar(&fl.shard, "shard", "", "play only the K-th of N shares of the game pairs (`K/N`), e.g. one per machine; merge the records with arbiter stats")
-	fs.Float64Var(&v.StartTimeout, "start-timeout", 0, "seconds an engine may take to start (its info banner and options) (default 10)")
-	fs.Float64Var(&v.CommandTimeout, "command-timeout", 0, "seconds an engine may take to answer any command but bestmove (default 10)")
-	fs.Float64Var(&v.DepthTimeout, "depth-timeout", 0, "seconds a depth-limited search may take before it is stopped (default 300)")
-	none := func(string) error { return nil }
-	fs.Func("each", "engine settings applied to every engine (key=value words)", none)
-	fs.Func("engine", "an engine (key=value words); give one -engine per engine", none)
-	fs.Func("openings", fmt.Sprintf("openings: file=F|book=NAME order=sequential|random start=N plies=N (default plies=%d)", DefaultOpeningPlies), none)
-	fs.Func("sprt", "SPRT: elo0=E elo1=E alpha=A beta=B model=normalized|logistic at_cap=decide|inconclusive", none)
-}
-
-// flagAliases maps other spellings of match's flags, normalized (lower case, no '-' or '_'),
-// to the flag: the TOML keys (json_out, max_plies, ...) and fastchess's names.
-var flagAliases = map[string]string{
-	"jsonout": "json", "pgnout": "pgnout", "gametype": "gametype", "maxplies": "maxplies",
-	"maxmoves": "maxmoves", "ratinginterval": "ratinginterval", "starttimeout": "start-timeout",
-	"commandtimeout": "command-timeout", "depthtimeout": "depth-timeout",
-	"onenginefailure": "on-engine-failure", "failurestreak": "failure-streak", "useaffinity": "affinity", "transcripts": "transcripts",
-	"config": "config", "srand": "seed",
+	ConfigFile string // -config: the TOML configuration file ("" for none)
+	// Values are the values of the flags that set a key of the file, by its fields.
+	Values     file
+	Tournament string // -tournament: another name of -format
+	PGNOut     string // -pgnout: the PGN file, or fastchess's file=NAME
+	Shard      string // -shard K/N
+	Repeat     bool   // -repeat: fastchess's name of -games 2
+	SkipBad    bool   // -skip-bad: resume past lines that are not records
+	// Given names the flags given (without the '-'): only those override the file's keys.
+	Given map[string]bool
+	// Args are the command line's positional arguments: match takes none.
+	Args []string
 }
 
 // Respell rewrites flags spelled as in the TOML file (-max_plies, -json_out) or as fastchess
-// spells them to the names Register defines, before the FlagSet parses args.
-func (fl *Flags) Respell(args []string) []string {
-	fs := fl.fs
+// spells them to the names of match's flags, before they are parsed. defined says whether a
+// flag of that name is defined: one that is stays as it is.
+func Respell(args []string, defined func(name string) bool) []string {
 	out := slices.Clone(args)
 	for i, a := range out {
 		if a == "--" {
@@ -100,11 +46,11 @@ func (fl *Flags) Respell(args []string) []string {
 			continue
 		}
 		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if fs.Lookup(name) != nil {
+		if defined(name) {
 			continue
 		}
 		key := strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(name))
-		if alias, ok := flagAliases[key]; ok && fs.Lookup(alias) != nil {
+		if alias := spelledFlag(key); alias != "" && defined(alias) {
 			out[i] = "-" + alias
 			if hasValue {
 				out[i] += "=" + value
@@ -114,29 +60,25 @@ func (fl *Flags) Respell(args []string) []string {
 	return out
 }
 
-// ConfigFile is the -config flag's file ("" when not given).
-func (fl *Flags) ConfigFile() string { return fl.config }
-
 // Run reads the -config file, if one was given, and lays the flags given over its settings.
 // groups are the words of the multi-word flags by flag (without the '-'), one list per use.
 // Problems of the command line are kept for the Run's Config to report with the others; a
 // file that cannot be read is returned at once.
 func (fl *Flags) Run(groups map[string][][]string, resolve Resolver) (*Run, error) {
 	r := &Run{}
-	if fl.config != "" {
+	if fl.ConfigFile != "" {
 		var err error
-		if r, err = ReadFile(fl.config); err != nil {
+		if r, err = ReadFile(fl.ConfigFile); err != nil {
 			return nil, err
 		}
 	}
 	bad := func(format string, args ...any) {
 		r.problems = append(r.problems, &Error{Msg: fmt.Sprintf(format, args...)})
 	}
-	if fl.fs.NArg() > 0 {
-		bad("unexpected argument %q (engine settings follow -engine)", fl.fs.Arg(0))
+	if len(fl.Args) > 0 {
+		bad("unexpected argument %q (engine settings follow -engine)", fl.Args[0])
 	}
-	given := map[string]bool{}
-	fl.fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	given := fl.Given
 	if given["maxmoves"] || given["maxplies"] {
 		// One move limit: the command line's replaces the file's, in either unit.
 		delete(r.from, "adjudication.max_plies")
@@ -144,23 +86,23 @@ func (fl *Flags) Run(groups map[string][][]string, resolve Resolver) (*Run, erro
 		r.f.Adjudication.MaxPlies, r.f.Adjudication.MaxMoves = 0, 0
 	}
 	for name := range given {
-		if key, ok := flagKeys[name]; ok {
-			field(reflect.ValueOf(&r.f).Elem(), key).Set(field(reflect.ValueOf(fl.v), key))
+		if key := settingKey(name); key != "" {
+			field(reflect.ValueOf(&r.f).Elem(), key).Set(field(reflect.ValueOf(fl.Values), key))
 			r.set(key, "-"+name)
 		}
 	}
 	fl.formatAndGames(r, given, bad)
-	if fl.pgn != "" {
-		if name, err := PGNFile(fl.pgn); err != nil {
+	if fl.PGNOut != "" {
+		if name, err := PGNFile(fl.PGNOut); err != nil {
 			r.problems = append(r.problems, err)
 		} else {
 			r.f.PGNOut = name
 		}
 	}
-	r.skipBad = fl.skipBad
-	if fl.shard != "" {
-		if s, err := arbiter.ParseShard(fl.shard); err != nil {
-			bad("-shard %s: want K/N, the K-th of N shares, such as 2/4", fl.shard)
+	r.skipBad = fl.SkipBad
+	if fl.Shard != "" {
+		if s, err := arbiter.ParseShard(fl.Shard); err != nil {
+			bad("-shard %s: want K/N, the K-th of N shares, such as 2/4", fl.Shard)
 		} else {
 			r.shard = s
 		}
@@ -193,15 +135,15 @@ func (fl *Flags) Run(groups map[string][][]string, resolve Resolver) (*Run, erro
 // fastchess's -repeat for -games 2.
 func (fl *Flags) formatAndGames(r *Run, given map[string]bool, bad func(string, ...any)) {
 	switch {
-	case given["tournament"] && given["format"] && fl.tournament != fl.v.Format:
-		bad("-format %s and -tournament %s disagree (they are one setting)", fl.v.Format, fl.tournament)
+	case given["tournament"] && given["format"] && fl.Tournament != fl.Values.Format:
+		bad("-format %s and -tournament %s disagree (they are one setting)", fl.Values.Format, fl.Tournament)
 	case given["tournament"] && !given["format"]:
-		r.f.Format = fl.tournament
+		r.f.Format = fl.Tournament
 		r.set("format", "-tournament")
 	}
-	if fl.repeat {
-		if given["games"] && fl.v.Games != 2 {
-			bad("-repeat means -games 2, but -games %d was given", fl.v.Games)
+	if fl.Repeat {
+		if given["games"] && fl.Values.Games != 2 {
+			bad("-repeat means -games 2, but -games %d was given", fl.Values.Games)
 		}
 		r.f.Games = 2
 		r.set("games", "-repeat")
@@ -375,7 +317,7 @@ func Engines(each, engine [][]string, defaults []string, resolve Resolver) ([]dr
 
 // Concurrency is -concurrency as given (0 when not): a coordinator plays games itself only
 // when asked to.
-func (fl *Flags) Concurrency() int { return fl.v.Concurrency }
+func (fl *Flags) Concurrency() int { return fl.Values.Concurrency }
 
 // SPRTFlags reads the -sprt flags of a command that tests records (arbiter stats and report),
 // one list of words each, as SPRTTest reads them: the last one given is the test; nil when

@@ -1,10 +1,6 @@
 package configs
 
 import (
-	"flag"
-	"io"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -13,67 +9,26 @@ import (
 	"hivearbiter/elo"
 )
 
-// TestFlagsOverTheFile: a flag overrides the file's key, the move limit in either unit; what
-// neither gives gets the defaults; a problem names the flag that gave the value.
-func TestFlagsOverTheFile(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "run.toml")
-	os.WriteFile(file, []byte("rounds = 2\n[adjudication]\nmax_moves = 150\n[each]\ntc = \"st=1\"\n[[engine]]\ncmd = \"a\"\n[[engine]]\ncmd = \"b\"\n"), 0o644)
-	engines := []string{"-engine", "cmd=a", "-engine", "cmd=b", "-each", "st=1"}
-	tests := []struct {
-		name            string
-		args            []string
-		rounds, plies   int
-		openings, games int
-		err             string
-	}{
-		{"the file", []string{"-config", file}, 2, 300, DefaultOpeningPlies, 2, ""},
-		{"rounds over the file", []string{"-config", file, "-rounds", "5"}, 5, 300, DefaultOpeningPlies, 2, ""},
-		{"plies over moves", []string{"-config", file, "-maxplies", "31"}, 2, 31, DefaultOpeningPlies, 2, ""},
-		{"no file", append([]string{"-openings", "plies=2", "-repeat"}, engines...), 1, 2 * DefaultMaxMoves, 2, 2, ""},
-		{"TOML spelling", append([]string{"-max_moves", "10"}, engines...), 1, 20, DefaultOpeningPlies, 2, ""},
-		{"format alias", append([]string{"-tournament", "gauntlet", "-seeds", "1"}, engines...), 1, 400, DefaultOpeningPlies, 2, ""},
-		{"bad flag value", append([]string{"-rounds", "0"}, engines...), 0, 0, 0, 0, "configs: -rounds 0: want 1 or more"},
-		{"bad value in the file", []string{"-config", file, "-games", "3"}, 0, 0, 0, 0, "configs: -games 3: want 2"},
-		{"no engines", nil, 0, 0, 0, 0, "configs: no engines: give -config FILE"},
+// TestRespell: a flag spelled as in the TOML file or as fastchess spells it becomes the flag of
+// that setting, keeping its value; a flag defined, a word that is no flag, an unknown name and
+// whatever follows "--" stay as they are. (The flags' values over the file are cmd/arbiter's
+// TestMatchFlagsOverTheFile, where the flags are bound.)
+func TestRespell(t *testing.T) {
+	defined := func(name string) bool {
+		return slices.Contains([]string{"maxplies", "json", "start-timeout", "seed", "config", "max_plies_too"}, name)
+	}
+	tests := []struct{ args, want []string }{
+		{[]string{"-max_plies", "30"}, []string{"-maxplies", "30"}},
+		{[]string{"--json_out=x.json", "-Start_Timeout", "2"}, []string{"-json=x.json", "-start-timeout", "2"}},
+		{[]string{"-srand", "4", "x", "-"}, []string{"-seed", "4", "x", "-"}},
+		{[]string{"-maxplies", "3", "-max_plies_too", "-nokey"}, []string{"-maxplies", "3", "-max_plies_too", "-nokey"}},
+		{[]string{"-pgn_out", "g.pgn"}, []string{"-pgn_out", "g.pgn"}}, // pgnout is not defined here
+		{[]string{"--", "-max_plies"}, []string{"--", "-max_plies"}},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			var rest []string
-			groups := map[string][][]string{}
-			for i := 0; i < len(tc.args); i++ {
-				if name := strings.TrimLeft(tc.args[i], "-"); name == "engine" || name == "each" || name == "openings" {
-					groups[name] = append(groups[name], []string{tc.args[i+1]})
-					i++
-					continue
-				}
-				rest = append(rest, tc.args[i])
-			}
-			fs := flag.NewFlagSet("match", flag.ContinueOnError)
-			fs.SetOutput(io.Discard)
-			var fl Flags
-			fl.Register(fs)
-			if err := fs.Parse(fl.Respell(rest)); err != nil {
-				t.Fatal(err)
-			}
-			r, err := fl.Run(groups, fakeResolver)
-			if err != nil {
-				t.Fatal(err)
-			}
-			cfg, err := r.Config(fakeResolver)
-			if tc.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.err) {
-					t.Errorf("error %v, want %q", err, tc.err)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if cfg.Rounds != tc.rounds || cfg.Adjudication.MaxPlies != tc.plies || cfg.Openings.RandomPlies != tc.openings || cfg.GamesPerPairing != tc.games {
-				t.Errorf("rounds %d, %d plies, openings of %d plies, %d games; want %d, %d, %d, %d", cfg.Rounds, cfg.Adjudication.MaxPlies,
-					cfg.Openings.RandomPlies, cfg.GamesPerPairing, tc.rounds, tc.plies, tc.openings, tc.games)
-			}
-		})
+		if got := Respell(tc.args, defined); !slices.Equal(got, tc.want) {
+			t.Errorf("Respell(%q) = %q, want %q", tc.args, got, tc.want)
+		}
 	}
 }
 
@@ -145,15 +100,10 @@ func TestSPRTAtCap(t *testing.T) {
 // nothing adjudicate repetition alike, and the failure streak is the arbiter's default unless
 // given (0: never).
 func TestDefaultsAgree(t *testing.T) {
-	config := func(args ...string) arbiter.Config {
+	// The flags as match gives them (cmd/arbiter binds them): none, or -repetitions 0.
+	config := func(flags Flags) arbiter.Config {
 		t.Helper()
-		fs := flag.NewFlagSet("match", flag.ContinueOnError)
-		fs.SetOutput(io.Discard)
-		var fl Flags
-		fl.Register(fs)
-		if err := fs.Parse(args); err != nil {
-			t.Fatal(err)
-		}
+		fl := flags
 		groups := map[string][][]string{"engine": {{"cmd=a"}, {"cmd=b"}}, "each": {{"st=1"}}}
 		r, err := fl.Run(groups, fakeResolver)
 		if err != nil {
@@ -165,10 +115,10 @@ func TestDefaultsAgree(t *testing.T) {
 		}
 		return cfg
 	}
-	if got := config().Adjudication.Repetitions; got != DefaultRepetitions {
+	if got := config(Flags{}).Adjudication.Repetitions; got != DefaultRepetitions {
 		t.Errorf("the command line's repetitions: %d, want %d", got, DefaultRepetitions)
 	}
-	if got := config("-repetitions", "0").Adjudication.Repetitions; got != 0 {
+	if got := config(Flags{Given: map[string]bool{"repetitions": true}}).Adjudication.Repetitions; got != 0 {
 		t.Errorf("-repetitions 0: %d, want 0 (never)", got)
 	}
 	for _, name := range Examples() {
@@ -180,12 +130,16 @@ func TestDefaultsAgree(t *testing.T) {
 			t.Errorf("%s: repetitions %d, the command line's default is %d", name, cfg.Adjudication.Repetitions, DefaultRepetitions)
 		}
 	}
+	streak := func(n int) Flags {
+		return Flags{Values: file{FailureStreak: n}, Given: map[string]bool{"failure-streak": true}}
+	}
 	for _, tc := range []struct {
-		args []string
-		want int
-	}{{nil, arbiter.DefaultFailureStreak}, {[]string{"-failure-streak", "5"}, 5}, {[]string{"-failure-streak", "0"}, -1}} {
-		if got := config(tc.args...).FailureStreak; got != tc.want {
-			t.Errorf("%v: failure streak %d, want %d", tc.args, got, tc.want)
+		name  string
+		flags Flags
+		want  int
+	}{{"none", Flags{}, arbiter.DefaultFailureStreak}, {"-failure-streak 5", streak(5), 5}, {"-failure-streak 0", streak(0), -1}} {
+		if got := config(tc.flags).FailureStreak; got != tc.want {
+			t.Errorf("%s: failure streak %d, want %d", tc.name, got, tc.want)
 		}
 	}
 }

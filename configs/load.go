@@ -475,12 +475,8 @@ func splitSpecification(words []string) []string {
 }
 
 // runKeys are the settings of a whole run that users also try among an engine's, by the
-// command line's flag, with the config file's key.
-var runKeys = map[string]string{
-	"start-timeout": "start_timeout", "command-timeout": "command_timeout", "depth-timeout": "depth_timeout",
-	"maxplies": "max_plies in [adjudication]", "repetitions": "repetitions in [adjudication]",
-	"concurrency": "concurrency", "rounds": "rounds", "games": "games", "gametype": "game_type",
-}
+// command line's flag, with the config file's key (RunSettings' EngineLike).
+var runKeys = engineLike()
 
 // runFlags are runKeys' flags.
 var runFlags = slices.Sorted(maps.Keys(runKeys))

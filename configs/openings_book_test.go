@@ -1,8 +1,6 @@
 package configs
 
 import (
-	"flag"
-	"io"
 	"strings"
 	"testing"
 )
@@ -18,10 +16,7 @@ func TestOpeningsBookFlag(t *testing.T) {
 		{[]string{"book=base", "plies=4"}, "book excludes file and plies"},
 		{[]string{"book=base", "file=x.txt"}, "book excludes file and plies"},
 	} {
-		fs := flag.NewFlagSet("match", flag.ContinueOnError)
-		fs.SetOutput(io.Discard)
 		var fl Flags
-		fl.Register(fs)
 		groups := map[string][][]string{
 			"engine":   {{"cmd=a"}, {"cmd=b"}},
 			"each":     {{"st=1"}},

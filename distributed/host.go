@@ -32,6 +32,9 @@ type HostConfig struct {
 	Console io.Writer
 }
 
+// Serving reports whether the run is served to workers (Listen or URL given).
+func (hc *HostConfig) Serving() bool { return hc.Listen != "" || hc.URL != "" }
+
 // Host plays a tournament through workers: it serves the run from HostConfig's server, writes
 // the workers' credentials file next to the records file (RUN.jsonl.nats/worker.creds), and
 // plays games itself if asked. The outcome is the run's, as for a local run.

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strconv"
@@ -49,14 +48,6 @@ type PeopleConfig struct {
 	// Options are the people's hashing, clock and limits on failed logins (nil: the
 	// defaults; tests make hashing cheap and move the clock).
 	Options *people.Options
-}
-
-// Register adds the people's flags to fs.
-func (c *PeopleConfig) Register(fs *flag.FlagSet) {
-	fs.BoolVar(&c.RequireToken, "require-token", false, "refuse submissions and controls that name no person by a token (arbiter submit -token-file)")
-	fs.BoolVar(&c.ApproveRuns, "approve-runs", false, "users' runs wait for an approver before workers play them")
-	fs.IntVar(&c.MaxActive, "max-runs", DefaultMaxActive, "how many runs a user may have in the pool at once (negative: no limit)")
-	fs.BoolVar(&c.SecureCookies, "http-secure-cookies", false, "mark the session cookie Secure over plain HTTP too (behind a TLS proxy)")
 }
 
 // peopleState are the pool's persons, their browser sessions, and the lock of the runs'

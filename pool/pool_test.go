@@ -18,8 +18,8 @@ import (
 	"hivearbiter/arbiter"
 	"hivearbiter/arbiter/driver"
 	"hivearbiter/distributed"
-	"hivearbiter/enginekit/hivebot"
 	"hivearbiter/enginekit/uhpserver/uhpfake"
+	"hivearbiter/internal/hivebotcmd"
 	"hivearbiter/openings"
 	"hivearbiter/pool/artifact"
 	_ "hivearbiter/proto/uhp" // the engines of the tests speak UHP
@@ -33,7 +33,7 @@ func TestMain(m *testing.M) {
 	proc.Main()
 	uhpfake.Main()
 	if os.Getenv(listHivebotEnv) != "" {
-		os.Exit(hivebot.Main(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+		os.Exit(hivebotcmd.Main(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
 	if dir := os.Getenv(serverDirEnv); dir != "" {
 		os.Exit(serveUntilKilled(dir, os.Getenv(serverAddrEnv)))

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -47,17 +46,12 @@ type Config struct {
 	People PeopleConfig
 }
 
-// Register adds the server's flags to fs: -dir, -listen, -tls, -nats, -creds, -ackwait and
-// -batch, with their defaults.
-func (c *Config) Register(fs *flag.FlagSet) {
-	fs.StringVar(&c.Dir, "dir", "arbiter-pool", "the server's `directory`: its NATS store, credentials and runs")
-	fs.StringVar(&c.Listen, "listen", "127.0.0.1:4222", "the embedded NATS server's `HOST:PORT` (TLS unless loopback)")
-	fs.BoolVar(&c.TLS, "tls", false, "speak TLS on a loopback listener too")
-	fs.StringVar(&c.NATS, "nats", "", "use the existing NATS server at `URL` instead of an embedded one")
-	fs.StringVar(&c.CredsFile, "creds", "", "the server's credentials `file` for -nats")
-	fs.DurationVar(&c.AckWait, "ackwait", distributed.DefaultAckWait, "how long a silent worker keeps a game pair")
-	fs.DurationVar(&c.Batch, "batch", DefaultBatch, "how long a worker plays a run before it asks where it is most needed")
-	c.People.Register(fs)
+// DefaultConfig is the Config of "arbiter server" given no flags: the directory
+// arbiter-pool, an embedded server on the loopback port of NATS, and the default waits and
+// limit of runs.
+func DefaultConfig() Config {
+	return Config{Dir: "arbiter-pool", Listen: "127.0.0.1:4222", AckWait: distributed.DefaultAckWait, Batch: DefaultBatch,
+		People: PeopleConfig{MaxActive: DefaultMaxActive}}
 }
 
 // Server is a pool's server: the NATS server (embedded, or a connection to an existing one),

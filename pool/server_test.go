@@ -2,13 +2,10 @@ package pool
 
 import (
 	"context"
-	"flag"
 	"path/filepath"
 	"sync"
 	"testing"
 	"time"
-
-	"hivearbiter/distributed"
 )
 
 // TestCloseWithRequestsInFlight: a server closed while submits, pauses and resumes, runs
@@ -119,20 +116,5 @@ func TestCloseWaitsForHandlers(t *testing.T) {
 		}
 	case <-time.After(20 * time.Second):
 		t.Fatal("the submit was not answered within 20 s")
-	}
-}
-
-// TestConfigFlags: the server's flags fill its Config, with the defaults of arbiter server.
-func TestConfigFlags(t *testing.T) {
-	var c Config
-	fs := flag.NewFlagSet("server", flag.ContinueOnError)
-	c.Register(fs)
-	if err := fs.Parse([]string{"-dir", "pool", "-nats", "nats://h:4222", "-batch", "2m"}); err != nil {
-		t.Fatal(err)
-	}
-	want := Config{Dir: "pool", Listen: "127.0.0.1:4222", NATS: "nats://h:4222", AckWait: distributed.DefaultAckWait, Batch: 2 * time.Minute,
-		People: PeopleConfig{MaxActive: DefaultMaxActive}}
-	if c != want {
-		t.Errorf("config %+v, want %+v", c, want)
 	}
 }

@@ -3,7 +3,6 @@ package pool
 import (
 	"context"
 	"errors"
-	"flag"
 	"os"
 	"strings"
 
@@ -12,8 +11,9 @@ import (
 	"hivearbiter/tune"
 )
 
-// SubmitFlags are a submitter's flags: its credentials, and where the run goes in the pool
-// (-creds, -priority, -share, -platform).
+// SubmitFlags are a submitter's settings, as its flags give them: its credentials, and where
+// the run goes in the pool (-creds, -priority, -share, -platform). DefaultSubmitFlags holds
+// their defaults.
 type SubmitFlags struct {
 	Creds     string
 	Priority  int
@@ -26,25 +26,20 @@ type SubmitFlags struct {
 	ScaleBy  string
 }
 
-// Register adds the flags to fs, worded for a run or, with tune, for a tune.
-func (f *SubmitFlags) Register(fs *flag.FlagSet, tune bool) {
-	what, fallback := "run", "those its engines' artifacts run on"
-	if tune {
-		what, fallback = "tune", "those its engine's artifact runs on"
-	}
-	fs.StringVar(&f.Creds, "creds", "", "a submitter's credentials `file` (the server's DIR/submitter.creds)")
-	fs.IntVar(&f.Priority, "priority", 0, "runs of a higher priority get workers first")
-	fs.Float64Var(&f.Share, "share", 1, "the run's weight among runs of its priority")
-	fs.StringVar(&f.TokenFile, "token-file", "", "a `file` holding your token from the dashboard's account page, which names you as the submitter (default: $"+TokenEnv+")")
-	fs.StringVar(&f.Platforms, "platform", "", "only workers of these platforms (`OS/ARCH`, comma-separated) play the "+what+" (default: "+fallback+")")
-	if !tune {
-		fs.Int64Var(&f.ScaleNPS, "scale-nps", 0, "scale each worker's clocks and times per move by this reference speed (`NPS`) over its bench of the engines, as OpenBench does (0: no scaling)")
-		fs.StringVar(&f.ScaleBy, "scale-by", ScaleByBase, "whose bench is the worker's speed with -scale-nps: `base` (the second engine), dev (the first) or both (the mean of their factors)")
-	}
-}
+// DefaultSubmitFlags are a submission's settings given no flags: a share of 1, and time
+// scaling (if asked for) by the base engine's bench.
+func DefaultSubmitFlags() SubmitFlags { return SubmitFlags{Share: 1, ScaleBy: ScaleByBase} }
 
 // ErrNoCreds is a submission without -creds.
 var ErrNoCreds = errors.New("-creds FILE is required (the server writes DIR/submitter.creds)")
+
+// Validate reports what a submission's settings lack: the submitter's credentials (ErrNoCreds).
+func (f *SubmitFlags) Validate() error {
+	if f.Creds == "" {
+		return ErrNoCreds
+	}
+	return nil
+}
 
 // Submission is a submission placed as the flags say, for its run's Config or its Tune.
 func (f *SubmitFlags) Submission() *Submission {

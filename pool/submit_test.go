@@ -2,7 +2,7 @@ package pool
 
 import (
 	"context"
-	"flag"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,20 +12,23 @@ import (
 	"hivearbiter/openings"
 )
 
-// TestSubmitFlags: the submitter's flags place the submission in the pool.
+// TestSubmitFlags: the submitter's settings place the submission in the pool (the flags
+// that set them are the command's: cmd/arbiter's TestSettingsFlags).
 func TestSubmitFlags(t *testing.T) {
-	var f SubmitFlags
-	fs := flag.NewFlagSet("submit", flag.ContinueOnError)
-	f.Register(fs, false)
-	if err := fs.Parse([]string{"-creds", "s.creds", "-priority", "2", "-share", "0.5", "-platform", "linux/amd64,darwin/arm64"}); err != nil {
-		t.Fatal(err)
-	}
+	f := SubmitFlags{Creds: "s.creds", Priority: 2, Share: 0.5, Platforms: "linux/amd64,darwin/arm64"}
 	sub := f.Submission()
-	if f.Creds != "s.creds" || sub.Priority != 2 || sub.Share != 0.5 || !slices.Equal(sub.Platforms, []string{"linux/amd64", "darwin/arm64"}) {
-		t.Errorf("flags %+v give %+v", f, sub)
+	if sub.Priority != 2 || sub.Share != 0.5 || !slices.Equal(sub.Platforms, []string{"linux/amd64", "darwin/arm64"}) || sub.Scale != nil {
+		t.Errorf("settings %+v give %+v", f, sub)
 	}
-	if sub := (&SubmitFlags{Share: 1}).Submission(); sub.Platforms != nil || sub.Share != 1 {
-		t.Errorf("no -platform: %+v, want any platform", sub)
+	if err := f.Validate(); err != nil {
+		t.Errorf("settings with credentials: %v", err)
+	}
+	defaults := DefaultSubmitFlags()
+	if err := defaults.Validate(); !errors.Is(err, ErrNoCreds) {
+		t.Errorf("no credentials: %v, want ErrNoCreds", err)
+	}
+	if sub := defaults.Submission(); sub.Platforms != nil || sub.Share != 1 || sub.Scale != nil {
+		t.Errorf("the defaults: %+v, want any platform, a share of 1, no scaling", sub)
 	}
 }
 

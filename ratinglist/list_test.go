@@ -18,8 +18,8 @@ import (
 	"hivearbiter/arbiter"
 	"hivearbiter/arbiter/arbitertest"
 	"hivearbiter/arbiter/driver"
-	"hivearbiter/enginekit/hivebot"
 	"hivearbiter/enginekit/uhpserver/uhpfake"
+	"hivearbiter/internal/hivebotcmd"
 	"hivearbiter/openings"
 	_ "hivearbiter/proto/uhp"
 	"hivearbiter/results"
@@ -34,7 +34,7 @@ func TestMain(m *testing.M) {
 	proc.Main()
 	uhpfake.Main() // the fake engines the tests enter, when the environment names one
 	if os.Getenv(hivebotEnv) != "" {
-		os.Exit(hivebot.Main(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+		os.Exit(hivebotcmd.Main(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
 	os.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
 	os.Exit(m.Run())

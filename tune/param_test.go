@@ -2,10 +2,6 @@ package tune
 
 import (
 	"errors"
-	"flag"
-	"os"
-	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -151,32 +147,4 @@ func FuzzParseTOML(f *testing.F) {
 			t.Errorf("ParseTOML(%q) accepted %+v", s, params)
 		}
 	})
-}
-
-// -param and -params (fishtest lines, or TOML by the file's name) add up, in that order, and
-// the schedule takes -iterations, -A and the defaults.
-func TestFlagsConfig(t *testing.T) {
-	dir := t.TempDir()
-	tomlFile, linesFile := filepath.Join(dir, "p.toml"), filepath.Join(dir, "p.txt")
-	os.WriteFile(tomlFile, []byte("[[param]]\nname = \"B\"\nstart = 1\nmin = 0\nmax = 2\nc_end = 0.5\nr_end = 0.1\n"), 0o644)
-	os.WriteFile(linesFile, []byte("C, int, 5, 0, 10, 1, 0.1\n"), 0o644)
-	for file, want := range map[string][]string{tomlFile: {"A", "B"}, linesFile: {"A", "C"}} {
-		fs := flag.NewFlagSet("tune", flag.ContinueOnError)
-		var f Flags
-		f.Register(fs)
-		if err := fs.Parse([]string{"-param", "A,1,0,2,1,1", "-params", file, "-iterations", "50", "-A", "7"}); err != nil {
-			t.Fatal(err)
-		}
-		cfg, err := f.Config(map[string][][]string{"engine": {{"cmd=prog", "depth=1"}}}, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var names []string
-		for _, p := range cfg.Params {
-			names = append(names, p.Name)
-		}
-		if !slices.Equal(names, want) || cfg.Gains != (Gains{Iterations: 50, A: 7, Alpha: DefaultAlpha, Gamma: DefaultGamma}) || cfg.Out != "tune-prog-0.jsonl" {
-			t.Errorf("-params %s: params %v, gains %+v, out %q; want %v, N 50 and A 7, tune-prog-0.jsonl", file, names, cfg.Gains, cfg.Out, want)
-		}
-	}
 }

@@ -245,6 +245,11 @@ func withValues(e driver.EngineConfig, values []string) driver.EngineConfig {
 	return e
 }
 
+// DefaultOut is the records file of a tune given none: tune-ENGINE-SEED.jsonl.
+func (c Config) DefaultOut() string {
+	return fmt.Sprintf("tune-%s-%d.jsonl", engineName(c.Engine), c.Seed)
+}
+
 // engineName is the tuned engine's name: its own, or its program's.
 func engineName(e driver.EngineConfig) string {
 	return cmp.Or(e.Name, e.DefaultName())

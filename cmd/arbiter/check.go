@@ -57,7 +57,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	startTimeout := fs.Float64("start-timeout", 10, "`seconds` the engine may take to start (its banner), as a match's -start-timeout")
 	transcript := fs.String("transcript", "", "write the conversation with every process of the engine to `FILE` (UHP engines), as a match's -transcripts")
 	var reports ci.Reports
-	reports.RegisterJUnit(fs)
+	bindGateReports(fs, &reports, true)
 	if err := cli.Parse(fs, rest); err != nil {
 		return err
 	}
@@ -134,7 +134,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	case err != nil: // the table cuts the detail; why the engine did not start is said whole
 		return cli.Exit(ci.ExitEngines, "the engine could not be started, so nothing else was checked: %v", err)
 	}
-	configs.WriteCheckAdvice(stdout, engine, checks, failed, builtinResolver)
+	writeCheckAdvice(stdout, engine, checks, failed, builtinResolver)
 	if failed {
 		return cli.Exit(ci.ExitEngines, "%s", summary)
 	}

@@ -5,14 +5,14 @@ import (
 	"io"
 	"os"
 
-	"hivearbiter/enginekit/hivebot"
 	"hivearbiter/internal/cli"
+	"hivearbiter/internal/hivebotcmd"
 )
 
 // runHivebot runs the bundled engine on standard input and output. It is how "builtin=hivebot"
 // engines start: "<this binary> hivebot [flags]", so no second binary needs to be built.
 func runHivebot(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if code := hivebot.Main(ctx, args, os.Stdin, stdout, stderr); code != 0 {
+	if code := hivebotcmd.Main(ctx, args, os.Stdin, stdout, stderr); code != 0 {
 		return &cli.ExitError{Code: code}
 	}
 	return nil

@@ -3,14 +3,12 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 
 	"hivearbiter/arbiter"
 	"hivearbiter/ci"
-	"hivearbiter/configs"
 	"hivearbiter/distributed"
 	"hivearbiter/internal/cli"
 	"hivearbiter/report"
@@ -93,18 +91,17 @@ func matchConfig(args []string, stderr io.Writer) (arbiter.Config, error) {
 }
 
 // matchConfigFlags is matchConfig that also reads the flags that serve the run to workers and
-// show it as pages.
-func matchConfigFlags(args []string, stderr io.Writer, host *distributed.HostConfig, pages *report.RunOptions, more ...interface{ Register(*flag.FlagSet) }) (arbiter.Config, error) {
+// show it as pages, and with gate those of a gate's reports.
+func matchConfigFlags(args []string, stderr io.Writer, host *distributed.HostConfig, pages *report.RunOptions, gate ...*ci.Reports) (arbiter.Config, error) {
 	rest, groups := splitMultiWord(args)
 	fs := newFlagSet("match", matchUsage, stderr)
-	host.Register(fs)
-	pages.Register(fs)
-	for _, m := range more {
-		m.Register(fs)
+	bindHost(fs, host)
+	bindPages(fs, pages)
+	for _, r := range gate {
+		bindGateReports(fs, r, false)
 	}
-	var flags configs.Flags
-	flags.Register(fs)
-	if err := cli.Parse(fs, flags.Respell(rest)); err != nil {
+	flags := bindMatch(fs)
+	if err := parseMatch(fs, flags, rest); err != nil {
 		return arbiter.Config{}, err
 	}
 	host.Slots = flags.Concurrency() // as given: a coordinator plays games itself only if asked
@@ -116,14 +113,12 @@ func matchConfigFlags(args []string, stderr io.Writer, host *distributed.HostCon
 	problems := []error{err}
 	// The files too, with the rest: the records file's default name (from the run's
 	// fingerprint) is checked again when the tournament is laid out.
-	files := append(cfg.Files(), results.NamedFile{Flag: "-config", Path: flags.ConfigFile()})
+	files := append(cfg.Files(), results.NamedFile{Flag: "-config", Path: flags.ConfigFile})
 	if pages.File != "" {
 		files = append(files, results.NamedFile{Flag: "-report", Path: pages.File, Write: true})
 	}
-	for _, m := range more {
-		if o, ok := m.(interface{ Files() []results.NamedFile }); ok {
-			files = append(files, o.Files()...)
-		}
+	for _, r := range gate {
+		files = append(files, r.Files()...)
 	}
 	problems = append(problems, results.CheckFiles(files, cfg.TranscriptDir)...)
 	if err := errors.Join(problems...); err != nil {

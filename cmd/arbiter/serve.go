@@ -66,17 +66,17 @@ func runServeSession(ctx context.Context, args []string, stdin io.Reader, stdout
 func serveConfig(args []string, stderr io.Writer) (viewerbridge.SessionConfig, error) {
 	rest, groups := splitMultiWord(args)
 	fs := newFlagSet("serve", serveUsage, stderr)
-	var flags viewerbridge.Flags
-	flags.Register(fs)
+	flags := bindServe(fs)
 	if err := cli.Parse(fs, rest); err != nil {
 		return viewerbridge.SessionConfig{}, err
 	}
+	flags.Args = fs.Args()
 	cfg, err := flags.Session(groups, builtinResolver)
 	if err != nil {
 		return cfg, cli.Usage(err)
 	}
 	// As in match: every output is checked before an engine starts, and none may be another.
-	files := []results.NamedFile{{Flag: "-out", Path: cfg.Out, Write: true}, {Flag: "-pgnout", Path: cfg.PGNOut, Write: true}, {Flag: "-config", Path: flags.ConfigFile()}}
+	files := []results.NamedFile{{Flag: "-out", Path: cfg.Out, Write: true}, {Flag: "-pgnout", Path: cfg.PGNOut, Write: true}, {Flag: "-config", Path: flags.ConfigFile}}
 	if err := errors.Join(checkFiles(files, cfg.TranscriptDir), locateEngines(cfg.Engines[:])); err != nil {
 		return cfg, cli.Usage(err)
 	}

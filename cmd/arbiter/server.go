@@ -73,7 +73,7 @@ func runServer(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	fs := newFlagSet("server", serverUsage, stderr)
 	var cfg pool.Config
-	cfg.Register(fs)
+	bindPoolServer(fs, &cfg)
 	httpAddr := fs.String("http", "", "serve the pool's pages (a dashboard of runs, lists and workers, a page per run, the lists' sites), with accounts, submission and control, on `ADDR` (loopback unless -http-public)")
 	public := fs.Bool("http-public", false, "let -http listen on an address other machines reach")
 	var lists []string

@@ -35,7 +35,7 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	skipBad := fs.Bool("skip-bad", false, "pass over lines of a records file that are not game records (each file's count is printed)")
 	fs.Func("sprt", "SPRT of the first engine: elo0=E elo1=E alpha=A beta=B model=normalized|logistic", func(string) error { return nil })
 	var reports ci.Reports
-	reports.Register(fs)
+	bindGateReports(fs, &reports, false)
 	if err := cli.Parse(fs, rest); err != nil {
 		return err
 	}

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"hivearbiter/ci"
-	"hivearbiter/configs"
 	"hivearbiter/elo"
 	"hivearbiter/internal/cli"
 	"hivearbiter/pool"
@@ -40,15 +39,14 @@ func runSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	rest, groups := splitMultiWord(args)
 	fs := newFlagSet("submit", submitUsage, stderr)
 	var place pool.SubmitFlags
-	place.Register(fs, false)
+	bindSubmission(fs, &place, false)
 	wait := fs.Bool("wait", false, "follow the run until it ends, and exit with its code as arbiter match does")
-	var flags configs.Flags
-	flags.Register(fs)
-	if err := cli.Parse(fs, flags.Respell(rest)); err != nil {
+	flags := bindMatch(fs)
+	if err := parseMatch(fs, flags, rest); err != nil {
 		return err
 	}
-	if place.Creds == "" {
-		return cli.Usage(pool.ErrNoCreds)
+	if err := place.Validate(); err != nil {
+		return cli.Usage(err)
 	}
 	r, err := flags.Run(groups, builtinResolver)
 	if err != nil {

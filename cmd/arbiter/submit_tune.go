@@ -24,7 +24,7 @@ does; its protocol must have options (UHP, UGI).`
 func runSubmitTune(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("submit tune", submitTuneUsage, stderr)
 	var place pool.SubmitFlags
-	place.Register(fs, true)
+	bindSubmission(fs, &place, true)
 	cfg, err := parseTune(fs, args)
 	if err != nil {
 		return err
@@ -33,8 +33,8 @@ func runSubmitTune(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if _, err := tune.NewPairs(cfg); err != nil {
 		return cli.Usage(err)
 	}
-	if place.Creds == "" {
-		return cli.Usage(pool.ErrNoCreds)
+	if err := place.Validate(); err != nil {
+		return cli.Usage(err)
 	}
 	sub := place.Submission()
 	sub.Tune = &cfg

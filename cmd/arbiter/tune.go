@@ -65,11 +65,11 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 // the tune, its engine's program located.
 func parseTune(fs *flag.FlagSet, args []string) (tune.Config, error) {
 	rest, groups := splitMultiWord(args)
-	var flags tune.Flags
-	flags.Register(fs)
+	flags := bindTune(fs)
 	if err := cli.Parse(fs, rest); err != nil {
 		return tune.Config{}, err
 	}
+	flags.Given = cli.Given(fs)
 	cfg, err := flags.Config(groups, builtinResolver)
 	if err != nil {
 		return tune.Config{}, cli.Usage(err)

@@ -2,10 +2,7 @@ package hivebot
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
-	"io"
 	"strconv"
 	"time"
 
@@ -110,44 +107,5 @@ func (e *Engine) Command(ctx context.Context, name string, args []string) (strin
 	return res.String(), nil
 }
 
-const benchUsage = `usage: hivebot bench [flags]
-
-Searches a fixed set of positions to a fixed depth, one line per position, then prints
-the totals as key=value fields. On one thread the node count is the same on every run of
-a build and changes when the search changes: compare it before and after a change, and
-compare nodes/s on the same machine.
-
-Flags:
-`
-
-// runBench is "hivebot bench".
-func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("hivebot bench", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	depth := fs.Int("depth", DefaultBenchDepth, "search depth in plies")
-	threads := fs.Int("threads", 1, "search threads")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, benchUsage)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
-	}
-	if fs.NArg() > 0 || *depth < 1 || *depth > maxDepthLimit || *threads < 1 || *threads > search.MaxThreads {
-		fmt.Fprintf(stderr, "hivebot bench: want -depth 1 to %d, -threads 1 to %d and no arguments\n", maxDepthLimit, search.MaxThreads)
-		return 2
-	}
-	res, err := Bench(ctx, *depth, *threads, func(i int, g *rules.Game, r search.Result) {
-		fmt.Fprintf(stdout, "position %d/%d: %s %d nodes %d ms (%s)\n", i+1, len(benchPositions),
-			g.MoveString(r.Move), r.Nodes, r.Time.Milliseconds(), g.TurnString())
-	})
-	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return 1
-	}
-	fmt.Fprintln(stdout, res)
-	return 0
-}
+// BenchPositions is how many positions Bench searches.
+func BenchPositions() int { return len(benchPositions) }

@@ -26,6 +26,8 @@
 // fields, nodes=NODES time=MS nps=NODES_PER_SECOND depth=N positions=P threads=T. On one
 // thread the node count is the search's signature: the same on every run of a build.
 //
-// Main is the whole program: cmd/hivebot wraps it, and the arbiter binary runs it as a hidden
-// subcommand so that matches between profiles run hivebot as a real engine process.
+// Serve talks with a client on standard input and output; the command line around it (flags,
+// -h, "hivebot bench") is internal/hivebotcmd's, which cmd/hivebot wraps and the arbiter binary
+// runs as a hidden subcommand, so that matches between profiles run hivebot as a real engine
+// process.
 package hivebot

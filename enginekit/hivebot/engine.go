@@ -85,9 +85,13 @@ type Config struct {
 	BenchDepth int
 }
 
+// MaxDepth is the deepest search hivebot plays: the limit of its -depth, -bench-depth and
+// bench depths.
+const MaxDepth = search.MaxPly - 1
+
 // Option limits.
 const (
-	maxDepthLimit = search.MaxPly - 1
+	maxDepthLimit = MaxDepth
 	minHashMB     = 1
 	maxHashMB     = 1024
 )

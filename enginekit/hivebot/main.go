@@ -2,84 +2,23 @@ package hivebot
 
 import (
 	"context"
-	"errors"
-	"flag"
-	"fmt"
 	"io"
 	"os"
 	"os/signal"
-	"time"
 
-	"hivearbiter/enginekit/search"
 	"hivearbiter/enginekit/uhpserver"
 )
 
-const usage = `usage: hivebot [flags]
-       hivebot bench [flags]
-
-hivebot is a Hive engine that speaks the Universal Hive Protocol (UHP) on standard
-input and output, or the Universal Game Interface (UGI) when its first command is
-"ugi". Ctrl-C (SIGINT) stops a running bestmove or perft, which then answers at
-once; "exit" ("quit" in UGI) or the end of input ends the engine. "hivebot bench"
-searches a fixed set of positions and prints the node count and speed (see hivebot
-bench -h).
-
-Flags:
-`
-
-// Main runs hivebot with command-line arguments args (without the program name) on the given
-// streams, and returns the exit status: 0 after "exit" or the end of input, 2 for bad flags,
-// 1 if the conversation broke (output failed, or ctx ended).
-func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) > 0 && args[0] == "bench" {
-		return runBench(ctx, args[1:], stdout, stderr)
-	}
-	fs := flag.NewFlagSet("hivebot", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	profile := fs.String("profile", Strong.String(), "strength: random, weak (2 plies), medium (3 plies) or strong (iterative deepening to the time limit)")
-	depth := fs.Int("depth", 0, "cap every search at this many plies (0: no cap)")
-	hash := fs.Int("hash", 0, fmt.Sprintf("transposition table size in MB (0: %d)", search.DefaultHashMB))
-	threads := fs.Int("threads", 1, "search threads, sharing the transposition table")
-	seed := fs.Uint64("seed", 0, "seed for the random profile (0: from the clock)")
-	benchDepth := fs.Int("bench-depth", DefaultBenchDepth, "depth of the UHP command bench when it is given none")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, usage)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "hivebot: unexpected arguments %q\n", fs.Args())
-		fs.Usage()
-		return 2
-	}
-	p, err := ParseProfile(*profile)
-	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return 2
-	}
-	if *depth < 0 || *hash < 0 || *threads < 1 || *benchDepth < 1 || *benchDepth > maxDepthLimit {
-		fmt.Fprintf(stderr, "hivebot: -depth and -hash must not be negative, -threads must be at least 1, -bench-depth from 1 to %d\n", maxDepthLimit)
-		return 2
-	}
-	if *seed == 0 {
-		*seed = uint64(time.Now().UnixNano())
-	}
-	engine := New(Config{Profile: p, MaxDepth: *depth, HashMB: *hash, Threads: *threads, Seed: *seed, BenchDepth: *benchDepth})
-	// Ctrl-C interrupts the running command, as it does in Mzinga, rather than the engine.
+// Serve talks with a client for engine on stdin and stdout, in UHP, or in UGI when the first
+// command is "ugi", until "exit" ("quit" in UGI), the end of input or ctx's end. Ctrl-C
+// (SIGINT) stops a running bestmove or perft, which then answers at once, as in Mzinga,
+// rather than ending the engine. The command line that sets the engine up is
+// internal/hivebotcmd's.
+func Serve(ctx context.Context, engine *Engine, stdin io.Reader, stdout io.Writer) error {
 	interrupts := make(chan os.Signal, 1)
 	signal.Notify(interrupts, os.Interrupt)
 	defer signal.Stop(interrupts)
 	// In UGI mode the interrupts reach no search: UGI stops one with "stop".
 	server := uhpserver.NewServer(engine, uhpserver.WithInterrupts(interrupts))
-	err = serve(ctx, engine, server, stdin, stdout)
-	if err != nil {
-		fmt.Fprintf(stderr, "hivebot: %v\n", err)
-		return 1
-	}
-	return 0
+	return serve(ctx, engine, server, stdin, stdout)
 }

@@ -115,21 +115,21 @@ var Rules = []Rule{
 	},
 	{
 		Packages: []string{"configs"},
-		Not:      []string{"viewerbridge", "tune", "distributed", "pool/...", "report", "openings/evaluate", "proto/...", "uhpclient", "ugiclient", "enginekit/..."},
+		Not:      []string{"viewerbridge", "tune/...", "distributed", "pool/...", "report", "openings/evaluate", "proto/...", "uhpclient", "ugiclient", "enginekit/..."},
 		Why:      "configs turns files and words into the arbiter's types; the front ends and runners that take settings import configs, never the reverse",
 	},
 	{
 		Packages: []string{"distributed"},
-		Not:      []string{"configs", "tune", "pool/...", "viewerbridge", "report", "openings/evaluate", "proto/...", "uhpclient", "ugiclient", "enginekit/..."},
+		Not:      []string{"configs", "tune/...", "pool/...", "viewerbridge", "report", "openings/evaluate", "proto/...", "uhpclient", "ugiclient", "enginekit/..."},
 		Why:      "the runner of game pairs over NATS plays any protocol through the registry and reads no settings; a worker's -engine words are read by `configs`, and tunes are the pool's",
 	},
 	{
-		Packages: []string{"pool/...", "report", "viewerbridge", "tune", "openings/evaluate"},
+		Packages: []string{"pool/...", "report", "viewerbridge", "tune/...", "openings/evaluate"},
 		Not:      []string{"proto/...", "uhpclient", "ugiclient"},
 		Why:      "runners and front ends start players through the protocol registry (`driver.Start`), as a match does, and never name a protocol",
 	},
 	{
-		Packages: []string{"rules", "elo", "results/...", "arbiter/...", "configs", "uhpclient", "proto/...", "enginekit/...", "openings/...", "report", "viewerbridge", "tune"},
+		Packages: []string{"rules", "elo", "results/...", "arbiter/...", "configs", "uhpclient", "proto/...", "enginekit/...", "openings/...", "report", "viewerbridge", "tune/...", "console"},
 		Not:      []string{"github.com/nats-io/..."},
 		Why:      "NATS is the transport of the distributed runner and the pool; a match on one machine does not link it",
 	},
@@ -166,9 +166,9 @@ var Rules = []Rule{
 		Why:      "each protocol registers itself when it is linked, so a protocol that the binary did not link would be an unknown proto= to its users",
 	},
 	{
-		Packages: []string{"cmd/hivebot"},
-		Only:     []string{"enginekit/...", "rules"},
+		Packages: []string{"cmd/hivebot", "internal/hivebotcmd"},
+		Only:     []string{"enginekit/...", "rules", "internal/hivebotcmd"},
 		Not:      []string{"github.com/nats-io/..."},
-		Why:      "the bundled engine as a binary of its own is an engine: the engine author's side and the referee, never the arbiter that judges it nor NATS",
+		Why:      "the bundled engine as a binary of its own is an engine: the engine author's side and the referee, with its command line (`internal/hivebotcmd`, which the arbiter's hidden hivebot command runs too), never the arbiter that judges it nor NATS",
 	},
 }

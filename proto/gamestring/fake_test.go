@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"hivearbiter/enginekit/hivebot"
+	"hivearbiter/internal/hivebotcmd"
 	"hivearbiter/internal/proc"
 	"hivearbiter/rules"
 )
@@ -29,7 +29,7 @@ const (
 func TestMain(m *testing.M) {
 	proc.Main() // on Windows a copy of the test binary is its Ctrl-C sender
 	if os.Getenv(hivebotEnv) != "" {
-		os.Exit(hivebot.Main(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+		os.Exit(hivebotcmd.Main(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
 	if scenario := os.Getenv(fakeEnv); scenario != "" {
 		var log io.Writer

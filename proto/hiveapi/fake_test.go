@@ -15,7 +15,7 @@ import (
 	"strconv"
 	"time"
 
-	"hivearbiter/enginekit/hivebot"
+	"hivearbiter/internal/hivebotcmd"
 )
 
 // The test binary doubles as the modules under test, as in os/exec's own tests: with
@@ -30,7 +30,7 @@ const (
 
 func fakeMain(scenario string) int {
 	if scenario == "uhp" {
-		return hivebot.Main(context.Background(), []string{"-profile", "random", "-seed", "7"}, os.Stdin, os.Stdout, os.Stderr)
+		return hivebotcmd.Main(context.Background(), []string{"-profile", "random", "-seed", "7"}, os.Stdin, os.Stdout, os.Stderr)
 	}
 	var (
 		r io.Reader

@@ -1,17 +1,18 @@
-package configs
+package main
 
 import (
 	"strings"
 	"testing"
 
 	"hivearbiter/arbiter/compliance"
+	"hivearbiter/configs"
 )
 
-// TestWriteCheckAdvice: a check's advice gives the rows that found a setting whole, the
+// TestWriteCheckAdvice: arbiter check's advice gives the rows that found a setting whole, the
 // warnings, and a match command that plays the engine with those settings; after a failed
 // check, no command.
 func TestWriteCheckAdvice(t *testing.T) {
-	e, err := ParseEngine([]string{"cmd=./my engine", "st=1"}, fakeResolver)
+	e, err := configs.ParseEngine([]string{"cmd=./my engine", "st=1"}, builtinResolver)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -21,7 +22,7 @@ func TestWriteCheckAdvice(t *testing.T) {
 		{Name: "determinism", Status: compliance.Warned, Detail: "answers differ from search to search"},
 	}
 	var b strings.Builder
-	WriteCheckAdvice(&b, e, checks, false, fakeResolver)
+	writeCheckAdvice(&b, e, checks, false, builtinResolver)
 	for _, want := range []string{
 		"\nfractional seconds: it rounds times down to whole seconds\n",
 		"Warnings (a match does not meet them; the engine's author may want to know):\n  determinism: answers differ from search to search\n",
@@ -32,7 +33,7 @@ func TestWriteCheckAdvice(t *testing.T) {
 		}
 	}
 	b.Reset()
-	WriteCheckAdvice(&b, e, checks, true, fakeResolver)
+	writeCheckAdvice(&b, e, checks, true, builtinResolver)
 	if !strings.Contains(b.String(), "A failed row is a fault a match meets") || strings.Contains(b.String(), "arbiter match") {
 		t.Errorf("after a failed check:\n%s", b.String())
 	}

@@ -1,4 +1,4 @@
-package configs
+package main
 
 import (
 	"fmt"
@@ -7,14 +7,15 @@ import (
 
 	"hivearbiter/arbiter/compliance"
 	"hivearbiter/arbiter/driver"
+	"hivearbiter/configs"
 	"hivearbiter/internal/cli"
 )
 
-// WriteCheckAdvice writes what "arbiter check" of an engine found a match needs: each row that
+// writeCheckAdvice writes what "arbiter check" of an engine found a match needs: each row that
 // says so, whole, the warnings, and (unless a check failed) a match command against the
-// bundled engine that plays as pasted (CheckedMatch), whose -engine line serves a gate's two
+// bundled engine that plays as pasted (configs.CheckedMatch), whose -engine line serves a gate's two
 // builds.
-func WriteCheckAdvice(w io.Writer, engine driver.EngineConfig, checks []compliance.Result, failed bool, resolve Resolver) {
+func writeCheckAdvice(w io.Writer, engine driver.EngineConfig, checks []compliance.Result, failed bool, resolve configs.Resolver) {
 	var warnings []string
 	fmt.Fprintln(w)
 	for _, c := range checks {
@@ -33,7 +34,7 @@ func WriteCheckAdvice(w io.Writer, engine driver.EngineConfig, checks []complian
 		return
 	}
 	settings, flags := compliance.Settings(checks)
-	match, err := CheckedMatch(engine, settings, flags, resolve)
+	match, err := configs.CheckedMatch(engine, settings, flags, resolve)
 	if err != nil { // the check's own settings did not parse: a bug of the check, said rather than hidden
 		fmt.Fprintf(w, "The settings it found do not make an -engine line (%v): %s\n", err, strings.Join(settings, " "))
 		return
