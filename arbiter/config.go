@@ -52,6 +52,7 @@ func (s Shard) Has(pair int) bool {
 	return s.Count <= 1 || pair%s.Count == s.Index-1
 }
 
+// String returns the Shard as it is written in text.
 func (s Shard) String() string {
 	if s.Count == 0 {
 		return "all"

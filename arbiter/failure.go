@@ -94,6 +94,7 @@ type FailingError struct {
 	Detail string // the last failure's detail
 }
 
+// Error returns what went wrong, as a user reads it.
 func (e *FailingError) Error() string { return "arbiter: " + e.Message() }
 
 // Message is the error without the package's name: the engine, the failure, the last game's
@@ -198,10 +199,12 @@ type BrokenError struct {
 	Err    error
 }
 
+// Error returns what went wrong, as a user reads it.
 func (e *BrokenError) Error() string {
 	return fmt.Sprintf("%s is broken (%v) and forfeits its remaining games (-on-engine-failure forfeit)", e.Engine, e.Err)
 }
 
+// Unwrap returns the error underneath, for errors.Is and errors.As.
 func (e *BrokenError) Unwrap() error { return e.Err }
 
 // brokenPlayer stands in for a broken engine: every call fails at once as a crash, so that

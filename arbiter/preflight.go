@@ -19,6 +19,7 @@ type PreflightError struct {
 	Failures []*EngineStartError // in configuration order
 }
 
+// Error returns what went wrong, as a user reads it.
 func (e *PreflightError) Error() string { return "arbiter: " + e.Message() }
 
 // Message is the error without the package's name: one engine's failure as it is, several
@@ -181,6 +182,7 @@ type FirstMoveError struct {
 	Detail string // as a game's record words it: "White (b) played the illegal move ..."
 }
 
+// Error returns what went wrong, as a user reads it.
 func (e *FirstMoveError) Error() string {
 	// The detail carries the fault's diagnosis, as the game's record would: its cause and fix.
 	return fmt.Sprintf("its first move (%s) would lose its game by %s: %s", e.Search, e.Reason, e.Detail)

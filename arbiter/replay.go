@@ -13,6 +13,7 @@ type ReplayError struct {
 	Msg string // what does not replay, without the package's name
 }
 
+// Error returns what went wrong, as a user reads it.
 func (e *ReplayError) Error() string { return "arbiter: " + e.Msg }
 
 // Message is the error without the package's name.

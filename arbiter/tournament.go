@@ -84,6 +84,7 @@ type EngineStartError struct {
 	Refused bool
 }
 
+// Error returns what went wrong, as a user reads it.
 func (e *EngineStartError) Error() string { return "arbiter: " + e.Message() }
 
 // Message is the error without the package's name.
@@ -94,6 +95,7 @@ func (e *EngineStartError) Message() string {
 	return fmt.Sprintf("engine %q could not be started: %v", e.Engine, e.Err)
 }
 
+// Unwrap returns the error underneath, for errors.Is and errors.As.
 func (e *EngineStartError) Unwrap() error { return e.Err }
 
 // NewTournament checks a configuration, loads its openings and lays out its schedule, to be
@@ -344,6 +346,7 @@ type ExpansionError struct {
 	Plays    rules.GameType // the widest game type the player plays
 }
 
+// Error returns what went wrong, as a user reads it.
 func (e *ExpansionError) Error() string {
 	names := make([]string, len(e.Missing))
 	for i, b := range e.Missing {

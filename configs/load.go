@@ -27,6 +27,7 @@ type Error struct {
 	Msg  string
 }
 
+// Error returns what went wrong, as a user reads it.
 func (e *Error) Error() string { return "configs: " + e.Message() }
 
 // Message is the problem without the package's name, as a command shows it to a user.

@@ -22,17 +22,20 @@ type LineError struct {
 	Err  error
 }
 
+// Error returns what went wrong, as a user reads it.
 func (e *LineError) Error() string { return "results: " + e.Message() }
 
 // Message is the error without the package's name.
 func (e *LineError) Message() string { return fmt.Sprintf("%s:%d: %v", e.Path, e.Line, e.Err) }
 
+// Unwrap returns the error underneath, for errors.Is and errors.As.
 func (e *LineError) Unwrap() error { return e.Err }
 
 // LockedError reports a records file that another run is writing: two writers would
 // interleave their records and corrupt the file for both.
 type LockedError struct{ Path string }
 
+// Error returns what went wrong, as a user reads it.
 func (e *LockedError) Error() string { return "results: " + e.Message() }
 
 // Message is the error without the package's name.
@@ -46,11 +49,13 @@ type FileError struct {
 	Err error
 }
 
+// Error returns what went wrong, as a user reads it.
 func (e *FileError) Error() string { return "results: " + e.Msg }
 
 // Message is the error without the package's name.
 func (e *FileError) Message() string { return e.Msg }
 
+// Unwrap returns the error underneath, for errors.Is and errors.As.
 func (e *FileError) Unwrap() error { return e.Err }
 
 // fileError is a FileError whose message is format's, which wraps err with %w.

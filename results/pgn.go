@@ -149,7 +149,10 @@ type PGNError struct {
 	Err  error
 }
 
+// Error returns what went wrong, as a user reads it.
 func (e *PGNError) Error() string { return fmt.Sprintf("results: PGN line %d: %v", e.Line, e.Err) }
+
+// Unwrap returns the error underneath, for errors.Is and errors.As.
 func (e *PGNError) Unwrap() error { return e.Err }
 
 var gameStates = map[string]bool{"NotStarted": true, "InProgress": true, WhiteWins: true, BlackWins: true, Draw: true}

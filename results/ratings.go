@@ -79,6 +79,7 @@ type RatingsError struct {
 	Msg string // the reason, without the package's name
 }
 
+// Error returns what went wrong, as a user reads it.
 func (e *RatingsError) Error() string { return "results: " + e.Msg }
 
 // Message is the error without the package's name.

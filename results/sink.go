@@ -37,6 +37,7 @@ type PGNWriteError struct {
 	Err error // a *FileError
 }
 
+// Error returns what went wrong, as a user reads it.
 func (e *PGNWriteError) Error() string { return e.Err.Error() }
 
 // Unwrap returns the error of the write.

@@ -72,6 +72,7 @@ type TestsDifferError struct {
 	Tests []Test
 }
 
+// Error returns what went wrong, as a user reads it.
 func (e *TestsDifferError) Error() string { return "results: " + e.Message() }
 
 // Message is the error without the package's name.

@@ -140,10 +140,12 @@ type DiagnosedError struct {
 	Err       error
 }
 
+// Error returns what went wrong, as a user reads it.
 func (e *DiagnosedError) Error() string {
 	return e.Err.Error() + " (" + e.Diagnosis.Advice() + ")"
 }
 
+// Unwrap returns the error underneath, for errors.Is and errors.As.
 func (e *DiagnosedError) Unwrap() error { return e.Err }
 
 // Diagnose gives err the diagnosis of id; a nil err stays nil, and an err that already has a

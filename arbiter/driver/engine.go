@@ -48,6 +48,7 @@ type EngineOption struct{ Name, Value string }
 // ConfigError reports an invalid tournament configuration.
 type ConfigError struct{ Msg string }
 
+// Error returns what went wrong, as a user reads it.
 func (e *ConfigError) Error() string { return "arbiter: " + e.Msg }
 
 // Message is the error without the package's name.

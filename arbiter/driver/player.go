@@ -161,6 +161,7 @@ func (e *PlayerError) Error() string {
 	return e.Err.Error()
 }
 
+// Unwrap returns the error underneath, for errors.Is and errors.As.
 func (e *PlayerError) Unwrap() error { return e.Err }
 
 // ClassifyError classifies a player's failure that its protocol did not judge itself, for

@@ -52,6 +52,7 @@ type TimeControlError struct {
 	Reason string
 }
 
+// Error returns what went wrong, as a user reads it.
 func (e *TimeControlError) Error() string { return "arbiter: " + e.Message() }
 
 // Message is the error without the package's name.

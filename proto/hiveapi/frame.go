@@ -17,6 +17,7 @@ const MaxMessage = 16 << 20
 // FrameError is a TCP message whose framing is broken.
 type FrameError struct{ Why string }
 
+// Error returns what went wrong, as a user reads it.
 func (e *FrameError) Error() string { return "hiveapi: broken frame: " + e.Why }
 
 // ReadFrame reads one TCP message, "<length>#<json>". The length counts characters as

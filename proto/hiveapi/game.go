@@ -162,6 +162,7 @@ type TurnError struct {
 	Why  string
 }
 
+// Error returns what went wrong, as a user reads it.
 func (e *TurnError) Error() string {
 	return fmt.Sprintf("hiveapi: the turn %s was not offered: %s", e.Turn, e.Why)
 }

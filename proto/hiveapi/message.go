@@ -72,6 +72,7 @@ type ReplyError struct {
 	Why  string
 }
 
+// Error returns what went wrong, as a user reads it.
 func (e *ReplyError) Error() string {
 	return fmt.Sprintf("hiveapi: unreadable reply %s: %s", e.Text, e.Why)
 }

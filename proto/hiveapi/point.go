@@ -13,11 +13,13 @@ import (
 // row+col is always even. The API writes a point "row,col".
 type Point struct{ Row, Col int }
 
+// String returns the Point as it is written in text.
 func (p Point) String() string { return strconv.Itoa(p.Row) + "," + strconv.Itoa(p.Col) }
 
 // PointError is text that names no cell of the API's grid.
 type PointError struct{ Text string }
 
+// Error returns what went wrong, as a user reads it.
 func (e *PointError) Error() string {
 	return fmt.Sprintf("hiveapi: %q is not a cell: want \"row,col\" with row+col even", e.Text)
 }

@@ -37,11 +37,13 @@ type Error struct {
 	Err  error
 }
 
+// Error returns what went wrong, as a user reads it.
 func (e *Error) Error() string { return "ratinglist/site: " + e.Message() }
 
 // Message is the error without the package's name.
 func (e *Error) Message() string { return e.Path + ": " + e.Err.Error() }
 
+// Unwrap returns the error underneath, for errors.Is and errors.As.
 func (e *Error) Unwrap() error { return e.Err }
 
 // Write writes the list's site into dir, creating it: its pages, its games as PGN and its

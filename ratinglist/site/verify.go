@@ -47,6 +47,7 @@ func WriteTable(w io.Writer, l *ratinglist.List, t *ratinglist.Table, format str
 // A TableMismatchError is a published table that is not the table its records give.
 type TableMismatchError struct{ Path string }
 
+// Error returns what went wrong, as a user reads it.
 func (e *TableMismatchError) Error() string { return "ratinglist/site: " + e.Message() }
 
 // Message is the error without the package's name.

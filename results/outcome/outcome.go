@@ -59,6 +59,7 @@ type Warning struct {
 // engine's margin: the engine is about to lose games on time.
 const WarningNearMargin = "near-margin"
 
+// String returns the Warning as it is written in text.
 func (w Warning) String() string { return w.Text }
 
 // UnmarshalJSON reads a warning, or the text alone, as older records hold it (whose side and

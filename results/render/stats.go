@@ -32,6 +32,7 @@ type StatsError struct {
 	Msg string // the reason, without the package's name
 }
 
+// Error returns what went wrong, as a user reads it.
 func (e *StatsError) Error() string { return "render: " + e.Msg }
 
 // Message is the error without the package's name.
