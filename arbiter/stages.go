@@ -246,8 +246,7 @@ func (r *LocalRunner) play(ctx context.Context, sg ScheduledGame, seats *Seats) 
 // not on disk, and it keeps the tally, the SPRT and the reports.
 type collector struct {
 	t         *Tournament
-	log       *results.Log
-	pgn       pgnWriter
+	sink      *results.Sink // the run's records file and PGN
 	out       *Outcome
 	sprt      *sprtTracker
 	observers []Observer
@@ -291,9 +290,6 @@ func (c *collector) judgeStreaks(r *results.Record) {
 	}
 }
 
-// pgnWriter appends games to the PGN file, if there is one.
-type pgnWriter func(*results.Record) error
-
 // count adds a game that is on disk already (a resumed run's) or was just appended.
 func (c *collector) count(r *results.Record) {
 	c.setup.Add(r)
@@ -330,16 +326,11 @@ func (c *collector) collect(r *results.Record) error {
 		c.t.emit(GameDiscarded{Record: r})
 		return nil
 	}
-	if err := c.log.Append(r); err != nil {
+	// A PGN that could not be written after the record (*results.PGNWriteError) stops the run
+	// too: the game is in the records, and a resumed run rewrites the PGN from them.
+	if err := c.sink.Append(r); err != nil {
 		c.err = err
 		return err
-	}
-	if c.pgn != nil {
-		if err := c.pgn(r); err != nil {
-			// The game is in the records, and a resumed run rewrites the PGN from them.
-			c.err = err
-			return err
-		}
 	}
 	c.count(r)
 	c.mirrors.Add(r) // a resumed game is counted without its moves: only a played one compares

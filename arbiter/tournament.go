@@ -205,11 +205,8 @@ func (t *Tournament) play(ctx context.Context, runner Runner) (*Outcome, error) 
 		return nil, err
 	}
 	defer sink.Close()
+	col.sink = sink
 	log := sink.Records()
-	col.log = log
-	if t.cfg.PGNOut != "" {
-		col.pgn = sink.AppendPGN
-	}
 	col.reported = out.Tally.CompletePairs()
 	if damage := log.Damage(); damage.Any() {
 		t.emit(RecordsDamaged{Damage: damage})

@@ -112,13 +112,12 @@ func (s *Sink) Append(r *Record) error {
 	if err := s.log.Append(r); err != nil {
 		return err
 	}
-	return s.AppendPGN(r)
+	return s.appendPGN(r)
 }
 
-// AppendPGN writes a game's PGN alone, for a caller that appends the record itself to Records
-// (Append does both); it does nothing without a PGN file. A write that fails, or a file
-// removed or replaced under the run (CheckSameFile), is a *PGNWriteError.
-func (s *Sink) AppendPGN(r *Record) error {
+// appendPGN writes a game's PGN; it does nothing without a PGN file. A write that fails, or a
+// file removed or replaced under the run (CheckSameFile), is a *PGNWriteError.
+func (s *Sink) appendPGN(r *Record) error {
 	if s.pgn == nil {
 		return nil
 	}
@@ -131,8 +130,7 @@ func (s *Sink) AppendPGN(r *Record) error {
 	return nil
 }
 
-// Records is the records file's Log: what the sink found wrong with it as it opened (Damage),
-// and its appends for a caller that writes the PGN apart (AppendPGN).
+// Records is the records file's Log: what the sink found wrong with it as it opened (Damage).
 func (s *Sink) Records() *Log { return s.log }
 
 // Close closes both files.
