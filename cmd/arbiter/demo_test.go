@@ -18,6 +18,7 @@ import (
 // margin wide enough for a loaded machine: under the race detector, with every core busy,
 // hivebot ran its clock down and answered a 0.09 s search after 0.37 s, and lost on time.
 func TestDemoShortened(t *testing.T) {
+	t.Parallel() // its own records file
 	cfg, err := configs.LoadExample(configs.DefaultName, builtinResolver)
 	if err != nil {
 		t.Fatal(err)

@@ -146,6 +146,7 @@ func TestListCommands(t *testing.T) {
 // never stopped, no game twice; an entrant added afterwards plays only its own games, the
 // records' first bytes unchanged.
 func TestListKilledResumedAndGrown(t *testing.T) {
+	t.Parallel() // its own files and processes
 	wholeDir := t.TempDir()
 	var stdout, stderr bytes.Buffer
 	if err := run(t.Context(), []string{"list", "run", "-q", testListFile(t, wholeDir, "")}, &stdout, &stderr); err != nil {

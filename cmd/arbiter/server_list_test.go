@@ -55,6 +55,8 @@ func TestServerKeepsList(t *testing.T) {
 	if testing.Short() {
 		t.Skip("separate processes: not in -short")
 	}
+	// Mostly waiting on its processes (their checks, their games): beside the other tests.
+	t.Parallel()
 	dir, addr := t.TempDir(), testenv.FreeAddr(t)
 	listFile := filepath.Join(dir, "list.toml")
 	if err := os.WriteFile(listFile, []byte(serverList), 0o644); err != nil {
