@@ -9,11 +9,9 @@ import (
 	"time"
 
 	"hivearbiter/ci"
-	"hivearbiter/elo"
 	"hivearbiter/internal/cli"
 	"hivearbiter/pool"
 	"hivearbiter/pool/artifact"
-	"hivearbiter/results"
 )
 
 const submitUsage = `submit -creds FILE [-wait] [-priority N] [-share W] [-platform OS/ARCH,...] [match flags]
@@ -152,31 +150,13 @@ func runExit(st *pool.RunState) error {
 	case "strict-stop", "engine-failing":
 		return cli.Exit(ci.ExitEngines, "run %s: %s", st.ID, st.Reason)
 	}
-	if faults := summaryFaults(s); s.Games > 0 && faults == s.Games {
+	if s.Games > 0 && s.FaultGames() == s.Games {
 		return cli.Exit(ci.ExitEngines, "every one of the %d games of run %s ended by an engine's failure, so the run informs of nothing: arbiter stats of its records lists them", s.Games, st.ID)
 	}
 	if s.SPRT != nil {
-		d := elo.Continue
-		switch s.SPRT.Decision {
-		case elo.AcceptH1.String():
-			d = elo.AcceptH1
-		case elo.AcceptH0.String():
-			d = elo.AcceptH0
-		}
-		return decisionExit(d)
+		return decisionExit(s.SPRT.Decided())
 	}
 	return nil
-}
-
-// summaryFaults counts the games a summary's engines lost by a fault.
-func summaryFaults(s *results.Summary) int {
-	n := 0
-	for _, f := range s.Faults {
-		for _, c := range f {
-			n += c
-		}
-	}
-	return n
 }
 
 // submit hands a submission to the pool's server, its engines uploaded as artifacts.

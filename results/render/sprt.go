@@ -215,10 +215,7 @@ func WriteSPRTVerdict(w io.Writer, test elo.SPRT, s *results.Summary) elo.Decisi
 	d := test.Status(s.SPRT.LLR)
 	verdict := sprtVerdict(test, d, s.SPRT.Pairs)
 	if s.SPRT.DecidedAtCap && s.SPRT.Threshold != nil {
-		d = elo.AcceptH0
-		if s.SPRT.Decision == elo.AcceptH1.String() {
-			d = elo.AcceptH1
-		}
+		d = s.SPRT.Decided() // H0 or H1: a test decided at its cap is decided
 		verdict = sprtVerdict(test, d, s.SPRT.Pairs) + fmt.Sprintf(" at its cap (LLR %.2f against the final threshold %.2f)", s.SPRT.LLR, *s.SPRT.Threshold)
 	}
 	fmt.Fprintln(w, verdict)
