@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"hivearbiter/ci"
@@ -83,7 +82,7 @@ func runSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return submitError(err)
 	}
 	fmt.Fprintf(stdout, "Run %s submitted: %d games (%s); its records: %s on the server\n", st.ID, st.Scheduled, st.Format, st.Records)
-	writeFit(stdout, st)
+	pool.WriteFit(stdout, st)
 	if !*wait {
 		return nil
 	}
@@ -98,22 +97,6 @@ func submitError(err error) error {
 		return cli.Usage(fmt.Errorf("%w: nothing was submitted", err))
 	}
 	return err
-}
-
-// writeFit says which of the pool's current workers can play a run just submitted, or why none
-// can (the run is taken, and waits).
-func writeFit(stdout io.Writer, st *pool.RunState) {
-	if st.Unplayable != "" {
-		fmt.Fprintf(stdout, "Warning: run %s waits: %s\n", st.ID, st.Unplayable)
-		return
-	}
-	by := st.PlayableBy()
-	fmt.Fprintf(stdout, "Workers that can play it: %s\n", strings.Join(by, ", "))
-	for _, f := range st.Fit {
-		if f.Reason != "" {
-			fmt.Fprintf(stdout, "Worker %s cannot: %s\n", f.Worker, f.Reason)
-		}
-	}
 }
 
 // followInterval is how often submit -wait asks for its run's state.

@@ -49,6 +49,6 @@ func runSubmitTune(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return err
 	}
 	fmt.Fprintf(stdout, "Run %s submitted: a tune of %d pairs; its records: %s on the server\n", st.ID, cfg.Gains.Iterations, st.Records)
-	writeFit(stdout, st)
+	pool.WriteFit(stdout, st)
 	return nil
 }
