@@ -67,36 +67,17 @@ func runSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := sub.Identify(ctx); err != nil {
 		return playError(err) // every engine that does not start, named at once (exit code 5)
 	}
-	token, err := place.Token()
-	if err != nil {
-		return cli.Usage(err)
-	}
-	sub.Token = token
-	c, err := poolClient("", pool.RoleSubmitter, place.Creds)
+	st, c, err := submit(ctx, &place, sub)
 	if err != nil {
 		return err
 	}
 	defer c.Close()
-	st, err := c.SubmitEngines(ctx, sub)
-	if err != nil {
-		return submitError(err)
-	}
 	fmt.Fprintf(stdout, "Run %s submitted: %d games (%s); its records: %s on the server\n", st.ID, st.Scheduled, st.Format, st.Records)
 	pool.WriteFit(stdout, st)
 	if !*wait {
 		return nil
 	}
 	return followRun(ctx, c, st.ID, followInterval, stdout)
-}
-
-// submitError is the exit status of a submission the client or the server refused: a run
-// that cannot travel to the workers (an engine's script that needs files beside it) is the
-// submitter's to fix, a usage error.
-func submitError(err error) error {
-	if errors.As(err, new(*artifact.LeftBehindError)) {
-		return cli.Usage(fmt.Errorf("%w: nothing was submitted", err))
-	}
-	return err
 }
 
 // followInterval is how often submit -wait asks for its run's state.
@@ -142,21 +123,28 @@ func runExit(st *pool.RunState) error {
 	return nil
 }
 
-// submit hands a submission to the pool's server, its engines uploaded as artifacts.
-func submit(ctx context.Context, place *pool.SubmitFlags, sub *pool.Submission) (*pool.RunState, error) {
+// submit hands a submission to the pool's server, its engines uploaded as artifacts, and
+// returns the run's state and the connection to the server, for the caller to follow the run
+// on and close.
+func submit(ctx context.Context, place *pool.SubmitFlags, sub *pool.Submission) (*pool.RunState, *pool.Client, error) {
 	token, err := place.Token()
 	if err != nil {
-		return nil, cli.Usage(err)
+		return nil, nil, cli.Usage(err)
 	}
 	sub.Token = token
 	c, err := poolClient("", pool.RoleSubmitter, place.Creds)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	defer c.Close()
 	st, err := c.SubmitEngines(ctx, sub)
-	if err != nil {
-		return nil, submitError(err)
+	if errors.As(err, new(*artifact.LeftBehindError)) {
+		// A run that cannot travel to the workers (an engine's script that needs files beside
+		// it) is the submitter's to fix: a usage error.
+		err = cli.Usage(fmt.Errorf("%w: nothing was submitted", err))
 	}
-	return st, nil
+	if err != nil {
+		c.Close()
+		return nil, nil, err
+	}
+	return st, c, nil
 }
