@@ -2,9 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/base64"
-	"errors"
 	"fmt"
 	"io"
 
@@ -25,7 +22,7 @@ func runServerUser(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
-	req, err := userRequest(words, *role)
+	req, err := pool.ParsePeople(words, *role)
 	if err != nil {
 		return cli.Usage(err)
 	}
@@ -65,28 +62,4 @@ func runServerAudit(ctx context.Context, dir, creds, id string, asJSON bool, std
 		return writeJSON(stdout, trail)
 	}
 	return pool.WriteAudit(stdout, trail)
-}
-
-// userRequest reads the words of "server user".
-func userRequest(words []string, role string) (pool.PeopleRequest, error) {
-	if len(words) == 0 {
-		return pool.PeopleRequest{}, errors.New("want: server user add|list|accept|block|role|token ...")
-	}
-	req := pool.PeopleRequest{Op: words[0]}
-	switch {
-	case words[0] == "list" && len(words) == 1:
-	case words[0] == "add" && len(words) == 2:
-		raw := make([]byte, 15)
-		if _, err := rand.Read(raw); err != nil {
-			return req, err
-		}
-		req.Name, req.Role, req.Password = words[1], role, base64.RawURLEncoding.EncodeToString(raw)
-	case (words[0] == "accept" || words[0] == "block" || words[0] == "token") && len(words) == 2:
-		req.Name = words[1]
-	case words[0] == "role" && len(words) == 3:
-		req.Name, req.Role = words[1], words[2]
-	default:
-		return req, fmt.Errorf("want: server user add NAME [-role ROLE], list, accept NAME, block NAME, token NAME or role NAME ROLE (not %q)", words)
-	}
-	return req, nil
 }
