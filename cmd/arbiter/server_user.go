@@ -15,14 +15,10 @@ func runServerUser(ctx context.Context, args []string, stdout, stderr io.Writer)
 	fs := newFlagSet("server user", serverUsage, stderr)
 	dir := fs.String("dir", "arbiter-pool", "the server's `directory`")
 	role := fs.String("role", "user", "with add: the person's `role` (user, approver or admin)")
-	var words []string
-	for len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
-		words, args = append(words, args[0]), args[1:]
-	}
 	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
-	req, err := pool.ParsePeople(words, *role)
+	req, err := pool.ParsePeople(fs.Args(), *role)
 	if err != nil {
 		return cli.Usage(err)
 	}
@@ -44,22 +40,4 @@ func runServerUser(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return pool.WritePeople(stdout, out.People)
 	}
 	return nil
-}
-
-// runServerAudit prints a run's audit trail: who submitted, approved, paused, resumed, stopped
-// and reprioritized it, and when.
-func runServerAudit(ctx context.Context, dir, creds, id string, asJSON bool, stdout io.Writer) error {
-	c, err := poolClient(dir, pool.RoleSubmitter, creds)
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	trail, err := c.Audit(ctx, id)
-	if err != nil {
-		return err
-	}
-	if asJSON {
-		return writeJSON(stdout, trail)
-	}
-	return pool.WriteAudit(stdout, trail)
 }
