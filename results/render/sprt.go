@@ -2,6 +2,7 @@ package render
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -206,6 +207,29 @@ func SPRTConclusion(test elo.SPRT, d elo.Decision, first, second string) string 
 		return "H0 accepted: " + h0 + "."
 	}
 	return "no decision yet: neither H0, " + h0 + ", nor H1, " + h1 + ", is accepted."
+}
+
+// RecordsSPRT is the test the records' run was played to (results.RecordsTest), said on w as
+// arbiter stats says it, or nil: records without one, or whose runs' tests differ (a warning
+// says so), are tested only with -sprt. maxPairs is the run's cap in game pairs, at which the
+// test decides as the run did (0 when the records do not say it).
+func RecordsSPRT(w io.Writer, recs []results.Record) (test *elo.SPRT, maxPairs int) {
+	carried, err := results.RecordsTest(recs)
+	var differ *results.TestsDifferError
+	switch {
+	case errors.As(err, &differ):
+		fmt.Fprintf(w, "Warning: %s: -sprt says which to apply\n", differ.Message())
+		return nil, 0
+	case carried == nil:
+		return nil, 0
+	}
+	sprt, err := carried.SPRT()
+	if err != nil {
+		fmt.Fprintf(w, "Warning: the records' test (%s) is not one: %v; -sprt gives one\n", carried, err)
+		return nil, 0
+	}
+	fmt.Fprintf(w, "SPRT of the records' run: %s (-sprt tests them otherwise)\n", carried)
+	return &sprt, carried.MaxPairs()
 }
 
 // WriteSPRTVerdict writes what the SPRT test of records (their Summary, of WriteStats) decided,
