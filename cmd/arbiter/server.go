@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -161,10 +162,7 @@ func runServerWorker(ctx context.Context, args []string, stdout, stderr io.Write
 	if err != nil {
 		return err
 	}
-	path := *out
-	if path == "" {
-		path = name + ".creds"
-	}
+	path := cmp.Or(*out, name+".creds")
 	if err := creds.Save(path); err != nil {
 		return err
 	}

@@ -60,8 +60,7 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	summary, err := render.WriteStats(stdout, recs, render.StatsOptions{Files: fs.NArg(), SPRT: sprt, SPRTFromRecords: fromRecords, MaxPairs: maxPairs,
 		Time: *timeTable, MergeNames: *mergeNames})
-	var se *render.StatsError
-	if errors.As(err, &se) {
+	if errors.As(err, new(*render.StatsError)) {
 		return cli.Usage(err)
 	}
 	if err != nil {
