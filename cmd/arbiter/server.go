@@ -183,14 +183,7 @@ func runServerWorkers(ctx context.Context, args []string, stdout, stderr io.Writ
 	}
 	defer c.Close()
 	ws, err := c.Workers(ctx)
-	if err != nil {
-		return err
-	}
-	if *asJSON {
-		return writeJSON(stdout, ws)
-	}
-	pool.WriteWorkers(stdout, ws, time.Now())
-	return nil
+	return writeStatus(stdout, *asJSON, ws, err, pool.WriteWorkers)
 }
 
 func runServerRuns(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -252,6 +245,19 @@ func runServerRuns(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return writeJSON(stdout, runs)
 	}
 	pool.WriteRuns(stdout, runs)
+	return nil
+}
+
+// writeStatus writes the workers' status that a server or a coordinator answered (err, if it
+// did not): as JSON with asJSON, else as write's table of it now.
+func writeStatus[T any](stdout io.Writer, asJSON bool, status T, err error, write func(io.Writer, T, time.Time)) error {
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return writeJSON(stdout, status)
+	}
+	write(stdout, status, time.Now())
 	return nil
 }
 
