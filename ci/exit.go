@@ -1,6 +1,11 @@
 package ci
 
-import "hivearbiter/elo"
+import (
+	"fmt"
+
+	"hivearbiter/arbiter"
+	"hivearbiter/elo"
+)
 
 // Exit codes. They are stable and documented once, in docs/records.md ("Exit codes"): CI jobs
 // gate on them. Every command that decides an SPRT (match in every format, stats -sprt,
@@ -29,6 +34,27 @@ func DecisionCode(d elo.Decision) int {
 		return ExitH0
 	}
 	return ExitInconclusive
+}
+
+// OutcomeCode is the exit code of a run of cfg that played to its outcome, and what ended it
+// ("" where the code says it all): ExitInterrupted when it was stopped, ExitEngines when
+// engines ended it (a Strict run's misbehaviour, a failure streak, every game a failure), else
+// its SPRT's DecisionCode, or ExitOK.
+func OutcomeCode(cfg arbiter.Config, out *arbiter.Outcome) (code int, msg string) {
+	switch {
+	case out.Interrupted:
+		return ExitInterrupted, ""
+	case cfg.Strict && out.Tally.Faults() > 0:
+		return ExitEngines, fmt.Sprintf("strict: %d games ended by engine misbehaviour", out.Tally.Faults())
+	case out.FailureStop != nil:
+		return ExitEngines, out.FailureStop.Message()
+	case out.AllFailed():
+		return ExitEngines, fmt.Sprintf("every one of the %d games ended by an engine's failure (%s), so the run informs of nothing: arbiter stats %s lists them, and arbiter check -engine ... tells what the engine breaks",
+			out.Tally.Games, out.Tally.FaultReasons(), cfg.Out)
+	case out.SPRT != nil:
+		return DecisionCode(out.SPRT.Decision), ""
+	}
+	return ExitOK, ""
 }
 
 // exitDecisions says, for each exit code, what decided a gate that ended with it: the table

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"hivearbiter/elo"
 	"hivearbiter/results"
 	"hivearbiter/results/render"
 )
@@ -108,10 +109,10 @@ func sprtLine(s *results.Summary) string {
 	}
 	t := s.SPRT
 	decision := "no decision"
-	switch t.Decision {
-	case "H1":
+	switch t.Decided() {
+	case elo.AcceptH1:
 		decision = "H1 accepted"
-	case "H0":
+	case elo.AcceptH0:
 		decision = "H0 accepted"
 	}
 	if t.DecidedAtCap && t.Threshold != nil {

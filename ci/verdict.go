@@ -21,18 +21,19 @@ func SPRTReason(s *results.Summary) string {
 	t := s.SPRT
 	h0, h1 := g.Hypotheses()
 	bounds := fmt.Sprintf("[%g, %g] %s", test.Elo0, test.Elo1, test.Unit())
-	if t.DecidedAtCap && t.Threshold != nil && (t.Decision == "H1" || t.Decision == "H0") {
+	decided := t.Decided()
+	if t.DecidedAtCap && t.Threshold != nil && decided != elo.Continue {
 		h, side := h1, "at or above"
-		if t.Decision == "H0" {
+		if decided == elo.AcceptH0 {
 			h, side = h0, "below"
 		}
 		return fmt.Sprintf("the SPRT (%s) accepted %s, %s, at its cap of %d game pairs: LLR %.2f, between %.2f and %.2f, is %s the final threshold %.2f",
 			bounds, t.Decision, h, t.Pairs, t.LLR, t.Lower, t.Upper, side, *t.Threshold)
 	}
-	switch t.Decision {
-	case "H1":
+	switch decided {
+	case elo.AcceptH1:
 		return fmt.Sprintf("the SPRT (%s) accepted H1, %s: LLR %.2f reached %.2f", bounds, h1, t.LLR, t.Upper)
-	case "H0":
+	case elo.AcceptH0:
 		return fmt.Sprintf("the SPRT (%s) accepted H0, %s: LLR %.2f reached %.2f", bounds, h0, t.LLR, t.Lower)
 	}
 	// A match asked to end inconclusive at its cap stops there undecided; records (stats -sprt)

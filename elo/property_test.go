@@ -190,3 +190,16 @@ func TestStrings(t *testing.T) {
 		}
 	}
 }
+
+func TestParseDecision(t *testing.T) {
+	for _, d := range []Decision{Continue, AcceptH0, AcceptH1} {
+		if got, err := ParseDecision(d.String()); got != d || err != nil {
+			t.Errorf("ParseDecision(%q) = %v, %v, want %v", d.String(), got, err, d)
+		}
+	}
+	for _, bad := range []string{"", "h1", "H2", "Decision(7)"} {
+		if got, err := ParseDecision(bad); err == nil || got != Continue {
+			t.Errorf("ParseDecision(%q) = %v, %v, want Continue and an error", bad, got, err)
+		}
+	}
+}

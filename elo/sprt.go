@@ -103,6 +103,17 @@ func (d Decision) String() string {
 	return fmt.Sprintf("Decision(%d)", int(d))
 }
 
+// ParseDecision is the Decision whose String is s: "continue", "H0" or "H1", as a summary
+// records it.
+func ParseDecision(s string) (Decision, error) {
+	for _, d := range []Decision{Continue, AcceptH0, AcceptH1} {
+		if s == d.String() {
+			return d, nil
+		}
+	}
+	return Continue, fmt.Errorf("elo: unknown SPRT decision %q (want continue, H0 or H1)", s)
+}
+
 // SPRT is a sequential probability ratio test of H0: Elo ≤ Elo0 against H1: Elo ≥ Elo1, with
 // false positive rate Alpha and false negative rate Beta, e.g. {0, 5, 0.05, 0.05, Normalized}.
 // The meaning of Elo0 and Elo1 depends on Model.

@@ -3,6 +3,8 @@ package pool
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -355,6 +357,31 @@ type PeopleRequest struct {
 	Name     string `json:"name,omitempty"`
 	Role     string `json:"role,omitempty"`
 	Password string `json:"password,omitempty"` // for add
+}
+
+// ParsePeople reads the words of "server user": "add NAME" (a person of role, with a random
+// password to hand them), "list", "accept NAME", "block NAME", "token NAME" or "role NAME ROLE".
+func ParsePeople(words []string, role string) (PeopleRequest, error) {
+	if len(words) == 0 {
+		return PeopleRequest{}, errors.New("want: server user add|list|accept|block|role|token ...")
+	}
+	req := PeopleRequest{Op: words[0]}
+	switch {
+	case words[0] == "list" && len(words) == 1:
+	case words[0] == "add" && len(words) == 2:
+		raw := make([]byte, 15)
+		if _, err := rand.Read(raw); err != nil {
+			return req, err
+		}
+		req.Name, req.Role, req.Password = words[1], role, base64.RawURLEncoding.EncodeToString(raw)
+	case (words[0] == "accept" || words[0] == "block" || words[0] == "token") && len(words) == 2:
+		req.Name = words[1]
+	case words[0] == "role" && len(words) == 3:
+		req.Name, req.Role = words[1], words[2]
+	default:
+		return req, fmt.Errorf("want: server user add NAME [-role ROLE], list, accept NAME, block NAME, token NAME or role NAME ROLE (not %q)", words)
+	}
+	return req, nil
 }
 
 // PeopleReply answers a PeopleRequest.

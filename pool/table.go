@@ -209,6 +209,21 @@ func WriteWorkers(w io.Writer, workers []WorkerState, now time.Time) {
 	}
 }
 
+// WriteFit says which of the pool's current workers can play a run just submitted, and why
+// each of the others cannot; or, when none can, why the run waits (it is taken all the same).
+func WriteFit(w io.Writer, st *RunState) {
+	if st.Unplayable != "" {
+		fmt.Fprintf(w, "Warning: run %s waits: %s\n", st.ID, st.Unplayable)
+		return
+	}
+	fmt.Fprintf(w, "Workers that can play it: %s\n", strings.Join(st.PlayableBy(), ", "))
+	for _, f := range st.Fit {
+		if f.Reason != "" {
+			fmt.Fprintf(w, "Worker %s cannot: %s\n", f.Worker, f.Reason)
+		}
+	}
+}
+
 // StateText is "revoked", "flagged", "outdated" (an earlier arbiter the server cannot answer),
 // "playing", "idle" (connected, no run), "unknown" (not heard from since the server started:
 // a worker asks again at once when its connection comes back, or at its batch's end), or

@@ -56,6 +56,17 @@ func TestTables(t *testing.T) {
 	golden.Check(t, "testdata/workers.golden", out.Bytes())
 }
 
+// TestWriteFit: what "arbiter submit" says of the workers that can play the run it handed
+// over: those that can, with each of the others and its reason; or, when none can, why it waits.
+func TestWriteFit(t *testing.T) {
+	var out bytes.Buffer
+	WriteFit(&out, &RunState{ID: "1a2b3c4d5e6f", Fit: []WorkerFit{{Worker: "box-1"},
+		{Worker: "box-2", Reason: "it cannot run python3"}, {Worker: "box-3"}}})
+	WriteFit(&out, &RunState{ID: "a0a0a0a0a0a0", Fit: []WorkerFit{{Worker: "box-1", Reason: "the run is for linux/arm64"}},
+		Unplayable: "no current worker can play it (box-1: the run is for linux/arm64)"})
+	golden.Check(t, "testdata/fit.golden", out.Bytes())
+}
+
 // TestWorkersJudgedByBatch: the server's workers list carries its -batch, by which a worker
 // is judged gone: of a server whose workers ask again every 10 minutes, one that asked 5
 // minutes ago is idle, and one that asked 12 minutes ago is gone.

@@ -95,6 +95,24 @@ type SPRTSummary struct {
 	Threshold    *float64 `json:"threshold,omitempty"`
 }
 
+// Decided is the test's Decision: Continue unless Decision names H0 or H1.
+func (s *SPRTSummary) Decided() elo.Decision {
+	d, _ := elo.ParseDecision(s.Decision)
+	return d
+}
+
+// FaultGames counts the games the summary's engines lost by misbehaviour, every engine's
+// faults added together.
+func (s *Summary) FaultGames() int {
+	n := 0
+	for _, f := range s.Faults {
+		for _, c := range f {
+			n += c
+		}
+	}
+	return n
+}
+
 // NewSummary summarises the records of a tally. sprt, if not nil, is included as given.
 func NewSummary(status string, t *Tally, sprt *SPRTSummary) *Summary {
 	s := &Summary{Status: status, Games: t.Games, SPRT: sprt, Faults: map[string]Faults{},

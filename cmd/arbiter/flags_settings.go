@@ -78,6 +78,21 @@ func bindSubmission(fs *flag.FlagSet, f *pool.SubmitFlags, tune bool) {
 	}
 }
 
+// bindSPRTCalc binds the flags of arbiter sprt-calc, and returns the settings they set.
+func bindSPRTCalc(fs *flag.FlagSet) *configs.SPRTCalc {
+	c := configs.DefaultSPRTCalc()
+	cli.Bind(fs, "ptnml", &c.PTNML, "pair counts LL,LD,WL+DD,WD,WW")
+	cli.Bind(fs, "wdl", &c.WDL, "game counts W,D,L")
+	cli.Bind(fs, "draw-ratio", &c.DrawRatio, "without counts: the share of games drawn, for the expected cost")
+	cli.Bind(fs, "elo0", &c.Elo0, "H0: the Elo difference is at most elo0")
+	cli.Bind(fs, "elo1", &c.Elo1, "H1: the Elo difference is at least elo1")
+	cli.Bind(fs, "alpha", &c.Alpha, "false positive rate")
+	cli.Bind(fs, "beta", &c.Beta, "false negative rate")
+	cli.Bind(fs, "model", &c.Model, "normalized or logistic (pentanomial and trinomial); bayesian, cutechess, legacy (trinomial)")
+	cli.Bind(fs, "cap", &c.Cap, "the test's cap in game pairs (0: none): its error rates and length there, or the decision of counts that reach it")
+	return &c
+}
+
 // bindServe binds the flags of arbiter serve, and returns the settings they set.
 func bindServe(fs *flag.FlagSet) *viewerbridge.Flags {
 	f := viewerbridge.DefaultFlags()

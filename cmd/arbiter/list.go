@@ -72,12 +72,11 @@ func runList(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if err != nil {
 			return err
 		}
-		if err := site.WriteTable(stdout, l, t, *format); errors.Is(err, site.ErrTableFormat) {
+		err = site.WriteTable(stdout, l, t, *format)
+		if errors.Is(err, site.ErrTableFormat) {
 			return cli.Usage(fmt.Errorf("-format %s: %w", *format, site.ErrTableFormat))
-		} else if err != nil {
-			return err
 		}
-		return nil
+		return err
 	case "site":
 		dir := cmp.Or(*out, l.Site)
 		if err := site.WriteFrom(dir, l, recs); err != nil {
@@ -87,9 +86,7 @@ func runList(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return nil
 	case "verify":
 		err := site.Verify(stdout, cmp.Or(*out, l.Site), l, recs)
-		var bad *ratinglist.VerifyError
-		var differs *site.TableMismatchError
-		if errors.As(err, &bad) || errors.As(err, &differs) {
+		if errors.As(err, new(*ratinglist.VerifyError)) || errors.As(err, new(*site.TableMismatchError)) {
 			return cli.Exit(ci.ExitFailure, "%s", cli.Message(err))
 		}
 		return err

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -161,10 +162,7 @@ func runServerWorker(ctx context.Context, args []string, stdout, stderr io.Write
 	if err != nil {
 		return err
 	}
-	path := *out
-	if path == "" {
-		path = name + ".creds"
-	}
+	path := cmp.Or(*out, name+".creds")
 	if err := creds.Save(path); err != nil {
 		return err
 	}
@@ -185,14 +183,7 @@ func runServerWorkers(ctx context.Context, args []string, stdout, stderr io.Writ
 	}
 	defer c.Close()
 	ws, err := c.Workers(ctx)
-	if err != nil {
-		return err
-	}
-	if *asJSON {
-		return writeJSON(stdout, ws)
-	}
-	pool.WriteWorkers(stdout, ws, time.Now())
-	return nil
+	return writeStatus(stdout, *asJSON, ws, err, pool.WriteWorkers)
 }
 
 func runServerRuns(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -202,29 +193,36 @@ func runServerRuns(ctx context.Context, args []string, stdout, stderr io.Writer)
 	asJSON := fs.Bool("json", false, "print the runs as JSON")
 	share := fs.Float64("share", 0, "with priority: the run's new share of the workers")
 	tokenFile := fs.String("token-file", "", "a `file` holding your token, which names you as who controls the run (default: $"+pool.TokenEnv+")")
-	var words []string
-	for len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
-		words, args = append(words, args[0]), args[1:]
-	}
 	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
-	if len(words) > 0 && words[0] == "audit" {
-		if len(words) != 2 {
-			return cli.Usage(errors.New("want: server runs audit RUN"))
+	words := fs.Args()
+	audit := len(words) > 0 && words[0] == "audit"
+	var ctl *pool.Control
+	var err error
+	if audit && len(words) != 2 {
+		return cli.Usage(errors.New("want: server runs audit RUN"))
+	} else if !audit {
+		if ctl, err = pool.ParseControl(words, *share); err != nil {
+			return cli.Usage(err)
 		}
-		return runServerAudit(ctx, *dir, *creds, words[1], *asJSON, stdout)
-	}
-	ctl, err := pool.ParseControl(words, *share)
-	if err != nil {
-		return cli.Usage(err)
 	}
 	c, err := poolClient(*dir, pool.RoleSubmitter, *creds)
 	if err != nil {
 		return err
 	}
 	defer c.Close()
-	if ctl != nil {
+	switch {
+	case audit: // who submitted, approved, paused, resumed, stopped and reprioritized it, and when
+		trail, err := c.Audit(ctx, words[1])
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			return writeJSON(stdout, trail)
+		}
+		return pool.WriteAudit(stdout, trail)
+	case ctl != nil:
 		if ctl.Token, err = pool.ReadToken(*tokenFile); err != nil {
 			return cli.Usage(err)
 		}
@@ -247,6 +245,19 @@ func runServerRuns(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return writeJSON(stdout, runs)
 	}
 	pool.WriteRuns(stdout, runs)
+	return nil
+}
+
+// writeStatus writes the workers' status that a server or a coordinator answered (err, if it
+// did not): as JSON with asJSON, else as write's table of it now.
+func writeStatus[T any](stdout io.Writer, asJSON bool, status T, err error, write func(io.Writer, T, time.Time)) error {
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return writeJSON(stdout, status)
+	}
+	write(stdout, status, time.Now())
 	return nil
 }
 

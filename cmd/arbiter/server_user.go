@@ -2,9 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/base64"
-	"errors"
 	"fmt"
 	"io"
 
@@ -18,14 +15,10 @@ func runServerUser(ctx context.Context, args []string, stdout, stderr io.Writer)
 	fs := newFlagSet("server user", serverUsage, stderr)
 	dir := fs.String("dir", "arbiter-pool", "the server's `directory`")
 	role := fs.String("role", "user", "with add: the person's `role` (user, approver or admin)")
-	var words []string
-	for len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
-		words, args = append(words, args[0]), args[1:]
-	}
 	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
-	req, err := userRequest(words, *role)
+	req, err := pool.ParsePeople(fs.Args(), *role)
 	if err != nil {
 		return cli.Usage(err)
 	}
@@ -47,46 +40,4 @@ func runServerUser(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return pool.WritePeople(stdout, out.People)
 	}
 	return nil
-}
-
-// runServerAudit prints a run's audit trail: who submitted, approved, paused, resumed, stopped
-// and reprioritized it, and when.
-func runServerAudit(ctx context.Context, dir, creds, id string, asJSON bool, stdout io.Writer) error {
-	c, err := poolClient(dir, pool.RoleSubmitter, creds)
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	trail, err := c.Audit(ctx, id)
-	if err != nil {
-		return err
-	}
-	if asJSON {
-		return writeJSON(stdout, trail)
-	}
-	return pool.WriteAudit(stdout, trail)
-}
-
-// userRequest reads the words of "server user".
-func userRequest(words []string, role string) (pool.PeopleRequest, error) {
-	if len(words) == 0 {
-		return pool.PeopleRequest{}, errors.New("want: server user add|list|accept|block|role|token ...")
-	}
-	req := pool.PeopleRequest{Op: words[0]}
-	switch {
-	case words[0] == "list" && len(words) == 1:
-	case words[0] == "add" && len(words) == 2:
-		raw := make([]byte, 15)
-		if _, err := rand.Read(raw); err != nil {
-			return req, err
-		}
-		req.Name, req.Role, req.Password = words[1], role, base64.RawURLEncoding.EncodeToString(raw)
-	case (words[0] == "accept" || words[0] == "block" || words[0] == "token") && len(words) == 2:
-		req.Name = words[1]
-	case words[0] == "role" && len(words) == 3:
-		req.Name, req.Role = words[1], words[2]
-	default:
-		return req, fmt.Errorf("want: server user add NAME [-role ROLE], list, accept NAME, block NAME, token NAME or role NAME ROLE (not %q)", words)
-	}
-	return req, nil
 }

@@ -94,31 +94,3 @@ func TestServerUsers(t *testing.T) {
 		t.Errorf("server runs audit: %s\n%s", got, audit)
 	}
 }
-
-func TestUserRequest(t *testing.T) {
-	for _, tc := range []struct {
-		words []string
-		op    string
-		bad   bool
-	}{
-		{[]string{"list"}, "list", false},
-		{[]string{"add", "ann"}, "add", false},
-		{[]string{"accept", "ann"}, "accept", false},
-		{[]string{"block", "ann"}, "block", false},
-		{[]string{"token", "ann"}, "token", false},
-		{[]string{"role", "ann", "approver"}, "role", false},
-		{nil, "", true},
-		{[]string{"add"}, "", true},
-		{[]string{"role", "ann"}, "", true},
-		{[]string{"list", "ann"}, "", true},
-		{[]string{"remove", "ann"}, "", true},
-	} {
-		req, err := userRequest(tc.words, "user")
-		if (err != nil) != tc.bad || !tc.bad && req.Op != tc.op {
-			t.Errorf("userRequest(%q) = %+v, %v", tc.words, req, err)
-		}
-		if tc.op == "add" && len(req.Password) < 20 {
-			t.Errorf("server user add made the password %q: want 20 random characters", req.Password)
-		}
-	}
-}

@@ -9,7 +9,6 @@ import (
 
 	"hivearbiter/ci"
 	"hivearbiter/configs"
-	"hivearbiter/elo"
 	"hivearbiter/internal/cli"
 	"hivearbiter/results"
 	"hivearbiter/results/render"
@@ -56,13 +55,12 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	fromRecords, maxPairs := false, 0
 	if sprt == nil {
-		sprt, maxPairs = recordsSPRT(stdout, recs)
+		sprt, maxPairs = render.RecordsSPRT(stdout, recs)
 		fromRecords = sprt != nil
 	}
 	summary, err := render.WriteStats(stdout, recs, render.StatsOptions{Files: fs.NArg(), SPRT: sprt, SPRTFromRecords: fromRecords, MaxPairs: maxPairs,
 		Time: *timeTable, MergeNames: *mergeNames})
-	var se *render.StatsError
-	if errors.As(err, &se) {
+	if errors.As(err, new(*render.StatsError)) {
 		return cli.Usage(err)
 	}
 	if err != nil {
@@ -79,28 +77,6 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		decided = decisionExit(render.WriteSPRTVerdict(stdout, *sprt, summary))
 	}
 	return gateReport(&reports, stdout, gate, decided)
-}
-
-// recordsSPRT is the test the records' run was played to (results.RecordsTest), said on
-// stdout, or nil: records without one, or whose runs' tests differ (a warning says so), are
-// tested only with -sprt. maxPairs is the run's cap in game pairs, at which the test decides
-// as the run did (0 when the records do not say it).
-func recordsSPRT(stdout io.Writer, recs []results.Record) (test *elo.SPRT, maxPairs int) {
-	carried, err := results.RecordsTest(recs)
-	if err != nil {
-		fmt.Fprintf(stdout, "Warning: %s: -sprt says which to apply\n", cli.Message(err))
-		return nil, 0
-	}
-	if carried == nil {
-		return nil, 0
-	}
-	sprt, err := carried.SPRT()
-	if err != nil {
-		fmt.Fprintf(stdout, "Warning: the records' test (%s) is not one: %v; -sprt gives one\n", carried, err)
-		return nil, 0
-	}
-	fmt.Fprintf(stdout, "SPRT of the records' run: %s (-sprt tests them otherwise)\n", carried)
-	return &sprt, carried.MaxPairs()
 }
 
 // readStatsRecords reads the records files, warning of the lines passed over.

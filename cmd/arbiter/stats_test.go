@@ -10,8 +10,6 @@ import (
 	"testing"
 
 	"hivearbiter/ci"
-	"hivearbiter/elo"
-	"hivearbiter/results"
 )
 
 // TestStatsDamagedRecords: a corrupt line in the middle of a records file is refused with its
@@ -131,18 +129,5 @@ func TestReportRefusesToOverwriteRecords(t *testing.T) {
 	code := exitCode(run(context.Background(), []string{"report", "-o", recs, recs}, &stdout, &stderr), &stderr)
 	if code != ci.ExitUsage || !strings.Contains(stderr.String(), "would overwrite the records file") {
 		t.Errorf("exit %d: %s", code, stderr.String())
-	}
-}
-
-// TestRecordsSPRTWarnsOfDifferentTests: records of runs played to different tests are tested
-// only with -sprt, and the warning says so in results' words, without the package's name.
-func TestRecordsSPRTWarnsOfDifferentTests(t *testing.T) {
-	gain := results.NewTest(elo.SPRT{Elo0: 0, Elo1: 5, Alpha: 0.05, Beta: 0.05, Model: elo.Normalized}, 20000)
-	gate := results.NewTest(elo.SPRT{Elo0: -5, Elo1: 0, Alpha: 0.05, Beta: 0.1, Model: elo.Logistic}, 400)
-	var stdout bytes.Buffer
-	test, _ := recordsSPRT(&stdout, []results.Record{{Game: 0, Test: gain}, {Game: 1, Test: gate}})
-	want := "Warning: the records carry different tests (" + gain.String() + "; " + gate.String() + "): -sprt says which to apply\n"
-	if test != nil || stdout.String() != want {
-		t.Errorf("got %v and %q, want no test and %q", test, stdout.String(), want)
 	}
 }

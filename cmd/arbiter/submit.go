@@ -5,15 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"hivearbiter/ci"
-	"hivearbiter/elo"
 	"hivearbiter/internal/cli"
 	"hivearbiter/pool"
 	"hivearbiter/pool/artifact"
-	"hivearbiter/results"
 )
 
 const submitUsage = `submit -creds FILE [-wait] [-priority N] [-share W] [-platform OS/ARCH,...] [match flags]
@@ -70,52 +67,17 @@ func runSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := sub.Identify(ctx); err != nil {
 		return playError(err) // every engine that does not start, named at once (exit code 5)
 	}
-	token, err := place.Token()
-	if err != nil {
-		return cli.Usage(err)
-	}
-	sub.Token = token
-	c, err := poolClient("", pool.RoleSubmitter, place.Creds)
+	st, c, err := submit(ctx, &place, sub)
 	if err != nil {
 		return err
 	}
 	defer c.Close()
-	st, err := c.SubmitEngines(ctx, sub)
-	if err != nil {
-		return submitError(err)
-	}
 	fmt.Fprintf(stdout, "Run %s submitted: %d games (%s); its records: %s on the server\n", st.ID, st.Scheduled, st.Format, st.Records)
-	writeFit(stdout, st)
+	pool.WriteFit(stdout, st)
 	if !*wait {
 		return nil
 	}
 	return followRun(ctx, c, st.ID, followInterval, stdout)
-}
-
-// submitError is the exit status of a submission the client or the server refused: a run
-// that cannot travel to the workers (an engine's script that needs files beside it) is the
-// submitter's to fix, a usage error.
-func submitError(err error) error {
-	if errors.As(err, new(*artifact.LeftBehindError)) {
-		return cli.Usage(fmt.Errorf("%w: nothing was submitted", err))
-	}
-	return err
-}
-
-// writeFit says which of the pool's current workers can play a run just submitted, or why none
-// can (the run is taken, and waits).
-func writeFit(stdout io.Writer, st *pool.RunState) {
-	if st.Unplayable != "" {
-		fmt.Fprintf(stdout, "Warning: run %s waits: %s\n", st.ID, st.Unplayable)
-		return
-	}
-	by := st.PlayableBy()
-	fmt.Fprintf(stdout, "Workers that can play it: %s\n", strings.Join(by, ", "))
-	for _, f := range st.Fit {
-		if f.Reason != "" {
-			fmt.Fprintf(stdout, "Worker %s cannot: %s\n", f.Worker, f.Reason)
-		}
-	}
 }
 
 // followInterval is how often submit -wait asks for its run's state.
@@ -152,48 +114,37 @@ func runExit(st *pool.RunState) error {
 	case "strict-stop", "engine-failing":
 		return cli.Exit(ci.ExitEngines, "run %s: %s", st.ID, st.Reason)
 	}
-	if faults := summaryFaults(s); s.Games > 0 && faults == s.Games {
+	if s.Games > 0 && s.FaultGames() == s.Games {
 		return cli.Exit(ci.ExitEngines, "every one of the %d games of run %s ended by an engine's failure, so the run informs of nothing: arbiter stats of its records lists them", s.Games, st.ID)
 	}
 	if s.SPRT != nil {
-		d := elo.Continue
-		switch s.SPRT.Decision {
-		case elo.AcceptH1.String():
-			d = elo.AcceptH1
-		case elo.AcceptH0.String():
-			d = elo.AcceptH0
-		}
-		return decisionExit(d)
+		return decisionExit(s.SPRT.Decided())
 	}
 	return nil
 }
 
-// summaryFaults counts the games a summary's engines lost by a fault.
-func summaryFaults(s *results.Summary) int {
-	n := 0
-	for _, f := range s.Faults {
-		for _, c := range f {
-			n += c
-		}
-	}
-	return n
-}
-
-// submit hands a submission to the pool's server, its engines uploaded as artifacts.
-func submit(ctx context.Context, place *pool.SubmitFlags, sub *pool.Submission) (*pool.RunState, error) {
+// submit hands a submission to the pool's server, its engines uploaded as artifacts, and
+// returns the run's state and the connection to the server, for the caller to follow the run
+// on and close.
+func submit(ctx context.Context, place *pool.SubmitFlags, sub *pool.Submission) (*pool.RunState, *pool.Client, error) {
 	token, err := place.Token()
 	if err != nil {
-		return nil, cli.Usage(err)
+		return nil, nil, cli.Usage(err)
 	}
 	sub.Token = token
 	c, err := poolClient("", pool.RoleSubmitter, place.Creds)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	defer c.Close()
 	st, err := c.SubmitEngines(ctx, sub)
-	if err != nil {
-		return nil, submitError(err)
+	if errors.As(err, new(*artifact.LeftBehindError)) {
+		// A run that cannot travel to the workers (an engine's script that needs files beside
+		// it) is the submitter's to fix: a usage error.
+		err = cli.Usage(fmt.Errorf("%w: nothing was submitted", err))
 	}
-	return st, nil
+	if err != nil {
+		c.Close()
+		return nil, nil, err
+	}
+	return st, c, nil
 }

@@ -44,11 +44,12 @@ func runSubmitTune(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err := sub.ReadOpenings(); err != nil {
 		return cli.Usage(err)
 	}
-	st, err := submit(ctx, &place, sub)
+	st, c, err := submit(ctx, &place, sub)
 	if err != nil {
 		return err
 	}
+	c.Close()
 	fmt.Fprintf(stdout, "Run %s submitted: a tune of %d pairs; its records: %s on the server\n", st.ID, cfg.Gains.Iterations, st.Records)
-	writeFit(stdout, st)
+	pool.WriteFit(stdout, st)
 	return nil
 }

@@ -67,18 +67,8 @@ func playTournamentWith(ctx context.Context, cfg arbiter.Config, resumeHint stri
 	if err != nil {
 		return playError(err)
 	}
-	switch {
-	case out.Interrupted:
-		return cli.Exit(ci.ExitInterrupted, "")
-	case cfg.Strict && out.Tally.Faults() > 0:
-		return cli.Exit(ci.ExitEngines, "strict: %d games ended by engine misbehaviour", out.Tally.Faults())
-	case out.FailureStop != nil:
-		return cli.Exit(ci.ExitEngines, "%s", out.FailureStop.Message())
-	case out.AllFailed():
-		return cli.Exit(ci.ExitEngines, "every one of the %d games ended by an engine's failure (%s), so the run informs of nothing: arbiter stats %s lists them, and arbiter check -engine ... tells what the engine breaks",
-			out.Tally.Games, out.Tally.FaultReasons(), cfg.Out)
-	case out.SPRT != nil:
-		return decisionExit(out.SPRT.Decision)
+	if code, msg := ci.OutcomeCode(cfg, out); code != ci.ExitOK {
+		return cli.Exit(code, "%s", msg)
 	}
 	return nil
 }

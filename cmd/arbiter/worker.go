@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"time"
 
 	"hivearbiter/arbiter"
 	"hivearbiter/ci"
@@ -55,14 +54,10 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := cli.Parse(fs, rest); err != nil {
 		return err
 	}
-	if *credsPath == "" {
-		return cli.Usage(errors.New("-creds FILE is required (the coordinator writes it next to its records file)"))
-	}
-	creds, err := distributed.ReadCredentials(*credsPath)
+	creds, err := readCreds(*credsPath, *connect, "-creds FILE is required (the coordinator writes it next to its records file)", distributed.ReadCredentials)
 	if err != nil {
-		return cli.Usage(err)
+		return err
 	}
-	cli.OverrideString(&creds.URL, *connect)
 	engines, err := configs.WorkerEngines(groups["each"], groups["engine"], builtinResolver)
 	if err != nil {
 		return cli.Usage(err)
@@ -71,22 +66,41 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	if creds.Run == "" { // a pool's worker (arbiter server worker add)
-		return runPoolWorker(ctx, &pool.Worker{Name: creds.User, Creds: creds, Concurrency: *concurrency, Platform: *platform,
-			Engines: engines, Console: stdout, TranscriptDir: *transcripts, Cache: *cache, SkipBench: !*bench})
+		w := &pool.Worker{Name: creds.User, Creds: creds, Concurrency: *concurrency, Platform: *platform,
+			Engines: engines, Console: stdout, TranscriptDir: *transcripts, Cache: *cache, SkipBench: !*bench}
+		return workerExit(ctx, w.Run(ctx), new(*pool.RefusedError))
 	}
 	w := &distributed.Worker{Name: *name, Creds: creds, Concurrency: *concurrency, Engines: engines,
 		Console: stdout, TranscriptDir: *transcripts}
-	err = w.Run(ctx)
-	var refused *distributed.RefusedError
-	var mismatch *distributed.EngineMismatchError
-	var start *arbiter.EngineStartError
-	switch {
-	case errors.As(err, &refused), errors.As(err, &mismatch), errors.As(err, &start):
-		return cli.Exit(ci.ExitEngines, "%v", err)
-	case ctx.Err() != nil:
+	return workerExit(ctx, w.Run(ctx), new(*distributed.RefusedError), new(*distributed.EngineMismatchError), new(*arbiter.EngineStartError))
+}
+
+// workerExit is the exit status of a worker that ended with err: 5 when it was refused (err
+// is one of the kinds that refusals point to), 130 when it was stopped.
+func workerExit(ctx context.Context, err error, refusals ...any) error {
+	for _, refused := range refusals {
+		if errors.As(err, refused) {
+			return cli.Exit(ci.ExitEngines, "%v", err)
+		}
+	}
+	if ctx.Err() != nil {
 		return cli.Exit(ci.ExitInterrupted, "")
 	}
 	return err
+}
+
+// readCreds reads the credentials file that -creds names with read (missing says what to give
+// when it names none), and puts -connect's URL, if given, over the file's.
+func readCreds(path, connect, missing string, read func(string) (*distributed.Credentials, error)) (*distributed.Credentials, error) {
+	if path == "" {
+		return nil, cli.Usage(errors.New(missing))
+	}
+	creds, err := read(path)
+	if err != nil {
+		return nil, cli.Usage(err)
+	}
+	cli.OverrideString(&creds.URL, connect)
+	return creds, nil
 }
 
 const workersUsage = `workers -creds FILE [-connect URL] [-json]
@@ -105,34 +119,10 @@ func runWorkers(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := cli.Parse(fs, args); err != nil {
 		return err
 	}
-	if *credsPath == "" {
-		return cli.Usage(errors.New("-creds FILE is required"))
-	}
-	creds, err := distributed.ReadRunCredentials(*credsPath)
-	if err != nil {
-		return cli.Usage(err)
-	}
-	cli.OverrideString(&creds.URL, *connect)
-	st, err := distributed.FetchStatus(ctx, creds, "arbiter workers")
+	creds, err := readCreds(*credsPath, *connect, "-creds FILE is required", distributed.ReadRunCredentials)
 	if err != nil {
 		return err
 	}
-	if *asJSON {
-		return writeJSON(stdout, st)
-	}
-	distributed.WriteStatus(stdout, st, time.Now())
-	return nil
-}
-
-// runPoolWorker plays a pool's runs until interrupted or refused.
-func runPoolWorker(ctx context.Context, w *pool.Worker) error {
-	err := w.Run(ctx)
-	var refused *pool.RefusedError
-	switch {
-	case errors.As(err, &refused):
-		return cli.Exit(ci.ExitEngines, "%v", err)
-	case ctx.Err() != nil:
-		return cli.Exit(ci.ExitInterrupted, "")
-	}
-	return err
+	st, err := distributed.FetchStatus(ctx, creds, "arbiter workers")
+	return writeStatus(stdout, *asJSON, st, err, distributed.WriteStatus)
 }

@@ -2,6 +2,7 @@ package render
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -208,6 +209,29 @@ func SPRTConclusion(test elo.SPRT, d elo.Decision, first, second string) string 
 	return "no decision yet: neither H0, " + h0 + ", nor H1, " + h1 + ", is accepted."
 }
 
+// RecordsSPRT is the test the records' run was played to (results.RecordsTest), said on w as
+// arbiter stats says it, or nil: records without one, or whose runs' tests differ (a warning
+// says so), are tested only with -sprt. maxPairs is the run's cap in game pairs, at which the
+// test decides as the run did (0 when the records do not say it).
+func RecordsSPRT(w io.Writer, recs []results.Record) (test *elo.SPRT, maxPairs int) {
+	carried, err := results.RecordsTest(recs)
+	var differ *results.TestsDifferError
+	switch {
+	case errors.As(err, &differ):
+		fmt.Fprintf(w, "Warning: %s: -sprt says which to apply\n", differ.Message())
+		return nil, 0
+	case carried == nil:
+		return nil, 0
+	}
+	sprt, err := carried.SPRT()
+	if err != nil {
+		fmt.Fprintf(w, "Warning: the records' test (%s) is not one: %v; -sprt gives one\n", carried, err)
+		return nil, 0
+	}
+	fmt.Fprintf(w, "SPRT of the records' run: %s (-sprt tests them otherwise)\n", carried)
+	return &sprt, carried.MaxPairs()
+}
+
 // WriteSPRTVerdict writes what the SPRT test of records (their Summary, of WriteStats) decided,
 // in the words of a match's last lines, and what that says of the engines; it returns the
 // decision.
@@ -215,10 +239,7 @@ func WriteSPRTVerdict(w io.Writer, test elo.SPRT, s *results.Summary) elo.Decisi
 	d := test.Status(s.SPRT.LLR)
 	verdict := sprtVerdict(test, d, s.SPRT.Pairs)
 	if s.SPRT.DecidedAtCap && s.SPRT.Threshold != nil {
-		d = elo.AcceptH0
-		if s.SPRT.Decision == elo.AcceptH1.String() {
-			d = elo.AcceptH1
-		}
+		d = s.SPRT.Decided() // H0 or H1: a test decided at its cap is decided
 		verdict = sprtVerdict(test, d, s.SPRT.Pairs) + fmt.Sprintf(" at its cap (LLR %.2f against the final threshold %.2f)", s.SPRT.LLR, *s.SPRT.Threshold)
 	}
 	fmt.Fprintln(w, verdict)

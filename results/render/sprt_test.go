@@ -51,3 +51,31 @@ func TestWriteSPRTVerdict(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordsSPRT: records played to one test are tested with it, said on a line, with the
+// run's cap; records of runs played to different tests are tested only with -sprt, and the
+// warning says so in results' words, without the package's name; records of no test, none.
+func TestRecordsSPRT(t *testing.T) {
+	gainTest := elo.SPRT{Elo0: 0, Elo1: 5, Alpha: 0.05, Beta: 0.05, Model: elo.Normalized}
+	gain := results.NewTest(gainTest, 20000)
+	gate := results.NewTest(elo.SPRT{Elo0: -5, Elo1: 0, Alpha: 0.05, Beta: 0.1, Model: elo.Logistic}, 400)
+	for _, tc := range []struct {
+		name     string
+		recs     []results.Record
+		test     *elo.SPRT
+		maxPairs int
+		said     string
+	}{
+		{"one test", []results.Record{{Game: 0, Test: gain}, {Game: 1, Test: gain}}, &gainTest, 10000,
+			"SPRT of the records' run: " + gain.String() + " (-sprt tests them otherwise)\n"},
+		{"two tests", []results.Record{{Game: 0, Test: gain}, {Game: 1, Test: gate}}, nil, 0,
+			"Warning: the records carry different tests (" + gain.String() + "; " + gate.String() + "): -sprt says which to apply\n"},
+		{"no test", []results.Record{{Game: 0}}, nil, 0, ""},
+	} {
+		var out strings.Builder
+		test, maxPairs := RecordsSPRT(&out, tc.recs)
+		if (test == nil) != (tc.test == nil) || test != nil && *test != *tc.test || maxPairs != tc.maxPairs || out.String() != tc.said {
+			t.Errorf("%s: got %v, %d and %q, want %v, %d and %q", tc.name, test, maxPairs, out.String(), tc.test, tc.maxPairs, tc.said)
+		}
+	}
+}
