@@ -17,9 +17,9 @@ import (
 
 	"hivearbiter/arbiter"
 	"hivearbiter/arbiter/driver"
+	"hivearbiter/cmd/hivebot/hivebotcmd"
 	"hivearbiter/distributed"
 	"hivearbiter/enginekit/uhpserver/uhpfake"
-	"hivearbiter/internal/hivebotcmd"
 	"hivearbiter/openings"
 	"hivearbiter/pool/artifact"
 	_ "hivearbiter/proto/uhp" // the engines of the tests speak UHP

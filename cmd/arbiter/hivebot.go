@@ -5,8 +5,8 @@ import (
 	"io"
 	"os"
 
+	"hivearbiter/cmd/hivebot/hivebotcmd"
 	"hivearbiter/internal/cli"
-	"hivearbiter/internal/hivebotcmd"
 )
 
 // runHivebot runs the bundled engine on standard input and output. It is how "builtin=hivebot"

@@ -1,12 +1,12 @@
 // Command hivebot is the reference Hive engine, a UHP engine on standard input and output.
-// See package hivearbiter/enginekit/hivebot; its command line is internal/hivebotcmd.
+// See package hivearbiter/enginekit/hivebot; its command line is cmd/hivebot/hivebotcmd.
 package main
 
 import (
 	"context"
 	"os"
 
-	"hivearbiter/internal/hivebotcmd"
+	"hivearbiter/cmd/hivebot/hivebotcmd"
 )
 
 func main() {

@@ -27,7 +27,7 @@
 // thread the node count is the search's signature: the same on every run of a build.
 //
 // Serve talks with a client on standard input and output; the command line around it (flags,
-// -h, "hivebot bench") is internal/hivebotcmd's, which cmd/hivebot wraps and the arbiter binary
+// -h, "hivebot bench") is cmd/hivebot/hivebotcmd's, which cmd/hivebot wraps and the arbiter binary
 // runs as a hidden subcommand, so that matches between profiles run hivebot as a real engine
 // process.
 package hivebot

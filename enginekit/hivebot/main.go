@@ -13,7 +13,7 @@ import (
 // command is "ugi", until "exit" ("quit" in UGI), the end of input or ctx's end. Ctrl-C
 // (SIGINT) stops a running bestmove or perft, which then answers at once, as in Mzinga,
 // rather than ending the engine. The command line that sets the engine up is
-// internal/hivebotcmd's.
+// cmd/hivebot/hivebotcmd's.
 func Serve(ctx context.Context, engine *Engine, stdin io.Reader, stdout io.Writer) error {
 	interrupts := make(chan os.Signal, 1)
 	signal.Notify(interrupts, os.Interrupt)

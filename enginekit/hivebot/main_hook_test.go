@@ -1,8 +1,8 @@
 package hivebot_test
 
 import (
+	"hivearbiter/cmd/hivebot/hivebotcmd"
 	"hivearbiter/enginekit/hivebot"
-	"hivearbiter/internal/hivebotcmd"
 )
 
 func init() { hivebot.Main = hivebotcmd.Main }

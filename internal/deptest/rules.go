@@ -166,9 +166,9 @@ var Rules = []Rule{
 		Why:      "each protocol registers itself when it is linked, so a protocol that the binary did not link would be an unknown proto= to its users",
 	},
 	{
-		Packages: []string{"cmd/hivebot", "internal/hivebotcmd"},
-		Only:     []string{"enginekit/...", "rules", "internal/hivebotcmd"},
+		Packages: []string{"cmd/hivebot/..."},
+		Only:     []string{"enginekit/...", "rules", "cmd/hivebot/..."},
 		Not:      []string{"github.com/nats-io/..."},
-		Why:      "the bundled engine as a binary of its own is an engine: the engine author's side and the referee, with its command line (`internal/hivebotcmd`, which the arbiter's hidden hivebot command runs too), never the arbiter that judges it nor NATS",
+		Why:      "the bundled engine as a binary of its own is an engine: the engine author's side and the referee, with its command line (`cmd/hivebot/hivebotcmd`, which the arbiter's hidden hivebot command runs too), never the arbiter that judges it nor NATS",
 	},
 }

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"hivearbiter/internal/hivebotcmd"
+	"hivearbiter/cmd/hivebot/hivebotcmd"
 	"hivearbiter/internal/proc"
 	"hivearbiter/rules"
 )

@@ -15,7 +15,7 @@ import (
 	"strconv"
 	"time"
 
-	"hivearbiter/internal/hivebotcmd"
+	"hivearbiter/cmd/hivebot/hivebotcmd"
 )
 
 // The test binary doubles as the modules under test, as in os/exec's own tests: with
