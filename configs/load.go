@@ -363,53 +363,12 @@ func ParseEngine(words []string, resolve Resolver) (driver.EngineConfig, error) 
 		if !ok {
 			return driver.EngineConfig{}, &Error{Msg: fmt.Sprintf("engine setting %q: want key=value", w)}
 		}
+		word, known := engineSettingByWord[k]
 		switch {
-		case k == "cmd":
-			e.Cmd = v
-		case k == "name":
-			e.Name = v
-		case k == "dir":
-			e.Dir = v
-		case k == "arg":
-			e.Args = append(e.Args, v)
-		case k == "args":
-			// fastchess splits args= into arguments, with quotes for one that holds spaces.
-			args, err := splitArgs(v)
-			if err != nil {
-				return driver.EngineConfig{}, &Error{Msg: fmt.Sprintf("%s: %v (or give one arg=ARG per argument)", w, err)}
+		case known:
+			if err := word.set(&e, v, w); err != nil {
+				return driver.EngineConfig{}, err
 			}
-			e.Args = append(e.Args, args...)
-		case k == "env":
-			e.Env = append(e.Env, v)
-		case k == "tc":
-			e.TC = v
-		case k == "st" || k == "depth" || k == "nodes":
-			e.TC = w
-		case k == "proto":
-			e.Proto = v
-		case k == "addr":
-			e.Addr = v
-		case k == "builtin":
-			e.Builtin = v
-		case k == "margin":
-			f, err := strconv.ParseFloat(v, 64)
-			if err != nil || f < 0 {
-				return driver.EngineConfig{}, &Error{Msg: fmt.Sprintf("%s: want a number of seconds", w)}
-			}
-			e.Margin = f
-		case k == "timemargin":
-			// fastchess's name, in fastchess's unit: whole milliseconds.
-			ms, err := strconv.ParseUint(v, 10, 32)
-			if err != nil {
-				return driver.EngineConfig{}, &Error{Msg: fmt.Sprintf("%s: want whole milliseconds, as in fastchess (or margin=SECONDS)", w)}
-			}
-			e.Margin = float64(ms) / 1000
-		case k == "restart":
-			var r onOff
-			if err := r.UnmarshalText([]byte(v)); err != nil {
-				return driver.EngineConfig{}, &Error{Msg: fmt.Sprintf("%s: want on or off", w)}
-			}
-			e.Restart = &r
 		case strings.HasPrefix(k, "option."):
 			name := strings.TrimPrefix(k, "option.")
 			if _, dup := e.Options[name]; !dup {
@@ -481,10 +440,6 @@ var runKeys = engineLike()
 
 // runFlags are runKeys' flags.
 var runFlags = slices.Sorted(maps.Keys(runKeys))
-
-// engineWords are the keys of an engine specification on the command line, for suggestions.
-var engineWords = []string{"cmd", "name", "dir", "arg", "args", "env", "tc", "st", "depth", "nodes", "proto", "addr",
-	"builtin", "margin", "timemargin", "restart", "option.NAME"}
 
 // onOff is a yes-or-no setting written as on/off (fastchess's restart=on), true/false, or a
 // TOML boolean.
