@@ -169,7 +169,7 @@ func TestPagesInChromium(t *testing.T) {
 		t.Errorf("the option that differs is not marked: the marked rows are %q", differs)
 	}
 	if charts != 2 {
-		t.Errorf("%d charts drawn, want the LLR's and the Elo's", charts)
+		t.Errorf("%d charts drawn, want the LLR's and the Elo's (W/D/L %s, %s)", charts, wdl, eloLine)
 	}
 	for _, want := range []string{"w1", "w2"} {
 		if !strings.Contains(runWorkers, want) {

@@ -46,8 +46,9 @@ type Progress struct {
 	SPRT *SPRTCurve `json:"sprt,omitempty"`
 }
 
-// EloCurve is an engine's Elo estimate after each point with its 95% interval; null where the
-// results have no spread yet.
+// EloCurve is an engine's Elo estimate after each point with its 95% interval: the interval is
+// null where the results have no spread yet or it reaches a score of 0 or 1, the estimate too
+// where every result so far was won or every one lost (an infinite Elo).
 type EloCurve struct {
 	Engine string `json:"engine"`
 	Elo    []num  `json:"elo"`

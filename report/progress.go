@@ -76,7 +76,14 @@ func progressOf(recs []*results.Record, engines []string, test *elo.SPRT) Progre
 			}
 			c := &p.Elo[i]
 			if est.StdErr == 0 {
-				c.Elo, c.Lower, c.Upper = append(c.Elo, null), append(c.Lower, null), append(c.Upper, null)
+				// Every result alike: a score strictly between 0 and 1 (every pair drawn, say)
+				// is a finite Elo with no spread to draw a band from; all won or all lost is
+				// an infinite one, not drawn.
+				value := null
+				if est.Degeneracy == elo.NoSpread {
+					value = num(est.Elo)
+				}
+				c.Elo, c.Lower, c.Upper = append(c.Elo, value), append(c.Lower, null), append(c.Upper, null)
 				continue
 			}
 			if est.Unbounded {
