@@ -12,6 +12,7 @@ import (
 // TestAssign: a worker goes to the active run of the highest priority its platform can play
 // and it is fit for, and among those to the one with the fewest slots for its share.
 func TestAssign(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 	type runSpec struct {
 		id        string
@@ -70,6 +71,7 @@ func TestAssign(t *testing.T) {
 
 // TestAssignQuarantines: a worker whose results a run's chi-square test flags gets no run.
 func TestAssignQuarantines(t *testing.T) {
+	t.Parallel()
 	now := time.Now()
 	s := &Server{cfg: Config{Batch: time.Minute}, runs: map[string]*run{}, workers: map[string]*WorkerState{}}
 	s.runs["a"] = &run{state: RunState{ID: "a", State: StateActive, Share: 1}, assigned: map[string]assignment{}, cancel: func() {},
@@ -88,6 +90,7 @@ func TestAssignQuarantines(t *testing.T) {
 // TestAssignArtifacts: a run whose artifacts a worker cannot run (another platform, a runtime
 // it lacks) is not given to it.
 func TestAssignArtifacts(t *testing.T) {
+	t.Parallel()
 	now := time.Now()
 	py := artifact.Manifest{SHA256: strings.Repeat("a", 64), Kind: "dir", Platform: artifact.AnyPlatform, Runtime: "python3", Command: []string{"python3", "bot.py"}}
 	native := artifact.Manifest{SHA256: strings.Repeat("b", 64), Kind: "file", Platform: "linux/amd64", Name: "engine", Command: []string{"./engine"}}

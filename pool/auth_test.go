@@ -48,6 +48,7 @@ func (c *connecting) signedBy(t *testing.T, kp nkeys.KeyPair, nonce []byte) *con
 // nothing else: a wrong password, an unknown or revoked key, a signature of another nonce or by
 // another key.
 func TestClientAuth(t *testing.T) {
+	t.Parallel()
 	key := func() nkeys.KeyPair {
 		kp, err := nkeys.CreateUser()
 		if err != nil {
@@ -121,6 +122,7 @@ func TestClientAuth(t *testing.T) {
 // (the race detector found it in CI now and then, nats-server issue 8499). Under -race this
 // fails if a reload comes back.
 func TestWorkersAddedDuringJetStreamTraffic(t *testing.T) {
+	t.Parallel()
 	p := newTestPool(t)
 	ctx, cancel := context.WithCancel(t.Context())
 	var wg sync.WaitGroup

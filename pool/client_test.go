@@ -16,6 +16,7 @@ import (
 // admin's are wanted end at once in an error that says whose they are and which to give, not
 // in a permissions violation after a timeout; the submitter's own connect.
 func TestWorkerCredentialsToSubmit(t *testing.T) {
+	t.Parallel()
 	p := newTestPool(t)
 	path := filepath.Join(t.TempDir(), "w1.creds")
 	if err := p.addWorker("w1").Save(path); err != nil {
@@ -48,6 +49,7 @@ func TestWorkerCredentialsToSubmit(t *testing.T) {
 // within seconds, not "gone, 0 slots" until its batch ends (30 s here); until it has asked,
 // the server shows it "unknown", not "gone".
 func TestRestartKnowsPlayingWorker(t *testing.T) {
+	// Not in parallel: it holds a restarted server to seconds.
 	p := newTestPoolBatch(t, 30*time.Second)
 	ctx := context.Background()
 	startWorkers(t, &Worker{Name: "w1", Creds: p.addWorker("w1"), Concurrency: 2, SkipBench: true})
@@ -77,6 +79,7 @@ func TestRestartKnowsPlayingWorker(t *testing.T) {
 // TestFollowAcrossRestart: a submitter following a run waits for a server that is started
 // again, and sees the run to its end.
 func TestFollowAcrossRestart(t *testing.T) {
+	t.Parallel()
 	p := newTestPool(t)
 	ctx := context.Background()
 	startWorkers(t, &Worker{Name: "w1", Creds: p.addWorker("w1"), SkipBench: true})

@@ -10,6 +10,7 @@ import (
 // wrote in its directory; a file that cannot be read is a *CredentialsError (the path given is
 // wrong), not a failure to connect.
 func TestConnectAsReadsTheRolesFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if got := CredsPath(dir, RoleSubmitter); got != filepath.Join(dir, "submitter.creds") {
 		t.Errorf("CredsPath = %s", got)

@@ -65,6 +65,7 @@ func optionSubmission(tb testing.TB, pairs int) *Submission {
 // and its workers; its report, PGN and records open. With -update it writes the docs'
 // screenshots of the dashboard and the test's page.
 func TestPagesInChromium(t *testing.T) {
+	t.Parallel()
 	chromium := testenv.NeedChromium(t)
 	p := newTestPool(t)
 	ctx := context.Background()

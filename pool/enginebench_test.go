@@ -22,6 +22,7 @@ import (
 // identify it to the run, and for the slot's bench and games); the bench started it a third
 // time, on its own.
 func TestWorkerReportsEngineSpeed(t *testing.T) {
+	t.Parallel()
 	p := newTestPool(t)
 	ctx := context.Background()
 	startWorkers(t, &Worker{Name: "w1", Creds: p.addWorker("w1")})
@@ -72,6 +73,7 @@ func TestWorkerReportsEngineSpeed(t *testing.T) {
 // The measure starts no engine of its own: each batch of the tune the worker plays seats the
 // engine's two sides anew, and that is every start.
 func TestTuneWorkerReportsEngineSpeed(t *testing.T) {
+	t.Parallel()
 	p := newTestPool(t)
 	sub := tuneSubmission(t, 6, 5)
 	log := filepath.Join(t.TempDir(), "starts")

@@ -44,6 +44,7 @@ func recordsByWorker(t *testing.T, path string) map[string][]int {
 // which pairs out. A user may take no worker out, over NATS with a token nor from the
 // browser; a run over keeps its games.
 func TestExcludeWorker(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	clock := &testClock{now: time.Now()}
 	p := newPeoplePool(t, PeopleConfig{}, clock)
@@ -187,6 +188,7 @@ func TestExcludeWorker(t *testing.T) {
 // rewrote the records file takes the worker's games out when it starts the run again, and the
 // other worker plays them.
 func TestExclusionKeptAcrossRestart(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	p := newTestPool(t)
 	w1 := &Worker{Name: "w1", Creds: p.addWorker("w1")}
@@ -237,6 +239,7 @@ func TestExclusionKeptAcrossRestart(t *testing.T) {
 // and its workers' statistics counted again without the worker's games; the audit trail names
 // the submitter's credential, which may do it on a pool with no persons.
 func TestExcludeFromPausedRun(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	p := newTestPool(t)
 	st, err := p.submitter.Submit(ctx, fakeSubmission(t, 30, 23, nil))

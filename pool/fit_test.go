@@ -18,6 +18,7 @@ import (
 // server's log; a run the worker can play names it; and when a worker of that platform comes,
 // the flag goes.
 func TestRunNoWorkerCanPlay(t *testing.T) {
+	t.Parallel()
 	p := newTestPool(t)
 	ctx := context.Background()
 	startWorkers(t, &Worker{Name: "w1", Creds: p.addWorker("w1"), SkipBench: true})

@@ -16,6 +16,7 @@ import (
 // run uses; a submission whose artifact is no longer in the store is refused, saying to submit
 // again.
 func TestDeleteForgetsUnusedArtifacts(t *testing.T) {
+	t.Parallel()
 	p := newTestPool(t)
 	ctx := context.Background()
 	shared, _ := uploadArtifact(t, p.submitter, 1000)

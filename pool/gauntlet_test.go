@@ -21,6 +21,7 @@ import (
 // others (a batch shown as its first pairing's 0/0/4 was 0/1/7), two seeds against the field
 // (not against each other), and a round robin's first engine against the rest.
 func TestViewCountsEveryPairing(t *testing.T) {
+	t.Parallel()
 	eloAB, errAB := 35.0, 20.0
 	pairing := func(first, second string, w, d, l int, ptnml [5]int) results.PairingSummary {
 		return results.PairingSummary{First: first, Second: second, Games: w + d + l, Wins: w, Draws: d, Losses: l, Pentanomial: ptnml}
@@ -84,6 +85,7 @@ func TestViewCountsEveryPairing(t *testing.T) {
 // state and in "server runs", its seed's W/D/L over both its pairings: the sums of what
 // "arbiter stats" counts in its records.
 func TestGauntletCountsEveryPairing(t *testing.T) {
+	t.Parallel()
 	p := newTestPool(t)
 	ctx := context.Background()
 	startWorkers(t, &Worker{Name: "w1", Creds: p.addWorker("w1"), SkipBench: true, Concurrency: 2})

@@ -27,6 +27,7 @@ func expectViolation(t *testing.T, errs <-chan error, what string) {
 // of the server's answers to that worker; its own inboxes work, and so do a submitter's and an
 // admin's requests, answered on theirs.
 func TestInboxesArePrivate(t *testing.T) {
+	t.Parallel()
 	p := newTestPool(t)
 	alice, errs := violations(t, p.addWorker("alice"))
 	bob, _ := violations(t, p.addWorker("bob"))

@@ -90,6 +90,7 @@ func startWorkerProcess(t *testing.T, creds *distributed.Credentials, engines []
 // once the ack wait passes from its last renewal, another worker plays it, and the tune
 // finishes with every iteration recorded once, the chain of theta unbroken.
 func TestTuneWorkerKilled(t *testing.T) {
+	t.Parallel()
 	p := newTestPool(t)
 	sub, st := submitTune(t, p, 8, 6)
 	var takes, renewals atomic.Int64

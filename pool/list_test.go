@@ -96,6 +96,7 @@ func (c *checked) has(name string) bool {
 // ratings are those of the local run within their error bars; and the site's hook is given
 // the games of a batch as they arrive, before it ends.
 func TestListKeptByThePool(t *testing.T) {
+	t.Parallel()
 	ctx := t.Context()
 	localDir := t.TempDir()
 	local := func(n int) (*ratinglist.List, []results.Record) {

@@ -15,6 +15,7 @@ import (
 // it no run (it would count in the run's load while playing nothing), and its table and log
 // say why and what to do; the same worker upgraded is assigned as any other.
 func TestOutdatedWorker(t *testing.T) {
+	t.Parallel()
 	p := newTestPool(t)
 	st, err := p.submitter.Submit(t.Context(), fakeSubmission(t, 5, 1, nil))
 	if err != nil {

@@ -65,6 +65,7 @@ func pagesFixture(tb testing.TB) (*Server, time.Time) {
 // TestDashboardGolden: the dashboard of the fixture, newest first, its list's batch under
 // the list, and the list's batches alone when asked for, against golden files.
 func TestDashboardGolden(t *testing.T) {
+	t.Parallel()
 	s, now := pagesFixture(t)
 	for _, c := range []struct{ name, query string }{
 		{"dashboard", ""},
@@ -83,6 +84,7 @@ func TestDashboardGolden(t *testing.T) {
 // and Elo charts, its workers, one taken out by an approver) and of an active gauntlet (its cross table), against golden
 // files.
 func TestTestPageGolden(t *testing.T) {
+	t.Parallel()
 	s, now := pagesFixture(t)
 	for _, id := range []string{"1a2b3c4d5e6f", "0f0f0f0f0f0f", "b47c00000001"} {
 		snap, ok := s.snapshot(id)
@@ -100,6 +102,7 @@ func TestTestPageGolden(t *testing.T) {
 // TestPagesEscape: script in an engine's name, the event, an option's value, the note and the
 // submitter is shown as text on the dashboard and the test's page, never run.
 func TestPagesEscape(t *testing.T) {
+	t.Parallel()
 	const script = `<script>alert(1)</script>`
 	const attr = `"><img src=x onerror=alert(2)>`
 	evil, plain := "e"+script, "plain"+attr
@@ -154,6 +157,7 @@ func TestPagesEscape(t *testing.T) {
 // TestDashboardPagesAndFilters: 120 runs are listed newest first, 50 a page, with links to the
 // pages beside; filters by state, person and engine keep to the runs they name, across pages.
 func TestDashboardPagesAndFilters(t *testing.T) {
+	t.Parallel()
 	var entries []runEntry
 	for i := range 120 {
 		state := StateFinished
@@ -208,6 +212,7 @@ func TestDashboardPagesAndFilters(t *testing.T) {
 // TestListSiteServed: a kept list's site is served read-only from its folder, and nothing
 // outside the folder is reached: not by "..", escaped or not, nor by a link out of it.
 func TestListSiteServed(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	site := filepath.Join(dir, "site")
 	if err := os.MkdirAll(site, 0o755); err != nil {
@@ -256,6 +261,7 @@ func TestListSiteServed(t *testing.T) {
 // recorded, read on from where it stopped, with the numbers of a reading of the whole file;
 // a file replaced by a shorter one is read again from its start.
 func TestTestPageFollowsRecords(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	sprt := &arbiter.SPRTConfig{Elo0: 0, Elo1: 5, Alpha: 0.05, Beta: 0.05, Model: "normalized"}
 	all := pairRecords("0123456789ab", "dev", "base", 0, outcomes(30, "WD", "DD", "LW", "WW"), pagesEpoch)
@@ -322,6 +328,7 @@ func FuzzDashboardQuery(f *testing.F) {
 // TestTestPageOfTune: a tune's page says what it tunes and its values now, and leaves its
 // records (a tune's own, not games) to its report.
 func TestTestPageOfTune(t *testing.T) {
+	t.Parallel()
 	f := fixtureRun{id: "7e7e7e7e7e7e", format: "tune", state: StateActive, engines: []driver.EngineConfig{fixtureEngine("hivebot")}, scheduled: 48}
 	r := f.run(t, t.TempDir())
 	r.state.Values = "Aggression=3.4 Mobility=12"
@@ -348,6 +355,7 @@ func TestTestPageOfTune(t *testing.T) {
 // TestBatchGamesAreItsOwn: of two batches of a list, which share the list's records file, each
 // batch's records, PGN and page hold its own games only.
 func TestBatchGamesAreItsOwn(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	batch := func(id string, pairs int, at time.Duration) fixtureRun {
 		return fixtureRun{id: id, format: "gauntlet", state: StateFinished, engines: []driver.EngineConfig{fixtureEngine("new"), fixtureEngine("old")},
@@ -386,6 +394,7 @@ func TestBatchGamesAreItsOwn(t *testing.T) {
 // TestPagesRunNoScript: the dashboard and a run's page are served with a policy that lets
 // them run no script and load nothing from elsewhere.
 func TestPagesRunNoScript(t *testing.T) {
+	t.Parallel()
 	s, _ := pagesFixture(t)
 	h := readHandler(s)
 	for _, target := range []string{"/", "/?state=finished", "/runs/1a2b3c4d5e6f"} {

@@ -51,6 +51,7 @@ func screenshot(t *testing.T, bctx context.Context, name string) {
 // the run, and the run's management page, once the SPRT has decided, shows the W/D/L and the
 // LLR that arbiter stats computes from the run's records, and who submitted and approved it.
 func TestPeopleInChromium(t *testing.T) {
+	// Not in parallel: it plays an SPRT of real searches to its decision on a deadline.
 	chromium := testenv.NeedChromium(t)
 	ctx := context.Background()
 	p := newPeoplePool(t, PeopleConfig{ApproveRuns: true}, &testClock{now: time.Now()})

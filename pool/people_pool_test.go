@@ -82,6 +82,7 @@ func trailOf(t *testing.T, p *testPool, id string) []string {
 // limit of runs; a person named by the request itself is not believed; the audit trail says
 // who did what, and the accounts and trails outlive a restart of the server.
 func TestTokensNamePersons(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	clock := &testClock{now: time.Now()}
 	p := newPeoplePool(t, PeopleConfig{ApproveRuns: true, MaxActive: 2}, clock)
@@ -287,6 +288,7 @@ func (w *webClient) session() string {
 // another's run; script in an engine's name, the event, an option's value and the note; a path
 // in an uploaded engine's name; a thousand wrong passwords.
 func TestWebAttacks(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	clock := &testClock{now: time.Now()}
 	p := newPeoplePool(t, PeopleConfig{ApproveRuns: true}, clock)
@@ -575,6 +577,7 @@ func FuzzArtifactName(f *testing.F) {
 // TestPeopleTables: the audit trail of "arbiter server runs audit" and the persons of
 // "arbiter server user list", against their golden files.
 func TestPeopleTables(t *testing.T) {
+	t.Parallel()
 	at := time.Date(2026, 12, 7, 17, 30, 0, 0, time.UTC)
 	trail := []AuditEntry{
 		{Time: at, Person: "ann", Action: "submitted", Detail: "match of patch, base, 2000 games"},

@@ -8,6 +8,7 @@ import (
 // TestParsePeople: the words of "server user" are one request about a person, with the
 // person's name and role where the request gives them, and an add's random password.
 func TestParsePeople(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		words []string
 		want  PeopleRequest

@@ -84,6 +84,7 @@ func clientOf(t *testing.T, dir, role string) *Client {
 // SIGKILL and started again. Both used to live in the server's memory only: the pair was
 // played after a restart, and a finished run's workers lost their games.
 func TestTakenOutAndWorkersSurviveSIGKILL(t *testing.T) {
+	t.Parallel()
 	dir, addr := t.TempDir(), testenv.FreeAddr(t)
 	ctx := context.Background()
 	srv := startServerProcess(t, dir, addr)

@@ -135,6 +135,7 @@ func violations(t *testing.T, creds *distributed.Credentials) (*nats.Conn, <-cha
 // TestWorkerPermissions: a worker's key lets it ask for its own work and publish its own
 // results, and nothing a submitter or another worker does.
 func TestWorkerPermissions(t *testing.T) {
+	t.Parallel()
 	p := newTestPool(t)
 	nc, errs := violations(t, p.addWorker("alice"))
 	p.addWorker("bob")
@@ -169,6 +170,7 @@ func TestWorkerPermissions(t *testing.T) {
 // TestRevokeShutsOut: a revoked worker's connection is closed within seconds and its key is
 // refused after; an unknown key is refused from the start.
 func TestRevokeShutsOut(t *testing.T) {
+	t.Parallel()
 	p := newTestPool(t)
 	creds := p.addWorker("carol")
 	closed := make(chan struct{})
@@ -263,6 +265,7 @@ func waitUntil(t *testing.T, what string, timeout time.Duration, cond func() boo
 // and resumed goes on; a server closed and started again resumes both; each ends with its
 // scheduled games, each once, in the records file a local run would write.
 func TestRunsAcrossRestartAndPause(t *testing.T) {
+	t.Parallel()
 	p := newTestPool(t)
 	ctx := context.Background()
 	startWorkers(t, &Worker{Name: "w1", Creds: p.addWorker("w1")}, &Worker{Name: "w2", Creds: p.addWorker("w2")})

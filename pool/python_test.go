@@ -35,6 +35,7 @@ func docsBot(t *testing.T) string {
 // uploaded as an artifact, and a worker that has python3 fetches it into its cache and plays
 // the run with it.
 func TestPythonEngineDirectory(t *testing.T) {
+	t.Parallel()
 	testenv.NeedPython(t)
 	p := newTestPool(t)
 	ctx := context.Background()

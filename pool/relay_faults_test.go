@@ -20,6 +20,7 @@ import (
 // TestRevokeWhileFetching: a worker revoked while the server judges its artifact requests is
 // no data race (mayFetch read the identity after letting go of its lock).
 func TestRevokeWhileFetching(t *testing.T) {
+	t.Parallel()
 	p := newTestPool(t)
 	p.addWorker("alice")
 	stop := make(chan struct{})
@@ -46,6 +47,7 @@ func TestRevokeWhileFetching(t *testing.T) {
 // assignment, so that a download longer than the assignment (a batch and 30 s; nothing else
 // renews it until the worker plays) is not refused halfway and begun again for ever.
 func TestFetchKeepsTheAssignment(t *testing.T) {
+	t.Parallel()
 	p := newTestPool(t)
 	m, _ := uploadArtifact(t, p.submitter, 3*artifact.ChunkSize)
 	st := submitWithArtifact(t, p, m, 1)
@@ -85,6 +87,7 @@ func TestFetchKeepsTheAssignment(t *testing.T) {
 // cut search) is not left seated for the slot's first game, which would be lost to it: the
 // next seat starts it anew.
 func TestFailedBenchLeavesNoBrokenSeat(t *testing.T) {
+	t.Parallel()
 	argv, env := uhpfake.Command(uhpfake.Config{ID: "slow", Play: "random", Delay: 2 * time.Second})
 	seats := &arbiter.Seats{Engines: []driver.EngineConfig{{Name: "slow", Command: argv, Env: env}},
 		GameType: rules.Base, Start: arbiter.StartThroughProtocol("")}
@@ -111,6 +114,7 @@ func TestFailedBenchLeavesNoBrokenSeat(t *testing.T) {
 // reaches the worker as an *ArtifactUnusableError, which keeps it away from the run (before,
 // a plain error: it asked again every 2 s, and the server read the whole object each time).
 func TestCorruptArtifactIsUnusable(t *testing.T) {
+	t.Parallel()
 	p := newTestPool(t)
 	m, _ := uploadArtifact(t, p.submitter, 1000)
 	obs, err := p.srv.js.ObjectStore(t.Context(), artifact.DefaultBucket)

@@ -75,6 +75,7 @@ func assign(tb testing.TB, nc *nats.Conn, worker string, m artifact.Manifest) As
 // create a consumer on it nor direct-get from it, so it cannot download every engine
 // submitted; nor can it ask the server for artifacts as another worker.
 func TestWorkerCannotReadArtifacts(t *testing.T) {
+	t.Parallel()
 	p := newTestPool(t)
 	m, _ := uploadArtifact(t, p.submitter, 1000)
 	nc, errs := violations(t, p.addWorker("alice"))
@@ -109,6 +110,7 @@ func TestWorkerCannotReadArtifacts(t *testing.T) {
 // uses it, whole and hashing to its name, and refuses it to a worker not assigned to such a
 // run, to a worker of a paused run, and to a revoked worker.
 func TestArtifactRelay(t *testing.T) {
+	t.Parallel()
 	p := newTestPool(t)
 	m, data := uploadArtifact(t, p.submitter, 3*artifact.ChunkSize+123)
 	other, _ := uploadArtifact(t, p.submitter, 1000)
@@ -171,6 +173,7 @@ func TestArtifactRelay(t *testing.T) {
 // the pool's, a worker given the pool's worker permissions there is handed its run's
 // artifacts by the server, and another worker is refused them.
 func TestArtifactRelayOnExistingNATS(t *testing.T) {
+	t.Parallel()
 	users := map[string]string{} // name: seed
 	var nkeys []*server.NkeyUser
 	for _, u := range []struct{ name, role string }{{"alice", RoleWorker}, {"bob", RoleWorker}, {RoleSubmitter, RoleSubmitter}} {
@@ -227,6 +230,7 @@ func TestArtifactRelayOnExistingNATS(t *testing.T) {
 // TestDocsWorkerPermissions: the rights docs/distributed.md tells an existing NATS
 // cluster's admin to give a worker are those the embedded server gives it.
 func TestDocsWorkerPermissions(t *testing.T) {
+	t.Parallel()
 	doc, err := os.ReadFile("../docs/distributed.md")
 	if err != nil {
 		t.Fatal(err)
@@ -263,6 +267,7 @@ func TestDocsWorkerPermissions(t *testing.T) {
 // answer that cannot be right (no size, a size that changes, nothing or too much sent) and
 // tells a refusal and a missing artifact from a failure.
 func TestRelayReaderRefusesBadAnswers(t *testing.T) {
+	t.Parallel()
 	nc, err := nats.Connect(startNATS(t, &server.Options{}).ClientURL())
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 // handlers, and no run is admitted after Close returns. (TestCloseWaitsForHandlers shows
 // deterministically what this shows only by chance.)
 func TestCloseWithRequestsInFlight(t *testing.T) {
+	t.Parallel()
 	p := newTestPool(t)
 	ctx := context.Background()
 	base, first := submitTune(t, p, 50, 1)
@@ -74,6 +75,7 @@ func TestCloseWithRequestsInFlight(t *testing.T) {
 // Close waiting, and is answered; Close returned at once, and the handler went on with the
 // runs, the bucket and the connection Close had stopped.
 func TestCloseWaitsForHandlers(t *testing.T) {
+	t.Parallel()
 	p := newTestPool(t)
 	sub := tuneSubmission(t, 4, 1)
 	sub.Tune.Openings.File, sub.Openings = "book.txt", []byte("Base+MLP;InProgress;White[2];wS1;bS1 wS1-\n")

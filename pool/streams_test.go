@@ -22,6 +22,7 @@ import (
 // two descriptors of the NATS server's for as long as the pool lived (found by the pool soak,
 // docs/experiments/soak/README.md).
 func TestEndedRunsLeaveNoStreams(t *testing.T) {
+	t.Parallel()
 	p := newTestPool(t)
 	ctx := context.Background()
 	st, err := p.submitter.Submit(ctx, fakeSubmission(t, 2, 3, nil))
@@ -55,6 +56,7 @@ func TestEndedRunsLeaveNoStreams(t *testing.T) {
 // as many subscriptions after a run as before it. Each run's coordinator left its publisher's
 // reply subscription there, and a goroutine (found by the pool soak).
 func TestRunsLeaveNothingOnTheConnection(t *testing.T) {
+	t.Parallel()
 	p := newTestPool(t)
 	startWorkers(t, &Worker{Name: "w1", Creds: p.addWorker("w1"), SkipBench: true})
 	base := p.srv.nc.NumSubscriptions()
@@ -73,6 +75,7 @@ func TestRunsLeaveNothingOnTheConnection(t *testing.T) {
 // to stop before its streams go, so the worker does not wait for ever to hand in a result
 // nobody can take, and plays the next run.
 func TestFailedRunFreesItsWorkers(t *testing.T) {
+	t.Parallel()
 	p := newTestPool(t)
 	ctx := context.Background()
 	slow := fakeSubmission(t, 4, 5, func(c *arbiter.Config) {
@@ -114,6 +117,7 @@ func TestFailedRunFreesItsWorkers(t *testing.T) {
 // every game of it for the server's life (found by the pool soak, docs/experiments/soak); the
 // page's address leads to the run's report.
 func TestEndedRunsLetGoOfTheirLivePage(t *testing.T) {
+	t.Parallel()
 	p := newTestPool(t)
 	st, err := p.submitter.Submit(t.Context(), fakeSubmission(t, 1, 2, nil))
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 // TestSubmitFlags: the submitter's settings place the submission in the pool (the flags
 // that set them are the command's: cmd/arbiter's TestSettingsFlags).
 func TestSubmitFlags(t *testing.T) {
+	t.Parallel()
 	f := SubmitFlags{Creds: "s.creds", Priority: 2, Share: 0.5, Platforms: "linux/amd64,darwin/arm64"}
 	sub := f.Submission()
 	if sub.Priority != 2 || sub.Share != 0.5 || !slices.Equal(sub.Platforms, []string{"linux/amd64", "darwin/arm64"}) || sub.Scale != nil {
@@ -36,6 +37,7 @@ func TestSubmitFlags(t *testing.T) {
 // names, and the identities of its engines as they start here (a tune's one engine, started
 // as its pairs play it).
 func TestSubmissionFromThisMachine(t *testing.T) {
+	t.Parallel()
 	book := filepath.Join(t.TempDir(), "book.txt")
 	if err := os.WriteFile(book, []byte("Base+MLP;InProgress;White[2];wG1;bG1 wG1-\n"), 0o644); err != nil {
 		t.Fatal(err)

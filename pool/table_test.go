@@ -18,6 +18,7 @@ import (
 // with a -batch of 10 minutes, a worker last seen 5 minutes ago plays on, and one 12 minutes
 // ago is gone (it was judged by the default batch of a minute, and shown gone at 2 minutes).
 func TestTables(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 11, 24, 22, 0, 0, 0, time.UTC)
 	elo, eloErr := 12.3, 4.5
 	runs := []RunState{
@@ -59,6 +60,7 @@ func TestTables(t *testing.T) {
 // TestWriteFit: what "arbiter submit" says of the workers that can play the run it handed
 // over: those that can, with each of the others and its reason; or, when none can, why it waits.
 func TestWriteFit(t *testing.T) {
+	t.Parallel()
 	var out bytes.Buffer
 	WriteFit(&out, &RunState{ID: "1a2b3c4d5e6f", Fit: []WorkerFit{{Worker: "box-1"},
 		{Worker: "box-2", Reason: "it cannot run python3"}, {Worker: "box-3"}}})
@@ -71,6 +73,7 @@ func TestWriteFit(t *testing.T) {
 // is judged gone: of a server whose workers ask again every 10 minutes, one that asked 5
 // minutes ago is idle, and one that asked 12 minutes ago is gone.
 func TestWorkersJudgedByBatch(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 	s := &Server{cfg: Config{Batch: 10 * time.Minute}, runs: map[string]*run{}, workers: map[string]*WorkerState{}}
 	s.Assign(AssignRequest{Worker: "recent", Slots: 1}, now.Add(-5*time.Minute))

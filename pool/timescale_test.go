@@ -19,6 +19,7 @@ import (
 // engine (the second), of dev (the first), or the mean of the two factors; a worker with no
 // speed of the engine has none, and says why.
 func TestTimeScaleFactor(t *testing.T) {
+	t.Parallel()
 	speeds := map[string]int64{"dev": 100_000, "base": 400_000}
 	nps := func(e string) (int64, string) {
 		if e == "broken" {
@@ -53,6 +54,7 @@ func TestTimeScaleFactor(t *testing.T) {
 // TestTimeScaleRefusals: a submission whose time scaling cannot be is refused with why: no
 // reference speed, an unknown engine to measure, and limits that are not times.
 func TestTimeScaleRefusals(t *testing.T) {
+	t.Parallel()
 	p := newTestPool(t)
 	clock := func(c *arbiter.Config) {
 		for i := range c.Engines {
@@ -84,6 +86,7 @@ func TestTimeScaleRefusals(t *testing.T) {
 // 20+0.2: the run's state shows each worker's factor, and each record says the run's limit,
 // the limit it was played under and the factor, and its clock started from the scaled limit.
 func TestTimeScaleTwoWorkers(t *testing.T) {
+	t.Parallel()
 	p := newTestPool(t)
 	ctx := context.Background()
 	const seed = 52

@@ -130,6 +130,7 @@ func waitFinished(t *testing.T, p *testPool, id string, timeout time.Duration) R
 // server applies each result as it arrives and records it as the local tuner does; the runs
 // list shows the tune's values.
 func TestTuneOnPool(t *testing.T) {
+	t.Parallel()
 	p := newTestPool(t)
 	startWorkers(t, &Worker{Name: "w1", Creds: p.addWorker("w1")}, &Worker{Name: "w2", Creds: p.addWorker("w2")})
 	sub := tuneSubmission(t, 24, 3)
@@ -169,6 +170,7 @@ func TestTuneOnPool(t *testing.T) {
 // from its records (as after a restart: see cmd/arbiter's TestSubmitTuneAcrossServerKill): each
 // iteration is recorded once, the chain of theta unbroken.
 func TestTunePauseResume(t *testing.T) {
+	t.Parallel()
 	p := newTestPool(t)
 	startWorkers(t, &Worker{Name: "w1", Creds: p.addWorker("w1")}, &Worker{Name: "w2", Creds: p.addWorker("w2")})
 	sub := tuneSubmission(t, 30, 5)
@@ -203,6 +205,7 @@ func TestTunePauseResume(t *testing.T) {
 // TestTuneRefused: a tune of an engine whose protocol has no options is refused at submit,
 // with the reason.
 func TestTuneRefused(t *testing.T) {
+	t.Parallel()
 	p := newTestPool(t)
 	sub := tuneSubmission(t, 4, 1)
 	sub.Tune.Engine.Protocol, sub.Tune.Engine.Time = "gamestring", driver.TimeControl{MoveTime: time.Second}
@@ -222,6 +225,7 @@ func TestTuneRefused(t *testing.T) {
 // iteration or run, and an unknown ticket are each refused, and nothing is recorded; the
 // honest pair they were forged from is counted. The active tune's live page is served.
 func TestTuneForgedResults(t *testing.T) {
+	t.Parallel()
 	p := newTestPool(t)
 	sub, st := submitTune(t, p, 4, 2)
 	nc := dialWorker(t, p, "mallory")
@@ -335,6 +339,7 @@ func TestTuneForgedResults(t *testing.T) {
 // before the server wrote the run finished, finishes when the server starts again; it stayed
 // active for ever, its workers asking for pairs in a loop.
 func TestTuneCompleteAtRestart(t *testing.T) {
+	t.Parallel()
 	p := newTestPool(t)
 	startWorkers(t, &Worker{Name: "w1", Creds: p.addWorker("w1")})
 	sub := tuneSubmission(t, 4, 1)
@@ -358,6 +363,7 @@ func TestTuneCompleteAtRestart(t *testing.T) {
 // is refused; both succeeded, and the run had two servers of its pairs, each of which the
 // other's stop would not stop.
 func TestConcurrentResumes(t *testing.T) {
+	t.Parallel()
 	p := newTestPool(t)
 	ctx := context.Background()
 	st, err := p.submitter.Submit(ctx, tuneSubmission(t, 50, 1))
@@ -391,6 +397,7 @@ func TestConcurrentResumes(t *testing.T) {
 // its ack wait (3 s here) passes, as a pair longer than that would be, over and over, while
 // its worker played on; a pair not renewed is.
 func TestTunePairRenewed(t *testing.T) {
+	t.Parallel()
 	p := newTestPool(t)
 	st, err := p.submitter.Submit(context.Background(), tuneSubmission(t, 10, 1))
 	if err != nil {
@@ -441,6 +448,7 @@ func TestTunePairRenewed(t *testing.T) {
 // write after the run was deleted) is skipped with a word, and the server starts and serves
 // the other runs; it refused to start.
 func TestStateWithoutSubmission(t *testing.T) {
+	t.Parallel()
 	p := newTestPool(t)
 	st, err := p.submitter.Submit(context.Background(), tuneSubmission(t, 50, 1))
 	if err != nil {
@@ -462,6 +470,7 @@ func TestStateWithoutSubmission(t *testing.T) {
 // for it, and takes no more pairs); it took pair after pair, each refused, for as long as it
 // ran.
 func TestTuneWrongEngineUnfit(t *testing.T) {
+	t.Parallel()
 	p := newTestPool(t)
 	_, st := submitTune(t, p, 10, 4)
 	var takes atomic.Int64

@@ -17,6 +17,7 @@ import (
 // used to shun for as long as it ran: a pool whose every worker had once lost its connection
 // in a fetch never finished the run.
 func TestUnfitRuns(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 	tests := []struct {
 		name  string
@@ -50,6 +51,7 @@ func TestUnfitRuns(t *testing.T) {
 // TestWhyUnfitArtifact: a run whose artifact this worker cannot run says so in the artifact's
 // own words, without the artifact package's name, which means nothing on the dashboard.
 func TestWhyUnfitArtifact(t *testing.T) {
+	t.Parallel()
 	r := &run{sub: &Submission{Manifests: []artifact.Manifest{{SHA256: "0123456789abcdef", Platform: "plan9/mips"}}}}
 	w := &WorkerState{Platform: "linux/amd64"}
 	want := "0123456789ab cannot run here: it is built for plan9/mips, and this worker is linux/amd64"

@@ -9,6 +9,7 @@ import (
 
 // TestParseControl: the words of "server runs" are a control of a run, or a listing.
 func TestParseControl(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		words []string
 		want  *Control

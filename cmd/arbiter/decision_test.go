@@ -34,6 +34,7 @@ var ptnmlLine = regexp.MustCompile(`Ptnml\(0-2\): \[(\d+), (\d+), (\d+), (\d+), 
 // three commands must exit with the same code and print the same decision, so that a CI job
 // that gates on merged shards or on counts gates as the match itself would.
 func TestDecisionExitCodesAgree(t *testing.T) {
+	t.Parallel()
 	// Salted engines play the same games in any process; bad blunders now and then (one that
 	// lost every game would stop the run, exit 5: a run that informs of nothing).
 	good, bad := fakeEngineSpec("good", detConfig("good", 0, 0)), fakeEngineSpec("bad", detConfig("bad", 25, 0))

@@ -84,6 +84,7 @@ func listKeys(t *testing.T, path string) []string {
 // The list's commands as a user meets them: run, table, site, verify, and verify failing,
 // naming the game, when a move of the records is changed.
 func TestListCommands(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	list := testListFile(t, dir, "")
 	var stdout, stderr bytes.Buffer
@@ -217,6 +218,7 @@ func TestListRefusesBadInput(t *testing.T) {
 // rated; the table and the site say why the two are not; the run ends with exit 5. Run again,
 // it checks neither again and ends as it did.
 func TestListRefusesEntrantsAndGoesOn(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	fake := func(name, scenario string) string {
 		return fmt.Sprintf("[[entrant]]\nname = %q\nversion = \"1\"\nengine = 'cmd=%s env=%s'\n\n", name, os.Args[0], uhpfake.Env(fakeConfig(scenario)))

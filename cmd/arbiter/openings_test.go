@@ -47,6 +47,7 @@ func TestOpeningsGenerate(t *testing.T) {
 // UHP, from the test binary) scores them as hivebot's in-process playouts do, so the two make
 // the same book.
 func TestOpeningsGenerateEngine(t *testing.T) {
+	t.Parallel()
 	args := []string{"-game-type", "Base", "-plies", "4", "-count", "4", "-candidates", "5", "-seed", "2", "-depth", "1", "-band", "100", "-balance"}
 	positions := func(book string) []string {
 		var lines []string

@@ -19,6 +19,7 @@ import (
 // failure. Before the preflight, the run stopped at the first game of the first of them,
 // after the games before it, and named that one only.
 func TestMatchPreflightNamesEveryMuteEngine(t *testing.T) {
+	t.Parallel()
 	mute := fakeConfig("random")
 	mute.Faults = []uhpfake.Fault{{On: "start", Then: "hang"}}
 	var args []string

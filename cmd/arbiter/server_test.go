@@ -74,6 +74,7 @@ func TestPoolAcceptance(t *testing.T) {
 	if testing.Short() {
 		t.Skip("separate processes: not in -short")
 	}
+	t.Parallel()
 	rounds := "8"
 	if *poolLong {
 		rounds = "100"

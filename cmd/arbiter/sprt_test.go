@@ -20,6 +20,7 @@ var decisionPattern = regexp.MustCompile(`accepted after \d+ game pairs`)
 // first it accepts H0 (exit 3, the regression signal), and the decision point is the same on a
 // rerun with the same seed.
 func TestSPRTExitCodes(t *testing.T) {
+	t.Parallel()
 	// Salted engines play the same game in any process: the decision point is fixed.
 	good, bad := fakeEngineSpec("good", detConfig("good", 0, 0)), fakeEngineSpec("bad", detConfig("bad", 25, 0))
 	tests := []struct {

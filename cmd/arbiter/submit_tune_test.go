@@ -48,6 +48,7 @@ func TestSubmitTuneAcrossServerKill(t *testing.T) {
 	if testing.Short() {
 		t.Skip("separate processes: not in -short")
 	}
+	t.Parallel()
 	begin := time.Now()
 	phase := func(what string) { t.Logf("%5.1fs %s", time.Since(begin).Seconds(), what) }
 	dir, addr := t.TempDir(), testenv.FreeAddr(t)

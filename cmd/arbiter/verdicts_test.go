@@ -75,6 +75,7 @@ func TestVerdictsGolden(t *testing.T) {
 // and gain test between deterministic fake engines (the weak one loses most games by an
 // illegal move), whose decisions fall at the same pair on every run.
 func TestMatchVerdictsGolden(t *testing.T) {
+	t.Parallel()
 	weakNew, strongReleased := fakeEngineSpec("new", detConfig("new", 25, 0)), fakeEngineSpec("released", detConfig("released", 0, 0))
 	// The games of TestSPRTExitCodes's H1 case, of which the weak engine loses most, not all.
 	strongNew, weakReleased := fakeEngineSpec("new", detConfig("good", 0, 0)), fakeEngineSpec("released", detConfig("bad", 25, 0))

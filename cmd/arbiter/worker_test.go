@@ -150,6 +150,7 @@ var decisionPairs = regexp.MustCompile(`accepted after (\d+) game pairs`)
 // processes on loopback: the exit code, the decision, the pair it is taken at and the games it
 // is taken on are the same.
 func TestWorkersFinishSPRTAsLocal(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	local := filepath.Join(dir, "local.jsonl")
 	var stdout, stderr bytes.Buffer
@@ -225,6 +226,7 @@ func exactlyScheduled(t *testing.T, path string, n int) {
 // TestWorkerKilledMidPair kills a worker outright in the middle of a pair: nothing is lost, and
 // the pair is played again, once, by the others after the AckWait.
 func TestWorkerKilledMidPair(t *testing.T) {
+	t.Parallel()
 	out := filepath.Join(t.TempDir(), "games.jsonl")
 	coord, creds := coordinator(t, out, testenv.FreeAddr(t), append(detEngines(15*time.Millisecond), "-rounds", "4")...)
 	doomed := worker(t, creds, "doomed")
@@ -253,6 +255,7 @@ func TestWorkerKilledMidPair(t *testing.T) {
 // TestCoordinatorKilledAndRestarted kills the coordinator outright and runs the same command
 // again: the workers reconnect by themselves, and the records hold exactly the scheduled games.
 func TestCoordinatorKilledAndRestarted(t *testing.T) {
+	t.Parallel()
 	out := filepath.Join(t.TempDir(), "games.jsonl")
 	addr := testenv.FreeAddr(t)
 	args := append(detEngines(10*time.Millisecond), "-rounds", "6")
@@ -360,6 +363,7 @@ func TestWorkerGivenFewerArguments(t *testing.T) {
 // TestCoordinatorPlaysItself: with -concurrency the coordinator plays pairs itself, through the
 // same queue as its workers.
 func TestCoordinatorPlaysItself(t *testing.T) {
+	t.Parallel()
 	out := filepath.Join(t.TempDir(), "games.jsonl")
 	coord, _ := coordinator(t, out, testenv.FreeAddr(t), append(detEngines(0), "-rounds", "2", "-concurrency", "1")...)
 	if code := coord.wait(t, "the coordinator", 60*time.Second); code != 0 {
@@ -376,6 +380,7 @@ func TestCoordinatorPlaysItself(t *testing.T) {
 // it lasts seconds, long enough for a loaded machine to ask more than once (at 20 ms a move it
 // lasted 1.5 s, and the run had ended, with its coordinator, before a second ask).
 func TestWorkersCommand(t *testing.T) {
+	t.Parallel()
 	out := filepath.Join(t.TempDir(), "games.jsonl")
 	coord, creds := coordinator(t, out, testenv.FreeAddr(t), append(detEngines(100*time.Millisecond), "-rounds", "2")...)
 	w := worker(t, creds, "busy")
@@ -397,6 +402,7 @@ func TestWorkersCommand(t *testing.T) {
 // TestCoordinatorOnExistingServer: with -nats the coordinator and its workers meet on a NATS
 // server run by someone else (here one started by the test, with its own users).
 func TestCoordinatorOnExistingServer(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	out := filepath.Join(dir, "games.jsonl")
 	args := append(detEngines(0), "-rounds", "2")
